@@ -1,0 +1,163 @@
+// All configuration comes from environment variables, read and validated here once at start.
+// A bad value stops start-up with a message naming the variable.
+import path from 'node:path';
+
+export type NodeEnv = 'development' | 'test' | 'production';
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+
+export interface CounterConfig {
+  /** Slice lengths in seconds, ascending, unique. */
+  precisions: number[];
+  /** Samples kept per counter and precision by the cleanup worker. */
+  samples: number;
+  /** Whether this process runs the cleanup worker. */
+  cleanup: boolean;
+  /** Largest absolute value of one update's `count`. */
+  maxIncrement: number;
+  /** How far ahead of the server's clock an explicit `at` may be. */
+  maxFutureSeconds: number;
+}
+
+export interface Config {
+  nodeEnv: NodeEnv;
+  isProduction: boolean;
+  host: string;
+  port: number;
+  /** Unset: an embedded redis-server is started with its data in dataDir. */
+  redisUrl: string | undefined;
+  dataDir: string;
+  /** Unset only outside production: a development secret is generated and kept in dataDir. */
+  jwtSecret: string | undefined;
+  jwtIssuer: string | undefined;
+  jwtAudience: string | undefined;
+  logLevel: LogLevel;
+  introspection: boolean;
+  bodyLimitBytes: number;
+  shutdownTimeoutMs: number;
+  counters: CounterConfig;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+export const DEFAULT_PRECISIONS = [1, 5, 60, 300, 3600, 18000, 86400];
+const LOG_LEVELS: LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+const MIN_SECRET_LENGTH = 32;
+
+type Env = Record<string, string | undefined>;
+
+/** Collects every problem so one start-up attempt reports all of them. */
+class Reader {
+  readonly problems: string[] = [];
+  constructor(private readonly env: Env) {}
+
+  raw(name: string): string | undefined {
+    const value = this.env[name];
+    return value === undefined || value.trim() === '' ? undefined : value.trim();
+  }
+
+  int(name: string, fallback: number, min: number, max: number): number {
+    const value = this.raw(name);
+    if (value === undefined) return fallback;
+    if (!/^-?\d+$/.test(value) || Number(value) < min || Number(value) > max) {
+      this.problems.push(`${name} must be an integer from ${min} to ${max}, got "${value}"`);
+      return fallback;
+    }
+    return Number(value);
+  }
+
+  bool(name: string, fallback: boolean): boolean {
+    const value = this.raw(name)?.toLowerCase();
+    if (value === undefined) return fallback;
+    if (['1', 'true', 'on', 'yes'].includes(value)) return true;
+    if (['0', 'false', 'off', 'no'].includes(value)) return false;
+    this.problems.push(`${name} must be true or false (or on/off, 1/0), got "${value}"`);
+    return fallback;
+  }
+
+  oneOf<T extends string>(name: string, allowed: readonly T[], fallback: T): T {
+    const value = this.raw(name);
+    if (value === undefined) return fallback;
+    if (!(allowed as readonly string[]).includes(value)) {
+      this.problems.push(`${name} must be one of ${allowed.join(', ')}, got "${value}"`);
+      return fallback;
+    }
+    return value as T;
+  }
+}
+
+function readPrecisions(reader: Reader): number[] {
+  const name = 'COUNTER_PRECISIONS';
+  const value = reader.raw(name);
+  if (value === undefined) return DEFAULT_PRECISIONS;
+  const parts = value.split(',').map((part) => part.trim());
+  const numbers = parts.map(Number);
+  const valid =
+    parts.length <= 16 &&
+    parts.every((part) => /^\d+$/.test(part)) &&
+    numbers.every((n) => n >= 1 && n <= 31_536_000) &&
+    new Set(numbers).size === numbers.length;
+  if (!valid) {
+    reader.problems.push(
+      `${name} must be a comma-separated list of at most 16 distinct whole numbers of seconds from 1 to 31536000, got "${value}"`,
+    );
+    return DEFAULT_PRECISIONS;
+  }
+  return [...numbers].sort((a, b) => a - b);
+}
+
+function readRedisUrl(reader: Reader): string | undefined {
+  const value = reader.raw('REDIS_URL');
+  if (value === undefined) return undefined;
+  try {
+    const url = new URL(value);
+    if (url.protocol === 'redis:' || url.protocol === 'rediss:') return value;
+  } catch {
+    // reported below
+  }
+  reader.problems.push('REDIS_URL must be a redis:// or rediss:// URL');
+  return undefined;
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const reader = new Reader(env);
+  const nodeEnv = reader.oneOf<NodeEnv>('NODE_ENV', ['development', 'test', 'production'], 'development');
+  const isProduction = nodeEnv === 'production';
+
+  const jwtSecret = reader.raw('JWT_SECRET');
+  if (jwtSecret === undefined && isProduction) {
+    reader.problems.push('JWT_SECRET must be set in production (at least 32 characters, random)');
+  } else if (jwtSecret !== undefined && jwtSecret.length < MIN_SECRET_LENGTH) {
+    reader.problems.push(`JWT_SECRET must be at least ${MIN_SECRET_LENGTH} characters long`);
+  }
+
+  const config: Config = {
+    nodeEnv,
+    isProduction,
+    host: reader.raw('HOST') ?? (isProduction ? '0.0.0.0' : '127.0.0.1'),
+    port: reader.int('PORT', 4000, 0, 65535),
+    redisUrl: readRedisUrl(reader),
+    dataDir: path.resolve(reader.raw('DATA_DIR') ?? '.data'),
+    jwtSecret,
+    jwtIssuer: reader.raw('JWT_ISSUER'),
+    jwtAudience: reader.raw('JWT_AUDIENCE'),
+    logLevel: reader.oneOf('LOG_LEVEL', LOG_LEVELS, 'info'),
+    introspection: reader.bool('INTROSPECTION', !isProduction),
+    bodyLimitBytes: reader.int('BODY_LIMIT_BYTES', 100 * 1024, 1024, 10 * 1024 * 1024),
+    shutdownTimeoutMs: reader.int('SHUTDOWN_TIMEOUT_MS', 10_000, 100, 600_000),
+    counters: {
+      precisions: readPrecisions(reader),
+      samples: reader.int('COUNTER_SAMPLES', 120, 1, 100_000),
+      cleanup: reader.bool('COUNTER_CLEANUP', true),
+      maxIncrement: reader.int('COUNTER_MAX_INCREMENT', 1_000_000, 1, 2_147_483_647),
+      maxFutureSeconds: reader.int('COUNTER_MAX_FUTURE_SECONDS', 60, 0, 86_400),
+    },
+  };
+
+  if (reader.problems.length > 0) throw new ConfigError(reader.problems);
+  return config;
+}

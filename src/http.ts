@@ -1,0 +1,132 @@
+// The express side of the server: request ids and one log line per request, security headers,
+// health probes, bearer-token authentication, and JSON errors for anything before GraphQL.
+import { randomUUID } from 'node:crypto';
+import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
+import helmet from 'helmet';
+import { bearerToken, type Principal, type TokenVerifier } from './auth';
+import { AppError } from './errors';
+import type { Logger } from './logger';
+
+/** Filled in while a request runs, read by the request log line when it finishes. */
+export interface RequestReport {
+  requestId: string;
+  principal: Principal | null;
+  operation?: string | undefined;
+  errorCodes?: string[];
+}
+
+export interface HttpAppOptions {
+  logger: Logger;
+  verifier: TokenVerifier;
+  isProduction: boolean;
+  bodyLimitBytes: number;
+  /** Resolves when Redis answers; rejects or stays pending when it does not. */
+  pingStore: () => Promise<unknown>;
+  isDraining: () => boolean;
+}
+
+const REQUEST_ID = /^[A-Za-z0-9\-_.:]{1,128}$/;
+const PROBE_PATHS = new Set(['/healthz', '/readyz']);
+
+export function reportOf(res: express.Response): RequestReport {
+  return res.locals.report as RequestReport;
+}
+
+export function createHttpApp(options: HttpAppOptions): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', false);
+  app.use(requestLog(options.logger));
+  // Apollo Sandbox's page loads its scripts from Apollo's CDN, which a strict CSP would block.
+  app.use(helmet({ contentSecurityPolicy: options.isProduction ? undefined : false }));
+
+  app.get('/healthz', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+  app.get('/readyz', async (_req, res) => {
+    if (options.isDraining()) {
+      res.status(503).json({ status: 'draining' });
+      return;
+    }
+    const answered = await withTimeout(options.pingStore(), 1000).then(
+      () => true,
+      () => false,
+    );
+    res.status(answered ? 200 : 503).json({ status: answered ? 'ready' : 'store unavailable' });
+  });
+
+  app.use('/graphql', authenticate(options.verifier), express.json({ limit: options.bodyLimitBytes }));
+  return app;
+}
+
+/** Handlers added after the GraphQL middleware: JSON 404s and JSON errors. */
+export function finishHttpApp(app: Express, logger: Logger): void {
+  app.use((_req, res) => {
+    sendError(res, 404, 'NOT_FOUND', 'Not found; the API is at /graphql');
+  });
+  const onError: ErrorRequestHandler = (error: { status?: number; type?: string; message?: string }, _req, res, _next) => {
+    if (error.type === 'entity.too.large') return sendError(res, 413, 'PAYLOAD_TOO_LARGE', 'Request body is too large');
+    if (error.status && error.status >= 400 && error.status < 500) {
+      return sendError(res, error.status, 'BAD_REQUEST', error.type === 'entity.parse.failed' ? 'Request body is not valid JSON' : 'Bad request');
+    }
+    logger.error({ err: error }, 'unexpected HTTP error');
+    sendError(res, 500, 'INTERNAL_SERVER_ERROR', 'Internal server error');
+  };
+  app.use(onError);
+}
+
+function requestLog(logger: Logger): RequestHandler {
+  return (req, res, next) => {
+    const incoming = req.headers['x-request-id'];
+    const requestId = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    const report: RequestReport = { requestId, principal: null };
+    res.locals.report = report;
+    res.setHeader('x-request-id', requestId);
+    const started = process.hrtime.bigint();
+    res.on('finish', () => {
+      const entry = {
+        reqId: requestId,
+        method: req.method,
+        path: req.originalUrl.split('?')[0],
+        status: res.statusCode,
+        ms: Number(process.hrtime.bigint() - started) / 1e6,
+        user: report.principal?.userId,
+        operation: report.operation,
+        errors: report.errorCodes,
+      };
+      if (PROBE_PATHS.has(req.originalUrl.split('?')[0])) logger.debug(entry, 'request');
+      else logger.info(entry, 'request');
+    });
+    next();
+  };
+}
+
+/** No header: anonymous (introspection, Sandbox). A header that is not a valid token: 401. */
+function authenticate(verifier: TokenVerifier): RequestHandler {
+  return (req, res, next) => {
+    try {
+      const token = bearerToken(req.headers.authorization);
+      reportOf(res).principal = token === undefined ? null : verifier.verify(token);
+      next();
+    } catch (error) {
+      if (!(error instanceof AppError)) return next(error);
+      res.setHeader('www-authenticate', 'Bearer');
+      sendError(res, 401, error.code, error.message);
+    }
+  };
+}
+
+function sendError(res: express.Response, status: number, code: string, message: string): void {
+  reportOf(res).errorCodes = [code];
+  res.status(status).json({ errors: [{ message, extensions: { code } }] });
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([
+    promise,
+    new Promise<T>((_, reject) => {
+      timer = setTimeout(() => reject(new Error('timed out')), ms);
+    }),
+  ]).finally(() => clearTimeout(timer));
+}

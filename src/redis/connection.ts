@@ -1,0 +1,92 @@
+// ioredis connections. Commands, pub/sub and (later) blocking reads each get their own
+// connection, as a subscribed or blocked connection cannot serve other commands.
+import Redis from 'ioredis';
+import type { Logger } from '../logger';
+import { defineScripts } from './scripts';
+
+export type { Redis };
+
+export interface ConnectOptions {
+  /** Shown in CLIENT LIST, which helps when several processes share one Redis. */
+  name: string;
+  logger: Logger;
+  /** Fail a command after this long instead of letting a request hang on a stuck Redis. */
+  commandTimeoutMs?: number;
+}
+
+export async function connectRedis(url: string, options: ConnectOptions): Promise<Redis> {
+  const logger = options.logger.child({ component: 'redis', connection: options.name });
+  const client = new Redis(url, {
+    lazyConnect: true,
+    connectionName: options.name,
+    // While Redis is away, a command is retried once after reconnecting and then fails with
+    // STORE_UNAVAILABLE, rather than queueing without bound.
+    maxRetriesPerRequest: 1,
+    commandTimeout: options.commandTimeoutMs,
+    retryStrategy: (attempt) => Math.min(attempt * 200, 2000),
+    // How long a closing socket to a dead Redis may linger; shutdown should not wait on it.
+    disconnectTimeout: 200,
+  });
+  defineScripts(client);
+
+  // ioredis emits an error on every failed reconnect; log the change of state, not each attempt.
+  let healthy = true;
+  client.on('error', (error: Error) => {
+    if (healthy) logger.warn({ err: error.message }, 'redis connection lost; reconnecting');
+    healthy = false;
+  });
+  client.on('ready', () => {
+    if (!healthy) logger.info('redis connection restored');
+    healthy = true;
+  });
+
+  try {
+    await client.connect();
+  } catch (error) {
+    client.disconnect();
+    throw new Error(`Cannot reach Redis at ${redactUrl(url)}: ${(error as Error).message}`);
+  }
+  return client;
+}
+
+/** Closes politely, and gives up on a Redis that no longer answers. */
+export async function closeRedis(client: Redis): Promise<void> {
+  if (client.status === 'end') return;
+  // QUIT on a connection that is down would wait in the offline queue; just stop reconnecting.
+  if (client.status !== 'ready') {
+    client.disconnect();
+    return;
+  }
+  try {
+    await Promise.race([client.quit(), new Promise((resolve) => setTimeout(resolve, 2000).unref())]);
+  } catch {
+    // already closed
+  }
+  client.disconnect();
+}
+
+export function redactUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return 'an unparsable URL';
+  }
+}
+
+const UNAVAILABLE_MESSAGES = [
+  /^Connection is closed/,
+  /^Command timed out/,
+  /^Stream isn't writeable/,
+  /^Reached the max retries per request limit/,
+  /^(LOADING|BUSY|MASTERDOWN|CLUSTERDOWN|TRYAGAIN|READONLY) /,
+  /\b(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|ENOTFOUND)\b/,
+];
+
+/** True for errors that mean "Redis could not be reached or cannot serve now", not a bug. */
+export function isStoreUnavailable(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  if (error.name === 'MaxRetriesPerRequestError') return true;
+  return UNAVAILABLE_MESSAGES.some((pattern) => pattern.test(error.message));
+}

@@ -1,0 +1,62 @@
+// Loads every Lua script in ./scripts once per connection with defineCommand, so each is sent
+// by SHA (EVALSHA) and reloaded by ioredis if Redis forgets it. Scripts take a variable number
+// of keys, so the key count is passed on each call.
+import fs from 'node:fs';
+import path from 'node:path';
+import type Redis from 'ioredis';
+import { AppError, badInput } from '../errors';
+
+export const SCRIPTS_DIR = path.join(__dirname, 'scripts');
+
+export type ScriptName = 'counter-update' | 'counter-clean';
+
+type ScriptCommand = (numKeys: number, ...keysAndArgs: (string | number)[]) => Promise<unknown>;
+
+let sources: Map<string, string> | undefined;
+
+export function scriptSources(): Map<string, string> {
+  if (!sources) {
+    sources = new Map();
+    for (const file of fs.readdirSync(SCRIPTS_DIR).filter((f) => f.endsWith('.lua')).sort()) {
+      sources.set(file.slice(0, -'.lua'.length), fs.readFileSync(path.join(SCRIPTS_DIR, file), 'utf8'));
+    }
+  }
+  return sources;
+}
+
+const commandName = (script: string): string => script.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+
+export function defineScripts(client: Redis): void {
+  for (const [name, lua] of scriptSources()) client.defineCommand(commandName(name), { lua });
+}
+
+export async function runScript(
+  client: Redis,
+  name: ScriptName,
+  keys: string[],
+  args: (string | number)[],
+): Promise<unknown> {
+  const command = (client as unknown as Record<string, ScriptCommand>)[commandName(name)];
+  if (typeof command !== 'function') throw new Error(`Lua script ${name} is not defined on this connection`);
+  try {
+    return await command.call(client, keys.length, ...keys, ...args);
+  } catch (error) {
+    throw translateScriptError(error);
+  }
+}
+
+/**
+ * Scripts fail with `redis.error_reply('E_<CODE> <message>')`; this is the one place such codes
+ * become typed errors. Anything else (connection loss, a bug) passes through unchanged.
+ */
+const SCRIPT_ERRORS: Record<string, (message: string) => AppError> = {
+  E_FUTURE: (message) => badInput(message || 'at is too far in the future', 'at'),
+  E_OVERFLOW: (message) => badInput(message || 'the counter would leave the safe integer range', 'count'),
+};
+
+export function translateScriptError(error: unknown): unknown {
+  if (!(error instanceof Error)) return error;
+  const match = /^(E_[A-Z_]+)\s*(.*)$/.exec(error.message);
+  const make = match ? SCRIPT_ERRORS[match[1]] : undefined;
+  return make ? make(match![2]) : error;
+}

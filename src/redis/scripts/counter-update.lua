@@ -1,0 +1,43 @@
+-- counter-update: adds a count to the current time slice of one counter at every precision and
+-- records the counter in each precision's known set, in one atomic step (the book's
+-- update_counter, with the server's clock instead of the client's).
+-- KEYS[2i-1]  known set (zset) of the counter's bucket, for precision i
+-- KEYS[2i]    sample hash of the counter, for precision i
+-- ARGV[1]     counter name
+-- ARGV[2]     count to add (integer)
+-- ARGV[3]     time in unix seconds, or '' for the server's clock
+-- ARGV[4]     how many seconds ARGV[3] may lie ahead of the server's clock
+-- ARGV[4+i]   precision i, in seconds
+-- Returns the time used (unix seconds) as a string.
+-- Errors, with nothing written: E_FUTURE when ARGV[3] is too far ahead; E_OVERFLOW when a sample
+-- would leave the range of integers that clients can represent exactly (2^53 - 1).
+local name = ARGV[1]
+local count = tonumber(ARGV[2])
+local clock = redis.call('TIME')
+local now = tonumber(clock[1]) + tonumber(clock[2]) / 1000000
+local at = now
+if ARGV[3] ~= '' then
+  at = tonumber(ARGV[3])
+  if at > now + tonumber(ARGV[4]) then
+    return redis.error_reply('E_FUTURE at is more than ' .. ARGV[4] .. ' seconds ahead of the server clock')
+  end
+end
+
+local MAX_SAFE = 9007199254740991
+local slices = {}
+for i = 5, #ARGV do
+  local precision = tonumber(ARGV[i])
+  local slice = string.format('%d', math.floor(at / precision) * precision)
+  local current = tonumber(redis.call('HGET', KEYS[(i - 4) * 2], slice) or '0')
+  if math.abs(current + count) > MAX_SAFE then
+    return redis.error_reply('E_OVERFLOW the sample would leave the safe integer range')
+  end
+  slices[i] = slice
+end
+
+for i = 5, #ARGV do
+  local k = (i - 4) * 2
+  redis.call('ZADD', KEYS[k - 1], 0, name)
+  redis.call('HINCRBY', KEYS[k], slices[i], ARGV[2])
+end
+return string.format('%.6f', at)

@@ -1,0 +1,29 @@
+// What every resolver gets, over HTTP and WebSocket alike, and the one check behind @Authorized.
+import type { AuthChecker } from 'type-graphql';
+import { isExpired, SERVICE_ROLE, type Principal } from '../auth';
+import { forbidden, unauthenticated } from '../errors';
+import type { Logger } from '../logger';
+
+export interface GraphQLContext {
+  /** null for a caller without a token. */
+  principal: Principal | null;
+  requestId: string;
+  logger: Logger;
+  /** Over HTTP: what the request's log line reports about the operation. */
+  report?: { operation?: string | undefined; errorCodes?: string[] };
+}
+
+/** @Authorized() needs any valid caller; @Authorized(SERVICE_ROLE) needs a service caller. */
+export const authChecker: AuthChecker<GraphQLContext> = ({ context }, roles) => {
+  const principal = context.principal;
+  if (!principal || isExpired(principal)) throw unauthenticated();
+  if (roles.includes(SERVICE_ROLE) && !principal.isService) {
+    throw forbidden('This operation is for service callers (a token whose roles include "service")');
+  }
+  return true;
+};
+
+/** Subscription topics, named once so publishers and subscribers agree. */
+export const Topic = {
+  counterUpdated: 'COUNTER_UPDATED',
+} as const;

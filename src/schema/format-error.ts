@@ -1,0 +1,46 @@
+// Every error a client sees has `extensions.code`. Known errors keep their message; anything
+// unexpected is logged with its stack and, in production, shown only as "Internal server error".
+import { unwrapResolverError } from '@apollo/server/errors';
+import { GraphQLError, type GraphQLFormattedError } from 'graphql';
+import { AppError, storeUnavailable } from '../errors';
+import type { Logger } from '../logger';
+import { isStoreUnavailable } from '../redis/connection';
+
+export type ErrorFormatter = (formatted: GraphQLFormattedError, error: unknown) => GraphQLFormattedError;
+
+export function createErrorFormatter(options: { isProduction: boolean; logger: Logger }): ErrorFormatter {
+  return (formatted, error) => {
+    const original = unwrapResolverError(error);
+    const where = { locations: formatted.locations, path: formatted.path };
+
+    const known = original instanceof AppError ? original : isStoreUnavailable(original) ? storeUnavailable() : undefined;
+    if (known) {
+      if (known.code === 'STORE_UNAVAILABLE') options.logger.warn({ err: errorMessage(original) }, 'store unavailable');
+      return { message: known.message, ...where, extensions: { code: known.code, ...known.details } };
+    }
+
+    const code = formatted.extensions?.code;
+    if (typeof code === 'string' && code !== 'INTERNAL_SERVER_ERROR') {
+      // Apollo's own codes (parse, validation, bad variables) and type-graphql's.
+      return { message: formatted.message, ...where, extensions: { ...formatted.extensions, code, stacktrace: undefined } };
+    }
+    if (error instanceof GraphQLError && error.path === undefined && code === undefined) {
+      // An error outside any resolver is about the request itself: graphql-js reports bad variables
+      // this way when Apollo is not in the path (WebSocket).
+      return { message: formatted.message, ...where, extensions: { code: 'BAD_USER_INPUT' } };
+    }
+
+    options.logger.error({ err: original }, 'unexpected error');
+    return {
+      message: options.isProduction ? 'Internal server error' : formatted.message,
+      ...where,
+      extensions: options.isProduction
+        ? { code: 'INTERNAL_SERVER_ERROR' }
+        : { code: 'INTERNAL_SERVER_ERROR', stacktrace: formatted.extensions?.stacktrace },
+    };
+  };
+}
+
+function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

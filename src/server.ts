@@ -1,0 +1,181 @@
+// The composition root: builds Redis connections, repositories, workers, the schema and the
+// HTTP/WebSocket servers once, and knows the order in which to take them down again.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
+import { expressMiddleware } from '@as-integrations/express5';
+import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
+import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
+import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
+import { developmentSecret, TokenVerifier } from './auth';
+import type { Config } from './config';
+import { createHttpApp, finishHttpApp, reportOf } from './http';
+import type { Logger } from './logger';
+import { closeRedis, connectRedis } from './redis/connection';
+import { CounterRepository } from './redis/counter';
+import { EmbeddedRedis } from './redis/embedded';
+import { createRedisPubSub } from './redis/pubsub';
+import { CounterResolver } from './resolvers/counter';
+import type { GraphQLContext } from './schema/context';
+import { createErrorFormatter } from './schema/format-error';
+import { buildAppSchema } from './schema/index';
+import { CounterCleanupWorker } from './workers/counter-cleanup';
+import { startWebSocketServer } from './ws';
+
+export interface RunningServer {
+  /** http://host:port/graphql */
+  url: string;
+  port: number;
+  verifier: TokenVerifier;
+  /** Set when the server runs its own redis-server. */
+  embeddedRedis: EmbeddedRedis | undefined;
+  /** True when JWT_SECRET was unset and a development secret is in use. */
+  usesDevelopmentSecret: boolean;
+  stop(): Promise<void>;
+}
+
+interface Worker {
+  start(): void;
+  stop(): Promise<void>;
+}
+
+const WS_MAX_PAYLOAD = 64 * 1024;
+const COMMAND_TIMEOUT_MS = 5000;
+
+export async function startServer(config: Config, logger: Logger): Promise<RunningServer> {
+  // Everything started so far, undone in reverse if a later step fails or on stop().
+  const undo: (() => Promise<void>)[] = [];
+  const unwind = async (): Promise<void> => {
+    for (const step of undo.splice(0).reverse()) {
+      await step().catch((error: unknown) => logger.error({ err: error }, 'error during shutdown'));
+    }
+  };
+
+  try {
+    let embeddedRedis: EmbeddedRedis | undefined;
+    let redisUrl = config.redisUrl;
+    if (redisUrl === undefined) {
+      embeddedRedis = await EmbeddedRedis.start({ dataDir: config.dataDir, logger });
+      undo.push(() => embeddedRedis!.stop());
+      redisUrl = embeddedRedis.url;
+    }
+
+    const commands = await connectRedis(redisUrl, { name: 'ria:commands', logger, commandTimeoutMs: COMMAND_TIMEOUT_MS });
+    undo.push(() => closeRedis(commands));
+    const subscriber = await connectRedis(redisUrl, { name: 'ria:subscriber', logger });
+    undo.push(() => closeRedis(subscriber));
+
+    const usesDevelopmentSecret = config.jwtSecret === undefined;
+    const verifier = new TokenVerifier({
+      secret: config.jwtSecret ?? developmentSecret(config.dataDir),
+      issuer: config.jwtIssuer,
+      audience: config.jwtAudience,
+    });
+
+    const pubSub = createRedisPubSub(commands, subscriber);
+    const counters = new CounterRepository(commands, config.counters);
+    const schema = await buildAppSchema([new CounterResolver(counters, config.counters, pubSub)], pubSub);
+
+    const workers: Worker[] = [];
+    if (config.counters.cleanup) {
+      workers.push(new CounterCleanupWorker({ repository: counters, ...config.counters, logger }));
+    }
+    for (const worker of workers) worker.start();
+    undo.push(async () => {
+      await Promise.all(workers.map((worker) => worker.stop()));
+    });
+
+    let draining = false;
+    const app = createHttpApp({
+      logger,
+      verifier,
+      isProduction: config.isProduction,
+      bodyLimitBytes: config.bodyLimitBytes,
+      pingStore: () => commands.ping(),
+      isDraining: () => draining,
+    });
+    const httpServer = http.createServer(app);
+    const formatError = createErrorFormatter({ isProduction: config.isProduction, logger });
+    const ws = startWebSocketServer({
+      httpServer,
+      schema,
+      verifier,
+      formatError,
+      logger,
+      introspection: config.introspection,
+      maxPayload: WS_MAX_PAYLOAD,
+    });
+
+    const apollo = new ApolloServer<GraphQLContext>({
+      schema,
+      formatError,
+      introspection: config.introspection,
+      includeStacktraceInErrorResponses: !config.isProduction,
+      logger: logger.child({ component: 'apollo' }),
+      // main.ts owns signals; Apollo's own handler would re-raise SIGTERM in the middle of our drain.
+      stopOnTerminationSignals: false,
+      plugins: [
+        ApolloServerPluginDrainHttpServer({ httpServer, stopGracePeriodMillis: config.shutdownTimeoutMs / 2 }),
+        { serverWillStart: async () => ({ drainServer: () => ws.dispose() }) },
+        reportPlugin,
+        config.isProduction
+          ? ApolloServerPluginLandingPageDisabled()
+          : ApolloServerPluginLandingPageLocalDefault({ embed: true, includeCookies: false }),
+      ],
+    });
+    await apollo.start();
+    undo.push(async () => {
+      draining = true;
+      await apollo.stop(); // drains HTTP and closes WebSockets before Redis goes away
+    });
+
+    app.use(
+      '/graphql',
+      expressMiddleware(apollo, {
+        context: async ({ res }) => {
+          const report = reportOf(res);
+          return {
+            principal: report.principal,
+            requestId: report.requestId,
+            logger: logger.child({ reqId: report.requestId }),
+            report,
+          };
+        },
+      }),
+    );
+    finishHttpApp(app, logger);
+
+    await new Promise<void>((resolve, reject) => {
+      httpServer.once('error', reject);
+      httpServer.listen(config.port, config.host, () => resolve());
+    });
+    const { port } = httpServer.address() as AddressInfo;
+    const shownHost = config.host.includes(':') ? `[${config.host}]` : config.host;
+
+    return {
+      url: `http://${shownHost}:${port}/graphql`,
+      port,
+      verifier,
+      embeddedRedis,
+      usesDevelopmentSecret,
+      stop: unwind,
+    };
+  } catch (error) {
+    await unwind();
+    throw error;
+  }
+}
+
+/** Records the operation name and error codes for the request's log line. */
+const reportPlugin: ApolloServerPlugin<GraphQLContext> = {
+  async requestDidStart() {
+    return {
+      async willSendResponse({ contextValue, operationName, request, response }) {
+        if (!contextValue.report) return;
+        contextValue.report.operation = operationName ?? request.operationName ?? undefined;
+        const errors = response.body.kind === 'single' ? response.body.singleResult.errors : undefined;
+        if (errors?.length) contextValue.report.errorCodes = errors.map((e) => String(e.extensions?.code ?? 'UNKNOWN'));
+      },
+    };
+  },
+};

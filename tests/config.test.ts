@@ -1,0 +1,69 @@
+// Configuration is read and validated in one place.
+import path from 'node:path';
+import { ConfigError, DEFAULT_PRECISIONS, loadConfig } from '../src/config';
+
+const problems = (env: Record<string, string>): string[] => {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems;
+    throw error;
+  }
+  return [];
+};
+
+describe('loadConfig', () => {
+  it('defaults to development on 127.0.0.1:4000 with an embedded Redis in ./.data', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      nodeEnv: 'development',
+      isProduction: false,
+      host: '127.0.0.1',
+      port: 4000,
+      redisUrl: undefined,
+      dataDir: path.resolve('.data'),
+      jwtSecret: undefined,
+      logLevel: 'info',
+      introspection: true,
+    });
+    expect(config.counters).toEqual({ precisions: DEFAULT_PRECISIONS, samples: 120, cleanup: true, maxIncrement: 1_000_000, maxFutureSeconds: 60 });
+  });
+
+  it('listens on all interfaces and hides introspection in production', () => {
+    const config = loadConfig({ NODE_ENV: 'production', JWT_SECRET: 's'.repeat(32) });
+    expect(config.host).toBe('0.0.0.0');
+    expect(config.introspection).toBe(false);
+    expect(loadConfig({ NODE_ENV: 'production', JWT_SECRET: 's'.repeat(32), INTROSPECTION: 'on' }).introspection).toBe(true);
+  });
+
+  it('sorts configured precisions', () => {
+    expect(loadConfig({ COUNTER_PRECISIONS: '60, 1,5' }).counters.precisions).toEqual([1, 5, 60]);
+  });
+
+  it('requires JWT_SECRET in production and a long one anywhere', () => {
+    expect(problems({ NODE_ENV: 'production' })).toEqual(['JWT_SECRET must be set in production (at least 32 characters, random)']);
+    expect(problems({ JWT_SECRET: 'short' })).toEqual(['JWT_SECRET must be at least 32 characters long']);
+  });
+
+  it.each([
+    ['PORT', '70000'],
+    ['PORT', '4000x'],
+    ['NODE_ENV', 'staging'],
+    ['REDIS_URL', 'http://localhost:6379'],
+    ['COUNTER_PRECISIONS', '0,5'],
+    ['COUNTER_PRECISIONS', '5,5'],
+    ['COUNTER_PRECISIONS', '1.5'],
+    ['COUNTER_SAMPLES', '0'],
+    ['COUNTER_CLEANUP', 'maybe'],
+    ['COUNTER_MAX_INCREMENT', '3000000000'],
+    ['LOG_LEVEL', 'verbose'],
+  ])('names %s when it is %p', (name, value) => {
+    const found = problems({ [name]: value });
+    expect(found).toHaveLength(1);
+    expect(found[0].startsWith(name)).toBe(true);
+  });
+
+  it('reports every problem at once', () => {
+    expect(problems({ PORT: '-1', LOG_LEVEL: 'x', COUNTER_SAMPLES: 'y' })).toHaveLength(3);
+  });
+});

@@ -1,0 +1,32 @@
+// Every Lua script documents its keys and arguments, and script failures become typed errors.
+import { AppError } from '../src/errors';
+import { scriptSources, translateScriptError } from '../src/redis/scripts';
+
+describe('Lua scripts', () => {
+  const sources = [...scriptSources()];
+
+  it('are all found', () => {
+    expect(sources.map(([name]) => name)).toEqual(['counter-clean', 'counter-update']);
+  });
+
+  it.each(sources)('%s opens with a header naming its KEYS and ARGV', (name, lua) => {
+    const header = lua.split('\n').filter((line) => line.startsWith('--')).join('\n');
+    expect(header.startsWith(`-- ${name}:`)).toBe(true);
+    expect(header).toMatch(/KEYS\[/);
+    expect(header).toMatch(/ARGV\[/);
+    expect(header).toMatch(/Returns/);
+  });
+});
+
+describe('translateScriptError', () => {
+  it('turns a script error code into a typed error with the message', () => {
+    const error = translateScriptError(new Error('E_FUTURE at is too far ahead'));
+    expect(error).toBeInstanceOf(AppError);
+    expect(error).toMatchObject({ code: 'BAD_USER_INPUT', message: 'at is too far ahead' });
+  });
+
+  it('passes other errors through unchanged', () => {
+    const original = new Error('Connection is closed.');
+    expect(translateScriptError(original)).toBe(original);
+  });
+});
