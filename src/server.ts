@@ -11,7 +11,7 @@ import { developmentSecret, TokenVerifier } from './auth';
 import type { Config } from './config';
 import { createHttpApp, finishHttpApp, reportOf } from './http';
 import type { Logger } from './logger';
-import { closeRedis, connectRedis } from './redis/connection';
+import { closeRedis, connectRedis, pingRedis } from './redis/connection';
 import { CounterRepository } from './redis/counter';
 import { EmbeddedRedis } from './redis/embedded';
 import { createRedisPubSub } from './redis/pubsub';
@@ -91,7 +91,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
       verifier,
       isProduction: config.isProduction,
       bodyLimitBytes: config.bodyLimitBytes,
-      pingStore: () => commands.ping(),
+      pingStore: () => pingRedis(commands),
       isDraining: () => draining,
     });
     const httpServer = http.createServer(app);

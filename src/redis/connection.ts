@@ -49,6 +49,11 @@ export async function connectRedis(url: string, options: ConnectOptions): Promis
   return client;
 }
 
+/** For the readiness probe: resolves when Redis answers. */
+export async function pingRedis(client: Redis): Promise<void> {
+  await client.ping();
+}
+
 /** Closes politely, and gives up on a Redis that no longer answers. */
 export async function closeRedis(client: Redis): Promise<void> {
   if (client.status === 'end') return;
