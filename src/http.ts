@@ -6,6 +6,7 @@ import helmet from 'helmet';
 import { bearerToken, type Principal, type TokenVerifier } from './auth';
 import { AppError } from './errors';
 import type { Logger } from './logger';
+import { withTimeout } from './timeout';
 
 /** Filled in while a request runs, read by the request log line when it finishes. */
 export interface RequestReport {
@@ -119,14 +120,4 @@ function authenticate(verifier: TokenVerifier): RequestHandler {
 function sendError(res: express.Response, status: number, code: string, message: string): void {
   reportOf(res).errorCodes = [code];
   res.status(status).json({ errors: [{ message, extensions: { code } }] });
-}
-
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  return Promise.race([
-    promise,
-    new Promise<T>((_, reject) => {
-      timer = setTimeout(() => reject(new Error('timed out')), ms);
-    }),
-  ]).finally(() => clearTimeout(timer));
 }

@@ -2,9 +2,9 @@
 // connection, as a subscribed or blocked connection cannot serve other commands.
 import Redis from 'ioredis';
 import type { Logger } from '../logger';
+import { withTimeout } from '../timeout';
 import { defineScripts } from './scripts';
 
-export type { Redis };
 
 export interface ConnectOptions {
   /** Shown in CLIENT LIST, which helps when several processes share one Redis. */
@@ -62,11 +62,8 @@ export async function closeRedis(client: Redis): Promise<void> {
     client.disconnect();
     return;
   }
-  try {
-    await Promise.race([client.quit(), new Promise((resolve) => setTimeout(resolve, 2000).unref())]);
-  } catch {
-    // already closed
-  }
+  // A Redis that stops answering mid-QUIT is simply dropped.
+  await withTimeout(client.quit(), 2000).catch(() => undefined);
   client.disconnect();
 }
 

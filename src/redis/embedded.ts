@@ -9,6 +9,7 @@ import net from 'node:net';
 import path from 'node:path';
 import readline from 'node:readline';
 import type { Logger } from '../logger';
+import { withTimeout } from '../timeout';
 
 export interface EmbeddedRedisOptions {
   dataDir: string;
@@ -103,17 +104,11 @@ export class EmbeddedRedis extends EventEmitter {
     const watchdog = startWatchdog(child.pid!);
     const instance = new EmbeddedRedis(`redis://:${password}@127.0.0.1:${port}`, port, child, watchdog, logger);
     const timeoutMs = options.startTimeoutMs ?? 60_000;
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`redis-server did not become ready within ${timeoutMs} ms`)), timeoutMs);
-    });
     try {
-      await Promise.race([ready, timeout]);
+      await withTimeout(ready, timeoutMs, `redis-server did not become ready within ${timeoutMs} ms`);
     } catch (error) {
       await instance.stop();
       throw error;
-    } finally {
-      clearTimeout(timer);
     }
     instance.started = true;
     logger.info({ port, pid: child.pid, dataDir: options.dataDir }, 'embedded redis-server ready');
@@ -132,13 +127,9 @@ export class EmbeddedRedis extends EventEmitter {
     this.stopWatchdog();
     if (this.exited) return;
     this.child.kill('SIGTERM');
-    let timer: NodeJS.Timeout | undefined;
-    const timedOut = new Promise<boolean>((resolve) => {
-      timer = setTimeout(() => resolve(true), timeoutMs);
-    });
-    const late = await Promise.race([this.exitPromise.then(() => false), timedOut]);
-    clearTimeout(timer);
-    if (late) {
+    try {
+      await withTimeout(this.exitPromise, timeoutMs);
+    } catch {
       this.logger.warn('redis-server did not stop in time; killing it');
       this.child.kill('SIGKILL');
       await this.exitPromise;
