@@ -14,7 +14,7 @@ import type { Logger } from './logger';
 import { closeRedis, connectRedis, pingRedis } from './redis/connection';
 import { CounterRepository } from './redis/counter';
 import { EmbeddedRedis } from './redis/embedded';
-import { createRedisPubSub } from './redis/pubsub';
+import { createRedisPubSub } from './schema/pubsub';
 import { CounterResolver } from './resolvers/counter';
 import type { GraphQLContext } from './schema/context';
 import { createErrorFormatter } from './schema/format-error';

@@ -3,7 +3,7 @@
 import 'reflect-metadata';
 import fs from 'node:fs';
 import path from 'node:path';
-import { createLocalPubSub } from '../redis/pubsub';
+import { createLocalPubSub } from './pubsub';
 import { buildAppSchema, schemaSdl } from './index';
 
 const SCHEMA_FILE = path.resolve(__dirname, '../../schema.graphql');

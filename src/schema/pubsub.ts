@@ -1,5 +1,6 @@
-// Notifications between API instances go through Redis pub/sub, so a subscriber connected to one
-// instance hears about a change made through another. Notifications are hints, not data: a
+// The PubSub behind type-graphql subscriptions. Notifications go through Redis pub/sub (the
+// library makes the Redis calls on the connections given to it), so a subscriber connected to
+// one instance hears about a change made through another. Notifications are hints, not data: a
 // subscriber that falls behind loses the oldest ones, and the next pull catches up.
 import { createRedisEventTarget } from '@graphql-yoga/redis-event-target';
 import { createPubSub, SlidingBuffer } from '@graphql-yoga/subscription';
