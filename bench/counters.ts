@@ -2,15 +2,11 @@
 // (a MULTI/EXEC pipeline per update; per-counter HKEYS/HDEL and WATCH/MULTI per cleanup), both
 // measured in the same run on the same redis-server. Reports ratios, not absolute targets.
 import 'reflect-metadata';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import Redis from 'ioredis';
-import pino from 'pino';
 import { DEFAULT_PRECISIONS } from '../src/config';
 import { CounterRepository } from '../src/redis/counter';
-import { EmbeddedRedis } from '../src/redis/embedded';
 import { defineScripts } from '../src/redis/scripts';
+import { runBenchmark, withBenchRedis } from './support';
 
 const UPDATES = Number(process.env.BENCH_UPDATES ?? 20_000);
 const COUNTERS = Number(process.env.BENCH_COUNTERS ?? 2_000);
@@ -71,40 +67,35 @@ async function inParallel(total: number, task: (i: number) => Promise<void>): Pr
 }
 
 async function main(): Promise<void> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ria-bench-'));
-  const server = await EmbeddedRedis.start({ dataDir, appendOnly: false, logger: pino({ level: 'silent' }) });
-  const redis = new Redis(server.url);
-  defineScripts(redis);
-  const repo = new CounterRepository(redis, { precisions: DEFAULT_PRECISIONS, samples: SAMPLES, maxFutureSeconds: 60 });
-  try {
-    console.log(`counters benchmark: ${UPDATES} updates over 100 names, ${IN_FLIGHT} in flight, ${DEFAULT_PRECISIONS.length} precisions`);
-    const book = await timed('book (MULTI/EXEC pipeline)', () => inParallel(UPDATES, (i) => bookUpdate(redis, `c${i % 100}`, 1)));
-    const ours = await timed('ours (one Lua script)', () => inParallel(UPDATES, async (i) => void (await repo.update(`c${i % 100}`, 1))));
-    console.log(`  updates/s: book ${(UPDATES / book).toFixed(0)}, ours ${(UPDATES / ours).toFixed(0)}; ours/book speed ratio ${(book / ours).toFixed(2)}`);
+  await withBenchRedis(async (url) => {
+    const redis = new Redis(url);
+    defineScripts(redis);
+    const repo = new CounterRepository(redis, { precisions: DEFAULT_PRECISIONS, samples: SAMPLES, maxFutureSeconds: 60 });
+    try {
+      console.log(`counters benchmark: ${UPDATES} updates over 100 names, ${IN_FLIGHT} in flight, ${DEFAULT_PRECISIONS.length} precisions`);
+      const book = await timed('book (MULTI/EXEC pipeline)', () => inParallel(UPDATES, (i) => bookUpdate(redis, `c${i % 100}`, 1)));
+      const ours = await timed('ours (one Lua script)', () => inParallel(UPDATES, async (i) => void (await repo.update(`c${i % 100}`, 1))));
+      console.log(`  updates/s: book ${(UPDATES / book).toFixed(0)}, ours ${(UPDATES / ours).toFixed(0)}; ours/book speed ratio ${(book / ours).toFixed(2)}`);
 
-    await redis.flushdb();
-    console.log(`cleanup benchmark: ${COUNTERS} expired counters at precision 1`);
-    const old = Date.now() / 1000 - 3600;
-    await inParallel(COUNTERS, async (i) => {
-      await repo.update(`e${i}`, 1, old);
-      const multi = redis.multi();
-      for (const p of DEFAULT_PRECISIONS) multi.zadd('known:', 0, `${p}:e${i}`).hincrby(`count:${p}:e${i}`, String(Math.floor(old / p) * p), 1);
-      await multi.exec();
-    });
-    const bookCleanup = await timed('book (per-counter round trips, WATCH)', () => bookClean(redis, 1));
-    const ourCleanup = await timed('ours (batched atomic script)', async () => void (await repo.clean(1)));
-    console.log(`  ours/book cleanup speed ratio ${(bookCleanup / ourCleanup).toFixed(2)}`);
-    const leftBook = (await redis.zrange('known:', 0, -1)).filter((m) => m.startsWith('1:')).length;
-    const leftOurs = (await repo.list(undefined, 1000)).filter((c) => c.precisions.includes(1)).length;
-    console.log(`  counters left at precision 1: book ${leftBook}, ours ${leftOurs}`);
-  } finally {
-    redis.disconnect();
-    await server.stop();
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  }
+      await redis.flushdb();
+      console.log(`cleanup benchmark: ${COUNTERS} expired counters at precision 1`);
+      const old = Date.now() / 1000 - 3600;
+      await inParallel(COUNTERS, async (i) => {
+        await repo.update(`e${i}`, 1, old);
+        const multi = redis.multi();
+        for (const p of DEFAULT_PRECISIONS) multi.zadd('known:', 0, `${p}:e${i}`).hincrby(`count:${p}:e${i}`, String(Math.floor(old / p) * p), 1);
+        await multi.exec();
+      });
+      const bookCleanup = await timed('book (per-counter round trips, WATCH)', () => bookClean(redis, 1));
+      const ourCleanup = await timed('ours (batched atomic script)', async () => void (await repo.clean(1)));
+      console.log(`  ours/book cleanup speed ratio ${(bookCleanup / ourCleanup).toFixed(2)}`);
+      const leftBook = (await redis.zrange('known:', 0, -1)).filter((m) => m.startsWith('1:')).length;
+      const leftOurs = (await repo.list(undefined, 1000)).filter((c) => c.precisions.includes(1)).length;
+      console.log(`  counters left at precision 1: book ${leftBook}, ours ${leftOurs}`);
+    } finally {
+      redis.disconnect();
+    }
+  });
 }
 
-main().catch((error: unknown) => {
-  console.error(error);
-  process.exit(1);
-});
+runBenchmark(main);

@@ -18,6 +18,21 @@ export interface CounterConfig {
   maxFutureSeconds: number;
 }
 
+export interface MessagingConfig {
+  /** Longest chat or direct message, in Unicode code points. */
+  maxMessageLength: number;
+  /** Most members one chat may have. */
+  maxChatMembers: number;
+  /** Most chats one user may belong to (bounds the work of one fetch). */
+  maxChatsPerUser: number;
+  /** How long a sender's clientMessageId is remembered, so a retry does not send twice. */
+  dedupeSeconds: number;
+  /** Most messages one fetch of pending chat messages returns, over all chats. */
+  maxFetch: number;
+  /** Most messages waiting in one mailbox; a send to a full mailbox is refused, never dropped. */
+  maxMailboxMessages: number;
+}
+
 export interface Config {
   nodeEnv: NodeEnv;
   isProduction: boolean;
@@ -35,6 +50,7 @@ export interface Config {
   bodyLimitBytes: number;
   shutdownTimeoutMs: number;
   counters: CounterConfig;
+  messaging: MessagingConfig;
 }
 
 export class ConfigError extends Error {
@@ -155,6 +171,14 @@ export function loadConfig(env: Env = process.env): Config {
       cleanup: reader.bool('COUNTER_CLEANUP', true),
       maxIncrement: reader.int('COUNTER_MAX_INCREMENT', 1_000_000, 1, 2_147_483_647),
       maxFutureSeconds: reader.int('COUNTER_MAX_FUTURE_SECONDS', 60, 0, 86_400),
+    },
+    messaging: {
+      maxMessageLength: reader.int('MESSAGE_MAX_LENGTH', 4000, 1, 100_000),
+      maxChatMembers: reader.int('CHAT_MAX_MEMBERS', 1000, 2, 100_000),
+      maxChatsPerUser: reader.int('CHAT_MAX_PER_USER', 1000, 1, 100_000),
+      dedupeSeconds: reader.int('CHAT_DEDUPE_SECONDS', 86_400, 1, 30 * 86_400),
+      maxFetch: reader.int('MESSAGE_MAX_FETCH', 1000, 1, 10_000),
+      maxMailboxMessages: reader.int('MAILBOX_MAX_MESSAGES', 10_000, 1, 10_000_000),
     },
   };
 

@@ -31,3 +31,9 @@ export const forbidden = (message = 'You are not allowed to do this'): AppError 
 
 export const storeUnavailable = (): AppError =>
   new AppError('STORE_UNAVAILABLE', 'The data store is unavailable; retry shortly');
+
+export const notFound = (message: string, argument?: string): AppError =>
+  new AppError('NOT_FOUND', message, argument === undefined ? {} : { argument });
+
+export const conflict = (message: string, argument?: string): AppError =>
+  new AppError('CONFLICT', message, argument === undefined ? {} : { argument });

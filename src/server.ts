@@ -12,10 +12,15 @@ import type { Config } from './config';
 import { createHttpApp, finishHttpApp, reportOf } from './http';
 import type { Logger } from './logger';
 import { closeRedis, connectRedis, pingRedis } from './redis/connection';
+import { ChatRepository } from './redis/chat';
 import { CounterRepository } from './redis/counter';
+import { MailboxRepository } from './redis/mailbox';
 import { EmbeddedRedis } from './redis/embedded';
 import { createRedisPubSub } from './schema/pubsub';
+import { ChatResolver } from './resolvers/chat';
 import { CounterResolver } from './resolvers/counter';
+import { InboxNotifier, InboxResolver } from './resolvers/inbox';
+import { MailboxResolver } from './resolvers/mailbox';
 import type { GraphQLContext } from './schema/context';
 import { createErrorFormatter } from './schema/format-error';
 import { buildAppSchema } from './schema/index';
@@ -74,7 +79,16 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
 
     const pubSub = createRedisPubSub(commands, subscriber);
     const counters = new CounterRepository(commands, config.counters);
-    const schema = await buildAppSchema([new CounterResolver(counters, config.counters, pubSub)], pubSub);
+    const inbox = new InboxNotifier(pubSub);
+    const schema = await buildAppSchema(
+      [
+        new CounterResolver(counters, config.counters, pubSub),
+        new ChatResolver(new ChatRepository(commands, config.messaging), config.messaging, inbox),
+        new MailboxResolver(new MailboxRepository(commands, config.messaging), config.messaging, inbox),
+        new InboxResolver(),
+      ],
+      pubSub,
+    );
 
     const workers: Worker[] = [];
     if (config.counters.cleanup) {

@@ -28,3 +28,26 @@ export function intInRange(value: number, argument: string, min: number, max: nu
   }
   return value;
 }
+
+// Control characters other than tab and newline, and lone UTF-16 surrogates (which cannot be
+// stored as UTF-8 without silently changing the text).
+const FORBIDDEN_IN_TEXT = /[\p{Cc}\p{Cs}]/u;
+
+/** Free text such as a message: kept as written, except NFC normalisation. */
+export function validText(value: string, argument: string, maxLength: number): string {
+  const normalised = value.normalize('NFC');
+  if (normalised.trim() === '') throw badInput(`${argument} must not be empty`, argument);
+  if ([...normalised].length > maxLength) throw badInput(`${argument} must be at most ${maxLength} characters`, argument);
+  if (FORBIDDEN_IN_TEXT.test(normalised.replace(/[\t\n]/g, ''))) {
+    throw badInput(`${argument} must not hold control characters other than tab and newline`, argument);
+  }
+  return normalised;
+}
+
+const ID_PATTERN = /^[1-9][0-9]{0,14}$/;
+
+/** A numeric id such as a chat id: a positive decimal integer without leading zeros. */
+export function validId(value: string, argument: string): string {
+  if (!ID_PATTERN.test(value)) throw badInput(`${argument} must be a positive whole number`, argument);
+  return value;
+}

@@ -29,6 +29,34 @@ describe('loadConfig', () => {
     expect(config.counters).toEqual({ precisions: DEFAULT_PRECISIONS, samples: 120, cleanup: true, maxIncrement: 1_000_000, maxFutureSeconds: 60 });
   });
 
+  it('has the documented messaging limits and reads each from its variable', () => {
+    expect(loadConfig({}).messaging).toEqual({
+      maxMessageLength: 4000,
+      maxChatMembers: 1000,
+      maxChatsPerUser: 1000,
+      dedupeSeconds: 86_400,
+      maxFetch: 1000,
+      maxMailboxMessages: 10_000,
+    });
+    const set = loadConfig({
+      MESSAGE_MAX_LENGTH: '200',
+      CHAT_MAX_MEMBERS: '10',
+      CHAT_MAX_PER_USER: '20',
+      CHAT_DEDUPE_SECONDS: '60',
+      MESSAGE_MAX_FETCH: '50',
+      MAILBOX_MAX_MESSAGES: '5',
+    });
+    expect(set.messaging).toEqual({ maxMessageLength: 200, maxChatMembers: 10, maxChatsPerUser: 20, dedupeSeconds: 60, maxFetch: 50, maxMailboxMessages: 5 });
+  });
+
+  it('names every messaging limit that is out of range', () => {
+    const found = problems({ MESSAGE_MAX_LENGTH: '0', CHAT_MAX_MEMBERS: '1', MAILBOX_MAX_MESSAGES: 'lots' });
+    expect(found).toHaveLength(3);
+    expect(found[0]).toMatch(/^MESSAGE_MAX_LENGTH must be an integer from 1/);
+    expect(found[1]).toMatch(/^CHAT_MAX_MEMBERS must be an integer from 2/);
+    expect(found[2]).toMatch(/^MAILBOX_MAX_MESSAGES must be an integer/);
+  });
+
   it('listens on all interfaces and hides introspection in production', () => {
     const config = loadConfig({ NODE_ENV: 'production', JWT_SECRET: 's'.repeat(32) });
     expect(config.host).toBe('0.0.0.0');

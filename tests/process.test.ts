@@ -1,110 +1,18 @@
 // The server as users run it: `node dist/main.js` with an embedded redis-server, restarts,
 // signals, and start-up errors. `npm test` builds dist/ before jest runs.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
+import { spawnSync } from 'node:child_process';
 import { CounterDocument, UpdateCounterDocument } from './generated/graphql';
 import { eventually, post } from './support/graphql';
+import { cleanUpProcesses, ensureBuilt, isAlive, spawnServer, startAndWait, tempDir } from './support/process';
 import { startTestRedis } from './support/redis';
 import { TEST_SECRET } from './support/server';
 
-const ROOT = path.resolve(__dirname, '..');
-const MAIN = path.join(ROOT, 'dist', 'main.js');
 const PRECISIONS = [1, 5, 60, 300, 3600, 18000, 86400];
-
-interface ServerProcess {
-  proc: ChildProcess;
-  lines: Record<string, unknown>[];
-  output: () => string;
-  exited: Promise<number | null>;
-  waitFor(predicate: (line: Record<string, unknown>) => boolean, timeoutMs?: number): Promise<Record<string, unknown>>;
-}
-
-const running: ChildProcess[] = [];
-const tempDirs: string[] = [];
-
-function tempDir(): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ria-process-'));
-  tempDirs.push(dir);
-  return dir;
-}
-
-function spawnServer(env: Record<string, string>): ServerProcess {
-  const proc = spawn(process.execPath, [MAIN], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', HOME: os.tmpdir(), PORT: '0', LOG_LEVEL: 'info', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  running.push(proc);
-  const lines: Record<string, unknown>[] = [];
-  let raw = '';
-  const onData = (chunk: Buffer): void => {
-    raw += chunk.toString('utf8');
-    for (const line of chunk.toString('utf8').split('\n')) {
-      try {
-        if (line.trim().startsWith('{')) lines.push(JSON.parse(line));
-      } catch {
-        // partial line: the raw output keeps it
-      }
-    }
-  };
-  proc.stdout!.on('data', onData);
-  proc.stderr!.on('data', onData);
-  const exited = new Promise<number | null>((resolve) => proc.once('exit', (code) => resolve(code)));
-  return {
-    proc,
-    lines,
-    output: () => raw,
-    exited,
-    async waitFor(predicate, timeoutMs = 20_000) {
-      const deadline = Date.now() + timeoutMs;
-      for (;;) {
-        const found = lines.find(predicate);
-        if (found) return found;
-        if (proc.exitCode !== null || Date.now() > deadline) throw new Error(`server output:\n${raw}`);
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-    },
-  };
-}
-
-/** A zombie has exited; only its parent's bookkeeping remains. */
-function isAlive(pid: number): boolean {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
-  } catch {
-    return false;
-  }
-}
-
-interface Started {
-  server: ServerProcess;
-  url: string;
-  redisPid: number | undefined;
-}
-
-async function startAndWait(env: Record<string, string>): Promise<Started> {
-  const server = spawnServer(env);
-  const listening = await server.waitFor((line) => typeof line.msg === 'string' && line.msg.startsWith('listening on'));
-  const redisLine = server.lines.find((line) => line.msg === 'embedded redis-server ready');
-  return { server, url: listening.url as string, redisPid: redisLine?.pid as number | undefined };
-}
 
 const bearer = (header: unknown): string => String(header).replace(/^Bearer /, '');
 
-beforeAll(() => {
-  if (!fs.existsSync(MAIN)) {
-    const build = spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit' });
-    if (build.status !== 0) throw new Error('build failed');
-  }
-}, 120_000);
-
-afterAll(() => {
-  for (const proc of running) if (proc.exitCode === null) proc.kill('SIGKILL');
-  for (const dir of tempDirs) fs.rmSync(dir, { recursive: true, force: true });
-});
+beforeAll(ensureBuilt, 120_000);
+afterAll(cleanUpProcesses);
 
 describe('with an embedded redis-server', () => {
   it('keeps counters across a restart, trims them with the cleanup worker, and leaves no process behind', async () => {

@@ -6,7 +6,22 @@ describe('Lua scripts', () => {
   const sources = [...scriptSources()];
 
   it('are all found', () => {
-    expect(sources.map(([name]) => name)).toEqual(['counter-clean', 'counter-update']);
+    expect(sources.map(([name]) => name)).toEqual([
+      'chat-create',
+      'chat-fetch',
+      'chat-index-add',
+      'chat-index-remove',
+      'chat-join',
+      'chat-leave',
+      'chat-mark-seen',
+      'chat-send',
+      'chat-status',
+      'counter-clean',
+      'counter-update',
+      'mailbox-ack',
+      'mailbox-send',
+      'mailbox-take',
+    ]);
   });
 
   it.each(sources)('%s opens with a header naming its KEYS and ARGV', (name, lua) => {

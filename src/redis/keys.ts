@@ -26,6 +26,41 @@ export const counterKeys = {
   cleanupLease: (precision: number): string => `ctr:{ctr-meta}:cleanup:${precision}`,
 };
 
+/**
+ * One chat's keys share the tag `{c<id>}`; chat ids are decimal numbers from `chatIds`.
+ * The chat's member set is the only record of membership and of each member's seen-id.
+ */
+export const chatKeys = {
+  /** string counter of chat ids (its own slot; touched only by INCR). */
+  ids: (): string => 'chat:ids',
+  /** zset from member to the id of the last message they have seen (the book's `chat:`). */
+  members: (chatId: string): string => `chat:{c${chatId}}:members`,
+  /** zset of message JSON scored by message id (the book's `msgs:`). */
+  messages: (chatId: string): string => `chat:{c${chatId}}:msgs`,
+  /** hash: `last` (latest message id, the book's `ids:<chat>`), `open`, `created`. */
+  meta: (chatId: string): string => `chat:{c${chatId}}:meta`,
+  /** hash from `sender\nclientMessageId` to `id ts digest`, so a retried send is not stored twice. */
+  sent: (chatId: string): string => `chat:{c${chatId}}:sent`,
+  /** zset of the `sent` fields scored by when they may be forgotten (unix ms). */
+  sentExpiry: (chatId: string): string => `chat:{c${chatId}}:sent-exp`,
+};
+
+/** One user's keys share the tag `{u:<name>}`. */
+export const userKeys = {
+  /**
+   * zset from chat id to a stamp: an index of the user's chats for fetching (the book's `seen:`
+   * without the seen-ids, which live only in the chat). It may briefly name a chat the user has
+   * left; readers check the chat and drop such entries.
+   */
+  chats: (user: string): string => `user:{u:${user}}:chats`,
+  /** counter behind the stamps above; they only ever grow, whatever the clocks do. */
+  chatStamps: (user: string): string => `user:{u:${user}}:chat-stamp`,
+  /** list of direct-message JSON, oldest first (the book's per-recipient mailbox). */
+  mailbox: (user: string): string => `user:{u:${user}}:mailbox`,
+  /** counter of direct-message ids for this mailbox. */
+  mailboxIds: (user: string): string => `user:{u:${user}}:mailbox-ids`,
+};
+
 function fnv1a32(text: string): number {
   let hash = 0x811c9dc5;
   for (const byte of Buffer.from(text, 'utf8')) {

@@ -4,11 +4,25 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type Redis from 'ioredis';
-import { AppError, badInput } from '../errors';
+import { AppError, badInput, conflict, notFound } from '../errors';
 
 export const SCRIPTS_DIR = path.join(__dirname, 'scripts');
 
-export type ScriptName = 'counter-update' | 'counter-clean';
+export type ScriptName =
+  | 'counter-update'
+  | 'counter-clean'
+  | 'chat-create'
+  | 'chat-fetch'
+  | 'chat-index-add'
+  | 'chat-index-remove'
+  | 'chat-join'
+  | 'chat-leave'
+  | 'chat-mark-seen'
+  | 'chat-send'
+  | 'chat-status'
+  | 'mailbox-ack'
+  | 'mailbox-send'
+  | 'mailbox-take';
 
 type ScriptCommand = (numKeys: number, ...keysAndArgs: (string | number)[]) => Promise<unknown>;
 
@@ -52,6 +66,13 @@ export async function runScript(
 const SCRIPT_ERRORS: Record<string, (message: string) => AppError> = {
   E_FUTURE: (message) => badInput(message || 'at is too far in the future', 'at'),
   E_OVERFLOW: (message) => badInput(message || 'the counter would leave the safe integer range', 'count'),
+  // A chat the caller is not in looks exactly like one that does not exist.
+  E_CHAT_NOT_FOUND: () => notFound('chat not found', 'chatId'),
+  E_CHAT_FULL: (message) => conflict(message || 'the chat is full', 'members'),
+  E_TOO_MANY_CHATS: (message) => conflict(message || 'a user belongs to too many chats'),
+  E_NO_SUCH_MESSAGE: (message) => badInput(message || 'no such message', 'messageId'),
+  E_CLIENT_MESSAGE_ID_REUSED: (message) => conflict(message || 'clientMessageId was already used', 'clientMessageId'),
+  E_MAILBOX_FULL: (message) => conflict(message || 'the mailbox is full', 'to'),
 };
 
 export function translateScriptError(error: unknown): unknown {

@@ -26,4 +26,12 @@ export const authChecker: AuthChecker<GraphQLContext> = ({ context }, roles) => 
 /** Subscription topics, named once so publishers and subscribers agree. */
 export const Topic = {
   counterUpdated: 'COUNTER_UPDATED',
+  /** Per user: something new is waiting in one of their chats or their mailbox. */
+  inboxChanged: 'INBOX_CHANGED',
 } as const;
+
+/** The calling user's id; resolvers behind @Authorized() always have one. */
+export function callerId(context: GraphQLContext): string {
+  if (!context.principal) throw unauthenticated();
+  return context.principal.userId;
+}

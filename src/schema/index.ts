@@ -2,10 +2,13 @@
 // root made for it (type-graphql asks the container for resolver instances).
 import { lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphql';
 import { buildSchema, type ContainerType, type PubSub } from 'type-graphql';
+import { ChatResolver } from '../resolvers/chat';
 import { CounterResolver } from '../resolvers/counter';
+import { InboxResolver } from '../resolvers/inbox';
+import { MailboxResolver } from '../resolvers/mailbox';
 import { authChecker } from './context';
 
-export const RESOLVERS = [CounterResolver] as const;
+export const RESOLVERS = [CounterResolver, ChatResolver, MailboxResolver, InboxResolver] as const;
 
 type ResolverClass = (typeof RESOLVERS)[number];
 type ResolverInstance = InstanceType<ResolverClass>;

@@ -16,6 +16,35 @@ export type Scalars = {
   SafeInt: { input: number; output: number; }
 };
 
+/** A group chat as the caller sees it. */
+export type Chat = {
+  __typename?: 'Chat';
+  id: Scalars['ID']['output'];
+  /** Id of the newest message; ids count up from 1 without gaps. */
+  latestMessageId: Scalars['Int']['output'];
+  memberCount: Scalars['Int']['output'];
+  /** Member ids in byte order. */
+  members: Array<Scalars['ID']['output']>;
+  /** Whether anyone may join; otherwise members add others. */
+  open: Scalars['Boolean']['output'];
+  /** Id of the last message the caller has seen. */
+  seenMessageId: Scalars['Int']['output'];
+  /** latestMessageId - seenMessageId. */
+  unreadCount: Scalars['Int']['output'];
+};
+
+/** A message in a group chat; ids count up from 1 per chat, without gaps. */
+export type ChatMessage = {
+  __typename?: 'ChatMessage';
+  chatId: Scalars['ID']['output'];
+  /** Strictly increasing: per chat without gaps, or per mailbox. */
+  id: Scalars['Int']['output'];
+  message: Scalars['String']['output'];
+  sender: Scalars['ID']['output'];
+  /** Unix seconds (millisecond precision) from the Redis server's clock. */
+  ts: Scalars['Float']['output'];
+};
+
 /** The count of one time slice. */
 export type CounterSample = {
   __typename?: 'CounterSample';
@@ -33,6 +62,29 @@ export type CounterUpdate = {
   time: Scalars['Float']['output'];
 };
 
+/** A message in a single-recipient mailbox; ids count up per mailbox. */
+export type DirectMessage = {
+  __typename?: 'DirectMessage';
+  /** Strictly increasing: per chat without gaps, or per mailbox. */
+  id: Scalars['Int']['output'];
+  message: Scalars['String']['output'];
+  sender: Scalars['ID']['output'];
+  /** Unix seconds (millisecond precision) from the Redis server's clock. */
+  ts: Scalars['Float']['output'];
+};
+
+/** Something new is waiting for the subscriber: either in a chat (chatId, latestMessageId) or in their mailbox (mailbox, waiting). Pull it with fetchPendingMessages or fetchDirectMessages. */
+export type InboxNotification = {
+  __typename?: 'InboxNotification';
+  chatId?: Maybe<Scalars['ID']['output']>;
+  /** Pending messages of the chat run up to this id. */
+  latestMessageId?: Maybe<Scalars['Int']['output']>;
+  /** True for the mailbox, false for a chat. */
+  mailbox: Scalars['Boolean']['output'];
+  /** Messages waiting in the mailbox. */
+  waiting?: Maybe<Scalars['Int']['output']>;
+};
+
 /** A counter that has samples, with the precisions that hold them. */
 export type KnownCounter = {
   __typename?: 'KnownCounter';
@@ -41,10 +93,99 @@ export type KnownCounter = {
   precisions: Array<Scalars['Int']['output']>;
 };
 
+/** How a mailbox is doing: a backlog means its owner has not been reading. */
+export type Mailbox = {
+  __typename?: 'Mailbox';
+  /** Id of the newest message ever sent to this mailbox. */
+  latestMessageId: Scalars['Int']['output'];
+  /** When the oldest waiting message was sent. Unix seconds (millisecond precision) from the Redis server's clock. */
+  oldestTs?: Maybe<Scalars['Float']['output']>;
+  user: Scalars['ID']['output'];
+  /** Messages waiting to be fetched. */
+  waiting: Scalars['Int']['output'];
+};
+
 export type Mutation = {
   __typename?: 'Mutation';
+  /** Removes the caller's waiting messages with ids up to `upToId`; returns how many. */
+  ackDirectMessages: Scalars['Int']['output'];
+  /** A member adds others; each starts at the latest message. */
+  addChatMembers: Chat;
+  /** Creates a chat of the caller and `members`, all at seen-id 0, and sends its first message. */
+  createChat: Chat;
+  /** Takes up to `limit` of the oldest messages off the caller's mailbox; each is returned once. */
+  fetchDirectMessages: Array<DirectMessage>;
+  /** Takes the caller's unseen messages from every chat (oldest first) and moves their seen-ids past them: each message is returned once. Messages every member has seen are deleted. */
+  fetchPendingMessages: Array<PendingChat>;
+  /** Joins an open chat, starting at its latest message. Joining a chat the caller is in changes nothing. */
+  joinChat: Chat;
+  /** Leaves a chat; false when the caller was not in it. When the last member leaves, the chat and its messages are deleted. */
+  leaveChat: Scalars['Boolean']['output'];
+  /** Moves the caller's seen-id in a chat forward to `messageId`; false when it was already there. */
+  markSeen: Scalars['Boolean']['output'];
+  /** Appends a message to the recipient's mailbox. A full mailbox (MAILBOX_MAX_MESSAGES waiting) refuses it with CONFLICT. */
+  sendDirectMessage: DirectMessage;
+  /** Sends a message to a chat the caller is a member of. */
+  sendMessage: ChatMessage;
   /** Counts at every configured precision, atomically. Service callers only. */
   updateCounter: Scalars['Boolean']['output'];
+};
+
+
+export type MutationAckDirectMessagesArgs = {
+  upToId: Scalars['Int']['input'];
+};
+
+
+export type MutationAddChatMembersArgs = {
+  chatId: Scalars['ID']['input'];
+  members: Array<Scalars['ID']['input']>;
+};
+
+
+export type MutationCreateChatArgs = {
+  members: Array<Scalars['ID']['input']>;
+  message: Scalars['String']['input'];
+  open?: Scalars['Boolean']['input'];
+};
+
+
+export type MutationFetchDirectMessagesArgs = {
+  limit?: Scalars['Int']['input'];
+};
+
+
+export type MutationFetchPendingMessagesArgs = {
+  limit?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+export type MutationJoinChatArgs = {
+  chatId: Scalars['ID']['input'];
+};
+
+
+export type MutationLeaveChatArgs = {
+  chatId: Scalars['ID']['input'];
+};
+
+
+export type MutationMarkSeenArgs = {
+  chatId: Scalars['ID']['input'];
+  messageId: Scalars['Int']['input'];
+};
+
+
+export type MutationSendDirectMessageArgs = {
+  message: Scalars['String']['input'];
+  to: Scalars['ID']['input'];
+};
+
+
+export type MutationSendMessageArgs = {
+  chatId: Scalars['ID']['input'];
+  clientMessageId?: InputMaybe<Scalars['ID']['input']>;
+  message: Scalars['String']['input'];
 };
 
 
@@ -54,12 +195,36 @@ export type MutationUpdateCounterArgs = {
   name: Scalars['String']['input'];
 };
 
+/** Messages of one chat after the caller's seen-id, oldest first. */
+export type PendingChat = {
+  __typename?: 'PendingChat';
+  chatId: Scalars['ID']['output'];
+  messages: Array<ChatMessage>;
+  /** Messages still pending after these; fetch again while it is above 0. */
+  remaining: Scalars['Int']['output'];
+};
+
 export type Query = {
   __typename?: 'Query';
+  /** One chat of the caller; null when it does not exist or the caller is not a member. */
+  chat?: Maybe<Chat>;
+  /** The caller's chats, by id. */
+  chats: Array<Chat>;
   /** Samples of one counter at one precision, oldest first. */
   counter: Array<CounterSample>;
   /** Counters that have samples, by name (byte order), a page at a time. */
   counters: Array<KnownCounter>;
+  /** The oldest `limit` messages of the caller's mailbox, left in place: remove them with ackDirectMessages after showing them. */
+  directMessages: Array<DirectMessage>;
+  /** How many messages wait in a mailbox (the caller's by default) and since when. */
+  mailbox: Mailbox;
+  /** The caller's unseen messages from every chat, without moving anything: acknowledge them with markSeen after showing them. */
+  pendingMessages: Array<PendingChat>;
+};
+
+
+export type QueryChatArgs = {
+  chatId: Scalars['ID']['input'];
 };
 
 
@@ -75,16 +240,116 @@ export type QueryCountersArgs = {
   first?: Scalars['Int']['input'];
 };
 
+
+export type QueryDirectMessagesArgs = {
+  limit?: Scalars['Int']['input'];
+};
+
+
+export type QueryMailboxArgs = {
+  user?: InputMaybe<Scalars['ID']['input']>;
+};
+
+
+export type QueryPendingMessagesArgs = {
+  limit?: InputMaybe<Scalars['Int']['input']>;
+};
+
 export type Subscription = {
   __typename?: 'Subscription';
   /** Tells that a counter was updated; read it with `counter`. */
   counterUpdated: CounterUpdate;
+  /** Tells the caller that something new is waiting for them; pull it. Notifications may be coalesced or dropped under load; the pull is the source of truth. */
+  inboxChanged: InboxNotification;
 };
 
 
 export type SubscriptionCounterUpdatedArgs = {
   name: Scalars['String']['input'];
 };
+
+export type ChatFieldsFragment = { id: string, open: boolean, memberCount: number, latestMessageId: number, seenMessageId: number, unreadCount: number };
+
+export type MessageFieldsFragment = { id: number, chatId: string, sender: string, message: string, ts: number };
+
+export type CreateChatMutationVariables = Exact<{
+  members: Array<string | number> | string | number;
+  message: string;
+  open?: boolean | null | undefined;
+}>;
+
+
+export type CreateChatMutation = { createChat: { members: Array<string>, id: string, open: boolean, memberCount: number, latestMessageId: number, seenMessageId: number, unreadCount: number } };
+
+export type SendMessageMutationVariables = Exact<{
+  chatId: string | number;
+  message: string;
+  clientMessageId?: string | number | null | undefined;
+}>;
+
+
+export type SendMessageMutation = { sendMessage: { id: number, chatId: string, sender: string, message: string, ts: number } };
+
+export type FetchPendingMessagesMutationVariables = Exact<{
+  limit?: number | null | undefined;
+}>;
+
+
+export type FetchPendingMessagesMutation = { fetchPendingMessages: Array<{ chatId: string, remaining: number, messages: Array<{ id: number, chatId: string, sender: string, message: string, ts: number }> }> };
+
+export type PendingMessagesQueryVariables = Exact<{
+  limit?: number | null | undefined;
+}>;
+
+
+export type PendingMessagesQuery = { pendingMessages: Array<{ chatId: string, remaining: number, messages: Array<{ id: number, chatId: string, sender: string, message: string, ts: number }> }> };
+
+export type MarkSeenMutationVariables = Exact<{
+  chatId: string | number;
+  messageId: number;
+}>;
+
+
+export type MarkSeenMutation = { markSeen: boolean };
+
+export type JoinChatMutationVariables = Exact<{
+  chatId: string | number;
+}>;
+
+
+export type JoinChatMutation = { joinChat: { id: string, open: boolean, memberCount: number, latestMessageId: number, seenMessageId: number, unreadCount: number } };
+
+export type AddChatMembersMutationVariables = Exact<{
+  chatId: string | number;
+  members: Array<string | number> | string | number;
+}>;
+
+
+export type AddChatMembersMutation = { addChatMembers: { members: Array<string>, id: string, open: boolean, memberCount: number, latestMessageId: number, seenMessageId: number, unreadCount: number } };
+
+export type LeaveChatMutationVariables = Exact<{
+  chatId: string | number;
+}>;
+
+
+export type LeaveChatMutation = { leaveChat: boolean };
+
+export type ChatsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type ChatsQuery = { chats: Array<{ id: string, open: boolean, memberCount: number, latestMessageId: number, seenMessageId: number, unreadCount: number }> };
+
+export type ChatQueryVariables = Exact<{
+  chatId: string | number;
+}>;
+
+
+export type ChatQuery = { chat: { members: Array<string>, id: string, open: boolean, memberCount: number, latestMessageId: number, seenMessageId: number, unreadCount: number } | null };
+
+export type InboxChangedSubscriptionVariables = Exact<{ [key: string]: never; }>;
+
+
+export type InboxChangedSubscription = { inboxChanged: { chatId: string | null, latestMessageId: number | null, mailbox: boolean, waiting: number | null } };
 
 export type UpdateCounterMutationVariables = Exact<{
   name: string;
@@ -119,8 +384,64 @@ export type CounterUpdatedSubscriptionVariables = Exact<{
 
 export type CounterUpdatedSubscription = { counterUpdated: { name: string, time: number } };
 
+export type DirectMessageFieldsFragment = { id: number, sender: string, message: string, ts: number };
 
+export type SendDirectMessageMutationVariables = Exact<{
+  to: string | number;
+  message: string;
+}>;
+
+
+export type SendDirectMessageMutation = { sendDirectMessage: { id: number, sender: string, message: string, ts: number } };
+
+export type FetchDirectMessagesMutationVariables = Exact<{
+  limit?: number | null | undefined;
+}>;
+
+
+export type FetchDirectMessagesMutation = { fetchDirectMessages: Array<{ id: number, sender: string, message: string, ts: number }> };
+
+export type DirectMessagesQueryVariables = Exact<{
+  limit?: number | null | undefined;
+}>;
+
+
+export type DirectMessagesQuery = { directMessages: Array<{ id: number, sender: string, message: string, ts: number }> };
+
+export type AckDirectMessagesMutationVariables = Exact<{
+  upToId: number;
+}>;
+
+
+export type AckDirectMessagesMutation = { ackDirectMessages: number };
+
+export type MailboxQueryVariables = Exact<{
+  user?: string | number | null | undefined;
+}>;
+
+
+export type MailboxQuery = { mailbox: { user: string, waiting: number, oldestTs: number | null, latestMessageId: number } };
+
+export const ChatFieldsFragmentDoc = {"kind":"Document","definitions":[{"kind":"FragmentDefinition","name":{"kind":"Name","value":"ChatFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Chat"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"open"}},{"kind":"Field","name":{"kind":"Name","value":"memberCount"}},{"kind":"Field","name":{"kind":"Name","value":"latestMessageId"}},{"kind":"Field","name":{"kind":"Name","value":"seenMessageId"}},{"kind":"Field","name":{"kind":"Name","value":"unreadCount"}}]}}]} as unknown as DocumentNode<ChatFieldsFragment, unknown>;
+export const MessageFieldsFragmentDoc = {"kind":"Document","definitions":[{"kind":"FragmentDefinition","name":{"kind":"Name","value":"MessageFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"ChatMessage"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"chatId"}},{"kind":"Field","name":{"kind":"Name","value":"sender"}},{"kind":"Field","name":{"kind":"Name","value":"message"}},{"kind":"Field","name":{"kind":"Name","value":"ts"}}]}}]} as unknown as DocumentNode<MessageFieldsFragment, unknown>;
+export const DirectMessageFieldsFragmentDoc = {"kind":"Document","definitions":[{"kind":"FragmentDefinition","name":{"kind":"Name","value":"DirectMessageFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"DirectMessage"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"sender"}},{"kind":"Field","name":{"kind":"Name","value":"message"}},{"kind":"Field","name":{"kind":"Name","value":"ts"}}]}}]} as unknown as DocumentNode<DirectMessageFieldsFragment, unknown>;
+export const CreateChatDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"CreateChat"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"members"}},"type":{"kind":"NonNullType","type":{"kind":"ListType","type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"message"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"open"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Boolean"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"createChat"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"members"},"value":{"kind":"Variable","name":{"kind":"Name","value":"members"}}},{"kind":"Argument","name":{"kind":"Name","value":"message"},"value":{"kind":"Variable","name":{"kind":"Name","value":"message"}}},{"kind":"Argument","name":{"kind":"Name","value":"open"},"value":{"kind":"Variable","name":{"kind":"Name","value":"open"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"ChatFields"}},{"kind":"Field","name":{"kind":"Name","value":"members"}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"ChatFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Chat"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"open"}},{"kind":"Field","name":{"kind":"Name","value":"memberCount"}},{"kind":"Field","name":{"kind":"Name","value":"latestMessageId"}},{"kind":"Field","name":{"kind":"Name","value":"seenMessageId"}},{"kind":"Field","name":{"kind":"Name","value":"unreadCount"}}]}}]} as unknown as DocumentNode<CreateChatMutation, CreateChatMutationVariables>;
+export const SendMessageDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"SendMessage"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"chatId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"message"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"clientMessageId"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"sendMessage"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"chatId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"chatId"}}},{"kind":"Argument","name":{"kind":"Name","value":"message"},"value":{"kind":"Variable","name":{"kind":"Name","value":"message"}}},{"kind":"Argument","name":{"kind":"Name","value":"clientMessageId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"clientMessageId"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"MessageFields"}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"MessageFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"ChatMessage"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"chatId"}},{"kind":"Field","name":{"kind":"Name","value":"sender"}},{"kind":"Field","name":{"kind":"Name","value":"message"}},{"kind":"Field","name":{"kind":"Name","value":"ts"}}]}}]} as unknown as DocumentNode<SendMessageMutation, SendMessageMutationVariables>;
+export const FetchPendingMessagesDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"FetchPendingMessages"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"limit"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"fetchPendingMessages"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"limit"},"value":{"kind":"Variable","name":{"kind":"Name","value":"limit"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"chatId"}},{"kind":"Field","name":{"kind":"Name","value":"remaining"}},{"kind":"Field","name":{"kind":"Name","value":"messages"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"MessageFields"}}]}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"MessageFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"ChatMessage"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"chatId"}},{"kind":"Field","name":{"kind":"Name","value":"sender"}},{"kind":"Field","name":{"kind":"Name","value":"message"}},{"kind":"Field","name":{"kind":"Name","value":"ts"}}]}}]} as unknown as DocumentNode<FetchPendingMessagesMutation, FetchPendingMessagesMutationVariables>;
+export const PendingMessagesDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"PendingMessages"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"limit"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"pendingMessages"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"limit"},"value":{"kind":"Variable","name":{"kind":"Name","value":"limit"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"chatId"}},{"kind":"Field","name":{"kind":"Name","value":"remaining"}},{"kind":"Field","name":{"kind":"Name","value":"messages"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"MessageFields"}}]}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"MessageFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"ChatMessage"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"chatId"}},{"kind":"Field","name":{"kind":"Name","value":"sender"}},{"kind":"Field","name":{"kind":"Name","value":"message"}},{"kind":"Field","name":{"kind":"Name","value":"ts"}}]}}]} as unknown as DocumentNode<PendingMessagesQuery, PendingMessagesQueryVariables>;
+export const MarkSeenDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"MarkSeen"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"chatId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"messageId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"markSeen"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"chatId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"chatId"}}},{"kind":"Argument","name":{"kind":"Name","value":"messageId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"messageId"}}}]}]}}]} as unknown as DocumentNode<MarkSeenMutation, MarkSeenMutationVariables>;
+export const JoinChatDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"JoinChat"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"chatId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"joinChat"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"chatId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"chatId"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"ChatFields"}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"ChatFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Chat"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"open"}},{"kind":"Field","name":{"kind":"Name","value":"memberCount"}},{"kind":"Field","name":{"kind":"Name","value":"latestMessageId"}},{"kind":"Field","name":{"kind":"Name","value":"seenMessageId"}},{"kind":"Field","name":{"kind":"Name","value":"unreadCount"}}]}}]} as unknown as DocumentNode<JoinChatMutation, JoinChatMutationVariables>;
+export const AddChatMembersDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"AddChatMembers"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"chatId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"members"}},"type":{"kind":"NonNullType","type":{"kind":"ListType","type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"addChatMembers"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"chatId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"chatId"}}},{"kind":"Argument","name":{"kind":"Name","value":"members"},"value":{"kind":"Variable","name":{"kind":"Name","value":"members"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"ChatFields"}},{"kind":"Field","name":{"kind":"Name","value":"members"}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"ChatFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Chat"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"open"}},{"kind":"Field","name":{"kind":"Name","value":"memberCount"}},{"kind":"Field","name":{"kind":"Name","value":"latestMessageId"}},{"kind":"Field","name":{"kind":"Name","value":"seenMessageId"}},{"kind":"Field","name":{"kind":"Name","value":"unreadCount"}}]}}]} as unknown as DocumentNode<AddChatMembersMutation, AddChatMembersMutationVariables>;
+export const LeaveChatDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"LeaveChat"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"chatId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"leaveChat"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"chatId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"chatId"}}}]}]}}]} as unknown as DocumentNode<LeaveChatMutation, LeaveChatMutationVariables>;
+export const ChatsDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"Chats"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"chats"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"ChatFields"}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"ChatFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Chat"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"open"}},{"kind":"Field","name":{"kind":"Name","value":"memberCount"}},{"kind":"Field","name":{"kind":"Name","value":"latestMessageId"}},{"kind":"Field","name":{"kind":"Name","value":"seenMessageId"}},{"kind":"Field","name":{"kind":"Name","value":"unreadCount"}}]}}]} as unknown as DocumentNode<ChatsQuery, ChatsQueryVariables>;
+export const ChatDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"Chat"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"chatId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"chat"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"chatId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"chatId"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"ChatFields"}},{"kind":"Field","name":{"kind":"Name","value":"members"}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"ChatFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Chat"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"open"}},{"kind":"Field","name":{"kind":"Name","value":"memberCount"}},{"kind":"Field","name":{"kind":"Name","value":"latestMessageId"}},{"kind":"Field","name":{"kind":"Name","value":"seenMessageId"}},{"kind":"Field","name":{"kind":"Name","value":"unreadCount"}}]}}]} as unknown as DocumentNode<ChatQuery, ChatQueryVariables>;
+export const InboxChangedDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"subscription","name":{"kind":"Name","value":"InboxChanged"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"inboxChanged"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"chatId"}},{"kind":"Field","name":{"kind":"Name","value":"latestMessageId"}},{"kind":"Field","name":{"kind":"Name","value":"mailbox"}},{"kind":"Field","name":{"kind":"Name","value":"waiting"}}]}}]}}]} as unknown as DocumentNode<InboxChangedSubscription, InboxChangedSubscriptionVariables>;
 export const UpdateCounterDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"UpdateCounter"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"name"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"count"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"at"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Float"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"updateCounter"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"name"},"value":{"kind":"Variable","name":{"kind":"Name","value":"name"}}},{"kind":"Argument","name":{"kind":"Name","value":"count"},"value":{"kind":"Variable","name":{"kind":"Name","value":"count"}}},{"kind":"Argument","name":{"kind":"Name","value":"at"},"value":{"kind":"Variable","name":{"kind":"Name","value":"at"}}}]}]}}]} as unknown as DocumentNode<UpdateCounterMutation, UpdateCounterMutationVariables>;
 export const CounterDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"Counter"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"name"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"precision"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"limit"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"counter"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"name"},"value":{"kind":"Variable","name":{"kind":"Name","value":"name"}}},{"kind":"Argument","name":{"kind":"Name","value":"precision"},"value":{"kind":"Variable","name":{"kind":"Name","value":"precision"}}},{"kind":"Argument","name":{"kind":"Name","value":"limit"},"value":{"kind":"Variable","name":{"kind":"Name","value":"limit"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"time"}},{"kind":"Field","name":{"kind":"Name","value":"count"}}]}}]}}]} as unknown as DocumentNode<CounterQuery, CounterQueryVariables>;
 export const CountersDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"Counters"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"after"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"first"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"counters"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"after"},"value":{"kind":"Variable","name":{"kind":"Name","value":"after"}}},{"kind":"Argument","name":{"kind":"Name","value":"first"},"value":{"kind":"Variable","name":{"kind":"Name","value":"first"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"precisions"}}]}}]}}]} as unknown as DocumentNode<CountersQuery, CountersQueryVariables>;
 export const CounterUpdatedDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"subscription","name":{"kind":"Name","value":"CounterUpdated"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"name"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"counterUpdated"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"name"},"value":{"kind":"Variable","name":{"kind":"Name","value":"name"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"time"}}]}}]}}]} as unknown as DocumentNode<CounterUpdatedSubscription, CounterUpdatedSubscriptionVariables>;
+export const SendDirectMessageDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"SendDirectMessage"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"to"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"message"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"sendDirectMessage"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"to"},"value":{"kind":"Variable","name":{"kind":"Name","value":"to"}}},{"kind":"Argument","name":{"kind":"Name","value":"message"},"value":{"kind":"Variable","name":{"kind":"Name","value":"message"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"DirectMessageFields"}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"DirectMessageFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"DirectMessage"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"sender"}},{"kind":"Field","name":{"kind":"Name","value":"message"}},{"kind":"Field","name":{"kind":"Name","value":"ts"}}]}}]} as unknown as DocumentNode<SendDirectMessageMutation, SendDirectMessageMutationVariables>;
+export const FetchDirectMessagesDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"FetchDirectMessages"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"limit"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"fetchDirectMessages"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"limit"},"value":{"kind":"Variable","name":{"kind":"Name","value":"limit"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"DirectMessageFields"}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"DirectMessageFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"DirectMessage"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"sender"}},{"kind":"Field","name":{"kind":"Name","value":"message"}},{"kind":"Field","name":{"kind":"Name","value":"ts"}}]}}]} as unknown as DocumentNode<FetchDirectMessagesMutation, FetchDirectMessagesMutationVariables>;
+export const DirectMessagesDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"DirectMessages"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"limit"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"directMessages"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"limit"},"value":{"kind":"Variable","name":{"kind":"Name","value":"limit"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"DirectMessageFields"}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"DirectMessageFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"DirectMessage"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"sender"}},{"kind":"Field","name":{"kind":"Name","value":"message"}},{"kind":"Field","name":{"kind":"Name","value":"ts"}}]}}]} as unknown as DocumentNode<DirectMessagesQuery, DirectMessagesQueryVariables>;
+export const AckDirectMessagesDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"AckDirectMessages"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"upToId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"ackDirectMessages"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"upToId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"upToId"}}}]}]}}]} as unknown as DocumentNode<AckDirectMessagesMutation, AckDirectMessagesMutationVariables>;
+export const MailboxDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"Mailbox"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"user"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"mailbox"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"user"},"value":{"kind":"Variable","name":{"kind":"Name","value":"user"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"user"}},{"kind":"Field","name":{"kind":"Name","value":"waiting"}},{"kind":"Field","name":{"kind":"Name","value":"oldestTs"}},{"kind":"Field","name":{"kind":"Name","value":"latestMessageId"}}]}}]}}]} as unknown as DocumentNode<MailboxQuery, MailboxQueryVariables>;

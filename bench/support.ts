@@ -1,0 +1,25 @@
+// What every benchmark needs: its own redis-server on a free port, removed afterwards, and an
+// exit code that says whether the run worked.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pino from 'pino';
+import { EmbeddedRedis } from '../src/redis/embedded';
+
+export async function withBenchRedis(work: (url: string) => Promise<void>): Promise<void> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ria-bench-'));
+  const server = await EmbeddedRedis.start({ dataDir, appendOnly: false, logger: pino({ level: 'silent' }) });
+  try {
+    await work(server.url);
+  } finally {
+    await server.stop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+export function runBenchmark(main: () => Promise<void>): void {
+  main().catch((error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  });
+}

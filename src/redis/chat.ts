@@ -1,0 +1,251 @@
+// Group chats (book section 6.5.2). A chat's keys hold its members with their seen-ids, its
+// messages and its latest id; every change to a chat is one script on the chat's slot. A user's
+// chat index, on the user's slot, only says which chats to look at: it is written before a user
+// becomes a member and again after, and an entry is removed only if its stamp is unchanged, so a
+// member is never missing from it even on Redis Cluster, where the two cannot change together.
+import type Redis from 'ioredis';
+import { AppError, conflict } from '../errors';
+import { chatKeys, userKeys } from './keys';
+import { runScript } from './scripts';
+
+export interface ChatMessage {
+  id: number;
+  chatId: string;
+  sender: string;
+  message: string;
+  /** Unix milliseconds, from the Redis server's clock. */
+  ts: number;
+}
+
+export interface ChatSummary {
+  id: string;
+  open: boolean;
+  memberCount: number;
+  latestMessageId: number;
+  /** The caller's seen-id. */
+  seenMessageId: number;
+}
+
+export interface PendingChat {
+  chatId: string;
+  messages: ChatMessage[];
+  /** Messages still pending after these. */
+  remaining: number;
+}
+
+export interface SentMessage {
+  message: ChatMessage;
+  /** False when this was a retry of an earlier send with the same clientMessageId. */
+  stored: boolean;
+  members: string[];
+}
+
+export interface ChatSettings {
+  maxChatMembers: number;
+  maxChatsPerUser: number;
+  dedupeSeconds: number;
+}
+
+interface IndexEntry {
+  chatId: string;
+  stamp: number;
+}
+
+export class ChatRepository {
+  constructor(
+    private readonly redis: Redis,
+    private readonly settings: ChatSettings,
+  ) {}
+
+  /** Creates a chat of `sender` and `others` (distinct, without the sender) and sends its first message. */
+  async create(sender: string, others: string[], text: string, open: boolean): Promise<{ chat: ChatSummary; message: ChatMessage }> {
+    const members = [sender, ...others];
+    const chatId = String(await this.redis.incr(chatKeys.ids()));
+    await this.indexAll(chatId, members);
+    const json = (await runScript(this.redis, 'chat-create', this.keys(chatId, 'members', 'messages', 'meta'), [
+      sender,
+      text,
+      open ? '1' : '0',
+      ...others,
+    ])) as string;
+    await this.reindex(chatId, members);
+    return {
+      chat: { id: chatId, open, memberCount: members.length, latestMessageId: 1, seenMessageId: 0 },
+      message: parseMessage(chatId, json),
+    };
+  }
+
+  /** Stores a message with the chat's next id; members only. */
+  async send(chatId: string, sender: string, text: string, clientMessageId?: string): Promise<SentMessage> {
+    const [stored, json, ...members] = (await runScript(this.redis, 'chat-send', this.keys(chatId, 'members', 'messages', 'meta', 'sent', 'sentExpiry'), [
+      sender,
+      text,
+      clientMessageId ?? '',
+      this.settings.dedupeSeconds * 1000,
+    ])) as [number, string, ...string[]];
+    return { message: parseMessage(chatId, json), stored: stored === 1, members };
+  }
+
+  /**
+   * Every chat of `user` with messages after their seen-id: at most `limit` messages in all,
+   * shared fairly between chats, oldest first within each. With `advance`, the seen-ids move
+   * past what is returned and messages every member has seen are deleted.
+   */
+  async pending(user: string, limit: number, advance: boolean): Promise<PendingChat[]> {
+    const chats = (await this.summaries(user)).filter((chat) => chat.latestMessageId > chat.seenMessageId);
+    const quotas = shareFairly(
+      chats.map((chat) => chat.latestMessageId - chat.seenMessageId),
+      limit,
+    );
+    const fetched = await Promise.all(
+      chats.map(async (chat, i): Promise<PendingChat | undefined> => {
+        if (quotas[i] === 0) return { chatId: chat.id, messages: [], remaining: chat.latestMessageId - chat.seenMessageId };
+        const [remaining, ...found] = (await runScript(this.redis, 'chat-fetch', this.keys(chat.id, 'members', 'messages', 'meta'), [
+          user,
+          quotas[i],
+          advance ? '1' : '0',
+        ])) as [number, ...string[]];
+        if (remaining < 0) return undefined; // left in the meantime
+        return { chatId: chat.id, messages: found.map((json) => parseMessage(chat.id, json)), remaining };
+      }),
+    );
+    return fetched.filter((chat): chat is PendingChat => chat !== undefined);
+  }
+
+  /** Moves the member's seen-id forward to `messageId`; false when it already was there. */
+  async markSeen(chatId: string, user: string, messageId: number): Promise<boolean> {
+    return (await runScript(this.redis, 'chat-mark-seen', this.keys(chatId, 'members', 'messages', 'meta'), [user, messageId])) === 1;
+  }
+
+  /** The caller joins an open chat (or one they are in already, keeping their seen-id). */
+  async join(chatId: string, user: string): Promise<ChatSummary> {
+    return this.addMembers(chatId, user, [user], 'join');
+  }
+
+  /** A member adds others; each starts at the chat's latest message. */
+  async add(chatId: string, caller: string, users: string[]): Promise<ChatSummary> {
+    return this.addMembers(chatId, caller, users, 'add');
+  }
+
+  /** False when the user was not a member. The last member out deletes the chat. */
+  async leave(chatId: string, user: string): Promise<boolean> {
+    const stamp = await this.redis.zscore(userKeys.chats(user), chatId);
+    const left = await runScript(this.redis, 'chat-leave', this.keys(chatId, 'members', 'messages', 'meta', 'sent', 'sentExpiry'), [user]);
+    if (stamp !== null) await this.unindex(user, { chatId, stamp: Number(stamp) });
+    return left === 1;
+  }
+
+  /** The user's chats, by id; entries of chats the user has left are dropped from the index. */
+  async summaries(user: string): Promise<ChatSummary[]> {
+    const flat = await this.redis.zrange(userKeys.chats(user), 0, -1, 'WITHSCORES');
+    const entries: IndexEntry[] = [];
+    for (let i = 0; i < flat.length; i += 2) entries.push({ chatId: flat[i]!, stamp: Number(flat[i + 1]) });
+    const found = await Promise.all(
+      entries.map(async (entry) => {
+        const summary = await this.summary(entry.chatId, user);
+        if (!summary) await this.unindex(user, entry);
+        return summary;
+      }),
+    );
+    return found.filter((chat): chat is ChatSummary => chat !== undefined).sort((a, b) => Number(a.id) - Number(b.id));
+  }
+
+  /** The chat as `user` sees it, or undefined when it does not exist or they are not a member. */
+  async summary(chatId: string, user: string): Promise<ChatSummary | undefined> {
+    return toSummary(chatId, (await runScript(this.redis, 'chat-status', this.keys(chatId, 'members', 'meta'), [user])) as StatusReply);
+  }
+
+  /** Member names in byte order. Callers check membership first. */
+  async members(chatId: string): Promise<string[]> {
+    return this.redis.zrange(chatKeys.members(chatId), 0, -1);
+  }
+
+  /** Returns the chat as the caller sees it right after the change. */
+  private async addMembers(chatId: string, caller: string, users: string[], mode: 'join' | 'add'): Promise<ChatSummary> {
+    const added = await this.indexAll(chatId, users);
+    let status: StatusReply;
+    try {
+      status = (await runScript(this.redis, 'chat-join', this.keys(chatId, 'members', 'meta'), [
+        mode,
+        caller,
+        this.settings.maxChatMembers,
+        ...users,
+      ])) as StatusReply;
+    } catch (error) {
+      // Refused, so nobody joined: take back the index entries just written. After any other
+      // failure the outcome is unknown, and an entry without membership is harmless.
+      if (error instanceof AppError) await Promise.all(added.map((entry, i) => this.unindex(users[i]!, entry)));
+      throw error;
+    }
+    await this.reindex(chatId, users);
+    return toSummary(chatId, status)!;
+  }
+
+  /** Records the chat for every user, or for none when one of them is in too many chats. */
+  private async indexAll(chatId: string, users: string[]): Promise<IndexEntry[]> {
+    const results = await Promise.allSettled(users.map((user) => this.index(user, chatId, this.settings.maxChatsPerUser)));
+    const failed = results.findIndex((result) => result.status === 'rejected');
+    if (failed < 0) return results.map((result) => (result as PromiseFulfilledResult<IndexEntry>).value);
+    await Promise.all(results.map((result, i) => (result.status === 'fulfilled' ? this.unindex(users[i]!, result.value) : undefined)));
+    const reason = (results[failed] as PromiseRejectedResult).reason as unknown;
+    if (reason instanceof AppError && reason.code === 'CONFLICT') {
+      throw conflict(`${users[failed]} already belongs to the most chats allowed (${this.settings.maxChatsPerUser})`, 'members');
+    }
+    throw reason;
+  }
+
+  /** Writes the index again after membership changed, so a concurrent stale-entry removal cannot win. */
+  private async reindex(chatId: string, users: string[]): Promise<void> {
+    await Promise.all(users.map((user) => this.index(user, chatId, 0)));
+  }
+
+  private async index(user: string, chatId: string, limit: number): Promise<IndexEntry> {
+    const stamp = await runScript(this.redis, 'chat-index-add', [userKeys.chats(user), userKeys.chatStamps(user)], [chatId, limit]);
+    return { chatId, stamp: Number(stamp) };
+  }
+
+  private async unindex(user: string, entry: IndexEntry): Promise<void> {
+    await runScript(this.redis, 'chat-index-remove', [userKeys.chats(user)], [entry.chatId, entry.stamp]);
+  }
+
+  private keys(chatId: string, ...names: ChatKeyName[]): string[] {
+    return names.map((name) => chatKeys[name](chatId));
+  }
+}
+
+type ChatKeyName = Exclude<keyof typeof chatKeys, 'ids'>;
+
+/** {seen-id or -1 for a non-member, latest id, member count, 1 when open} */
+type StatusReply = [number, number, number, number];
+
+function toSummary(chatId: string, [seen, latest, memberCount, open]: StatusReply): ChatSummary | undefined {
+  if (seen < 0) return undefined;
+  return { id: chatId, open: open === 1, memberCount, latestMessageId: latest, seenMessageId: seen };
+}
+
+function parseMessage(chatId: string, json: string): ChatMessage {
+  const { id, sender, message, ts } = JSON.parse(json) as Omit<ChatMessage, 'chatId'>;
+  return { id, chatId, sender, message, ts };
+}
+
+/**
+ * Splits `limit` between chats with `pending[i]` messages each: every chat gets an equal share,
+ * and what a chat does not need goes to the others (water-filling), so one busy chat cannot
+ * starve the rest. Leftover single messages go to the earliest chats.
+ */
+export function shareFairly(pending: number[], limit: number): number[] {
+  const quotas = pending.map(() => 0);
+  let left = limit;
+  let open = pending.map((_, i) => i).filter((i) => pending[i]! > 0);
+  while (left > 0 && open.length > 0) {
+    const share = Math.max(1, Math.floor(left / open.length));
+    for (const i of open) {
+      const give = Math.min(share, pending[i]! - quotas[i]!, left);
+      quotas[i]! += give;
+      left -= give;
+      if (left === 0) break;
+    }
+    open = open.filter((i) => quotas[i]! < pending[i]!);
+  }
+  return quotas;
+}

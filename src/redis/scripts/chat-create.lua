@@ -1,0 +1,25 @@
+-- chat-create: creates a chat whose members have all seen nothing (seen-id 0) and stores its
+-- first message with id 1 (the book's create_chat and first send_message, in one step).
+-- KEYS[1]  members (zset member -> seen-id)
+-- KEYS[2]  messages (zset message JSON -> id)
+-- KEYS[3]  meta (hash: last, open, created)
+-- ARGV[1]  sender, who is also a member
+-- ARGV[2]  message text
+-- ARGV[3]  '1' when anyone may join, '0' when only members may add others
+-- ARGV[4..] the other members, distinct and without the sender
+-- Returns the first message as JSON.
+-- Errors, with nothing written: E_CHAT_EXISTS when the chat id is already in use.
+if redis.call('EXISTS', KEYS[3]) == 1 then
+  return redis.error_reply('E_CHAT_EXISTS chat id already in use')
+end
+local clock = redis.call('TIME')
+local now = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
+
+redis.call('ZADD', KEYS[1], 0, ARGV[1])
+for i = 4, #ARGV do
+  redis.call('ZADD', KEYS[1], 0, ARGV[i])
+end
+redis.call('HSET', KEYS[3], 'last', 1, 'open', ARGV[3], 'created', now)
+local json = cjson.encode({ id = 1, sender = ARGV[1], message = ARGV[2], ts = now })
+redis.call('ZADD', KEYS[2], 1, json)
+return json

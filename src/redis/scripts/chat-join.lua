@@ -1,0 +1,38 @@
+-- chat-join: adds members to a chat, each starting at the chat's latest message id so that they
+-- see only what comes after (the book's join_chat). A user who already is a member keeps their
+-- seen-id, so joining twice loses nothing.
+-- KEYS[1]  members (zset member -> seen-id)
+-- KEYS[2]  meta (hash: last, open, created)
+-- ARGV[1]  'join' (the caller joins: the chat must be open or the caller a member) or 'add'
+--          (the caller adds others: the caller must be a member)
+-- ARGV[2]  the caller
+-- ARGV[3]  most members a chat may have
+-- ARGV[4..] users to add
+-- Returns the chat as the caller now sees it: {caller's seen-id, latest message id, member count,
+-- 1 when open}.
+-- Errors, with nothing written: E_CHAT_NOT_FOUND when the chat does not exist or the caller may
+-- not see it; E_CHAT_FULL when the members would exceed ARGV[3].
+if redis.call('EXISTS', KEYS[2]) == 0 then
+  return redis.error_reply('E_CHAT_NOT_FOUND chat not found')
+end
+local callerIsMember = redis.call('ZSCORE', KEYS[1], ARGV[2]) ~= false
+local open = redis.call('HGET', KEYS[2], 'open') == '1'
+if not callerIsMember and not (ARGV[1] == 'join' and open) then
+  return redis.error_reply('E_CHAT_NOT_FOUND chat not found')
+end
+
+local newcomers = {}
+for i = 4, #ARGV do
+  if not redis.call('ZSCORE', KEYS[1], ARGV[i]) then
+    newcomers[#newcomers + 1] = ARGV[i]
+  end
+end
+if redis.call('ZCARD', KEYS[1]) + #newcomers > tonumber(ARGV[3]) then
+  return redis.error_reply('E_CHAT_FULL a chat has at most ' .. ARGV[3] .. ' members')
+end
+local latest = tonumber(redis.call('HGET', KEYS[2], 'last') or '0')
+for _, user in ipairs(newcomers) do
+  redis.call('ZADD', KEYS[1], latest, user)
+end
+local seen = tonumber(redis.call('ZSCORE', KEYS[1], ARGV[2]))
+return { seen, latest, redis.call('ZCARD', KEYS[1]), open and 1 or 0 }

@@ -1,0 +1,75 @@
+// Direct messages to one recipient's mailbox. Who may do what: any signed-in user may send to
+// anyone and see how many messages wait in anyone's mailbox (the book's point: a sender can tell
+// whether the recipient is keeping up); only the owner reads or removes its messages.
+import { Args, Authorized, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
+import type { MessagingConfig } from '../config';
+import type { DirectMessage as StoredMessage, MailboxRepository } from '../redis/mailbox';
+import { AckDirectMessagesArgs, DirectMessage, DirectMessagesArgs, Mailbox, MailboxArgs, SendDirectMessageArgs } from '../schema/chat';
+import { callerId, type GraphQLContext } from '../schema/context';
+import { intInRange, validName, validText } from '../validation';
+import type { InboxNotifier } from './inbox';
+
+@Resolver()
+export class MailboxResolver {
+  constructor(
+    private readonly mailboxes: MailboxRepository,
+    private readonly settings: MessagingConfig,
+    private readonly inbox: InboxNotifier,
+  ) {}
+
+  @Authorized()
+  @Mutation(() => DirectMessage, {
+    description: "Appends a message to the recipient's mailbox. A full mailbox (MAILBOX_MAX_MESSAGES waiting) refuses it with CONFLICT.",
+  })
+  async sendDirectMessage(@Args() { to, message }: SendDirectMessageArgs, @Ctx() context: GraphQLContext): Promise<DirectMessage> {
+    const recipient = validName(to, 'to');
+    const text = validText(message, 'message', this.settings.maxMessageLength);
+    const sent = await this.mailboxes.send(recipient, callerId(context), text);
+    this.inbox.mailbox(recipient, sent.waiting);
+    return toMessage(sent.message);
+  }
+
+  @Authorized()
+  @Mutation(() => [DirectMessage], { description: "Takes up to `limit` of the oldest messages off the caller's mailbox; each is returned once." })
+  async fetchDirectMessages(@Args() { limit }: DirectMessagesArgs, @Ctx() context: GraphQLContext): Promise<DirectMessage[]> {
+    return this.take(context, limit, true);
+  }
+
+  @Authorized()
+  @Query(() => [DirectMessage], {
+    description: "The oldest `limit` messages of the caller's mailbox, left in place: remove them with ackDirectMessages after showing them.",
+  })
+  async directMessages(@Args() { limit }: DirectMessagesArgs, @Ctx() context: GraphQLContext): Promise<DirectMessage[]> {
+    return this.take(context, limit, false);
+  }
+
+  @Authorized()
+  @Mutation(() => Int, { description: "Removes the caller's waiting messages with ids up to `upToId`; returns how many." })
+  async ackDirectMessages(@Args() { upToId }: AckDirectMessagesArgs, @Ctx() context: GraphQLContext): Promise<number> {
+    intInRange(upToId, 'upToId', 0, 2 ** 31 - 1);
+    return this.mailboxes.acknowledge(callerId(context), upToId);
+  }
+
+  @Authorized()
+  @Query(() => Mailbox, { description: "How many messages wait in a mailbox (the caller's by default) and since when." })
+  async mailbox(@Args() { user }: MailboxArgs, @Ctx() context: GraphQLContext): Promise<Mailbox> {
+    const owner = user === null || user === undefined ? callerId(context) : validName(user, 'user');
+    const status = await this.mailboxes.status(owner);
+    return {
+      user: owner,
+      waiting: status.waiting,
+      oldestTs: status.oldestTs === undefined ? null : status.oldestTs / 1000,
+      latestMessageId: status.latestMessageId,
+    };
+  }
+
+  private async take(context: GraphQLContext, limit: number, remove: boolean): Promise<DirectMessage[]> {
+    const count = intInRange(limit, 'limit', 1, this.settings.maxFetch);
+    const { messages } = await this.mailboxes.take(callerId(context), count, remove);
+    return messages.map(toMessage);
+  }
+}
+
+function toMessage(message: StoredMessage): DirectMessage {
+  return { ...message, ts: message.ts / 1000 };
+}
