@@ -32,11 +32,13 @@ export function intInRange(value: number, argument: string, min: number, max: nu
 // Control characters other than tab and newline, and lone UTF-16 surrogates (which cannot be
 // stored as UTF-8 without silently changing the text).
 const FORBIDDEN_IN_TEXT = /[\p{Cc}\p{Cs}]/u;
+/** Nothing a reader could see: only white space and format characters such as zero-width spaces. */
+const INVISIBLE = /^[\s\p{Cf}]*$/u;
 
 /** Free text such as a message: kept as written, except NFC normalisation. */
 export function validText(value: string, argument: string, maxLength: number): string {
   const normalised = value.normalize('NFC');
-  if (normalised.trim() === '') throw badInput(`${argument} must not be empty`, argument);
+  if (INVISIBLE.test(normalised)) throw badInput(`${argument} must not be empty`, argument);
   if ([...normalised].length > maxLength) throw badInput(`${argument} must be at most ${maxLength} characters`, argument);
   if (FORBIDDEN_IN_TEXT.test(normalised.replace(/[\t\n]/g, ''))) {
     throw badInput(`${argument} must not hold control characters other than tab and newline`, argument);

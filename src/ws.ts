@@ -40,12 +40,7 @@ export interface WebSocketHandle {
 type ConnectionParams = Record<string, unknown> | undefined;
 
 const CONNECTION_INIT_WAIT_MS = 5000;
-/**
- * A subscriber that stops reading lets unsent frames pile up in this process. Past this many
- * bytes its socket is closed (1013, try again later): notifications are hints, and a client that
- * reconnects pulls everything it missed, so memory stays bounded without losing anything.
- */
-export const MAX_BUFFERED_BYTES = 1024 * 1024;
+
 
 export function startWebSocketServer(options: WebSocketOptions): WebSocketHandle {
   const log = options.logger.child({ transport: 'ws' });
@@ -110,14 +105,10 @@ export function startWebSocketServer(options: WebSocketOptions): WebSocketHandle
         };
       },
 
-      onNext: (ctx, _id, _payload, _args, result) => {
-        const socket = ctx.extra.socket;
-        if (socket.bufferedAmount > MAX_BUFFERED_BYTES) {
-          log.warn({ user: principals.get(socket)?.userId, buffered: socket.bufferedAmount }, 'closing a subscriber that stopped reading');
-          socket.close(1013, 'Too far behind; reconnect and pull');
-        }
-        return result.errors ? { ...result, errors: format(result.errors) } : undefined;
-      },
+      // A subscriber that stops reading costs bounded memory: graphql-ws sends its next frame
+      // only once the last one was written, and the PubSub keeps just its newest notifications.
+      onNext: (_ctx, _id, _payload, _args, result) =>
+        result.errors ? { ...result, errors: format(result.errors) } : undefined,
       onError: (_ctx, _id, _payload, errors) => format(errors),
     },
     wss,

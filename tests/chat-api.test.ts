@@ -214,6 +214,7 @@ describe('bad input', () => {
     ['a control character', { members: ['bob'], message: 'bell\u0007' }, 'message'],
     ['a carriage return', { members: ['bob'], message: 'a\r\nb' }, 'message'],
     ['a lone surrogate', { members: ['bob'], message: 'half \ud800 pair' }, 'message'],
+    ['a message of only zero-width characters', { members: ['bob'], message: '\u200b\u200d\ufeff' }, 'message'],
     ['a member id with a space', { members: ['bob smith'], message: 'hi' }, 'members'],
     ['a member id with braces', { members: ['{c1}'], message: 'hi' }, 'members'],
     ['an empty member id', { members: [''], message: 'hi' }, 'members'],

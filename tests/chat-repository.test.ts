@@ -238,6 +238,17 @@ describe('pending', () => {
     expect(next.map((chat) => [chat.chatId, chat.messages[0]?.id, chat.messages.length])).toEqual([['1', 8, 23]]);
   });
 
+  it('serves every chat over repeated fetches even when the limit is below the number of chats', async () => {
+    const chats = repo();
+    for (let c = 0; c < 3; c++) await chats.create(`owner${c}`, ['bob'], 'first', false);
+    const served = new Set<string>();
+    for (let round = 0; round < 30; round++) {
+      for (let c = 1; c <= 3; c++) await chats.send(String(c), `owner${c - 1}`, `round ${round}`);
+      for (const chat of await chats.pending('bob', 2, true)) if (chat.messages.length > 0) served.add(chat.chatId);
+    }
+    expect([...served].sort()).toEqual(['1', '2', '3']);
+  });
+
   it('only lists chats with something new', async () => {
     const chats = repo();
     await chats.create('alice', ['bob'], 'hi', false);
@@ -272,12 +283,41 @@ describe('join and leave', () => {
     expect(await redis.client.zrange(userKeys.chats('carol'), 0, -1)).toEqual(['1']);
   });
 
-  it('refuses members beyond the maximum, adding none of them', async () => {
+  it('lists members by name whatever they have seen', async () => {
+    const chats = repo();
+    await chats.create('zoë', ['ann', 'Émile', 'bob'], 'hi', false);
+    await chats.pending('ann', 100, true); // ann's seen-id moves ahead of the others'
+    expect(await chats.members('1')).toEqual(['ann', 'bob', 'zoë', 'Émile']);
+  });
+
+  it('refuses members beyond the maximum, adding none of them and keeping the members indexed', async () => {
     const chats = repo({ ...SETTINGS, maxChatMembers: 3 });
     await chats.create('alice', ['bob'], 'one', false);
-    await expect(chats.add('1', 'alice', ['carol', 'dave'])).rejects.toMatchObject({ code: 'CONFLICT' });
+    await expect(chats.add('1', 'alice', ['bob', 'carol', 'dave'])).rejects.toMatchObject({ code: 'CONFLICT' });
     expect(await chats.members('1')).toEqual(['alice', 'bob']);
     expect(await redis.client.zrange(userKeys.chats('carol'), 0, -1)).toEqual([]);
+    expect(await redis.client.zrange(userKeys.chats('bob'), 0, -1)).toEqual(['1']);
+  });
+
+  it("does not touch members' indexes when a non-member names them", async () => {
+    const chats = repo();
+    await chats.create('alice', ['bob'], 'one', false);
+    const before = await redis.client.zrange(userKeys.chats('alice'), 0, -1, 'WITHSCORES');
+    await expect(chats.add('1', 'mallory', ['alice', 'bob'])).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(chats.join('1', 'mallory')).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    expect(await redis.client.zrange(userKeys.chats('alice'), 0, -1, 'WITHSCORES')).toEqual(before);
+    expect((await chats.summaries('bob')).map((chat) => chat.id)).toEqual(['1']);
+    expect(await redis.client.zrange(userKeys.chats('mallory'), 0, -1)).toEqual([]);
+  });
+
+  it('keeps existing members indexed when adding fails because another user is in too many chats', async () => {
+    const chats = repo({ ...SETTINGS, maxChatsPerUser: 1 });
+    await chats.create('alice', ['bob'], 'one', false);
+    await chats.create('zed', [], 'mine', false);
+    await expect(chats.add('1', 'alice', ['bob', 'zed'])).rejects.toMatchObject({ code: 'CONFLICT' });
+    expect(await redis.client.zrange(userKeys.chats('bob'), 0, -1)).toEqual(['1']);
+    expect(await redis.client.zrange(userKeys.chats('zed'), 0, -1)).toEqual(['2']);
+    expect(await chats.members('1')).toEqual(['alice', 'bob']);
   });
 
   it('deletes messages the remaining members have all seen when one leaves', async () => {
@@ -329,6 +369,25 @@ describe('the chat index', () => {
     expect(await redis.client.zscore(index[0]!, '5')).toBeNull();
   });
 
+  it('re-records a joiner whose entry a concurrent reader removed before the join landed', async () => {
+    const chats = repo();
+    await chats.create('owner', [], 'open chat', true);
+    // Just before the join script runs, a fetch by the joiner finds the new entry stale (the
+    // user is not a member yet) and removes it, as a concurrent request could.
+    const client = connection();
+    const joining = client as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
+    const original = joining.chatJoin!.bind(client);
+    joining.chatJoin = async (...args: unknown[]) => {
+      expect(await redis.client.zscore(userKeys.chats('bob'), '1')).not.toBeNull();
+      await chats.summaries('bob');
+      expect(await redis.client.zscore(userKeys.chats('bob'), '1')).toBeNull();
+      return original(...args);
+    };
+    await repo(SETTINGS, client).join('1', 'bob');
+    expect(await redis.client.zrange(userKeys.chats('bob'), 0, -1)).toEqual(['1']);
+    expect((await chats.summaries('bob')).map((chat) => chat.id)).toEqual(['1']);
+  });
+
   it('leaves every member indexed and every leaver unindexed under concurrent joins and leaves', async () => {
     const chats = repo();
     await chats.create('owner', [], 'open chat', true);
@@ -363,14 +422,19 @@ describe('shareFairly', () => {
     [[2, 2, 2, 2], 3, [1, 1, 1, 0]],
     [[], 10, []],
   ])('splits %j messages under a limit of %d as %j', (pending, limit, expected) => {
-    expect(shareFairly(pending, limit)).toEqual(expected);
+    expect(shareFairly(pending, limit, 0)).toEqual(expected);
+  });
+
+  it('gives the single messages left over to the chats from `start` on, wrapping round', () => {
+    expect(shareFairly([2, 2, 2, 2], 3, 2)).toEqual([1, 0, 1, 1]);
+    expect(shareFairly([5, 5, 5], 10, 1)).toEqual([3, 4, 3]);
   });
 
   it('never gives more than the limit or more than a chat has', () => {
     for (let trial = 0; trial < 200; trial++) {
       const pending = Array.from({ length: 1 + (trial % 7) }, (_, i) => (trial * 31 + i * 17) % 50);
       const limit = 1 + ((trial * 13) % 120);
-      const quotas = shareFairly(pending, limit);
+      const quotas = shareFairly(pending, limit, trial % pending.length);
       const total = quotas.reduce((a, b) => a + b, 0);
       expect(total).toBe(Math.min(limit, pending.reduce((a, b) => a + b, 0)));
       quotas.forEach((quota, i) => expect(quota).toBeLessThanOrEqual(pending[i]!));

@@ -56,6 +56,12 @@ describe('direct messages', () => {
     expect(acked.data).toEqual({ ackDirectMessages: 2 });
     expect((await post(api.url, DirectMessagesDocument, {}, api.tokens.other)).data?.directMessages.map((m) => m.id)).toEqual([3]);
     expect((await post(api.url, AckDirectMessagesDocument, { upToId: 2 }, api.tokens.other)).data).toEqual({ ackDirectMessages: 0 });
+    await sendToBob('four');
+    expect((await post(api.url, AckDirectMessagesDocument, { upToId: 1000 }, api.tokens.other)).data).toEqual({ ackDirectMessages: 2 });
+    expect(await api.redis.client.llen('user:{u:bob}:mailbox')).toBe(0);
+    await sendToBob('five');
+    expect((await post(api.url, AckDirectMessagesDocument, { upToId: 4 }, api.tokens.other)).data).toEqual({ ackDirectMessages: 0 });
+    expect((await post(api.url, DirectMessagesDocument, {}, api.tokens.other)).data?.directMessages.map((m) => m.id)).toEqual([5]);
   });
 
   it('shows a sender how far behind the recipient is', async () => {

@@ -4,8 +4,9 @@
 // becomes a member and again after, and an entry is removed only if its stamp is unchanged, so a
 // member is never missing from it even on Redis Cluster, where the two cannot change together.
 import type Redis from 'ioredis';
-import { AppError, conflict } from '../errors';
+import { AppError, conflict, notFound } from '../errors';
 import { chatKeys, userKeys } from './keys';
+import { compareBytes } from './order';
 import { runScript } from './scripts';
 
 export interface ChatMessage {
@@ -61,13 +62,19 @@ export class ChatRepository {
   async create(sender: string, others: string[], text: string, open: boolean): Promise<{ chat: ChatSummary; message: ChatMessage }> {
     const members = [sender, ...others];
     const chatId = String(await this.redis.incr(chatKeys.ids()));
-    await this.indexAll(chatId, members);
-    const json = (await runScript(this.redis, 'chat-create', this.keys(chatId, 'members', 'messages', 'meta'), [
-      sender,
-      text,
-      open ? '1' : '0',
-      ...others,
-    ])) as string;
+    const entries = await this.indexAll(chatId, members);
+    let json: string;
+    try {
+      json = (await runScript(this.redis, 'chat-create', this.keys(chatId, 'members', 'messages', 'meta'), [
+        sender,
+        text,
+        open ? '1' : '0',
+        ...others,
+      ])) as string;
+    } catch (error) {
+      await this.forgetUnlessMember(chatId, members, entries);
+      throw error;
+    }
     await this.reindex(chatId, members);
     return {
       chat: { id: chatId, open, memberCount: members.length, latestMessageId: 1, seenMessageId: 0 },
@@ -96,6 +103,7 @@ export class ChatRepository {
     const quotas = shareFairly(
       chats.map((chat) => chat.latestMessageId - chat.seenMessageId),
       limit,
+      Math.floor(Math.random() * chats.length),
     );
     const fetched = await Promise.all(
       chats.map(async (chat, i): Promise<PendingChat | undefined> => {
@@ -157,12 +165,15 @@ export class ChatRepository {
 
   /** Member names in byte order. Callers check membership first. */
   async members(chatId: string): Promise<string[]> {
-    return this.redis.zrange(chatKeys.members(chatId), 0, -1);
+    // The set is ordered by seen-id, so sort by name here.
+    return (await this.redis.zrange(chatKeys.members(chatId), 0, -1)).sort(compareBytes);
   }
 
   /** Returns the chat as the caller sees it right after the change. */
   private async addMembers(chatId: string, caller: string, users: string[], mode: 'join' | 'add'): Promise<ChatSummary> {
-    const added = await this.indexAll(chatId, users);
+    // Checked first so that nobody outside the chat can touch the indexes of the users named.
+    if (mode === 'add' && !(await this.summary(chatId, caller))) throw notFound('chat not found', 'chatId');
+    const entries = await this.indexAll(chatId, users);
     let status: StatusReply;
     try {
       status = (await runScript(this.redis, 'chat-join', this.keys(chatId, 'members', 'meta'), [
@@ -172,9 +183,7 @@ export class ChatRepository {
         ...users,
       ])) as StatusReply;
     } catch (error) {
-      // Refused, so nobody joined: take back the index entries just written. After any other
-      // failure the outcome is unknown, and an entry without membership is harmless.
-      if (error instanceof AppError) await Promise.all(added.map((entry, i) => this.unindex(users[i]!, entry)));
+      await this.forgetUnlessMember(chatId, users, entries);
       throw error;
     }
     await this.reindex(chatId, users);
@@ -186,12 +195,29 @@ export class ChatRepository {
     const results = await Promise.allSettled(users.map((user) => this.index(user, chatId, this.settings.maxChatsPerUser)));
     const failed = results.findIndex((result) => result.status === 'rejected');
     if (failed < 0) return results.map((result) => (result as PromiseFulfilledResult<IndexEntry>).value);
-    await Promise.all(results.map((result, i) => (result.status === 'fulfilled' ? this.unindex(users[i]!, result.value) : undefined)));
+    await this.forgetUnlessMember(
+      chatId,
+      users,
+      results.map((result) => (result.status === 'fulfilled' ? result.value : undefined)),
+    );
     const reason = (results[failed] as PromiseRejectedResult).reason as unknown;
     if (reason instanceof AppError && reason.code === 'CONFLICT') {
       throw conflict(`${users[failed]} already belongs to the most chats allowed (${this.settings.maxChatsPerUser})`, 'members');
     }
     throw reason;
+  }
+
+  /**
+   * Takes back index entries written for a change that failed, except for users who are members
+   * (they were before, or the change went through after all). The same stamp rule as pruning
+   * applies, so this never removes an entry that a concurrent join has rewritten.
+   */
+  private async forgetUnlessMember(chatId: string, users: string[], entries: (IndexEntry | undefined)[]): Promise<void> {
+    await Promise.all(
+      entries.map(async (entry, i) => {
+        if (entry && !(await this.summary(chatId, users[i]!))) await this.unindex(users[i]!, entry);
+      }),
+    ).catch(() => undefined); // best effort: a leftover entry is dropped by the next summaries()
   }
 
   /** Writes the index again after membership changed, so a concurrent stale-entry removal cannot win. */
@@ -231,12 +257,14 @@ function parseMessage(chatId: string, json: string): ChatMessage {
 /**
  * Splits `limit` between chats with `pending[i]` messages each: every chat gets an equal share,
  * and what a chat does not need goes to the others (water-filling), so one busy chat cannot
- * starve the rest. Leftover single messages go to the earliest chats.
+ * starve the rest. When there is less than one message per chat, the chats from `start` onwards
+ * (wrapping round) go first; callers pick `start` at random so that no chat always waits.
  */
-export function shareFairly(pending: number[], limit: number): number[] {
+export function shareFairly(pending: number[], limit: number, start = 0): number[] {
   const quotas = pending.map(() => 0);
+  const n = pending.length;
   let left = limit;
-  let open = pending.map((_, i) => i).filter((i) => pending[i]! > 0);
+  let open = pending.map((_, i) => (start + i) % n).filter((i) => pending[i]! > 0);
   while (left > 0 && open.length > 0) {
     const share = Math.max(1, Math.floor(left / open.length));
     for (const i of open) {

@@ -2,6 +2,7 @@
 // to count, and per precision a known set of counter names for cleanup and listing.
 import type Redis from 'ioredis';
 import { counterBucket, counterBuckets, counterKeys } from './keys';
+import { compareBytes } from './order';
 import { runScript } from './scripts';
 
 export interface CounterSample {
@@ -116,9 +117,4 @@ export class CounterRepository {
     const remaining = await this.redis.pttl(key);
     return remaining > 0 ? remaining : 100;
   }
-}
-
-/** Redis orders lexicographic ranges by bytes, which differs from JS string order beyond the BMP. */
-export function compareBytes(a: string, b: string): number {
-  return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
 }

@@ -19,9 +19,6 @@ export interface MailboxStatus {
   latestMessageId: number;
 }
 
-/** Most messages one acknowledgement removes; a client acknowledges what it was given. */
-const MAX_ACK = 10_000;
-
 export class MailboxRepository {
   constructor(
     private readonly redis: Redis,
@@ -49,7 +46,7 @@ export class MailboxRepository {
 
   /** Removes waiting messages with ids up to `upToId`; returns how many. */
   async acknowledge(user: string, upToId: number): Promise<number> {
-    return Number(await runScript(this.redis, 'mailbox-ack', [userKeys.mailbox(user)], [upToId, MAX_ACK]));
+    return Number(await runScript(this.redis, 'mailbox-ack', [userKeys.mailbox(user)], [upToId]));
   }
 
   async status(user: string): Promise<MailboxStatus> {

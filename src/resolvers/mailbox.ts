@@ -9,6 +9,8 @@ import { callerId, type GraphQLContext } from '../schema/context';
 import { intInRange, validName, validText } from '../validation';
 import type { InboxNotifier } from './inbox';
 
+const DEFAULT_TAKE = 10;
+
 @Resolver()
 export class MailboxResolver {
   constructor(
@@ -63,8 +65,9 @@ export class MailboxResolver {
     };
   }
 
-  private async take(context: GraphQLContext, limit: number, remove: boolean): Promise<DirectMessage[]> {
-    const count = intInRange(limit, 'limit', 1, this.settings.maxFetch);
+  private async take(context: GraphQLContext, limit: number | null | undefined, remove: boolean): Promise<DirectMessage[]> {
+    const max = this.settings.maxFetch;
+    const count = limit === null || limit === undefined ? Math.min(DEFAULT_TAKE, max) : intInRange(limit, 'limit', 1, max);
     const { messages } = await this.mailboxes.take(callerId(context), count, remove);
     return messages.map(toMessage);
   }

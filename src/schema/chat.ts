@@ -165,8 +165,8 @@ export class SendDirectMessageArgs {
 
 @ArgsType()
 export class DirectMessagesArgs {
-  @Field(() => Int, { defaultValue: 10, description: 'Most messages to return, 1 to MESSAGE_MAX_FETCH.' })
-  limit!: number;
+  @Field(() => Int, { nullable: true, description: 'Most messages to return, 1 to MESSAGE_MAX_FETCH; 10 when omitted.' })
+  limit?: number | null;
 }
 
 @ArgsType()

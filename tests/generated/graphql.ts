@@ -151,7 +151,7 @@ export type MutationCreateChatArgs = {
 
 
 export type MutationFetchDirectMessagesArgs = {
-  limit?: Scalars['Int']['input'];
+  limit?: InputMaybe<Scalars['Int']['input']>;
 };
 
 
@@ -242,7 +242,7 @@ export type QueryCountersArgs = {
 
 
 export type QueryDirectMessagesArgs = {
-  limit?: Scalars['Int']['input'];
+  limit?: InputMaybe<Scalars['Int']['input']>;
 };
 
 
