@@ -198,6 +198,15 @@ describe('who may do what', () => {
     expect(codes(send[0]!)).toEqual(['NOT_FOUND']);
     const chat = await wsOperation(client, ChatDocument, { chatId }).completion();
     expect(chat[0]!.data).toEqual({ chat: null });
+    const refused = [
+      await wsOperation(client, MarkSeenDocument, { chatId, messageId: 1 }).completion(),
+      await wsOperation(client, JoinChatDocument, { chatId }).completion(),
+      await wsOperation(client, AddChatMembersDocument, { chatId, members: ['carol'] }).completion(),
+    ];
+    expect(refused.map((results) => codes(results[0]!))).toEqual([['NOT_FOUND'], ['NOT_FOUND'], ['NOT_FOUND']]);
+    expect((await wsOperation(client, LeaveChatDocument, { chatId }).completion())[0]!.data).toEqual({ leaveChat: false });
+    expect((await wsOperation(client, FetchPendingMessagesDocument, {}).completion())[0]!.data).toEqual({ fetchPendingMessages: [] });
+    expect(await api.redis.client.zrange(`chat:{c${chatId}}:members`, 0, -1, 'WITHSCORES')).toEqual(['alice', '0', 'bob', '0']);
 
     const member = connect(api.tokens.other);
     const sent = await wsOperation(member.client, SendMessageDocument, { chatId, message: 'over ws' }).completion();
