@@ -41,7 +41,6 @@ type ConnectionParams = Record<string, unknown> | undefined;
 
 const CONNECTION_INIT_WAIT_MS = 5000;
 
-
 export function startWebSocketServer(options: WebSocketOptions): WebSocketHandle {
   const log = options.logger.child({ transport: 'ws' });
   const wss = new WebSocketServer({ server: options.httpServer, path: '/graphql', maxPayload: options.maxPayload });

@@ -95,7 +95,6 @@ export class ChatResolver {
     const id = validId(chatId, 'chatId');
     const users = this.userIds(members, 'members');
     if (users.length === 0) throw badInput('members must not be empty', 'members');
-    if (users.length > this.settings.maxChatMembers) throw badInput(`a chat has at most ${this.settings.maxChatMembers} members`, 'members');
     const chat = await this.repository.add(id, callerId(context), users);
     // Tells the newcomers about the chat; they have nothing pending in it yet.
     this.inbox.chat(users, id, chat.latestMessageId);
