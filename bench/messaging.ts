@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import Redis from 'ioredis';
 import { ChatRepository } from '../src/redis/chat';
 import { defineScripts } from '../src/redis/scripts';
-import { runBenchmark, withBenchRedis } from './support';
+import { commandCount, runBenchmark, withBenchRedis } from './support';
 
 const SENDS = Number(process.env.BENCH_SENDS ?? 5_000);
 const IN_FLIGHT = 50;
@@ -79,15 +79,6 @@ function counted(client: Redis): Redis {
   return client;
 }
 
-/** Commands Redis executed, those run inside scripts included. */
-async function commandCount(redis: Redis): Promise<number> {
-  const stats = await redis.info('commandstats');
-  let total = 0;
-  for (const match of stats.matchAll(/^cmdstat_(\w+(?:\|\w+)?):calls=(\d+)/gm)) {
-    if (!['info', 'config|resetstat'].includes(match[1]!)) total += Number(match[2]);
-  }
-  return total;
-}
 
 async function timed(label: string, redis: Redis, operations: number, work: () => Promise<void>): Promise<number> {
   await redis.config('RESETSTAT');

@@ -3,6 +3,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type Redis from 'ioredis';
 import pino from 'pino';
 import { EmbeddedRedis } from '../src/redis/embedded';
 
@@ -22,4 +23,14 @@ export function runBenchmark(main: () => Promise<void>): void {
     console.error(error);
     process.exit(1);
   });
+}
+
+/** Commands Redis executed, those run inside scripts included (not the bench's own INFO/RESETSTAT). */
+export async function commandCount(redis: Redis): Promise<number> {
+  const stats = await redis.info('commandstats');
+  let total = 0;
+  for (const match of stats.matchAll(/^cmdstat_(\w+(?:\|\w+)?):calls=(\d+)/gm)) {
+    if (!['info', 'config|resetstat'].includes(match[1]!)) total += Number(match[2]);
+  }
+  return total;
 }

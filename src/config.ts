@@ -33,6 +33,17 @@ export interface MessagingConfig {
   maxMailboxMessages: number;
 }
 
+export interface LeaseConfig {
+  /** Largest `limit` of a semaphore. */
+  maxLimit: number;
+  /** Longest time a lock or semaphore slot is held before it must be refreshed, in ms. */
+  maxTimeoutMs: number;
+  /** Longest time one acquire may wait for a slot, in ms. */
+  maxWaitMs: number;
+  /** Most callers queued for one lock or semaphore at once. */
+  maxWaiters: number;
+}
+
 export interface Config {
   nodeEnv: NodeEnv;
   isProduction: boolean;
@@ -51,6 +62,7 @@ export interface Config {
   shutdownTimeoutMs: number;
   counters: CounterConfig;
   messaging: MessagingConfig;
+  leases: LeaseConfig;
 }
 
 export class ConfigError extends Error {
@@ -179,6 +191,13 @@ export function loadConfig(env: Env = process.env): Config {
       dedupeSeconds: reader.int('CHAT_DEDUPE_SECONDS', 86_400, 1, 30 * 86_400),
       maxFetch: reader.int('MESSAGE_MAX_FETCH', 1000, 1, 10_000),
       maxMailboxMessages: reader.int('MAILBOX_MAX_MESSAGES', 10_000, 1, 10_000_000),
+    },
+    leases: {
+      maxLimit: reader.int('SEMAPHORE_MAX_LIMIT', 1000, 1, 5000),
+      // At least the 10 s defaults of lockTimeoutMs/timeoutMs/acquireTimeoutMs, so they stay valid.
+      maxTimeoutMs: reader.int('LEASE_MAX_TIMEOUT_MS', 3_600_000, 10_000, 86_400_000),
+      maxWaitMs: reader.int('LEASE_MAX_WAIT_MS', 60_000, 10_000, 600_000),
+      maxWaiters: reader.int('LEASE_MAX_WAITERS', 1000, 1, 100_000),
     },
   };
 

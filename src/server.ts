@@ -11,16 +11,21 @@ import { developmentSecret, TokenVerifier } from './auth';
 import type { Config } from './config';
 import { createHttpApp, finishHttpApp, reportOf } from './http';
 import type { Logger } from './logger';
-import { closeRedis, connectRedis, pingRedis } from './redis/connection';
+import { closeRedis, connectRedis, pingRedis, warnIfEvicting } from './redis/connection';
 import { ChatRepository } from './redis/chat';
 import { CounterRepository } from './redis/counter';
+import { LeaseRepository } from './redis/lease';
+import { LeaseSignals } from './redis/lease-signals';
+import { LeaseAcquirer } from './redis/lease-wait';
 import { MailboxRepository } from './redis/mailbox';
 import { EmbeddedRedis } from './redis/embedded';
 import { createRedisPubSub } from './schema/pubsub';
 import { ChatResolver } from './resolvers/chat';
 import { CounterResolver } from './resolvers/counter';
 import { InboxNotifier, InboxResolver } from './resolvers/inbox';
+import { LockResolver } from './resolvers/lock';
 import { MailboxResolver } from './resolvers/mailbox';
+import { SemaphoreResolver } from './resolvers/semaphore';
 import type { GraphQLContext } from './schema/context';
 import { createErrorFormatter } from './schema/format-error';
 import { buildAppSchema } from './schema/index';
@@ -67,8 +72,17 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
 
     const commands = await connectRedis(redisUrl, { name: 'ria:commands', logger, commandTimeoutMs: COMMAND_TIMEOUT_MS });
     undo.push(() => closeRedis(commands));
+    await warnIfEvicting(commands, logger);
     const subscriber = await connectRedis(redisUrl, { name: 'ria:subscriber', logger });
     undo.push(() => closeRedis(subscriber));
+    // Waiters for locks and semaphores listen on their own connection, so their SUBSCRIBEs do
+    // not interleave with the GraphQL subscriptions' ones.
+    const leaseSubscriber = await connectRedis(redisUrl, { name: 'ria:lease-signals', logger });
+    undo.push(() => closeRedis(leaseSubscriber));
+    const leaseSignals = new LeaseSignals(leaseSubscriber, logger);
+    undo.push(async () => leaseSignals.close());
+    // Aborted before the HTTP drain, so requests waiting for a lock end promptly with null.
+    const stopWaiting = new AbortController();
 
     const usesDevelopmentSecret = config.jwtSecret === undefined;
     const verifier = new TokenVerifier({
@@ -86,6 +100,14 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
         new ChatResolver(new ChatRepository(commands, config.messaging), config.messaging, inbox),
         new MailboxResolver(new MailboxRepository(commands, config.messaging), config.messaging, inbox),
         new InboxResolver(),
+        new LockResolver(
+          new LeaseAcquirer(new LeaseRepository(commands, 'lock', config.leases), leaseSignals, stopWaiting.signal),
+          config.leases,
+        ),
+        new SemaphoreResolver(
+          new LeaseAcquirer(new LeaseRepository(commands, 'semaphore', config.leases), leaseSignals, stopWaiting.signal),
+          config.leases,
+        ),
       ],
       pubSub,
     );
@@ -142,6 +164,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
       draining = true;
       await apollo.stop(); // drains HTTP and closes WebSockets before Redis goes away
     });
+    undo.push(async () => stopWaiting.abort());
 
     app.use(
       '/graphql',
@@ -150,6 +173,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
           const report = reportOf(res);
           return {
             principal: report.principal,
+            signal: abortedOnClose(res),
             requestId: report.requestId,
             logger: logger.child({ reqId: report.requestId }),
             report,
@@ -178,6 +202,15 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
     await unwind();
     throw error;
   }
+}
+
+/** A signal that fires if the client disconnects before its response was sent. */
+function abortedOnClose(res: { writableFinished: boolean; once(event: 'close', listener: () => void): unknown }): AbortSignal {
+  const controller = new AbortController();
+  res.once('close', () => {
+    if (!res.writableFinished) controller.abort();
+  });
+  return controller.signal;
 }
 
 /** Records the operation name and error codes for the request's log line. */

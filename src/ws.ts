@@ -46,6 +46,9 @@ export function startWebSocketServer(options: WebSocketOptions): WebSocketHandle
   const wss = new WebSocketServer({ server: options.httpServer, path: '/graphql', maxPayload: options.maxPayload });
   const principals = new WeakMap<WebSocket, Principal>();
   const expiryTimers = new WeakMap<WebSocket, NodeJS.Timeout>();
+  // Operations still running (a wait for a lock) are told to stop when the client cancels them
+  // or the socket closes. graphql-ws has no hook for a client's `complete`, so it is read here.
+  const running = new WeakMap<WebSocket, Map<string, AbortController>>();
   const rules: ValidationRule[] = options.introspection ? [...specifiedRules] : [...specifiedRules, NoSchemaIntrospectionCustomRule];
   const format = (errors: readonly GraphQLError[]) => errors.map((error) => options.formatError(error.toJSON(), error));
 
@@ -63,6 +66,9 @@ export function startWebSocketServer(options: WebSocketOptions): WebSocketHandle
           return false;
         }
         principals.set(ctx.extra.socket, principal);
+        const operations = new Map<string, AbortController>();
+        running.set(ctx.extra.socket, operations);
+        ctx.extra.socket.on('message', (data) => cancelOnComplete(data, operations));
         if (principal.expiresAt !== undefined) closeAtExpiry(ctx.extra.socket, principal.expiresAt, expiryTimers);
         log.debug({ user: principal.userId }, 'websocket connected');
         return true;
@@ -70,6 +76,8 @@ export function startWebSocketServer(options: WebSocketOptions): WebSocketHandle
 
       onClose: (ctx, code) => {
         clearTimeout(expiryTimers.get(ctx.extra.socket));
+        for (const controller of running.get(ctx.extra.socket)?.values() ?? []) controller.abort();
+        running.delete(ctx.extra.socket);
         log.debug({ user: principals.get(ctx.extra.socket)?.userId, code }, 'websocket closed');
       },
 
@@ -89,9 +97,12 @@ export function startWebSocketServer(options: WebSocketOptions): WebSocketHandle
         if (errors.length > 0) {
           return errors.map((e) => new GraphQLError(e.message, { nodes: e.nodes, extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } }));
         }
+        const controller = new AbortController();
+        running.get(ctx.extra.socket)?.set(id, controller);
         const contextValue: GraphQLContext = {
           principal,
           requestId: randomUUID(),
+          signal: controller.signal,
           logger: log.child({ user: principal.userId, op: payload.operationName }),
         };
         log.info({ user: principal.userId, operation: payload.operationName, id }, 'websocket operation');
@@ -108,7 +119,13 @@ export function startWebSocketServer(options: WebSocketOptions): WebSocketHandle
       // only once the last one was written, and the PubSub keeps just its newest notifications.
       onNext: (_ctx, _id, _payload, _args, result) =>
         result.errors ? { ...result, errors: format(result.errors) } : undefined,
-      onError: (_ctx, _id, _payload, errors) => format(errors),
+      onError: (ctx, id, _payload, errors) => {
+        running.get(ctx.extra.socket)?.delete(id);
+        return format(errors);
+      },
+      onComplete: (ctx, id) => {
+        running.get(ctx.extra.socket)?.delete(id);
+      },
     },
     wss,
   );
@@ -118,6 +135,19 @@ export function startWebSocketServer(options: WebSocketOptions): WebSocketHandle
       await handle.dispose();
     },
   };
+}
+
+/** Aborts the operation a client `complete` message names; other messages are left alone. */
+function cancelOnComplete(data: unknown, operations: Map<string, AbortController>): void {
+  if (operations.size === 0) return;
+  const text = Buffer.isBuffer(data) ? data.toString('utf8') : String(data);
+  if (!text.includes('"complete"')) return;
+  try {
+    const message = JSON.parse(text) as { type?: unknown; id?: unknown };
+    if (message.type === 'complete' && typeof message.id === 'string') operations.get(message.id)?.abort();
+  } catch {
+    // graphql-ws itself answers malformed messages
+  }
 }
 
 const MAX_TIMER_MS = 2 ** 31 - 1;

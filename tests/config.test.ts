@@ -57,6 +57,20 @@ describe('loadConfig', () => {
     expect(found[2]).toMatch(/^MAILBOX_MAX_MESSAGES must be an integer/);
   });
 
+  it('has the documented lock and semaphore limits and reads each from its variable', () => {
+    expect(loadConfig({}).leases).toEqual({ maxLimit: 1000, maxTimeoutMs: 3_600_000, maxWaitMs: 60_000, maxWaiters: 1000 });
+    const set = loadConfig({ SEMAPHORE_MAX_LIMIT: '7', LEASE_MAX_TIMEOUT_MS: '15000', LEASE_MAX_WAIT_MS: '10000', LEASE_MAX_WAITERS: '3' });
+    expect(set.leases).toEqual({ maxLimit: 7, maxTimeoutMs: 15_000, maxWaitMs: 10_000, maxWaiters: 3 });
+    // The maxima may not be below the 10 s defaults of the timeouts they bound.
+    const found = problems({ SEMAPHORE_MAX_LIMIT: '0', LEASE_MAX_TIMEOUT_MS: '9999', LEASE_MAX_WAIT_MS: '0', LEASE_MAX_WAITERS: '1e3' });
+    expect(found).toEqual([
+      expect.stringMatching(/^SEMAPHORE_MAX_LIMIT must be an integer from 1 to 5000/),
+      expect.stringMatching(/^LEASE_MAX_TIMEOUT_MS must be an integer from 10000/),
+      expect.stringMatching(/^LEASE_MAX_WAIT_MS must be an integer from 10000/),
+      expect.stringMatching(/^LEASE_MAX_WAITERS must be an integer from 1/),
+    ]);
+  });
+
   it('listens on all interfaces and hides introspection in production', () => {
     const config = loadConfig({ NODE_ENV: 'production', JWT_SECRET: 's'.repeat(32) });
     expect(config.host).toBe('0.0.0.0');

@@ -5,7 +5,6 @@ import type { Logger } from '../logger';
 import { withTimeout } from '../timeout';
 import { defineScripts } from './scripts';
 
-
 export interface ConnectOptions {
   /** Shown in CLIENT LIST, which helps when several processes share one Redis. */
   name: string;
@@ -47,6 +46,22 @@ export async function connectRedis(url: string, options: ConnectOptions): Promis
     throw new Error(`Cannot reach Redis at ${redactUrl(url)}: ${(error as Error).message}`);
   }
   return client;
+}
+
+/**
+ * Warns when Redis may evict keys: an evicted lock frees it while held, and an evicted fencing
+ * counter starts again at 1. Managed services may refuse CONFIG GET; that is not an error.
+ */
+export async function warnIfEvicting(client: Redis, logger: Logger): Promise<string | undefined> {
+  try {
+    const [, policy] = (await client.config('GET', 'maxmemory-policy')) as [string, string];
+    if (policy && policy !== 'noeviction') {
+      logger.warn({ policy }, 'Redis may evict keys (maxmemory-policy is not noeviction): locks could be freed while held and fencing tokens could repeat');
+    }
+    return policy;
+  } catch {
+    return undefined;
+  }
 }
 
 /** For the readiness probe: resolves when Redis answers. */

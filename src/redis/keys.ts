@@ -69,3 +69,33 @@ function fnv1a32(text: string): number {
   }
   return hash;
 }
+
+export type LeaseKind = 'lock' | 'semaphore';
+
+/** Pub/sub topics on which a freed lock or semaphore slot is announced, per name. */
+export const LEASE_RELEASED_TOPIC = { lock: 'LOCK_RELEASED', semaphore: 'SEMAPHORE_RELEASED' } as const;
+
+const LEASE_PREFIX = { lock: 'lock:{l:', semaphore: 'sem:{s:' } as const;
+
+/**
+ * One lock's or semaphore's keys share the tag `{l:<name>}` or `{s:<name>}`, so a lock and a
+ * semaphore of the same name are separate. Only `state` (the fencing-token counter) is kept
+ * forever; the others expire with their longest-lived member.
+ */
+export function leaseKeys(kind: LeaseKind, name: string) {
+  const base = `${LEASE_PREFIX[kind]}${name}}:`;
+  return {
+    /** zset from lease id to expiry (unix ms by the server's clock). */
+    holders: `${base}holders`,
+    /** hash from lease id to `fencingToken ttlMs owner`. */
+    leases: `${base}leases`,
+    /** zset from a waiting caller's id to its ticket (arrival order). */
+    queue: `${base}queue`,
+    /** zset from a waiting caller's id to when its place lapses (unix ms). */
+    queueExpiry: `${base}queue-exp`,
+    /** hash: `fence` (last fencing token), `ticket` (last ticket), `limit` (last limit asked for). */
+    state: `${base}state`,
+    /** pub/sub channel: the topic of the GraphQL subscription, with the name as its id. */
+    released: `${LEASE_RELEASED_TOPIC[kind]}:${name}`,
+  };
+}

@@ -20,6 +20,10 @@ export type ScriptName =
   | 'chat-mark-seen'
   | 'chat-send'
   | 'chat-status'
+  | 'lease-acquire'
+  | 'lease-refresh'
+  | 'lease-release'
+  | 'lease-state'
   | 'mailbox-ack'
   | 'mailbox-send'
   | 'mailbox-take';
@@ -73,6 +77,8 @@ const SCRIPT_ERRORS: Record<string, (message: string) => AppError> = {
   E_NO_SUCH_MESSAGE: (message) => badInput(message || 'no such message', 'messageId'),
   E_CLIENT_MESSAGE_ID_REUSED: (message) => conflict(message || 'clientMessageId was already used', 'clientMessageId'),
   E_MAILBOX_FULL: (message) => conflict(message || 'the mailbox is full', 'to'),
+  E_TOO_MANY_WAITERS: (message) => conflict(message || 'too many callers are waiting for this name', 'name'),
+  E_LIMIT_MISMATCH: (message) => conflict(message || 'this semaphore is in use with another limit', 'limit'),
 };
 
 export function translateScriptError(error: unknown): unknown {

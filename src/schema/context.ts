@@ -9,6 +9,8 @@ export interface GraphQLContext {
   principal: Principal | null;
   requestId: string;
   logger: Logger;
+  /** Aborted when the client goes away (HTTP request closed, WebSocket closed): stop waiting. */
+  signal?: AbortSignal;
   /** Over HTTP: what the request's log line reports about the operation. */
   report?: { operation?: string | undefined; errorCodes?: string[] };
 }

@@ -5,10 +5,19 @@ import { buildSchema, type ContainerType, type PubSub } from 'type-graphql';
 import { ChatResolver } from '../resolvers/chat';
 import { CounterResolver } from '../resolvers/counter';
 import { InboxResolver } from '../resolvers/inbox';
+import { LockResolver } from '../resolvers/lock';
 import { MailboxResolver } from '../resolvers/mailbox';
+import { SemaphoreResolver } from '../resolvers/semaphore';
 import { authChecker } from './context';
 
-export const RESOLVERS = [CounterResolver, ChatResolver, MailboxResolver, InboxResolver] as const;
+export const RESOLVERS = [
+  CounterResolver,
+  ChatResolver,
+  MailboxResolver,
+  InboxResolver,
+  LockResolver,
+  SemaphoreResolver,
+] as const;
 
 type ResolverClass = (typeof RESOLVERS)[number];
 type ResolverInstance = InstanceType<ResolverClass>;

@@ -1,0 +1,108 @@
+-- lease-acquire: grants `id` a slot of a lock or counting semaphore, first come first served by
+-- arrival at Redis (a ticket), never more than `limit` holders, all times from Redis's own clock.
+-- A caller that may wait keeps a place in the queue for `holdMs` and must call again within it to
+-- keep it; a caller that may not wait is never granted a slot ahead of someone already queued.
+-- KEYS[1]  holders (zset lease id -> expiry, unix ms by the server's clock)
+-- KEYS[2]  leases (hash lease id -> "fencingToken ttlMs owner")
+-- KEYS[3]  queue (zset waiting id -> ticket)
+-- KEYS[4]  queue expiry (zset waiting id -> when its place lapses, unix ms)
+-- KEYS[5]  state (hash: fence = last fencing token, ticket = last ticket, limit = last limit asked for);
+--          kept forever so fencing tokens never repeat
+-- ARGV[1]  id (128-bit random, hex)
+-- ARGV[2]  limit (1 for a lock)
+-- ARGV[3]  ttlMs: how long the slot is held unless refreshed
+-- ARGV[4]  owner (the caller's name, shown in the state)
+-- ARGV[5]  holdMs: how long a queue place is kept without a call; 0 = do not queue
+-- ARGV[6]  most callers that may wait at once
+-- Returns {1, fencingToken, expiresAt, ttlMs} when granted (also when `id` already holds a slot),
+-- or {0, retryAfterMs, ticket, ahead}: retryAfterMs until the first holder expires (-1 when the
+-- slot is kept for someone queued earlier), ticket 0 when not queued, ahead = callers before it.
+-- Errors, with nothing written: E_TOO_MANY_WAITERS when the queue is full; E_LIMIT_MISMATCH when
+-- the name is in use (held or waited for) with another limit, which would make "at most limit"
+-- and the queue order meaningless.
+local id, limit, ttl, owner = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3]), ARGV[4]
+local holdMs, maxWaiters = tonumber(ARGV[5]), tonumber(ARGV[6])
+local clock = redis.call('TIME')
+local now = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
+
+-- Removes members whose time is up from `zset` (and their fields from `hash`), in chunks that
+-- stay within Lua's limit on unpack.
+local function dropExpired(zset, other, otherIsHash)
+  local expired = redis.call('ZRANGEBYSCORE', zset, '-inf', now)
+  for i = 1, #expired, 1000 do
+    local chunk = { unpack(expired, i, math.min(i + 999, #expired)) }
+    if otherIsHash then redis.call('HDEL', other, unpack(chunk)) else redis.call('ZREM', other, unpack(chunk)) end
+  end
+  if #expired > 0 then redis.call('ZREMRANGEBYSCORE', zset, '-inf', now) end
+end
+
+-- Key expiry follows the longest-lived member, so an abandoned name leaves nothing but its state.
+local function keepFor(ms, ...)
+  for _, key in ipairs({ ... }) do
+    if redis.call('PTTL', key) < ms then redis.call('PEXPIRE', key, ms) end
+  end
+end
+
+dropExpired(KEYS[1], KEYS[2], true)
+dropExpired(KEYS[4], KEYS[3], false)
+
+local held = redis.call('ZSCORE', KEYS[1], id)
+if held then
+  local lease = redis.call('HGET', KEYS[2], id)
+  local fence, leaseTtl = string.match(lease, '^(%d+) (%d+)')
+  return { 1, tonumber(fence), tonumber(held), tonumber(leaseTtl) }
+end
+
+local holding = redis.call('ZCARD', KEYS[1])
+local stored = tonumber(redis.call('HGET', KEYS[5], 'limit'))
+if stored and stored ~= limit and (holding > 0 or redis.call('EXISTS', KEYS[3]) == 1) then
+  return redis.error_reply('E_LIMIT_MISMATCH this semaphore is in use with limit ' .. stored)
+end
+
+local free = limit - holding
+local ahead = redis.call('ZRANK', KEYS[3], id)
+local queued = ahead ~= false
+if not queued then ahead = redis.call('ZCARD', KEYS[3]) end
+
+if ahead < free then
+  local fence = redis.call('HINCRBY', KEYS[5], 'fence', 1)
+  if stored ~= limit then redis.call('HSET', KEYS[5], 'limit', limit) end
+  local expiresAt = now + ttl
+  redis.call('ZADD', KEYS[1], expiresAt, id)
+  redis.call('HSET', KEYS[2], id, fence .. ' ' .. ttl .. ' ' .. owner)
+  if holding == 0 then
+    -- Both keys were just created: no expiry to compare with.
+    redis.call('PEXPIRE', KEYS[1], ttl)
+    redis.call('PEXPIRE', KEYS[2], ttl)
+  else
+    keepFor(ttl, KEYS[1], KEYS[2])
+  end
+  if queued then
+    redis.call('ZREM', KEYS[3], id)
+    redis.call('ZREM', KEYS[4], id)
+  end
+  return { 1, fence, expiresAt, ttl }
+end
+
+local retryAfter = -1
+if free <= 0 then
+  local first = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+  if first[2] then retryAfter = math.max(tonumber(first[2]) - now, 0) end
+end
+
+local ticket = 0
+if holdMs > 0 then
+  if queued then
+    ticket = tonumber(redis.call('ZSCORE', KEYS[3], id))
+  else
+    if ahead >= maxWaiters then
+      return redis.error_reply('E_TOO_MANY_WAITERS ' .. maxWaiters .. ' callers are already waiting')
+    end
+    ticket = redis.call('HINCRBY', KEYS[5], 'ticket', 1)
+    if stored ~= limit then redis.call('HSET', KEYS[5], 'limit', limit) end
+    redis.call('ZADD', KEYS[3], ticket, id)
+  end
+  redis.call('ZADD', KEYS[4], now + holdMs, id)
+  keepFor(holdMs, KEYS[3], KEYS[4])
+end
+return { 0, retryAfter, ticket, ahead }
