@@ -83,11 +83,6 @@ export class LeaseSignals {
     };
   }
 
-  /** Channels subscribed to now (for tests and diagnostics). */
-  get size(): number {
-    return this.channels.size;
-  }
-
   close(): void {
     for (const entry of this.channels.values()) clearTimeout(entry.idleTimer);
     this.channels.clear();
