@@ -8,13 +8,14 @@
 -- KEYS[4]  queue expiry (zset waiting id -> when its place lapses, unix ms)
 -- KEYS[5]  state (hash: fence = last fencing token, ticket = last ticket, limit = last limit asked for);
 --          kept forever so fencing tokens never repeat
--- ARGV[1]  id (128-bit random, hex)
+-- ARGV[1]  id (128-bit random, hex; the same for every call of one acquire)
 -- ARGV[2]  limit (1 for a lock)
 -- ARGV[3]  ttlMs: how long the slot is held unless refreshed
 -- ARGV[4]  owner (the caller's name, shown in the state)
 -- ARGV[5]  holdMs: how long a queue place is kept without a call; 0 = do not queue
 -- ARGV[6]  most callers that may wait at once
--- Returns {1, fencingToken, expiresAt, ttlMs} when granted (also when `id` already holds a slot),
+-- Returns {1, fencingToken, expiresAt, ttlMs} when granted (`id` is new for each acquire and never
+-- asked for again once granted),
 -- or {0, retryAfterMs, ticket, ahead}: retryAfterMs until the first holder expires (-1 when the
 -- slot is kept for someone queued earlier), ticket 0 when not queued, ahead = callers before it.
 -- Errors, with nothing written: E_TOO_MANY_WAITERS when the queue is full; E_LIMIT_MISMATCH when
@@ -45,13 +46,6 @@ end
 
 dropExpired(KEYS[1], KEYS[2], true)
 dropExpired(KEYS[4], KEYS[3], false)
-
-local held = redis.call('ZSCORE', KEYS[1], id)
-if held then
-  local lease = redis.call('HGET', KEYS[2], id)
-  local fence, leaseTtl = string.match(lease, '^(%d+) (%d+)')
-  return { 1, tonumber(fence), tonumber(held), tonumber(leaseTtl) }
-end
 
 local holding = redis.call('ZCARD', KEYS[1])
 local stored = tonumber(redis.call('HGET', KEYS[5], 'limit'))
