@@ -44,6 +44,17 @@ export interface LeaseConfig {
   maxWaiters: number;
 }
 
+export interface AutocompleteConfig {
+  /** Entries kept in a user's recent-contacts list (the book's 100). */
+  maxContacts: number;
+  /** Largest `limit` of a guild prefix search. */
+  maxGuildSearch: number;
+  /** Most members one guild may have. */
+  maxGuildMembers: number;
+  /** Most guilds one user may belong to. */
+  maxGuildsPerUser: number;
+}
+
 export interface Config {
   nodeEnv: NodeEnv;
   isProduction: boolean;
@@ -63,6 +74,7 @@ export interface Config {
   counters: CounterConfig;
   messaging: MessagingConfig;
   leases: LeaseConfig;
+  autocomplete: AutocompleteConfig;
 }
 
 export class ConfigError extends Error {
@@ -198,6 +210,13 @@ export function loadConfig(env: Env = process.env): Config {
       maxTimeoutMs: reader.int('LEASE_MAX_TIMEOUT_MS', 3_600_000, 10_000, 86_400_000),
       maxWaitMs: reader.int('LEASE_MAX_WAIT_MS', 60_000, 10_000, 600_000),
       maxWaiters: reader.int('LEASE_MAX_WAITERS', 1000, 1, 100_000),
+    },
+    // Limits start at 10, the default `limit` of recentContacts and guildMembers, so it stays valid.
+    autocomplete: {
+      maxContacts: reader.int('CONTACTS_MAX', 100, 10, 1000),
+      maxGuildSearch: reader.int('GUILD_SEARCH_MAX_LIMIT', 50, 10, 1000),
+      maxGuildMembers: reader.int('GUILD_MAX_MEMBERS', 10_000_000, 1, 1_000_000_000),
+      maxGuildsPerUser: reader.int('GUILD_MAX_PER_USER', 1000, 1, 100_000),
     },
   };
 

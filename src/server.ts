@@ -13,7 +13,9 @@ import { createHttpApp, finishHttpApp, reportOf } from './http';
 import type { Logger } from './logger';
 import { closeRedis, connectRedis, pingRedis, warnIfEvicting } from './redis/connection';
 import { ChatRepository } from './redis/chat';
+import { ContactsRepository } from './redis/contacts';
 import { CounterRepository } from './redis/counter';
+import { GuildRepository } from './redis/guild';
 import { LeaseRepository } from './redis/lease';
 import { LeaseSignals } from './redis/lease-signals';
 import { LeaseAcquirer } from './redis/lease-wait';
@@ -21,7 +23,9 @@ import { MailboxRepository } from './redis/mailbox';
 import { EmbeddedRedis } from './redis/embedded';
 import { createRedisPubSub } from './schema/pubsub';
 import { ChatResolver } from './resolvers/chat';
+import { ContactsResolver } from './resolvers/contacts';
 import { CounterResolver } from './resolvers/counter';
+import { GuildResolver } from './resolvers/guild';
 import { InboxNotifier, InboxResolver } from './resolvers/inbox';
 import { LockResolver } from './resolvers/lock';
 import { MailboxResolver } from './resolvers/mailbox';
@@ -108,6 +112,8 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
           new LeaseAcquirer(new LeaseRepository(commands, 'semaphore', config.leases), leaseSignals, stopWaiting.signal),
           config.leases,
         ),
+        new ContactsResolver(new ContactsRepository(commands, config.autocomplete), config.autocomplete),
+        new GuildResolver(new GuildRepository(commands, config.autocomplete), config.autocomplete),
       ],
       pubSub,
     );

@@ -6,9 +6,14 @@ export const NAME_MAX_LENGTH = 128;
 
 /** Documented in the schema wherever a name argument appears. */
 export const NAME_RULE =
-  `1 to ${NAME_MAX_LENGTH} characters: Unicode letters, digits, marks and _ - . / @ (compared after NFC normalisation)`;
+  `1 to ${NAME_MAX_LENGTH} characters: Unicode letters, digits, marks, emoji and _ - . / @ (compared after NFC normalisation)`;
 
-const NAME_PATTERN = /^[\p{L}\p{N}\p{M}_\-./@]+$/u;
+// Emoji are pictographs, skin-tone modifiers, flag letters, and the zero-width joiner that glues
+// a sequence such as a family together. The joiner is allowed only between two emoji, never next
+// to a letter, so it cannot hide inside a word ("ab" against "a\u200Db").
+const NAME_PATTERN = /^[\p{L}\p{N}\p{M}\p{Extended_Pictographic}\p{Emoji_Modifier}\p{Regional_Indicator}\u200D_\-./@]+$/u;
+const STRAY_JOINER =
+  /(?<!(?:\p{Extended_Pictographic}|\p{Emoji_Modifier})\uFE0F?)\u200D|\u200D(?!\p{Extended_Pictographic})/u;
 
 /** Returns the NFC form of `value`, so visually equal names share one key. */
 export function validName(value: string, argument: string, maxLength = NAME_MAX_LENGTH): string {
@@ -16,8 +21,8 @@ export function validName(value: string, argument: string, maxLength = NAME_MAX_
   const length = [...normalised].length;
   if (length === 0) throw badInput(`${argument} must not be empty`, argument);
   if (length > maxLength) throw badInput(`${argument} must be at most ${maxLength} characters`, argument);
-  if (!NAME_PATTERN.test(normalised)) {
-    throw badInput(`${argument} may hold only Unicode letters, digits, marks and _ - . / @`, argument);
+  if (!NAME_PATTERN.test(normalised) || STRAY_JOINER.test(normalised)) {
+    throw badInput(`${argument} may hold only Unicode letters, digits, marks, emoji and _ - . / @`, argument);
   }
   return normalised;
 }
@@ -34,6 +39,23 @@ export function intInRange(value: number, argument: string, min: number, max: nu
 const FORBIDDEN_IN_TEXT = /[\p{Cc}\p{Cs}]/u;
 /** Nothing a reader could see: only white space and format characters such as zero-width spaces. */
 const INVISIBLE = /^[\s\p{Cf}]*$/u;
+
+// Characters that reorder how text is shown (bidi overrides and isolates): a prefix holding one
+// is a spoofing attempt, not something a user typed.
+const BIDI_CONTROLS = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/u;
+
+/**
+ * An autocomplete prefix: may be empty, and may hold any character a person could type, each
+ * matched literally (one that no name holds simply matches nothing).
+ */
+export function validPrefix(value: string, argument: string): string {
+  const normalised = value.normalize('NFC');
+  if ([...normalised].length > NAME_MAX_LENGTH) throw badInput(`${argument} must be at most ${NAME_MAX_LENGTH} characters`, argument);
+  if (FORBIDDEN_IN_TEXT.test(normalised) || BIDI_CONTROLS.test(normalised)) {
+    throw badInput(`${argument} must not hold control or text-direction characters`, argument);
+  }
+  return normalised;
+}
 
 /** Free text such as a message: kept as written, except NFC normalisation. */
 export function validText(value: string, argument: string, maxLength: number): string {

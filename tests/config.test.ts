@@ -71,6 +71,20 @@ describe('loadConfig', () => {
     ]);
   });
 
+  it('has the documented autocomplete limits and reads each from its variable', () => {
+    expect(loadConfig({}).autocomplete).toEqual({ maxContacts: 100, maxGuildSearch: 50, maxGuildMembers: 10_000_000, maxGuildsPerUser: 1000 });
+    const set = loadConfig({ CONTACTS_MAX: '20', GUILD_SEARCH_MAX_LIMIT: '200', GUILD_MAX_MEMBERS: '5', GUILD_MAX_PER_USER: '2' });
+    expect(set.autocomplete).toEqual({ maxContacts: 20, maxGuildSearch: 200, maxGuildMembers: 5, maxGuildsPerUser: 2 });
+    // The maxima of a `limit` may not be below its default of 10.
+    const found = problems({ CONTACTS_MAX: '9', GUILD_SEARCH_MAX_LIMIT: '1001', GUILD_MAX_MEMBERS: '0', GUILD_MAX_PER_USER: 'x' });
+    expect(found).toEqual([
+      expect.stringMatching(/^CONTACTS_MAX must be an integer from 10 to 1000/),
+      expect.stringMatching(/^GUILD_SEARCH_MAX_LIMIT must be an integer from 10 to 1000/),
+      expect.stringMatching(/^GUILD_MAX_MEMBERS must be an integer from 1/),
+      expect.stringMatching(/^GUILD_MAX_PER_USER must be an integer from 1/),
+    ]);
+  });
+
   it('listens on all interfaces and hides introspection in production', () => {
     const config = loadConfig({ NODE_ENV: 'production', JWT_SECRET: 's'.repeat(32) });
     expect(config.host).toBe('0.0.0.0');

@@ -59,6 +59,25 @@ export const userKeys = {
   mailbox: (user: string): string => `user:{u:${user}}:mailbox`,
   /** counter of direct-message ids for this mailbox. */
   mailboxIds: (user: string): string => `user:{u:${user}}:mailbox-ids`,
+  /**
+   * string: the recent contacts, newest first, joined by newlines (names never hold one). One
+   * string costs less memory than a list of the same names (bench/autocomplete.ts).
+   */
+  contacts: (user: string): string => `user:{u:${user}}:contacts`,
+  /**
+   * zset from each guild the user has joined to the ticket of its latest count (guild-reserve):
+   * bounds how many a user may join. A join or leave cut short by a crash can leave a guild
+   * counted that the user is not in (never the reverse); leaving it again clears it.
+   */
+  guilds: (user: string): string => `user:{u:${user}}:guilds`,
+  /** counter behind the tickets above. */
+  guildTickets: (user: string): string => `user:{u:${user}}:guild-ticket`,
+};
+
+/** One guild's member set has the tag `{g:<name>}`, so guilds spread over cluster slots. */
+export const guildKeys = {
+  /** zset, score 0, ordered by member entry (see `guildEntry` in guild.ts) for range queries. */
+  members: (guild: string): string => `guild:{g:${guild}}:members`,
 };
 
 function fnv1a32(text: string): number {

@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type Redis from 'ioredis';
-import { AppError, badInput, conflict, notFound } from '../errors';
+import { AppError, badInput, conflict, forbidden, notFound } from '../errors';
 
 export const SCRIPTS_DIR = path.join(__dirname, 'scripts');
 
@@ -20,6 +20,12 @@ export type ScriptName =
   | 'chat-mark-seen'
   | 'chat-send'
   | 'chat-status'
+  | 'contacts-add'
+  | 'contacts-remove'
+  | 'guild-join'
+  | 'guild-release'
+  | 'guild-reserve'
+  | 'guild-search'
   | 'lease-acquire'
   | 'lease-refresh'
   | 'lease-release'
@@ -65,7 +71,7 @@ export async function runScript(
 
 /**
  * Scripts fail with `redis.error_reply('E_<CODE> <message>')`; this is the one place such codes
- * become typed errors. Anything else (connection loss, a bug) passes through unchanged.
+ * become typed errors. The message is not optional: Redis puts `ERR ` before a bare code. Anything else (connection loss, a bug) passes through unchanged.
  */
 const SCRIPT_ERRORS: Record<string, (message: string) => AppError> = {
   E_FUTURE: (message) => badInput(message || 'at is too far in the future', 'at'),
@@ -79,6 +85,9 @@ const SCRIPT_ERRORS: Record<string, (message: string) => AppError> = {
   E_MAILBOX_FULL: (message) => conflict(message || 'the mailbox is full', 'to'),
   E_TOO_MANY_WAITERS: (message) => conflict(message || 'too many callers are waiting for this name', 'name'),
   E_LIMIT_MISMATCH: (message) => conflict(message || 'this semaphore is in use with another limit', 'limit'),
+  E_GUILD_FULL: (message) => conflict(`the guild is full (${message})`, 'guild'),
+  E_TOO_MANY_GUILDS: (message) => conflict(`the user belongs to too many guilds (${message})`, 'guild'),
+  E_NOT_GUILD_MEMBER: (message) => forbidden(message || 'only members of a guild may search it'),
 };
 
 export function translateScriptError(error: unknown): unknown {

@@ -3,7 +3,9 @@
 import { lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphql';
 import { buildSchema, type ContainerType, type PubSub } from 'type-graphql';
 import { ChatResolver } from '../resolvers/chat';
+import { ContactsResolver } from '../resolvers/contacts';
 import { CounterResolver } from '../resolvers/counter';
+import { GuildResolver } from '../resolvers/guild';
 import { InboxResolver } from '../resolvers/inbox';
 import { LockResolver } from '../resolvers/lock';
 import { MailboxResolver } from '../resolvers/mailbox';
@@ -17,6 +19,8 @@ export const RESOLVERS = [
   InboxResolver,
   LockResolver,
   SemaphoreResolver,
+  ContactsResolver,
+  GuildResolver,
 ] as const;
 
 type ResolverClass = (typeof RESOLVERS)[number];

@@ -158,6 +158,8 @@ export type Mutation = {
   acquireSemaphore?: Maybe<SemaphoreLease>;
   /** A member adds others; each starts at the latest message. */
   addChatMembers: Chat;
+  /** Puts `contact` first in the caller's recent contacts, removing an older copy; the oldest beyond CONTACTS_MAX (100) drop off. */
+  addRecentContact: Scalars['Boolean']['output'];
   /** Creates a chat of the caller and `members`, all at seen-id 0, and sends its first message. */
   createChat: Chat;
   /** Takes up to `limit` of the oldest messages off the caller's mailbox; each is returned once. */
@@ -166,8 +168,12 @@ export type Mutation = {
   fetchPendingMessages: Array<PendingChat>;
   /** Joins an open chat, starting at its latest message. Joining a chat the caller is in changes nothing. */
   joinChat: Chat;
+  /** Adds the user (the caller by default) to the guild; false when already a member. CONFLICT when the guild (GUILD_MAX_MEMBERS) or the user (GUILD_MAX_PER_USER) is full. */
+  joinGuild: Scalars['Boolean']['output'];
   /** Leaves a chat; false when the caller was not in it. When the last member leaves, the chat and its messages are deleted. */
   leaveChat: Scalars['Boolean']['output'];
+  /** Removes the user (the caller by default) from the guild; false when not a member. */
+  leaveGuild: Scalars['Boolean']['output'];
   /** Moves the caller's seen-id in a chat forward to `messageId`; false when it was already there. */
   markSeen: Scalars['Boolean']['output'];
   /** Extends the lock from now; null when it was lost (lapsed or wrong token): stop using it. */
@@ -178,6 +184,8 @@ export type Mutation = {
   releaseLock: Scalars['Boolean']['output'];
   /** Frees the slot; false (and nothing changed) for an unknown id or a slot that had already lapsed. */
   releaseSemaphore: Scalars['Boolean']['output'];
+  /** Takes `contact` off the caller's recent contacts; false when it was not there. */
+  removeRecentContact: Scalars['Boolean']['output'];
   /** Appends a message to the recipient's mailbox. A full mailbox (MAILBOX_MAX_MESSAGES waiting) refuses it with CONFLICT. */
   sendDirectMessage: DirectMessage;
   /** Sends a message to a chat the caller is a member of. */
@@ -213,6 +221,11 @@ export type MutationAddChatMembersArgs = {
 };
 
 
+export type MutationAddRecentContactArgs = {
+  contact: Scalars['String']['input'];
+};
+
+
 export type MutationCreateChatArgs = {
   members: Array<Scalars['ID']['input']>;
   message: Scalars['String']['input'];
@@ -235,8 +248,20 @@ export type MutationJoinChatArgs = {
 };
 
 
+export type MutationJoinGuildArgs = {
+  guild: Scalars['String']['input'];
+  user?: InputMaybe<Scalars['String']['input']>;
+};
+
+
 export type MutationLeaveChatArgs = {
   chatId: Scalars['ID']['input'];
+};
+
+
+export type MutationLeaveGuildArgs = {
+  guild: Scalars['String']['input'];
+  user?: InputMaybe<Scalars['String']['input']>;
 };
 
 
@@ -268,6 +293,11 @@ export type MutationReleaseLockArgs = {
 export type MutationReleaseSemaphoreArgs = {
   id: Scalars['String']['input'];
   name: Scalars['String']['input'];
+};
+
+
+export type MutationRemoveRecentContactArgs = {
+  contact: Scalars['String']['input'];
 };
 
 
@@ -311,12 +341,16 @@ export type Query = {
   counters: Array<KnownCounter>;
   /** The oldest `limit` messages of the caller's mailbox, left in place: remove them with ackDirectMessages after showing them. */
   directMessages: Array<DirectMessage>;
+  /** Members whose name starts with `prefix`, ignoring case, in name order (case-folded), as they wrote their names. Members of the guild and service callers only. */
+  guildMembers: Array<Scalars['String']['output']>;
   /** Who holds the lock and how many wait for it. Service callers only. */
   lock: LockState;
   /** How many messages wait in a mailbox (the caller's by default) and since when. */
   mailbox: Mailbox;
   /** The caller's unseen messages from every chat, without moving anything: acknowledge them with markSeen after showing them. */
   pendingMessages: Array<PendingChat>;
+  /** The caller's recent contacts whose name starts with `prefix`, most recent first. */
+  recentContacts: Array<Scalars['String']['output']>;
   /** Holders with time left, waiters and the limit last used. Service callers only. */
   semaphore: SemaphoreState;
 };
@@ -345,6 +379,13 @@ export type QueryDirectMessagesArgs = {
 };
 
 
+export type QueryGuildMembersArgs = {
+  guild: Scalars['String']['input'];
+  limit?: Scalars['Int']['input'];
+  prefix: Scalars['String']['input'];
+};
+
+
 export type QueryLockArgs = {
   name: Scalars['String']['input'];
 };
@@ -357,6 +398,12 @@ export type QueryMailboxArgs = {
 
 export type QueryPendingMessagesArgs = {
   limit?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+export type QueryRecentContactsArgs = {
+  limit?: Scalars['Int']['input'];
+  prefix?: Scalars['String']['input'];
 };
 
 
@@ -415,6 +462,53 @@ export type SubscriptionLockReleasedArgs = {
 export type SubscriptionSemaphoreReleasedArgs = {
   name: Scalars['String']['input'];
 };
+
+export type AddRecentContactMutationVariables = Exact<{
+  contact: string;
+}>;
+
+
+export type AddRecentContactMutation = { addRecentContact: boolean };
+
+export type RemoveRecentContactMutationVariables = Exact<{
+  contact: string;
+}>;
+
+
+export type RemoveRecentContactMutation = { removeRecentContact: boolean };
+
+export type RecentContactsQueryVariables = Exact<{
+  prefix?: string | null | undefined;
+  limit?: number | null | undefined;
+}>;
+
+
+export type RecentContactsQuery = { recentContacts: Array<string> };
+
+export type JoinGuildMutationVariables = Exact<{
+  guild: string;
+  user?: string | null | undefined;
+}>;
+
+
+export type JoinGuildMutation = { joinGuild: boolean };
+
+export type LeaveGuildMutationVariables = Exact<{
+  guild: string;
+  user?: string | null | undefined;
+}>;
+
+
+export type LeaveGuildMutation = { leaveGuild: boolean };
+
+export type GuildMembersQueryVariables = Exact<{
+  guild: string;
+  prefix: string;
+  limit?: number | null | undefined;
+}>;
+
+
+export type GuildMembersQuery = { guildMembers: Array<string> };
 
 export type ChatFieldsFragment = { id: string, open: boolean, memberCount: number, latestMessageId: number, seenMessageId: number, unreadCount: number };
 
@@ -656,6 +750,12 @@ export const ChatFieldsFragmentDoc = {"kind":"Document","definitions":[{"kind":"
 export const MessageFieldsFragmentDoc = {"kind":"Document","definitions":[{"kind":"FragmentDefinition","name":{"kind":"Name","value":"MessageFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"ChatMessage"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"chatId"}},{"kind":"Field","name":{"kind":"Name","value":"sender"}},{"kind":"Field","name":{"kind":"Name","value":"message"}},{"kind":"Field","name":{"kind":"Name","value":"ts"}}]}}]} as unknown as DocumentNode<MessageFieldsFragment, unknown>;
 export const HolderFragmentDoc = {"kind":"Document","definitions":[{"kind":"FragmentDefinition","name":{"kind":"Name","value":"Holder"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"LeaseHolder"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"fencingToken"}},{"kind":"Field","name":{"kind":"Name","value":"owner"}},{"kind":"Field","name":{"kind":"Name","value":"expiresAt"}},{"kind":"Field","name":{"kind":"Name","value":"timeLeftMs"}}]}}]} as unknown as DocumentNode<HolderFragment, unknown>;
 export const DirectMessageFieldsFragmentDoc = {"kind":"Document","definitions":[{"kind":"FragmentDefinition","name":{"kind":"Name","value":"DirectMessageFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"DirectMessage"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"sender"}},{"kind":"Field","name":{"kind":"Name","value":"message"}},{"kind":"Field","name":{"kind":"Name","value":"ts"}}]}}]} as unknown as DocumentNode<DirectMessageFieldsFragment, unknown>;
+export const AddRecentContactDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"AddRecentContact"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"contact"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"addRecentContact"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"contact"},"value":{"kind":"Variable","name":{"kind":"Name","value":"contact"}}}]}]}}]} as unknown as DocumentNode<AddRecentContactMutation, AddRecentContactMutationVariables>;
+export const RemoveRecentContactDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"RemoveRecentContact"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"contact"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"removeRecentContact"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"contact"},"value":{"kind":"Variable","name":{"kind":"Name","value":"contact"}}}]}]}}]} as unknown as DocumentNode<RemoveRecentContactMutation, RemoveRecentContactMutationVariables>;
+export const RecentContactsDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"RecentContacts"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"prefix"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"limit"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"recentContacts"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"prefix"},"value":{"kind":"Variable","name":{"kind":"Name","value":"prefix"}}},{"kind":"Argument","name":{"kind":"Name","value":"limit"},"value":{"kind":"Variable","name":{"kind":"Name","value":"limit"}}}]}]}}]} as unknown as DocumentNode<RecentContactsQuery, RecentContactsQueryVariables>;
+export const JoinGuildDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"JoinGuild"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"guild"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"user"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"joinGuild"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"guild"},"value":{"kind":"Variable","name":{"kind":"Name","value":"guild"}}},{"kind":"Argument","name":{"kind":"Name","value":"user"},"value":{"kind":"Variable","name":{"kind":"Name","value":"user"}}}]}]}}]} as unknown as DocumentNode<JoinGuildMutation, JoinGuildMutationVariables>;
+export const LeaveGuildDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"LeaveGuild"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"guild"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"user"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"leaveGuild"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"guild"},"value":{"kind":"Variable","name":{"kind":"Name","value":"guild"}}},{"kind":"Argument","name":{"kind":"Name","value":"user"},"value":{"kind":"Variable","name":{"kind":"Name","value":"user"}}}]}]}}]} as unknown as DocumentNode<LeaveGuildMutation, LeaveGuildMutationVariables>;
+export const GuildMembersDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"GuildMembers"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"guild"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"prefix"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"limit"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"guildMembers"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"guild"},"value":{"kind":"Variable","name":{"kind":"Name","value":"guild"}}},{"kind":"Argument","name":{"kind":"Name","value":"prefix"},"value":{"kind":"Variable","name":{"kind":"Name","value":"prefix"}}},{"kind":"Argument","name":{"kind":"Name","value":"limit"},"value":{"kind":"Variable","name":{"kind":"Name","value":"limit"}}}]}]}}]} as unknown as DocumentNode<GuildMembersQuery, GuildMembersQueryVariables>;
 export const CreateChatDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"CreateChat"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"members"}},"type":{"kind":"NonNullType","type":{"kind":"ListType","type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"message"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"open"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Boolean"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"createChat"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"members"},"value":{"kind":"Variable","name":{"kind":"Name","value":"members"}}},{"kind":"Argument","name":{"kind":"Name","value":"message"},"value":{"kind":"Variable","name":{"kind":"Name","value":"message"}}},{"kind":"Argument","name":{"kind":"Name","value":"open"},"value":{"kind":"Variable","name":{"kind":"Name","value":"open"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"ChatFields"}},{"kind":"Field","name":{"kind":"Name","value":"members"}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"ChatFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Chat"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"open"}},{"kind":"Field","name":{"kind":"Name","value":"memberCount"}},{"kind":"Field","name":{"kind":"Name","value":"latestMessageId"}},{"kind":"Field","name":{"kind":"Name","value":"seenMessageId"}},{"kind":"Field","name":{"kind":"Name","value":"unreadCount"}}]}}]} as unknown as DocumentNode<CreateChatMutation, CreateChatMutationVariables>;
 export const SendMessageDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"SendMessage"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"chatId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"message"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"clientMessageId"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"sendMessage"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"chatId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"chatId"}}},{"kind":"Argument","name":{"kind":"Name","value":"message"},"value":{"kind":"Variable","name":{"kind":"Name","value":"message"}}},{"kind":"Argument","name":{"kind":"Name","value":"clientMessageId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"clientMessageId"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"MessageFields"}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"MessageFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"ChatMessage"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"chatId"}},{"kind":"Field","name":{"kind":"Name","value":"sender"}},{"kind":"Field","name":{"kind":"Name","value":"message"}},{"kind":"Field","name":{"kind":"Name","value":"ts"}}]}}]} as unknown as DocumentNode<SendMessageMutation, SendMessageMutationVariables>;
 export const FetchPendingMessagesDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"FetchPendingMessages"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"limit"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"fetchPendingMessages"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"limit"},"value":{"kind":"Variable","name":{"kind":"Name","value":"limit"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"chatId"}},{"kind":"Field","name":{"kind":"Name","value":"remaining"}},{"kind":"Field","name":{"kind":"Name","value":"messages"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"MessageFields"}}]}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"MessageFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"ChatMessage"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"chatId"}},{"kind":"Field","name":{"kind":"Name","value":"sender"}},{"kind":"Field","name":{"kind":"Name","value":"message"}},{"kind":"Field","name":{"kind":"Name","value":"ts"}}]}}]} as unknown as DocumentNode<FetchPendingMessagesMutation, FetchPendingMessagesMutationVariables>;

@@ -1,0 +1,804 @@
+// Autocomplete benchmark (book section 6.1): our layouts and queries against the book's, measured
+// in the same run against the same redis-server, to check the claims made in src/redis/contacts.ts
+// and src/redis/guild.ts with numbers rather than argument.
+//
+// 1. Guild prefix queries per second on guilds of BENCH_GUILD_SIZES members (lower-case a-z names
+//    only, 4-12 letters, since the book's marker trick works only for those; for such names our
+//    guildEntry() is the name itself, so both zsets hold identical content). Ours is
+//    GuildRepository.search (one read-only script: ZRANGEBYLEX, plus a ZSCORE when asMember is
+//    given), limit 10; the book's is autocomplete_on_prefix (ZADD two markers with a uuid suffix,
+//    WATCH, ZRANK both, MULTI ZREM markers + ZRANGE EXEC, retry on a WatchError). Prefixes are
+//    1-3 letters cut from real member names. CALLERS concurrent callers: ours share ONE connection
+//    as the API server does; the book's get one connection each, because WATCH belongs to a
+//    connection (as a pooled redis-py pipeline has). The peers alternate rounds: one warm-up round
+//    each, then ROUNDS measured ones; reported are queries/s (median and range), the ratio
+//    ours/book, Redis commands executed per query (INFO commandstats, inside scripts included),
+//    round trips per query, the book's WATCH retries per query, and Redis CPU per query (the
+//    server's used_cpu_user+sys, so parsing and socket writes count too).
+// 2. Memory per user of a full 100-entry recent-contacts list: ours (one string, names joined by
+//    "\n", filled through ContactsRepository.add) against the book's list (LREM/LPUSH/LTRIM in
+//    MULTI/EXEC), both fed the same sequence of adds (repeats move a name to the front, and more
+//    than 100 names per user, so the trim runs). The book's lists live in database 1 under the
+//    same key names as ours, so the key itself costs both the same. MEMORY USAGE <key> SAMPLES 0,
+//    averaged over the users, and the growth of INFO used_memory while filling, per user.
+// 3. Memory per guild member: our guildEntry layout against the book's plain names, score 0, for
+//    the same names: (a) realistic mixed names (capitals, accents, Cyrillic, Chinese), where ours
+//    stores "folded\0name" for every name that case folding changes (the book would store the
+//    name lower-cased: the same size, but how the name is written is lost); (b) lower-case a-z
+//    names, where both layouts are the same bytes (a control: any difference is noise). Each
+//    layout's MEMORY USAGE <key> SAMPLES 0 and used_memory growth while loading, per member.
+// 4. Recent-contacts prefix filtering, decided by measurement: ours (GET the string, filter in
+//    Node with foldCase, limit 10) against filtering inside Redis with a Lua script defined here
+//    (searches the same string after string.lower, which folds ASCII only, so a lower bound for
+//    what Unicode folding in Lua would cost), and the book's fetch_autocomplete_list (LRANGE,
+//    filter in the client) on the book's lists of section 2, for reference. Prefixes are the first
+//    1-2 characters of one of the user's contacts, lower-cased. Redis CPU is the resource every
+//    caller shares, so besides ops/s this reports Redis CPU per call: usec_per_call of the
+//    command itself (INFO commandstats: get, evalsha, lrange) and the whole server's CPU per call.
+//
+// The callers are async loops in this one Node process, on the same machine as redis-server, so
+// Node's CPU (foldCase, ioredis) competes with redis-server's: ops/s are a property of this
+// machine; ratios and Redis CPU per call carry over.
+import { randomUUID } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import Redis from 'ioredis';
+import { ContactsRepository } from '../src/redis/contacts';
+import { GuildRepository, guildEntry } from '../src/redis/guild';
+import { guildKeys, userKeys } from '../src/redis/keys';
+import { defineScripts } from '../src/redis/scripts';
+import { commandCount, runBenchmark, withBenchRedis } from './support';
+
+const GUILD_SIZES = (process.env.BENCH_GUILD_SIZES ?? '10000,1000000').split(',').map(Number);
+/**
+ * Queries per measured round of section 1, ours and the book's (a warm-up round runs a quarter).
+ * They differ so that each round lasts long enough to time: ours is many times faster.
+ */
+const GUILD_OPS = Number(process.env.BENCH_GUILD_OPS ?? 40_000);
+const GUILD_BOOK_OPS = Number(process.env.BENCH_GUILD_BOOK_OPS ?? 5_000);
+/** Calls per measured round of section 4. */
+const FILTER_OPS = Number(process.env.BENCH_FILTER_OPS ?? 10_000);
+const ROUNDS = Number(process.env.BENCH_AUTOCOMPLETE_ROUNDS ?? 5);
+const CALLERS = Number(process.env.BENCH_AUTOCOMPLETE_CALLERS ?? 8);
+const CONTACT_USERS = Number(process.env.BENCH_CONTACT_USERS ?? 1_000);
+/** The book's list length, and the API's default CONTACTS_MAX. */
+const MAX_CONTACTS = 100;
+const LIMIT = 10;
+/** Members per ZADD while loading a guild. */
+const LOAD_BATCH = 1_000;
+/** Database the book's keys live in, under the same names as ours. */
+const BOOK_DB = 1;
+const SEED = Number(process.env.BENCH_SEED ?? 61);
+
+// ---------------------------------------------------------------------------------------------
+// Deterministic data: the same names in every run, so runs compare.
+
+type Random = () => number;
+
+/** mulberry32: small, seedable, good enough to pick letters. */
+function seeded(seed: number): Random {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const below = (random: Random, n: number): number => Math.floor(random() * n);
+const between = (random: Random, min: number, max: number): number => min + below(random, max - min + 1);
+const pick = <T>(random: Random, items: ArrayLike<T>): T => items[below(random, items.length)]!;
+
+/** `length` characters drawn from `alphabet` (all of which are single UTF-16 units). */
+const drawn = (random: Random, alphabet: string, length: number): string =>
+  Array.from({ length }, () => pick(random, alphabet)).join('');
+
+const LOWER = 'abcdefghijklmnopqrstuvwxyz';
+const UPPER = LOWER.toUpperCase();
+const DIGITS = '0123456789';
+const ACCENTED_LOWER = 'áàâäãåçéèêëíìîïñóòôöõøúùûüýÿæœ';
+const ACCENTED_UPPER = 'ÁÀÂÄÅÇÉÈÊËÍÎÑÓÔÖØÚÜÆ';
+const CYRILLIC_LOWER = 'абвгдежзиклмнопрстуфхцчшщыэюя';
+const CYRILLIC_UPPER = 'АБВГДЕЖЗИКЛМНОПРСТУФХЦЧШЭЮЯ';
+const HAN =
+  '王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程苏魏吕丁任沈姚卢姜崔钟谭陆汪范金石廖贾夏韦方白邹孟熊秦邱江尹薛段雷侯龙史陶黎贺顾毛郝龚邵万钱严武戴莫孔向汤伟芳娜敏静丽强磊军洋勇艳杰娟涛明超秀霞平刚英华玉兰红梅飞鹏辉云天月星雪风雨';
+
+/** What the book's autocomplete assumes: lower-case a-z only, here 4-12 letters. */
+const lowercaseName = (random: Random): string => drawn(random, LOWER, between(random, 4, 12));
+
+/**
+ * A player name as people pick them: 30% lower-case tags (some ending in digits), 35% capitalised
+ * or camel case, 5% all capitals, 15% accented Latin, 5% Cyrillic, 10% Chinese (2-6 characters,
+ * as Chinese names are short; 6-18 bytes). Latin and Cyrillic names have 6-14 characters.
+ */
+function mixedName(random: Random): string {
+  const kind = random();
+  const length = between(random, 6, 14);
+  if (kind < 0.1) return drawn(random, HAN, between(random, 2, 6));
+  if (kind < 0.15) return pick(random, CYRILLIC_UPPER) + drawn(random, CYRILLIC_LOWER, length - 1);
+  if (kind < 0.45) {
+    const digits = random() < 0.3 ? between(random, 1, 3) : 0;
+    return drawn(random, LOWER, length - digits) + drawn(random, DIGITS, digits);
+  }
+  if (kind < 0.5) return drawn(random, UPPER, length);
+  if (kind < 0.65) return accentedName(random, length);
+  // Camel case: a capital every few letters ("DarkWolfKing").
+  let name = '';
+  while (name.length < length) name += pick(random, UPPER) + drawn(random, LOWER, between(random, 2, 5));
+  return name.slice(0, length);
+}
+
+function accentedName(random: Random, length: number): string {
+  const first = random() < 0.3 ? pick(random, ACCENTED_UPPER) : pick(random, UPPER);
+  const rest = Array.from({ length: length - 1 }, () => (random() < 0.2 ? pick(random, ACCENTED_LOWER) : pick(random, LOWER)));
+  return first + rest.join('');
+}
+
+/** `count` different names (NFC, as the API stores every name). */
+function uniqueNames(count: number, make: (random: Random) => string, seed: number): string[] {
+  const random = seeded(seed);
+  const names = new Set<string>();
+  while (names.size < count) names.add(make(random).normalize('NFC'));
+  return [...names];
+}
+
+const utf8 = (text: string): number => Buffer.byteLength(text, 'utf8');
+const averageBytes = (texts: string[]): number => texts.reduce((sum, t) => sum + utf8(t), 0) / texts.length;
+
+// ---------------------------------------------------------------------------------------------
+// The book's code (section 6.1), in TypeScript with ioredis.
+
+/** find_prefix_range's alphabet: the characters just before 'a' and just after 'z' around a-z. */
+const VALID_CHARACTERS = '`abcdefghijklmnopqrstuvwxyz{';
+
+/** bisect.bisect_left over the alphabet: the first position whose character is not below `c`. */
+function bisectLeft(sorted: string, c: string): number {
+  let position = 0;
+  while (position < sorted.length && sorted[position]! < c) position++;
+  return position;
+}
+
+/** The book's find_prefix_range: a member just before every match, and one just after. */
+function findPrefixRange(prefix: string): [string, string] {
+  const position = bisectLeft(VALID_CHARACTERS, prefix.slice(-1));
+  const suffix = VALID_CHARACTERS[(position || 1) - 1]!;
+  return [`${prefix.slice(0, -1)}${suffix}{`, `${prefix}{`];
+}
+
+interface Outcome {
+  /** Items returned. */
+  found: number;
+  /** Requests that waited for a reply (a MULTI ... EXEC block sent at once is one). */
+  trips: number;
+  retries: number;
+}
+
+/** The book's autocomplete_on_prefix. `redis` must be this caller's own connection (WATCH). */
+async function bookAutocompleteOnPrefix(redis: Redis, zset: string, prefix: string): Promise<{ items: string[]; outcome: Outcome }> {
+  const identifier = randomUUID();
+  const [start, end] = findPrefixRange(prefix).map((marker) => marker + identifier) as [string, string];
+  await redis.zadd(zset, 0, start, 0, end);
+  for (let retries = 0; ; retries++) {
+    await redis.watch(zset);
+    const startIndex = (await redis.zrank(zset, start))!;
+    const endIndex = (await redis.zrank(zset, end))!;
+    const endRange = Math.min(startIndex + 9, endIndex - 2);
+    // ioredis resolves exec with null when WATCH saw a change: redis-py's WatchError.
+    const replies = await redis.multi().zrem(zset, start, end).zrange(zset, startIndex, endRange).exec();
+    if (replies === null) continue;
+    const items = (replies[1]![1] as string[]).filter((item) => !item.includes('{'));
+    return { items, outcome: { found: items.length, trips: 1 + 4 * (retries + 1), retries } };
+  }
+}
+
+/** The book's add_update_contact (`list` is the book's 'recent:' + user). */
+async function bookAddUpdateContact(redis: Redis, list: string, contact: string): Promise<void> {
+  await redis
+    .multi()
+    .lrem(list, 0, contact)
+    .lpush(list, contact)
+    .ltrim(list, 0, MAX_CONTACTS - 1)
+    .exec();
+}
+
+/** The book's fetch_autocomplete_list: the whole list, filtered in the client. */
+async function bookFetchAutocompleteList(redis: Redis, list: string, prefix: string): Promise<string[]> {
+  const candidates = await redis.lrange(list, 0, -1);
+  return candidates.filter((candidate) => candidate.toLowerCase().startsWith(prefix));
+}
+
+// ---------------------------------------------------------------------------------------------
+// The in-Redis alternative for section 4, defined only here.
+
+/**
+ * Returns up to ARGV[2] entries of the contacts string that start with ARGV[1], comparing after
+ * string.lower, which lowers A-Z only: real Unicode folding would cost more. Written to be as
+ * cheap as Lua allows, so the comparison is fair to it: the string is lowered once (string.lower
+ * keeps every byte's position) and searched for "\n" .. prefix by string.find in C, rather than
+ * cut into entries in Lua.
+ */
+const FILTER_CONTACTS_LUA = `
+local list = redis.call('GET', KEYS[1])
+if not list then return {} end
+local wrapped = '\\n' .. list
+local lowered = string.lower(wrapped)
+local needle = '\\n' .. string.lower(ARGV[1])
+local limit = tonumber(ARGV[2])
+local found, from = {}, 1
+while #found < limit do
+  local at = string.find(lowered, needle, from, true)
+  if not at then break end
+  local stop = string.find(wrapped, '\\n', at + 1, true)
+  found[#found + 1] = string.sub(wrapped, at + 1, (stop or 0) - 1)
+  if not stop then break end
+  from = stop
+end
+return found`;
+
+type FilterCommand = (key: string, prefix: string, limit: number) => Promise<string[]>;
+
+function defineFilterScript(redis: Redis): FilterCommand {
+  redis.defineCommand('benchFilterContacts', { numberOfKeys: 1, lua: FILTER_CONTACTS_LUA });
+  const command = (redis as unknown as Record<string, FilterCommand>).benchFilterContacts!;
+  return (key, prefix, limit) => command.call(redis, key, prefix, limit);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reading Redis's own accounting.
+
+const infoField = (info: string, field: string): number => Number(new RegExp(`^${field}:([\\d.]+)`, 'm').exec(info)?.[1] ?? NaN);
+
+/** CPU seconds redis-server has used, all threads, user and system. */
+async function redisCpuSeconds(redis: Redis): Promise<number> {
+  const info = await redis.info('cpu');
+  return infoField(info, 'used_cpu_user') + infoField(info, 'used_cpu_sys');
+}
+
+async function usedMemory(redis: Redis): Promise<number> {
+  return infoField(await redis.info('memory'), 'used_memory');
+}
+
+/** Calls and microseconds of one command since the last RESETSTAT (INFO commandstats). */
+async function commandUsage(redis: Redis, command: string): Promise<{ calls: number; usec: number }> {
+  const match = new RegExp(`^cmdstat_${command}:calls=(\\d+),usec=(\\d+)`, 'm').exec(await redis.info('commandstats'));
+  return { calls: Number(match?.[1] ?? 0), usec: Number(match?.[2] ?? 0) };
+}
+
+async function memoryUsage(redis: Redis, key: string): Promise<number> {
+  return Number(await redis.call('MEMORY', 'USAGE', key, 'SAMPLES', '0'));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Measuring: concurrent callers, alternating rounds.
+
+interface Peer {
+  label: string;
+  /** Queries per measured round. */
+  ops: number;
+  /** One query; `task` numbers the queries of a round, so every peer asks the same sequence. */
+  query: (caller: number, task: number) => Promise<Outcome>;
+  /** The command whose usec_per_call is shown (section 4). */
+  statCommand?: string;
+}
+
+interface RoundResult {
+  seconds: number;
+  queries: number;
+  found: number;
+  trips: number;
+  retries: number;
+  executed: number;
+  cpuSeconds: number;
+  statCalls: number;
+  statUsec: number;
+}
+
+async function runCallers(callers: number, ops: number, work: (caller: number, task: number) => Promise<void>): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: callers }, async (_, caller) => {
+      while (next < ops) await work(caller, next++);
+    }),
+  );
+}
+
+async function round(peer: Peer, admin: Redis, ops: number): Promise<RoundResult> {
+  await admin.config('RESETSTAT');
+  const cpuBefore = await redisCpuSeconds(admin);
+  const totals = { found: 0, trips: 0, retries: 0 };
+  const t0 = performance.now();
+  await runCallers(CALLERS, ops, async (caller, task) => {
+    const outcome = await peer.query(caller, task);
+    totals.found += outcome.found;
+    totals.trips += outcome.trips;
+    totals.retries += outcome.retries;
+  });
+  const seconds = (performance.now() - t0) / 1000;
+  const cpuSeconds = (await redisCpuSeconds(admin)) - cpuBefore;
+  const executed = await commandCount(admin);
+  const stat = peer.statCommand ? await commandUsage(admin, peer.statCommand) : { calls: 0, usec: 0 };
+  return { seconds, queries: ops, ...totals, executed, cpuSeconds, statCalls: stat.calls, statUsec: stat.usec };
+}
+
+interface Summary {
+  label: string;
+  statCommand: string;
+  rate: number;
+  rateMin: number;
+  rateMax: number;
+  /** Per query, over all measured rounds. */
+  found: number;
+  trips: number;
+  retries: number;
+  executed: number;
+  cpuMicros: number;
+  statUsecPerCall: number;
+}
+
+const median = (values: number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
+
+function summarize(peer: Peer, rounds: RoundResult[]): Summary {
+  const total = (pick: (r: RoundResult) => number): number => rounds.reduce((sum, r) => sum + pick(r), 0);
+  const queries = total((r) => r.queries);
+  const rates = rounds.map((r) => r.queries / r.seconds);
+  return {
+    label: peer.label,
+    statCommand: peer.statCommand ?? '',
+    rate: median(rates),
+    rateMin: Math.min(...rates),
+    rateMax: Math.max(...rates),
+    found: total((r) => r.found) / queries,
+    trips: total((r) => r.trips) / queries,
+    retries: total((r) => r.retries) / queries,
+    executed: total((r) => r.executed) / queries,
+    cpuMicros: (total((r) => r.cpuSeconds) * 1e6) / queries,
+    statUsecPerCall: total((r) => r.statUsec) / Math.max(1, total((r) => r.statCalls)),
+  };
+}
+
+/** One warm-up round per peer (scripts loaded, caches warm), then ROUNDS rounds, peers taking turns. */
+async function alternate(title: string, peers: Peer[], admin: Redis): Promise<Summary[]> {
+  console.log(`${title}: ${peers.map((p) => `${p.label} ${p.ops}`).join(', ')} queries per round; ${CALLERS} callers`);
+  for (const peer of peers) await round(peer, admin, Math.ceil(peer.ops / 4));
+  const results = new Map<Peer, RoundResult[]>(peers.map((peer) => [peer, []]));
+  for (let i = 0; i < ROUNDS; i++) {
+    for (const peer of peers) {
+      const result = await round(peer, admin, peer.ops);
+      results.get(peer)!.push(result);
+      console.log(
+        `    ${peer.label.padEnd(22)} ${(result.queries / result.seconds).toFixed(0).padStart(7)}/s  ` +
+          `redis CPU ${((result.cpuSeconds * 1e6) / result.queries).toFixed(1)} µs/query` +
+          (result.retries ? `, ${(result.retries / result.queries).toFixed(2)} WATCH retries/query` : ''),
+      );
+    }
+  }
+  return peers.map((peer) => summarize(peer, results.get(peer)!));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Output.
+
+function printTable(header: string[], rows: string[][], textColumns: number): void {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const line = (cells: string[]): string =>
+    cells.map((c, i) => (i < textColumns ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
+  console.log(line(header));
+  console.log(widths.map((w) => '-'.repeat(w)).join('  '));
+  let last = '';
+  for (const row of rows) {
+    console.log(line(row[0] === last ? ['', ...row.slice(1)] : row));
+    last = row[0]!;
+  }
+}
+
+const fixed = (value: number, digits = 2): string => value.toFixed(digits);
+const rateCell = (s: Summary): string => `${s.rate.toFixed(0)} (${s.rateMin.toFixed(0)}-${s.rateMax.toFixed(0)})`;
+const count = (n: number): string => n.toLocaleString('en-US');
+
+// ---------------------------------------------------------------------------------------------
+// Sections 1 and 3: guilds.
+
+interface Connections {
+  /** db 0, ours: the one command connection, scripts defined. */
+  ours: Redis;
+  /** db 1, the book's, for loading and reading. */
+  book: Redis;
+  /** db 1, one per book caller, for WATCH. */
+  bookCallers: Redis[];
+}
+
+/** ZADDs of LOAD_BATCH members, a few in flight; a line of progress every quarter for big sets. */
+async function loadZset(redis: Redis, key: string, members: string[], label: string): Promise<void> {
+  const t0 = performance.now();
+  const inFlight: Promise<unknown>[] = [];
+  const quarter = Math.ceil(members.length / 4);
+  for (let at = 0; at < members.length; at += LOAD_BATCH) {
+    const batch = members.slice(at, at + LOAD_BATCH).flatMap((member) => [0, member]);
+    inFlight.push(redis.zadd(key, ...batch));
+    if (inFlight.length >= 8) await inFlight.shift();
+    const done = Math.min(at + LOAD_BATCH, members.length);
+    if (members.length >= 100_000 && Math.floor(done / quarter) > Math.floor(at / quarter)) {
+      console.log(`    loading ${label}: ${count(done)}/${count(members.length)} (${((performance.now() - t0) / 1000).toFixed(1)} s)`);
+    }
+  }
+  await Promise.all(inFlight);
+  const loaded = await redis.zcard(key);
+  if (loaded !== members.length) throw new Error(`${label}: ${loaded} members loaded, expected ${members.length}`);
+}
+
+interface MemoryRow {
+  size: number;
+  names: string;
+  layout: string;
+  entryBytes: number;
+  perMember: number;
+  usedPerMember: number;
+  encoding: string;
+}
+
+/** Loads a layout into a zset and measures it; the zset stays for the caller to use and drop. */
+async function measureZset(redis: Redis, key: string, entries: string[], size: number, names: string, layout: string): Promise<MemoryRow> {
+  const before = await usedMemory(redis);
+  await loadZset(redis, key, entries, `${names} names, ${layout}`);
+  const usedPerMember = ((await usedMemory(redis)) - before) / entries.length;
+  const perMember = (await memoryUsage(redis, key)) / entries.length;
+  const encoding = String(await redis.object('ENCODING', key));
+  return { size, names, layout, entryBytes: averageBytes(entries), perMember, usedPerMember, encoding };
+}
+
+/** Section 3 (a): the same mixed names in both layouts. */
+async function mixedNameMemory(connections: Connections, size: number): Promise<MemoryRow[]> {
+  const names = uniqueNames(size, mixedName, SEED + size + 1);
+  const key = guildKeys.members(`bench-mixed-${size}`);
+  const changed = names.filter((name) => guildEntry(name) !== name).length;
+  console.log(`  ${count(size)} mixed names: case folding changes ${((100 * changed) / size).toFixed(1)}% of them (stored twice by ours)`);
+  const rows = [
+    await measureZset(connections.ours, key, names.map(guildEntry), size, 'mixed', 'ours (guildEntry)'),
+    await measureZset(connections.book, key, names, size, 'mixed', 'book (plain name)'),
+  ];
+  await Promise.all([connections.ours.del(key), connections.book.del(key)]);
+  return rows;
+}
+
+/** 1-3 letter prefixes cut from member names, as someone typing a member's name would start. */
+function prefixesOf(names: string[], count: number, seed: number): string[] {
+  const random = seeded(seed);
+  return Array.from({ length: count }, () => pick(random, names).slice(0, between(random, 1, 3)));
+}
+
+function guildPeers(connections: Connections, guild: string, names: string[], prefixes: string[]): Peer[] {
+  const guilds = new GuildRepository(connections.ours, { maxGuildMembers: names.length * 2, maxGuildsPerUser: 1 });
+  const key = guildKeys.members(guild);
+  const prefixOf = (task: number): string => prefixes[task % prefixes.length]!;
+  const one = (found: number): Outcome => ({ found, trips: 1, retries: 0 });
+  return [
+    { label: 'ours (service)', ops: GUILD_OPS, query: async (_, task) => one((await guilds.search(guild, prefixOf(task), LIMIT)).length) },
+    {
+      label: 'ours (asMember)',
+      ops: GUILD_OPS,
+      query: async (_, task) => one((await guilds.search(guild, prefixOf(task), LIMIT, names[(task * 7919) % names.length])).length),
+    },
+    {
+      label: 'book',
+      ops: GUILD_BOOK_OPS,
+      query: async (caller, task) => (await bookAutocompleteOnPrefix(connections.bookCallers[caller]!, key, prefixOf(task))).outcome,
+    },
+  ];
+}
+
+/** Before timing anything: both must return the same members for the same prefixes. */
+async function checkGuildAgreement(connections: Connections, guild: string, prefixes: string[]): Promise<void> {
+  const guilds = new GuildRepository(connections.ours, { maxGuildMembers: 1, maxGuildsPerUser: 1 });
+  const sample = prefixes.slice(0, 200);
+  let agreed = 0;
+  for (const prefix of sample) {
+    const ours = await guilds.search(guild, prefix, LIMIT);
+    const book = await bookAutocompleteOnPrefix(connections.bookCallers[0]!, guildKeys.members(guild), prefix);
+    if (ours.join('\n') === book.items.join('\n')) agreed++;
+  }
+  console.log(`  results agree on ${agreed}/${sample.length} prefixes (run one at a time)`);
+  if (agreed !== sample.length) throw new Error('ours and the book disagree on a guild prefix search');
+}
+
+/** Sections 1 and 3 (b) for one size: one lower-case zset per layout, identical content. */
+async function lowercaseGuild(connections: Connections, size: number, admin: Redis): Promise<{ memory: MemoryRow[]; speed: Summary[] }> {
+  const names = uniqueNames(size, lowercaseName, SEED + size);
+  if (names.some((name) => guildEntry(name) !== name)) throw new Error('a lower-case name has an entry of its own');
+  const guild = `bench-lower-${size}`;
+  const key = guildKeys.members(guild);
+  const memory = [
+    await measureZset(connections.ours, key, names, size, 'a-z', 'ours (guildEntry)'),
+    await measureZset(connections.book, key, names, size, 'a-z', 'book (plain name)'),
+  ];
+  const prefixes = prefixesOf(names, 10_000, SEED + size + 2);
+  await checkGuildAgreement(connections, guild, prefixes);
+  const speed = await alternate(`  guild of ${count(size)}`, guildPeers(connections, guild, names, prefixes), admin);
+  await Promise.all([connections.ours.del(key), connections.book.del(key)]);
+  return { memory, speed };
+}
+
+function printGuildSpeed(results: Map<number, Summary[]>): void {
+  console.log(`\n1. Guild prefix queries, limit ${LIMIT}, ${CALLERS} concurrent callers (medians of ${ROUNDS} rounds, per-query figures over all rounds)`);
+  const rows: string[][] = [];
+  for (const [size, summaries] of results) {
+    const book = summaries.find((s) => s.label === 'book')!;
+    for (const s of summaries) {
+      rows.push([
+        count(size),
+        s.label,
+        rateCell(s),
+        s === book ? '' : fixed(s.rate / book.rate),
+        fixed(s.executed),
+        fixed(s.trips),
+        fixed(s.retries, 3),
+        fixed(s.cpuMicros, 1),
+        s === book ? '' : fixed(book.cpuMicros / s.cpuMicros),
+        fixed(s.found),
+      ]);
+    }
+  }
+  printTable(
+    ['members', 'peer', 'queries/s (min-max)', 'ours/book', 'redis cmds/q', 'round trips/q', 'WATCH retries/q', 'redis CPU µs/q', 'book CPU/ours', 'results/q'],
+    rows,
+    2,
+  );
+  console.log(
+    '  ours: one EVALSHA (ZRANGEBYLEX, + ZSCORE with asMember) on one shared connection; book: ZADD, then per attempt WATCH, ZRANK, ZRANK, ' +
+      'MULTI/ZREM/ZRANGE/EXEC, one connection per caller.',
+  );
+  console.log(
+    '  results/q: members returned; below 10 where a prefix matches fewer, and a little lower for the book, whose ZRANGE of 10 ranks also ' +
+      "takes other callers' markers, which it then filters out.",
+  );
+}
+
+function printGuildMemory(rows: MemoryRow[]): void {
+  console.log('\n3. Memory per guild member (MEMORY USAGE key SAMPLES 0 / members; used_memory growth while loading / members)');
+  const table: string[][] = [];
+  for (let i = 0; i < rows.length; i += 2) {
+    const [ours, book] = [rows[i]!, rows[i + 1]!];
+    for (const row of [ours, book]) {
+      table.push([
+        `${count(row.size)} ${row.names}`,
+        row.layout,
+        row.encoding,
+        fixed(row.entryBytes, 1),
+        fixed(row.perMember, 1),
+        fixed(row.usedPerMember, 1),
+        row === ours ? fixed(ours.perMember / book.perMember) : '',
+      ]);
+    }
+  }
+  printTable(['members, names', 'layout', 'encoding', 'entry bytes', 'bytes/member', 'used_memory/member', 'ours/book'], table, 3);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Sections 2 and 4: recent contacts.
+
+/**
+ * One user's adds, oldest first: mostly new names, one in five a repeat that moves an earlier
+ * name back to the front, until 110 different names were added, so the list ends full and
+ * the trim has run.
+ */
+function contactAdds(random: Random, pool: string[]): string[] {
+  const adds: string[] = [];
+  const added = new Set<string>();
+  while (added.size < MAX_CONTACTS + 10) {
+    if (adds.length > 0 && random() < 0.2) {
+      adds.push(pick(random, adds));
+    } else {
+      const name = pick(random, pool);
+      adds.push(name);
+      added.add(name);
+    }
+  }
+  return adds;
+}
+
+const contactUser = (i: number): string => `player${i}`;
+
+/** Each user's adds in order; users in parallel. Returns seconds taken. */
+async function fillContacts(plan: string[][], add: (user: string, contact: string) => Promise<unknown>): Promise<number> {
+  const t0 = performance.now();
+  await runCallers(50, plan.length, async (_, user) => {
+    for (const contact of plan[user]!) await add(contactUser(user), contact);
+  });
+  return (performance.now() - t0) / 1000;
+}
+
+interface ContactsMemory {
+  label: string;
+  encoding: string;
+  perUser: number;
+  min: number;
+  max: number;
+  usedPerUser: number;
+  /** Adds per second while filling: one pass, informative only. */
+  fillRate: number;
+}
+
+async function measureContacts(redis: Redis, label: string, plan: string[][], add: (user: string, contact: string) => Promise<unknown>): Promise<ContactsMemory> {
+  const before = await usedMemory(redis);
+  const fillSeconds = await fillContacts(plan, add);
+  const usedPerUser = ((await usedMemory(redis)) - before) / plan.length;
+  const sizes: number[] = [];
+  for (let user = 0; user < plan.length; user++) sizes.push(await memoryUsage(redis, userKeys.contacts(contactUser(user))));
+  const encoding = String(await redis.object('ENCODING', userKeys.contacts(contactUser(0))));
+  const perUser = sizes.reduce((sum, s) => sum + s, 0) / sizes.length;
+  const adds = plan.reduce((sum, p) => sum + p.length, 0);
+  return { label, encoding, perUser, min: Math.min(...sizes), max: Math.max(...sizes), usedPerUser, fillRate: adds / fillSeconds };
+}
+
+/** Both stores must hold the same 100 names in the same order for every user. */
+async function checkContactsAgree(contacts: ContactsRepository, book: Redis, users: number): Promise<void> {
+  for (let user = 0; user < users; user++) {
+    const ours = await contacts.all(contactUser(user));
+    const theirs = await book.lrange(userKeys.contacts(contactUser(user)), 0, -1);
+    if (ours.length !== MAX_CONTACTS || ours.join('\n') !== theirs.join('\n')) throw new Error(`contacts of ${contactUser(user)} differ`);
+  }
+  console.log(`  both stores hold the same ${MAX_CONTACTS} names in the same order for all ${count(users)} users`);
+}
+
+async function contactsMemory(connections: Connections, plan: string[][]): Promise<ContactsMemory[]> {
+  const contacts = new ContactsRepository(connections.ours, { maxContacts: MAX_CONTACTS });
+  const adds = plan.reduce((sum, p) => sum + p.length, 0);
+  console.log(`recent contacts: ${count(plan.length)} users, ${count(adds)} adds (${(adds / plan.length).toFixed(0)} per user)`);
+  const rows = [
+    await measureContacts(connections.ours, 'ours (string)', plan, (user, contact) => contacts.add(user, contact)),
+    await measureContacts(connections.book, 'book (list)', plan, (user, contact) => bookAddUpdateContact(connections.book, userKeys.contacts(user), contact)),
+  ];
+  await checkContactsAgree(contacts, connections.book, plan.length);
+  return rows;
+}
+
+function printContactsMemory(rows: ContactsMemory[], names: string[][]): void {
+  const [ours, book] = rows as [ContactsMemory, ContactsMemory];
+  const nameBytes = names.flat().reduce((sum, n) => sum + utf8(n), 0) / names.length;
+  console.log(
+    `\n2. Memory per user of a full ${MAX_CONTACTS}-entry recent-contacts list (${count(names.length)} users; the names themselves: ${nameBytes.toFixed(0)} bytes per user)`,
+  );
+  printTable(
+    ['layout', 'encoding', 'MEMORY USAGE bytes/user (min-max)', 'used_memory/user', 'ours/book', 'fill adds/s (one pass)'],
+    rows.map((r) => [
+      r.label,
+      r.encoding,
+      `${r.perUser.toFixed(0)} (${r.min}-${r.max})`,
+      r.usedPerUser.toFixed(0),
+      r === ours ? fixed(ours.perUser / book.perUser) : '',
+      r.fillRate.toFixed(0),
+    ]),
+    2,
+  );
+}
+
+/** A user and what they typed: the first 1-2 characters of one of their contacts, lower-cased. */
+function filterTasks(lists: string[][], count: number, seed: number): { user: number; prefix: string }[] {
+  const random = seeded(seed);
+  return Array.from({ length: count }, () => {
+    const user = below(random, lists.length);
+    const contact = [...pick(random, lists[user]!)];
+    return { user, prefix: contact.slice(0, between(random, 1, 2)).join('').toLowerCase() };
+  });
+}
+
+function filterPeers(connections: Connections, lists: string[][]): Peer[] {
+  const contacts = new ContactsRepository(connections.ours, { maxContacts: MAX_CONTACTS });
+  const filter = defineFilterScript(connections.ours);
+  const tasks = filterTasks(lists, 10_000, SEED + 4);
+  const task = (n: number): { user: string; key: string; prefix: string } => {
+    const { user, prefix } = tasks[n % tasks.length]!;
+    return { user: contactUser(user), key: userKeys.contacts(contactUser(user)), prefix };
+  };
+  const one = (found: number): Outcome => ({ found, trips: 1, retries: 0 });
+  const peer = (label: string, statCommand: string, run: (t: ReturnType<typeof task>) => Promise<string[]>): Peer => ({
+    label,
+    statCommand,
+    ops: FILTER_OPS,
+    query: async (_, n) => one((await run(task(n))).length),
+  });
+  return [
+    peer('ours: GET + foldCase', 'get', (t) => contacts.find(t.user, t.prefix, LIMIT)),
+    peer('Lua filter (ASCII)', 'evalsha', (t) => filter(t.key, t.prefix, LIMIT)),
+    peer('book: LRANGE + filter', 'lrange', (t) => bookFetchAutocompleteList(connections.book, t.key, t.prefix)),
+  ];
+}
+
+function printFiltering(summaries: Summary[]): void {
+  const [ours, lua] = summaries as [Summary, Summary];
+  console.log(`\n4. Recent-contacts prefix filtering, ${CALLERS} callers on one connection each way (medians of ${ROUNDS} rounds)`);
+  printTable(
+    ['way', 'calls/s (min-max)', 'ours/this', 'command', 'usec_per_call', 'redis CPU µs/call', 'matches/call'],
+    summaries.map((s) => [
+      s.label,
+      rateCell(s),
+      s === ours ? '' : fixed(ours.rate / s.rate),
+      s.statCommand,
+      fixed(s.statUsecPerCall),
+      fixed(s.cpuMicros, 1),
+      fixed(s.found),
+    ]),
+    1,
+  );
+  console.log('  usec_per_call: INFO commandstats for the command alone (for evalsha the whole script); redis CPU: the server process, parsing and replies included.');
+  console.log(`  matches/call: the Lua filter finds fewer where a name starts with a non-ASCII capital (É, Ж) that string.lower cannot fold.`);
+  console.log(conclusion(ours, lua));
+}
+
+/** The decision, from this run's numbers: which way costs Redis, the shared resource, less CPU. */
+function conclusion(ours: Summary, lua: Summary): string {
+  const stat = lua.statUsecPerCall / ours.statUsecPerCall;
+  const whole = lua.cpuMicros / ours.cpuMicros;
+  const verdict = stat > 1 ? 'keep filtering in Node' : 'filter in Redis';
+  const agreement = stat > 1 === whole > 1 ? 'same verdict' : 'the opposite verdict';
+  const speed =
+    ours.rate >= lua.rate
+      ? `ours also serves ${fixed(ours.rate / lua.rate)}x the calls/s`
+      : `ours serves only ${fixed(ours.rate / lua.rate)}x the Lua filter's calls/s here, held back by foldCase in Node on the same cores ` +
+        '(Node CPU grows with more API processes; Redis has one thread for everyone)';
+  return (
+    `  conclusion: ${verdict}. Per call the Lua filter costs Redis ${fixed(lua.statUsecPerCall)} µs against GET's ${fixed(ours.statUsecPerCall)} ` +
+    `(${fixed(stat)}x, commandstats), and ${fixed(lua.cpuMicros, 1)} against ${fixed(ours.cpuMicros, 1)} µs of whole-server CPU ` +
+    `(${fixed(whole)}x, ${agreement}), with ASCII-only folding; ${speed}.`
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+
+async function connect(url: string): Promise<Connections> {
+  const ours = new Redis(url);
+  defineScripts(ours);
+  const book = new Redis(url, { db: BOOK_DB });
+  const bookCallers = Array.from({ length: CALLERS }, () => new Redis(url, { db: BOOK_DB }));
+  await Promise.all([ours, book, ...bookCallers].map((client) => client.ping()));
+  return { ours, book, bookCallers };
+}
+
+function disconnect(connections: Connections): void {
+  for (const client of [connections.ours, connections.book, ...connections.bookCallers]) client.disconnect();
+}
+
+async function main(): Promise<void> {
+  await withBenchRedis(async (url) => {
+    const admin = new Redis(url);
+    const connections = await connect(url);
+    const started = performance.now();
+    try {
+      console.log(
+        `autocomplete benchmark: ours against the book's (section 6.1), same redis-server, ${CALLERS} concurrent callers, ` +
+          `1 warm-up + ${ROUNDS} measured rounds per peer, alternating; the book's keys in db ${BOOK_DB} under our key names.`,
+      );
+      const pool = uniqueNames(20_000, mixedName, SEED + 3);
+      const random = seeded(SEED + 5);
+      const plan = Array.from({ length: CONTACT_USERS }, () => contactAdds(random, pool));
+      const contactsRows = await contactsMemory(connections, plan);
+      const contacts = new ContactsRepository(connections.ours, { maxContacts: MAX_CONTACTS });
+      const lists = await Promise.all(plan.map((_, user) => contacts.all(contactUser(user))));
+      const filtering = await alternate('contacts prefix filtering', filterPeers(connections, lists), admin);
+
+      const speeds = new Map<number, Summary[]>();
+      const memory: MemoryRow[] = [];
+      for (const size of GUILD_SIZES) {
+        console.log(`guild of ${count(size)} members`);
+        const lower = await lowercaseGuild(connections, size, admin);
+        speeds.set(size, lower.speed);
+        memory.push(...(await mixedNameMemory(connections, size)), ...lower.memory);
+      }
+
+      console.log(`\nautocomplete summary (${((performance.now() - started) / 1000).toFixed(1)} s):`);
+      printGuildSpeed(speeds);
+      printContactsMemory(contactsRows, lists);
+      printGuildMemory(memory);
+      printFiltering(filtering);
+    } finally {
+      disconnect(connections);
+      admin.disconnect();
+    }
+  });
+}
+
+runBenchmark(main);
