@@ -46,7 +46,7 @@ import { ContactsRepository } from '../src/redis/contacts';
 import { GuildRepository, guildEntry } from '../src/redis/guild';
 import { guildKeys, userKeys } from '../src/redis/keys';
 import { defineScripts } from '../src/redis/scripts';
-import { commandCount, runBenchmark, withBenchRedis } from './support';
+import { commandCount, median, runBenchmark, withBenchRedis } from './support';
 
 const GUILD_SIZES = (process.env.BENCH_GUILD_SIZES ?? '10000,1000000').split(',').map(Number);
 /**
@@ -335,12 +335,6 @@ interface Summary {
   cpuMicros: number;
   statUsecPerCall: number;
 }
-
-const median = (values: number[]): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-};
 
 function summarize(peer: Peer, rounds: RoundResult[]): Summary {
   const total = (pick: (r: RoundResult) => number): number => rounds.reduce((sum, r) => sum + pick(r), 0);

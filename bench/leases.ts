@@ -27,7 +27,7 @@ import { LeaseRepository, type Attempt, type AttemptRequest } from '../src/redis
 import { LeaseSignals } from '../src/redis/lease-signals';
 import { LeaseAcquirer } from '../src/redis/lease-wait';
 import { defineScripts } from '../src/redis/scripts';
-import { commandCount, runBenchmark, withBenchRedis } from './support';
+import { commandCount, median, runBenchmark, withBenchRedis } from './support';
 
 /** Acquire+release pairs per measured round of an uncontended scenario. */
 const OPS = Number(process.env.BENCH_LEASE_OPS ?? 4_000);
@@ -204,12 +204,6 @@ async function round(peer: Peer, scenario: Scenario, admin: Redis, prefix: strin
     grants,
   };
 }
-
-const median = (values: number[]): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-};
 
 /** Nearest-rank percentile of an ascending array. */
 const percentile = (sorted: number[], p: number): number =>
