@@ -46,7 +46,7 @@ import { ContactsRepository } from '../src/redis/contacts';
 import { GuildRepository, guildEntry } from '../src/redis/guild';
 import { guildKeys, userKeys } from '../src/redis/keys';
 import { defineScripts } from '../src/redis/scripts';
-import { commandCount, median, runBenchmark, withBenchRedis } from './support';
+import { commandCount, median, runBenchmark, seeded, withBenchRedis } from './support';
 
 const GUILD_SIZES = (process.env.BENCH_GUILD_SIZES ?? '10000,1000000').split(',').map(Number);
 /**
@@ -74,17 +74,6 @@ const SEED = Number(process.env.BENCH_SEED ?? 61);
 
 type Random = () => number;
 
-/** mulberry32: small, seedable, good enough to pick letters. */
-function seeded(seed: number): Random {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const below = (random: Random, n: number): number => Math.floor(random() * n);
 const between = (random: Random, min: number, max: number): number => min + below(random, max - min + 1);

@@ -55,6 +55,37 @@ export interface AutocompleteConfig {
   maxGuildsPerUser: number;
 }
 
+export interface TaskConfig {
+  /** Largest `args` of a task, and largest result, as JSON in UTF-8 bytes. */
+  maxArgsBytes: number;
+  /** Longest `delayMs` of enqueueTask and rescheduleTask. */
+  maxDelayMs: number;
+  /** Runs of a task before it is FAILED for good (the first run included). */
+  maxAttempts: number;
+  /** Wait before the first retry; doubled for each further one, up to maxBackoffMs. */
+  backoffMs: number;
+  maxBackoffMs: number;
+  /** A taken task whose worker stops answering for this long goes back to waiting. */
+  visibilityMs: number;
+  /** Longest one run of a handler may take before it is stopped and counted as failed. */
+  runTimeoutMs: number;
+  /** Finished (completed, failed, cancelled) tasks remembered per queue. */
+  history: number;
+  /** Most tasks one queue may hold, waiting, delayed, active and remembered together. */
+  maxTasksPerQueue: number;
+}
+
+export interface WorkerConfig {
+  /** Queues this process works on (WORKER_QUEUES); empty: none. */
+  queues: string[];
+  /** Tasks run at once per queue. */
+  concurrency: number;
+  /** Module that exports the handlers by task name (TASK_HANDLERS). */
+  handlersModule: string | undefined;
+  /** Whether the API process runs workers too (TASK_WORKER=on). */
+  inApi: boolean;
+}
+
 export interface Config {
   nodeEnv: NodeEnv;
   isProduction: boolean;
@@ -75,6 +106,8 @@ export interface Config {
   messaging: MessagingConfig;
   leases: LeaseConfig;
   autocomplete: AutocompleteConfig;
+  tasks: TaskConfig;
+  worker: WorkerConfig;
 }
 
 export class ConfigError extends Error {
@@ -150,6 +183,17 @@ function readPrecisions(reader: Reader): number[] {
   return [...numbers].sort((a, b) => a - b);
 }
 
+function readQueues(reader: Reader): string[] {
+  const value = reader.raw('WORKER_QUEUES');
+  if (value === undefined) return [];
+  const queues = [...new Set(value.split(',').map((part) => part.trim().normalize('NFC')))];
+  if (queues.length > 64 || !queues.every((queue) => /^[\p{L}\p{N}\p{M}_\-./@]{1,128}$/u.test(queue))) {
+    reader.problems.push(`WORKER_QUEUES must be a comma-separated list of at most 64 queue names, got "${value}"`);
+    return [];
+  }
+  return queues;
+}
+
 function readRedisUrl(reader: Reader): string | undefined {
   const value = reader.raw('REDIS_URL');
   if (value === undefined) return undefined;
@@ -218,8 +262,28 @@ export function loadConfig(env: Env = process.env): Config {
       maxGuildMembers: reader.int('GUILD_MAX_MEMBERS', 10_000_000, 1, 1_000_000_000),
       maxGuildsPerUser: reader.int('GUILD_MAX_PER_USER', 1000, 1, 100_000),
     },
+    tasks: {
+      maxArgsBytes: reader.int('TASK_MAX_ARGS_BYTES', 64 * 1024, 64, 1024 * 1024),
+      maxDelayMs: reader.int('TASK_MAX_DELAY_MS', 7 * 86_400_000, 1000, 2_147_483_647),
+      maxAttempts: reader.int('TASK_MAX_ATTEMPTS', 5, 1, 100),
+      backoffMs: reader.int('TASK_BACKOFF_MS', 1000, 0, 3_600_000),
+      maxBackoffMs: reader.int('TASK_MAX_BACKOFF_MS', 600_000, 0, 86_400_000),
+      visibilityMs: reader.int('TASK_VISIBILITY_TIMEOUT_MS', 30_000, 1000, 3_600_000),
+      runTimeoutMs: reader.int('TASK_RUN_TIMEOUT_MS', 300_000, 100, 86_400_000),
+      history: reader.int('TASK_HISTORY', 10_000, 1, 1_000_000),
+      maxTasksPerQueue: reader.int('TASK_MAX_PER_QUEUE', 1_000_000, 10, 100_000_000),
+    },
+    worker: {
+      queues: readQueues(reader),
+      concurrency: reader.int('WORKER_CONCURRENCY', 4, 1, 256),
+      handlersModule: reader.raw('TASK_HANDLERS'),
+      inApi: reader.bool('TASK_WORKER', false),
+    },
   };
 
+  if (config.worker.inApi && (config.worker.queues.length === 0 || config.worker.handlersModule === undefined)) {
+    reader.problems.push('TASK_WORKER=on needs WORKER_QUEUES and TASK_HANDLERS');
+  }
   if (reader.problems.length > 0) throw new ConfigError(reader.problems);
   return config;
 }

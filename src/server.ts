@@ -20,6 +20,7 @@ import { LeaseRepository } from './redis/lease';
 import { LeaseSignals } from './redis/lease-signals';
 import { LeaseAcquirer } from './redis/lease-wait';
 import { MailboxRepository } from './redis/mailbox';
+import { TaskRepository } from './redis/tasks';
 import { EmbeddedRedis } from './redis/embedded';
 import { createRedisPubSub } from './schema/pubsub';
 import { ChatResolver } from './resolvers/chat';
@@ -30,10 +31,13 @@ import { InboxNotifier, InboxResolver } from './resolvers/inbox';
 import { LockResolver } from './resolvers/lock';
 import { MailboxResolver } from './resolvers/mailbox';
 import { SemaphoreResolver } from './resolvers/semaphore';
+import { TaskResolver } from './resolvers/task';
 import type { GraphQLContext } from './schema/context';
 import { createErrorFormatter } from './schema/format-error';
 import { buildAppSchema } from './schema/index';
 import { CounterCleanupWorker } from './workers/counter-cleanup';
+import { loadHandlers } from './workers/task-handlers';
+import { startTaskRunner } from './workers/task-runner';
 import { startWebSocketServer } from './ws';
 
 export interface RunningServer {
@@ -98,6 +102,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
     const pubSub = createRedisPubSub(commands, subscriber);
     const counters = new CounterRepository(commands, config.counters);
     const inbox = new InboxNotifier(pubSub);
+    const tasks = new TaskRepository(commands, config.tasks);
     const schema = await buildAppSchema(
       [
         new CounterResolver(counters, config.counters, pubSub),
@@ -114,6 +119,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
         ),
         new ContactsResolver(new ContactsRepository(commands, config.autocomplete), config.autocomplete),
         new GuildResolver(new GuildRepository(commands, config.autocomplete), config.autocomplete),
+        new TaskResolver(tasks, config.tasks),
       ],
       pubSub,
     );
@@ -126,6 +132,18 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
     undo.push(async () => {
       await Promise.all(workers.map((worker) => worker.stop()));
     });
+    if (config.worker.inApi) {
+      const runner = await startTaskRunner({
+        redisUrl,
+        commands,
+        repository: tasks,
+        handlers: await loadHandlers(config.worker.handlersModule!),
+        tasks: config.tasks,
+        worker: config.worker,
+        logger,
+      });
+      undo.push(() => runner.stop(config.shutdownTimeoutMs / 2));
+    }
 
     let draining = false;
     const app = createHttpApp({

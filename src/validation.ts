@@ -75,3 +75,23 @@ export function validId(value: string, argument: string): string {
   if (!ID_PATTERN.test(value)) throw badInput(`${argument} must be a positive whole number`, argument);
   return value;
 }
+
+const JSON_MAX_DEPTH = 32;
+
+/**
+ * A JSON value from a client as text for storage, or undefined for null. Bounded in size and in
+ * nesting, so neither Redis nor the worker that parses it meets a pathological document.
+ */
+export function validJson(value: unknown, argument: string, maxBytes: number): string | undefined {
+  if (value === null || value === undefined) return undefined;
+  const pending: [unknown, number][] = [[value, 1]];
+  while (pending.length > 0) {
+    const [item, depth] = pending.pop()!;
+    if (typeof item !== 'object' || item === null) continue;
+    if (depth > JSON_MAX_DEPTH) throw badInput(`${argument} may be nested at most ${JSON_MAX_DEPTH} deep`, argument);
+    for (const child of Object.values(item)) pending.push([child, depth + 1]);
+  }
+  const text = JSON.stringify(value);
+  if (Buffer.byteLength(text) > maxBytes) throw badInput(`${argument} must be at most ${maxBytes} bytes of JSON`, argument);
+  return text;
+}

@@ -85,6 +85,29 @@ describe('loadConfig', () => {
     ]);
   });
 
+  it('has the documented task limits, reads the worker settings, and wants queues and handlers for an in-API worker', () => {
+    expect(loadConfig({}).tasks).toEqual({
+      maxArgsBytes: 65_536,
+      maxDelayMs: 604_800_000,
+      maxAttempts: 5,
+      backoffMs: 1000,
+      maxBackoffMs: 600_000,
+      visibilityMs: 30_000,
+      runTimeoutMs: 300_000,
+      history: 10_000,
+      maxTasksPerQueue: 1_000_000,
+    });
+    expect(loadConfig({}).worker).toEqual({ queues: [], concurrency: 4, handlersModule: undefined, inApi: false });
+    const set = loadConfig({ WORKER_QUEUES: ' email, reports ,email', WORKER_CONCURRENCY: '16', TASK_HANDLERS: './h.js', TASK_WORKER: 'on' });
+    expect(set.worker).toEqual({ queues: ['email', 'reports'], concurrency: 16, handlersModule: './h.js', inApi: true });
+    expect(problems({ TASK_WORKER: 'on' })).toEqual(['TASK_WORKER=on needs WORKER_QUEUES and TASK_HANDLERS']);
+    expect(problems({ WORKER_QUEUES: 'a:b', WORKER_CONCURRENCY: '0', TASK_VISIBILITY_TIMEOUT_MS: '10' })).toEqual([
+      expect.stringMatching(/^TASK_VISIBILITY_TIMEOUT_MS must be an integer from 1000/),
+      expect.stringMatching(/^WORKER_QUEUES must be a comma-separated list/),
+      expect.stringMatching(/^WORKER_CONCURRENCY must be an integer from 1 to 256/),
+    ]);
+  });
+
   it('listens on all interfaces and hides introspection in production', () => {
     const config = loadConfig({ NODE_ENV: 'production', JWT_SECRET: 's'.repeat(32) });
     expect(config.host).toBe('0.0.0.0');

@@ -31,6 +31,12 @@ describe('Lua scripts', () => {
       'mailbox-ack',
       'mailbox-send',
       'mailbox-take',
+      'task-cancel',
+      'task-enqueue',
+      'task-extend',
+      'task-next',
+      'task-promote',
+      'task-reschedule',
     ]);
   });
 

@@ -118,3 +118,60 @@ export function leaseKeys(kind: LeaseKind, name: string) {
     released: `${LEASE_RELEASED_TOPIC[kind]}:${name}`,
   };
 }
+
+export const TASK_PRIORITIES = ['HIGH', 'NORMAL', 'LOW'] as const;
+export type TaskPriority = (typeof TASK_PRIORITIES)[number];
+
+/** Pub/sub topic on which every state change of a task is announced, with the task id. */
+export const TASK_CHANGED_TOPIC = 'TASK_CHANGED';
+
+/**
+ * One task queue's keys share the tag `{q:<name>}`, so every task operation is one script on one
+ * slot. Tasks are numbered per queue; a task id is `<queue>:<number>` (names never hold a colon),
+ * so the id alone says where the task lives.
+ */
+export function queueKeys(queue: string) {
+  const base = `queue:{q:${queue}}:`;
+  return {
+    /** counter of task numbers. */
+    seq: `${base}seq`,
+    /** hash from task number to its record (JSON: name, priority, state, times, attempts). */
+    meta: `${base}meta`,
+    /** hash from task number to its arguments as the client sent them (JSON text). */
+    args: `${base}args`,
+    /** hash from task number to its handler's result (JSON text). */
+    results: `${base}results`,
+    /** hash from task number to the last error. */
+    errors: `${base}errors`,
+    /** hash from idempotency key to `number digest`. */
+    idempotency: `${base}idem`,
+    /** Lists of waiting task numbers, one per priority, in the order workers take them: a task
+     * that came due after a delay waits in `due`, ahead of the same priority's `ready`. */
+    lists: TASK_PRIORITIES.flatMap((priority) => [`${base}due:${priority}`, `${base}ready:${priority}`]),
+    /** zset from delayed task number to when it is due (unix ms). */
+    delayed: `${base}delayed`,
+    /** zset from running task number to when its worker's lease runs out (unix ms). */
+    active: `${base}active`,
+    /** zset from finished task number to when it finished: the bounded history. */
+    done: `${base}done`,
+    /** hash: completed, failed, cancelled (counts since the queue began). */
+    counts: `${base}counts`,
+    /** list holding at most one token: pushed when work appears, popped (blocking) by a worker. */
+    workerWake: `${base}wake:worker`,
+    /** list holding at most one token: pushed when a delay ends sooner than the poller expects. */
+    pollerWake: `${base}wake:poller`,
+  };
+}
+
+export type QueueKeys = ReturnType<typeof queueKeys>;
+
+export const taskId = (queue: string, number: number | string): string => `${queue}:${number}`;
+
+/** The queue and number of a task id, or undefined for anything that is not one. */
+export function parseTaskId(id: string): { queue: string; number: string } | undefined {
+  const at = id.lastIndexOf(':');
+  if (at <= 0) return undefined;
+  const number = id.slice(at + 1);
+  if (!/^[1-9][0-9]{0,15}$/.test(number)) return undefined;
+  return { queue: id.slice(0, at), number };
+}

@@ -32,7 +32,13 @@ export type ScriptName =
   | 'lease-state'
   | 'mailbox-ack'
   | 'mailbox-send'
-  | 'mailbox-take';
+  | 'mailbox-take'
+  | 'task-cancel'
+  | 'task-enqueue'
+  | 'task-extend'
+  | 'task-next'
+  | 'task-promote'
+  | 'task-reschedule';
 
 type ScriptCommand = (numKeys: number, ...keysAndArgs: (string | number)[]) => Promise<unknown>;
 
@@ -87,6 +93,9 @@ const SCRIPT_ERRORS: Record<string, (message: string) => AppError> = {
   E_LIMIT_MISMATCH: (message) => conflict(message || 'this semaphore is in use with another limit', 'limit'),
   E_GUILD_FULL: (message) => conflict(`the guild is full (${message})`, 'guild'),
   E_TOO_MANY_GUILDS: (message) => conflict(`the user belongs to too many guilds (${message})`, 'guild'),
+  E_IDEMPOTENCY_KEY_REUSED: (message) => conflict(message || 'idempotencyKey was used for a different task', 'idempotencyKey'),
+  E_QUEUE_FULL: (message) => conflict(message || 'the queue is full', 'queue'),
+  E_TASK_STARTED: (message) => conflict(message || 'the task has started', 'id'),
   E_NOT_GUILD_MEMBER: (message) => forbidden(message || 'only members of a guild may search it'),
 };
 

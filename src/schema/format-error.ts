@@ -24,6 +24,11 @@ export function createErrorFormatter(options: { isProduction: boolean; logger: L
       // Apollo's own codes (parse, validation, bad variables) and type-graphql's.
       return { message: formatted.message, ...where, extensions: { ...formatted.extensions, code, stacktrace: undefined } };
     }
+    if (isArgumentError(error)) {
+      // graphql-js checks some arguments only while executing, e.g. an explicit null variable for
+      // a non-null argument that has a default: the request is wrong, not the server.
+      return { message: formatted.message, ...where, extensions: { code: 'BAD_USER_INPUT' } };
+    }
     if (error instanceof GraphQLError && error.path === undefined && code === undefined) {
       // An error outside any resolver is about the request itself: graphql-js reports bad variables
       // this way when Apollo is not in the path (WebSocket).
@@ -39,6 +44,13 @@ export function createErrorFormatter(options: { isProduction: boolean; logger: L
         : { code: 'INTERNAL_SERVER_ERROR', stacktrace: formatted.extensions?.stacktrace },
     };
   };
+}
+
+const ARGUMENT_ERROR = /^Argument "[^"]+" (of required type|of non-null type|has invalid value)/;
+
+function isArgumentError(error: unknown): boolean {
+  const raw = error instanceof GraphQLError ? (error.originalError ?? error) : undefined;
+  return raw instanceof GraphQLError && ARGUMENT_ERROR.test(raw.message);
 }
 
 function errorMessage(error: unknown): string {

@@ -10,6 +10,7 @@ import { InboxResolver } from '../resolvers/inbox';
 import { LockResolver } from '../resolvers/lock';
 import { MailboxResolver } from '../resolvers/mailbox';
 import { SemaphoreResolver } from '../resolvers/semaphore';
+import { TaskResolver } from '../resolvers/task';
 import { authChecker } from './context';
 
 export const RESOLVERS = [
@@ -21,6 +22,7 @@ export const RESOLVERS = [
   SemaphoreResolver,
   ContactsResolver,
   GuildResolver,
+  TaskResolver,
 ] as const;
 
 type ResolverClass = (typeof RESOLVERS)[number];

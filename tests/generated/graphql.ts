@@ -3,465 +3,20 @@ type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
 /** Internal type. DO NOT USE DIRECTLY. */
 export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
 import type { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-node/core';
-export type Maybe<T> = T | null;
-export type InputMaybe<T> = Maybe<T>;
-/** All built-in and custom scalars, mapped to their actual values */
-export type Scalars = {
-  ID: { input: string; output: string; }
-  String: { input: string; output: string; }
-  Boolean: { input: boolean; output: boolean; }
-  Int: { input: number; output: number; }
-  Float: { input: number; output: number; }
-  /** The `SafeInt` scalar type represents non-fractional signed whole numeric values that are considered safe as defined by the ECMAScript specification. */
-  SafeInt: { input: number; output: number; }
-};
-
-/** A group chat as the caller sees it. */
-export type Chat = {
-  __typename?: 'Chat';
-  id: Scalars['ID']['output'];
-  /** Id of the newest message; ids count up from 1 without gaps. */
-  latestMessageId: Scalars['Int']['output'];
-  memberCount: Scalars['Int']['output'];
-  /** Member ids in byte order. */
-  members: Array<Scalars['ID']['output']>;
-  /** Whether anyone may join; otherwise members add others. */
-  open: Scalars['Boolean']['output'];
-  /** Id of the last message the caller has seen. */
-  seenMessageId: Scalars['Int']['output'];
-  /** latestMessageId - seenMessageId. */
-  unreadCount: Scalars['Int']['output'];
-};
-
-/** A message in a group chat; ids count up from 1 per chat, without gaps. */
-export type ChatMessage = {
-  __typename?: 'ChatMessage';
-  chatId: Scalars['ID']['output'];
-  /** Strictly increasing: per chat without gaps, or per mailbox. */
-  id: Scalars['Int']['output'];
-  message: Scalars['String']['output'];
-  sender: Scalars['ID']['output'];
-  /** Unix seconds (millisecond precision) from the Redis server's clock. */
-  ts: Scalars['Float']['output'];
-};
-
-/** The count of one time slice. */
-export type CounterSample = {
-  __typename?: 'CounterSample';
-  /** Sum of the counts added during the slice. */
-  count: Scalars['SafeInt']['output'];
-  /** Start of the slice, unix seconds. */
-  time: Scalars['SafeInt']['output'];
-};
-
-/** Tells a subscriber that a counter changed; read it with `counter` for the values. */
-export type CounterUpdate = {
-  __typename?: 'CounterUpdate';
-  name: Scalars['String']['output'];
-  /** When the update counted, unix seconds. */
-  time: Scalars['Float']['output'];
-};
-
-/** A message in a single-recipient mailbox; ids count up per mailbox. */
-export type DirectMessage = {
-  __typename?: 'DirectMessage';
-  /** Strictly increasing: per chat without gaps, or per mailbox. */
-  id: Scalars['Int']['output'];
-  message: Scalars['String']['output'];
-  sender: Scalars['ID']['output'];
-  /** Unix seconds (millisecond precision) from the Redis server's clock. */
-  ts: Scalars['Float']['output'];
-};
-
-/** Something new is waiting for the subscriber: either in a chat (chatId, latestMessageId) or in their mailbox (mailbox, waiting). Pull it with fetchPendingMessages or fetchDirectMessages. */
-export type InboxNotification = {
-  __typename?: 'InboxNotification';
-  chatId?: Maybe<Scalars['ID']['output']>;
-  /** Pending messages of the chat run up to this id. */
-  latestMessageId?: Maybe<Scalars['Int']['output']>;
-  /** True for the mailbox, false for a chat. */
-  mailbox: Scalars['Boolean']['output'];
-  /** Messages waiting in the mailbox. */
-  waiting?: Maybe<Scalars['Int']['output']>;
-};
-
-/** A counter that has samples, with the precisions that hold them. */
-export type KnownCounter = {
-  __typename?: 'KnownCounter';
-  name: Scalars['String']['output'];
-  /** Slice lengths in seconds, ascending. */
-  precisions: Array<Scalars['Int']['output']>;
-};
-
-/** Who holds a lock or a semaphore slot; never its token. */
-export type LeaseHolder = {
-  __typename?: 'LeaseHolder';
-  /** Unix seconds (millisecond precision) by the Redis server's clock, the only clock that decides. */
-  expiresAt: Scalars['Float']['output'];
-  fencingToken: Scalars['SafeInt']['output'];
-  /** The service that acquired it (the `sub` of its token). */
-  owner: Scalars['String']['output'];
-  /** Milliseconds left, by the server's clock when this was read. */
-  timeLeftMs: Scalars['Int']['output'];
-};
-
-/** A lock or semaphore slot was freed, or a queued caller gave up its turn: try to acquire now. */
-export type LeaseReleased = {
-  __typename?: 'LeaseReleased';
-  name: Scalars['String']['output'];
-  /** Unix seconds (millisecond precision) by the Redis server's clock, the only clock that decides. */
-  releasedAt: Scalars['Float']['output'];
-};
-
-/** A held lock. Keep `token` secret: it is what releases and refreshes the lock. */
-export type Lock = {
-  __typename?: 'Lock';
-  /** When the lock lapses unless refreshed. Unix seconds (millisecond precision) by the Redis server's clock, the only clock that decides. */
-  expiresAt: Scalars['Float']['output'];
-  /** Grows with every grant of this name. Pass it to the resource you protect and have it refuse any token lower than one it has seen: that refuses a holder that stalled past its timeout. */
-  fencingToken: Scalars['SafeInt']['output'];
-  name: Scalars['String']['output'];
-  /** 128 random bits, hex. */
-  token: Scalars['String']['output'];
-};
-
-export type LockState = {
-  __typename?: 'LockState';
-  /** null when the lock is free. */
-  holder?: Maybe<LeaseHolder>;
-  /** The fencing token of the last grant; null if never granted. */
-  lastFencingToken?: Maybe<Scalars['SafeInt']['output']>;
-  name: Scalars['String']['output'];
-  /** Callers waiting in acquireLock. */
-  waiting: Scalars['Int']['output'];
-};
-
-/** How a mailbox is doing: a backlog means its owner has not been reading. */
-export type Mailbox = {
-  __typename?: 'Mailbox';
-  /** Id of the newest message ever sent to this mailbox. */
-  latestMessageId: Scalars['Int']['output'];
-  /** When the oldest waiting message was sent. Unix seconds (millisecond precision) from the Redis server's clock. */
-  oldestTs?: Maybe<Scalars['Float']['output']>;
-  user: Scalars['ID']['output'];
-  /** Messages waiting to be fetched. */
-  waiting: Scalars['Int']['output'];
-};
-
-export type Mutation = {
-  __typename?: 'Mutation';
-  /** Removes the caller's waiting messages with ids up to `upToId`; returns how many. */
-  ackDirectMessages: Scalars['Int']['output'];
-  /** Takes the lock, waiting up to acquireTimeoutMs in turn; null when it stayed taken. Service callers only. */
-  acquireLock?: Maybe<Lock>;
-  /** Takes a slot if fewer than `limit` are held and nobody asked earlier; null otherwise (after up to waitMs in turn). Service callers only. */
-  acquireSemaphore?: Maybe<SemaphoreLease>;
-  /** A member adds others; each starts at the latest message. */
-  addChatMembers: Chat;
-  /** Puts `contact` first in the caller's recent contacts, removing an older copy; the oldest beyond CONTACTS_MAX (100) drop off. */
-  addRecentContact: Scalars['Boolean']['output'];
-  /** Creates a chat of the caller and `members`, all at seen-id 0, and sends its first message. */
-  createChat: Chat;
-  /** Takes up to `limit` of the oldest messages off the caller's mailbox; each is returned once. */
-  fetchDirectMessages: Array<DirectMessage>;
-  /** Takes the caller's unseen messages from every chat (oldest first) and moves their seen-ids past them: each message is returned once. Messages every member has seen are deleted. */
-  fetchPendingMessages: Array<PendingChat>;
-  /** Joins an open chat, starting at its latest message. Joining a chat the caller is in changes nothing. */
-  joinChat: Chat;
-  /** Adds the user (the caller by default) to the guild; false when already a member. CONFLICT when the guild (GUILD_MAX_MEMBERS) or the user (GUILD_MAX_PER_USER) is full. */
-  joinGuild: Scalars['Boolean']['output'];
-  /** Leaves a chat; false when the caller was not in it. When the last member leaves, the chat and its messages are deleted. */
-  leaveChat: Scalars['Boolean']['output'];
-  /** Removes the user (the caller by default) from the guild; false when not a member. */
-  leaveGuild: Scalars['Boolean']['output'];
-  /** Moves the caller's seen-id in a chat forward to `messageId`; false when it was already there. */
-  markSeen: Scalars['Boolean']['output'];
-  /** Extends the lock from now; null when it was lost (lapsed or wrong token): stop using it. */
-  refreshLock?: Maybe<Lock>;
-  /** Extends the slot from now by its timeoutMs; null when it already lapsed (the holder lost it and must stop). */
-  refreshSemaphore?: Maybe<SemaphoreLease>;
-  /** Frees the lock; false (and nothing changed) for a wrong token or a lock that had already lapsed. */
-  releaseLock: Scalars['Boolean']['output'];
-  /** Frees the slot; false (and nothing changed) for an unknown id or a slot that had already lapsed. */
-  releaseSemaphore: Scalars['Boolean']['output'];
-  /** Takes `contact` off the caller's recent contacts; false when it was not there. */
-  removeRecentContact: Scalars['Boolean']['output'];
-  /** Appends a message to the recipient's mailbox. A full mailbox (MAILBOX_MAX_MESSAGES waiting) refuses it with CONFLICT. */
-  sendDirectMessage: DirectMessage;
-  /** Sends a message to a chat the caller is a member of. */
-  sendMessage: ChatMessage;
-  /** Counts at every configured precision, atomically. Service callers only. */
-  updateCounter: Scalars['Boolean']['output'];
-};
-
-
-export type MutationAckDirectMessagesArgs = {
-  upToId: Scalars['Int']['input'];
-};
-
-
-export type MutationAcquireLockArgs = {
-  acquireTimeoutMs?: Scalars['Int']['input'];
-  lockTimeoutMs?: Scalars['Int']['input'];
-  name: Scalars['String']['input'];
-};
-
-
-export type MutationAcquireSemaphoreArgs = {
-  limit: Scalars['Int']['input'];
-  name: Scalars['String']['input'];
-  timeoutMs?: Scalars['Int']['input'];
-  waitMs?: Scalars['Int']['input'];
-};
-
-
-export type MutationAddChatMembersArgs = {
-  chatId: Scalars['ID']['input'];
-  members: Array<Scalars['ID']['input']>;
-};
-
-
-export type MutationAddRecentContactArgs = {
-  contact: Scalars['String']['input'];
-};
-
-
-export type MutationCreateChatArgs = {
-  members: Array<Scalars['ID']['input']>;
-  message: Scalars['String']['input'];
-  open?: Scalars['Boolean']['input'];
-};
-
-
-export type MutationFetchDirectMessagesArgs = {
-  limit?: InputMaybe<Scalars['Int']['input']>;
-};
-
-
-export type MutationFetchPendingMessagesArgs = {
-  limit?: InputMaybe<Scalars['Int']['input']>;
-};
-
-
-export type MutationJoinChatArgs = {
-  chatId: Scalars['ID']['input'];
-};
-
-
-export type MutationJoinGuildArgs = {
-  guild: Scalars['String']['input'];
-  user?: InputMaybe<Scalars['String']['input']>;
-};
-
-
-export type MutationLeaveChatArgs = {
-  chatId: Scalars['ID']['input'];
-};
-
-
-export type MutationLeaveGuildArgs = {
-  guild: Scalars['String']['input'];
-  user?: InputMaybe<Scalars['String']['input']>;
-};
-
-
-export type MutationMarkSeenArgs = {
-  chatId: Scalars['ID']['input'];
-  messageId: Scalars['Int']['input'];
-};
-
-
-export type MutationRefreshLockArgs = {
-  lockTimeoutMs?: InputMaybe<Scalars['Int']['input']>;
-  name: Scalars['String']['input'];
-  token: Scalars['String']['input'];
-};
-
-
-export type MutationRefreshSemaphoreArgs = {
-  id: Scalars['String']['input'];
-  name: Scalars['String']['input'];
-};
-
-
-export type MutationReleaseLockArgs = {
-  name: Scalars['String']['input'];
-  token: Scalars['String']['input'];
-};
-
-
-export type MutationReleaseSemaphoreArgs = {
-  id: Scalars['String']['input'];
-  name: Scalars['String']['input'];
-};
-
-
-export type MutationRemoveRecentContactArgs = {
-  contact: Scalars['String']['input'];
-};
-
-
-export type MutationSendDirectMessageArgs = {
-  message: Scalars['String']['input'];
-  to: Scalars['ID']['input'];
-};
-
-
-export type MutationSendMessageArgs = {
-  chatId: Scalars['ID']['input'];
-  clientMessageId?: InputMaybe<Scalars['ID']['input']>;
-  message: Scalars['String']['input'];
-};
-
-
-export type MutationUpdateCounterArgs = {
-  at?: InputMaybe<Scalars['Float']['input']>;
-  count?: Scalars['Int']['input'];
-  name: Scalars['String']['input'];
-};
-
-/** Messages of one chat after the caller's seen-id, oldest first. */
-export type PendingChat = {
-  __typename?: 'PendingChat';
-  chatId: Scalars['ID']['output'];
-  messages: Array<ChatMessage>;
-  /** Messages still pending after these; fetch again while it is above 0. */
-  remaining: Scalars['Int']['output'];
-};
-
-export type Query = {
-  __typename?: 'Query';
-  /** One chat of the caller; null when it does not exist or the caller is not a member. */
-  chat?: Maybe<Chat>;
-  /** The caller's chats, by id. */
-  chats: Array<Chat>;
-  /** Samples of one counter at one precision, oldest first. */
-  counter: Array<CounterSample>;
-  /** Counters that have samples, by name (byte order), a page at a time. */
-  counters: Array<KnownCounter>;
-  /** The oldest `limit` messages of the caller's mailbox, left in place: remove them with ackDirectMessages after showing them. */
-  directMessages: Array<DirectMessage>;
-  /** Members whose name starts with `prefix`, ignoring case, in name order (case-folded), as they wrote their names. Members of the guild and service callers only. */
-  guildMembers: Array<Scalars['String']['output']>;
-  /** Who holds the lock and how many wait for it. Service callers only. */
-  lock: LockState;
-  /** How many messages wait in a mailbox (the caller's by default) and since when. */
-  mailbox: Mailbox;
-  /** The caller's unseen messages from every chat, without moving anything: acknowledge them with markSeen after showing them. */
-  pendingMessages: Array<PendingChat>;
-  /** The caller's recent contacts whose name starts with `prefix`, most recent first. */
-  recentContacts: Array<Scalars['String']['output']>;
-  /** Holders with time left, waiters and the limit last used. Service callers only. */
-  semaphore: SemaphoreState;
-};
-
-
-export type QueryChatArgs = {
-  chatId: Scalars['ID']['input'];
-};
-
-
-export type QueryCounterArgs = {
-  limit?: InputMaybe<Scalars['Int']['input']>;
-  name: Scalars['String']['input'];
-  precision: Scalars['Int']['input'];
-};
-
-
-export type QueryCountersArgs = {
-  after?: InputMaybe<Scalars['String']['input']>;
-  first?: Scalars['Int']['input'];
-};
-
-
-export type QueryDirectMessagesArgs = {
-  limit?: InputMaybe<Scalars['Int']['input']>;
-};
-
-
-export type QueryGuildMembersArgs = {
-  guild: Scalars['String']['input'];
-  limit?: Scalars['Int']['input'];
-  prefix: Scalars['String']['input'];
-};
-
-
-export type QueryLockArgs = {
-  name: Scalars['String']['input'];
-};
-
-
-export type QueryMailboxArgs = {
-  user?: InputMaybe<Scalars['ID']['input']>;
-};
-
-
-export type QueryPendingMessagesArgs = {
-  limit?: InputMaybe<Scalars['Int']['input']>;
-};
-
-
-export type QueryRecentContactsArgs = {
-  limit?: Scalars['Int']['input'];
-  prefix?: Scalars['String']['input'];
-};
-
-
-export type QuerySemaphoreArgs = {
-  name: Scalars['String']['input'];
-};
-
-/** A held slot of a counting semaphore. Keep `id` secret: it is what releases and refreshes the slot. */
-export type SemaphoreLease = {
-  __typename?: 'SemaphoreLease';
-  /** When the slot lapses unless refreshed. Unix seconds (millisecond precision) by the Redis server's clock, the only clock that decides. */
-  expiresAt: Scalars['Float']['output'];
-  /** Grows with every grant of this name. Pass it to the resource you protect and have it refuse any token lower than one it has seen: that refuses a holder that stalled past its timeout. */
-  fencingToken: Scalars['SafeInt']['output'];
-  /** 128 random bits, hex. */
-  id: Scalars['String']['output'];
-  name: Scalars['String']['output'];
-};
-
-export type SemaphoreState = {
-  __typename?: 'SemaphoreState';
-  /** Holders with time left, soonest to lapse first. */
-  holders: Array<LeaseHolder>;
-  /** The fencing token of the last grant; null if never granted. */
-  lastFencingToken?: Maybe<Scalars['SafeInt']['output']>;
-  /** The limit of the last acquire; null if nobody ever asked. */
-  limit?: Maybe<Scalars['Int']['output']>;
-  name: Scalars['String']['output'];
-  /** Callers waiting in acquireSemaphore. */
-  waiting: Scalars['Int']['output'];
-};
-
-export type Subscription = {
-  __typename?: 'Subscription';
-  /** Tells that a counter was updated; read it with `counter`. */
-  counterUpdated: CounterUpdate;
-  /** Tells the caller that something new is waiting for them; pull it. Notifications may be coalesced or dropped under load; the pull is the source of truth. */
-  inboxChanged: InboxNotification;
-  /** Tells that the lock was freed (or a waiter ahead gave up its turn); try acquireLock then. Service callers only. */
-  lockReleased: LeaseReleased;
-  /** Tells that a slot was freed (or a waiter ahead gave up its turn); try acquireSemaphore then. Service callers only. */
-  semaphoreReleased: LeaseReleased;
-};
-
-
-export type SubscriptionCounterUpdatedArgs = {
-  name: Scalars['String']['input'];
-};
-
-
-export type SubscriptionLockReleasedArgs = {
-  name: Scalars['String']['input'];
-};
-
-
-export type SubscriptionSemaphoreReleasedArgs = {
-  name: Scalars['String']['input'];
-};
+/** Workers take HIGH before NORMAL before LOW. */
+export type TaskPriority =
+  | 'HIGH'
+  | 'LOW'
+  | 'NORMAL';
+
+/** DELAYED (waiting for its time, or for a retry), WAITING, ACTIVE (a worker runs it), then COMPLETED, FAILED or CANCELLED. */
+export type TaskState =
+  | 'ACTIVE'
+  | 'CANCELLED'
+  | 'COMPLETED'
+  | 'DELAYED'
+  | 'FAILED'
+  | 'WAITING';
 
 export type AddRecentContactMutationVariables = Exact<{
   contact: string;
@@ -746,10 +301,61 @@ export type MailboxQueryVariables = Exact<{
 
 export type MailboxQuery = { mailbox: { user: string, waiting: number, oldestTs: number | null, latestMessageId: number } };
 
+export type TaskFieldsFragment = { id: string, queue: string, name: string, args: unknown, priority: TaskPriority, state: TaskState, runAt: number, attempts: number, maxAttempts: number, result: unknown, error: string | null, createdAt: number, startedAt: number | null, finishedAt: number | null };
+
+export type EnqueueTaskMutationVariables = Exact<{
+  queue: string;
+  name: string;
+  args?: unknown;
+  priority?: TaskPriority | null | undefined;
+  delayMs?: number | null | undefined;
+  idempotencyKey?: string | null | undefined;
+}>;
+
+
+export type EnqueueTaskMutation = { enqueueTask: { id: string, queue: string, name: string, args: unknown, priority: TaskPriority, state: TaskState, runAt: number, attempts: number, maxAttempts: number, result: unknown, error: string | null, createdAt: number, startedAt: number | null, finishedAt: number | null } };
+
+export type TaskQueryVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type TaskQuery = { task: { id: string, queue: string, name: string, args: unknown, priority: TaskPriority, state: TaskState, runAt: number, attempts: number, maxAttempts: number, result: unknown, error: string | null, createdAt: number, startedAt: number | null, finishedAt: number | null } | null };
+
+export type QueueStatsQueryVariables = Exact<{
+  name: string;
+}>;
+
+
+export type QueueStatsQuery = { queue: { name: string, waitingHigh: number, waitingNormal: number, waitingLow: number, delayed: number, active: number, completed: number, failed: number, cancelled: number } };
+
+export type CancelTaskMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type CancelTaskMutation = { cancelTask: boolean };
+
+export type RescheduleTaskMutationVariables = Exact<{
+  id: string | number;
+  delayMs: number;
+}>;
+
+
+export type RescheduleTaskMutation = { rescheduleTask: { id: string, queue: string, name: string, args: unknown, priority: TaskPriority, state: TaskState, runAt: number, attempts: number, maxAttempts: number, result: unknown, error: string | null, createdAt: number, startedAt: number | null, finishedAt: number | null } | null };
+
+export type TaskChangedSubscriptionVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type TaskChangedSubscription = { taskChanged: { id: string, state: TaskState } };
+
 export const ChatFieldsFragmentDoc = {"kind":"Document","definitions":[{"kind":"FragmentDefinition","name":{"kind":"Name","value":"ChatFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Chat"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"open"}},{"kind":"Field","name":{"kind":"Name","value":"memberCount"}},{"kind":"Field","name":{"kind":"Name","value":"latestMessageId"}},{"kind":"Field","name":{"kind":"Name","value":"seenMessageId"}},{"kind":"Field","name":{"kind":"Name","value":"unreadCount"}}]}}]} as unknown as DocumentNode<ChatFieldsFragment, unknown>;
 export const MessageFieldsFragmentDoc = {"kind":"Document","definitions":[{"kind":"FragmentDefinition","name":{"kind":"Name","value":"MessageFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"ChatMessage"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"chatId"}},{"kind":"Field","name":{"kind":"Name","value":"sender"}},{"kind":"Field","name":{"kind":"Name","value":"message"}},{"kind":"Field","name":{"kind":"Name","value":"ts"}}]}}]} as unknown as DocumentNode<MessageFieldsFragment, unknown>;
 export const HolderFragmentDoc = {"kind":"Document","definitions":[{"kind":"FragmentDefinition","name":{"kind":"Name","value":"Holder"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"LeaseHolder"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"fencingToken"}},{"kind":"Field","name":{"kind":"Name","value":"owner"}},{"kind":"Field","name":{"kind":"Name","value":"expiresAt"}},{"kind":"Field","name":{"kind":"Name","value":"timeLeftMs"}}]}}]} as unknown as DocumentNode<HolderFragment, unknown>;
 export const DirectMessageFieldsFragmentDoc = {"kind":"Document","definitions":[{"kind":"FragmentDefinition","name":{"kind":"Name","value":"DirectMessageFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"DirectMessage"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"sender"}},{"kind":"Field","name":{"kind":"Name","value":"message"}},{"kind":"Field","name":{"kind":"Name","value":"ts"}}]}}]} as unknown as DocumentNode<DirectMessageFieldsFragment, unknown>;
+export const TaskFieldsFragmentDoc = {"kind":"Document","definitions":[{"kind":"FragmentDefinition","name":{"kind":"Name","value":"TaskFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Task"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"queue"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"args"}},{"kind":"Field","name":{"kind":"Name","value":"priority"}},{"kind":"Field","name":{"kind":"Name","value":"state"}},{"kind":"Field","name":{"kind":"Name","value":"runAt"}},{"kind":"Field","name":{"kind":"Name","value":"attempts"}},{"kind":"Field","name":{"kind":"Name","value":"maxAttempts"}},{"kind":"Field","name":{"kind":"Name","value":"result"}},{"kind":"Field","name":{"kind":"Name","value":"error"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"startedAt"}},{"kind":"Field","name":{"kind":"Name","value":"finishedAt"}}]}}]} as unknown as DocumentNode<TaskFieldsFragment, unknown>;
 export const AddRecentContactDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"AddRecentContact"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"contact"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"addRecentContact"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"contact"},"value":{"kind":"Variable","name":{"kind":"Name","value":"contact"}}}]}]}}]} as unknown as DocumentNode<AddRecentContactMutation, AddRecentContactMutationVariables>;
 export const RemoveRecentContactDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"RemoveRecentContact"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"contact"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"removeRecentContact"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"contact"},"value":{"kind":"Variable","name":{"kind":"Name","value":"contact"}}}]}]}}]} as unknown as DocumentNode<RemoveRecentContactMutation, RemoveRecentContactMutationVariables>;
 export const RecentContactsDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"RecentContacts"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"prefix"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"limit"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"recentContacts"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"prefix"},"value":{"kind":"Variable","name":{"kind":"Name","value":"prefix"}}},{"kind":"Argument","name":{"kind":"Name","value":"limit"},"value":{"kind":"Variable","name":{"kind":"Name","value":"limit"}}}]}]}}]} as unknown as DocumentNode<RecentContactsQuery, RecentContactsQueryVariables>;
@@ -786,3 +392,9 @@ export const FetchDirectMessagesDocument = {"kind":"Document","definitions":[{"k
 export const DirectMessagesDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"DirectMessages"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"limit"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"directMessages"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"limit"},"value":{"kind":"Variable","name":{"kind":"Name","value":"limit"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"DirectMessageFields"}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"DirectMessageFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"DirectMessage"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"sender"}},{"kind":"Field","name":{"kind":"Name","value":"message"}},{"kind":"Field","name":{"kind":"Name","value":"ts"}}]}}]} as unknown as DocumentNode<DirectMessagesQuery, DirectMessagesQueryVariables>;
 export const AckDirectMessagesDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"AckDirectMessages"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"upToId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"ackDirectMessages"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"upToId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"upToId"}}}]}]}}]} as unknown as DocumentNode<AckDirectMessagesMutation, AckDirectMessagesMutationVariables>;
 export const MailboxDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"Mailbox"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"user"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"mailbox"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"user"},"value":{"kind":"Variable","name":{"kind":"Name","value":"user"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"user"}},{"kind":"Field","name":{"kind":"Name","value":"waiting"}},{"kind":"Field","name":{"kind":"Name","value":"oldestTs"}},{"kind":"Field","name":{"kind":"Name","value":"latestMessageId"}}]}}]}}]} as unknown as DocumentNode<MailboxQuery, MailboxQueryVariables>;
+export const EnqueueTaskDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"EnqueueTask"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"queue"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"name"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"args"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"JSON"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"priority"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"TaskPriority"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"delayMs"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"idempotencyKey"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"enqueueTask"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"queue"},"value":{"kind":"Variable","name":{"kind":"Name","value":"queue"}}},{"kind":"Argument","name":{"kind":"Name","value":"name"},"value":{"kind":"Variable","name":{"kind":"Name","value":"name"}}},{"kind":"Argument","name":{"kind":"Name","value":"args"},"value":{"kind":"Variable","name":{"kind":"Name","value":"args"}}},{"kind":"Argument","name":{"kind":"Name","value":"priority"},"value":{"kind":"Variable","name":{"kind":"Name","value":"priority"}}},{"kind":"Argument","name":{"kind":"Name","value":"delayMs"},"value":{"kind":"Variable","name":{"kind":"Name","value":"delayMs"}}},{"kind":"Argument","name":{"kind":"Name","value":"idempotencyKey"},"value":{"kind":"Variable","name":{"kind":"Name","value":"idempotencyKey"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"TaskFields"}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"TaskFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Task"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"queue"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"args"}},{"kind":"Field","name":{"kind":"Name","value":"priority"}},{"kind":"Field","name":{"kind":"Name","value":"state"}},{"kind":"Field","name":{"kind":"Name","value":"runAt"}},{"kind":"Field","name":{"kind":"Name","value":"attempts"}},{"kind":"Field","name":{"kind":"Name","value":"maxAttempts"}},{"kind":"Field","name":{"kind":"Name","value":"result"}},{"kind":"Field","name":{"kind":"Name","value":"error"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"startedAt"}},{"kind":"Field","name":{"kind":"Name","value":"finishedAt"}}]}}]} as unknown as DocumentNode<EnqueueTaskMutation, EnqueueTaskMutationVariables>;
+export const TaskDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"Task"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"task"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"TaskFields"}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"TaskFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Task"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"queue"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"args"}},{"kind":"Field","name":{"kind":"Name","value":"priority"}},{"kind":"Field","name":{"kind":"Name","value":"state"}},{"kind":"Field","name":{"kind":"Name","value":"runAt"}},{"kind":"Field","name":{"kind":"Name","value":"attempts"}},{"kind":"Field","name":{"kind":"Name","value":"maxAttempts"}},{"kind":"Field","name":{"kind":"Name","value":"result"}},{"kind":"Field","name":{"kind":"Name","value":"error"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"startedAt"}},{"kind":"Field","name":{"kind":"Name","value":"finishedAt"}}]}}]} as unknown as DocumentNode<TaskQuery, TaskQueryVariables>;
+export const QueueStatsDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"QueueStats"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"name"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"queue"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"name"},"value":{"kind":"Variable","name":{"kind":"Name","value":"name"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"waitingHigh"}},{"kind":"Field","name":{"kind":"Name","value":"waitingNormal"}},{"kind":"Field","name":{"kind":"Name","value":"waitingLow"}},{"kind":"Field","name":{"kind":"Name","value":"delayed"}},{"kind":"Field","name":{"kind":"Name","value":"active"}},{"kind":"Field","name":{"kind":"Name","value":"completed"}},{"kind":"Field","name":{"kind":"Name","value":"failed"}},{"kind":"Field","name":{"kind":"Name","value":"cancelled"}}]}}]}}]} as unknown as DocumentNode<QueueStatsQuery, QueueStatsQueryVariables>;
+export const CancelTaskDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"CancelTask"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"cancelTask"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}}]}]}}]} as unknown as DocumentNode<CancelTaskMutation, CancelTaskMutationVariables>;
+export const RescheduleTaskDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"RescheduleTask"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"delayMs"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"rescheduleTask"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}},{"kind":"Argument","name":{"kind":"Name","value":"delayMs"},"value":{"kind":"Variable","name":{"kind":"Name","value":"delayMs"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"TaskFields"}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"TaskFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Task"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"queue"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"args"}},{"kind":"Field","name":{"kind":"Name","value":"priority"}},{"kind":"Field","name":{"kind":"Name","value":"state"}},{"kind":"Field","name":{"kind":"Name","value":"runAt"}},{"kind":"Field","name":{"kind":"Name","value":"attempts"}},{"kind":"Field","name":{"kind":"Name","value":"maxAttempts"}},{"kind":"Field","name":{"kind":"Name","value":"result"}},{"kind":"Field","name":{"kind":"Name","value":"error"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"startedAt"}},{"kind":"Field","name":{"kind":"Name","value":"finishedAt"}}]}}]} as unknown as DocumentNode<RescheduleTaskMutation, RescheduleTaskMutationVariables>;
+export const TaskChangedDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"subscription","name":{"kind":"Name","value":"TaskChanged"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"taskChanged"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"state"}}]}}]}}]} as unknown as DocumentNode<TaskChangedSubscription, TaskChangedSubscriptionVariables>;

@@ -7,6 +7,7 @@ import path from 'node:path';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const MAIN = path.join(ROOT, 'dist', 'main.js');
+const WORKER = path.join(ROOT, 'dist', 'worker.js');
 
 export interface ServerProcess {
   proc: ChildProcess;
@@ -26,26 +27,39 @@ export function tempDir(): string {
 }
 
 export function spawnServer(env: Record<string, string>): ServerProcess {
-  const proc = spawn(process.execPath, [MAIN], {
+  return spawnBuilt(MAIN, 'server', { PORT: '0', ...env });
+}
+
+/**
+ * Runs a built entry point in a child process that cleanUpProcesses removes. Output is split into
+ * lines across chunks, so no log line is lost when the pipe delivers it in pieces.
+ */
+function spawnBuilt(script: string, what: string, env: Record<string, string>): ServerProcess {
+  const proc = spawn(process.execPath, [script], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', HOME: os.tmpdir(), PORT: '0', LOG_LEVEL: 'info', ...env },
+    env: { PATH: process.env.PATH ?? '', HOME: os.tmpdir(), LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   running.push(proc);
   const lines: Record<string, unknown>[] = [];
   let raw = '';
-  const onData = (chunk: Buffer): void => {
-    raw += chunk.toString('utf8');
-    for (const line of chunk.toString('utf8').split('\n')) {
+  const pending = { stdout: '', stderr: '' };
+  const reader = (stream: 'stdout' | 'stderr') => (chunk: Buffer): void => {
+    const text = chunk.toString('utf8');
+    raw += text;
+    const parts = (pending[stream] + text).split('\n');
+    pending[stream] = parts.pop()!;
+    for (const line of parts) {
+      if (!line.trim().startsWith('{')) continue;
       try {
-        if (line.trim().startsWith('{')) lines.push(JSON.parse(line));
+        lines.push(JSON.parse(line));
       } catch {
-        // partial line: the raw output keeps it
+        // not a log line: the raw output keeps it
       }
     }
   };
-  proc.stdout!.on('data', onData);
-  proc.stderr!.on('data', onData);
+  proc.stdout!.on('data', reader('stdout'));
+  proc.stderr!.on('data', reader('stderr'));
   const exited = new Promise<number | null>((resolve) => proc.once('exit', (code) => resolve(code)));
   return {
     proc,
@@ -57,7 +71,7 @@ export function spawnServer(env: Record<string, string>): ServerProcess {
       for (;;) {
         const found = lines.find(predicate);
         if (found) return found;
-        if (proc.exitCode !== null || Date.now() > deadline) throw new Error(`server output:\n${raw}`);
+        if (proc.exitCode !== null || proc.signalCode !== null || Date.now() > deadline) throw new Error(`${what} output:\n${raw}`);
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
     },
@@ -99,4 +113,17 @@ export function ensureBuilt(): void {
 export function cleanUpProcesses(): void {
   for (const proc of running.splice(0)) if (proc.exitCode === null) proc.kill('SIGKILL');
   for (const dir of tempDirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+}
+
+
+/** Runs the built task worker as users run it (`node dist/worker.js`, i.e. `npm run worker`). */
+export function spawnWorker(env: Record<string, string>): ServerProcess {
+  return spawnBuilt(WORKER, 'worker', env);
+}
+
+/** Starts a worker process and waits until its workers have started on every queue. */
+export async function startWorker(env: Record<string, string>): Promise<ServerProcess> {
+  const worker = spawnWorker(env);
+  await worker.waitFor((line) => line.msg === 'task workers started');
+  return worker;
 }

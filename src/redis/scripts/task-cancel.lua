@@ -1,0 +1,30 @@
+-- task-cancel: cancels a task that has not started (WAITING or DELAYED); running and finished
+-- tasks are left as they are.
+-- KEYS[1]  records (hash number -> JSON)   KEYS[2]  delayed (zset)   KEYS[3..8]  waiting lists
+-- KEYS[9]  finished (zset number -> when)  KEYS[10] counts (hash)
+-- ARGV[1]  the queue's name   ARGV[2]  task number
+-- Returns 1 when cancelled, 0 when the task was not waiting (or does not exist).
+local time = redis.call('TIME')
+local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+local number = ARGV[2]
+local raw = redis.call('HGET', KEYS[1], number)
+if not raw then return 0 end
+local record = cjson.decode(raw)
+if record.state == 'DELAYED' then
+  redis.call('ZREM', KEYS[2], number)
+elseif record.state == 'WAITING' then
+  -- O(length of the list): cancelling is rare next to taking, which stays O(1).
+  for list = 3, 8 do
+    if redis.call('LREM', KEYS[list], 1, number) > 0 then break end
+  end
+else
+  return 0
+end
+record.state = 'CANCELLED'
+record.finishedAt = now
+redis.call('HSET', KEYS[1], number, cjson.encode(record))
+redis.call('ZADD', KEYS[9], now, number)
+redis.call('HINCRBY', KEYS[10], 'CANCELLED', 1)
+redis.call('PUBLISH', 'TASK_CHANGED:' .. ARGV[1] .. ':' .. number,
+  cjson.encode({ id = ARGV[1] .. ':' .. number, state = 'CANCELLED' }))
+return 1

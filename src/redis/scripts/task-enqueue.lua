@@ -1,0 +1,55 @@
+-- task-enqueue: records a task and makes it wait, now or after a delay (the book's
+-- execute_later), unless its idempotency key was used before: then the first task is returned.
+-- KEYS[1]  the queue's task counter        KEYS[5]  delayed (zset number -> due, unix ms)
+-- KEYS[2]  records (hash number -> JSON)   KEYS[6]  the ready list of the task's priority
+-- KEYS[3]  arguments (hash number -> JSON) KEYS[7]  the workers' wake-up list
+-- KEYS[4]  idempotency keys (hash key -> "number digest")  KEYS[8]  the pollers' wake-up list
+-- ARGV[1]  task name     ARGV[2]  arguments as JSON, '' for none    ARGV[3]  priority
+-- ARGV[4]  delay in ms   ARGV[5]  idempotency key, '' for none      ARGV[6]  digest of the request
+-- ARGV[7]  most runs     ARGV[8]  most tasks the queue may hold
+-- Returns {1 if created else 0, number, record JSON}; the time is the Redis server's.
+local time = redis.call('TIME')
+local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+local key, digest = ARGV[5], ARGV[6]
+if key ~= '' then
+  local seen = redis.call('HGET', KEYS[4], key)
+  if seen then
+    local number, first = string.match(seen, '^(%d+) (.*)$')
+    local record = redis.call('HGET', KEYS[2], number)
+    if record then
+      if first ~= digest then
+        return redis.error_reply('E_IDEMPOTENCY_KEY_REUSED idempotencyKey was used for a different task')
+      end
+      return { 0, tonumber(number), record }
+    end
+  end
+end
+if redis.call('HLEN', KEYS[2]) >= tonumber(ARGV[8]) then
+  return redis.error_reply('E_QUEUE_FULL the queue holds its limit of ' .. ARGV[8] .. ' tasks')
+end
+local number = redis.call('INCR', KEYS[1])
+local delay = tonumber(ARGV[4])
+local runAt = now + delay
+local record = {
+  name = ARGV[1], priority = ARGV[3], state = delay > 0 and 'DELAYED' or 'WAITING',
+  runAt = runAt, attempts = 0, maxAttempts = tonumber(ARGV[7]), createdAt = now,
+}
+if key ~= '' then
+  record.idempotencyKey = key
+  redis.call('HSET', KEYS[4], key, number .. ' ' .. digest)
+end
+local encoded = cjson.encode(record)
+redis.call('HSET', KEYS[2], number, encoded)
+if ARGV[2] ~= '' then redis.call('HSET', KEYS[3], number, ARGV[2]) end
+if delay > 0 then
+  local first = redis.call('ZRANGE', KEYS[5], 0, 0, 'WITHSCORES')
+  redis.call('ZADD', KEYS[5], runAt, number)
+  -- A poller sleeps until the earliest due time it knew of; wake it if this one is sooner.
+  if (first[2] == nil or tonumber(first[2]) > runAt) and redis.call('LLEN', KEYS[8]) == 0 then
+    redis.call('RPUSH', KEYS[8], '1')
+  end
+else
+  redis.call('RPUSH', KEYS[6], number)
+  if redis.call('LLEN', KEYS[7]) == 0 then redis.call('RPUSH', KEYS[7], '1') end
+end
+return { 1, number, encoded }

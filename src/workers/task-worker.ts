@@ -1,0 +1,166 @@
+// Runs the tasks of one queue: takes as many as it has free slots (one script), waits on its own
+// blocking connection while the queue is empty, renews the leases of what it runs, and records
+// each outcome. A run it cannot finish (the process dies, the lease is lost) is not lost: the
+// poller gives it to another worker once its lease runs out.
+import type Redis from 'ioredis';
+import type { Logger } from '../logger';
+import { queueKeys } from '../redis/keys';
+import type { Outcome, TakenTask, TaskRepository } from '../redis/tasks';
+import { handlerFor, type TaskHandlers } from './task-handlers';
+
+export interface TaskWorkerOptions {
+  queue: string;
+  repository: TaskRepository;
+  /** A connection for this worker alone: it blocks there while the queue is empty, and is closed on stop. */
+  blocking: Redis;
+  handlers: TaskHandlers;
+  concurrency: number;
+  leaseMs: number;
+  runTimeoutMs: number;
+  maxResultBytes: number;
+  logger: Logger;
+  /** Longest wait on an empty queue before asking again, should a wake-up be lost. */
+  idleWaitMs?: number;
+  /** Delay before trying again after Redis failed. */
+  retryMs?: number;
+}
+
+interface Run {
+  task: TakenTask;
+  controller: AbortController;
+  done: Promise<void>;
+}
+
+const MAX_ERROR_LENGTH = 4000;
+
+export class TaskWorker {
+  private readonly running = new Map<string, Run>();
+  private readonly log: Logger;
+  private stopping = false;
+  private loop: Promise<void> | undefined;
+  private heartbeat: NodeJS.Timeout | undefined;
+  private slotFreed: (() => void) | undefined;
+
+  constructor(private readonly options: TaskWorkerOptions) {
+    this.log = options.logger.child({ component: 'task-worker', queue: options.queue });
+  }
+
+  start(): void {
+    if (this.loop) return;
+    this.loop = this.takeLoop();
+    this.heartbeat = setInterval(() => void this.renew(), Math.max(Math.floor(this.options.leaseMs / 3), 100));
+  }
+
+  /**
+   * Stops taking tasks and waits up to `graceMs` for those running. Runs still going after that
+   * are abandoned; their leases run out and they run again elsewhere.
+   */
+  async stop(graceMs: number): Promise<void> {
+    this.stopping = true;
+    this.slotFreed?.();
+    this.options.blocking.disconnect();
+    await this.loop;
+    let timer: NodeJS.Timeout | undefined;
+    const grace = new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)));
+    await Promise.race([Promise.all([...this.running.values()].map((run) => run.done)), grace]);
+    clearTimeout(timer);
+    clearInterval(this.heartbeat);
+    for (const run of this.running.values()) run.controller.abort(new Error('the worker is shutting down'));
+  }
+
+  /** Runs in progress, for tests and logs. */
+  get busy(): number {
+    return this.running.size;
+  }
+
+  private async takeLoop(): Promise<void> {
+    const { queue, repository, blocking, concurrency, leaseMs } = this.options;
+    const wake = queueKeys(queue).workerWake;
+    const idleSeconds = (this.options.idleWaitMs ?? 5000) / 1000;
+    while (!this.stopping) {
+      try {
+        const free = concurrency - this.running.size;
+        if (free === 0) {
+          await new Promise<void>((resolve) => (this.slotFreed = resolve));
+          continue;
+        }
+        const tasks = await repository.take(queue, free, leaseMs);
+        if (tasks.length === 0) {
+          await blocking.blpop(wake, idleSeconds);
+          continue;
+        }
+        for (const task of tasks) this.launch(task);
+      } catch (error) {
+        if (this.stopping) break;
+        this.log.warn({ err: (error as Error).message }, 'cannot take tasks; retrying');
+        await new Promise((resolve) => setTimeout(resolve, this.options.retryMs ?? 1000));
+      }
+    }
+  }
+
+  private launch(task: TakenTask): void {
+    const controller = new AbortController();
+    const done = this.execute(task, controller).finally(() => {
+      this.running.delete(task.id);
+      const freed = this.slotFreed;
+      this.slotFreed = undefined;
+      freed?.();
+    });
+    this.running.set(task.id, { task, controller, done });
+  }
+
+  private async execute(task: TakenTask, controller: AbortController): Promise<void> {
+    const outcome = await this.outcomeOf(task, controller);
+    const { queue, repository, leaseMs } = this.options;
+    try {
+      // Record the outcome and take the next task in the same round trip, unless stopping.
+      const wanted = this.stopping ? 0 : 1;
+      const { state, taken } = await repository.settleAndTake(queue, task, outcome, wanted, leaseMs);
+      if (state === undefined) this.log.warn({ task: task.id, attempt: task.attempt }, 'run no longer held when it ended; its outcome was not recorded');
+      for (const next of taken) this.launch(next);
+    } catch (error) {
+      this.log.error({ err: (error as Error).message, task: task.id }, 'cannot record the outcome; the task runs again once its lease ends');
+    }
+  }
+
+  private async outcomeOf(task: TakenTask, controller: AbortController): Promise<Outcome> {
+    const handler = handlerFor(this.options.handlers, task.name);
+    if (!handler) return { kind: 'FAILED', error: `no handler for task name "${task.name}" in this worker`, retry: false };
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      const args: unknown = task.args === undefined ? null : JSON.parse(task.args);
+      const timedOut = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => {
+          const error = new Error(`the run took longer than ${this.options.runTimeoutMs} ms`);
+          // Fail the run first: a handler that returns as soon as it is aborted must not win.
+          reject(error);
+          controller.abort(error);
+        }, this.options.runTimeoutMs);
+      });
+      const context = { id: task.id, name: task.name, attempt: task.attempt, signal: controller.signal, logger: this.log.child({ task: task.id }) };
+      const result = await Promise.race([Promise.resolve(handler(args, context)), timedOut]);
+      const json = result === undefined ? undefined : JSON.stringify(result);
+      if (json !== undefined && Buffer.byteLength(json) > this.options.maxResultBytes) {
+        return { kind: 'FAILED', error: `the result is larger than ${this.options.maxResultBytes} bytes of JSON`, retry: false };
+      }
+      return { kind: 'COMPLETED', result: json };
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      return { kind: 'FAILED', error: message.slice(0, MAX_ERROR_LENGTH) || 'the handler failed', retry: true };
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** The heartbeat: renews every lease held; a run whose lease was lost is told to stop. */
+  private async renew(): Promise<void> {
+    const runs = [...this.running.values()];
+    if (runs.length === 0) return;
+    try {
+      const lost = await this.options.repository.extend(this.options.queue, runs.map((run) => run.task), this.options.leaseMs);
+      for (const id of lost) this.running.get(id)?.controller.abort(new Error('the lease on this run was lost'));
+    } catch (error) {
+      this.log.warn({ err: (error as Error).message }, 'cannot renew leases');
+    }
+  }
+}
