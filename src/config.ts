@@ -281,6 +281,10 @@ export function loadConfig(env: Env = process.env): Config {
     },
   };
 
+  if (config.tasks.history >= config.tasks.maxTasksPerQueue) {
+    // Finished tasks count against the queue's limit: a history as large would fill it for good.
+    reader.problems.push('TASK_HISTORY must be lower than TASK_MAX_PER_QUEUE');
+  }
   if (config.worker.inApi && (config.worker.queues.length === 0 || config.worker.handlersModule === undefined)) {
     reader.problems.push('TASK_WORKER=on needs WORKER_QUEUES and TASK_HANDLERS');
   }

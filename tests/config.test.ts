@@ -101,6 +101,8 @@ describe('loadConfig', () => {
     const set = loadConfig({ WORKER_QUEUES: ' email, reports ,email', WORKER_CONCURRENCY: '16', TASK_HANDLERS: './h.js', TASK_WORKER: 'on' });
     expect(set.worker).toEqual({ queues: ['email', 'reports'], concurrency: 16, handlersModule: './h.js', inApi: true });
     expect(problems({ TASK_WORKER: 'on' })).toEqual(['TASK_WORKER=on needs WORKER_QUEUES and TASK_HANDLERS']);
+    // Finished tasks count against a queue's limit, so the history must stay below it.
+    expect(problems({ TASK_MAX_PER_QUEUE: '100', TASK_HISTORY: '100' })).toEqual(['TASK_HISTORY must be lower than TASK_MAX_PER_QUEUE']);
     expect(problems({ WORKER_QUEUES: 'a:b', WORKER_CONCURRENCY: '0', TASK_VISIBILITY_TIMEOUT_MS: '10' })).toEqual([
       expect.stringMatching(/^TASK_VISIBILITY_TIMEOUT_MS must be an integer from 1000/),
       expect.stringMatching(/^WORKER_QUEUES must be a comma-separated list/),

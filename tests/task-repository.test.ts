@@ -138,7 +138,7 @@ describe('task scripts, step by step', () => {
     expect(second).toMatchObject({ id: task.id, attempt: 2 });
 
     // The first worker wakes up: it can neither renew nor settle the run it lost.
-    expect(await tasks.extend('lease', [first!], 5000)).toEqual([task.id]);
+    expect(await tasks.extend('lease', [first!], 5000)).toEqual([first]);
     expect(await tasks.settle('lease', first!, { kind: 'COMPLETED', result: '"late"' })).toBeUndefined();
     expect(await tasks.extend('lease', [second!], 5000)).toEqual([]);
     expect(await tasks.settle('lease', second!, { kind: 'COMPLETED', result: '"on time"' })).toBe('COMPLETED');
@@ -402,6 +402,52 @@ describe('pollers and workers', () => {
     await tasks.promote('lost');
     await eventually(async () => signal!.aborted, 5000, 20);
     expect(String(signal!.reason)).toMatch(/lease/);
+  });
+
+  it('keeps renewing the next attempt of a task it is handed while the stalled attempt is still ending', async () => {
+    const tasks = repository({ backoffMs: 0, maxAttempts: 5 });
+    const task = await enqueue(tasks, 'again', 'stall');
+    const attempts: number[] = [];
+    startWorker(tasks, 'again', {
+      stall: async (_args, context) => {
+        attempts.push(context.attempt);
+        if (context.attempt === 1) {
+          // Stalls until told its lease is gone, then takes a while to wind down.
+          await new Promise((resolve) => context.signal.addEventListener('abort', resolve));
+          await sleep(100);
+          return 'stale';
+        }
+        await sleep(900); // three lease lengths: only renewals keep this run
+        return 'done';
+      },
+    }, { concurrency: 1, leaseMs: 300 });
+    await eventually(async () => attempts.length === 1, 5000, 10);
+    // The first run's lease is taken away (as when it stalls past it); the poller gives the task out again.
+    await redis.client.zadd(queueKeys('again').active, 0, String(task.number));
+    startPoller(repository({ backoffMs: 0, maxAttempts: 5 }), 'again');
+    await eventually(async () => (await tasks.get('again', String(task.number)))!.state === 'COMPLETED', 10_000, 20);
+    expect(await tasks.get('again', String(task.number))).toMatchObject({ attempts: 2, result: '"done"' });
+    expect(attempts).toEqual([1, 2]);
+  });
+
+  it('leaves no task ACTIVE when stopped while busy, even one taken as the stop began', async () => {
+    const tasks = repository();
+    for (let i = 0; i < 300; i++) await enqueue(tasks, 'busy', 'quick');
+    // Replies that take a while (a busy Redis, a long way off): a stop lands while tasks are being taken.
+    const settleAndTake = tasks.settleAndTake.bind(tasks);
+    tasks.settleAndTake = async (...args) => {
+      const result = await settleAndTake(...args);
+      await sleep(30);
+      return result;
+    };
+    const worker = startWorker(tasks, 'busy', { quick: () => sleep(3) }, { concurrency: 4 });
+    await eventually(async () => (await tasks.stats('busy')).completed >= 40, 10_000, 5);
+    await worker.stop(5000);
+    // The process may exit now: nothing may still be running, nor be left ACTIVE in Redis.
+    expect(worker.busy).toBe(0);
+    const stats = await tasks.stats('busy');
+    expect(stats.active).toBe(0);
+    expect(stats.completed + stats.waiting.NORMAL).toBe(300);
   });
 
   it('finishes the runs in hand when stopped, and takes no more', async () => {

@@ -32,6 +32,7 @@ const TASK_ENV = {
   TASK_MAX_ATTEMPTS: '3',
   TASK_BACKOFF_MS: '200',
   TASK_MAX_PER_QUEUE: '10',
+  TASK_HISTORY: '5',
 };
 
 const fixture = serverForThisFile(TASK_ENV);

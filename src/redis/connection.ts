@@ -21,6 +21,10 @@ export async function connectRedis(url: string, options: ConnectOptions): Promis
     // While Redis is away, a command is retried once after reconnecting and then fails with
     // STORE_UNAVAILABLE, rather than queueing without bound.
     maxRetriesPerRequest: 1,
+    // A command whose reply was lost with the connection may have run: sending it again could
+    // run a script twice (a task enqueued twice, a task taken and stranded). Fail it instead;
+    // callers retry with their idempotency keys.
+    autoResendUnfulfilledCommands: false,
     commandTimeout: options.commandTimeoutMs,
     retryStrategy: (attempt) => Math.min(attempt * 200, 2000),
     // How long a closing socket to a dead Redis may linger; shutdown should not wait on it.

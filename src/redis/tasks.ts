@@ -209,8 +209,8 @@ export class TaskRepository {
     return (await this.next(queue, undefined, count, leaseMs)).taken;
   }
 
-  /** Renews the leases of runs a worker holds; returns the ids of runs it has lost. */
-  async extend(queue: string, runs: Pick<TakenTask, 'id' | 'number' | 'attempt'>[], leaseMs: number): Promise<string[]> {
+  /** Renews the leases of runs a worker holds; returns the runs it has lost. */
+  async extend<R extends Pick<TakenTask, 'number' | 'attempt'>>(queue: string, runs: R[], leaseMs: number): Promise<R[]> {
     if (runs.length === 0) return [];
     const keys = queueKeys(queue);
     const held = (await runScript(
@@ -219,7 +219,7 @@ export class TaskRepository {
       [keys.meta, keys.active],
       [leaseMs, ...runs.flatMap((run) => [run.number, run.attempt])],
     )) as number[];
-    return runs.filter((_, i) => held[i] !== 1).map((run) => run.id);
+    return runs.filter((_, i) => held[i] !== 1);
   }
 
   /** Records how a run ended; returns the new state, or undefined when the run was no longer held. */

@@ -72,12 +72,14 @@ export class TaskPoller {
     const id = this.blockingId;
     let woken = false;
     let timer: NodeJS.Timeout | undefined;
+    let tries = 0;
     const unblock = (): void => {
       // The pop travels on another connection and may not have reached Redis yet (0 unblocked):
-      // try again shortly until it has, or it has returned.
+      // try again shortly until it has, or it has returned. Not for long, and not after the
+      // connection was re-established (its id changed; the pop failed and the loop goes on).
       control.client('UNBLOCK', id, 'TIMEOUT').then(
         (unblocked) => {
-          if (unblocked === 0 && !woken) timer = setTimeout(unblock, 2);
+          if (unblocked === 0 && !woken && this.blockingId === id && ++tries < 50) timer = setTimeout(unblock, 2);
         },
         () => undefined,
       );

@@ -60,10 +60,15 @@ export class TaskWorker {
     this.slotFreed?.();
     this.options.blocking.disconnect();
     await this.loop;
-    let timer: NodeJS.Timeout | undefined;
-    const grace = new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)));
-    await Promise.race([Promise.all([...this.running.values()].map((run) => run.done)), grace]);
-    clearTimeout(timer);
+    // A run settling as the stop began may still bring in a task it took, so wait until none is
+    // left, not only for the runs there were at the start.
+    const deadline = Date.now() + graceMs;
+    while (this.running.size > 0 && Date.now() < deadline) {
+      let timer: NodeJS.Timeout | undefined;
+      const grace = new Promise<void>((resolve) => (timer = setTimeout(resolve, deadline - Date.now())));
+      await Promise.race([Promise.all([...this.running.values()].map((run) => run.done)), grace]);
+      clearTimeout(timer);
+    }
     clearInterval(this.heartbeat);
     for (const run of this.running.values()) run.controller.abort(new Error('the worker is shutting down'));
   }
@@ -99,14 +104,17 @@ export class TaskWorker {
   }
 
   private launch(task: TakenTask): void {
+    // A run is known by task and attempt: a run that stalled past its lease may still be ending
+    // when this worker is handed the same task's next attempt.
+    const key = `${task.id}#${task.attempt}`;
     const controller = new AbortController();
     const done = this.execute(task, controller).finally(() => {
-      this.running.delete(task.id);
+      this.running.delete(key);
       const freed = this.slotFreed;
       this.slotFreed = undefined;
       freed?.();
     });
-    this.running.set(task.id, { task, controller, done });
+    this.running.set(key, { task, controller, done });
   }
 
   private async execute(task: TakenTask, controller: AbortController): Promise<void> {
@@ -157,8 +165,9 @@ export class TaskWorker {
     const runs = [...this.running.values()];
     if (runs.length === 0) return;
     try {
-      const lost = await this.options.repository.extend(this.options.queue, runs.map((run) => run.task), this.options.leaseMs);
-      for (const id of lost) this.running.get(id)?.controller.abort(new Error('the lease on this run was lost'));
+      const held = runs.map((run) => ({ number: run.task.number, attempt: run.task.attempt, run }));
+      const lost = await this.options.repository.extend(this.options.queue, held, this.options.leaseMs);
+      for (const { run } of lost) run.controller.abort(new Error('the lease on this run was lost'));
     } catch (error) {
       this.log.warn({ err: (error as Error).message }, 'cannot renew leases');
     }
