@@ -291,3 +291,13 @@ export function loadConfig(env: Env = process.env): Config {
   if (reader.problems.length > 0) throw new ConfigError(reader.problems);
   return config;
 }
+
+/** For entry points: the configuration, or the problems on stderr and exit code 1. */
+export function loadConfigOrExit(): Config {
+  try {
+    return loadConfig();
+  } catch (error) {
+    console.error(error instanceof ConfigError ? error.message : error);
+    process.exit(1);
+  }
+}

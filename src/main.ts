@@ -1,19 +1,13 @@
 // Process entry point: configuration, start-up, development tokens, signals and exit codes.
 import 'reflect-metadata';
-import { ConfigError, loadConfig, type Config } from './config';
+import { loadConfigOrExit } from './config';
 import { createLogger, type Logger } from './logger';
 import { startServer, type RunningServer } from './server';
 
 const DEV_TOKEN_SECONDS = 30 * 24 * 3600;
 
 async function main(): Promise<void> {
-  let config: Config;
-  try {
-    config = loadConfig();
-  } catch (error) {
-    console.error(error instanceof ConfigError ? error.message : error);
-    process.exit(1);
-  }
+  const config = loadConfigOrExit();
   const logger = createLogger(config.logLevel);
 
   let server: RunningServer;

@@ -1,6 +1,6 @@
 // Worker process entry point (`npm run worker`): runs the handlers in TASK_HANDLERS for the
 // queues in WORKER_QUEUES against the Redis at REDIS_URL, until SIGTERM or SIGINT.
-import { ConfigError, loadConfig, type Config } from './config';
+import { loadConfigOrExit } from './config';
 import { createLogger } from './logger';
 import { closeRedis, connectRedis } from './redis/connection';
 import { TaskRepository } from './redis/tasks';
@@ -8,13 +8,7 @@ import { loadHandlers } from './workers/task-handlers';
 import { startTaskRunner } from './workers/task-runner';
 
 async function main(): Promise<void> {
-  let config: Config;
-  try {
-    config = loadConfig();
-  } catch (error) {
-    console.error(error instanceof ConfigError ? error.message : error);
-    process.exit(1);
-  }
+  const config = loadConfigOrExit();
   const logger = createLogger(config.logLevel);
   const missing = [
     config.redisUrl === undefined && 'REDIS_URL (the API server\'s embedded Redis is its own; or run the handlers inside the API with TASK_WORKER=on)',

@@ -76,35 +76,13 @@ export interface TaskSettings {
 /** Most tasks one poller step moves, expires or forgets, so one script never runs long. */
 const PROMOTE_BATCH = 1000;
 
-interface StoredFields {
-  name: string;
-  priority: TaskPriority;
-  state: TaskState;
-  runAt: number;
-  attempts: number;
-  maxAttempts: number;
-  createdAt: number;
-  startedAt?: number;
-  finishedAt?: number;
-}
+/** The record as task scripts keep it (JSON), with the idempotency key it was enqueued under. */
+type StoredFields = Omit<TaskRecord, 'id' | 'queue' | 'number' | 'args' | 'result' | 'error'> & { idempotencyKey?: string };
 
 function decode(queue: string, number: number | string, json: string, extra: Partial<TaskRecord> = {}): TaskRecord {
-  const fields = JSON.parse(json) as StoredFields;
-  return {
-    id: taskId(queue, number),
-    queue,
-    number: Number(number),
-    name: fields.name,
-    priority: fields.priority,
-    state: fields.state,
-    runAt: fields.runAt,
-    attempts: fields.attempts,
-    maxAttempts: fields.maxAttempts,
-    createdAt: fields.createdAt,
-    ...(fields.startedAt === undefined ? {} : { startedAt: fields.startedAt }),
-    ...(fields.finishedAt === undefined ? {} : { finishedAt: fields.finishedAt }),
-    ...extra,
-  };
+  // The idempotency key stays inside: the scripts keep it so the history trim can forget it.
+  const { idempotencyKey: _internal, ...fields } = JSON.parse(json) as StoredFields;
+  return { id: taskId(queue, number), queue, number: Number(number), ...fields, ...extra };
 }
 
 const orUndefined = (value: string | null): string | undefined => (value === null || value === '' ? undefined : value);
