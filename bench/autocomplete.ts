@@ -46,7 +46,7 @@ import { ContactsRepository } from '../src/redis/contacts';
 import { GuildRepository, guildEntry } from '../src/redis/guild';
 import { guildKeys, userKeys } from '../src/redis/keys';
 import { defineScripts } from '../src/redis/scripts';
-import { commandCount, median, runBenchmark, seeded, withBenchRedis } from './support';
+import { commandCount, median, printTable, runBenchmark, seeded, withBenchRedis } from './support';
 
 const GUILD_SIZES = (process.env.BENCH_GUILD_SIZES ?? '10000,1000000').split(',').map(Number);
 /**
@@ -365,19 +365,6 @@ async function alternate(title: string, peers: Peer[], admin: Redis): Promise<Su
 
 // ---------------------------------------------------------------------------------------------
 // Output.
-
-function printTable(header: string[], rows: string[][], textColumns: number): void {
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const line = (cells: string[]): string =>
-    cells.map((c, i) => (i < textColumns ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
-  console.log(line(header));
-  console.log(widths.map((w) => '-'.repeat(w)).join('  '));
-  let last = '';
-  for (const row of rows) {
-    console.log(line(row[0] === last ? ['', ...row.slice(1)] : row));
-    last = row[0]!;
-  }
-}
 
 const fixed = (value: number, digits = 2): string => value.toFixed(digits);
 const rateCell = (s: Summary): string => `${s.rate.toFixed(0)} (${s.rateMin.toFixed(0)}-${s.rateMax.toFixed(0)})`;

@@ -27,7 +27,7 @@ import { LeaseRepository, type Attempt, type AttemptRequest } from '../src/redis
 import { LeaseSignals } from '../src/redis/lease-signals';
 import { LeaseAcquirer } from '../src/redis/lease-wait';
 import { defineScripts } from '../src/redis/scripts';
-import { commandCount, median, runBenchmark, withBenchRedis } from './support';
+import { commandCount, median, percentile, printTable, runBenchmark, withBenchRedis } from './support';
 
 /** Acquire+release pairs per measured round of an uncontended scenario. */
 const OPS = Number(process.env.BENCH_LEASE_OPS ?? 4_000);
@@ -205,10 +205,6 @@ async function round(peer: Peer, scenario: Scenario, admin: Redis, prefix: strin
   };
 }
 
-/** Nearest-rank percentile of an ascending array. */
-const percentile = (sorted: number[], p: number): number =>
-  sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
-
 interface Summary {
   scenario: string;
   peer: string;
@@ -373,15 +369,7 @@ function table(summaries: Summary[]): void {
       String(s.failures),
     ]);
   }
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const line = (cells: string[]): string => cells.map((c, i) => (i < 2 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
-  console.log(line(header));
-  console.log(widths.map((w) => '-'.repeat(w)).join('  '));
-  let last = '';
-  for (const row of rows) {
-    console.log(line(row[0] === last ? ['', ...row.slice(1)] : row));
-    last = row[0]!;
-  }
+  printTable(header, rows, 2);
 }
 
 async function main(): Promise<void> {

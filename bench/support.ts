@@ -53,3 +53,24 @@ export function seeded(seed: number): () => number {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
+
+/** Nearest-rank percentile of an ascending array. */
+export const percentile = (sorted: number[], p: number): number =>
+  sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
+
+/**
+ * Prints an aligned table: the first `textColumns` columns left-aligned, the rest right-aligned,
+ * and a first cell repeated from the row above left blank, so rows group by it.
+ */
+export function printTable(header: string[], rows: string[][], textColumns: number): void {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const line = (cells: string[]): string =>
+    cells.map((c, i) => (i < textColumns ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
+  console.log(line(header));
+  console.log(widths.map((w) => '-'.repeat(w)).join('  '));
+  let last = '';
+  for (const row of rows) {
+    console.log(line(row[0] === last ? ['', ...row.slice(1)] : row));
+    last = row[0]!;
+  }
+}

@@ -55,7 +55,7 @@ import { TaskRepository, type EnqueueRequest, type Outcome, type TakenTask, type
 import type { TaskHandlers } from '../src/workers/task-handlers';
 import { TaskPoller } from '../src/workers/task-poller';
 import { TaskWorker } from '../src/workers/task-worker';
-import { commandCount, median, runBenchmark, seeded, withBenchRedis } from './support';
+import { commandCount, median, percentile, printTable, runBenchmark, seeded, withBenchRedis } from './support';
 
 /** Tasks added per measured enqueue round (a warm-up round adds a quarter). */
 const ENQUEUE_TASKS = Number(process.env.BENCH_TASK_ENQUEUE ?? 20_000);
@@ -518,10 +518,6 @@ function delayScenario(hz: number): Scenario {
 
 // --- reporting ----------------------------------------------------------------------------------
 
-/** Nearest-rank percentile of an ascending array. */
-const percentile = (sorted: number[], p: number): number =>
-  sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
-
 interface Summary {
   section: Scenario['section'];
   scenario: string;
@@ -572,18 +568,6 @@ function roundLine(scenario: Scenario, label: string, result: RoundResult): stri
     line += `; late p50 ${percentile(sorted, 50)} ms p99 ${percentile(sorted, 99)} ms max ${sorted[sorted.length - 1]} ms, ${sorted.filter((v) => v < 0).length} early`;
   }
   return line;
-}
-
-function printTable(header: string[], rows: string[][], leftColumns: number): void {
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const line = (cells: string[]): string => cells.map((c, i) => (i < leftColumns ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
-  console.log(line(header));
-  console.log(widths.map((w) => '-'.repeat(w)).join('  '));
-  let last = '';
-  for (const row of rows) {
-    console.log(line(row[0] === last ? ['', ...row.slice(1)] : row));
-    last = row[0]!;
-  }
 }
 
 function ratesTable(summaries: Summary[]): void {
