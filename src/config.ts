@@ -1,6 +1,7 @@
 // All configuration comes from environment variables, read and validated here once at start.
 // A bad value stops start-up with a message naming the variable.
 import path from 'node:path';
+import { MARKET_STRATEGIES, type MarketStrategyName } from './redis/market';
 
 export type NodeEnv = 'development' | 'test' | 'production';
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -86,6 +87,25 @@ export interface WorkerConfig {
   inApi: boolean;
 }
 
+export interface MarketConfig {
+  /** How listings and purchases are carried out: one Lua script, WATCH with retries, or locks. */
+  strategy: MarketStrategyName;
+  /** Largest price of a listing. */
+  maxPrice: number;
+  /** Largest balance a grant may bring a user to. */
+  maxFunds: number;
+  /** Most items a grant may bring one inventory to. */
+  maxInventory: number;
+  /** Largest `first` of market and inventory pages. */
+  maxPage: number;
+  /** WATCH: connections for transactions, one per caller at a time. */
+  watchConnections: number;
+  /** WATCH and LOCK: how long one call retries or waits for others before CONFLICT. */
+  contentionTimeoutMs: number;
+  /** LOCK: longest a lock is held, in case its holder dies. */
+  lockTtlMs: number;
+}
+
 export interface Config {
   nodeEnv: NodeEnv;
   isProduction: boolean;
@@ -108,6 +128,7 @@ export interface Config {
   autocomplete: AutocompleteConfig;
   tasks: TaskConfig;
   worker: WorkerConfig;
+  market: MarketConfig;
 }
 
 export class ConfigError extends Error {
@@ -278,6 +299,17 @@ export function loadConfig(env: Env = process.env): Config {
       concurrency: reader.int('WORKER_CONCURRENCY', 4, 1, 256),
       handlersModule: reader.raw('TASK_HANDLERS'),
       inApi: reader.bool('TASK_WORKER', false),
+    },
+    market: {
+      strategy: reader.oneOf<MarketStrategyName>('MARKET_STRATEGY', MARKET_STRATEGIES, 'SCRIPT'),
+      maxPrice: reader.int('MARKET_MAX_PRICE', 1_000_000_000, 1, 2_147_483_647),
+      // Balances stay far below 2^53, so they are exact integers in every client.
+      maxFunds: reader.int('MARKET_MAX_FUNDS', 1_000_000_000_000, 1, 1_000_000_000_000_000),
+      maxInventory: reader.int('MARKET_MAX_INVENTORY', 10_000, 1, 10_000_000),
+      maxPage: reader.int('MARKET_PAGE_MAX', 100, 20, 1000),
+      watchConnections: reader.int('MARKET_WATCH_CONNECTIONS', 16, 1, 1000),
+      contentionTimeoutMs: reader.int('MARKET_CONTENTION_TIMEOUT_MS', 10_000, 100, 600_000),
+      lockTtlMs: reader.int('MARKET_LOCK_TTL_MS', 10_000, 100, 600_000),
     },
   };
 

@@ -20,6 +20,8 @@ import { LeaseRepository } from './redis/lease';
 import { LeaseSignals } from './redis/lease-signals';
 import { LeaseAcquirer } from './redis/lease-wait';
 import { MailboxRepository } from './redis/mailbox';
+import { MarketRepository } from './redis/market';
+import { createMarketStrategy } from './redis/market-strategies';
 import { TaskRepository } from './redis/tasks';
 import { EmbeddedRedis } from './redis/embedded';
 import { createRedisPubSub } from './schema/pubsub';
@@ -30,6 +32,7 @@ import { GuildResolver } from './resolvers/guild';
 import { InboxNotifier, InboxResolver } from './resolvers/inbox';
 import { LockResolver } from './resolvers/lock';
 import { MailboxResolver } from './resolvers/mailbox';
+import { MarketResolver } from './resolvers/market';
 import { SemaphoreResolver } from './resolvers/semaphore';
 import { TaskResolver } from './resolvers/task';
 import type { GraphQLContext } from './schema/context';
@@ -103,6 +106,14 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
     const counters = new CounterRepository(commands, config.counters);
     const inbox = new InboxNotifier(pubSub);
     const tasks = new TaskRepository(commands, config.tasks);
+    const marketStrategy = createMarketStrategy(config.market, {
+      redisUrl,
+      commands,
+      logger,
+      locks: () => new LeaseAcquirer(new LeaseRepository(commands, 'lock', config.leases), leaseSignals, stopWaiting.signal),
+      commandTimeoutMs: COMMAND_TIMEOUT_MS,
+    });
+    undo.push(() => marketStrategy.close());
     const schema = await buildAppSchema(
       [
         new CounterResolver(counters, config.counters, pubSub),
@@ -120,6 +131,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
         new ContactsResolver(new ContactsRepository(commands, config.autocomplete), config.autocomplete),
         new GuildResolver(new GuildRepository(commands, config.autocomplete), config.autocomplete),
         new TaskResolver(tasks, config.tasks),
+        new MarketResolver(new MarketRepository(commands, marketStrategy, config.market), config.market),
       ],
       pubSub,
     );

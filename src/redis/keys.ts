@@ -175,3 +175,22 @@ export function parseTaskId(id: string): { queue: string; number: string } | und
   if (!/^[1-9][0-9]{0,15}$/.test(number)) return undefined;
   return { queue: id.slice(0, at), number };
 }
+
+/**
+ * The marketplace (book sections 4.4 and 6.2) under one tag, `{market}`: a purchase touches the
+ * listings, two users and an inventory, and one script (or one MULTI) can only do that on one
+ * slot. The market is one sorted set in the book too, so it was always one hot spot.
+ */
+export const marketKeys = {
+  /** zset of `<item>:<seller>` scored by price (the book's `market:`). */
+  listings: (): string => 'market:{market}:listings',
+  /** hash with field `funds` (the book's `users:<id>`); one per user so WATCH sees one buyer. */
+  user: (user: string): string => `market:{market}:user:${user}`,
+  /** zset, score 0, of the items a user holds, in name order for paging (the book's `inventory:<id>` set). */
+  inventory: (user: string): string => `market:{market}:inv:${user}`,
+  /** set of every item id ever granted: ids are unique, so an item is always in exactly one place. */
+  items: (): string => 'market:{market}:items',
+};
+
+/** The listing member of an item put up by a seller; names never hold a colon. */
+export const listingMember = (item: string, seller: string): string => `${item}:${seller}`;

@@ -33,6 +33,11 @@ export type ScriptName =
   | 'mailbox-ack'
   | 'mailbox-send'
   | 'mailbox-take'
+  | 'market-grant-funds'
+  | 'market-grant-item'
+  | 'market-list'
+  | 'market-page'
+  | 'market-purchase'
   | 'task-cancel'
   | 'task-enqueue'
   | 'task-extend'
@@ -96,6 +101,9 @@ const SCRIPT_ERRORS: Record<string, (message: string) => AppError> = {
   E_IDEMPOTENCY_KEY_REUSED: (message) => conflict(message || 'idempotencyKey was used for a different task', 'idempotencyKey'),
   E_QUEUE_FULL: (message) => conflict(message || 'the queue is full', 'queue'),
   E_TASK_STARTED: (message) => conflict(message || 'the task has started', 'id'),
+  E_ITEM_EXISTS: (message) => conflict(message || 'an item with this id exists already', 'itemId'),
+  E_INVENTORY_FULL: (message) => conflict(`the inventory is full (${message})`, 'userId'),
+  E_FUNDS_CAP: (message) => conflict(`the balance would exceed MARKET_MAX_FUNDS (${message})`, 'amount'),
   E_NOT_GUILD_MEMBER: (message) => forbidden(message || 'only members of a guild may search it'),
 };
 

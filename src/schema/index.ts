@@ -9,6 +9,7 @@ import { GuildResolver } from '../resolvers/guild';
 import { InboxResolver } from '../resolvers/inbox';
 import { LockResolver } from '../resolvers/lock';
 import { MailboxResolver } from '../resolvers/mailbox';
+import { MarketResolver } from '../resolvers/market';
 import { SemaphoreResolver } from '../resolvers/semaphore';
 import { TaskResolver } from '../resolvers/task';
 import { authChecker } from './context';
@@ -23,6 +24,7 @@ export const RESOLVERS = [
   ContactsResolver,
   GuildResolver,
   TaskResolver,
+  MarketResolver,
 ] as const;
 
 type ResolverClass = (typeof RESOLVERS)[number];

@@ -1,0 +1,101 @@
+// LOCK, the book's fine-grained locking (section 6.2): a purchase holds the lock of the item and
+// the lock of the buyer's funds while it reads and writes, a listing the lock of the item. The
+// locks are the product's own (./lease-wait.ts): waiters queue fairly and wake on release rather
+// than polling. Items are unique, so the item's lock covers every listing of it; the buyer's lock
+// keeps two purchases from spending the same funds (the book locked the whole market instead).
+import type Redis from 'ioredis';
+import { conflict } from '../errors';
+import { listingMember, marketKeys } from './keys';
+import type { Lease } from './lease';
+import type { LeaseAcquirer } from './lease-wait';
+import { judgePurchase, type ListReport, type MarketStrategy, type PurchaseReport, type PurchaseRequest } from './market';
+
+export interface LockTiming {
+  /** How long a lock is held at most, in case its holder dies (the book's lock_timeout). */
+  ttlMs: number;
+  /** How long a caller waits for a lock before CONFLICT (the book's acquire_timeout). */
+  waitMs: number;
+}
+
+// Lock names hold a colon, which names from clients never do, so a client's own lock can never
+// be one of these.
+const itemLock = (item: string): string => `market:item:${item}`;
+const fundsLock = (user: string): string => `market:funds:${user}`;
+
+export class LockStrategy implements MarketStrategy {
+  readonly name = 'LOCK';
+
+  constructor(
+    private readonly redis: Redis,
+    private readonly locks: LeaseAcquirer,
+    private readonly timing: LockTiming,
+  ) {}
+
+  list(seller: string, item: string, price: number, signal?: AbortSignal): Promise<ListReport> {
+    const inventory = marketKeys.inventory(seller);
+    return this.holding([itemLock(item)], signal, async () => {
+      if ((await this.redis.zscore(inventory, item)) === null) return { listed: false };
+      await succeeded(this.redis.multi().zadd(marketKeys.listings(), price, listingMember(item, seller)).zrem(inventory, item).exec());
+      return { listed: true };
+    });
+  }
+
+  purchase({ buyer, seller, item, price }: PurchaseRequest, signal?: AbortSignal): Promise<PurchaseReport> {
+    const listings = marketKeys.listings();
+    const member = listingMember(item, seller);
+    return this.holding([itemLock(item), fundsLock(buyer)], signal, async () => {
+      const replies = await succeeded(this.redis.multi().zscore(listings, member).hget(marketKeys.user(buyer), 'funds').exec());
+      const judged = judgePurchase(replies[0] as string | null, replies[1] as string | null, price);
+      if (judged.outcome !== 'PURCHASED') return judged;
+      await succeeded(
+        this.redis
+          .multi()
+          .hincrby(marketKeys.user(seller), 'funds', price)
+          .hincrby(marketKeys.user(buyer), 'funds', -price)
+          .zadd(marketKeys.inventory(buyer), 0, item)
+          .zrem(listings, member)
+          .exec(),
+      );
+      return judged;
+    });
+  }
+
+  /**
+   * Runs `work` holding every lock in `names`, taken in name order so that two callers never
+   * wait for each other. A lock that is free is taken at once; one that is not counts a retry
+   * and is waited for.
+   */
+  private async holding<T extends object>(
+    names: string[],
+    signal: AbortSignal | undefined,
+    work: () => Promise<T>,
+  ): Promise<T & { retries: number }> {
+    const held: Lease[] = [];
+    let retries = 0;
+    try {
+      for (const name of [...names].sort()) {
+        const request = { name, limit: 1, ttlMs: this.timing.ttlMs, owner: 'market' };
+        let lease = await this.locks.acquire({ ...request, waitMs: 0 }, signal);
+        if (!lease) {
+          retries += 1;
+          lease = await this.locks.acquire({ ...request, waitMs: this.timing.waitMs }, signal);
+        }
+        if (!lease) throw conflict('the market is busy (an item or account stayed locked); try again');
+        held.push(lease);
+      }
+      return { ...(await work()), retries };
+    } finally {
+      await Promise.all(held.map((lease) => this.locks.repository.release(lease.name, lease.id).catch(() => false)));
+    }
+  }
+
+  async close(): Promise<void> {}
+}
+
+/** The replies of a MULTI/EXEC, or its first error. */
+async function succeeded(pending: Promise<[Error | null, unknown][] | null>): Promise<unknown[]> {
+  const replies = await pending;
+  if (replies === null) throw new Error('a market transaction was aborted');
+  for (const [error] of replies) if (error) throw error;
+  return replies.map(([, value]) => value);
+}

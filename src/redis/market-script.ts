@@ -1,0 +1,33 @@
+// SCRIPT, the default market strategy: each listing and purchase is one Lua script, so it takes
+// one round trip, never waits for another caller and never retries.
+import type Redis from 'ioredis';
+import { listingMember, marketKeys } from './keys';
+import { OUTCOME_BY_CODE, type ListReport, type MarketStrategy, type PurchaseReport, type PurchaseRequest } from './market';
+import { runScript } from './scripts';
+
+export class ScriptStrategy implements MarketStrategy {
+  readonly name = 'SCRIPT';
+
+  constructor(private readonly redis: Redis) {}
+
+  async list(seller: string, item: string, price: number): Promise<ListReport> {
+    const listed = await runScript(this.redis, 'market-list', [marketKeys.inventory(seller), marketKeys.listings()], [
+      item,
+      listingMember(item, seller),
+      price,
+    ]);
+    return { listed: listed === 1, retries: 0 };
+  }
+
+  async purchase({ buyer, seller, item, price }: PurchaseRequest): Promise<PurchaseReport> {
+    const [code, funds, listed] = (await runScript(
+      this.redis,
+      'market-purchase',
+      [marketKeys.listings(), marketKeys.user(buyer), marketKeys.user(seller), marketKeys.inventory(buyer)],
+      [listingMember(item, seller), item, price],
+    )) as [number, number, number];
+    return { outcome: OUTCOME_BY_CODE[code], funds, listedPrice: listed < 0 ? undefined : listed, retries: 0 };
+  }
+
+  async close(): Promise<void> {}
+}

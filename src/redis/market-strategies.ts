@@ -1,0 +1,38 @@
+// Builds the market strategy that configuration names, for the server, the tests and bench/.
+import type Redis from 'ioredis';
+import type { MarketConfig } from '../config';
+import type { Logger } from '../logger';
+import { connectRedis } from './connection';
+import { ConnectionPool } from './connection-pool';
+import type { LeaseAcquirer } from './lease-wait';
+import type { MarketStrategy } from './market';
+import { LockStrategy } from './market-lock';
+import { ScriptStrategy } from './market-script';
+import { WatchStrategy } from './market-watch';
+
+export interface StrategyParts {
+  redisUrl: string;
+  /** The shared command connection (SCRIPT and LOCK). */
+  commands: Redis;
+  logger: Logger;
+  /** LOCK only: the lock acquirer, made only when needed (it listens on a connection of its own). */
+  locks: () => LeaseAcquirer;
+  commandTimeoutMs?: number;
+}
+
+export function createMarketStrategy(
+  settings: Pick<MarketConfig, 'strategy' | 'watchConnections' | 'contentionTimeoutMs' | 'lockTtlMs'>,
+  parts: StrategyParts,
+): MarketStrategy {
+  switch (settings.strategy) {
+    case 'SCRIPT':
+      return new ScriptStrategy(parts.commands);
+    case 'WATCH': {
+      const connect = () =>
+        connectRedis(parts.redisUrl, { name: 'ria:market-watch', logger: parts.logger, commandTimeoutMs: parts.commandTimeoutMs });
+      return new WatchStrategy(new ConnectionPool(connect, settings.watchConnections, settings.contentionTimeoutMs), settings.contentionTimeoutMs);
+    }
+    case 'LOCK':
+      return new LockStrategy(parts.commands, parts.locks(), { ttlMs: settings.lockTtlMs, waitMs: settings.contentionTimeoutMs });
+  }
+}

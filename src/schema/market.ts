@@ -1,0 +1,118 @@
+// GraphQL types of the marketplace.
+import { GraphQLSafeInt } from 'graphql-scalars';
+import { ArgsType, Field, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { PURCHASE_OUTCOMES, type PurchaseOutcome as Outcome } from '../redis/market';
+import { NAME_RULE } from '../validation';
+
+export const PurchaseOutcome = Object.fromEntries(PURCHASE_OUTCOMES.map((value) => [value, value])) as Record<Outcome, Outcome>;
+
+registerEnumType(PurchaseOutcome, {
+  name: 'PurchaseOutcome',
+  description:
+    'PURCHASED; ITEM_GONE (not listed by that seller any more: sold or never listed); PRICE_CHANGED (listed at another price, see listedPrice); INSUFFICIENT_FUNDS. Only PURCHASED changed anything.',
+});
+
+@ObjectType({ description: 'An item for sale.' })
+export class Listing {
+  @Field(() => ID)
+  itemId!: string;
+
+  @Field(() => ID)
+  sellerId!: string;
+
+  @Field(() => Int)
+  price!: number;
+
+  @Field({ description: 'Pass as `after` to get the listings that follow this one.' })
+  cursor!: string;
+}
+
+@ObjectType({ description: 'What became of a purchase.' })
+export class PurchaseResult {
+  @Field(() => PurchaseOutcome)
+  outcome!: Outcome;
+
+  @Field(() => ID)
+  itemId!: string;
+
+  @Field(() => ID)
+  sellerId!: string;
+
+  @Field(() => Int, { nullable: true, description: 'The listing\'s price, when the item is still listed or was just bought.' })
+  listedPrice?: number | null;
+
+  @Field(() => GraphQLSafeInt, { description: "The buyer's funds afterwards." })
+  funds!: number;
+}
+
+@ObjectType({ description: "The caller's market account." })
+export class Account {
+  @Field(() => ID)
+  userId!: string;
+
+  @Field(() => GraphQLSafeInt)
+  funds!: number;
+
+  @Field(() => Int, { description: 'Items held (listed items are in the market, not here).' })
+  items!: number;
+}
+
+const ITEM = `Item id: ${NAME_RULE}. Unique across the market.`;
+const PRICE = 'A whole number from 1 to MARKET_MAX_PRICE (default 1,000,000,000).';
+
+@ArgsType()
+export class ListItemArgs {
+  @Field(() => ID, { description: ITEM })
+  itemId!: string;
+
+  @Field(() => Int, { description: PRICE })
+  price!: number;
+}
+
+@ArgsType()
+export class PurchaseItemArgs {
+  @Field(() => ID, { description: ITEM })
+  itemId!: string;
+
+  @Field(() => ID, { description: 'Who listed it.' })
+  sellerId!: string;
+
+  @Field(() => Int, { description: `The price the buyer saw. ${PRICE}` })
+  price!: number;
+}
+
+@ArgsType()
+export class MarketArgs {
+  @Field(() => Int, { defaultValue: 20, description: 'Most listings returned, 1 to MARKET_PAGE_MAX (default 100).' })
+  first!: number;
+
+  @Field(() => String, { nullable: true, description: 'The `cursor` of the last listing of the previous page.' })
+  after?: string | null;
+}
+
+@ArgsType()
+export class InventoryArgs {
+  @Field(() => Int, { defaultValue: 100, description: 'Most items returned, 1 to MARKET_PAGE_MAX (default 100).' })
+  first!: number;
+
+  @Field(() => ID, { nullable: true, description: 'The last item id of the previous page.' })
+  after?: string | null;
+}
+
+@ArgsType()
+export class GrantItemArgs {
+  @Field(() => ID, { description: `The user: ${NAME_RULE}.` })
+  userId!: string;
+
+  @Field(() => ID, { description: ITEM })
+  itemId!: string;
+}
+
+@ArgsType()
+export class GrantFundsArgs {
+  @Field(() => ID, { description: `The user: ${NAME_RULE}.` })
+  userId!: string;
+
+  @Field(() => Int, { description: 'A whole number from 1 to 1,000,000,000 added to the balance (which may reach MARKET_MAX_FUNDS).' })
+  amount!: number;
+}
