@@ -85,6 +85,26 @@ describe('loadConfig', () => {
     ]);
   });
 
+  it('uses the SCRIPT market strategy by default and checks the market settings', () => {
+    expect(loadConfig({}).market).toEqual({
+      strategy: 'SCRIPT',
+      maxPrice: 1_000_000_000,
+      maxFunds: 1_000_000_000_000,
+      maxInventory: 10_000,
+      maxPage: 100,
+      watchConnections: 16,
+      contentionTimeoutMs: 10_000,
+      lockTtlMs: 10_000,
+    });
+    expect(loadConfig({ MARKET_STRATEGY: 'WATCH', MARKET_WATCH_CONNECTIONS: '4' }).market).toMatchObject({ strategy: 'WATCH', watchConnections: 4 });
+    expect(problems({ MARKET_STRATEGY: 'watch', MARKET_MAX_PRICE: '2147483648', MARKET_PAGE_MAX: '19', MARKET_MAX_FUNDS: '0' })).toEqual([
+      'MARKET_STRATEGY must be one of SCRIPT, WATCH, LOCK, got "watch"',
+      expect.stringMatching(/^MARKET_MAX_PRICE must be an integer from 1 to 2147483647/),
+      expect.stringMatching(/^MARKET_MAX_FUNDS must be an integer from 1/),
+      expect.stringMatching(/^MARKET_PAGE_MAX must be an integer from 20 to 1000/),
+    ]);
+  });
+
   it('has the documented task limits, reads the worker settings, and wants queues and handlers for an in-API worker', () => {
     expect(loadConfig({}).tasks).toEqual({
       maxArgsBytes: 65_536,

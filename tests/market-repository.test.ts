@@ -127,3 +127,98 @@ describe('every strategy gives the same results', () => {
     for (const result of results.slice(1)) expect(result).toEqual(results[0]);
   });
 });
+
+describe.each(MARKET_STRATEGIES)('%s under concurrency', (strategy) => {
+  it('sells a listing to exactly one of five racing buyers', async () => {
+    const m = market(strategy);
+    const buyers = ['b1', 'b2', 'b3', 'b4', 'b5'];
+    for (const buyer of buyers) await m.grantFunds(buyer, 100);
+    for (let round = 0; round < 10; round += 1) {
+      const item = `gem${round}`;
+      await m.grantItem('seller', item);
+      expect((await m.list('seller', item, 10)).listed).toBe(true);
+      const reports = await Promise.all(buyers.map((buyer) => m.purchase({ buyer, seller: 'seller', item, price: 10 })));
+      expect(reports.map((r) => r.outcome).sort()).toEqual(['ITEM_GONE', 'ITEM_GONE', 'ITEM_GONE', 'ITEM_GONE', 'PURCHASED']);
+    }
+    const state = await snapshot(['seller', ...buyers]);
+    expect(state.funds.seller).toBe(100);
+    expect(Object.values(state.funds).reduce((a, b) => a + b, 0)).toBe(500);
+    expect(buyers.flatMap((buyer) => state.inventories[buyer]).sort()).toEqual(Array.from({ length: 10 }, (_, i) => `gem${i}`));
+    expect(state.listings).toEqual([]);
+  });
+
+  it('never lets one buyer spend the same funds twice', async () => {
+    const m = market(strategy);
+    for (let round = 0; round < 10; round += 1) {
+      const buyer = `buyer${round}`;
+      await m.grantFunds(buyer, 30);
+      for (const [seller, item] of [[`s${round}a`, `left${round}`], [`s${round}b`, `right${round}`]]) {
+        await m.grantItem(seller, item);
+        await m.list(seller, item, 30);
+      }
+      const reports = await Promise.all([
+        m.purchase({ buyer, seller: `s${round}a`, item: `left${round}`, price: 30 }),
+        m.purchase({ buyer, seller: `s${round}b`, item: `right${round}`, price: 30 }),
+      ]);
+      expect(reports.map((r) => r.outcome).sort()).toEqual(['INSUFFICIENT_FUNDS', 'PURCHASED']);
+      expect(await redis.client.hget(marketKeys.user(buyer), 'funds')).toBe('0');
+      expect(await redis.client.zcard(marketKeys.inventory(buyer))).toBe(1);
+    }
+  });
+
+  it('conserves money and items, and keeps funds non-negative, with six traders listing and buying at once', async () => {
+    const m = market(strategy);
+    const users = ['u0', 'u1', 'u2', 'u3', 'u4', 'u5'];
+    const items: string[] = [];
+    for (const [n, user] of users.entries()) {
+      await m.grantFunds(user, 60);
+      for (let i = 0; i < 8; i += 1) {
+        items.push(`item${n}-${i}`);
+        await m.grantItem(user, `item${n}-${i}`);
+      }
+    }
+    // What each trader's own answers say happened to its money.
+    const net: Record<string, number> = Object.fromEntries(users.map((user) => [user, 60]));
+    let bought = 0;
+    const trader = async (user: string, seed: number) => {
+      let state = seed * 7919;
+      const random = (n: number) => {
+        state = (Math.imul(state, 1103515245) + 12345) >>> 0;
+        return (state >>> 16) % n;
+      };
+      for (let step = 0; step < 40; step += 1) {
+        if (random(2) === 0) {
+          const held = await m.inventory(user, 100, undefined);
+          if (held.length > 0) await m.list(user, held[random(held.length)], 1 + random(40));
+        } else {
+          const others = (await m.page(10, undefined)).filter((listing) => listing.seller !== user);
+          if (others.length === 0) continue;
+          const pick = others[random(others.length)];
+          const report = await m.purchase({ buyer: user, seller: pick.seller, item: pick.item, price: pick.price });
+          expect(report.funds).toBeGreaterThanOrEqual(0);
+          if (report.outcome === 'PURCHASED') {
+            bought += 1;
+            net[user] -= pick.price;
+            net[pick.seller] += pick.price;
+          }
+        }
+      }
+    };
+    await Promise.all(users.map((user, n) => trader(user, n + 1)));
+
+    const state = await snapshot(users);
+    expect(bought).toBeGreaterThan(5);
+    expect(state.funds).toEqual(net);
+    expect(Object.values(state.funds).every((funds) => funds >= 0)).toBe(true);
+    expect(Object.values(state.funds).reduce((a, b) => a + b, 0)).toBe(360);
+    const listed = state.listings.filter((_, i) => i % 2 === 0).map((member) => member.slice(0, member.lastIndexOf(':')));
+    const everywhere = [...users.flatMap((user) => state.inventories[user]), ...listed].sort();
+    expect(everywhere).toEqual([...items].sort());
+    // Every listing names the seller who held the item, which therefore is not in their inventory.
+    for (const member of state.listings.filter((_, i) => i % 2 === 0)) {
+      const at = member.lastIndexOf(':');
+      expect(state.inventories[member.slice(at + 1)]).not.toContain(member.slice(0, at));
+    }
+    expect(listingMember('a', 'b')).toBe('a:b');
+  });
+});
