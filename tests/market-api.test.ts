@@ -430,7 +430,7 @@ describe.each(MARKET_STRATEGIES)('the market with MARKET_STRATEGY=%s', (strategy
       // Every granted item is in exactly one place: an inventory or the listings.
       const inventories = new Map<string, string[]>();
       for (const user of users) inventories.set(user, await redis.zrange(marketKeys.inventory(user), 0, -1));
-      const listed = (await redis.zrange(marketKeys.listings(), 0, -1)).map((member) => member.slice(0, member.lastIndexOf(':')));
+      const listed = (await redis.zrange(marketKeys.listings(), 0, -1)).map((member) => member.slice(0, member.indexOf(' ')));
       const everywhere = [...[...inventories.values()].flat(), ...listed];
       expect([...everywhere].sort()).toEqual([...grantedItems].sort());
       expect((await redis.smembers(marketKeys.items())).sort()).toEqual([...grantedItems].sort());

@@ -182,7 +182,7 @@ export function parseTaskId(id: string): { queue: string; number: string } | und
  * slot. The market is one sorted set in the book too, so it was always one hot spot.
  */
 export const marketKeys = {
-  /** zset of `<item>:<seller>` scored by price (the book's `market:`). */
+  /** zset of `<item> <seller>` scored by price (the book's `market:`). */
   listings: (): string => 'market:{market}:listings',
   /** hash with field `funds` (the book's `users:<id>`); one per user so WATCH sees one buyer. */
   user: (user: string): string => `market:{market}:user:${user}`,
@@ -192,5 +192,9 @@ export const marketKeys = {
   items: (): string => 'market:{market}:items',
 };
 
-/** The listing member of an item put up by a seller; names never hold a colon. */
-export const listingMember = (item: string, seller: string): string => `${item}:${seller}`;
+/**
+ * The listing member of an item put up by a seller (the book's `item.seller`). Names never hold
+ * a space, and a space sorts below every character they may hold, so listings of one price are
+ * in item order, then seller order.
+ */
+export const listingMember = (item: string, seller: string): string => `${item} ${seller}`;

@@ -31,8 +31,13 @@ export class LockStrategy implements MarketStrategy {
     private readonly timing: LockTiming,
   ) {}
 
-  list(seller: string, item: string, price: number, signal?: AbortSignal): Promise<ListReport> {
+  // Both calls read first and lock only when the call can succeed: a refusal read from a
+  // consistent snapshot is as true as one read under the lock, and a lock leaves its fencing
+  // counter behind for good, so a name must not be locked just because a client typed it.
+
+  async list(seller: string, item: string, price: number, signal?: AbortSignal): Promise<ListReport> {
     const inventory = marketKeys.inventory(seller);
+    if ((await this.redis.zscore(inventory, item)) === null) return { listed: false, retries: 0 };
     return this.holding([itemLock(item)], signal, async () => {
       if ((await this.redis.zscore(inventory, item)) === null) return { listed: false };
       await succeeded(this.redis.multi().zadd(marketKeys.listings(), price, listingMember(item, seller)).zrem(inventory, item).exec());
@@ -40,12 +45,17 @@ export class LockStrategy implements MarketStrategy {
     });
   }
 
-  purchase({ buyer, seller, item, price }: PurchaseRequest, signal?: AbortSignal): Promise<PurchaseReport> {
+  async purchase({ buyer, seller, item, price }: PurchaseRequest, signal?: AbortSignal): Promise<PurchaseReport> {
     const listings = marketKeys.listings();
     const member = listingMember(item, seller);
-    return this.holding([itemLock(item), fundsLock(buyer)], signal, async () => {
+    const read = async () => {
       const replies = await succeeded(this.redis.multi().zscore(listings, member).hget(marketKeys.user(buyer), 'funds').exec());
-      const judged = judgePurchase(replies[0] as string | null, replies[1] as string | null, price);
+      return judgePurchase(replies[0] as string | null, replies[1] as string | null, price);
+    };
+    const early = await read();
+    if (early.outcome !== 'PURCHASED') return { ...early, retries: 0 };
+    return this.holding([itemLock(item), fundsLock(buyer)], signal, async () => {
+      const judged = await read();
       if (judged.outcome !== 'PURCHASED') return judged;
       await succeeded(
         this.redis

@@ -77,7 +77,7 @@ export function judgePurchase(
 }
 
 export function parseListingMember(member: string): { item: string; seller: string } {
-  const at = member.lastIndexOf(':');
+  const at = member.indexOf(' ');
   return { item: member.slice(0, at), seller: member.slice(at + 1) };
 }
 

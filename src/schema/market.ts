@@ -92,7 +92,7 @@ export class MarketArgs {
 
 @ArgsType()
 export class InventoryArgs {
-  @Field(() => Int, { defaultValue: 100, description: 'Most items returned, 1 to MARKET_PAGE_MAX (default 100).' })
+  @Field(() => Int, { defaultValue: 20, description: 'Most items returned, 1 to MARKET_PAGE_MAX (default 100).' })
   first!: number;
 
   @Field(() => ID, { nullable: true, description: 'The last item id of the previous page.' })

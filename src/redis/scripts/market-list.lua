@@ -3,7 +3,7 @@
 -- KEYS[1]  the seller's inventory (zset)
 -- KEYS[2]  the listings (zset scored by price)
 -- ARGV[1]  the item
--- ARGV[2]  the listing member, `<item>:<seller>`
+-- ARGV[2]  the listing member, `<item> <seller>`
 -- ARGV[3]  the price
 -- Returns 1 when listed, 0 when the seller does not hold the item.
 if not redis.call('ZSCORE', KEYS[1], ARGV[1]) then

@@ -4,7 +4,7 @@
 -- KEYS[2]  the buyer (hash with `funds`)
 -- KEYS[3]  the seller (hash with `funds`)
 -- KEYS[4]  the buyer's inventory (zset)
--- ARGV[1]  the listing member, `<item>:<seller>`
+-- ARGV[1]  the listing member, `<item> <seller>`
 -- ARGV[2]  the item
 -- ARGV[3]  the price the buyer expects to pay
 -- Returns {outcome, buyer's funds afterwards, listed price or -1}; outcome 0 purchased, 1 the
