@@ -9,6 +9,7 @@ import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { developmentSecret, TokenVerifier } from './auth';
 import type { Config } from './config';
+import { createRowSource, type SqlRowSource } from './db/row-source';
 import { createHttpApp, finishHttpApp, reportOf } from './http';
 import type { Logger } from './logger';
 import { closeRedis, connectRedis, pingRedis, warnIfEvicting } from './redis/connection';
@@ -20,6 +21,7 @@ import { LeaseRepository } from './redis/lease';
 import { LeaseSignals } from './redis/lease-signals';
 import { LeaseAcquirer } from './redis/lease-wait';
 import { MailboxRepository } from './redis/mailbox';
+import { RowCacheRepository } from './redis/row-cache';
 import { TaskRepository } from './redis/tasks';
 import { EmbeddedRedis } from './redis/embedded';
 import { createRedisPubSub } from './schema/pubsub';
@@ -30,12 +32,14 @@ import { GuildResolver } from './resolvers/guild';
 import { InboxNotifier, InboxResolver } from './resolvers/inbox';
 import { LockResolver } from './resolvers/lock';
 import { MailboxResolver } from './resolvers/mailbox';
+import { RowCacheResolver } from './resolvers/row-cache';
 import { SemaphoreResolver } from './resolvers/semaphore';
 import { TaskResolver } from './resolvers/task';
 import type { GraphQLContext } from './schema/context';
 import { createErrorFormatter } from './schema/format-error';
 import { buildAppSchema } from './schema/index';
 import { CounterCleanupWorker } from './workers/counter-cleanup';
+import { RowCacheRefresher } from './workers/row-cache-refresher';
 import { loadHandlers } from './workers/task-handlers';
 import { startTaskRunner } from './workers/task-runner';
 import { startWebSocketServer } from './ws';
@@ -49,6 +53,8 @@ export interface RunningServer {
   embeddedRedis: EmbeddedRedis | undefined;
   /** True when JWT_SECRET was unset and a development secret is in use. */
   usesDevelopmentSecret: boolean;
+  /** The database the row cache reads (opened on first use). */
+  rowSource: SqlRowSource;
   stop(): Promise<void>;
 }
 
@@ -103,6 +109,10 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
     const counters = new CounterRepository(commands, config.counters);
     const inbox = new InboxNotifier(pubSub);
     const tasks = new TaskRepository(commands, config.tasks);
+    const rowCache = new RowCacheRepository(commands, config.rowCache);
+    // Opened only when the refresher first has a due row; closed after the workers stopped.
+    const rowSource = createRowSource(config, logger);
+    undo.push(() => rowSource.close());
     const schema = await buildAppSchema(
       [
         new CounterResolver(counters, config.counters, pubSub),
@@ -120,6 +130,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
         new ContactsResolver(new ContactsRepository(commands, config.autocomplete), config.autocomplete),
         new GuildResolver(new GuildRepository(commands, config.autocomplete), config.autocomplete),
         new TaskResolver(tasks, config.tasks),
+        new RowCacheResolver(rowCache, config.rowCache),
       ],
       pubSub,
     );
@@ -127,6 +138,9 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
     const workers: Worker[] = [];
     if (config.counters.cleanup) {
       workers.push(new CounterCleanupWorker({ repository: counters, ...config.counters, logger }));
+    }
+    if (config.rowCache.enabled) {
+      workers.push(new RowCacheRefresher({ repository: rowCache, source: rowSource, logger, ...config.rowCache }));
     }
     for (const worker of workers) worker.start();
     undo.push(async () => {
@@ -220,6 +234,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
       verifier,
       embeddedRedis,
       usesDevelopmentSecret,
+      rowSource,
       stop: unwind,
     };
   } catch (error) {

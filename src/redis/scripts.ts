@@ -33,6 +33,11 @@ export type ScriptName =
   | 'mailbox-ack'
   | 'mailbox-send'
   | 'mailbox-take'
+  | 'row-cache-claim'
+  | 'row-cache-list'
+  | 'row-cache-retry'
+  | 'row-cache-schedule'
+  | 'row-cache-store'
   | 'task-cancel'
   | 'task-enqueue'
   | 'task-extend'
@@ -96,6 +101,7 @@ const SCRIPT_ERRORS: Record<string, (message: string) => AppError> = {
   E_IDEMPOTENCY_KEY_REUSED: (message) => conflict(message || 'idempotencyKey was used for a different task', 'idempotencyKey'),
   E_QUEUE_FULL: (message) => conflict(message || 'the queue is full', 'queue'),
   E_TASK_STARTED: (message) => conflict(message || 'the task has started', 'id'),
+  E_ROW_CACHE_FULL: (message) => conflict(`no more rows can be scheduled (${message})`, 'rowId'),
   E_NOT_GUILD_MEMBER: (message) => forbidden(message || 'only members of a guild may search it'),
 };
 

@@ -9,6 +9,7 @@ import { GuildResolver } from '../resolvers/guild';
 import { InboxResolver } from '../resolvers/inbox';
 import { LockResolver } from '../resolvers/lock';
 import { MailboxResolver } from '../resolvers/mailbox';
+import { RowCacheResolver } from '../resolvers/row-cache';
 import { SemaphoreResolver } from '../resolvers/semaphore';
 import { TaskResolver } from '../resolvers/task';
 import { authChecker } from './context';
@@ -23,6 +24,7 @@ export const RESOLVERS = [
   ContactsResolver,
   GuildResolver,
   TaskResolver,
+  RowCacheResolver,
 ] as const;
 
 type ResolverClass = (typeof RESOLVERS)[number];
