@@ -106,6 +106,25 @@ export interface MarketConfig {
   lockTtlMs: number;
 }
 
+export interface RowCacheConfig {
+  /** Whether this process runs the refresher daemon (ROW_CACHE). */
+  enabled: boolean;
+  /** The cached table, optionally schema-qualified, used exactly as written (quoted). */
+  table: string;
+  /** Its key column. */
+  keyColumn: string;
+  /** Rows refreshed per database query. */
+  batchSize: number;
+  /** Longest sleep of the refresher between two looks at the schedule. */
+  maxSleepMs: number;
+  /** Longest delaySeconds of scheduleRowCache. */
+  maxDelaySeconds: number;
+  /** Most rows scheduled per table; scheduling one more is CONFLICT. */
+  maxRows: number;
+  /** Longest wait for a database connection or query, so an outage fails fast. */
+  dbTimeoutMs: number;
+}
+
 export interface Config {
   nodeEnv: NodeEnv;
   isProduction: boolean;
@@ -129,6 +148,9 @@ export interface Config {
   tasks: TaskConfig;
   worker: WorkerConfig;
   market: MarketConfig;
+  /** Unset: the row cache reads an embedded PostgreSQL (PGlite) with its data in dataDir. */
+  databaseUrl: string | undefined;
+  rowCache: RowCacheConfig;
 }
 
 export class ConfigError extends Error {
@@ -228,6 +250,34 @@ function readRedisUrl(reader: Reader): string | undefined {
   return undefined;
 }
 
+function readDatabaseUrl(reader: Reader): string | undefined {
+  const value = reader.raw('DATABASE_URL');
+  if (value === undefined) return undefined;
+  try {
+    const url = new URL(value);
+    if (url.protocol === 'postgres:' || url.protocol === 'postgresql:') return value;
+  } catch {
+    // reported below
+  }
+  reader.problems.push('DATABASE_URL must be a postgres:// or postgresql:// URL');
+  return undefined;
+}
+
+// A plain SQL identifier; the code quotes it, so it is used exactly as written (case included).
+const SQL_NAME = '[A-Za-z_][A-Za-z0-9_$]{0,62}';
+
+function readSqlName(reader: Reader, name: string, fallback: string, qualified: boolean): string {
+  const value = reader.raw(name);
+  if (value === undefined) return fallback;
+  const pattern = new RegExp(qualified ? `^${SQL_NAME}(\\.${SQL_NAME})?$` : `^${SQL_NAME}$`);
+  if (!pattern.test(value)) {
+    const shape = qualified ? 'a table name, optionally schema-qualified (schema.table),' : 'a column name';
+    reader.problems.push(`${name} must be ${shape} of letters, digits, _ and $ not starting with a digit, got "${value}"`);
+    return fallback;
+  }
+  return value;
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const reader = new Reader(env);
   const nodeEnv = reader.oneOf<NodeEnv>('NODE_ENV', ['development', 'test', 'production'], 'development');
@@ -310,6 +360,17 @@ export function loadConfig(env: Env = process.env): Config {
       watchConnections: reader.int('MARKET_WATCH_CONNECTIONS', 16, 1, 1000),
       contentionTimeoutMs: reader.int('MARKET_CONTENTION_TIMEOUT_MS', 10_000, 100, 600_000),
       lockTtlMs: reader.int('MARKET_LOCK_TTL_MS', 10_000, 100, 600_000),
+    },
+    databaseUrl: readDatabaseUrl(reader),
+    rowCache: {
+      enabled: reader.bool('ROW_CACHE', true),
+      table: readSqlName(reader, 'ROW_CACHE_TABLE', 'inventory', true),
+      keyColumn: readSqlName(reader, 'ROW_CACHE_KEY', 'id', false),
+      batchSize: reader.int('ROW_CACHE_BATCH', 100, 1, 1000),
+      maxSleepMs: reader.int('ROW_CACHE_MAX_SLEEP_MS', 1000, 10, 60_000),
+      maxDelaySeconds: reader.int('ROW_CACHE_MAX_DELAY_SECONDS', 86_400, 1, 31_536_000),
+      maxRows: reader.int('ROW_CACHE_MAX_ROWS', 10_000, 1, 10_000_000),
+      dbTimeoutMs: reader.int('ROW_CACHE_DB_TIMEOUT_MS', 5000, 100, 600_000),
     },
   };
 

@@ -9,6 +9,7 @@ import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { developmentSecret, TokenVerifier } from './auth';
 import type { Config } from './config';
+import { createRowSource, type SqlRowSource } from './db/row-source';
 import { createHttpApp, finishHttpApp, reportOf } from './http';
 import type { Logger } from './logger';
 import { closeRedis, connectRedis, pingRedis, warnIfEvicting } from './redis/connection';
@@ -22,6 +23,7 @@ import { LeaseAcquirer } from './redis/lease-wait';
 import { MailboxRepository } from './redis/mailbox';
 import { MarketRepository } from './redis/market';
 import { createMarketStrategy } from './redis/market-strategies';
+import { RowCacheRepository } from './redis/row-cache';
 import { TaskRepository } from './redis/tasks';
 import { EmbeddedRedis } from './redis/embedded';
 import { createRedisPubSub } from './schema/pubsub';
@@ -33,12 +35,14 @@ import { InboxNotifier, InboxResolver } from './resolvers/inbox';
 import { LockResolver } from './resolvers/lock';
 import { MailboxResolver } from './resolvers/mailbox';
 import { MarketResolver } from './resolvers/market';
+import { RowCacheResolver } from './resolvers/row-cache';
 import { SemaphoreResolver } from './resolvers/semaphore';
 import { TaskResolver } from './resolvers/task';
 import type { GraphQLContext } from './schema/context';
 import { createErrorFormatter } from './schema/format-error';
 import { buildAppSchema } from './schema/index';
 import { CounterCleanupWorker } from './workers/counter-cleanup';
+import { RowCacheRefresher } from './workers/row-cache-refresher';
 import { loadHandlers } from './workers/task-handlers';
 import { startTaskRunner } from './workers/task-runner';
 import { startWebSocketServer } from './ws';
@@ -52,6 +56,8 @@ export interface RunningServer {
   embeddedRedis: EmbeddedRedis | undefined;
   /** True when JWT_SECRET was unset and a development secret is in use. */
   usesDevelopmentSecret: boolean;
+  /** The database the row cache reads (opened on first use). */
+  rowSource: SqlRowSource;
   stop(): Promise<void>;
 }
 
@@ -114,6 +120,10 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
       commandTimeoutMs: COMMAND_TIMEOUT_MS,
     });
     undo.push(() => marketStrategy.close());
+    const rowCache = new RowCacheRepository(commands, config.rowCache);
+    // Opened only when the refresher first has a due row; closed after the workers stopped.
+    const rowSource = createRowSource(config, logger);
+    undo.push(() => rowSource.close());
     const schema = await buildAppSchema(
       [
         new CounterResolver(counters, config.counters, pubSub),
@@ -132,6 +142,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
         new GuildResolver(new GuildRepository(commands, config.autocomplete), config.autocomplete),
         new TaskResolver(tasks, config.tasks),
         new MarketResolver(new MarketRepository(commands, marketStrategy, config.market), config.market),
+        new RowCacheResolver(rowCache, config.rowCache),
       ],
       pubSub,
     );
@@ -139,6 +150,9 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
     const workers: Worker[] = [];
     if (config.counters.cleanup) {
       workers.push(new CounterCleanupWorker({ repository: counters, ...config.counters, logger }));
+    }
+    if (config.rowCache.enabled) {
+      workers.push(new RowCacheRefresher({ repository: rowCache, source: rowSource, logger, ...config.rowCache }));
     }
     for (const worker of workers) worker.start();
     undo.push(async () => {
@@ -232,6 +246,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
       verifier,
       embeddedRedis,
       usesDevelopmentSecret,
+      rowSource,
       stop: unwind,
     };
   } catch (error) {

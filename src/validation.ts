@@ -95,3 +95,18 @@ export function validJson(value: unknown, argument: string, maxBytes: number): s
   if (Buffer.byteLength(text) > maxBytes) throw badInput(`${argument} must be at most ${maxBytes} bytes of JSON`, argument);
   return text;
 }
+
+/**
+ * A key that names something outside this API, such as a database row's key: kept exactly as
+ * given, without normalisation, as it must match the other system's key byte for byte. 1 to
+ * `maxLength` characters; no control, text-direction or lone surrogate characters.
+ */
+export function validKey(value: string, argument: string, maxLength = NAME_MAX_LENGTH): string {
+  const length = [...value].length;
+  if (length === 0) throw badInput(`${argument} must not be empty`, argument);
+  if (length > maxLength) throw badInput(`${argument} must be at most ${maxLength} characters`, argument);
+  if (FORBIDDEN_IN_TEXT.test(value) || BIDI_CONTROLS.test(value)) {
+    throw badInput(`${argument} must not hold control or text-direction characters`, argument);
+  }
+  return value;
+}

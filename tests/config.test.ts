@@ -130,6 +130,53 @@ describe('loadConfig', () => {
     ]);
   });
 
+  it('has the documented row cache settings, reads each from its variable, and accepts only plain SQL names', () => {
+    const defaults = loadConfig({});
+    expect(defaults.databaseUrl).toBeUndefined();
+    expect(defaults.rowCache).toEqual({
+      enabled: true,
+      table: 'inventory',
+      keyColumn: 'id',
+      batchSize: 100,
+      maxSleepMs: 1000,
+      maxDelaySeconds: 86_400,
+      maxRows: 10_000,
+      dbTimeoutMs: 5000,
+    });
+    const set = loadConfig({
+      DATABASE_URL: 'postgresql://shop:secret@db.internal:5433/shop',
+      ROW_CACHE: 'off',
+      ROW_CACHE_TABLE: 'sales.Promo_items',
+      ROW_CACHE_KEY: 'sku',
+      ROW_CACHE_BATCH: '500',
+      ROW_CACHE_MAX_SLEEP_MS: '250',
+      ROW_CACHE_MAX_DELAY_SECONDS: '60',
+      ROW_CACHE_MAX_ROWS: '3',
+      ROW_CACHE_DB_TIMEOUT_MS: '1000',
+    });
+    expect(set.databaseUrl).toBe('postgresql://shop:secret@db.internal:5433/shop');
+    expect(set.rowCache).toEqual({
+      enabled: false,
+      table: 'sales.Promo_items',
+      keyColumn: 'sku',
+      batchSize: 500,
+      maxSleepMs: 250,
+      maxDelaySeconds: 60,
+      maxRows: 3,
+      dbTimeoutMs: 1000,
+    });
+    for (const table of ['inventory; DROP TABLE users', 'a.b.c', '1st', '"inventory"', 'rows{x}', 'in ventory']) {
+      expect(problems({ ROW_CACHE_TABLE: table })).toEqual([expect.stringMatching(/^ROW_CACHE_TABLE must be a table name/)]);
+    }
+    expect(problems({ ROW_CACHE_KEY: 'public.id' })).toEqual([expect.stringMatching(/^ROW_CACHE_KEY must be a column name/)]);
+    expect(problems({ DATABASE_URL: 'mysql://db/shop', ROW_CACHE_BATCH: '0', ROW_CACHE_MAX_DELAY_SECONDS: '1e9', ROW_CACHE: 'sometimes' })).toEqual([
+      'DATABASE_URL must be a postgres:// or postgresql:// URL',
+      expect.stringMatching(/^ROW_CACHE must be true or false/),
+      expect.stringMatching(/^ROW_CACHE_BATCH must be an integer from 1 to 1000/),
+      expect.stringMatching(/^ROW_CACHE_MAX_DELAY_SECONDS must be an integer from 1/),
+    ]);
+  });
+
   it('listens on all interfaces and hides introspection in production', () => {
     const config = loadConfig({ NODE_ENV: 'production', JWT_SECRET: 's'.repeat(32) });
     expect(config.host).toBe('0.0.0.0');

@@ -198,3 +198,46 @@ export const marketKeys = {
  * in item order, then seller order.
  */
 export const listingMember = (item: string, seller: string): string => `${item} ${seller}`;
+
+/**
+ * Pub/sub topic on which a change to a cached row's copy is announced, with the row id. Not per
+ * table (a subscription cannot know which table its server caches): servers caching different
+ * tables on one Redis would hear each other's changes to equal ids, which costs a client only
+ * an extra pull.
+ */
+export const ROW_CACHE_UPDATED_TOPIC = 'ROW_CACHE_UPDATED';
+
+/**
+ * The row cache of one table (book section 2.4): every key shares the tag `{t:<table>}`, so the
+ * store script can check, in the same atomic step, that a row is still scheduled. The table name
+ * comes from configuration (a checked SQL name: no braces, colons or spaces). Row ids may hold
+ * any character but control characters, so in a key name they are percent-encoded
+ * (encodeURIComponent: never `{`, `}` or `:`, and one encoding per id, as `%` is encoded too);
+ * in zset members, hash fields and channels they are kept as given.
+ */
+export function rowCacheKeys(table: string) {
+  const base = `rowcache:{t:${table}}:`;
+  return {
+    /** zset from row id to when it is next due (unix ms by Redis's clock): the book's `schedule:`. */
+    schedule: `${base}schedule`,
+    /** zset from row id to its refresh interval in ms: the book's `delay:`; a row is scheduled while it is here. */
+    delay: `${base}delay`,
+    /** zset, score 0, of the scheduled row ids in byte order, for listing them a page at a time. */
+    ids: `${base}ids`,
+    /** hash from row id to when the refresher last read it from the database (unix ms). */
+    refreshed: `${base}refreshed`,
+    /**
+     * hash from row id to the claim token of the copy stored last, or, until the first store, the
+     * token current when the row was scheduled: a store with a token not above it is stale.
+     */
+    tokens: `${base}tokens`,
+    /** counter behind the claim tokens. */
+    claims: `${base}claims`,
+    /** string: the row as JSON text, column names as keys (the book's `inv:<id>`). */
+    row: (rowId: string): string => `${base}row:${encodeURIComponent(rowId)}`,
+    /** pub/sub channel: the topic of `rowCacheUpdated`, with the row id as its id. */
+    updated: (rowId: string): string => `${ROW_CACHE_UPDATED_TOPIC}:${rowId}`,
+  };
+}
+
+export type RowCacheKeys = ReturnType<typeof rowCacheKeys>;

@@ -10,6 +10,7 @@ import { InboxResolver } from '../resolvers/inbox';
 import { LockResolver } from '../resolvers/lock';
 import { MailboxResolver } from '../resolvers/mailbox';
 import { MarketResolver } from '../resolvers/market';
+import { RowCacheResolver } from '../resolvers/row-cache';
 import { SemaphoreResolver } from '../resolvers/semaphore';
 import { TaskResolver } from '../resolvers/task';
 import { authChecker } from './context';
@@ -25,6 +26,7 @@ export const RESOLVERS = [
   GuildResolver,
   TaskResolver,
   MarketResolver,
+  RowCacheResolver,
 ] as const;
 
 type ResolverClass = (typeof RESOLVERS)[number];

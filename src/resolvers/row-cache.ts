@@ -1,0 +1,70 @@
+// Row caching: service callers choose which rows are cached and how often; any signed-in caller
+// reads the copies (public shop data) and hears when one changes.
+import { GraphQLJSON } from 'graphql-scalars';
+import { Args, Authorized, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
+import { SERVICE_ROLE } from '../auth';
+import type { RowCacheConfig } from '../config';
+import { badInput } from '../errors';
+import { ROW_CACHE_UPDATED_TOPIC } from '../redis/keys';
+import type { RowCacheChange, RowCacheRepository } from '../redis/row-cache';
+import { RowCacheScheduleArgs, RowCacheUpdate, RowIdArgs, ScheduledRow, ScheduleRowCacheArgs } from '../schema/row-cache';
+import { intInRange, validKey } from '../validation';
+
+/** Shortest refresh interval: below it the daemon would spend its time on one row. */
+export const MIN_DELAY_SECONDS = 0.05;
+const MAX_PAGE = 1000;
+
+@Resolver()
+export class RowCacheResolver {
+  constructor(
+    private readonly rows: RowCacheRepository,
+    private readonly settings: Pick<RowCacheConfig, 'maxDelaySeconds'>,
+  ) {}
+
+  @Authorized(SERVICE_ROLE)
+  @Mutation(() => Boolean, {
+    description:
+      'Caches the row every `delaySeconds`, the first time at once; true when it was not scheduled before. 0 or less stops caching it and deletes its copy; true when there was something to stop. Service callers only.',
+  })
+  async scheduleRowCache(@Args() { rowId, delaySeconds }: ScheduleRowCacheArgs): Promise<boolean> {
+    const id = validKey(rowId, 'rowId');
+    const max = this.settings.maxDelaySeconds;
+    if (!Number.isFinite(delaySeconds) || Math.abs(delaySeconds) > max) {
+      throw badInput(`delaySeconds must be a number from -${max} to ${max}`, 'delaySeconds');
+    }
+    if (delaySeconds > 0 && delaySeconds < MIN_DELAY_SECONDS) {
+      throw badInput(`delaySeconds must be at least ${MIN_DELAY_SECONDS}, or 0 or less to stop caching the row`, 'delaySeconds');
+    }
+    return this.rows.schedule(id, delaySeconds > 0 ? Math.round(delaySeconds * 1000) : 0);
+  }
+
+  @Authorized()
+  @Query(() => GraphQLJSON, { nullable: true, description: 'The cached copy of a row (its columns by name), or null when there is none.' })
+  async cachedRow(@Args() { rowId }: RowIdArgs): Promise<unknown> {
+    const json = await this.rows.cached(validKey(rowId, 'rowId'));
+    return json === undefined ? null : JSON.parse(json);
+  }
+
+  @Authorized(SERVICE_ROLE)
+  @Query(() => [ScheduledRow], { description: 'The scheduled rows, a page at a time, in byte order of their ids. Service callers only.' })
+  async rowCacheSchedule(@Args() { first, after }: RowCacheScheduleArgs): Promise<ScheduledRow[]> {
+    const cursor = after === null || after === undefined ? undefined : validKey(after, 'after');
+    const page = await this.rows.list(cursor, intInRange(first, 'first', 1, MAX_PAGE));
+    return page.map((row) => ({
+      rowId: row.rowId,
+      delaySeconds: row.delayMs / 1000,
+      nextRefreshAt: row.nextRefreshAt / 1000,
+      lastRefreshedAt: row.lastRefreshedAt === undefined ? null : row.lastRefreshedAt / 1000,
+    }));
+  }
+
+  @Authorized()
+  @Subscription(() => RowCacheUpdate, {
+    description: "Tells each time the row's cached copy changes (a changed row, a row gone from the database, unscheduled); read it with `cachedRow`.",
+    topics: ROW_CACHE_UPDATED_TOPIC,
+    topicId: ({ args }) => validKey((args as RowIdArgs).rowId, 'rowId'),
+  })
+  rowCacheUpdated(@Root() change: RowCacheChange, @Args() _args: RowIdArgs): RowCacheUpdate {
+    return { rowId: change.rowId, changedAt: change.at / 1000, cached: change.cached };
+  }
+}
