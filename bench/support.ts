@@ -35,6 +35,13 @@ export async function commandCount(redis: Redis): Promise<number> {
   return total;
 }
 
+/** CPU seconds redis-server has used so far (used_cpu_user + used_cpu_sys from INFO cpu). */
+export async function redisCpuSeconds(redis: Redis): Promise<number> {
+  const info = await redis.info('cpu');
+  const field = (name: string): number => Number(new RegExp(`^${name}:([\\d.]+)`, 'm').exec(info)?.[1] ?? NaN);
+  return field('used_cpu_user') + field('used_cpu_sys');
+}
+
 /** The middle value (the mean of the two middle ones for an even count). */
 export function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
