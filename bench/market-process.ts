@@ -128,7 +128,7 @@ export async function buildMarket(url: string, strategy: MarketStrategyName, wat
   const subscriber = strategy === 'LOCK' ? await connectRedis(url, { name: 'bench:lease-signals', logger }) : undefined;
   const signals = subscriber && new LeaseSignals(subscriber, logger);
   const made = createMarketStrategy(
-    { strategy, watchConnections, contentionTimeoutMs: CONTENTION_TIMEOUT_MS, lockTtlMs: LOCK_TTL_MS },
+    { strategy, watchConnections, contentionTimeoutMs: CONTENTION_TIMEOUT_MS, lockTtlMs: LOCK_TTL_MS, maxFunds: 1_000_000_000_000_000 },
     {
       redisUrl: url,
       commands,

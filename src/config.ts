@@ -92,7 +92,7 @@ export interface MarketConfig {
   strategy: MarketStrategyName;
   /** Largest price of a listing. */
   maxPrice: number;
-  /** Largest balance a grant may bring a user to. */
+  /** Largest balance: a grant or a sale that would go beyond it is refused. */
   maxFunds: number;
   /** Most items a grant may bring one inventory to. */
   maxInventory: number;
@@ -353,7 +353,7 @@ export function loadConfig(env: Env = process.env): Config {
     market: {
       strategy: reader.oneOf<MarketStrategyName>('MARKET_STRATEGY', MARKET_STRATEGIES, 'SCRIPT'),
       maxPrice: reader.int('MARKET_MAX_PRICE', 1_000_000_000, 1, 2_147_483_647),
-      // Balances stay far below 2^53, so they are exact integers in every client.
+      // Balances (capped for grants and sales alike) stay below 2^53: exact integers in every client.
       maxFunds: reader.int('MARKET_MAX_FUNDS', 1_000_000_000_000, 1, 1_000_000_000_000_000),
       maxInventory: reader.int('MARKET_MAX_INVENTORY', 10_000, 1, 10_000_000),
       maxPage: reader.int('MARKET_PAGE_MAX', 100, 20, 1000),

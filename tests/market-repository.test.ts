@@ -3,7 +3,7 @@
 // no negative funds), checked from what Redis holds at the end.
 import Redis from 'ioredis';
 import pino from 'pino';
-import { listingMember, marketKeys } from '../src/redis/keys';
+import { marketKeys } from '../src/redis/keys';
 import { LeaseRepository } from '../src/redis/lease';
 import { LeaseSignals } from '../src/redis/lease-signals';
 import { LeaseAcquirer } from '../src/redis/lease-wait';
@@ -37,12 +37,21 @@ function connection(): Redis {
   return client;
 }
 
-function market(strategy: MarketStrategyName, contentionTimeoutMs = 10_000): MarketRepository {
-  const commands = connection();
+interface MarketOptions {
+  lockTtlMs?: number;
+  maxFunds?: number;
+  /** Stands between the strategy and its command connection (the locks keep the real one). */
+  wrap?: (client: Redis) => Redis;
+}
+
+function market(strategy: MarketStrategyName, options: MarketOptions = {}): MarketRepository {
+  const { lockTtlMs = 10_000, maxFunds = SETTINGS.maxFunds } = options;
+  const real = connection();
+  const commands = options.wrap ? options.wrap(real) : real;
   const shutdown = new AbortController();
   cleanups.push(() => shutdown.abort());
   const made = createMarketStrategy(
-    { strategy, watchConnections: 32, contentionTimeoutMs, lockTtlMs: 10_000 },
+    { strategy, watchConnections: 32, contentionTimeoutMs: 10_000, lockTtlMs, maxFunds },
     {
       redisUrl: redis.url,
       commands,
@@ -50,12 +59,12 @@ function market(strategy: MarketStrategyName, contentionTimeoutMs = 10_000): Mar
       locks: () => {
         const signals = new LeaseSignals(connection(), logger);
         cleanups.push(() => signals.close());
-        return new LeaseAcquirer(new LeaseRepository(commands, 'lock', { maxWaiters: 1000 }), signals, shutdown.signal);
+        return new LeaseAcquirer(new LeaseRepository(real, 'lock', { maxWaiters: 1000 }), signals, shutdown.signal);
       },
     },
   );
   cleanups.push(() => made.close());
-  return new MarketRepository(commands, made, SETTINGS);
+  return new MarketRepository(real, made, { ...SETTINGS, maxFunds });
 }
 
 /** Everything the market holds, read straight from Redis. */
@@ -219,6 +228,60 @@ describe.each(MARKET_STRATEGIES)('%s under concurrency', (strategy) => {
       const at = member.indexOf(' ');
       expect(state.inventories[member.slice(at + 1)]).not.toContain(member.slice(0, at));
     }
-    expect(listingMember('a', 'b')).toBe('a b');
+  });
+});
+
+describe.each(MARKET_STRATEGIES)('%s limits', (strategy) => {
+  it('refuses a sale that would take the seller past MARKET_MAX_FUNDS, changing nothing', async () => {
+    const m = market(strategy, { maxFunds: 100 });
+    await m.grantFunds('rich', 95);
+    await m.grantFunds('buyer', 50);
+    await m.grantItem('rich', 'vase');
+    await m.list('rich', 'vase', 10);
+    const before = await snapshot(['rich', 'buyer']);
+    await expect(m.purchase({ buyer: 'buyer', seller: 'rich', item: 'vase', price: 10 })).rejects.toMatchObject({ code: 'CONFLICT' });
+    expect(await snapshot(['rich', 'buyer'])).toEqual(before);
+    await expect(m.purchase({ buyer: 'buyer', seller: 'rich', item: 'vase', price: 10 })).rejects.toMatchObject({ code: 'CONFLICT' });
+    // Once the seller has room, the same purchase goes through (WATCH: on a pooled connection left clean).
+    await redis.client.hset(marketKeys.user('rich'), 'funds', 90);
+    expect(await m.purchase({ buyer: 'buyer', seller: 'rich', item: 'vase', price: 10 })).toMatchObject({ outcome: 'PURCHASED', funds: 40 });
+    expect((await snapshot(['rich'])).funds.rich).toBe(100);
+  });
+});
+
+describe('LOCK with a holder that stalls past its lock', () => {
+  it('sells the item once: the late holder finds it gone', async () => {
+    let stalled = false;
+    // The first purchase write waits 400 ms, long after its 100 ms locks ran out.
+    const wrap = (client: Redis): Redis =>
+      new Proxy(client, {
+        get(target, property, receiver) {
+          const value = Reflect.get(target, property, receiver) as unknown;
+          if (property !== 'marketPurchase' || typeof value !== 'function') return value;
+          return async (...args: unknown[]) => {
+            if (!stalled) {
+              stalled = true;
+              await new Promise((resolve) => setTimeout(resolve, 400));
+            }
+            return (value as (...a: unknown[]) => Promise<unknown>).apply(target, args);
+          };
+        },
+      });
+    const m = market('LOCK', { lockTtlMs: 100, wrap });
+    await m.grantFunds('slow', 100);
+    await m.grantFunds('quick', 100);
+    await m.grantItem('seller', 'gem');
+    await m.list('seller', 'gem', 50);
+
+    const slow = m.purchase({ buyer: 'slow', seller: 'seller', item: 'gem', price: 50 });
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    const quick = await m.purchase({ buyer: 'quick', seller: 'seller', item: 'gem', price: 50 });
+    expect(quick.outcome).toBe('PURCHASED');
+    expect((await slow).outcome).toBe('ITEM_GONE');
+    expect(stalled).toBe(true);
+
+    const state = await snapshot(['seller', 'slow', 'quick']);
+    expect(state.funds).toEqual({ seller: 50, slow: 100, quick: 50 });
+    expect(state.inventories).toEqual({ seller: [], slow: [], quick: ['gem'] });
   });
 });

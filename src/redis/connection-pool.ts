@@ -5,9 +5,11 @@ import type Redis from 'ioredis';
 import { AppError, conflict } from '../errors';
 import { closeRedis } from './connection';
 
+type Hand = (client: Redis | undefined, error?: unknown) => void;
+
 export class ConnectionPool {
   private readonly idle: Redis[] = [];
-  private readonly waiting: ((client: Redis | undefined) => void)[] = [];
+  private readonly waiting: Hand[] = [];
   private readonly open = new Set<Redis>();
   private opening = 0;
   private closed = false;
@@ -15,16 +17,20 @@ export class ConnectionPool {
   constructor(
     private readonly connect: () => Promise<Redis>,
     private readonly size: number,
-    /** How long a caller waits for a connection before CONFLICT. */
-    private readonly waitMs: number,
   ) {}
 
+  /** Connections open or being opened (for tests and logs). */
+  get connections(): number {
+    return this.open.size + this.opening;
+  }
+
   /**
-   * Runs `work` on a connection of its own. A connection whose work failed other than with an
-   * AppError (thrown only after the work tidied up) is closed, since it may still hold a WATCH.
+   * Runs `work` on a connection of its own, waiting for one until `deadline` (performance.now()
+   * time) or until `signal` aborts: CONFLICT then. A connection whose work failed other than with
+   * an AppError (thrown only after the work tidied up) is closed, since it may still hold a WATCH.
    */
-  async use<T>(work: (client: Redis) => Promise<T>): Promise<T> {
-    const client = await this.borrow();
+  async use<T>(work: (client: Redis) => Promise<T>, deadline: number, signal?: AbortSignal): Promise<T> {
+    const client = await this.borrow(deadline, signal);
     let reusable = false;
     try {
       const result = await work(client);
@@ -39,44 +45,60 @@ export class ConnectionPool {
     }
   }
 
-  private async borrow(): Promise<Redis> {
-    if (this.closed) throw new Error('the connection pool is closed');
+  private async borrow(deadline: number, signal?: AbortSignal): Promise<Redis> {
+    if (this.closed) throw closedError();
     const idle = this.idle.pop();
     if (idle) return idle;
-    if (this.open.size + this.opening < this.size) {
-      this.opening += 1;
-      try {
-        const client = await this.connect();
-        this.open.add(client);
-        return client;
-      } finally {
-        this.opening -= 1;
-      }
-    }
+    if (this.connections < this.size) return this.openOne();
     return new Promise<Redis>((resolve, reject) => {
       let settled = false;
-      const timer = setTimeout(() => {
+      const give = (): void => {
         settled = true;
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', give);
         const at = this.waiting.indexOf(hand);
         if (at >= 0) this.waiting.splice(at, 1);
         reject(conflict('the market is busy; try again'));
-      }, this.waitMs);
-      const hand = (client: Redis | undefined): void => {
-        clearTimeout(timer);
+      };
+      const hand: Hand = (client, error) => {
         if (settled) {
-          // Gave up waiting while a connection was being opened for it: pass that one on.
+          // Gave up waiting while a connection was on its way: pass it on.
           if (client) this.giveBack(client);
           return;
         }
         settled = true;
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', give);
         if (client) resolve(client);
-        else reject(new Error('the connection pool is closed'));
+        else reject(error ?? closedError());
       };
+      const timer = setTimeout(give, Math.max(0, deadline - performance.now()));
+      signal?.addEventListener('abort', give, { once: true });
       this.waiting.push(hand);
     });
   }
 
+  private async openOne(): Promise<Redis> {
+    this.opening += 1;
+    let client: Redis;
+    try {
+      client = await this.connect();
+    } finally {
+      this.opening -= 1;
+    }
+    if (this.closed) {
+      await closeRedis(client);
+      throw closedError();
+    }
+    this.open.add(client);
+    return client;
+  }
+
   private giveBack(client: Redis): void {
+    if (this.closed) {
+      this.discard(client);
+      return;
+    }
     const next = this.waiting.shift();
     if (next) next(client);
     else this.idle.push(client);
@@ -85,11 +107,9 @@ export class ConnectionPool {
   private discard(client: Redis): void {
     this.open.delete(client);
     void closeRedis(client).catch(() => undefined);
-    // A caller waiting for a connection may now open one.
+    // A caller waiting for a connection may now have one opened for it.
     const next = this.waiting.shift();
-    if (next) {
-      this.borrow().then(next, () => next(undefined));
-    }
+    if (next) this.openOne().then(next, (error: unknown) => next(undefined, error));
   }
 
   async close(): Promise<void> {
@@ -100,3 +120,5 @@ export class ConnectionPool {
     this.open.clear();
   }
 }
+
+const closedError = (): Error => new Error('the connection pool is closed');

@@ -1,14 +1,20 @@
 // LOCK, the book's fine-grained locking (section 6.2): a purchase holds the lock of the item and
-// the lock of the buyer's funds while it reads and writes, a listing the lock of the item. The
-// locks are the product's own (./lease-wait.ts): waiters queue fairly and wake on release rather
-// than polling. Items are unique, so the item's lock covers every listing of it; the buyer's lock
-// keeps two purchases from spending the same funds (the book locked the whole market instead).
+// the lock of the buyer's funds, a listing the lock of the item. The locks are the product's own
+// (./lease-wait.ts): waiters queue fairly and wake on release rather than polling. Items are
+// unique, so the item's lock covers every listing of it; the buyer's lock keeps purchases of one
+// buyer in turn (the book locked the whole market instead).
+//
+// Under the locks the write itself re-checks the listing and the funds (the SCRIPT strategy's
+// scripts). The book writes whatever it read under the lock; a holder that stalls past its lock's
+// time then writes after the next holder did, and sells an item twice. Here the locks decide the
+// order and the atomic write keeps a late holder harmless (it finds the item gone).
 import type Redis from 'ioredis';
 import { conflict } from '../errors';
 import { listingMember, marketKeys } from './keys';
 import type { Lease } from './lease';
 import type { LeaseAcquirer } from './lease-wait';
-import { judgePurchase, type ListReport, type MarketStrategy, type PurchaseReport, type PurchaseRequest } from './market';
+import { judgePurchase, succeeded, type ListReport, type MarketStrategy, type PurchaseReport, type PurchaseRequest } from './market';
+import { ScriptStrategy } from './market-script';
 
 export interface LockTiming {
   /** How long a lock is held at most, in case its holder dies (the book's lock_timeout). */
@@ -25,49 +31,35 @@ const fundsLock = (user: string): string => `market:funds:${user}`;
 export class LockStrategy implements MarketStrategy {
   readonly name = 'LOCK';
 
+  /** The atomic check-and-write done under the locks. */
+  private readonly write: ScriptStrategy;
+
   constructor(
     private readonly redis: Redis,
     private readonly locks: LeaseAcquirer,
     private readonly timing: LockTiming,
-  ) {}
+    maxFunds: number,
+  ) {
+    this.write = new ScriptStrategy(redis, maxFunds);
+  }
 
   // Both calls read first and lock only when the call can succeed: a refusal read from a
   // consistent snapshot is as true as one read under the lock, and a lock leaves its fencing
   // counter behind for good, so a name must not be locked just because a client typed it.
 
   async list(seller: string, item: string, price: number, signal?: AbortSignal): Promise<ListReport> {
-    const inventory = marketKeys.inventory(seller);
-    if ((await this.redis.zscore(inventory, item)) === null) return { listed: false, retries: 0 };
-    return this.holding([itemLock(item)], signal, async () => {
-      if ((await this.redis.zscore(inventory, item)) === null) return { listed: false };
-      await succeeded(this.redis.multi().zadd(marketKeys.listings(), price, listingMember(item, seller)).zrem(inventory, item).exec());
-      return { listed: true };
-    });
+    if ((await this.redis.zscore(marketKeys.inventory(seller), item)) === null) return { listed: false, retries: 0 };
+    return this.holding([itemLock(item)], signal, () => this.write.list(seller, item, price));
   }
 
-  async purchase({ buyer, seller, item, price }: PurchaseRequest, signal?: AbortSignal): Promise<PurchaseReport> {
-    const listings = marketKeys.listings();
-    const member = listingMember(item, seller);
-    const read = async () => {
-      const replies = await succeeded(this.redis.multi().zscore(listings, member).hget(marketKeys.user(buyer), 'funds').exec());
-      return judgePurchase(replies[0] as string | null, replies[1] as string | null, price);
-    };
-    const early = await read();
+  async purchase(request: PurchaseRequest, signal?: AbortSignal): Promise<PurchaseReport> {
+    const { buyer, seller, item, price } = request;
+    const replies = await succeeded(
+      this.redis.multi().zscore(marketKeys.listings(), listingMember(item, seller)).hget(marketKeys.user(buyer), 'funds').exec(),
+    );
+    const early = judgePurchase(replies[0] as string | null, replies[1] as string | null, price);
     if (early.outcome !== 'PURCHASED') return { ...early, retries: 0 };
-    return this.holding([itemLock(item), fundsLock(buyer)], signal, async () => {
-      const judged = await read();
-      if (judged.outcome !== 'PURCHASED') return judged;
-      await succeeded(
-        this.redis
-          .multi()
-          .hincrby(marketKeys.user(seller), 'funds', price)
-          .hincrby(marketKeys.user(buyer), 'funds', -price)
-          .zadd(marketKeys.inventory(buyer), 0, item)
-          .zrem(listings, member)
-          .exec(),
-      );
-      return judged;
-    });
+    return this.holding([itemLock(item), fundsLock(buyer)], signal, () => this.write.purchase(request));
   }
 
   /**
@@ -75,11 +67,7 @@ export class LockStrategy implements MarketStrategy {
    * wait for each other. A lock that is free is taken at once; one that is not counts a retry
    * and is waited for.
    */
-  private async holding<T extends object>(
-    names: string[],
-    signal: AbortSignal | undefined,
-    work: () => Promise<T>,
-  ): Promise<T & { retries: number }> {
+  private async holding<T extends { retries: number }>(names: string[], signal: AbortSignal | undefined, work: () => Promise<T>): Promise<T> {
     const held: Lease[] = [];
     let retries = 0;
     try {
@@ -100,12 +88,4 @@ export class LockStrategy implements MarketStrategy {
   }
 
   async close(): Promise<void> {}
-}
-
-/** The replies of a MULTI/EXEC, or its first error. */
-async function succeeded(pending: Promise<[Error | null, unknown][] | null>): Promise<unknown[]> {
-  const replies = await pending;
-  if (replies === null) throw new Error('a market transaction was aborted');
-  for (const [error] of replies) if (error) throw error;
-  return replies.map(([, value]) => value);
 }

@@ -8,7 +8,11 @@ import { runScript } from './scripts';
 export class ScriptStrategy implements MarketStrategy {
   readonly name = 'SCRIPT';
 
-  constructor(private readonly redis: Redis) {}
+  constructor(
+    private readonly redis: Redis,
+    /** MARKET_MAX_FUNDS: no sale takes a seller's balance beyond it. */
+    private readonly maxFunds: number,
+  ) {}
 
   async list(seller: string, item: string, price: number): Promise<ListReport> {
     const listed = await runScript(this.redis, 'market-list', [marketKeys.inventory(seller), marketKeys.listings()], [
@@ -24,7 +28,7 @@ export class ScriptStrategy implements MarketStrategy {
       this.redis,
       'market-purchase',
       [marketKeys.listings(), marketKeys.user(buyer), marketKeys.user(seller), marketKeys.inventory(buyer)],
-      [listingMember(item, seller), item, price],
+      [listingMember(item, seller), item, price, this.maxFunds],
     )) as [number, number, number];
     return { outcome: OUTCOME_BY_CODE[code], funds, listedPrice: listed < 0 ? undefined : listed, retries: 0 };
   }

@@ -21,18 +21,18 @@ export interface StrategyParts {
 }
 
 export function createMarketStrategy(
-  settings: Pick<MarketConfig, 'strategy' | 'watchConnections' | 'contentionTimeoutMs' | 'lockTtlMs'>,
+  settings: Pick<MarketConfig, 'strategy' | 'watchConnections' | 'contentionTimeoutMs' | 'lockTtlMs' | 'maxFunds'>,
   parts: StrategyParts,
 ): MarketStrategy {
   switch (settings.strategy) {
     case 'SCRIPT':
-      return new ScriptStrategy(parts.commands);
+      return new ScriptStrategy(parts.commands, settings.maxFunds);
     case 'WATCH': {
       const connect = () =>
         connectRedis(parts.redisUrl, { name: 'ria:market-watch', logger: parts.logger, commandTimeoutMs: parts.commandTimeoutMs });
-      return new WatchStrategy(new ConnectionPool(connect, settings.watchConnections, settings.contentionTimeoutMs), settings.contentionTimeoutMs);
+      return new WatchStrategy(new ConnectionPool(connect, settings.watchConnections), settings.contentionTimeoutMs, settings.maxFunds);
     }
     case 'LOCK':
-      return new LockStrategy(parts.commands, parts.locks(), { ttlMs: settings.lockTtlMs, waitMs: settings.contentionTimeoutMs });
+      return new LockStrategy(parts.commands, parts.locks(), { ttlMs: settings.lockTtlMs, waitMs: settings.contentionTimeoutMs }, settings.maxFunds);
   }
 }

@@ -2,25 +2,27 @@
 // start again whenever another caller wrote a watched key first. Each caller needs a connection
 // of its own for this, so they come from a pool. Kept for comparison: under load most attempts
 // are thrown away (bench/market.ts).
-import type Redis from 'ioredis';
 import { conflict } from '../errors';
 import type { ConnectionPool } from './connection-pool';
 import { listingMember, marketKeys } from './keys';
-import { judgePurchase, type ListReport, type MarketStrategy, type PurchaseReport, type PurchaseRequest } from './market';
+import { judgePurchase, succeeded, type ListReport, type MarketStrategy, type PurchaseReport, type PurchaseRequest } from './market';
 
 export class WatchStrategy implements MarketStrategy {
   readonly name = 'WATCH';
 
   constructor(
     private readonly pool: ConnectionPool,
-    /** How long one call keeps retrying before CONFLICT (the book gives up after 10 s). */
+    /** How long one call waits for a connection and retries, together, before CONFLICT (the book gives up after 10 s). */
     private readonly retryForMs: number,
+    /** MARKET_MAX_FUNDS: no sale takes a seller's balance beyond it. */
+    private readonly maxFunds: number,
   ) {}
 
   list(seller: string, item: string, price: number, signal?: AbortSignal): Promise<ListReport> {
     const inventory = marketKeys.inventory(seller);
+    const deadline = performance.now() + this.retryForMs;
     return this.pool.use(async (redis) => {
-      return this.retrying(signal, async () => {
+      return this.retrying(deadline, signal, async () => {
         await redis.watch(inventory);
         if ((await redis.zscore(inventory, item)) === null) {
           await redis.unwatch();
@@ -29,17 +31,30 @@ export class WatchStrategy implements MarketStrategy {
         const done = await redis.multi().zadd(marketKeys.listings(), price, listingMember(item, seller)).zrem(inventory, item).exec();
         return done === null ? undefined : { listed: true };
       });
-    });
+    }, deadline, signal);
   }
 
   purchase({ buyer, seller, item, price }: PurchaseRequest, signal?: AbortSignal): Promise<PurchaseReport> {
     const listings = marketKeys.listings();
     const member = listingMember(item, seller);
+    const deadline = performance.now() + this.retryForMs;
     return this.pool.use(async (redis) => {
-      return this.retrying(signal, async () => {
+      return this.retrying(deadline, signal, async () => {
         await redis.watch(listings, marketKeys.user(buyer));
-        const [listed, funds] = await readListingAndFunds(redis, member, buyer);
-        const judged = judgePurchase(listed, funds, price);
+        const [listed, funds, sellerFunds] = await succeeded(
+          redis.pipeline().zscore(listings, member).hget(marketKeys.user(buyer), 'funds').hget(marketKeys.user(seller), 'funds').exec(),
+        );
+        let judged: ReturnType<typeof judgePurchase>;
+        try {
+          judged = judgePurchase(listed as string | null, funds as string | null, price, {
+            fundsText: sellerFunds as string | null,
+            maxFunds: this.maxFunds,
+          });
+        } catch (error) {
+          // The seller's cap: the connection goes back to the pool, so without a WATCH.
+          await redis.unwatch();
+          throw error;
+        }
         if (judged.outcome !== 'PURCHASED') {
           await redis.unwatch();
           return judged;
@@ -53,15 +68,15 @@ export class WatchStrategy implements MarketStrategy {
           .exec();
         return done === null ? undefined : judged;
       });
-    });
+    }, deadline, signal);
   }
 
   /** Runs `attempt` until it returns a result (undefined: EXEC was aborted), counting retries. */
   private async retrying<T extends object>(
+    deadline: number,
     signal: AbortSignal | undefined,
     attempt: () => Promise<T | undefined>,
   ): Promise<T & { retries: number }> {
-    const deadline = performance.now() + this.retryForMs;
     for (let retries = 0; ; retries += 1) {
       const result = await attempt();
       if (result !== undefined) return { ...result, retries };
@@ -74,10 +89,4 @@ export class WatchStrategy implements MarketStrategy {
   async close(): Promise<void> {
     await this.pool.close();
   }
-}
-
-async function readListingAndFunds(redis: Redis, member: string, buyer: string): Promise<[string | null, string | null]> {
-  const replies = (await redis.pipeline().zscore(marketKeys.listings(), member).hget(marketKeys.user(buyer), 'funds').exec())!;
-  for (const [error] of replies) if (error) throw error;
-  return [replies[0][1] as string | null, replies[1][1] as string | null];
 }

@@ -3,7 +3,7 @@
 // (MARKET_STRATEGY): the book's WATCH/MULTI/EXEC with retries, the book's lock per item, or one
 // Lua script (the default). Reads and the service's grants are the same for all three.
 import type Redis from 'ioredis';
-import { badInput } from '../errors';
+import { badInput, conflict } from '../errors';
 import { listingMember, marketKeys } from './keys';
 import { runScript } from './scripts';
 
@@ -60,20 +60,33 @@ export interface MarketSettings {
 export const OUTCOME_BY_CODE: readonly PurchaseOutcome[] = PURCHASE_OUTCOMES;
 
 /**
- * What a purchase comes to, from the listing's price and the buyer's funds as read: the rule the
- * WATCH and LOCK strategies share, and that market-purchase.lua applies in the same order.
+ * What a purchase comes to, from the listing's price and the buyer's funds as read: the rule that
+ * market-purchase.lua applies, in the same order, for the strategies that read before writing.
+ * With the seller's funds, a sale that would take them beyond `maxFunds` is CONFLICT.
  */
 export function judgePurchase(
   listed: string | null,
   fundsText: string | null,
   price: number,
+  seller?: { fundsText: string | null; maxFunds: number },
 ): Omit<PurchaseReport, 'retries'> {
   const funds = Number(fundsText ?? 0);
   if (listed === null) return { outcome: 'ITEM_GONE', funds, listedPrice: undefined };
   const listedPrice = Number(listed);
   if (listedPrice !== price) return { outcome: 'PRICE_CHANGED', funds, listedPrice };
   if (funds < listedPrice) return { outcome: 'INSUFFICIENT_FUNDS', funds, listedPrice };
+  if (seller && Number(seller.fundsText ?? 0) + listedPrice > seller.maxFunds) {
+    throw conflict(`the seller's balance would exceed MARKET_MAX_FUNDS (${seller.maxFunds})`, 'sellerId');
+  }
   return { outcome: 'PURCHASED', funds: funds - listedPrice, listedPrice };
+}
+
+/** The replies of a MULTI/EXEC or pipeline, or its first error. */
+export async function succeeded(pending: Promise<[Error | null, unknown][] | null>): Promise<unknown[]> {
+  const replies = await pending;
+  if (replies === null) throw new Error('a market transaction was aborted');
+  for (const [error] of replies) if (error) throw error;
+  return replies.map(([, value]) => value);
 }
 
 export function parseListingMember(member: string): { item: string; seller: string } {
@@ -107,12 +120,8 @@ export class MarketRepository {
   }
 
   async account(user: string): Promise<{ funds: number; items: number }> {
-    const [[, funds], [, items]] = (await this.redis
-      .multi()
-      .hget(marketKeys.user(user), 'funds')
-      .zcard(marketKeys.inventory(user))
-      .exec()) as [[null, string | null], [null, number]];
-    return { funds: Number(funds ?? 0), items };
+    const [funds, items] = await succeeded(this.redis.multi().hget(marketKeys.user(user), 'funds').zcard(marketKeys.inventory(user)).exec());
+    return { funds: Number(funds ?? 0), items: Number(items) };
   }
 
   /** Items the user holds, in name order, after `after` (an item id) if given. */

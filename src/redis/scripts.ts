@@ -109,6 +109,7 @@ const SCRIPT_ERRORS: Record<string, (message: string) => AppError> = {
   E_ITEM_EXISTS: (message) => conflict(message || 'an item with this id exists already', 'itemId'),
   E_INVENTORY_FULL: (message) => conflict(`the inventory is full (${message})`, 'userId'),
   E_FUNDS_CAP: (message) => conflict(`the balance would exceed MARKET_MAX_FUNDS (${message})`, 'amount'),
+  E_SELLER_FUNDS_CAP: (message) => conflict(`the seller's balance would exceed MARKET_MAX_FUNDS (${message})`, 'sellerId'),
   E_ROW_CACHE_FULL: (message) => conflict(`no more rows can be scheduled (${message})`, 'rowId'),
   E_NOT_GUILD_MEMBER: (message) => forbidden(message || 'only members of a guild may search it'),
 };

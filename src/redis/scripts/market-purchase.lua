@@ -7,6 +7,7 @@
 -- ARGV[1]  the listing member, `<item> <seller>`
 -- ARGV[2]  the item
 -- ARGV[3]  the price the buyer expects to pay
+-- ARGV[4]  the largest balance allowed (MARKET_MAX_FUNDS); a sale beyond it fails with E_SELLER_FUNDS_CAP
 -- Returns {outcome, buyer's funds afterwards, listed price or -1}; outcome 0 purchased, 1 the
 -- listing is gone, 2 its price is not the expected one, 3 the buyer lacks the funds.
 local listed = redis.call('ZSCORE', KEYS[1], ARGV[1])
@@ -20,6 +21,9 @@ if listed ~= tonumber(ARGV[3]) then
 end
 if funds < listed then
   return {3, funds, listed}
+end
+if tonumber(redis.call('HGET', KEYS[3], 'funds') or '0') + listed > tonumber(ARGV[4]) then
+  return redis.error_reply('E_SELLER_FUNDS_CAP ' .. ARGV[4])
 end
 redis.call('HINCRBY', KEYS[3], 'funds', listed)
 redis.call('HINCRBY', KEYS[2], 'funds', -listed)
