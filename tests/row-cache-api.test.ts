@@ -69,9 +69,9 @@ async function watch(rowId: string) {
 }
 
 describe('scheduling and reading cached rows', () => {
-  it('copies a demo row from the embedded database, and forgets it when unscheduled', async () => {
+  it('copies a demo row from the embedded database, and forgets it when unscheduled, even with a refresh in flight', async () => {
     expect(await cachedRow('3')).toBeNull();
-    expect(await scheduled('3', 0.5)).toBe(true);
+    expect(await scheduled('3', 3600)).toBe(true);
     // The first due row creates the database (seconds). Polling meanwhile also shows that the API
     // keeps answering: on the API's own thread, PGlite stalled it long enough to reset connections.
     await eventually(async () => (await cachedRow('3')) !== null, 20_000, 50);
@@ -83,11 +83,27 @@ describe('scheduling and reading cached rows', () => {
       updated_at: expect.any(String),
     });
     expect(api.logs.some((line) => line.msg === 'row cache database open' && String(line.database).includes(dataDir))).toBe(true);
+    // This server has an external Redis (REDIS_URL) and no DATABASE_URL: said once, at start.
+    expect(api.logs.filter((line) => line.level === 40 && /several instances on this Redis need DATABASE_URL/.test(String(line.msg)))).toHaveLength(1);
+
+
+    // A refresh in flight: the embedded database runs one statement at a time, so while it sleeps
+    // here, the refresh of the rescheduled row (due at once) waits behind it, claimed but unread.
+    const claims = Number(await api.redis.client.get(keys.claims));
+    const batches = () => api.logs.filter((line) => line.msg === 'row cache batch');
+    const batchesBefore = batches().length;
+    const busy = sql('SELECT pg_sleep(1)');
+    expect(await scheduled('3', 3600)).toBe(false);
+    await eventually(async () => Number(await api.redis.client.get(keys.claims)) > claims, 5000, 10);
+    expect(batches()).toHaveLength(batchesBefore); // claimed, not stored yet
 
     expect(await scheduled('3', 0)).toBe(true);
     expect(await cachedRow('3')).toBeNull();
     expect(await scheduled('3', -1)).toBe(false);
-    await sleep(300); // a refresh in flight stores nothing
+    await busy;
+    // The refresh read the row after it was unscheduled, and stored nothing.
+    await eventually(async () => batches().length > batchesBefore, 5000, 10);
+    expect(batches().slice(batchesBefore)).toMatchObject([{ rows: 1, found: 1, changed: 0 }]);
     expect(await cachedRow('3')).toBeNull();
     expect(await api.redis.client.keys('rowcache:*:row:*')).toEqual([]);
   });

@@ -19,6 +19,8 @@ if (binDir === undefined) {
 const describeWithPostgres = binDir === undefined ? describe.skip : describe;
 
 let pg: TestPostgres;
+/** Whether this PostgreSQL has the citext extension (contrib); its case is skipped, saying so, without it. */
+let citext = false;
 const sources: SqlRowSource[] = [];
 const silent = pino({ level: 'silent' });
 
@@ -47,7 +49,21 @@ describeWithPostgres('against a real PostgreSQL server', () => {
       INSERT INTO ledger VALUES (9007199254740993, 5), (-3, 7);
       CREATE TABLE measures (id numeric PRIMARY KEY, label text);
       INSERT INTO measures VALUES (1.5, 'one and a half'), (2, 'two');
+      CREATE TABLE fixed_codes (code char(5) PRIMARY KEY, label text);
+      INSERT INTO fixed_codes VALUES ('AB', 'short'), ('ABCDE', 'full'), ('A', 'one');
+      CREATE TABLE varying_codes (code varchar(4) PRIMARY KEY, label text);
+      INSERT INTO varying_codes VALUES ('WXYZ', 'four'), ('W', 'one');
     `);
+    citext = (await pg.query("SELECT 1 FROM pg_available_extensions WHERE name = 'citext'")).length === 1;
+    if (citext) {
+      await pg.query(`
+        CREATE EXTENSION citext;
+        CREATE TABLE members (email citext PRIMARY KEY, name text);
+        INSERT INTO members VALUES ('Ann@Example.com', 'Ann'), ('bo@example.com', 'Bo');
+      `);
+    } else {
+      console.warn('row-cache-postgres: this PostgreSQL has no citext extension; its key case is skipped');
+    }
   });
 
   afterAll(async () => {
@@ -83,6 +99,29 @@ describeWithPostgres('against a real PostgreSQL server', () => {
       const found = await ledger.fetchRows(['9007199254740993', '-3', '9223372036854775808', '1e3']);
       expect([...found.keys()].sort()).toEqual(['-3', '9007199254740993']);
       expect(found.get('9007199254740993')).toBe('{"id":9007199254740993,"amount":5}');
+    });
+
+    it('compares char(n) and varchar(n) keys as their own type, whole: never cut to the column length', async () => {
+      const { logger, lines } = captureLogs('info');
+      const fixed = source('fixed_codes', 'code', logger);
+      // As char(1), every id would be cut to its first letter: 'ABCDE' would find 'A'.
+      const found = parsed(await fixed.fetchRows(['AB', 'ABCDE', 'ABCDEF', 'AB   ', 'Z']));
+      expect(found).toEqual({ AB: { code: 'AB   ', label: 'short' }, ABCDE: { code: 'ABCDE', label: 'full' } });
+      const varying = source('varying_codes', 'code', logger);
+      expect([...(await varying.fetchRows(['WXYZ', 'WXYZA', 'W'])).keys()].sort()).toEqual(['W', 'WXYZ']);
+      expect(lines.filter((line) => line.msg === 'row cache database open').map((line) => line.keyType)).toEqual(['character', 'character varying']);
+      expect(lines.filter((line) => line.level === 40)).toEqual([]); // not compared as text, which would skip the index
+    });
+
+    it('compares citext keys as citext, and keys each row as it prints', async () => {
+      if (!citext) return; // said in beforeAll
+      const { logger, lines } = captureLogs('info');
+      const members = source('members', 'email', logger);
+      const found = await members.fetchRows(['Ann@Example.com', 'ann@example.com', 'bo@example.com', 'nobody@example.com']);
+      // Case-insensitive matching finds Ann for either spelling, but the copy is keyed as the key prints.
+      expect([...found.keys()].sort()).toEqual(['Ann@Example.com', 'bo@example.com']);
+      expect(JSON.parse(found.get('Ann@Example.com')!)).toEqual({ email: 'Ann@Example.com', name: 'Ann' });
+      expect(lines.filter((line) => line.level === 40)).toEqual([]);
     });
 
     it('compares keys of other types as text, and says so once', async () => {

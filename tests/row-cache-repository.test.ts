@@ -1,13 +1,15 @@
-// The row cache against a real redis-server and the embedded PostgreSQL (PGlite): the scripts one
-// step at a time (schedule, claim order, tokens, unscheduling during a refresh, deleted rows,
-// retries), then refreshers: several racing on one Redis, a database outage, and how they sleep.
+// The row cache against a real redis-server and the embedded PostgreSQL (PGlite): the database
+// (key types, its directory lock, query timeouts), the scripts one step at a time (schedule, claim
+// order, leases, tokens, unscheduling during a refresh, deleted rows, retries), then refreshers:
+// several racing on one Redis, a database outage, a failed store, and how they sleep.
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Redis from 'ioredis';
 import pino from 'pino';
-import { pgliteDatabase } from '../src/db/pglite';
-import { SqlRowSource, type RowSource } from '../src/db/row-source';
+import { lockDirectory, pgliteDatabase } from '../src/db/pglite';
+import { SqlRowSource, type RowSource, type SqlDatabase } from '../src/db/row-source';
 import { AppError } from '../src/errors';
 import { RowCacheRepository, type RowCacheChange } from '../src/redis/row-cache';
 import { defineScripts } from '../src/redis/scripts';
@@ -31,7 +33,12 @@ function connection(): Redis {
   return client;
 }
 
-const repository = (maxRows = 1000) => new RowCacheRepository(connection(), { table: 'inventory', maxRows });
+const repository = (maxRows = 1000, claimLeaseMs?: number) => new RowCacheRepository(connection(), { table: 'inventory', maxRows, claimLeaseMs });
+/** Redis's clock in unix ms, as the scripts read it. */
+const redisNow = async () => {
+  const [seconds, micros] = await redis.client.time();
+  return Number(seconds) * 1000 + Math.floor(Number(micros) / 1000);
+};
 
 /** The real database, with a count of every read and a switch that makes reads fail like an outage. */
 class ObservedSource implements RowSource {
@@ -69,6 +76,15 @@ function gate(): { promise: Promise<void>; open: () => void } {
   let open: () => void = () => undefined;
   const promise = new Promise<void>((resolve) => (open = resolve));
   return { promise, open };
+}
+
+/** Another table of the same embedded database, through a source of its own (the directory admits one PGlite). */
+function sharedSource(table: string, keyColumn: string): SqlRowSource {
+  const shared: SqlDatabase = {
+    name: 'the shared embedded database',
+    open: async () => ({ query: (sql, params) => database.query(sql, params), close: async () => undefined }),
+  };
+  return new SqlRowSource(shared, { table, keyColumn }, silent);
 }
 
 const rowJson = async (id: number) => {
@@ -114,6 +130,91 @@ describe('the embedded database', () => {
     const rows = await database.fetchRows(['abc', '2', '007', '-0', '1.5', '99999999999', ' 4', '5']);
     expect([...rows.keys()].sort()).toEqual(['2', '5']);
   });
+
+  it('reads char(n) and varchar(n) keys whole, never cut to the column length', async () => {
+    for (const statement of [
+      'CREATE TABLE fixed_codes (code char(5) PRIMARY KEY, label text)',
+      "INSERT INTO fixed_codes VALUES ('AB', 'short'), ('ABCDE', 'full'), ('A', 'one')",
+      'CREATE TABLE varying_codes (code varchar(4) PRIMARY KEY, label text)',
+      "INSERT INTO varying_codes VALUES ('WXYZ', 'four'), ('W', 'one')",
+    ]) {
+      await database.query(statement);
+    }
+    try {
+      // As char(1), every id would be cut to its first letter: 'ABCDE' would find 'A'.
+      const fixed = await sharedSource('fixed_codes', 'code').fetchRows(['AB', 'ABCDE', 'ABCDEF', 'AB   ', 'Z']);
+      expect([...fixed.keys()].sort()).toEqual(['AB', 'ABCDE']);
+      expect(JSON.parse(fixed.get('AB')!)).toEqual({ code: 'AB   ', label: 'short' }); // PostgreSQL pads char(n) in JSON
+      expect(JSON.parse(fixed.get('ABCDE')!)).toEqual({ code: 'ABCDE', label: 'full' });
+      const varying = await sharedSource('varying_codes', 'code').fetchRows(['WXYZ', 'WXYZA', 'W']);
+      expect([...varying.keys()].sort()).toEqual(['W', 'WXYZ']);
+    } finally {
+      await database.query('DROP TABLE IF EXISTS fixed_codes, varying_codes');
+    }
+  });
+
+  it('refuses a second open of its directory, logging who holds it, while the first keeps working', async () => {
+    const { logger, lines } = captureLogs('info');
+    const second = new SqlRowSource(pgliteDatabase(path.join(scratch, 'pglite'), { logger }), { table: 'inventory', keyColumn: 'id' }, silent);
+    await expect(second.fetchRows(['1'])).rejects.toThrow(/pglite\.lock says the embedded database is in use by this process .*DATABASE_URL/);
+    await expect(second.fetchRows(['1'])).rejects.toThrow(/in use by this process/);
+    const errors = lines.filter((line) => line.level === 50);
+    expect(errors).toHaveLength(1); // once, not once per retry
+    expect(errors[0]).toMatchObject({ holder: 'this process (another connection)', lockFile: path.join(scratch, 'pglite.lock') });
+    expect([...(await database.fetchRows(['1'])).keys()]).toEqual(['1']);
+    expect(fs.readFileSync(path.join(scratch, 'pglite.lock'), 'utf8')).toBe(`${process.pid} ${os.hostname()}\n`);
+  });
+
+  it('gives up on a query that outlasts its timeout, stops the thread, and opens the database anew on the next use', async () => {
+    const dir = path.join(scratch, 'slow');
+    const slow = new SqlRowSource(pgliteDatabase(dir, { timeoutMs: 1000 }), { table: 'inventory', keyColumn: 'id' }, silent);
+    try {
+      expect([...(await slow.fetchRows(['4'])).keys()]).toEqual(['4']); // creates it, untimed
+      const started = Date.now();
+      await expect(slow.query('SELECT pg_sleep(60)')).rejects.toThrow(/did not answer within 1000 ms/);
+      expect(Date.now() - started).toBeLessThan(20_000); // not the minute of the sleep
+      // Opened anew (its lock was released and taken again), with its data.
+      expect([...(await slow.fetchRows(['4', '5'])).keys()].sort()).toEqual(['4', '5']);
+      expect(fs.readFileSync(`${dir}.lock`, 'utf8')).toBe(`${process.pid} ${os.hostname()}\n`);
+    } finally {
+      await slow.close();
+    }
+    expect(fs.existsSync(`${dir}.lock`)).toBe(false);
+  });
+});
+
+describe('the lock on an embedded database directory', () => {
+  const lockOf = (dir: string) => `${dir}.lock`;
+
+  it('is refused while another live process holds it, and taken over once that process is gone', async () => {
+    const dir = path.join(scratch, 'locked');
+    const holder = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)'], { stdio: 'ignore' });
+    const exited = new Promise((resolve) => holder.once('exit', resolve));
+    try {
+      fs.writeFileSync(lockOf(dir), `${holder.pid} ${os.hostname()}\n`);
+      expect(() => lockDirectory(dir)).toThrow(new RegExp(`in use by process ${holder.pid}\\b`));
+      expect(fs.readFileSync(lockOf(dir), 'utf8')).toBe(`${holder.pid} ${os.hostname()}\n`);
+    } finally {
+      holder.kill('SIGKILL');
+      await exited;
+    }
+    const release = lockDirectory(dir);
+    expect(fs.readFileSync(lockOf(dir), 'utf8')).toBe(`${process.pid} ${os.hostname()}\n`);
+    expect(() => lockDirectory(dir)).toThrow(/in use by this process/);
+    release();
+    expect(fs.existsSync(lockOf(dir))).toBe(false);
+    expect(fs.readdirSync(scratch).filter((name) => name.startsWith('locked'))).toEqual([]); // no draft left
+  });
+
+  it("takes over a lock naming this pid that this process does not hold (a restarted container), but never another host's", () => {
+    const dir = path.join(scratch, 'restarted');
+    fs.writeFileSync(lockOf(dir), `${process.pid} ${os.hostname()}\n`);
+    lockDirectory(dir)();
+    fs.writeFileSync(lockOf(dir), `${process.pid} elsewhere.example\n`);
+    expect(() => lockDirectory(dir)).toThrow(/in use by process \d+ on elsewhere\.example \(remove the file if that process is gone\)/);
+    expect(fs.readFileSync(lockOf(dir), 'utf8')).toBe(`${process.pid} elsewhere.example\n`);
+    fs.rmSync(lockOf(dir));
+  });
 });
 
 describe('row cache scripts, step by step', () => {
@@ -153,8 +254,8 @@ describe('row cache scripts, step by step', () => {
     expect(await rows.schedule('3', 1000)).toBe(true);
   });
 
-  it('claims due rows in due order, at most a batch, moves each by its delay, and says when the next is due', async () => {
-    const rows = repository();
+  it('claims due rows in due order, at most a batch, leases each for its delay or the lease if shorter, and says when the next is due', async () => {
+    const rows = repository(1000, 25_000);
     expect(await rows.claim(10)).toEqual({ rows: [], nextInMs: -1 });
     await rows.schedule('b', 10_000);
     await sleep(5);
@@ -176,7 +277,50 @@ describe('row cache scripts, step by step', () => {
     expect((await rows.claim(10)).rows).toEqual([]);
     const due = await redis.client.zrange(rows.keys.schedule, 0, -1, 'WITHSCORES');
     expect([due[0], due[2], due[4]]).toEqual(['b', 'a', 'c']);
-    expect(Number(due[3]) - Number(due[1])).toBeGreaterThanOrEqual(10_000 - 20);
+    // b and a (claimed together) by their delays, 10 s and 20 s; c, claimed a moment later, by the
+    // 25 s lease instead of its 30 s delay.
+    expect(Number(due[3]) - Number(due[1])).toBe(10_000);
+    expect(Number(due[5]) - Number(due[1])).toBeGreaterThanOrEqual(15_000);
+    expect(Number(due[5]) - Number(due[1])).toBeLessThan(17_000);
+  });
+
+  it('claims a row again after its lease when its refresher died before storing, and a store moves it a full delay out', async () => {
+    const rows = repository(1000, 300);
+    await rows.schedule('h', 3_600_000);
+    const [crashed] = (await rows.claim(10)).rows;
+    expect(crashed!.rowId).toBe('h');
+    const held = await rows.claim(10);
+    expect(held.rows).toEqual([]);
+    expect(held.nextInMs).toBeGreaterThan(0);
+    expect(held.nextInMs).toBeLessThanOrEqual(300); // the lease, not the hour
+    await sleep(350);
+    const [again] = (await rows.claim(10)).rows;
+    expect(again).toEqual({ rowId: 'h', token: crashed!.token + 1 });
+
+    expect(await rows.store([{ ...again!, json: '{"v":2}' }])).toEqual(['h']);
+    const stored = Number(await redis.client.zscore(rows.keys.schedule, 'h'));
+    const [listed] = await rows.list(undefined, 10);
+    expect(stored - listed!.lastRefreshedAt!).toBe(3_600_000); // a delay after the store, by Redis's clock
+    expect((await rows.claim(10)).rows).toEqual([]);
+
+    // The crashed claim's late store is stale: no copy, no new refresh time, no new due time.
+    expect(await rows.store([{ ...crashed!, json: '{"v":1}' }])).toEqual([]);
+    expect(await rows.cached('h')).toBe('{"v":2}');
+    expect(Number(await redis.client.zscore(rows.keys.schedule, 'h'))).toBe(stored);
+    expect((await rows.list(undefined, 10))[0]!.lastRefreshedAt).toBe(listed!.lastRefreshedAt);
+  });
+
+  it('keeps a row due at once when it was rescheduled while its refresh was in flight', async () => {
+    const rows = repository(1000, 60_000);
+    await rows.schedule('r', 3_600_000);
+    const [inFlight] = (await rows.claim(10)).rows;
+    expect(await rows.schedule('r', 1_800_000)).toBe(false); // a new delay: due at once
+    expect(await rows.store([{ ...inFlight!, json: '{"v":1}' }])).toEqual(['r']);
+    expect(Number(await redis.client.zscore(rows.keys.schedule, 'r'))).toBeLessThanOrEqual(await redisNow());
+    const [next] = (await rows.claim(10)).rows;
+    expect(next!.rowId).toBe('r');
+    expect(await rows.store([{ ...next!, json: '{"v":1}' }])).toEqual([]); // unchanged copy
+    expect(Number(await redis.client.zscore(rows.keys.schedule, 'r')) - (await redisNow())).toBeGreaterThan(1_800_000 - 1000);
   });
 
   it('drops a scheduled id without a positive delay instead of claiming it again and again', async () => {
@@ -252,7 +396,7 @@ describe('row cache scripts, step by step', () => {
   });
 
   it('brings a failed row forward to the backoff, never later than its delay', async () => {
-    const rows = repository();
+    const rows = repository(1000, 600_000);
     await rows.schedule('long', 3_600_000);
     await rows.schedule('short', 200);
     const { rows: claimed } = await rows.claim(10);
@@ -260,7 +404,7 @@ describe('row cache scripts, step by step', () => {
     expect(await rows.retryLater(claimed.map((claim) => claim.rowId), 1000)).toBe(1);
     const after = Object.fromEntries(chunk(await redis.client.zrange(rows.keys.schedule, 0, -1, 'WITHSCORES')));
     const was = Object.fromEntries(chunk(before));
-    expect(Number(was.long) - Number(after.long)).toBeGreaterThan(3_590_000); // about 1 s from now instead of 1 h
+    expect(Number(was.long) - Number(after.long)).toBeGreaterThan(590_000); // about 1 s from now instead of the 10 min lease
     expect(after.short).toBe(was.short); // its delay is shorter than the backoff
     expect(await rows.retryLater(['unscheduled'], 1000)).toBe(0);
     expect(await redis.client.zscore(rows.keys.schedule, 'unscheduled')).toBeNull();
@@ -366,6 +510,24 @@ describe('the refresher', () => {
     slow.open();
     await stopping;
     expect(await rows.cached('6')).toBe(await rowJson(6));
+  });
+
+  it('tries a row again soon when its store fails, instead of leaving it for its lease', async () => {
+    const rows = repository(1000, 600_000);
+    const source = new ObservedSource(database);
+    const { logger, lines } = captureLogs('info');
+    const store = jest.spyOn(rows, 'store').mockRejectedValueOnce(new Error('Command timed out'));
+    refresher(rows, source, { logger, retryMs: 100 });
+    await rows.schedule('11', 3_600_000);
+    await eventually(async () => (await rows.cached('11')) !== undefined, 10_000, 20);
+    expect(await rows.cached('11')).toBe(await rowJson(11));
+    expect(store).toHaveBeenCalledTimes(2);
+    expect(source.readsOf('11')).toHaveLength(2);
+    expect(lines.filter((line) => line.level === 40).map((line) => [line.msg, line.err])).toEqual([
+      ['cannot store refreshed rows in Redis; retrying', 'Command timed out'],
+    ]);
+    // Stored: back to its hourly delay.
+    expect(Number(await redis.client.zscore(rows.keys.schedule, '11')) - (await redisNow())).toBeGreaterThan(3_500_000);
   });
 
   it('keeps serving the last copy through a database outage, retries with backoff, and logs it once', async () => {

@@ -1,14 +1,26 @@
 // The embedded PostgreSQL (PGlite: PostgreSQL compiled to WebAssembly, nothing to install) that
 // the row cache reads when DATABASE_URL is unset, with a small demo `inventory` table so the
 // feature works on a fresh machine. It runs in a thread of its own (pglite-thread.ts), started
-// on first use. It belongs to one process: two servers cannot share its directory.
+// on first use. It belongs to one process: a lock file beside its directory keeps a second one out.
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
+import type { Logger } from '../logger';
 import type { SqlConnection, SqlDatabase } from './row-source';
 
 type Reply = { id: number; rows: Record<string, unknown>[] } | { id: number; error: string };
 type Message = Reply | { ready: true } | { failed: string };
+
+export interface PgliteOptions {
+  /**
+   * Longest wait for one query (ROW_CACHE_DB_TIMEOUT_MS). PGlite cannot cancel a query, so past it
+   * the thread is stopped and the database is opened anew on the next use. Unset: no limit.
+   */
+  timeoutMs?: number;
+  /** Where a refused lock is reported. */
+  logger?: Logger;
+}
 
 /**
  * The thread's script. Worker threads run JavaScript only: running from the TypeScript sources
@@ -22,12 +34,114 @@ function threadScript(): string {
   throw new Error(`${built} is missing: run npm run build`);
 }
 
-export function pgliteDatabase(dir: string): SqlDatabase {
+/** Lock files this process holds. One naming our pid but not held here is stale (a restarted container reuses pids). */
+const heldLocks = new Set<string>();
+
+/** Whether a process with this pid runs on this machine (EPERM: it does, as another user). */
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Thrown when another live process holds the directory. */
+export class DirectoryLockedError extends Error {
+  constructor(
+    readonly lockFile: string,
+    readonly holder: string,
+  ) {
+    super(`${lockFile} says the embedded database is in use by ${holder}; one embedded database serves one process (several instances need DATABASE_URL)`);
+    this.name = 'DirectoryLockedError';
+  }
+}
+
+/**
+ * Takes `<dir>.lock`, holding "pid hostname", created atomically (a hard link, which fails if the
+ * file exists). A lock of a process that is gone is taken over; one of a live process, or of
+ * another host (whose processes cannot be checked from here), is refused. Returns the release.
+ */
+export function lockDirectory(dir: string): () => void {
+  const file = `${dir}.lock`;
+  const owner = `${process.pid} ${os.hostname()}\n`;
+  const draft = `${file}.${process.pid}.${Date.now()}`;
+  fs.writeFileSync(draft, owner, { mode: 0o600 });
+  try {
+    for (let attempt = 0; attempt < 3; attempt++) {
+      try {
+        fs.linkSync(draft, file);
+        heldLocks.add(file);
+        const release = (): void => {
+          if (!heldLocks.delete(file)) return;
+          process.off('exit', release);
+          try {
+            if (fs.readFileSync(file, 'utf8') === owner) fs.unlinkSync(file);
+          } catch {
+            // Gone already.
+          }
+        };
+        process.on('exit', release);
+        return release;
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      }
+      let found: string;
+      try {
+        found = fs.readFileSync(file, 'utf8');
+      } catch {
+        continue; // released meanwhile
+      }
+      const [pidText = '', host = ''] = found.trim().split(' ');
+      const pid = Number(pidText);
+      const ours = pid === process.pid && host === os.hostname();
+      if (ours && heldLocks.has(file)) throw new DirectoryLockedError(file, 'this process (another connection)');
+      if (host !== os.hostname()) throw new DirectoryLockedError(file, `process ${pidText} on ${host || 'an unknown host'} (remove the file if that process is gone)`);
+      if (!ours && Number.isInteger(pid) && pid > 0 && processAlive(pid)) throw new DirectoryLockedError(file, `process ${pid}`);
+      // Stale. Removed only if it still says the same, so a racing process's new lock stays.
+      try {
+        if (fs.readFileSync(file, 'utf8') === found) fs.unlinkSync(file);
+      } catch {
+        // Removed by the racer.
+      }
+    }
+    throw new Error(`cannot take ${file}: it keeps changing`);
+  } finally {
+    fs.rmSync(draft, { force: true });
+  }
+}
+
+export function pgliteDatabase(dir: string, options: PgliteOptions = {}): SqlDatabase {
+  const { timeoutMs, logger } = options;
+  const name = `embedded PostgreSQL (PGlite) in ${dir}`;
+  /** The last refusal logged, so an outage's retries do not repeat it. */
+  let refused: string | undefined;
   return {
-    name: `embedded PostgreSQL (PGlite) in ${dir}`,
+    name,
     async open(): Promise<SqlConnection> {
       fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-      const thread = new Worker(threadScript(), { workerData: { dir } });
+      let release: () => void;
+      try {
+        release = lockDirectory(dir);
+        refused = undefined;
+      } catch (error) {
+        if (error instanceof DirectoryLockedError && refused !== error.message) {
+          refused = error.message;
+          logger?.error(
+            { component: 'row-cache', database: name, lockFile: error.lockFile, holder: error.holder },
+            'the embedded database is in use by another process; this one keeps serving the cached copies it has, and tries again',
+          );
+        }
+        throw error;
+      }
+      let thread: Worker;
+      try {
+        thread = new Worker(threadScript(), { workerData: { dir } });
+      } catch (error) {
+        release();
+        throw error;
+      }
       const pending = new Map<number, { resolve: (rows: Record<string, unknown>[]) => void; reject: (error: Error) => void }>();
       let nextId = 0;
       let ended: Error | undefined;
@@ -44,7 +158,7 @@ export function pgliteDatabase(dir: string): SqlDatabase {
         const end = (error: Error): void => {
           ended ??= error;
           reject(error);
-          for (const waiter of pending.values()) waiter.reject(error);
+          for (const waiter of pending.values()) waiter.reject(ended);
           pending.clear();
         };
         thread.on('error', end);
@@ -55,7 +169,26 @@ export function pgliteDatabase(dir: string): SqlDatabase {
         if (ended) return Promise.reject(ended);
         return new Promise((resolve, reject) => {
           const id = ++nextId;
-          pending.set(id, { resolve, reject });
+          const timer =
+            timeoutMs === undefined
+              ? undefined
+              : setTimeout(() => {
+                  // A query that runs on (or a thread that hangs) would stall the refresher and stop().
+                  ended ??= new Error(`the embedded database did not answer within ${timeoutMs} ms (ROW_CACHE_DB_TIMEOUT_MS); its thread is stopped`);
+                  void thread.terminate();
+                  pending.delete(id);
+                  reject(ended);
+                }, timeoutMs);
+          pending.set(id, {
+            resolve: (rows) => {
+              clearTimeout(timer);
+              resolve(rows);
+            },
+            reject: (error) => {
+              clearTimeout(timer);
+              reject(error);
+            },
+          });
           thread.postMessage({ id, ...request });
         });
       };
@@ -64,6 +197,7 @@ export function pgliteDatabase(dir: string): SqlDatabase {
         await ready;
       } catch (error) {
         await thread.terminate();
+        release();
         throw error;
       }
       return {
@@ -71,9 +205,11 @@ export function pgliteDatabase(dir: string): SqlDatabase {
         broken: () => ended !== undefined,
         async close() {
           try {
-            await send({ close: true });
+            // A thread that stopped (or was stopped) has nothing left to close.
+            if (!ended) await send({ close: true });
           } finally {
             await thread.terminate();
+            release();
           }
         },
       };

@@ -48,7 +48,17 @@ const quoteTable = (table: string): string => table.split('.').map(quoteName).jo
 const INTEGER_LIMITS: Record<string, bigint> = { smallint: 2n ** 15n, integer: 2n ** 31n, bigint: 2n ** 63n };
 const CANONICAL_INTEGER = /^(0|-?[1-9][0-9]*)$/;
 const CANONICAL_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-const TEXT_TYPES = new Set(['text', 'character varying', 'character', 'citext', 'name']);
+/**
+ * Text-like key types and the cast of an id array to each, without a length: `character` alone
+ * means char(1) in a cast, which would truncate every id to its first character.
+ */
+const TEXT_CASTS = new Map([
+  ['text', 'text'],
+  ['character varying', 'varchar'],
+  ['character', 'bpchar'],
+  ['citext', 'citext'],
+  ['name', 'name'],
+]);
 
 /**
  * How a batch's ids are compared with the key column. For integer, uuid and text keys the ids
@@ -65,9 +75,14 @@ function keyComparison(type: string): { cast: string | undefined; possible: (id:
     };
   }
   if (type === 'uuid') return { cast: type, possible: (id) => CANONICAL_UUID.test(id) };
-  // PostgreSQL text cannot hold NUL.
-  if (TEXT_TYPES.has(type)) return { cast: type, possible: (id) => !id.includes('\0') };
-  return { cast: undefined, possible: (id) => !id.includes('\0') };
+  // PostgreSQL text cannot hold NUL. char(n) prints without its trailing spaces, and a cast to
+  // name cuts an id at 63 bytes: such ids are never how a key prints.
+  const text = (id: string): boolean => !id.includes('\0');
+  const cast = TEXT_CASTS.get(type);
+  if (type === 'character') return { cast, possible: (id) => text(id) && !id.endsWith(' ') };
+  if (type === 'name') return { cast, possible: (id) => text(id) && Buffer.byteLength(id) <= 63 };
+  if (cast !== undefined) return { cast, possible: text };
+  return { cast: undefined, possible: text };
 }
 
 /** Reads rows of one table; opens the database on first use, and again after a failed open. */
@@ -163,9 +178,19 @@ export class SqlRowSource implements RowSource {
 
 /** The configured source: PostgreSQL at DATABASE_URL, or the embedded one in DATA_DIR/pglite. */
 export function createRowSource(config: Config, logger: Logger): SqlRowSource {
+  const { dbTimeoutMs } = config.rowCache;
+  const url = config.databaseUrl;
+  if (url === undefined && config.rowCache.enabled && config.redisUrl !== undefined) {
+    // Instances that share a Redis share the copies: each with a database of its own would
+    // overwrite the others' copies with its own rows (and one directory serves one process).
+    logger.warn(
+      { component: 'row-cache', dataDir: config.dataDir },
+      'the row cache reads the embedded PostgreSQL in DATA_DIR/pglite, but Redis is external (REDIS_URL): several instances on this Redis need DATABASE_URL, one database for all',
+    );
+  }
   const database =
-    config.databaseUrl === undefined
-      ? pgliteDatabase(path.join(config.dataDir, 'pglite'))
-      : postgresDatabase(config.databaseUrl, config.rowCache.dbTimeoutMs, logger);
+    url === undefined
+      ? pgliteDatabase(path.join(config.dataDir, 'pglite'), { timeoutMs: dbTimeoutMs, logger })
+      : postgresDatabase(url, dbTimeoutMs, logger);
   return new SqlRowSource(database, { table: config.rowCache.table, keyColumn: config.rowCache.keyColumn }, logger);
 }

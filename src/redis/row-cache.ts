@@ -44,6 +44,19 @@ export interface RowCacheChange {
 export interface RowCacheSettings {
   table: string;
   maxRows: number;
+  /** The database's timeout (ROW_CACHE_DB_TIMEOUT_MS), from which the claim lease follows. */
+  dbTimeoutMs?: number;
+  /** How long a claimed row waits for its store before it is due again; default claimLeaseMs(dbTimeoutMs). */
+  claimLeaseMs?: number;
+}
+
+/**
+ * How long a claim holds a row (if its delay is longer): several database timeouts, so a read
+ * that is still running is not claimed twice, but a refresher that died or could not store
+ * leaves the row for seconds, not for its whole delay.
+ */
+export function claimLeaseMs(dbTimeoutMs = 5000): number {
+  return Math.max(10_000, 3 * dbTimeoutMs);
 }
 
 export class RowCacheRepository {
@@ -112,10 +125,11 @@ export class RowCacheRepository {
 
   // --- for the refresher ---------------------------------------------------------------------
 
-  /** Takes up to `count` due rows and moves each to its next due time. */
+  /** Takes up to `count` due rows, each due again after its delay or the claim lease, whichever is sooner. */
   async claim(count: number): Promise<ClaimedRows> {
     const keys = this.keys;
-    const [nextInMs, ...flat] = (await runScript(this.redis, 'row-cache-claim', [keys.schedule, keys.delay, keys.ids, keys.claims], [count])) as [
+    const lease = this.settings.claimLeaseMs ?? claimLeaseMs(this.settings.dbTimeoutMs);
+    const [nextInMs, ...flat] = (await runScript(this.redis, 'row-cache-claim', [keys.schedule, keys.delay, keys.ids, keys.claims], [count, lease])) as [
       number,
       ...(string | number)[],
     ];
@@ -124,19 +138,22 @@ export class RowCacheRepository {
     return { rows, nextInMs: Number(nextInMs) };
   }
 
-  /** Stores what the database returned for claimed rows; returns the ids whose copy changed. */
+  /**
+   * Stores what the database returned for claimed rows, and makes each stored row due a delay from
+   * now; returns the ids whose copy changed.
+   */
   async store(rows: FetchedRow[]): Promise<string[]> {
     if (rows.length === 0) return [];
     const keys = this.keys;
     return (await runScript(
       this.redis,
       'row-cache-store',
-      [keys.delay, keys.tokens, keys.refreshed, ...rows.map((row) => keys.row(row.rowId))],
+      [keys.schedule, keys.delay, keys.tokens, keys.refreshed, ...rows.map((row) => keys.row(row.rowId))],
       [keys.updated(''), ...rows.flatMap((row) => [row.rowId, row.token, row.json ?? ''])],
     )) as string[];
   }
 
-  /** After a failed read: the rows are due again `backoffMs` from now, or at their usual time if sooner. */
+  /** After a failed read or store: the rows are due again `backoffMs` from now, or at their lease's end or usual time if sooner. */
   async retryLater(rowIds: string[], backoffMs: number): Promise<number> {
     if (rowIds.length === 0) return 0;
     return Number(await runScript(this.redis, 'row-cache-retry', [this.keys.schedule, this.keys.delay], [backoffMs, ...rowIds]));

@@ -1,9 +1,11 @@
 // The row cache's daemon (the book's cache_rows): claims the rows that are due, reads them from
 // the database in one query per batch, and stores the copies that changed (row-cache-store also
 // announces them). It sleeps until the next row is due, capped, and a row scheduled through this
-// process wakes it at once. Any number may run on one Redis: claiming moves a row's due time in
-// the same atomic step, so each due time is refreshed once. While the database is down the last
-// copies stay, and each claimed row is tried again after a growing backoff.
+// process wakes it at once. Any number may run on one Redis: claiming leases a row in the same
+// atomic step (it is due again after a few database timeouts, or its delay if shorter), so each
+// due time is refreshed once, and storing moves it to a full delay out; a refresher that dies in
+// between holds its rows for one lease only. While the database is down the last copies stay,
+// and each claimed row is tried again after a growing backoff.
 import { performance } from 'node:perf_hooks';
 import type { RowSource } from '../db/row-source';
 import type { Logger } from '../logger';
@@ -105,8 +107,9 @@ export class RowCacheRefresher {
       this.rowsChanged += changed.length;
       log.debug({ rows: rows.length, found: found.size, changed: changed.length, ms: Math.round(performance.now() - started) }, 'row cache batch');
     } catch (error) {
-      // The rows stay due at their next time; their copies are as they were.
-      log.warn({ err: (error as Error).message, rows: rows.length }, 'cannot store refreshed rows in Redis');
+      // The copies are as they were, and the rows would wait for their lease to end: try sooner.
+      log.warn({ err: (error as Error).message, rows: rows.length }, 'cannot store refreshed rows in Redis; retrying');
+      await repository.retryLater(ids, this.options.retryMs ?? 1000).catch(() => undefined);
     }
     return 0;
   }

@@ -1,21 +1,25 @@
 -- row-cache-claim: the refresher's first step (the book's cache_rows, for a batch and for any
--- number of refreshers). Takes up to ARGV[1] due rows and moves each to its next due time at
--- once, so another refresher never takes the same due time; each claim gets a fresh token that
--- row-cache-store checks. Rows without a positive delay are dropped from the schedule (the book
--- does the same; row-cache-schedule never leaves one, so this only mends a hand-edited schedule).
+-- number of refreshers). Takes up to ARGV[1] due rows and leases each at once: it is due again
+-- after min(its delay, ARGV[2]), so another refresher never takes the same due time, and a
+-- refresher that dies (or cannot store) between claim and store holds the row for one lease,
+-- not a whole delay; row-cache-store moves a row it stores to a full delay out. Each claim gets
+-- a fresh token that row-cache-store checks. Rows without a positive delay are dropped from the
+-- schedule (the book does the same; row-cache-schedule never leaves one, so this only mends a
+-- hand-edited schedule).
 -- KEYS[1]  schedule (zset id -> due ms)   KEYS[2]  delay (zset id -> ms)   KEYS[3]  ids (zset)
 -- KEYS[4]  claims (counter)
--- ARGV[1]  most rows to claim
+-- ARGV[1]  most rows to claim   ARGV[2]  lease in ms (a few database timeouts)
 -- Returns {ms until the next due row (0: more are due now, -1: none scheduled),
 -- id1, token1, id2, token2, ...}.
 local time = redis.call('TIME')
 local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+local lease = tonumber(ARGV[2])
 local claimed = { 0 }
 
 for _, id in ipairs(redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now, 'LIMIT', 0, tonumber(ARGV[1]))) do
   local delay = tonumber(redis.call('ZSCORE', KEYS[2], id) or 0)
   if delay > 0 then
-    redis.call('ZADD', KEYS[1], now + delay, id)
+    redis.call('ZADD', KEYS[1], now + math.min(delay, lease), id)
     claimed[#claimed + 1] = id
     claimed[#claimed + 1] = redis.call('INCR', KEYS[4])
   else

@@ -1,10 +1,13 @@
 -- row-cache-store: the refresher's last step. Stores what the database returned for claimed
--- rows, each only if the row is still scheduled and its claim is newer than the copy's (a slow
--- refresher never overwrites a newer copy, nor brings back a row that was unscheduled). A row
--- the database no longer has loses its copy. A copy is written, and announced on its channel,
--- only when its JSON text changed.
--- KEYS[1]  delay (zset id -> ms)   KEYS[2]  tokens (hash)   KEYS[3]  refreshed (hash)
--- KEYS[3 + i]  the copy of the i-th row (string)
+-- rows, each only if the row is still scheduled and its claim is newer than the stored copy's (a
+-- refresh in flight never brings back a row that was unscheduled, and a copy is never replaced
+-- by one of an earlier claim; claims, not reads, are what is ordered, see README). A row it
+-- stores is due again a full delay from now if its claim's lease is still running; one made due
+-- sooner meanwhile (rescheduled, or its lease ran out) keeps that time. A stale store changes
+-- nothing, its due time included. A row the database no longer has loses its copy. A copy is
+-- written, and announced on its channel, only when its JSON text changed.
+-- KEYS[1]  schedule (zset id -> due ms)   KEYS[2]  delay (zset id -> ms)   KEYS[3]  tokens (hash)
+-- KEYS[4]  refreshed (hash)               KEYS[4 + i]  the copy of the i-th row (string)
 -- ARGV[1]  channel prefix (the row id completes it)
 -- ARGV[2 + 3(i-1) ..]  per row: id, claim token, JSON text ('' when the database has no such row)
 -- Returns {ids whose copy changed}, in ARGV order.
@@ -12,12 +15,16 @@ local time = redis.call('TIME')
 local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 local changed = {}
 
-for i = 1, #KEYS - 3 do
+for i = 1, #KEYS - 4 do
   local id, token, json = ARGV[3 * i - 1], tonumber(ARGV[3 * i]), ARGV[3 * i + 1]
-  if redis.call('ZSCORE', KEYS[1], id) and token > (tonumber(redis.call('HGET', KEYS[2], id)) or 0) then
-    redis.call('HSET', KEYS[2], id, token)
-    redis.call('HSET', KEYS[3], id, now)
-    local copy = KEYS[3 + i]
+  local delay = redis.call('ZSCORE', KEYS[2], id)
+  if delay and token > (tonumber(redis.call('HGET', KEYS[3], id)) or 0) then
+    if tonumber(redis.call('ZSCORE', KEYS[1], id) or 0) > now then
+      redis.call('ZADD', KEYS[1], 'XX', now + tonumber(delay), id)
+    end
+    redis.call('HSET', KEYS[3], id, token)
+    redis.call('HSET', KEYS[4], id, now)
+    local copy = KEYS[4 + i]
     local differs
     if json == '' then
       differs = redis.call('DEL', copy) == 1
