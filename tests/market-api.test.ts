@@ -5,6 +5,7 @@
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import { parse } from 'graphql';
 import type Redis from 'ioredis';
+import { seeded } from '../bench/support';
 import { listingMember, marketKeys } from '../src/redis/keys';
 import { MARKET_STRATEGIES } from '../src/redis/market';
 import {
@@ -121,18 +122,6 @@ function inDocumentedOrder<T extends { itemId: string; sellerId: string; price: 
 }
 
 const strip = (listings: ListingView[]) => listings.map(({ itemId, sellerId, price }) => ({ itemId, sellerId, price }));
-
-/** A small seeded generator (mulberry32), so a failing concurrent run can be replayed. */
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** What each strategy's scenario saw, compared across strategies at the end of the file. */
 const transcripts = new Map<string, unknown[]>();
