@@ -2,6 +2,7 @@
 // A bad value stops start-up with a message naming the variable.
 import path from 'node:path';
 import { MARKET_STRATEGIES, type MarketStrategyName } from './redis/market';
+import type { RateLimitSettings } from './security/rate-limit';
 
 export type NodeEnv = 'development' | 'test' | 'production';
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -125,6 +126,26 @@ export interface RowCacheConfig {
   dbTimeoutMs: number;
 }
 
+export interface SecurityConfig {
+  /** graphql-armor limits on one document, over HTTP and WebSocket alike. */
+  maxTokens: number;
+  maxDepth: number;
+  maxAliases: number;
+  maxDirectives: number;
+  maxCost: number;
+  /** Whether "Did you mean ...?" suggestions stay in validation errors (off in production). */
+  fieldSuggestions: boolean;
+  /** Browser origins allowed besides the server's own; `*` for any. */
+  allowedOrigins: string[];
+  /** Largest WebSocket frame. */
+  wsMaxPayloadBytes: number;
+  /** Most operations (subscriptions included) running at once on one WebSocket. */
+  wsMaxOperations: number;
+  /** How long a WebSocket may wait before sending connection_init. */
+  wsInitTimeoutMs: number;
+  rateLimit: RateLimitSettings;
+}
+
 export interface Config {
   nodeEnv: NodeEnv;
   isProduction: boolean;
@@ -148,6 +169,7 @@ export interface Config {
   tasks: TaskConfig;
   worker: WorkerConfig;
   market: MarketConfig;
+  security: SecurityConfig;
   /** Unset: the row cache reads an embedded PostgreSQL (PGlite) with its data in dataDir. */
   databaseUrl: string | undefined;
   rowCache: RowCacheConfig;
@@ -235,6 +257,26 @@ function readQueues(reader: Reader): string[] {
     return [];
   }
   return queues;
+}
+
+function readOrigins(reader: Reader): string[] {
+  const value = reader.raw('ALLOWED_ORIGINS');
+  if (value === undefined) return [];
+  const origins = value.split(',').map((part) => part.trim()).filter(Boolean);
+  const valid = origins.every((origin) => {
+    if (origin === '*') return true;
+    try {
+      const url = new URL(origin);
+      return (url.protocol === 'http:' || url.protocol === 'https:') && url.origin === origin;
+    } catch {
+      return false;
+    }
+  });
+  if (!valid) {
+    reader.problems.push(`ALLOWED_ORIGINS must be a comma-separated list of origins such as https://app.example.com (no path or trailing slash), or *, got "${value}"`);
+    return [];
+  }
+  return origins;
 }
 
 function readRedisUrl(reader: Reader): string | undefined {
@@ -360,6 +402,23 @@ export function loadConfig(env: Env = process.env): Config {
       watchConnections: reader.int('MARKET_WATCH_CONNECTIONS', 16, 1, 1000),
       contentionTimeoutMs: reader.int('MARKET_CONTENTION_TIMEOUT_MS', 10_000, 100, 600_000),
       lockTtlMs: reader.int('MARKET_LOCK_TTL_MS', 10_000, 100, 600_000),
+    },
+    security: {
+      maxTokens: reader.int('GRAPHQL_MAX_TOKENS', 1000, 50, 100_000),
+      maxDepth: reader.int('GRAPHQL_MAX_DEPTH', 8, 2, 100),
+      maxAliases: reader.int('GRAPHQL_MAX_ALIASES', 15, 0, 1000),
+      maxDirectives: reader.int('GRAPHQL_MAX_DIRECTIVES', 10, 0, 1000),
+      maxCost: reader.int('GRAPHQL_MAX_COST', 5000, 10, 1_000_000),
+      fieldSuggestions: reader.bool('FIELD_SUGGESTIONS', !isProduction),
+      allowedOrigins: readOrigins(reader),
+      wsMaxPayloadBytes: reader.int('WS_MAX_PAYLOAD_BYTES', 64 * 1024, 1024, 10 * 1024 * 1024),
+      wsMaxOperations: reader.int('WS_MAX_OPERATIONS', 50, 1, 10_000),
+      wsInitTimeoutMs: reader.int('WS_INIT_TIMEOUT_MS', 5000, 100, 60_000),
+      rateLimit: {
+        store: reader.oneOf<'memory' | 'redis'>('RATE_LIMIT_STORE', ['memory', 'redis'], 'memory'),
+        userPerMinute: reader.int('RATE_LIMIT_USER_PER_MINUTE', 600, 1, 10_000_000),
+        ipPerMinute: reader.int('RATE_LIMIT_IP_PER_MINUTE', 1200, 1, 10_000_000),
+      },
     },
     databaseUrl: readDatabaseUrl(reader),
     rowCache: {

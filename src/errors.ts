@@ -8,6 +8,7 @@ export type ErrorCode =
   | 'NOT_FOUND'
   | 'CONFLICT'
   | 'STORE_UNAVAILABLE'
+  | 'RATE_LIMITED'
   | 'INTERNAL_SERVER_ERROR';
 
 export class AppError extends Error {

@@ -6,6 +6,8 @@ import helmet from 'helmet';
 import { bearerToken, type Principal, type TokenVerifier } from './auth';
 import { AppError } from './errors';
 import type { Logger } from './logger';
+import { originPolicy } from './security/origins';
+import type { RateLimits } from './security/rate-limit';
 import { withTimeout } from './timeout';
 
 /** Filled in while a request runs, read by the request log line when it finishes. */
@@ -24,6 +26,9 @@ export interface HttpAppOptions {
   /** Resolves when Redis answers; rejects or stays pending when it does not. */
   pingStore: () => Promise<unknown>;
   isDraining: () => boolean;
+  /** Browser origins allowed besides the server's own (ALLOWED_ORIGINS). */
+  allowedOrigins: readonly string[];
+  rateLimits: RateLimits;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9\-_.:]{1,128}$/;
@@ -56,7 +61,13 @@ export function createHttpApp(options: HttpAppOptions): Express {
     res.status(answered ? 200 : 503).json({ status: answered ? 'ready' : 'store unavailable' });
   });
 
-  app.use('/graphql', authenticate(options.verifier), express.json({ limit: options.bodyLimitBytes }));
+  app.use(
+    '/graphql',
+    originPolicy(options.allowedOrigins, (res) => sendError(res, 403, 'FORBIDDEN', 'Requests from this origin are not allowed (ALLOWED_ORIGINS)')),
+    authenticate(options.verifier),
+    limitRate(options.rateLimits),
+    express.json({ limit: options.bodyLimitBytes }),
+  );
   return app;
 }
 
@@ -117,7 +128,22 @@ function authenticate(verifier: TokenVerifier): RequestHandler {
   };
 }
 
-function sendError(res: express.Response, status: number, code: string, message: string): void {
+/** Counted once the caller is known, before the body is read: a limited client costs little. */
+function limitRate(limits: RateLimits): RequestHandler {
+  return (req, res, next) => {
+    limits.check(reportOf(res).principal, req.socket.remoteAddress).then(
+      () => next(),
+      (error: unknown) => {
+        if (!(error instanceof AppError) || error.code !== 'RATE_LIMITED') return next(error);
+        const retryAfterMs = Number(error.details.retryAfterMs);
+        res.setHeader('retry-after', String(Math.ceil(retryAfterMs / 1000)));
+        sendError(res, 429, error.code, error.message, { retryAfterMs });
+      },
+    );
+  };
+}
+
+function sendError(res: express.Response, status: number, code: string, message: string, details: Record<string, unknown> = {}): void {
   reportOf(res).errorCodes = [code];
-  res.status(status).json({ errors: [{ message, extensions: { code } }] });
+  res.status(status).json({ errors: [{ message, extensions: { code, ...details } }] });
 }

@@ -45,6 +45,8 @@ import { CounterCleanupWorker } from './workers/counter-cleanup';
 import { RowCacheRefresher } from './workers/row-cache-refresher';
 import { loadHandlers } from './workers/task-handlers';
 import { startTaskRunner } from './workers/task-runner';
+import { documentGuard } from './security/document-limits';
+import { RateLimits } from './security/rate-limit';
 import { startWebSocketServer } from './ws';
 
 export interface RunningServer {
@@ -66,7 +68,6 @@ interface Worker {
   stop(): Promise<void>;
 }
 
-const WS_MAX_PAYLOAD = 64 * 1024;
 const COMMAND_TIMEOUT_MS = 5000;
 
 export async function startServer(config: Config, logger: Logger): Promise<RunningServer> {
@@ -171,6 +172,8 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
       undo.push(() => runner.stop(config.shutdownTimeoutMs / 2));
     }
 
+    const documents = documentGuard(config.security);
+    const rateLimits = new RateLimits(config.security.rateLimit, commands, logger);
     let draining = false;
     const app = createHttpApp({
       logger,
@@ -179,9 +182,11 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
       bodyLimitBytes: config.bodyLimitBytes,
       pingStore: () => pingRedis(commands),
       isDraining: () => draining,
+      allowedOrigins: config.security.allowedOrigins,
+      rateLimits,
     });
     const httpServer = http.createServer(app);
-    const formatError = createErrorFormatter({ isProduction: config.isProduction, logger });
+    const formatError = createErrorFormatter({ isProduction: config.isProduction, logger, fieldSuggestions: config.security.fieldSuggestions });
     const ws = startWebSocketServer({
       httpServer,
       schema,
@@ -189,13 +194,24 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
       formatError,
       logger,
       introspection: config.introspection,
-      maxPayload: WS_MAX_PAYLOAD,
+      maxPayload: config.security.wsMaxPayloadBytes,
+      maxOperations: config.security.wsMaxOperations,
+      initTimeoutMs: config.security.wsInitTimeoutMs,
+      fieldSuggestions: config.security.fieldSuggestions,
+      allowedOrigins: config.security.allowedOrigins,
+      documents,
+      rateLimits,
     });
 
     const apollo = new ApolloServer<GraphQLContext>({
       schema,
       formatError,
       introspection: config.introspection,
+      // The same document limits as over WebSocket; one operation per request; CSRF prevention
+      // (a simple POST or GET needs a preflight-forcing header) as Apollo has it by default.
+      validationRules: documents.rules,
+      allowBatchedHttpRequests: false,
+      csrfPrevention: true,
       includeStacktraceInErrorResponses: !config.isProduction,
       logger: logger.child({ component: 'apollo' }),
       // main.ts owns signals; Apollo's own handler would re-raise SIGTERM in the middle of our drain.
@@ -204,6 +220,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
         ApolloServerPluginDrainHttpServer({ httpServer, stopGracePeriodMillis: config.shutdownTimeoutMs / 2 }),
         { serverWillStart: async () => ({ drainServer: () => ws.dispose() }) },
         reportPlugin,
+        documents.apolloPlugin,
         config.isProduction
           ? ApolloServerPluginLandingPageDisabled()
           : ApolloServerPluginLandingPageLocalDefault({ embed: true, includeCookies: false }),

@@ -6,7 +6,6 @@ import { randomUUID } from 'node:crypto';
 import {
   GraphQLError,
   NoSchemaIntrospectionCustomRule,
-  parse,
   specifiedRules,
   validate,
   type DocumentNode,
@@ -19,7 +18,10 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import { bearerToken, isExpired, type Principal, type TokenVerifier } from './auth';
 import type { Logger } from './logger';
 import type { GraphQLContext } from './schema/context';
-import type { ErrorFormatter } from './schema/format-error';
+import { withoutSuggestion, type ErrorFormatter } from './schema/format-error';
+import type { DocumentGuard } from './security/document-limits';
+import { originAllowed, originOf } from './security/origins';
+import type { RateLimits } from './security/rate-limit';
 
 export interface WebSocketOptions {
   httpServer: HttpServer;
@@ -28,8 +30,16 @@ export interface WebSocketOptions {
   formatError: ErrorFormatter;
   logger: Logger;
   introspection: boolean;
-  /** Largest accepted frame, in bytes. */
+  /** Largest accepted frame, in bytes; a larger one closes the socket (1009). */
   maxPayload: number;
+  /** Most operations running at once on one socket; one more is CONFLICT. */
+  maxOperations: number;
+  /** How long a socket may wait before connection_init (then 4408). */
+  initTimeoutMs: number;
+  fieldSuggestions: boolean;
+  allowedOrigins: readonly string[];
+  documents: DocumentGuard;
+  rateLimits: RateLimits;
 }
 
 export interface WebSocketHandle {
@@ -39,23 +49,41 @@ export interface WebSocketHandle {
 
 type ConnectionParams = Record<string, unknown> | undefined;
 
-const CONNECTION_INIT_WAIT_MS = 5000;
-
 export function startWebSocketServer(options: WebSocketOptions): WebSocketHandle {
   const log = options.logger.child({ transport: 'ws' });
-  const wss = new WebSocketServer({ server: options.httpServer, path: '/graphql', maxPayload: options.maxPayload });
+  const wss = new WebSocketServer({
+    server: options.httpServer,
+    path: '/graphql',
+    maxPayload: options.maxPayload,
+    // The handshake: a foreign browser origin gets 403, a client over its address's rate 429.
+    verifyClient: ({ req }, done) => {
+      if (!originAllowed(originOf(req), req.headers.host, options.allowedOrigins)) {
+        log.info({ origin: originOf(req) }, 'websocket refused: origin not allowed');
+        return done(false, 403, 'Origin not allowed');
+      }
+      options.rateLimits.check(null, req.socket.remoteAddress).then(
+        () => done(true),
+        () => done(false, 429, 'Too many requests'),
+      );
+    },
+  });
   const principals = new WeakMap<WebSocket, Principal>();
   const expiryTimers = new WeakMap<WebSocket, NodeJS.Timeout>();
   // Operations still running (a wait for a lock) are told to stop when the client cancels them
   // or the socket closes. graphql-ws has no hook for a client's `complete`, so it is read here.
   const running = new WeakMap<WebSocket, Map<string, AbortController>>();
-  const rules: ValidationRule[] = options.introspection ? [...specifiedRules] : [...specifiedRules, NoSchemaIntrospectionCustomRule];
+  const rules: ValidationRule[] = [
+    ...specifiedRules,
+    ...(options.introspection ? [] : [NoSchemaIntrospectionCustomRule]),
+    ...options.documents.rules,
+  ];
+  const shown = (message: string): string => (options.fieldSuggestions ? message : withoutSuggestion(message));
   const format = (errors: readonly GraphQLError[]) => errors.map((error) => options.formatError(error.toJSON(), error));
 
   const handle = useServer<ConnectionParams, Extra & Record<PropertyKey, unknown>>(
     {
       schema: options.schema,
-      connectionInitWaitTimeout: CONNECTION_INIT_WAIT_MS,
+      connectionInitWaitTimeout: options.initTimeoutMs,
 
       // Every operation over WebSocket needs a caller: a missing or bad token closes the socket
       // with 4403 Forbidden before anything else happens.
@@ -81,21 +109,36 @@ export function startWebSocketServer(options: WebSocketOptions): WebSocketHandle
         log.debug({ user: principals.get(ctx.extra.socket)?.userId, code }, 'websocket closed');
       },
 
-      onSubscribe: (ctx, id, payload) => {
+      onSubscribe: async (ctx, id, payload) => {
         const principal = principals.get(ctx.extra.socket) ?? null;
         if (!principal || isExpired(principal)) {
           return [new GraphQLError('Bearer token has expired', { extensions: { code: 'UNAUTHENTICATED' } })];
         }
+        const operations = running.get(ctx.extra.socket);
+        if (operations && operations.size >= options.maxOperations) {
+          return [
+            new GraphQLError(`At most ${options.maxOperations} operations may run at once on one connection (WS_MAX_OPERATIONS)`, {
+              extensions: { code: 'CONFLICT' },
+            }),
+          ];
+        }
+        try {
+          await options.rateLimits.check(principal, ctx.extra.request.socket.remoteAddress);
+        } catch (error) {
+          const known = error as { message: string; code?: string; details?: Record<string, unknown> };
+          return [new GraphQLError(known.message, { extensions: { code: known.code ?? 'RATE_LIMITED', ...known.details } })];
+        }
         let document: DocumentNode;
         try {
-          document = parse(payload.query);
+          document = options.documents.parse(payload.query);
         } catch (error) {
-          const message = error instanceof GraphQLError ? error.message : 'Syntax error';
-          return [new GraphQLError(message, { extensions: { code: 'GRAPHQL_PARSE_FAILED' } })];
+          return [error as GraphQLError];
         }
         const errors = validate(options.schema, document, rules);
         if (errors.length > 0) {
-          return errors.map((e) => new GraphQLError(e.message, { nodes: e.nodes, extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } }));
+          return errors.map(
+            (e) => new GraphQLError(shown(e.message), { nodes: e.nodes, extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } }),
+          );
         }
         const controller = new AbortController();
         running.get(ctx.extra.socket)?.set(id, controller);

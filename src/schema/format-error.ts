@@ -8,7 +8,22 @@ import { isStoreUnavailable } from '../redis/connection';
 
 export type ErrorFormatter = (formatted: GraphQLFormattedError, error: unknown) => GraphQLFormattedError;
 
-export function createErrorFormatter(options: { isProduction: boolean; logger: Logger }): ErrorFormatter {
+// graphql-js suggests field and argument names in validation errors; a client probing the schema
+// with introspection off learns it from them.
+const SUGGESTION = / ?Did you mean .+\?$/;
+
+export const withoutSuggestion = (message: string): string => message.replace(SUGGESTION, '');
+
+export function createErrorFormatter(options: { isProduction: boolean; logger: Logger; fieldSuggestions?: boolean }): ErrorFormatter {
+  const format = createFormatter(options);
+  if (options.fieldSuggestions !== false) return format;
+  return (formatted, error) => {
+    const result = format(formatted, error);
+    return result.extensions?.code === 'GRAPHQL_VALIDATION_FAILED' ? { ...result, message: withoutSuggestion(result.message) } : result;
+  };
+}
+
+function createFormatter(options: { isProduction: boolean; logger: Logger }): ErrorFormatter {
   return (formatted, error) => {
     const original = unwrapResolverError(error);
     const where = { locations: formatted.locations, path: formatted.path };

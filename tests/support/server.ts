@@ -26,6 +26,9 @@ export async function startTestServer(env: Record<string, string> = {}, redis?: 
     REDIS_URL: store.url,
     JWT_SECRET: TEST_SECRET,
     COUNTER_CLEANUP: 'off',
+    // Test files send thousands of requests from one address; the security tests set real limits.
+    RATE_LIMIT_USER_PER_MINUTE: '10000000',
+    RATE_LIMIT_IP_PER_MINUTE: '10000000',
     ...env,
   });
   const { logger, lines } = captureLogs('debug');

@@ -1,0 +1,69 @@
+// Rate limits per user and per client address, over HTTP (per request) and WebSocket (per
+// handshake and per operation), on rate-limiter-flexible. Counted in this process by default (no
+// Redis round trip per request; with N instances a client gets up to N times the limit), or in
+// Redis with RATE_LIMIT_STORE=redis (one shared count, one more round trip per request).
+import type Redis from 'ioredis';
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import type { Principal } from '../auth';
+import { AppError } from '../errors';
+import type { Logger } from '../logger';
+
+export interface RateLimitSettings {
+  store: 'memory' | 'redis';
+  /** Requests and WebSocket operations per minute per signed-in user (service callers are exempt). */
+  userPerMinute: number;
+  /** Requests, WebSocket handshakes and operations per minute per client address. */
+  ipPerMinute: number;
+}
+
+export const rateLimited = (retryAfterMs: number): AppError =>
+  new AppError('RATE_LIMITED', `Too many requests; retry in ${Math.ceil(retryAfterMs / 1000)} s`, { retryAfterMs });
+
+export class RateLimits {
+  private readonly byUser: RateLimiterAbstract;
+  private readonly byAddress: RateLimiterAbstract;
+  private failing = false;
+
+  constructor(
+    settings: RateLimitSettings,
+    redis: Redis,
+    private readonly logger: Logger,
+  ) {
+    const make = (prefix: string, points: number): RateLimiterAbstract =>
+      settings.store === 'redis'
+        ? new RateLimiterRedis({ storeClient: redis, keyPrefix: `ratelimit:${prefix}`, points, duration: 60 })
+        : new RateLimiterMemory({ keyPrefix: prefix, points, duration: 60 });
+    this.byUser = make('user', settings.userPerMinute);
+    this.byAddress = make('ip', settings.ipPerMinute);
+  }
+
+  /**
+   * Counts one request or operation; RATE_LIMITED (with `retryAfterMs`) when the caller or its
+   * address is over its limit. Service callers are backends, trusted and often many behind one
+   * address: they are not counted. If the count cannot be kept (Redis away), the request passes.
+   */
+  async check(principal: Principal | null, address: string | undefined): Promise<void> {
+    if (principal?.isService) return;
+    const consumed: Promise<unknown>[] = [this.byAddress.consume(normaliseAddress(address))];
+    if (principal) consumed.push(this.byUser.consume(principal.userId));
+    const outcomes = await Promise.allSettled(consumed);
+    let waitMs = 0;
+    for (const outcome of outcomes) {
+      if (outcome.status === 'fulfilled') continue;
+      if (outcome.reason instanceof RateLimiterRes) {
+        waitMs = Math.max(waitMs, outcome.reason.msBeforeNext);
+      } else if (!this.failing) {
+        this.failing = true;
+        this.logger.warn({ err: (outcome.reason as Error)?.message }, 'rate limits cannot be counted; letting requests through');
+      }
+    }
+    if (outcomes.every((outcome) => outcome.status === 'fulfilled' || outcome.reason instanceof RateLimiterRes)) this.failing = false;
+    if (waitMs > 0) throw rateLimited(waitMs);
+  }
+}
+
+/** IPv4 clients on a dual-stack socket appear as ::ffff:a.b.c.d; count them as a.b.c.d. */
+function normaliseAddress(address: string | undefined): string {
+  if (!address) return 'unknown';
+  return address.startsWith('::ffff:') ? address.slice(7) : address;
+}
