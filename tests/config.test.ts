@@ -85,6 +85,42 @@ describe('loadConfig', () => {
     ]);
   });
 
+  it('has the documented security limits, hides suggestions in production, and checks origins', () => {
+    expect(loadConfig({}).security).toEqual({
+      maxTokens: 1000,
+      maxDepth: 8,
+      maxAliases: 15,
+      maxDirectives: 10,
+      maxCost: 5000,
+      fieldSuggestions: true,
+      allowedOrigins: [],
+      wsMaxPayloadBytes: 65_536,
+      wsMaxOperations: 50,
+      wsInitTimeoutMs: 5000,
+      rateLimit: { store: 'memory', userPerMinute: 600, ipPerMinute: 1200 },
+    });
+    const production = loadConfig({ NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(32) });
+    expect(production.security.fieldSuggestions).toBe(false);
+    expect(production.introspection).toBe(false);
+    expect(loadConfig({ ALLOWED_ORIGINS: 'https://app.example.com, http://localhost:3000' }).security.allowedOrigins).toEqual([
+      'https://app.example.com',
+      'http://localhost:3000',
+    ]);
+    expect(loadConfig({ ALLOWED_ORIGINS: '*', RATE_LIMIT_STORE: 'redis' }).security).toMatchObject({
+      allowedOrigins: ['*'],
+      rateLimit: { store: 'redis' },
+    });
+    expect(problems({ ALLOWED_ORIGINS: 'https://app.example.com/', GRAPHQL_MAX_DEPTH: '1', WS_MAX_OPERATIONS: '0', RATE_LIMIT_STORE: 'disk' })).toEqual([
+      expect.stringMatching(/^GRAPHQL_MAX_DEPTH must be an integer from 2 to 100/),
+      expect.stringMatching(/^ALLOWED_ORIGINS must be a comma-separated list of origins/),
+      expect.stringMatching(/^WS_MAX_OPERATIONS must be an integer from 1/),
+      'RATE_LIMIT_STORE must be one of memory, redis, got "disk"',
+    ]);
+    expect(problems({ ALLOWED_ORIGINS: 'ftp://files.example.com,app.example.com' })).toEqual([
+      expect.stringMatching(/^ALLOWED_ORIGINS must be/),
+    ]);
+  });
+
   it('uses the SCRIPT market strategy by default and checks the market settings', () => {
     expect(loadConfig({}).market).toEqual({
       strategy: 'SCRIPT',
