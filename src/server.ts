@@ -1,6 +1,7 @@
 // The composition root: builds Redis connections, repositories, workers, the schema and the
 // HTTP/WebSocket servers once, and knows the order in which to take them down again.
 import http from 'node:http';
+import { GraphQLError } from 'graphql';
 import type { AddressInfo } from 'node:net';
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
 import { expressMiddleware } from '@as-integrations/express5';
@@ -220,6 +221,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
         ApolloServerPluginDrainHttpServer({ httpServer, stopGracePeriodMillis: config.shutdownTimeoutMs / 2 }),
         { serverWillStart: async () => ({ drainServer: () => ws.dispose() }) },
         reportPlugin,
+        subscriptionsOverWebSocketOnly,
         documents.apolloPlugin,
         config.isProduction
           ? ApolloServerPluginLandingPageDisabled()
@@ -280,6 +282,21 @@ function abortedOnClose(res: { writableFinished: boolean; once(event: 'close', l
   });
   return controller.signal;
 }
+
+/** Apollo would run a subscription sent over HTTP like a query, without an event to deliver. */
+const subscriptionsOverWebSocketOnly: ApolloServerPlugin<GraphQLContext> = {
+  async requestDidStart() {
+    return {
+      async didResolveOperation({ operation }) {
+        if (operation?.operation === 'subscription') {
+          throw new GraphQLError('Subscriptions are served over WebSocket (graphql-ws) at /graphql', {
+            extensions: { code: 'BAD_REQUEST', http: { status: 400 } },
+          });
+        }
+      },
+    };
+  },
+};
 
 /** Records the operation name and error codes for the request's log line. */
 const reportPlugin: ApolloServerPlugin<GraphQLContext> = {

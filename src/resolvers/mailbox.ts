@@ -61,7 +61,8 @@ export class MailboxResolver {
       user: owner,
       waiting: status.waiting,
       oldestTs: status.oldestTs === undefined ? null : status.oldestTs / 1000,
-      latestMessageId: status.latestMessageId,
+      // Everyone may see whether a user has mail waiting; only they learn how much they ever got.
+      latestMessageId: owner === callerId(context) || context.principal?.isService ? status.latestMessageId : null,
     };
   }
 

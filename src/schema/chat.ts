@@ -73,8 +73,11 @@ export class Mailbox {
   @Field(() => Float, { nullable: true, description: `When the oldest waiting message was sent. ${TS}` })
   oldestTs?: number | null;
 
-  @Field(() => Int, { description: 'Id of the newest message ever sent to this mailbox.' })
-  latestMessageId!: number;
+  @Field(() => Int, {
+    nullable: true,
+    description: "Id of the newest message ever sent to this mailbox (how many it has received): for its owner and service callers only, null for others.",
+  })
+  latestMessageId!: number | null;
 }
 
 @ObjectType({

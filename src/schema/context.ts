@@ -15,12 +15,18 @@ export interface GraphQLContext {
   report?: { operation?: string | undefined; errorCodes?: string[] };
 }
 
-/** @Authorized() needs any valid caller; @Authorized(SERVICE_ROLE) needs a service caller. */
+/**
+ * @Authorized() needs any valid caller; @Authorized(SERVICE_ROLE) a service caller. Any other role
+ * must be in the token's roles: a role this checker did not know would otherwise let anyone in.
+ */
 export const authChecker: AuthChecker<GraphQLContext> = ({ context }, roles) => {
   const principal = context.principal;
   if (!principal || isExpired(principal)) throw unauthenticated();
-  if (roles.includes(SERVICE_ROLE) && !principal.isService) {
-    throw forbidden('This operation is for service callers (a token whose roles include "service")');
+  for (const role of roles) {
+    if (role === SERVICE_ROLE && !principal.isService) {
+      throw forbidden('This operation is for service callers (a token whose roles include "service")');
+    }
+    if (role !== SERVICE_ROLE && !principal.roles.includes(role)) throw forbidden(`This operation needs the role "${role}"`);
   }
   return true;
 };

@@ -306,7 +306,7 @@ export type MailboxQueryVariables = Exact<{
 }>;
 
 
-export type MailboxQuery = { mailbox: { user: string, waiting: number, oldestTs: number | null, latestMessageId: number } };
+export type MailboxQuery = { mailbox: { user: string, waiting: number, oldestTs: number | null, latestMessageId: number | null } };
 
 export type GrantItemMutationVariables = Exact<{
   userId: string | number;
