@@ -1,7 +1,7 @@
 // GraphQL over WebSocket (graphql-ws) against the real server: notify-then-pull, auth, errors.
 import jwt from 'jsonwebtoken';
 import { CounterDocument, CounterUpdatedDocument, CountersDocument, UpdateCounterDocument } from './generated/graphql';
-import { codes, connectWs, post, wsOperation, type WsClient } from './support/graphql';
+import { codes, connectWs, eventually, post, wsOperation, type WsClient } from './support/graphql';
 import { startTestServer, TEST_SECRET, type TestServer } from './support/server';
 
 let api: TestServer;
@@ -110,11 +110,18 @@ describe('WebSocket authentication', () => {
     expect(await closed).toBe(4403);
   });
 
-  it('closes the connection when the token expires', async () => {
-    const shortLived = jwt.sign({ sub: 'alice', exp: Math.floor(Date.now() / 1000) + 2 }, TEST_SECRET);
+  it('closes the connection when the token expires, not before', async () => {
+    const expiresAt = (Math.floor(Date.now() / 1000) + 2) * 1000;
+    const shortLived = jwt.sign({ sub: 'alice', exp: expiresAt / 1000 }, TEST_SECRET);
     const { client, closed } = connect(shortLived);
     const subscription = wsOperation(client, CounterUpdatedDocument, { name: 'expiring' });
+    // The subscription is live until then: an update reaches it.
+    await eventually(async () => {
+      await post(api.url, UpdateCounterDocument, { name: 'expiring' }, api.tokens.service);
+      return subscription.results.length > 0;
+    }, 1500);
     expect(await closed).toBe(4403);
+    expect(Date.now()).toBeGreaterThanOrEqual(expiresAt - 20);
     await subscription.completion().catch(() => undefined);
     expect(subscription.results.every((r) => r.data?.counterUpdated.name === 'expiring')).toBe(true);
   });
