@@ -408,10 +408,12 @@ export function loadConfig(env: Env = process.env): Config {
       maxDepth: reader.int('GRAPHQL_MAX_DEPTH', 8, 2, 100),
       maxAliases: reader.int('GRAPHQL_MAX_ALIASES', 15, 0, 1000),
       maxDirectives: reader.int('GRAPHQL_MAX_DIRECTIVES', 10, 0, 1000),
-      maxCost: reader.int('GRAPHQL_MAX_COST', 5000, 10, 1_000_000),
+      // Above the cost of the largest page a client may ask for (1000 rows of a few fields).
+      maxCost: reader.int('GRAPHQL_MAX_COST', 10_000, 10, 1_000_000),
       fieldSuggestions: reader.bool('FIELD_SUGGESTIONS', !isProduction),
       allowedOrigins: readOrigins(reader),
-      wsMaxPayloadBytes: reader.int('WS_MAX_PAYLOAD_BYTES', 64 * 1024, 1024, 10 * 1024 * 1024),
+      // As large as the default HTTP body: what one transport accepts, the other must too.
+      wsMaxPayloadBytes: reader.int('WS_MAX_PAYLOAD_BYTES', 100 * 1024, 1024, 10 * 1024 * 1024),
       wsMaxOperations: reader.int('WS_MAX_OPERATIONS', 50, 1, 10_000),
       wsInitTimeoutMs: reader.int('WS_INIT_TIMEOUT_MS', 5000, 100, 60_000),
       rateLimit: {

@@ -211,6 +211,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
       // The same document limits as over WebSocket; one operation per request; CSRF prevention
       // (a simple POST or GET needs a preflight-forcing header) as Apollo has it by default.
       validationRules: documents.rules,
+      parseOptions: documents.parseOptions,
       allowBatchedHttpRequests: false,
       csrfPrevention: true,
       includeStacktraceInErrorResponses: !config.isProduction,
@@ -222,7 +223,6 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
         { serverWillStart: async () => ({ drainServer: () => ws.dispose() }) },
         reportPlugin,
         subscriptionsOverWebSocketOnly,
-        documents.apolloPlugin,
         config.isProduction
           ? ApolloServerPluginLandingPageDisabled()
           : ApolloServerPluginLandingPageLocalDefault({ embed: true, includeCookies: false }),

@@ -43,6 +43,7 @@ const INVISIBLE = /^[\s\p{Cf}]*$/u;
 // Characters that reorder how text is shown (bidi overrides and isolates): a prefix holding one
 // is a spoofing attempt, not something a user typed.
 const BIDI_CONTROLS = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/u;
+const BIDI_OVERRIDES = /[\u202A-\u202E]/u;
 
 /**
  * An autocomplete prefix: may be empty, and may hold any character a person could type, each
@@ -62,6 +63,10 @@ export function validText(value: string, argument: string, maxLength: number): s
   const normalised = value.normalize('NFC');
   if (INVISIBLE.test(normalised)) throw badInput(`${argument} must not be empty`, argument);
   if ([...normalised].length > maxLength) throw badInput(`${argument} must be at most ${maxLength} characters`, argument);
+  // Embeddings and overrides make text display in another order than it is stored (an
+  // "invoice\u202Efdp.exe" shows as "invoiceexe.pdf"); isolates and marks, which right-to-left
+  // writing needs, stay allowed.
+  if (BIDI_OVERRIDES.test(normalised)) throw badInput(`${argument} must not hold bidi embedding or override characters`, argument);
   if (FORBIDDEN_IN_TEXT.test(normalised.replace(/[\t\n]/g, ''))) {
     throw badInput(`${argument} must not hold control characters other than tab and newline`, argument);
   }

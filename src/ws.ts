@@ -122,26 +122,32 @@ export function startWebSocketServer(options: WebSocketOptions): WebSocketHandle
             }),
           ];
         }
+        // The slot is taken before the first wait, so a burst cannot pass the cap; a refusal
+        // below gives it back (graphql-ws reports no completion for an operation it never ran).
+        const controller = new AbortController();
+        operations?.set(id, controller);
+        const refuse = (errors: readonly GraphQLError[]): readonly GraphQLError[] => {
+          operations?.delete(id);
+          return errors;
+        };
         try {
           await options.rateLimits.check(principal, ctx.extra.request.socket.remoteAddress);
         } catch (error) {
           const known = error as { message: string; code?: string; details?: Record<string, unknown> };
-          return [new GraphQLError(known.message, { extensions: { code: known.code ?? 'RATE_LIMITED', ...known.details } })];
+          return refuse([new GraphQLError(known.message, { extensions: { code: known.code ?? 'RATE_LIMITED', ...known.details } })]);
         }
         let document: DocumentNode;
         try {
           document = options.documents.parse(payload.query);
         } catch (error) {
-          return [error as GraphQLError];
+          return refuse([error as GraphQLError]);
         }
         const errors = validate(options.schema, document, rules);
         if (errors.length > 0) {
-          return errors.map(
-            (e) => new GraphQLError(shown(e.message), { nodes: e.nodes, extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } }),
+          return refuse(
+            errors.map((e) => new GraphQLError(shown(e.message), { nodes: e.nodes, extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } })),
           );
         }
-        const controller = new AbortController();
-        running.get(ctx.extra.socket)?.set(id, controller);
         const contextValue: GraphQLContext = {
           principal,
           requestId: randomUUID(),

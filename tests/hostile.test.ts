@@ -106,8 +106,8 @@ describe('a development server', () => {
       ['500 aliases of a mutation (over the token limit first)', 'GRAPHQL_PARSE_FAILED', `mutation { ${aliases(500)} }`, /token/i, 'user'],
       ['11 directives', 'GRAPHQL_VALIDATION_FAILED', `mutation { ${Array(11).fill('... @include(if: true) { addRecentContact(contact: "mallory") }').join(' ')} }`, /Directives limit of 10 exceeded, found 11/, 'user'],
       ['1,000 repeated directives (over the token limit first)', 'GRAPHQL_PARSE_FAILED', `mutation { addRecentContact(contact: "mallory") ${'@skip(if: false) '.repeat(1000)}}`, /token/i, 'user'],
-      ['a page size that costs 10,000', 'GRAPHQL_VALIDATION_FAILED', '{ market(first: 2000) { itemId sellerId } }', /Cost limit of 5000 exceeded/, 'user'],
-      ['fragments that multiply the cost to ~12,000 within the depth limit', 'GRAPHQL_VALIDATION_FAILED', `query { me { ...A2 } } fragment A2 on Account { ${spreads('A1', 12)} } fragment A1 on Account { ${spreads('A0', 12)} } fragment A0 on Account { funds items userId }`, /Cost limit of 5000 exceeded/, 'user'],
+      ['a page size that costs 15,000', 'GRAPHQL_VALIDATION_FAILED', '{ market(first: 3000) { itemId sellerId } }', /Cost limit of 10000 exceeded/, 'user'],
+      ['fragments that multiply the cost to ~12,000 within the depth limit', 'GRAPHQL_VALIDATION_FAILED', `query { me { ...A2 } } fragment A2 on Account { ${spreads('A1', 12)} } fragment A1 on Account { ${spreads('A0', 12)} } fragment A0 on Account { funds items userId }`, /Cost limit of 10000 exceeded/, 'user'],
       ['a mutation of 1001 tokens, one over GRAPHQL_MAX_TOKENS', 'GRAPHQL_PARSE_FAILED', tokens(1001), /token/i, 'service'],
       ['one field repeated 990 times', 'GRAPHQL_VALIDATION_FAILED', `{ me { ${'funds '.repeat(990)}} }`, /Validation aborted/, 'user'],
       ['a document that does not parse', 'GRAPHQL_PARSE_FAILED', 'mutation { addRecentContact(contact: "mallory") ', /Syntax Error/, 'user'],
@@ -115,7 +115,7 @@ describe('a development server', () => {
 
     it.each(refused)('refuses %s with %s', async (_what, code, query, message, caller) => {
       const outcome = await expectNothingStored(api, () => send(fixture, transport, query, undefined, caller), transport === 'ws' ? 50 : 0);
-      // A document may break more than one limit (20 levels also cost more than 5000): every error
+      // A document may break more than one limit (20 levels also cost more than the cost limit): every error
       // has the code, and one of them names the limit.
       expect(outcome.codes.length).toBeGreaterThan(0);
       expect(outcome.codes).toEqual(outcome.codes.map(() => code));

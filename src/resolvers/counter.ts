@@ -35,7 +35,7 @@ export class CounterResolver {
     if (count === 0) throw badInput('count must not be zero', 'count');
     intInRange(count, 'count', -max, max);
     if (at !== null && at !== undefined && (!Number.isFinite(at) || at < 0)) {
-      throw badInput('at must be a time in unix seconds, not negative', 'at');
+      throw badInput('at must be a finite, non-negative time in unix seconds', 'at');
     }
     const time = await this.repository.update(counter, count, at ?? undefined);
     this.pubSub.publish(Topic.counterUpdated, counter, { name: counter, time } satisfies CounterUpdate);

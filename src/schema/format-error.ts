@@ -8,7 +8,7 @@ import { isStoreUnavailable } from '../redis/connection';
 
 export type ErrorFormatter = (formatted: GraphQLFormattedError, error: unknown) => GraphQLFormattedError;
 
-// graphql-js suggests field and argument names in validation errors; a client probing the schema
+// graphql-js suggests field, argument and enum names in its errors; a client probing the schema
 // with introspection off learns it from them.
 const SUGGESTION = / ?Did you mean .+\?$/;
 
@@ -19,7 +19,7 @@ export function createErrorFormatter(options: { isProduction: boolean; logger: L
   if (options.fieldSuggestions !== false) return format;
   return (formatted, error) => {
     const result = format(formatted, error);
-    return result.extensions?.code === 'GRAPHQL_VALIDATION_FAILED' ? { ...result, message: withoutSuggestion(result.message) } : result;
+    return { ...result, message: withoutSuggestion(result.message) };
   };
 }
 
