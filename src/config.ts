@@ -143,6 +143,9 @@ export interface SecurityConfig {
   wsMaxOperations: number;
   /** How long a WebSocket may wait before sending connection_init. */
   wsInitTimeoutMs: number;
+  /** Most WebSockets open at once per signed-in user (service callers exempt) and per address. */
+  wsMaxSocketsPerUser: number;
+  wsMaxSocketsPerAddress: number;
   rateLimit: RateLimitSettings;
 }
 
@@ -332,6 +335,7 @@ export function loadConfig(env: Env = process.env): Config {
     reader.problems.push(`JWT_SECRET must be at least ${MIN_SECRET_LENGTH} characters long`);
   }
 
+  const bodyLimitBytes = reader.int('BODY_LIMIT_BYTES', 100 * 1024, 1024, 10 * 1024 * 1024);
   const config: Config = {
     nodeEnv,
     isProduction,
@@ -344,7 +348,7 @@ export function loadConfig(env: Env = process.env): Config {
     jwtAudience: reader.raw('JWT_AUDIENCE'),
     logLevel: reader.oneOf('LOG_LEVEL', LOG_LEVELS, 'info'),
     introspection: reader.bool('INTROSPECTION', !isProduction),
-    bodyLimitBytes: reader.int('BODY_LIMIT_BYTES', 100 * 1024, 1024, 10 * 1024 * 1024),
+    bodyLimitBytes,
     shutdownTimeoutMs: reader.int('SHUTDOWN_TIMEOUT_MS', 10_000, 100, 600_000),
     counters: {
       precisions: readPrecisions(reader),
@@ -412,10 +416,12 @@ export function loadConfig(env: Env = process.env): Config {
       maxCost: reader.int('GRAPHQL_MAX_COST', 10_000, 10, 1_000_000),
       fieldSuggestions: reader.bool('FIELD_SUGGESTIONS', !isProduction),
       allowedOrigins: readOrigins(reader),
-      // As large as the default HTTP body: what one transport accepts, the other must too.
-      wsMaxPayloadBytes: reader.int('WS_MAX_PAYLOAD_BYTES', 100 * 1024, 1024, 10 * 1024 * 1024),
+      // As large as an HTTP body unless set: what one transport accepts, the other must too.
+      wsMaxPayloadBytes: reader.int('WS_MAX_PAYLOAD_BYTES', bodyLimitBytes, 1024, 10 * 1024 * 1024),
       wsMaxOperations: reader.int('WS_MAX_OPERATIONS', 50, 1, 10_000),
       wsInitTimeoutMs: reader.int('WS_INIT_TIMEOUT_MS', 5000, 100, 60_000),
+      wsMaxSocketsPerUser: reader.int('WS_MAX_SOCKETS_PER_USER', 20, 1, 100_000),
+      wsMaxSocketsPerAddress: reader.int('WS_MAX_SOCKETS_PER_ADDRESS', 1000, 1, 1_000_000),
       rateLimit: {
         store: reader.oneOf<'memory' | 'redis'>('RATE_LIMIT_STORE', ['memory', 'redis'], 'memory'),
         userPerMinute: reader.int('RATE_LIMIT_USER_PER_MINUTE', 600, 1, 10_000_000),

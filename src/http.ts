@@ -66,6 +66,7 @@ export function createHttpApp(options: HttpAppOptions): Express {
     originPolicy(options.allowedOrigins, (res) => sendError(res, 403, 'FORBIDDEN', 'Requests from this origin are not allowed (ALLOWED_ORIGINS)')),
     authenticate(options.verifier),
     limitRate(options.rateLimits),
+    refuseBadToken,
     express.json({ limit: options.bodyLimitBytes }),
   );
   return app;
@@ -113,7 +114,11 @@ function requestLog(logger: Logger): RequestHandler {
   };
 }
 
-/** No header: anonymous (introspection, Sandbox). A header that is not a valid token: 401. */
+/**
+ * No header: anonymous (introspection, Sandbox). A header that is not a valid token is answered
+ * 401 by `refuseBadToken`, after the rate limit has counted the request against its address:
+ * guessing tokens costs a client its rate like anything else.
+ */
 function authenticate(verifier: TokenVerifier): RequestHandler {
   return (req, res, next) => {
     try {
@@ -122,13 +127,20 @@ function authenticate(verifier: TokenVerifier): RequestHandler {
       next();
     } catch (error) {
       if (!(error instanceof AppError)) return next(error);
-      res.setHeader('www-authenticate', 'Bearer');
-      sendError(res, 401, error.code, error.message);
+      res.locals.authError = error;
+      next();
     }
   };
 }
 
-/** Counted once the caller is known, before the body is read: a limited client costs little. */
+const refuseBadToken: RequestHandler = (_req, res, next) => {
+  const error = res.locals.authError as AppError | undefined;
+  if (!error) return next();
+  res.setHeader('www-authenticate', 'Bearer');
+  sendError(res, 401, error.code, error.message);
+};
+
+/** Counted once the caller is known (or its token refused), before the body is read: a limited client costs little. */
 function limitRate(limits: RateLimits): RequestHandler {
   return (req, res, next) => {
     limits.check(reportOf(res).principal, req.socket.remoteAddress).then(

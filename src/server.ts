@@ -198,6 +198,8 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
       maxPayload: config.security.wsMaxPayloadBytes,
       maxOperations: config.security.wsMaxOperations,
       initTimeoutMs: config.security.wsInitTimeoutMs,
+      maxSocketsPerUser: config.security.wsMaxSocketsPerUser,
+      maxSocketsPerAddress: config.security.wsMaxSocketsPerAddress,
       fieldSuggestions: config.security.fieldSuggestions,
       allowedOrigins: config.security.allowedOrigins,
       documents,
@@ -213,6 +215,8 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
       validationRules: documents.rules,
       parseOptions: documents.parseOptions,
       allowBatchedHttpRequests: false,
+      // Automatic persisted queries are not used; off, they cannot be a way around anything.
+      persistedQueries: false,
       csrfPrevention: true,
       includeStacktraceInErrorResponses: !config.isProduction,
       logger: logger.child({ component: 'apollo' }),

@@ -21,7 +21,7 @@ import type { GraphQLContext } from './schema/context';
 import { withoutSuggestion, type ErrorFormatter } from './schema/format-error';
 import type { DocumentGuard } from './security/document-limits';
 import { originAllowed, originOf } from './security/origins';
-import type { RateLimits } from './security/rate-limit';
+import { clientKey, type RateLimits } from './security/rate-limit';
 
 export interface WebSocketOptions {
   httpServer: HttpServer;
@@ -36,6 +36,9 @@ export interface WebSocketOptions {
   maxOperations: number;
   /** How long a socket may wait before connection_init (then 4408). */
   initTimeoutMs: number;
+  /** Most sockets open at once per signed-in user (service callers exempt; then 1008) and per address (then 429). */
+  maxSocketsPerUser: number;
+  maxSocketsPerAddress: number;
   fieldSuggestions: boolean;
   allowedOrigins: readonly string[];
   documents: DocumentGuard;
@@ -55,18 +58,37 @@ export function startWebSocketServer(options: WebSocketOptions): WebSocketHandle
     server: options.httpServer,
     path: '/graphql',
     maxPayload: options.maxPayload,
-    // The handshake: a foreign browser origin gets 403, a client over its address's rate 429.
+    // The handshake: a foreign browser origin gets 403; an address over its rate or holding too
+    // many sockets already gets 429.
     verifyClient: ({ req }, done) => {
       if (!originAllowed(originOf(req), req.headers.host, options.allowedOrigins)) {
         log.info({ origin: originOf(req) }, 'websocket refused: origin not allowed');
         return done(false, 403, 'Origin not allowed');
       }
+      if ((socketsPerAddress.get(clientKey(req.socket.remoteAddress)) ?? 0) >= options.maxSocketsPerAddress) {
+        return done(false, 429, 'Too many connections from this address (WS_MAX_SOCKETS_PER_ADDRESS)');
+      }
       options.rateLimits.check(null, req.socket.remoteAddress).then(
         () => done(true),
-        () => done(false, 429, 'Too many requests'),
+        (error: { details?: { retryAfterMs?: unknown } }) => {
+          const seconds = Math.ceil(Number(error.details?.retryAfterMs ?? 1000) / 1000);
+          done(false, 429, 'Too many requests', { 'retry-after': String(seconds) });
+        },
       );
     },
   });
+  // Open sockets per address and per user, so one client cannot hold the server's connections.
+  const socketsPerAddress = new Map<string, number>();
+  const socketsPerUser = new Map<string, number>();
+  const hold = (counts: Map<string, number>, key: string, socket: WebSocket): void => {
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+    socket.once('close', () => {
+      const left = (counts.get(key) ?? 1) - 1;
+      if (left > 0) counts.set(key, left);
+      else counts.delete(key);
+    });
+  };
+  wss.on('connection', (socket, req) => hold(socketsPerAddress, clientKey(req.socket.remoteAddress), socket));
   const principals = new WeakMap<WebSocket, Principal>();
   const expiryTimers = new WeakMap<WebSocket, NodeJS.Timeout>();
   // Operations still running (a wait for a lock) are told to stop when the client cancels them
@@ -93,6 +115,12 @@ export function startWebSocketServer(options: WebSocketOptions): WebSocketHandle
           log.info('websocket connection refused: missing or invalid token');
           return false;
         }
+        if (!principal.isService && (socketsPerUser.get(principal.userId) ?? 0) >= options.maxSocketsPerUser) {
+          log.info({ user: principal.userId }, 'websocket refused: too many connections for this user');
+          ctx.extra.socket.close(1008, 'Too many connections for this user (WS_MAX_SOCKETS_PER_USER)');
+          return false;
+        }
+        hold(socketsPerUser, principal.userId, ctx.extra.socket);
         principals.set(ctx.extra.socket, principal);
         const operations = new Map<string, AbortController>();
         running.set(ctx.extra.socket, operations);
@@ -115,6 +143,13 @@ export function startWebSocketServer(options: WebSocketOptions): WebSocketHandle
           return [new GraphQLError('Bearer token has expired', { extensions: { code: 'UNAUTHENTICATED' } })];
         }
         const operations = running.get(ctx.extra.socket);
+        if (operations?.has(id)) {
+          // A client that completes an operation and reuses its id before the old one has ended:
+          // graphql-ws has forgotten the old id and would run the new one untracked (past the cap,
+          // and past the socket's close). Refused as graphql-ws refuses a duplicate id.
+          ctx.extra.socket.close(4409, `Subscriber for ${id} already exists`);
+          return [new GraphQLError(`Subscriber for ${id} already exists`, { extensions: { code: 'BAD_REQUEST' } })];
+        }
         if (operations && operations.size >= options.maxOperations) {
           return [
             new GraphQLError(`At most ${options.maxOperations} operations may run at once on one connection (WS_MAX_OPERATIONS)`, {

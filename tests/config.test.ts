@@ -97,8 +97,13 @@ describe('loadConfig', () => {
       wsMaxPayloadBytes: 102_400,
       wsMaxOperations: 50,
       wsInitTimeoutMs: 5000,
+      wsMaxSocketsPerUser: 20,
+      wsMaxSocketsPerAddress: 1000,
       rateLimit: { store: 'memory', userPerMinute: 600, ipPerMinute: 1200 },
     });
+    // Frames are as large as HTTP bodies unless set apart.
+    expect(loadConfig({ BODY_LIMIT_BYTES: '500000' }).security.wsMaxPayloadBytes).toBe(500_000);
+    expect(loadConfig({ BODY_LIMIT_BYTES: '500000', WS_MAX_PAYLOAD_BYTES: '2048' }).security.wsMaxPayloadBytes).toBe(2048);
     const production = loadConfig({ NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(32) });
     expect(production.security.fieldSuggestions).toBe(false);
     expect(production.introspection).toBe(false);

@@ -44,7 +44,7 @@ function createFormatter(options: { isProduction: boolean; logger: Logger }): Er
       // a non-null argument that has a default: the request is wrong, not the server.
       return { message: formatted.message, ...where, extensions: { code: 'BAD_USER_INPUT' } };
     }
-    if (error instanceof GraphQLError && error.path === undefined && code === undefined) {
+    if (error instanceof GraphQLError && error.path === undefined && code === undefined && isAboutTheRequest(error)) {
       // An error outside any resolver is about the request itself: graphql-js reports bad variables
       // this way when Apollo is not in the path (WebSocket).
       return { message: formatted.message, ...where, extensions: { code: 'BAD_USER_INPUT' } };
@@ -66,6 +66,11 @@ const ARGUMENT_ERROR = /^Argument "[^"]+" (of required type|of non-null type|has
 function isArgumentError(error: unknown): boolean {
   const raw = error instanceof GraphQLError ? (error.originalError ?? error) : undefined;
   return raw instanceof GraphQLError && ARGUMENT_ERROR.test(raw.message);
+}
+
+/** No underlying exception, or one from coercing a variable: not an internal error in disguise. */
+function isAboutTheRequest(error: GraphQLError): boolean {
+  return error.originalError === undefined || error.originalError === null || /^Variable "\$/.test(error.message);
 }
 
 function errorMessage(error: unknown): string {

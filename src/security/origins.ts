@@ -33,6 +33,7 @@ export function originPolicy(allowed: readonly string[], refuse: (res: Parameter
       res.setHeader('access-control-allow-headers', ALLOWED_HEADERS);
       res.setHeader('access-control-allow-methods', 'GET, POST, OPTIONS');
       res.setHeader('access-control-max-age', '600');
+      res.setHeader('access-control-expose-headers', 'retry-after, x-request-id');
       if (req.method === 'OPTIONS') {
         res.status(204).end();
         return;

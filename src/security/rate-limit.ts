@@ -2,6 +2,7 @@
 // handshake and per operation), on rate-limiter-flexible. Counted in this process by default (no
 // Redis round trip per request; with N instances a client gets up to N times the limit), or in
 // Redis with RATE_LIMIT_STORE=redis (one shared count, one more round trip per request).
+import { isIPv6 } from 'node:net';
 import type Redis from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { Principal } from '../auth';
@@ -44,7 +45,7 @@ export class RateLimits {
    */
   async check(principal: Principal | null, address: string | undefined): Promise<void> {
     if (principal?.isService) return;
-    const consumed: Promise<unknown>[] = [this.byAddress.consume(normaliseAddress(address))];
+    const consumed: Promise<unknown>[] = [this.byAddress.consume(clientKey(address))];
     if (principal) consumed.push(this.byUser.consume(principal.userId));
     const outcomes = await Promise.allSettled(consumed);
     let waitMs = 0;
@@ -62,8 +63,18 @@ export class RateLimits {
   }
 }
 
-/** IPv4 clients on a dual-stack socket appear as ::ffff:a.b.c.d; count them as a.b.c.d. */
-function normaliseAddress(address: string | undefined): string {
+/**
+ * The client a peer address stands for. IPv4 clients on a dual-stack socket appear as
+ * ::ffff:a.b.c.d and count as a.b.c.d; an IPv6 client usually holds a whole /64, so it counts
+ * per /64, or it could take a fresh address for every request.
+ */
+export function clientKey(address: string | undefined): string {
   if (!address) return 'unknown';
-  return address.startsWith('::ffff:') ? address.slice(7) : address;
+  if (address.startsWith('::ffff:') && address.includes('.')) return address.slice(7);
+  if (!isIPv6(address)) return address;
+  const [head, tail = ''] = address.split('::');
+  const left = head ? head.split(':') : [];
+  const right = tail ? tail.split(':') : [];
+  const groups = address.includes('::') ? [...left, ...Array(8 - left.length - right.length).fill('0'), ...right] : left;
+  return `${groups.slice(0, 4).map((group) => group.replace(/^0+(?=.)/, '').toLowerCase()).join(':')}::/64`;
 }
