@@ -3,8 +3,9 @@ import { GraphQLSafeInt } from 'graphql-scalars';
 import { ArgsType, Field, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { PURCHASE_OUTCOMES, type PurchaseOutcome as Outcome } from '../redis/market';
 import { NAME_RULE } from '../validation';
+import { enumOf } from './enums';
 
-export const PurchaseOutcome = Object.fromEntries(PURCHASE_OUTCOMES.map((value) => [value, value])) as Record<Outcome, Outcome>;
+export const PurchaseOutcome = enumOf(PURCHASE_OUTCOMES);
 
 registerEnumType(PurchaseOutcome, {
   name: 'PurchaseOutcome',

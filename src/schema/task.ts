@@ -4,9 +4,7 @@ import { ArgsType, Field, Float, ID, Int, ObjectType, registerEnumType } from 't
 import { TASK_PRIORITIES, type TaskPriority as Priority } from '../redis/keys';
 import { TASK_STATES, type TaskState as State } from '../redis/tasks';
 import { NAME_RULE } from '../validation';
-
-const enumOf = <T extends string>(values: readonly T[]): Record<T, T> =>
-  Object.fromEntries(values.map((value) => [value, value])) as Record<T, T>;
+import { enumOf } from './enums';
 
 export const TaskPriority = enumOf(TASK_PRIORITIES);
 export const TaskState = enumOf(TASK_STATES);
