@@ -1,0 +1,370 @@
+// Notify-then-pull at scale (issue 9, item 2): 5,000 graphql-ws subscribers on one product server
+// process and one sender. Measures the server's memory per idle subscriber, and the time from
+// sendMessage's HTTP reply reaching the sender to each recipient having been notified and having
+// pulled the message; checks that every recipient pulls every message exactly once.
+import 'reflect-metadata';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import Redis from 'ioredis';
+import { defineScripts } from '../src/redis/scripts';
+import { figure, isQuick, progress, reportResult, summarize, type Table } from './report';
+import { pinnable, startProduct, type ServerProcess } from './server-process';
+import { createTransport, Subscriber, type TransportKind } from './subscribers-client';
+import { connectAll, createChats, Deliveries, Sender, sendBurst, sendPaced, tokenFor, untilSubscribed, type Chat } from './subscribers-load';
+import { median, percentile, printTable, runBenchmark, seeded, withBenchRedis } from './support';
+
+const QUICK = isQuick();
+const SUBSCRIBERS = Number(process.env.BENCH_SUBSCRIBERS ?? 5_000);
+/** Subscribers per chat; the sender is a member of every chat besides them. */
+const CHAT_SIZE = 5;
+/** Messages per second, one request in flight at a time. */
+const RATE = Number(process.env.BENCH_SEND_RATE ?? 100);
+const WARMUP_SECONDS = QUICK ? 1 : 3;
+const ROUNDS = QUICK ? 3 : 5;
+/** Messages to the warm-up chat before the memory baseline. */
+const WARMUP_CHAT_MESSAGES = 50;
+const ROUND_SECONDS = QUICK ? 2 : 8;
+/** Sockets being opened at once while connecting. */
+const CONNECTING_AT_ONCE = 50;
+/** How long to let the server sit idle (and collect garbage) before reading its memory. */
+const IDLE_SECONDS = QUICK ? 2.5 : 5;
+/** The burst after the rounds: two messages to each of this many chats, this many sends at once. */
+const BURST_CHATS = QUICK ? 200 : 500;
+const BURST_IN_FLIGHT = 16;
+/** How long the burst's deliveries may take before the subscribers still behind count as left behind. */
+const BURST_DRAIN_MS = 3000;
+const BURST_SENDS_NOTE = `two messages each to ${BURST_CHATS} chats drawn without repeats, ${BURST_IN_FLIGHT} sends in flight over ${BURST_IN_FLIGHT} connections`;
+/** A delivery not done this long after the round's last send fails the run. */
+const DRAIN_TIMEOUT_MS = 15_000;
+const TRANSPORT: TransportKind = process.env.BENCH_WS_CLIENT === 'graphql-ws' ? 'graphql-ws' : 'lean';
+/** Server on CPU 1; redis-server and this process on CPU 0 (BENCH_PIN=0 leaves scheduling to Linux). */
+const PIN = process.env.BENCH_PIN !== '0' && pinnable();
+/**
+ * BENCH_SERVER_PROFILE=<dir>: CPU profiles of the server while connecting and over the measured
+ * rounds, its heap after collection before and after connecting, and a heap snapshot (the
+ * figures of such a run are not to be quoted).
+ */
+const PROFILE_DIR = process.env.BENCH_SERVER_PROFILE;
+
+/** Median RSS of the server over the last half of an idle period. */
+async function idleRss(server: ServerProcess, seconds: number): Promise<number> {
+  const samples: number[] = [];
+  const end = Date.now() + seconds * 1000;
+  while (Date.now() < end) {
+    samples.push(server.rssBytes());
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  return median(samples.slice(Math.floor(samples.length / 2)));
+}
+
+/** Has the server's preloaded subscribers-profile run `command` (see there); nothing without BENCH_SERVER_PROFILE. */
+async function inServer(server: ServerProcess, command: string): Promise<void> {
+  if (!PROFILE_DIR) return;
+  fs.mkdirSync(PROFILE_DIR, { recursive: true });
+  fs.writeFileSync(path.join(PROFILE_DIR, 'command'), command);
+  process.kill(server.pid, 'SIGUSR2');
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+}
+
+function pin(pid: number, cpus: string): void {
+  execFileSync('taskset', ['-pc', cpus, String(pid)], { stdio: 'ignore' });
+}
+
+const ms = (value: number): string => value.toFixed(1);
+
+/** Phases of the run and how long each took, for the log. */
+class Timeline {
+  private readonly phases: { label: string; started: number; seconds?: number }[] = [];
+
+  /** Ends the current phase, starts the next and reports progress. */
+  start(fraction: number, label: string): void {
+    this.end();
+    this.phases.push({ label, started: performance.now() });
+    progress(fraction, label);
+  }
+
+  end(): void {
+    const current = this.phases[this.phases.length - 1];
+    if (current && current.seconds === undefined) current.seconds = (performance.now() - current.started) / 1000;
+  }
+
+  toString(): string {
+    this.end();
+    return this.phases.map(({ label, seconds }) => `${label} ${seconds!.toFixed(1)} s`).join(', ');
+  }
+}
+
+async function main(): Promise<void> {
+  const started = performance.now();
+  const chatCount = Math.ceil(SUBSCRIBERS / CHAT_SIZE);
+  console.log(
+    `subscribers benchmark${QUICK ? ' (quick)' : ''}: ${SUBSCRIBERS} graphql-ws subscribers (${TRANSPORT} client) in ${chatCount} chats of ${CHAT_SIZE} + the sender; ` +
+      `${RATE} messages/s, ${ROUNDS} rounds of ${ROUND_SECONDS} s after ${WARMUP_SECONDS} s of warm-up`,
+  );
+  if (PROFILE_DIR) console.log(`  profiling the server into ${PROFILE_DIR}: the profiler and forced collections change the figures`);
+  const timeline = new Timeline();
+  timeline.start(0, 'starting redis-server and the server');
+  await withBenchRedis(async (url) => {
+    const redis = new Redis(url);
+    defineScripts(redis);
+    if (PIN) {
+      pin(Number(/^process_id:(\d+)/m.exec(await redis.info('server'))![1]), '0');
+      pin(process.pid, '0');
+    }
+    const serverEnv: Record<string, string> = PROFILE_DIR
+      ? { NODE_OPTIONS: `--require ${path.join(__dirname, 'subscribers-profile.js')}`, SUBSCRIBERS_PROFILE_DIR: PROFILE_DIR }
+      : {};
+    const server = await startProduct(url, serverEnv, PIN ? '1' : undefined);
+    const subscribers: Subscriber[] = [];
+    const sender = new Sender(server.origin);
+    const deliveries = new Deliveries();
+    try {
+      timeline.start(0.01, 'creating chats');
+      const wsUrl = `${server.origin.replace(/^http/, 'ws')}/graphql`;
+      const names = Array.from({ length: chatCount + 1 }, (_, c) =>
+        Array.from({ length: CHAT_SIZE }, (_, i) => (c === chatCount ? `warm${i}` : `user${c * CHAT_SIZE + i}`)),
+      );
+      const ids = await createChats(redis, names);
+      const chats: Chat[] = ids.map((id, c) => ({
+        id,
+        latestId: 1,
+        members: names[c]!.map((user) => new Subscriber(user, id, 1, createTransport(TRANSPORT, wsUrl, tokenFor(user)), deliveries)),
+      }));
+      const warmChat = chats.pop()!;
+
+      // Warm-up with a chat of its own: the code paths are compiled and the server's pools
+      // allocated before the baseline is read; its sockets are closed again.
+      timeline.start(0.03, 'warm-up chat');
+      await Promise.all(warmChat.members.map((member) => member.open()));
+      await untilSubscribed(redis, CHAT_SIZE, 5000);
+      const random = seeded(9);
+      await sendPaced(sender, [warmChat], deliveries, WARMUP_CHAT_MESSAGES, RATE, random);
+      await deliveries.until(WARMUP_CHAT_MESSAGES * CHAT_SIZE, DRAIN_TIMEOUT_MS);
+      while (warmChat.members.some((member) => member.busy)) await new Promise((resolve) => setTimeout(resolve, 10));
+      for (const member of warmChat.members) member.close();
+      await untilSubscribed(redis, 0, 5000);
+      timeline.start(0.04, 'idle baseline');
+      const rssBefore = await idleRss(server, QUICK ? 1.5 : 3);
+      await inServer(server, 'memory idle-before');
+
+      for (const chat of chats) subscribers.push(...chat.members);
+      await inServer(server, 'profile connect');
+      const connectStart = performance.now();
+      const connectCpu = { server: server.cpuSeconds(), load: process.cpuUsage() };
+      timeline.start(0.05, 'connecting');
+      await connectAll(subscribers, CONNECTING_AT_ONCE, (done) => progress(0.05 + 0.4 * (done / subscribers.length), `connected ${done}/${subscribers.length} sockets`));
+      await untilSubscribed(redis, subscribers.length, 30_000);
+      const connectSeconds = (performance.now() - connectStart) / 1000;
+      await inServer(server, 'profile connect');
+      const loadCpu = process.cpuUsage(connectCpu.load);
+      const connectCpuMs = ((server.cpuSeconds() - connectCpu.server) * 1000) / subscribers.length;
+      console.log(
+        `  ${subscribers.length} sockets connected and subscribed in ${connectSeconds.toFixed(1)} s; server CPU ${connectCpuMs.toFixed(2)} ms per socket, ` +
+          `this process ${((loadCpu.user + loadCpu.system) / 1e3 / subscribers.length).toFixed(2)} ms per socket`,
+      );
+      timeline.start(0.47, 'idle with every subscriber');
+      const rssAfter = await idleRss(server, IDLE_SECONDS);
+      const perSubscriber = (rssAfter - rssBefore) / subscribers.length;
+      await inServer(server, `memory idle-${subscribers.length} snapshot`);
+      const loadRss = process.memoryUsage().rss;
+      console.log(
+        `  server RSS ${(rssBefore / 2 ** 20).toFixed(1)} MiB before, ${(rssAfter / 2 ** 20).toFixed(1)} MiB with ${subscribers.length} idle subscribers: ` +
+          `${(perSubscriber / 1024).toFixed(1)} KiB each`,
+      );
+
+      const roundStats: { p50: number; p99: number; max: number; deliveries: number; cpuMsPerDelivery: number; early: number }[] = [];
+      let expected = deliveries.delivered;
+      for (let round = 0; round <= ROUNDS; round++) {
+        const warm = round === 0;
+        const seconds = warm ? WARMUP_SECONDS : ROUND_SECONDS;
+        timeline.start(0.55 + 0.4 * (round / (ROUNDS + 1)), warm ? 'warm-up round' : `round ${round}/${ROUNDS}`);
+        deliveries.startRound();
+        const delivered = deliveries.delivered;
+        if (round === 1) await inServer(server, 'profile rounds');
+        const cpuBefore = server.cpuSeconds();
+        const messages = Math.round(seconds * RATE);
+        await sendPaced(sender, chats, deliveries, messages, RATE, random);
+        expected += messages * CHAT_SIZE;
+        await deliveries.until(expected, DRAIN_TIMEOUT_MS);
+        const cpu = server.cpuSeconds() - cpuBefore;
+        const count = deliveries.delivered - delivered;
+        const sorted = [...deliveries.latencies].sort((a, b) => a - b);
+        if (sorted.length !== count) throw new Error(`${count} deliveries but ${sorted.length} latencies`);
+        const stats = {
+          p50: percentile(sorted, 50),
+          p99: percentile(sorted, 99),
+          max: sorted[sorted.length - 1]!,
+          deliveries: count,
+          cpuMsPerDelivery: (cpu * 1000) / count,
+          early: deliveries.pulledBeforeReply,
+        };
+        console.log(
+          `  ${warm ? 'warm-up' : `round ${round}`}: ${messages} messages, ${count} deliveries; p50 ${ms(stats.p50)} ms, p99 ${ms(stats.p99)} ms, max ${ms(stats.max)} ms; ` +
+            `server CPU ${stats.cpuMsPerDelivery.toFixed(3)} ms per delivery`,
+        );
+        if (!warm) roundStats.push(stats);
+      }
+      await inServer(server, 'profile rounds');
+      const misroutedSteady = subscribers.reduce((sum, s) => sum + s.misrouted, 0);
+
+      // The burst: notifications for many recipients at once. A notification may be dropped under
+      // load (the API says so; the next pull catches up), so subscribers still behind after
+      // BURST_DRAIN_MS are counted, then pull as an app would on its next start.
+      timeline.start(0.95, 'burst of concurrent sends');
+      const burstSender = new Sender(server.origin, BURST_IN_FLIGHT, 'burst');
+      const burstStart = performance.now();
+      deliveries.startRound();
+      const burstMessages = await sendBurst(burstSender, chats, deliveries, BURST_CHATS, BURST_IN_FLIGHT, random);
+      burstSender.close();
+      expected += burstMessages * CHAT_SIZE;
+      const drained = await deliveries.until(expected, BURST_DRAIN_MS).then(
+        () => true,
+        () => false,
+      );
+      const burstSeconds = (performance.now() - burstStart) / 1000;
+      while (subscribers.some((s) => s.busy)) await new Promise((resolve) => setTimeout(resolve, 10));
+      const leftBehind = drained ? [] : chats.flatMap((chat) => chat.members.filter((member) => member.lastPulledId < chat.latestId));
+      await Promise.all(leftBehind.map((member) => member.catchUp()));
+      await deliveries.until(expected, DRAIN_TIMEOUT_MS);
+      const misroutedBurst = subscribers.reduce((sum, s) => sum + s.misrouted, 0) - misroutedSteady;
+      console.log(
+        `  burst: ${burstMessages} messages, ${BURST_IN_FLIGHT} at once, ${burstMessages * CHAT_SIZE} deliveries in ${burstSeconds.toFixed(1)} s; ` +
+          `${misroutedBurst} notifications named a chat the subscriber is not in, ${leftBehind.length} subscribers were left behind`,
+      );
+
+      // Exactly once: no pull went wrong, and every subscriber has pulled up to its chat's newest message.
+      const behind = chats.flatMap((chat) => chat.members.filter((member) => member.lastPulledId !== chat.latestId));
+      const closed = subscribers.filter((s) => s.closedWith !== undefined).length;
+      if (behind.length) deliveries.errors.push(`${behind.length} subscribers did not pull up to their chat's newest message`);
+      if (closed) deliveries.errors.push(`${closed} sockets were closed by the server`);
+      if (deliveries.errors.length) throw new Error(`deliveries went wrong:\n  ${deliveries.errors.join('\n  ')}`);
+      const notifications = subscribers.reduce((sum, s) => sum + s.notifications, 0);
+      const pulls = subscribers.reduce((sum, s) => sum + s.pulls, 0);
+
+      const p50 = summarize(roundStats.map((r) => r.p50));
+      const p99 = summarize(roundStats.map((r) => r.p99));
+      const cpuPerDelivery = summarize(roundStats.map((r) => r.cpuMsPerDelivery));
+      const totalDeliveries = roundStats.reduce((sum, r) => sum + r.deliveries, 0);
+      const maxLatency = Math.max(...roundStats.map((r) => r.max));
+      const tables: Table[] = [
+        {
+          title: `Notify-then-pull: ${subscribers.length} subscribers, ${RATE} messages/s to random chats of ${CHAT_SIZE} recipients`,
+          header: ['round', 'deliveries', 'p50 ms', 'p99 ms', 'max ms', 'pulled before reply', 'server CPU ms/delivery'],
+          rows: roundStats.map((r, i) => [
+            String(i + 1),
+            String(r.deliveries),
+            ms(r.p50),
+            ms(r.p99),
+            ms(r.max),
+            String(r.early),
+            r.cpuMsPerDelivery.toFixed(3),
+          ]),
+        },
+        {
+          title: 'Server memory (RSS)',
+          header: ['state', 'MiB'],
+          rows: [
+            ['after start-up and warm-up', (rssBefore / 2 ** 20).toFixed(1)],
+            [`${subscribers.length} idle subscribers`, (rssAfter / 2 ** 20).toFixed(1)],
+            ['per idle subscriber (KiB)', (perSubscriber / 1024).toFixed(2)],
+          ],
+        },
+      ];
+      console.log();
+      for (const table of tables) {
+        console.log(table.title);
+        printTable(table.header, table.rows, 1);
+        console.log();
+      }
+      console.log(`  ${notifications} notifications led to ${pulls} pulls; load process RSS ${(loadRss / 2 ** 20).toFixed(0)} MiB`);
+
+      timeline.start(1, 'closing');
+      const seconds = (performance.now() - started) / 1000;
+      await reportResult({
+        suite: 'subscribers',
+        title: `Notify-then-pull: ${subscribers.length} WebSocket subscribers on one server process`,
+        quick: QUICK,
+        seconds,
+        figures: [
+          figure({
+            id: 'subscribers.memory_per_idle_subscriber',
+            label: `Server RSS per idle graphql-ws subscriber (${subscribers.length} sockets)`,
+            value: Math.round(perSubscriber),
+            unit: 'bytes',
+            target: { op: '<=', value: 20_480 },
+          }),
+          figure({ id: 'subscribers.server_rss_idle', label: `Server RSS with ${subscribers.length} idle subscribers`, value: rssAfter, unit: 'bytes' }),
+          figure({ id: 'subscribers.server_rss_baseline', label: 'Server RSS after start-up and warm-up', value: rssBefore, unit: 'bytes' }),
+          figure({
+            id: 'subscribers.server_cpu_per_connection',
+            label: 'Server CPU to accept one socket and start its subscription',
+            value: connectCpuMs,
+            unit: 'ms',
+          }),
+          figure({ id: 'subscribers.latency_p50', label: 'sendMessage reply -> recipient notified and pulled, p50', value: p50.value, unit: 'ms', spread: p50.spread }),
+          figure({
+            id: 'subscribers.latency_p99',
+            label: 'sendMessage reply -> recipient notified and pulled, p99',
+            value: p99.value,
+            unit: 'ms',
+            spread: p99.spread,
+            target: { op: '<=', value: 50 },
+          }),
+          figure({ id: 'subscribers.latency_max', label: 'sendMessage reply -> recipient notified and pulled, max over all rounds', value: maxLatency, unit: 'ms' }),
+          figure({ id: 'subscribers.deliveries', label: 'Deliveries measured (recipient x message), all exactly once', value: totalDeliveries, unit: 'deliveries' }),
+          figure({
+            id: 'subscribers.server_cpu_per_delivery',
+            label: 'Server CPU per delivery (notification + pull, and a fifth of the send)',
+            value: cpuPerDelivery.value,
+            unit: 'ms',
+            spread: cpuPerDelivery.spread,
+          }),
+          figure({
+            id: 'subscribers.misrouted_notifications',
+            label: 'Notifications naming a chat the subscriber is not in (steady rounds)',
+            value: misroutedSteady,
+            unit: 'notifications',
+            target: { op: '==', value: 0 },
+          }),
+          figure({
+            id: 'subscribers.burst.misrouted_notifications',
+            label: `Notifications naming a chat the subscriber is not in (burst of ${burstMessages} sends, ${BURST_IN_FLIGHT} at once)`,
+            value: misroutedBurst,
+            unit: 'notifications',
+            target: { op: '==', value: 0 },
+          }),
+          figure({
+            id: 'subscribers.burst.left_behind',
+            label: `Subscribers not notified of a message within ${BURST_DRAIN_MS / 1000} s (burst; at most 2 notifications each)`,
+            value: leftBehind.length,
+            unit: 'subscribers',
+            target: { op: '==', value: 0 },
+          }),
+        ],
+        tables,
+        notes: [
+          `${subscribers.length} users in ${chatCount} chats of ${CHAT_SIZE}, created through ChatRepository with the first message already seen; the sender is a member of every chat and holds no socket.`,
+          `Each subscriber is a graphql-ws socket (${TRANSPORT === 'lean' ? 'a lean hand-written graphql-transport-ws client on the ws package' : "graphql-ws's createClient on the ws package"}) with one inboxChanged subscription; on each notification it pulls with the fetchPendingMessages mutation over the same socket (what an app holding the socket open would do), and once more when notifications came in during a pull.`,
+          `A delivery is one recipient having pulled one message; its latency runs from sendMessage's HTTP reply reaching the sender to the reply of the recipient's pull holding the message reaching the recipient, both on this process's monotonic clock (a pull that beat the sender's reply counts as 0 ms).`,
+          `One sender over one kept-alive HTTP connection sends ${RATE} messages/s, one at a time, to chats drawn at random; every recipient must pull every message exactly once, in order (the run fails otherwise). Latency and CPU are the median of ${ROUNDS} rounds of ${ROUND_SECONDS} s after ${WARMUP_SECONDS} s of warm-up.`,
+          `Memory: the server process's RSS from /proc, idle after start-up and a warm-up chat, then idle with every socket connected and subscribed (median of the last half of ${IDLE_SECONDS} s of samples); the difference over ${subscribers.length}.`,
+          PIN
+            ? 'Pinned: the server on CPU 1; redis-server, the sender and the subscribers share CPU 0.'
+            : 'Not pinned: the server, redis-server and the load process share the machine as Linux schedules them.',
+          `After the rounds, a burst: ${BURST_SENDS_NOTE}; subscribers still behind after ${BURST_DRAIN_MS / 1000} s are counted as left behind and then pull, and the exactly-once check covers the burst too. A notification naming another member's chat is a leak between users.`,
+          `Server CPU per delivery is the server process's user + system time over a round divided by its deliveries; it includes the sendMessage (one per ${CHAT_SIZE} deliveries) and the publish to the sender's own inbox topic. Connecting ${subscribers.length} sockets, ${CONNECTING_AT_ONCE} at a time, took ${connectSeconds.toFixed(1)} s.`,
+        ],
+      });
+    } finally {
+      for (const subscriber of subscribers) subscriber.close();
+      sender.close();
+      await server.stop();
+      redis.disconnect();
+    }
+  });
+  console.log(`  done in ${((performance.now() - started) / 1000).toFixed(1)} s: ${timeline}`);
+}
+
+runBenchmark(main);
