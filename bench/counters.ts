@@ -1,17 +1,26 @@
 // Counters benchmark: our atomic Lua update and batched cleanup against the book's versions
 // (a MULTI/EXEC pipeline per update; per-counter HKEYS/HDEL and WATCH/MULTI per cleanup), both
-// measured in the same run on the same redis-server. Reports ratios, not absolute targets.
+// measured in the same run on the same redis-server, in alternating rounds after a warm-up.
+// Reports ratios and round trips, not absolute targets.
 import 'reflect-metadata';
 import Redis from 'ioredis';
 import { DEFAULT_PRECISIONS } from '../src/config';
 import { CounterRepository } from '../src/redis/counter';
 import { defineScripts } from '../src/redis/scripts';
-import { runBenchmark, withBenchRedis } from './support';
+import { countTraffic, since, snapshot, uncounted, type Traffic } from './round-trips';
+import { pairedRatio, runSuite, Steps, summarize } from './suite';
+import { withBenchRedis } from './support';
 
-const UPDATES = Number(process.env.BENCH_UPDATES ?? 20_000);
-const COUNTERS = Number(process.env.BENCH_COUNTERS ?? 2_000);
 const IN_FLIGHT = 50;
 const SAMPLES = 120;
+
+function settings(quick: boolean) {
+  return {
+    updates: Number(process.env.BENCH_UPDATES ?? (quick ? 3_000 : 10_000)),
+    counters: Number(process.env.BENCH_COUNTERS ?? (quick ? 500 : 2_000)),
+    rounds: Number(process.env.BENCH_COUNTER_ROUNDS ?? (quick ? 3 : 5)),
+  };
+}
 
 /** The book's update_counter: one transaction of ZADD + HINCRBY per precision, client clock. */
 async function bookUpdate(redis: Redis, name: string, count: number): Promise<void> {
@@ -49,12 +58,19 @@ async function bookClean(redis: Redis, precision: number): Promise<void> {
   }
 }
 
-async function timed(label: string, work: () => Promise<void>): Promise<number> {
+interface Timed {
+  seconds: number;
+  traffic: Traffic;
+}
+
+async function timed(label: string, operations: number, work: () => Promise<void>): Promise<Timed> {
+  const before = snapshot();
   const started = process.hrtime.bigint();
   await work();
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-  console.log(`  ${label}: ${seconds.toFixed(3)} s`);
-  return seconds;
+  const traffic = since(before);
+  console.log(`  ${label}: ${seconds.toFixed(3)} s, ${(operations / seconds).toFixed(0)}/s, ${(traffic.requests / operations).toFixed(2)} round trips per operation`);
+  return { seconds, traffic };
 }
 
 async function inParallel(total: number, task: (i: number) => Promise<void>): Promise<void> {
@@ -66,36 +82,116 @@ async function inParallel(total: number, task: (i: number) => Promise<void>): Pr
   );
 }
 
-async function main(): Promise<void> {
-  await withBenchRedis(async (url) => {
-    const redis = new Redis(url);
-    defineScripts(redis);
-    const repo = new CounterRepository(redis, { precisions: DEFAULT_PRECISIONS, samples: SAMPLES, maxFutureSeconds: 60 });
-    try {
-      console.log(`counters benchmark: ${UPDATES} updates over 100 names, ${IN_FLIGHT} in flight, ${DEFAULT_PRECISIONS.length} precisions`);
-      const book = await timed('book (MULTI/EXEC pipeline)', () => inParallel(UPDATES, (i) => bookUpdate(redis, `c${i % 100}`, 1)));
-      const ours = await timed('ours (one Lua script)', () => inParallel(UPDATES, async (i) => void (await repo.update(`c${i % 100}`, 1))));
-      console.log(`  updates/s: book ${(UPDATES / book).toFixed(0)}, ours ${(UPDATES / ours).toFixed(0)}; ours/book speed ratio ${(book / ours).toFixed(2)}`);
-
-      await redis.flushdb();
-      console.log(`cleanup benchmark: ${COUNTERS} expired counters at precision 1`);
-      const old = Date.now() / 1000 - 3600;
-      await inParallel(COUNTERS, async (i) => {
-        await repo.update(`e${i}`, 1, old);
-        const multi = redis.multi();
-        for (const p of DEFAULT_PRECISIONS) multi.zadd('known:', 0, `${p}:e${i}`).hincrby(`count:${p}:e${i}`, String(Math.floor(old / p) * p), 1);
-        await multi.exec();
-      });
-      const bookCleanup = await timed('book (per-counter round trips, WATCH)', () => bookClean(redis, 1));
-      const ourCleanup = await timed('ours (batched atomic script)', async () => void (await repo.clean(1)));
-      console.log(`  ours/book cleanup speed ratio ${(bookCleanup / ourCleanup).toFixed(2)}`);
-      const leftBook = (await redis.zrange('known:', 0, -1)).filter((m) => m.startsWith('1:')).length;
-      const leftOurs = (await repo.list(undefined, 1000)).filter((c) => c.precisions.includes(1)).length;
-      console.log(`  counters left at precision 1: book ${leftBook}, ours ${leftOurs}`);
-    } finally {
-      redis.disconnect();
-    }
+/** Counters whose only sample is an hour old, in both layouts, so both cleanups remove them all. */
+async function seedExpired(redis: Redis, repo: CounterRepository, counters: number): Promise<void> {
+  await redis.flushdb();
+  const old = Date.now() / 1000 - 3600;
+  await inParallel(counters, async (i) => {
+    await repo.update(`e${i}`, 1, old);
+    const multi = redis.multi();
+    for (const p of DEFAULT_PRECISIONS) multi.zadd('known:', 0, `${p}:e${i}`).hincrby(`count:${p}:e${i}`, String(Math.floor(old / p) * p), 1);
+    await multi.exec();
   });
 }
 
-runBenchmark(main);
+runSuite('counters', "Counters (book 5.2): one script per update and batched cleanup, against the book's", async (report, quick) => {
+  const { updates, counters, rounds } = settings(quick);
+  countTraffic();
+  await withBenchRedis(async (url) => {
+    const redis = new Redis(url);
+    const admin = uncounted(new Redis(url));
+    defineScripts(redis);
+    const repo = new CounterRepository(redis, { precisions: DEFAULT_PRECISIONS, samples: SAMPLES, maxFutureSeconds: 60 });
+    const steps = new Steps(2 * (rounds + 1));
+    try {
+      console.log(
+        `counters benchmark: ${updates} updates over 100 names per round, ${IN_FLIGHT} in flight, ${DEFAULT_PRECISIONS.length} precisions; ` +
+          `cleanup of ${counters} expired counters at precision 1; 1 warm-up + ${rounds} rounds, book then ours in each.`,
+      );
+      const update = { book: [] as Timed[], ours: [] as Timed[] };
+      for (let round = 0; round <= rounds; round++) {
+        const warm = round === 0;
+        const ops = warm ? Math.ceil(updates / 4) : updates;
+        steps.step(`updates, ${warm ? 'warm-up' : `round ${round}/${rounds}`}`);
+        console.log(warm ? 'updates, warm-up:' : `updates, round ${round}:`);
+        const book = await timed('book (MULTI/EXEC pipeline)', ops, () => inParallel(ops, (i) => bookUpdate(redis, `c${i % 100}`, 1)));
+        const ours = await timed('ours (one Lua script)', ops, () => inParallel(ops, async (i) => void (await repo.update(`c${i % 100}`, 1))));
+        if (!warm) {
+          update.book.push(book);
+          update.ours.push(ours);
+        }
+      }
+
+      const clean = { book: [] as Timed[], ours: [] as Timed[] };
+      for (let round = 0; round <= rounds; round++) {
+        const warm = round === 0;
+        const size = warm ? Math.ceil(counters / 4) : counters;
+        steps.step(`cleanup, ${warm ? 'warm-up' : `round ${round}/${rounds}`}`);
+        console.log(warm ? 'cleanup, warm-up:' : `cleanup, round ${round}:`);
+        await seedExpired(redis, repo, size);
+        const book = await timed('book (per-counter round trips, WATCH)', size, () => bookClean(redis, 1));
+        const ours = await timed('ours (batched atomic script)', size, async () => void (await repo.clean(1)));
+        const leftBook = (await admin.zrange('known:', 0, -1)).filter((m) => m.startsWith('1:')).length;
+        const leftOurs = (await repo.list(undefined, 1000)).filter((c) => c.precisions.includes(1)).length;
+        if (leftBook !== 0 || leftOurs !== 0) throw new Error(`cleanup left counters at precision 1: book ${leftBook}, ours ${leftOurs}`);
+        if (!warm) {
+          clean.book.push(book);
+          clean.ours.push(ours);
+        }
+      }
+
+      const rates = (runs: Timed[], ops: number): number[] => runs.map((r) => ops / r.seconds);
+      const perOp = (runs: Timed[], ops: number): number => runs.reduce((sum, r) => sum + r.traffic.requests, 0) / (ops * runs.length);
+      const updateRates = { book: rates(update.book, updates), ours: rates(update.ours, updates) };
+      const cleanRates = { book: rates(clean.book, counters), ours: rates(clean.ours, counters) };
+      report.figure({ id: 'counters.update.ours_vs_book', label: 'updateCounter: ours / book (updates/s)', unit: 'x', ...pairedRatio(updateRates.ours, updateRates.book) });
+      report.figure({ id: 'counters.update.ours_rate', label: 'updateCounter: ours', unit: 'updates/s', ...summarize(updateRates.ours) });
+      report.figure({ id: 'counters.update.book_rate', label: "updateCounter: book's MULTI/EXEC", unit: 'updates/s', ...summarize(updateRates.book) });
+      report.figure({
+        id: 'counters.update.ours_round_trips',
+        label: 'updateCounter: ours, round trips per update',
+        unit: 'round trips',
+        value: perOp(update.ours, updates),
+        target: { op: '<=', value: 1 },
+      });
+      report.figure({ id: 'counters.update.book_round_trips', label: 'updateCounter: book, round trips per update', unit: 'round trips', value: perOp(update.book, updates) });
+      report.figure({ id: 'counters.clean.ours_vs_book', label: 'counter cleanup: ours / book (counters/s)', unit: 'x', ...pairedRatio(cleanRates.ours, cleanRates.book) });
+      report.figure({
+        id: 'counters.clean.ours_round_trips',
+        label: 'counter cleanup: ours, round trips per counter',
+        unit: 'round trips',
+        value: perOp(clean.ours, counters),
+      });
+      report.figure({
+        id: 'counters.clean.book_round_trips',
+        label: 'counter cleanup: book, round trips per counter',
+        unit: 'round trips',
+        value: perOp(clean.book, counters),
+      });
+
+      const row = (what: string, peer: string, runs: number[], trips: number): string[] => [
+        what,
+        peer,
+        `${summarize(runs).value.toFixed(0)} (${Math.min(...runs).toFixed(0)}-${Math.max(...runs).toFixed(0)})`,
+        trips.toFixed(2),
+      ];
+      report.table(
+        `counters summary (medians of ${rounds} rounds, with the range)`,
+        ['operation', 'peer', 'per second (min-max)', 'round trips/op'],
+        [
+          row(`update, ${IN_FLIGHT} in flight`, 'ours (one script)', updateRates.ours, perOp(update.ours, updates)),
+          row(`update, ${IN_FLIGHT} in flight`, 'book (MULTI/EXEC)', updateRates.book, perOp(update.book, updates)),
+          row(`cleanup of ${counters} counters`, 'ours (batched script)', cleanRates.ours, perOp(clean.ours, counters)),
+          row(`cleanup of ${counters} counters`, 'book (per counter, WATCH)', cleanRates.book, perOp(clean.book, counters)),
+        ],
+        2,
+      );
+      report.note(`Updates: ${updates} per round over 100 names, ${IN_FLIGHT} in flight on one shared connection, ${DEFAULT_PRECISIONS.length} precisions each; 1 warm-up + ${rounds} rounds, book then ours.`);
+      report.note('Round trips: requests the clients sent per operation (a MULTI/EXEC block sent at once counts one), counted on every connection.');
+      report.note(`Cleanup: ${counters} counters whose only sample is an hour old, removed at precision 1 by each peer; both must leave none.`);
+    } finally {
+      redis.disconnect();
+      admin.disconnect();
+    }
+  });
+});

@@ -23,8 +23,9 @@
 // listed price; its funds are ample, so what happens is down to contention. Every run lasts
 // BENCH_MARKET_SECONDS (default 2; the book ran 60 s, so its figures are shown scaled to the run
 // length); a call in flight when the time is up is finished, not cut short. Per scenario each
-// strategy gets a short warm-up run, then the strategies take turns (the order rotates each
-// round with BENCH_MARKET_ROUNDS > 1; counts are then medians, waits pooled). Every run starts
+// strategy gets a short warm-up run, then the strategies take turns for BENCH_MARKET_ROUNDS
+// rounds (default 3; the order rotates each round; counts are medians, waits pooled). Quick mode
+// (bench/report.ts isQuick) makes each run 0.12 s. Every run starts
 // from the same state (bench/market-state.ts), and after it the book's invariants are checked
 // from Redis: a broken one fails the bench.
 //
@@ -60,7 +61,9 @@ import {
   type WorkerSetup,
 } from './market-process';
 import { checkInvariants, StartingState } from './market-state';
-import { commandCount, median, percentile, printTable, redisCpuSeconds, runBenchmark, withBenchRedis } from './support';
+import { isQuick } from './report';
+import { pairedRatio, runSuite, Steps, type SuiteReport } from './suite';
+import { commandCount, median, percentile, redisCpuSeconds, withBenchRedis } from './support';
 
 function readSettings() {
   const number = (name: string, fallback: number, min: number, max: number, integer: boolean): number => {
@@ -78,15 +81,17 @@ function readSettings() {
   }
   return {
     /** Length of one run (one scenario, one strategy). */
-    seconds: number('BENCH_MARKET_SECONDS', 2, 0.2, 600, false),
-    rounds: number('BENCH_MARKET_ROUNDS', 1, 1, 20, true),
+    seconds: number('BENCH_MARKET_SECONDS', isQuick() ? 0.12 : 2, 0.1, 600, false),
+    rounds: number('BENCH_MARKET_ROUNDS', 3, 1, 20, true),
     processes,
     /** Purchases (and listings) timed one at a time without contention, per strategy. */
-    costOps: 200,
+    costOps: isQuick() ? 50 : 200,
   } as const;
 }
 
 interface Scenario {
+  /** For figure ids. */
+  id: string;
   title: string;
   listers: number;
   buyers: number;
@@ -95,15 +100,15 @@ interface Scenario {
 }
 
 const SCENARIOS: Scenario[] = [
-  { title: '1 lister, 1 buyer', listers: 1, buyers: 1, book: { listed: 145_000, bought: 27_000, boughtBelow: false, retries: 80_000, waitMs: 14 } },
-  { title: '5 listers, 1 buyer', listers: 5, buyers: 1, book: { listed: 331_000, bought: 200, boughtBelow: true, retries: 50_000, waitMs: 150 } },
-  { title: '5 listers, 5 buyers', listers: 5, buyers: 5, book: { listed: 206_000, bought: 600, boughtBelow: true, retries: 161_000, waitMs: 498 } },
+  { id: '1lister1buyer', title: '1 lister, 1 buyer', listers: 1, buyers: 1, book: { listed: 145_000, bought: 27_000, boughtBelow: false, retries: 80_000, waitMs: 14 } },
+  { id: '5listers1buyer', title: '5 listers, 1 buyer', listers: 5, buyers: 1, book: { listed: 331_000, bought: 200, boughtBelow: true, retries: 50_000, waitMs: 150 } },
+  { id: '5listers5buyers', title: '5 listers, 5 buyers', listers: 5, buyers: 5, book: { listed: 206_000, bought: 600, boughtBelow: true, retries: 161_000, waitMs: 498 } },
 ];
 const BOOK_SECONDS = 60;
 const WARM_UP_SECONDS = 0.3;
 const WARM_UP_ORDER: MarketStrategyName[] = ['WATCH', 'LOCK', 'SCRIPT'];
 /** Items per lister in a warm-up run (more are granted if it runs out). */
-const WARM_UP_STOCK = 8_000;
+const WARM_UP_STOCK = isQuick() ? 2_000 : 8_000;
 /** Items granted per lister: the fastest warm-up's listing rate times the run length times this. */
 const STOCK_MARGIN = 1.3;
 const MAX_LISTERS = Math.max(...SCENARIOS.map((s) => s.listers));
@@ -312,7 +317,9 @@ async function measureCost(url: string, admin: Redis, strategy: MarketStrategyNa
       await admin.config('RESETSTAT');
       const before = requests.requests;
       for (let n = 0; n < ops; n++) await work(n);
-      return [(await commandCount(admin)) / ops, (requests.requests - before) / ops];
+      // Read before INFO goes out on the admin connection, which counts as a request too.
+      const sent = requests.requests - before;
+      return [(await commandCount(admin)) / ops, sent / ops];
     };
     const [listCommands, listRequests] = await measure((n) => repository.list(listerName(0), itemName(0, n), 10));
     const [purchaseCommands, purchaseRequests] = await measure((n) =>
@@ -336,6 +343,9 @@ interface Summary {
   completed: number;
   avgWait: number;
   p99Wait: number;
+  /** Per round (runs in order), for paired ratios and spreads. */
+  boughtPerRound: number[];
+  p99PerRound: number[];
 }
 
 function summarize(scenario: Scenario, strategy: MarketStrategyName, runs: Run[]): Summary {
@@ -353,6 +363,8 @@ function summarize(scenario: Scenario, strategy: MarketStrategyName, runs: Run[]
     completed: med((r) => r.completed),
     avgWait: waits.reduce((a, b) => a + b, 0) / waits.length,
     p99Wait: percentile(waits, 99),
+    boughtPerRound: runs.map(bought),
+    p99PerRound: runs.map((run) => percentile(run.results.flatMap((r) => [...r.waits]).sort((a, b) => a - b), 99)),
   };
 }
 
@@ -360,7 +372,7 @@ const count = (value: number): string => Math.round(value).toLocaleString('en-US
 const ms = (value: number): string => (Number.isNaN(value) ? '-' : value < 10 ? value.toFixed(2) : value.toFixed(1));
 const ratio = (a: number, b: number): string => (b === 0 ? '∞' : (a / b).toFixed(1));
 
-function printResults(summaries: Summary[], seconds: number): void {
+function printResults(report: SuiteReport, summaries: Summary[], seconds: number, wall: number): void {
   const scale = seconds / BOOK_SECONDS;
   const header = ['scenario', 'strategy', 'listed', 'bought', 'retries', 'failed', 'avg wait ms', 'p99 wait ms'];
   const rows: string[][] = [];
@@ -380,15 +392,15 @@ function printResults(summaries: Summary[], seconds: number): void {
       '-',
     ]);
   }
-  printTable(header, rows, 2);
-  console.log(
-    `  Counts are per ${seconds} s run${summaries[0]!.runs.length > 1 ? ` (medians of ${summaries[0]!.runs.length} rounds; waits pooled)` : ''}; ` +
+  report.table(`market summary (${wall.toFixed(1)} s)`, header, rows, 2);
+  report.note(
+    `Counts are per ${seconds} s run${summaries[0]!.runs.length > 1 ? ` (medians of ${summaries[0]!.runs.length} rounds; waits pooled)` : ''}; ` +
       `the book's rows are its Table 6.1 (60 s runs) scaled by ${seconds}/${BOOK_SECONDS}, waits as printed. ` +
       'With locks the book reports 220,000-230,000 listings and purchases per 60 s run whatever the number of processes, no retries, under 3 ms.',
   );
 }
 
-function printDetails(summaries: Summary[]): void {
+function printDetails(report: SuiteReport, summaries: Summary[]): void {
   const header = [
     'scenario',
     'strategy',
@@ -436,9 +448,9 @@ function printDetails(summaries: Summary[]): void {
       count(tally((r) => r.restocks)),
     ];
   });
-  printTable(header, rows, 2);
-  console.log(
-    '  Over all rounds. gone/price chg: ITEM_GONE/PRICE_CHANGED answers (another buyer was first); completed: calls answered PURCHASED, ' +
+  report.table('market details', header, rows, 2);
+  report.note(
+    'Details, over all rounds. gone/price chg: ITEM_GONE/PRICE_CHANGED answers (another buyer was first); completed: calls answered PURCHASED, ' +
       'ITEM_GONE or PRICE_CHANGED with no retry; retried: calls with retries > 0; reqs/purch: requests per purchase() call (threads only: a ' +
       'MULTI/EXEC or pipeline counts 1), all connections of the buyer, retries and lock waits included; cmds/bought: Redis commands the run executed (scripts\' inner ones, ' +
       'listing and paging included) per item bought; client/redis/other cpu: CPU seconds per second (this process\'s threads together; redis-server; ' +
@@ -447,14 +459,15 @@ function printDetails(summaries: Summary[]): void {
   );
 }
 
-function printCosts(costs: Cost[], ops: number): void {
-  printTable(
+function printCosts(report: SuiteReport, costs: Cost[], ops: number): void {
+  report.table(
+    'market cost of one operation, uncontended',
     ['strategy', 'redis cmds/list', 'reqs/list', 'redis cmds/purchase', 'reqs/purchase'],
     costs.map((c) => [c.strategy, c.listCommands.toFixed(1), c.listRequests.toFixed(1), c.purchaseCommands.toFixed(1), c.purchaseRequests.toFixed(1)]),
     1,
   );
-  console.log(
-    `  ${ops} lists then ${ops} purchases one at a time with nobody else about. redis cmds: INFO commandstats (commands inside scripts ` +
+  report.note(
+    `Costs: ${ops} lists then ${ops} purchases one at a time with nobody else about. redis cmds: INFO commandstats (commands inside scripts ` +
       'included: a script call counts 1 plus what it runs); reqs: requests the client sent (a MULTI/EXEC or pipeline counts 1; ' +
       'LOCK sends its two releases at once, which count 2).',
   );
@@ -486,7 +499,57 @@ function printTargets(summaries: Summary[]): void {
   for (const [ok, text] of lines) console.log(`${ok ? 'PASS' : 'MISS'} ${text}`);
 }
 
-async function main(): Promise<void> {
+/**
+ * The issue's targets and the strategies' ratios, as figures. A ratio leaves out rounds where the
+ * other strategy bought nothing (WATCH can, under contention): those have no ratio to take.
+ */
+function figures(report: SuiteReport, summaries: Summary[], costs: Cost[]): void {
+  const find = (scenario: Scenario, strategy: MarketStrategyName): Summary => summaries.find((s) => s.scenario === scenario && s.strategy === strategy)!;
+  for (const scenario of SCENARIOS) {
+    const script = find(scenario, 'SCRIPT');
+    for (const other of ['WATCH', 'LOCK'] as const) {
+      const them = find(scenario, other);
+      const rounds = them.boughtPerRound.flatMap((theirs, i) => (theirs > 0 ? [i] : []));
+      if (rounds.length === 0) {
+        report.note(`${scenario.title}: ${other} bought nothing in any round, so SCRIPT / ${other} has no ratio (SCRIPT bought ${count(script.bought)} per run).`);
+        continue;
+      }
+      report.figure({
+        id: `market.${scenario.id}.script_vs_${other.toLowerCase()}`,
+        label: `${scenario.title}: items bought, SCRIPT / ${other}`,
+        unit: 'x',
+        ...pairedRatio(
+          rounds.map((i) => script.boughtPerRound[i]!),
+          rounds.map((i) => them.boughtPerRound[i]!),
+        ),
+        target: { op: '>=', value: 1 },
+      });
+    }
+    report.figure({
+      id: `market.${scenario.id}.script_p99_wait`,
+      label: `${scenario.title}: SCRIPT p99 purchase wait (rounds pooled)`,
+      unit: 'ms',
+      value: script.p99Wait,
+      spread: { min: Math.min(...script.p99PerRound), max: Math.max(...script.p99PerRound) },
+      target: { op: '<=', value: 3 },
+    });
+  }
+  const retries = summaries.filter((s) => s.strategy === 'SCRIPT').reduce((t, s) => t + s.runs.reduce((u, run) => u + sum(run.results, (r) => r.retries), 0), 0);
+  report.figure({ id: 'market.script_retries', label: 'SCRIPT: purchase retries, all scenarios', unit: 'retries', value: retries, target: { op: '==', value: 0 } });
+  for (const cost of costs) {
+    const script = cost.strategy === 'SCRIPT';
+    report.figure({
+      id: `market.${cost.strategy.toLowerCase()}.round_trips_per_purchase`,
+      label: `${cost.strategy}: round trips per purchase, uncontended`,
+      unit: 'round trips',
+      value: cost.purchaseRequests,
+      ...(script ? { target: { op: '<=' as const, value: 1 } } : {}),
+    });
+    if (script) report.figure({ id: 'market.script.round_trips_per_list', label: 'SCRIPT: round trips per listing, uncontended', unit: 'round trips', value: cost.listRequests, target: { op: '<=', value: 1 } });
+  }
+}
+
+runSuite('market', "Marketplace (book 6.2, Table 6.1): SCRIPT, WATCH and LOCK strategies", async (report) => {
   const settings = readSettings();
   await withBenchRedis(async (url) => {
     const admin = new Redis(url);
@@ -495,6 +558,8 @@ async function main(): Promise<void> {
     const state = new StartingState(admin, spare, granter.repository);
     const runner: Runner = settings.processes === 'threads' ? new ThreadRunner(url) : new InlineRunner(url);
     const benchStarted = performance.now();
+    // Per scenario: the warm-up (about one run) and the rounds; then the cost measurement (one more).
+    const steps = new Steps(SCENARIOS.length * (1 + settings.rounds * MARKET_STRATEGIES.length) + 1);
     try {
       console.log(
         `market benchmark: the book's Table 6.1 for SCRIPT, WATCH and LOCK, same redis-server; ${settings.seconds} s per run, ` +
@@ -504,6 +569,7 @@ async function main(): Promise<void> {
 
       const summaries: Summary[] = [];
       for (const scenario of SCENARIOS) {
+        steps.step(`${scenario.title}, warm-up`);
         await state.reset(scenario, WARM_UP_STOCK);
         // A short run of each strategy warms up every simulated process of the scenario and
         // measures how fast a lister lists; each lister is then granted enough items for a whole
@@ -527,6 +593,7 @@ async function main(): Promise<void> {
         for (let round = 1; round <= settings.rounds; round++) {
           const order = MARKET_STRATEGIES.map((_, i) => MARKET_STRATEGIES[(i + round - 1) % MARKET_STRATEGIES.length]!);
           for (const strategy of order) {
+            steps.step(`${scenario.title}, round ${round}/${settings.rounds}, ${strategy}`);
             const run = await runOnce(runner, admin, state, scenario, strategy, round, settings.seconds);
             runs.get(strategy)!.push(run);
             const waits = run.results.flatMap((r) => [...r.waits]).sort((a, b) => a - b);
@@ -539,24 +606,23 @@ async function main(): Promise<void> {
         }
         for (const strategy of MARKET_STRATEGIES) summaries.push(summarize(scenario, strategy, runs.get(strategy)!));
       }
+      steps.step('cost of one operation');
       const costs: Cost[] = [];
       for (const strategy of MARKET_STRATEGIES) costs.push(await measureCost(url, admin, strategy, settings.costOps));
 
-      console.log(`\nmarket summary (${((performance.now() - benchStarted) / 1000).toFixed(1)} s):`);
-      printResults(summaries, settings.seconds);
-      console.log('\nmarket details:');
-      printDetails(summaries);
-      console.log('\nmarket cost of one operation, uncontended:');
-      printCosts(costs, settings.costOps);
+      printResults(report, summaries, settings.seconds, (performance.now() - benchStarted) / 1000);
+      printDetails(report, summaries);
+      printCosts(report, costs, settings.costOps);
       const restocks = summaries.reduce((t, s) => t + s.runs.reduce((u, run) => u + sum(run.results, (r) => r.restocks), 0), 0);
       if (restocks > 0) {
-        console.log(
-          `\nnote: listers ran low ${restocks} times during a run and were granted ${RESTOCK} more items each time, on a connection ` +
+        report.note(
+          `Listers ran low ${restocks} times during a run and were granted ${RESTOCK} more items each time, on a connection ` +
             'of their own and ahead of need (see restocks above); those grants added to the load on Redis and on the client.',
         );
       }
       console.log('\nmarket targets:');
       printTargets(summaries);
+      figures(report, summaries, costs);
     } finally {
       await runner.close();
       await granter.close();
@@ -564,6 +630,4 @@ async function main(): Promise<void> {
       admin.disconnect();
     }
   });
-}
-
-runBenchmark(main);
+});

@@ -30,6 +30,9 @@
 //    against the due time each peer recorded itself (ours: task.runAt; bullmq: timestamp + delay).
 //    Ours must never start early.
 //
+// Quick mode (isQuick in bench/report.ts): 3 rounds, fewer tasks (and a history of 400, so the
+// processing rounds still trim it), worker concurrency 16 only, delays of 50-250 ms at hz 10 only.
+//
 // Fairness of settings: both keep the same history of finished tasks: ours keeps TASK_HISTORY
 // (default 10,000) finished tasks per queue, so bullmq gets removeOnComplete and removeOnFail
 // {count: HISTORY} (its default keeps every job forever); both retry up to 5 runs with a 1 s
@@ -39,9 +42,9 @@
 // time at most); "kept" shows how many finished tasks each still held when the last task of a
 // round completed.
 //
-// Also reported per task: commands the clients sent (each a request and a reply: a round trip,
-// pipelined ones included; counted on every ioredis connection of the peer, blocking ones
-// included), commands Redis executed (INFO commandstats deltas, those inside scripts included),
+// Also reported per task: requests the clients sent (each a request and a reply: a round trip; a
+// pipeline or MULTI block sent at once counts one; counted on every ioredis connection of the
+// peer, blocking ones included), commands Redis executed (INFO commandstats deltas, those inside scripts included),
 // redis-server CPU (used_cpu_user+sys) and this Node process's CPU (process.cpuUsage): where the
 // time goes. Callers, workers and redis-server share this machine's cores, so rates are a property
 // of this machine; ratios, commands and CPU per task carry over.
@@ -55,17 +58,22 @@ import { TaskRepository, type EnqueueRequest, type Outcome, type TakenTask, type
 import type { TaskHandlers } from '../src/workers/task-handlers';
 import { TaskPoller } from '../src/workers/task-poller';
 import { TaskWorker } from '../src/workers/task-worker';
-import { commandCount, median, percentile, printTable, runBenchmark, seeded, withBenchRedis } from './support';
+import { isQuick } from './report';
+import { countTraffic, since, snapshot, uncounted, type Traffic } from './round-trips';
+import { pairedRatio, runSuite, Steps, type SuiteReport } from './suite';
+import { commandCount, median, percentile, seeded, withBenchRedis } from './support';
+
+const QUICK = isQuick();
 
 /** Tasks added per measured enqueue round (a warm-up round adds a quarter). */
-const ENQUEUE_TASKS = Number(process.env.BENCH_TASK_ENQUEUE ?? 20_000);
+const ENQUEUE_TASKS = Number(process.env.BENCH_TASK_ENQUEUE ?? (QUICK ? 800 : 20_000));
 /** Tasks in the queue when a measured processing round starts the worker. */
-const PROCESS_TASKS = Number(process.env.BENCH_TASK_PROCESS ?? 20_000);
+const PROCESS_TASKS = Number(process.env.BENCH_TASK_PROCESS ?? (QUICK ? 800 : 20_000));
 /** Delayed tasks per measured delay round. */
-const DELAYED_TASKS = Number(process.env.BENCH_TASK_DELAYED ?? 1_000);
-const ROUNDS = Number(process.env.BENCH_TASK_ROUNDS ?? 5);
+const DELAYED_TASKS = Number(process.env.BENCH_TASK_DELAYED ?? (QUICK ? 100 : 1_000));
+const ROUNDS = Number(process.env.BENCH_TASK_ROUNDS ?? (QUICK ? 3 : 5));
 const ENQUEUE_CONCURRENCY = Number(process.env.BENCH_TASK_ENQUEUE_CONCURRENCY ?? 16);
-const WORKER_CONCURRENCIES = (process.env.BENCH_TASK_WORKER_CONCURRENCY ?? '1,16').split(',').map(Number);
+const WORKER_CONCURRENCIES = (process.env.BENCH_TASK_WORKER_CONCURRENCY ?? (QUICK ? '16' : '1,16')).split(',').map(Number);
 const DELAY_WORKER_CONCURRENCY = 16;
 /**
  * Redis `hz` for the delay rounds. 10 is Redis's default; a blocked client's timeout (a BLPOP with
@@ -73,13 +81,13 @@ const DELAY_WORKER_CONCURRENCY = 16;
  * server does every 1000/hz ms. Our poller times its own wake-up and ends its pop with CLIENT
  * UNBLOCK, so it should not depend on hz; the second setting shows whether that holds.
  */
-const DELAY_HZ = (process.env.BENCH_TASK_DELAY_HZ ?? '10,100').split(',').map(Number);
-const MIN_DELAY_MS = 100;
-const MAX_DELAY_MS = 2_000;
+const DELAY_HZ = (process.env.BENCH_TASK_DELAY_HZ ?? (QUICK ? '10' : '10,100')).split(',').map(Number);
+const MIN_DELAY_MS = QUICK ? 50 : 100;
+const MAX_DELAY_MS = QUICK ? 250 : 2_000;
 /** Jobs per bullmq addBulk call in the reference row. */
 const ADD_BULK = Number(process.env.BENCH_TASK_ADD_BULK ?? 100);
 /** Finished tasks kept per queue: TASK_HISTORY's default, and bullmq's removeOnComplete count. */
-const HISTORY = Number(process.env.BENCH_TASK_HISTORY ?? 10_000);
+const HISTORY = Number(process.env.BENCH_TASK_HISTORY ?? (QUICK ? 400 : 10_000));
 /** A round that has not finished after this long has lost tasks: the bench fails. */
 const ROUND_TIMEOUT_MS = Number(process.env.BENCH_TASK_ROUND_TIMEOUT_MS ?? 120_000);
 
@@ -103,16 +111,10 @@ const logger = pino({ level: 'silent' });
 
 /**
  * Every ioredis command goes through Redis.prototype.sendCommand (pipelines and scripts too), so
- * counting there sees the commands of every connection, bullmq's blocking ones included. Only one
+ * counting there sees the requests of every connection, bullmq's blocking ones included. Only one
  * peer is active at a time; the admin connection's INFO and CONFIG are left out.
  */
-let sent = 0;
-const uncounted = new WeakSet<object>();
-const originalSend = Redis.prototype.sendCommand;
-Redis.prototype.sendCommand = function (this: Redis, ...args: Parameters<Redis['sendCommand']>) {
-  if (!uncounted.has(this)) sent++;
-  return originalSend.apply(this, args);
-} as Redis['sendCommand'];
+countTraffic();
 
 interface Probe {
   finish(tasks: number): Promise<RoundResult>;
@@ -142,12 +144,12 @@ async function startProbe(admin: Redis): Promise<Probe> {
   await admin.config('RESETSTAT');
   const cpu0 = await redisCpuMs(admin);
   const node0 = process.cpuUsage();
-  const sent0 = sent;
+  const sent0: Traffic = snapshot();
   const t0 = performance.now();
   return {
     async finish(tasks) {
       const seconds = (performance.now() - t0) / 1000;
-      const sentNow = sent - sent0;
+      const sentNow = since(sent0).requests;
       const node = process.cpuUsage(node0);
       const executed = await commandCount(admin);
       const cpu = (await redisCpuMs(admin)) - cpu0;
@@ -321,6 +323,8 @@ interface PeerRun {
 
 interface Scenario {
   section: 'enqueue' | 'process' | 'delay';
+  /** For figure ids, e.g. `process.concurrency16`. */
+  id: string;
   title: string;
   tasks: number;
   peers: PeerRun[];
@@ -369,6 +373,7 @@ function enqueueScenario(concurrency: number): Scenario {
   }
   return {
     section: 'enqueue',
+    id: concurrency === 1 ? 'add.1caller' : `add.${concurrency}inflight`,
     title: concurrency === 1 ? 'add, 1 caller' : `add, ${concurrency} in flight`,
     tasks: ENQUEUE_TASKS,
     peers,
@@ -391,6 +396,7 @@ async function prefill(ctx: Context, peer: 'ours' | 'bullmq', queue: string, cou
 function processScenario(concurrency: number): Scenario {
   return {
     section: 'process',
+    id: `process.concurrency${concurrency}`,
     title: `process, worker concurrency ${concurrency}`,
     tasks: PROCESS_TASKS,
     peers: [
@@ -453,6 +459,7 @@ function latenessOf(result: RoundResult, plan: DelayPlan): RoundResult {
 function delayScenario(hz: number): Scenario {
   return {
     section: 'delay',
+    id: `delay.hz${hz}`,
     title: `delayed ${MIN_DELAY_MS}-${MAX_DELAY_MS} ms, worker concurrency ${DELAY_WORKER_CONCURRENCY}, redis hz ${hz}${hz === 10 ? ' (default)' : ''}`,
     tasks: DELAYED_TASKS,
     hz,
@@ -520,6 +527,7 @@ function delayScenario(hz: number): Scenario {
 
 interface Summary {
   section: Scenario['section'];
+  id: string;
   scenario: string;
   peer: string;
   reference: boolean;
@@ -533,6 +541,9 @@ interface Summary {
   kept: number[];
   lateness: number[];
   ownLateness: number[];
+  /** Per measured round, for paired ratios. */
+  rates: number[];
+  p99s: number[];
 }
 
 function summarize(scenario: Scenario, peer: PeerRun, rounds: RoundResult[]): Summary {
@@ -541,6 +552,7 @@ function summarize(scenario: Scenario, peer: PeerRun, rounds: RoundResult[]): Su
   const total = (pick: (r: RoundResult) => number): number => rounds.reduce((sum, r) => sum + pick(r), 0);
   return {
     section: scenario.section,
+    id: scenario.id,
     scenario: scenario.title,
     peer: peer.label,
     reference: peer.reference === true,
@@ -554,13 +566,15 @@ function summarize(scenario: Scenario, peer: PeerRun, rounds: RoundResult[]): Su
     kept: rounds.flatMap((r) => (r.kept === undefined ? [] : [r.kept])),
     lateness: rounds.flatMap((r) => r.lateness ?? []).sort((a, b) => a - b),
     ownLateness: rounds.flatMap((r) => r.ownLateness ?? []).sort((a, b) => a - b),
+    rates,
+    p99s: rounds.map((r) => percentile([...(r.lateness ?? [])].sort((a, b) => a - b), 99)),
   };
 }
 
 function roundLine(scenario: Scenario, label: string, result: RoundResult): string {
   let line =
     `    ${label.padEnd(20)} ${(result.tasks / result.seconds).toFixed(0).padStart(6)} tasks/s (${result.seconds.toFixed(2)} s)  ` +
-    `${(result.sent / result.tasks).toFixed(2)} sent/task, ${(result.executed / result.tasks).toFixed(1)} redis cmds/task, ` +
+    `${(result.sent / result.tasks).toFixed(2)} round trips/task, ${(result.executed / result.tasks).toFixed(1)} redis cmds/task, ` +
     `redis CPU ${((result.redisCpuMs * 1000) / result.tasks).toFixed(0)} us/task, node CPU ${((result.nodeCpuMs * 1000) / result.tasks).toFixed(0)} us/task`;
   if (result.kept !== undefined) line += `, finished kept ${result.kept}`;
   if (scenario.section === 'delay' && result.lateness) {
@@ -570,7 +584,7 @@ function roundLine(scenario: Scenario, label: string, result: RoundResult): stri
   return line;
 }
 
-function ratesTable(summaries: Summary[]): void {
+function ratesTable(report: SuiteReport, summaries: Summary[], seconds: number): void {
   const rows: string[][] = [];
   for (const s of summaries.filter((one) => one.section !== 'delay')) {
     const same = summaries.filter((o) => o.scenario === s.scenario);
@@ -591,10 +605,15 @@ function ratesTable(summaries: Summary[]): void {
       s.kept.length === 0 ? '-' : s.kept.join('/'),
     ]);
   }
-  printTable(['scenario', 'peer', 'tasks/s (min-max)', 'ours/bullmq', 'sent/task', 'redis cmds/task', 'redis CPU us/task', 'node CPU us/task', 'finished kept'], rows, 2);
+  report.table(
+    `tasks summary: rates (medians of ${ROUNDS} rounds, with the range; per-task figures over all measured rounds; ${seconds.toFixed(1)} s)`,
+    ['scenario', 'peer', 'tasks/s (min-max)', 'ours/bullmq', 'round trips/task', 'redis cmds/task', 'redis CPU us/task', 'node CPU us/task', 'finished kept'],
+    rows,
+    2,
+  );
 }
 
-function delayTable(summaries: Summary[]): void {
+function delayTable(report: SuiteReport, summaries: Summary[]): void {
   const rows: string[][] = [];
   for (const s of summaries.filter((one) => one.section === 'delay')) {
     const bull = summaries.find((o) => o.scenario === s.scenario && o.peer === 'bullmq');
@@ -614,17 +633,44 @@ function delayTable(summaries: Summary[]): void {
       s.executedPerTask.toFixed(1),
     ]);
   }
-  printTable(
-    ['scenario', 'peer', 'tasks', 'late p50 ms', 'p99 ms', 'p99 ours/bullmq', 'max ms', 'early', 'early vs own due', 'own p50/p99 ms', 'sent/task', 'redis cmds/task'],
+  report.table(
+    'tasks summary: delay accuracy (start minus due time, all measured rounds pooled)',
+    ['scenario', 'peer', 'tasks', 'late p50 ms', 'p99 ms', 'p99 ours/bullmq', 'max ms', 'early', 'early vs own due', 'own p50/p99 ms', 'round trips/task', 'redis cmds/task'],
     rows,
     2,
   );
 }
 
-async function main(): Promise<void> {
+/** The issue's targets (ahead of bullmq on both rates; never early) and the ratios, as figures. */
+function figures(report: SuiteReport, summaries: Summary[]): void {
+  for (const ours of summaries.filter((s) => s.peer === 'ours')) {
+    const same = summaries.filter((s) => s.scenario === ours.scenario);
+    const bull = same.find((s) => s.peer === 'bullmq')!;
+    if (ours.section !== 'delay') {
+      report.figure({
+        id: `tasks.${ours.id}.ours_vs_bullmq`,
+        label: `${ours.scenario}: ours / bullmq (tasks/s)`,
+        unit: 'x',
+        ...pairedRatio(ours.rates, bull.rates),
+        target: { op: '>=', value: 1 },
+      });
+      for (const reference of same.filter((s) => s.reference)) {
+        report.figure({ id: `tasks.${ours.id}.ours_vs_bullmq_add_bulk`, label: `${ours.scenario}: ours / ${reference.peer}, a batching API ours lacks (reference)`, unit: 'x', ...pairedRatio(ours.rates, reference.rates) });
+      }
+      report.figure({ id: `tasks.${ours.id}.ours_round_trips`, label: `${ours.scenario}: ours, round trips per task`, unit: 'round trips', value: ours.sentPerTask, ...(ours.section === 'enqueue' ? { target: { op: '<=' as const, value: 1 } } : {}) });
+      report.figure({ id: `tasks.${ours.id}.bullmq_round_trips`, label: `${ours.scenario}: bullmq, round trips per task`, unit: 'round trips', value: bull.sentPerTask });
+    } else {
+      report.figure({ id: `tasks.${ours.id}.ours_p99_late`, label: `${ours.scenario}: ours, p99 lateness`, unit: 'ms', value: percentile(ours.lateness, 99), spread: { min: Math.min(...ours.p99s), max: Math.max(...ours.p99s) } });
+      report.figure({ id: `tasks.${ours.id}.p99_late_ours_vs_bullmq`, label: `${ours.scenario}: p99 lateness, ours / bullmq`, unit: 'x', ...pairedRatio(ours.p99s, bull.p99s) });
+    }
+  }
+  const early = summaries.filter((s) => s.peer === 'ours' && s.section === 'delay').reduce((sum, s) => sum + s.lateness.filter((v) => v < 0).length, 0);
+  report.figure({ id: 'tasks.delay.ours_early', label: 'delayed tasks: ours, starts before the due time', unit: 'tasks', value: early, target: { op: '==', value: 0 } });
+}
+
+runSuite('tasks', 'Task queues (book 6.4): ours beside bullmq 6.7.0', async (report) => {
   await withBenchRedis(async (url) => {
-    const admin = new Redis(url);
-    uncounted.add(admin);
+    const admin = uncounted(new Redis(url));
     const ourCommands = await connectRedis(url, { name: 'bench:producer', logger, commandTimeoutMs: 5000 });
     const bullProducer = bullConnection(url);
     const ctx: Context = { url, admin, ourProducer: new TaskRepository(ourCommands, SETTINGS), bullProducer };
@@ -637,6 +683,7 @@ async function main(): Promise<void> {
     const summaries: Summary[] = [];
     const [, defaultHz] = (await admin.config('GET', 'hz')) as [string, string];
     const benchStarted = performance.now();
+    const steps = new Steps(scenarios.length * (ROUNDS + 1));
     try {
       const version = (await admin.info('server')).match(/^redis_version:(\S+)/m)?.[1];
       console.log(
@@ -649,7 +696,7 @@ async function main(): Promise<void> {
           'producers on one shared connection each; workers on connections of their own.',
       );
       console.log(
-        '  "sent" counts commands the clients sent (each a round trip; blocking pops included); "redis cmds" what Redis executed (INFO commandstats, inside scripts too).',
+        '  "round trips" counts requests the clients sent (a pipeline or MULTI block counts one; blocking pops included); "redis cmds" what Redis executed (INFO commandstats, inside scripts too).',
       );
       for (const scenario of scenarios) {
         console.log(`${scenario.title}: ${scenario.tasks} tasks per round`);
@@ -657,12 +704,14 @@ async function main(): Promise<void> {
         const queueName = (peer: PeerRun, round: string): string =>
           `bench-${scenario.title.replace(/[^a-z0-9]+/gi, '-')}-${peer.label.replace(/[^a-z0-9]+/gi, '-')}-${round}`;
         const warmTasks = Math.max(1, Math.ceil(scenario.tasks / 4));
+        steps.step(`${scenario.title}, warm-up`);
         for (const peer of scenario.peers) {
           await peer.round(ctx, queueName(peer, 'warm'), -1, warmTasks);
           await admin.flushall('SYNC');
         }
         const results = new Map<PeerRun, RoundResult[]>(scenario.peers.map((peer) => [peer, []]));
         for (let round = 0; round < ROUNDS; round++) {
+          steps.step(`${scenario.title}, round ${round + 1}/${ROUNDS}`);
           for (const peer of scenario.peers) {
             const result = await peer.round(ctx, queueName(peer, String(round)), round, scenario.tasks);
             results.get(peer)!.push(result);
@@ -673,32 +722,29 @@ async function main(): Promise<void> {
         for (const peer of scenario.peers) summaries.push(summarize(scenario, peer, results.get(peer)!));
       }
       await admin.config('SET', 'hz', defaultHz);
-      console.log(`\ntasks summary: rates (medians of ${ROUNDS} rounds, with the range; per-task figures over all measured rounds; ${((performance.now() - benchStarted) / 1000).toFixed(1)} s):`);
-      ratesTable(summaries);
-      console.log(
-        `  ours/bullmq: ours' rate over bullmq's (Queue.add / Worker), the issue's target is > 1; (in brackets): ours over bullmq addBulk(${ADD_BULK}), ` +
+      ratesTable(report, summaries, (performance.now() - benchStarted) / 1000);
+      report.note(
+        `ours/bullmq: ours' rate over bullmq's (Queue.add / Worker), the issue's target is > 1; (in brackets): ours over bullmq addBulk(${ADD_BULK}), ` +
           'a batching API ours does not offer, for reference only. finished kept: finished tasks the queue still held as the last one completed, per round ' +
           `(history ${HISTORY}).`,
       );
       const behind = summaries.filter((one) => one.peer === 'ours' && one.section !== 'delay').flatMap((ours) => {
         const bull = summaries.find((o) => o.scenario === ours.scenario && o.peer === 'bullmq');
         return bull && ours.rate < bull.rate
-          ? [`${ours.scenario} (${(ours.rate / bull.rate).toFixed(2)}; ${ours.sentPerTask.toFixed(2)} vs ${bull.sentPerTask.toFixed(2)} commands sent per task)`]
+          ? [`${ours.scenario} (${(ours.rate / bull.rate).toFixed(2)}; ${ours.sentPerTask.toFixed(2)} vs ${bull.sentPerTask.toFixed(2)} round trips per task)`]
           : [];
       });
-      console.log(`  target, ahead of bullmq on both rates: ${behind.length === 0 ? 'met in every scenario' : `NOT met in: ${behind.join('; ')}`}.`);
-      console.log(`\ntasks summary: delay accuracy (start minus due time, all measured rounds pooled):`);
-      delayTable(summaries);
-      console.log(
-        '  due = Date.now() just before enqueue/add + the delay; early: starts before that; early vs own due: starts before the due time the peer recorded ' +
+      report.note(`Target, ahead of bullmq on both rates: ${behind.length === 0 ? 'met in every scenario' : `NOT met in: ${behind.join('; ')}`}.`);
+      delayTable(report, summaries);
+      report.note(
+        'Delays: due = Date.now() just before enqueue/add + the delay; early: starts before that; early vs own due: starts before the due time the peer recorded ' +
           '(ours task.runAt by the Redis clock, bullmq job.timestamp + delay); own p50/p99: lateness against that own due time.',
       );
+      figures(report, summaries);
     } finally {
       await closeRedis(ourCommands);
       bullProducer.disconnect();
       admin.disconnect();
     }
   });
-}
-
-runBenchmark(main);
+});

@@ -1,0 +1,94 @@
+// The book's fair counting semaphore (Redis in Action 6.3.2-6.3.5), in TypeScript with ioredis,
+// as a peer for bench/leases.ts: what our one-script semaphore replaced. Two MULTI/EXEC round
+// trips to try, a third to back out when the try failed, one to release; the lock-guarded variant
+// adds the book's SETNX lock around the try (WATCH to release it, so a connection per caller).
+//
+// The book's own code is inconsistent in the owner zset's name (`semname + 'owner'` in acquire,
+// `semname + ':owner'` in release, as printed in some editions); ':owner' and ':counter' here.
+import { randomUUID } from 'node:crypto';
+import type Redis from 'ioredis';
+
+type Replies = [Error | null, unknown][] | null;
+
+function replies(result: Replies): unknown[] {
+  if (result === null) throw new Error('MULTI/EXEC was aborted');
+  return result.map(([error, value]) => {
+    if (error) throw error;
+    return value;
+  });
+}
+
+/**
+ * acquire_fair_semaphore: drop holders older than `timeoutSeconds` from the timeout zset, keep in
+ * the owner zset only those still in it (ZINTERSTORE with weights 1 and 0), draw a number from the
+ * counter; then add ourselves to both zsets and read our rank in the owner zset. A rank below
+ * `limit` holds a slot; otherwise take ourselves out again. Gives up at once: undefined.
+ */
+export async function acquireFairSemaphore(redis: Redis, semname: string, limit: number, timeoutSeconds: number): Promise<string | undefined> {
+  const identifier = randomUUID();
+  const owners = `${semname}:owner`;
+  const counter = `${semname}:counter`;
+  const now = Date.now() / 1000;
+  const [, , drawn] = replies(
+    await redis
+      .multi()
+      .zremrangebyscore(semname, '-inf', now - timeoutSeconds)
+      .zinterstore(owners, 2, owners, semname, 'WEIGHTS', 1, 0)
+      .incr(counter)
+      .exec(),
+  );
+  const [, , rank] = replies(
+    await redis
+      .multi()
+      .zadd(semname, now, identifier)
+      .zadd(owners, drawn as number, identifier)
+      .zrank(owners, identifier)
+      .exec(),
+  );
+  if ((rank as number) < limit) return identifier;
+  replies(await redis.multi().zrem(semname, identifier).zrem(owners, identifier).exec());
+  return undefined;
+}
+
+/** release_fair_semaphore: out of both zsets. True when the slot was still held. */
+export async function releaseFairSemaphore(redis: Redis, semname: string, identifier: string): Promise<boolean> {
+  const [removed] = replies(await redis.multi().zrem(semname, identifier).zrem(`${semname}:owner`, identifier).exec());
+  return (removed as number) === 1;
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** acquire_lock (6.2.3): SETNX, a millisecond's sleep between attempts, until `acquireTimeoutMs`. */
+export async function acquireLock(redis: Redis, lockname: string, acquireTimeoutMs: number): Promise<string | undefined> {
+  const identifier = randomUUID();
+  const end = Date.now() + acquireTimeoutMs;
+  while (Date.now() < end) {
+    if ((await redis.setnx(`lock:${lockname}`, identifier)) === 1) return identifier;
+    await sleep(1);
+  }
+  return undefined;
+}
+
+/** release_lock: WATCH, check the owner, MULTI/DEL/EXEC; `redis` must be the caller's own connection. */
+export async function releaseLock(redis: Redis, lockname: string, identifier: string): Promise<boolean> {
+  const key = `lock:${lockname}`;
+  for (;;) {
+    await redis.watch(key);
+    if ((await redis.get(key)) !== identifier) {
+      await redis.unwatch();
+      return false;
+    }
+    if ((await redis.multi().del(key).exec()) !== null) return true;
+  }
+}
+
+/** acquire_semaphore_with_lock: the fair semaphore's try under a lock it waits 10 ms for at most. */
+export async function acquireSemaphoreWithLock(redis: Redis, semname: string, limit: number, timeoutSeconds: number): Promise<string | undefined> {
+  const lock = await acquireLock(redis, semname, 10);
+  if (lock === undefined) return undefined;
+  try {
+    return await acquireFairSemaphore(redis, semname, limit, timeoutSeconds);
+  } finally {
+    await releaseLock(redis, semname, lock);
+  }
+}

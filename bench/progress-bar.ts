@@ -1,0 +1,97 @@
+// One progress line for `npm run bench` on stderr. On a terminal it is redrawn in place; in CI
+// (stderr not a TTY) it prints a plain line at each suite's start and end and at every tenth of
+// the whole run, so logs stay short.
+
+export interface ProgressState {
+  /** The whole run, 0..1. */
+  overall: number;
+  suite: string;
+  /** 1-based position of the suite, and how many run. */
+  index: number;
+  count: number;
+  label: string;
+  /** Seconds since the run, and the suite, started. */
+  elapsed: number;
+  suiteElapsed: number;
+}
+
+export const clock = (seconds: number): string => {
+  const whole = Math.floor(seconds);
+  const minutes = Math.floor(whole / 60);
+  return `${minutes}:${String(whole % 60).padStart(2, '0')}`;
+};
+
+const BAR_WIDTH = 24;
+
+export class ProgressBar {
+  private readonly tty: boolean;
+  private shown = false;
+  private lastTenth = -1;
+  private lastDraw = 0;
+  private state: ProgressState | undefined;
+  private pending: NodeJS.Timeout | undefined;
+
+  constructor(private readonly stream: NodeJS.WriteStream = process.stderr) {
+    this.tty = stream.isTTY === true;
+  }
+
+  /** The run moved on; redraws (a terminal at most every 100 ms) or, in CI, prints a line every tenth. */
+  update(state: ProgressState): void {
+    this.state = state;
+    if (this.tty) {
+      const wait = 100 - (Date.now() - this.lastDraw);
+      if (wait <= 0) this.draw();
+      // Drawn a moment later instead, so the last state of a burst is not lost.
+      else this.pending ??= setTimeout(() => this.draw(), wait).unref();
+      return;
+    }
+    const tenth = Math.floor(state.overall * 10);
+    if (tenth > this.lastTenth) {
+      this.lastTenth = tenth;
+      if (tenth > 0) this.stream.write(`${this.text(state)}\n`);
+    }
+  }
+
+  /** Redraws with the elapsed time moved on (called by a timer on a terminal). */
+  tick(elapsed: number, suiteElapsed: number): void {
+    if (this.tty && this.state) {
+      this.state = { ...this.state, elapsed, suiteElapsed };
+      this.draw();
+    }
+  }
+
+  /** A line of its own above the bar (suite started or ended, a failure's log tail). */
+  log(line: string): void {
+    this.clear();
+    this.stream.write(`${line}\n`);
+    if (this.tty && this.state) this.draw();
+  }
+
+  /** Takes the bar off the screen, before the summary is printed. */
+  clear(): void {
+    clearTimeout(this.pending);
+    this.pending = undefined;
+    if (this.tty && this.shown) {
+      this.stream.write('\r\x1b[K');
+      this.shown = false;
+    }
+  }
+
+  private draw(): void {
+    clearTimeout(this.pending);
+    this.pending = undefined;
+    if (!this.state) return;
+    const columns = this.stream.columns || 100;
+    const line = this.text(this.state);
+    this.stream.write(`\r\x1b[K${line.length >= columns ? `${line.slice(0, columns - 2)}…` : line}`);
+    this.shown = true;
+    this.lastDraw = Date.now();
+  }
+
+  private text(state: ProgressState): string {
+    const filled = Math.round(state.overall * BAR_WIDTH);
+    const bar = this.tty ? `${'█'.repeat(filled)}${'░'.repeat(BAR_WIDTH - filled)} ` : '';
+    const percent = `${Math.floor(state.overall * 100)}%`.padStart(4);
+    return `${bar}${percent}  ${clock(state.elapsed)}  ${state.suite} (${state.index}/${state.count}, ${clock(state.suiteElapsed)}): ${state.label}`;
+  }
+}

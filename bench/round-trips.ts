@@ -1,0 +1,52 @@
+// Counts what ioredis clients send, so a benchmark can report round trips per operation as
+// measured rather than as the code is believed to behave. A bench-only hook on
+// Redis.prototype.sendCommand, which every command goes through (scripts and pipelines too).
+import Redis from 'ioredis';
+
+export interface Traffic {
+  /** Requests that waited for a reply: a command alone, or a pipeline/MULTI sent as one write. */
+  requests: number;
+  /** Commands sent, each command of a pipeline counted. */
+  commands: number;
+}
+
+const ignored = new WeakSet<object>();
+let traffic: Traffic | undefined;
+
+/**
+ * Starts counting on every connection of this process, except those passed to `uncounted()`.
+ * Pipelined commands are handed to sendCommand with the pipeline's stream, new for each exec, so
+ * the first command seen with a stream starts one request.
+ */
+export function countTraffic(): Traffic {
+  if (traffic) return traffic;
+  const counts: Traffic = { requests: 0, commands: 0 };
+  const seen = new WeakSet<object>();
+  const send = Redis.prototype.sendCommand;
+  Redis.prototype.sendCommand = function (this: Redis, ...args: Parameters<Redis['sendCommand']>) {
+    if (!ignored.has(this)) {
+      counts.commands++;
+      const stream = args[1] as object | undefined;
+      if (stream === undefined) counts.requests++;
+      else if (!seen.has(stream)) {
+        seen.add(stream);
+        counts.requests++;
+      }
+    }
+    return send.apply(this, args);
+  } as Redis['sendCommand'];
+  traffic = counts;
+  return counts;
+}
+
+/** Leaves a connection out of the counts (the bench's own INFO and CONFIG). */
+export function uncounted<T extends Redis>(client: T): T {
+  ignored.add(client);
+  return client;
+}
+
+/** What was sent since `from` (a copy taken earlier). */
+export const since = (from: Traffic): Traffic => ({ requests: traffic!.requests - from.requests, commands: traffic!.commands - from.commands });
+
+/** A copy of the counts now. */
+export const snapshot = (): Traffic => ({ ...countTraffic() });

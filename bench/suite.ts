@@ -1,0 +1,84 @@
+// What the domain benchmarks share to meet the contract of bench/report.ts: one place to collect
+// figures, tables and notes while the benchmark still prints to its log, progress counted in
+// steps, and the ratio of two peers taken round by round.
+import { figure, isQuick, progress, reportResult, summarize, type Figure, type Table } from './report';
+import { printTable } from './support';
+
+export class SuiteReport {
+  readonly figures: Figure[] = [];
+  readonly tables: Table[] = [];
+  readonly notes: string[] = [];
+
+  figure(f: Omit<Figure, 'pass'>): void {
+    if (!Number.isFinite(f.value)) throw new Error(`figure ${f.id} is not a number (${f.value})`);
+    this.figures.push(figure(f));
+  }
+
+  /** Prints the table to the log, as the benchmark always did, and keeps it for the report. */
+  table(title: string, header: string[], rows: string[][], textColumns: number): void {
+    console.log(`\n${title}`);
+    printTable(header, rows, textColumns);
+    this.tables.push({ title, header, rows });
+  }
+
+  /** Prints the note and keeps it: method and caveats, one sentence each. */
+  note(text: string): void {
+    console.log(`  ${text}`);
+    this.notes.push(text);
+  }
+}
+
+/**
+ * Progress in steps of known count (rounds, mostly): each step() reports the fraction done so far
+ * and what is running now.
+ */
+export class Steps {
+  private done = 0;
+
+  constructor(private readonly total: number) {}
+
+  /** Reports the steps done so far and starts the next, which counts `weight` steps. */
+  step(label: string, weight = 1): void {
+    progress(this.done / this.total, label);
+    this.done += weight;
+  }
+}
+
+/**
+ * The ratio of two peers measured in alternating rounds: one ratio per pair of rounds (round i of
+ * each ran back to back, under the same noise), then their median and range.
+ */
+export function pairedRatio(ours: number[], theirs: number[]): { value: number; spread: { min: number; max: number } } {
+  if (ours.length !== theirs.length || ours.length === 0) throw new Error(`paired rounds differ in number: ${ours.length} and ${theirs.length}`);
+  return summarize(ours.map((value, i) => value / theirs[i]!));
+}
+
+export { summarize };
+
+/**
+ * Runs a benchmark and reports its result: over IPC when run by bench/run.ts, to
+ * BENCH_RESULT_FILE when that is set. A failure prints the error and exits 1, with no result.
+ */
+export function runSuite(suite: string, title: string, body: (report: SuiteReport, quick: boolean) => Promise<void>): void {
+  const started = performance.now();
+  const quick = isQuick();
+  const report = new SuiteReport();
+  (async () => {
+    await body(report, quick);
+    progress(1, 'done');
+    await reportResult({
+      suite,
+      title,
+      quick,
+      seconds: (performance.now() - started) / 1000,
+      figures: report.figures,
+      tables: report.tables,
+      notes: report.notes,
+    });
+    // The IPC channel would keep this process alive after its work is done.
+    if (process.connected) process.disconnect();
+  })().catch((error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  });
+}
