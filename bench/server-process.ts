@@ -1,0 +1,152 @@
+// Servers under test run in their own process, so their CPU time and memory can be read from
+// /proc without the load generator's, and so they can be pinned to a core of their own.
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import net from 'node:net';
+import path from 'node:path';
+import { TokenVerifier } from '../src/auth';
+
+export const BENCH_JWT_SECRET = 'bench-secret-bench-secret-bench-secret-0123';
+/** Signs tokens the product server started by `startProduct` accepts. */
+export const benchTokens = new TokenVerifier({ secret: BENCH_JWT_SECRET });
+
+export interface ServerProcess {
+  /** http://127.0.0.1:port */
+  origin: string;
+  port: number;
+  pid: number;
+  child: ChildProcess;
+  /** Everything the process wrote, for a failure message. */
+  output(): string;
+  /** User + system CPU seconds the process has used so far. */
+  cpuSeconds(): number;
+  /** Resident memory in bytes now. */
+  rssBytes(): number;
+  stop(): Promise<void>;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** CPUs to pin a process to (`taskset -c`), when taskset exists and the machine has at least 2. */
+export function pinnable(): boolean {
+  return ['/usr/bin/taskset', '/bin/taskset'].some((p) => fs.existsSync(p));
+}
+
+const CLOCK_TICKS = 100; // USER_HZ on Linux
+
+export interface StartOptions {
+  /** The built script to run with node. */
+  script: string;
+  env: Record<string, string>;
+  /** `taskset -c` list, e.g. "0"; ignored where taskset is missing. */
+  cpus?: string;
+  /** Answers 200 once the server is ready. */
+  readyPath: string;
+  /** Ready as soon as readyPath answers at all (for servers without a health route). */
+  anyAnswer?: boolean;
+  nodeArgs?: string[];
+}
+
+export async function startServerProcess(options: StartOptions): Promise<ServerProcess> {
+  const port = await freePort();
+  const nodeArgs = [...(options.nodeArgs ?? []), options.script];
+  const [command, args] =
+    options.cpus !== undefined && pinnable() ? ['taskset', ['-c', options.cpus, process.execPath, ...nodeArgs]] : [process.execPath, nodeArgs];
+  const child = spawn(command, args, {
+    env: { ...process.env, ...options.env, PORT: String(port), HOST: '127.0.0.1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const keep = (chunk: Buffer): void => {
+    output = (output + chunk.toString()).slice(-20_000);
+  };
+  child.stdout!.on('data', keep);
+  child.stderr!.on('data', keep);
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const origin = `http://127.0.0.1:${port}`;
+  const pid = child.pid!;
+
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`${path.basename(options.script)} exited during start-up:\n${output}`);
+    const status = await httpStatus(`${origin}${options.readyPath}`);
+    if (status === 200 || (options.anyAnswer && status > 0)) break;
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`${path.basename(options.script)} was not ready in 30 s:\n${output}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+
+  return {
+    origin,
+    port,
+    pid,
+    child,
+    output: () => output,
+    cpuSeconds() {
+      const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      // After "pid (comm) ": state is field 3, so utime (14) and stime (15) are at 11 and 12.
+      return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+    },
+    rssBytes() {
+      const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+      return Number(/^VmRSS:\s+(\d+) kB/m.exec(status)?.[1] ?? NaN) * 1024;
+    },
+    async stop() {
+      if (child.exitCode !== null) return;
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}
+
+function httpStatus(url: string): Promise<number> {
+  return new Promise((resolve) => {
+    const request = http.get(url, (response) => {
+      response.resume();
+      resolve(response.statusCode ?? 0);
+    });
+    request.on('error', () => resolve(0));
+    request.setTimeout(1000, () => request.destroy());
+  });
+}
+
+/**
+ * The product as users run it: dist-bench's copy of src/main.ts in production mode on the given
+ * Redis. Request logging is above `info` (a JSON line per request would be measured too), the
+ * background workers that have nothing to do here are off, and the per-user and per-address
+ * limits are raised so the load generator, one address, is not throttled.
+ */
+export function startProduct(redisUrl: string, extraEnv: Record<string, string> = {}, cpus?: string): Promise<ServerProcess> {
+  return startServerProcess({
+    script: path.join(__dirname, '..', 'src', 'main.js'),
+    readyPath: '/readyz',
+    cpus,
+    env: {
+      NODE_ENV: 'production',
+      REDIS_URL: redisUrl,
+      JWT_SECRET: BENCH_JWT_SECRET,
+      LOG_LEVEL: 'warn',
+      ROW_CACHE: 'off',
+      COUNTER_CLEANUP: 'off',
+      RATE_LIMIT_USER_PER_MINUTE: '10000000',
+      RATE_LIMIT_IP_PER_MINUTE: '10000000',
+      WS_MAX_SOCKETS_PER_USER: '100000',
+      WS_MAX_SOCKETS_PER_ADDRESS: '100000',
+      ...extraEnv,
+    },
+  });
+}
