@@ -27,7 +27,8 @@ import { createMarketStrategy } from './redis/market-strategies';
 import { RowCacheRepository } from './redis/row-cache';
 import { TaskRepository } from './redis/tasks';
 import { EmbeddedRedis } from './redis/embedded';
-import { createRedisPubSub } from './schema/pubsub';
+import { channelOf, createRedisPubSub } from './schema/pubsub';
+import { Topic } from './schema/context';
 import { ChatResolver } from './resolvers/chat';
 import { ContactsResolver } from './resolvers/contacts';
 import { CounterResolver } from './resolvers/counter';
@@ -111,7 +112,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
     });
 
     const pubSub = createRedisPubSub(commands, subscriber);
-    const counters = new CounterRepository(commands, config.counters);
+    const counters = new CounterRepository(commands, config.counters, (name) => channelOf(Topic.counterUpdated, name));
     const inbox = new InboxNotifier(pubSub);
     const tasks = new TaskRepository(commands, config.tasks);
     const marketStrategy = createMarketStrategy(config.market, {
@@ -128,8 +129,8 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
     undo.push(() => rowSource.close());
     const schema = await buildAppSchema(
       [
-        new CounterResolver(counters, config.counters, pubSub),
-        new ChatResolver(new ChatRepository(commands, config.messaging), config.messaging, inbox),
+        new CounterResolver(counters, config.counters),
+        new ChatResolver(new ChatRepository(commands, config.messaging, channelOf(Topic.inboxChanged, '')), config.messaging, inbox),
         new MailboxResolver(new MailboxRepository(commands, config.messaging), config.messaging, inbox),
         new InboxResolver(),
         new LockResolver(

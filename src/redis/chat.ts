@@ -56,6 +56,8 @@ export class ChatRepository {
   constructor(
     private readonly redis: Redis,
     private readonly settings: ChatSettings,
+    /** Members are told of a send on `<inboxPrefix><member>` by the send script itself; '' tells nobody. */
+    private readonly inboxPrefix = '',
   ) {}
 
   /** Creates a chat of `sender` and `others` (distinct, without the sender) and sends its first message. */
@@ -89,6 +91,8 @@ export class ChatRepository {
       text,
       clientMessageId ?? '',
       this.settings.dedupeSeconds * 1000,
+      this.inboxPrefix,
+      chatId,
     ])) as [number, string, ...string[]];
     return { message: parseMessage(chatId, json), stored: stored === 1, members };
   }
@@ -99,25 +103,49 @@ export class ChatRepository {
    * past what is returned and messages every member has seen are deleted.
    */
   async pending(user: string, limit: number, advance: boolean): Promise<PendingChat[]> {
-    const chats = (await this.summaries(user)).filter((chat) => chat.latestMessageId > chat.seenMessageId);
-    const quotas = shareFairly(
-      chats.map((chat) => chat.latestMessageId - chat.seenMessageId),
-      limit,
-      Math.floor(Math.random() * chats.length),
-    );
-    const fetched = await Promise.all(
-      chats.map(async (chat, i): Promise<PendingChat | undefined> => {
-        if (quotas[i] === 0) return { chatId: chat.id, messages: [], remaining: chat.latestMessageId - chat.seenMessageId };
-        const [remaining, ...found] = (await runScript(this.redis, 'chat-fetch', this.keys(chat.id, 'members', 'messages', 'meta'), [
+    const flat = await this.redis.zrange(userKeys.chats(user), 0, -1, 'WITHSCORES');
+    const entries: IndexEntry[] = [];
+    for (let i = 0; i < flat.length; i += 2) entries.push({ chatId: flat[i]!, stamp: Number(flat[i + 1]) });
+    if (entries.length === 0) return [];
+    // Fetched straight away, without first asking each chat what is waiting: every chat gets an
+    // equal share as if it had plenty (a share of 0 still reports what is waiting), and shares
+    // a chat could not use go round again to the chats that had more. Two round trips in the
+    // usual case, three when shares go round again.
+    const start = Math.floor(Math.random() * entries.length);
+    const found = await this.fetchEach(user, entries, shareFairly(entries.map(() => limit), limit, start), advance);
+    const left = limit - found.reduce((sum, chat) => sum + (chat?.messages.length ?? 0), 0);
+    const more = found.map((chat) => (chat && left > 0 ? chat.remaining : 0));
+    const again = more.flatMap((count, i) => (count > 0 ? [i] : []));
+    if (again.length > 0) {
+      const quotas = shareFairly(again.map((i) => more[i]!), left, start % again.length);
+      const fetched = await this.fetchEach(user, again.map((i) => entries[i]!), quotas, advance);
+      fetched.forEach((chat, k) => {
+        const i = again[k]!;
+        if (chat) found[i] = { chatId: chat.chatId, messages: [...found[i]!.messages, ...chat.messages], remaining: chat.remaining };
+        else found[i] = undefined;
+      });
+    }
+    return found
+      .filter((chat): chat is PendingChat => chat !== undefined && (chat.messages.length > 0 || chat.remaining > 0))
+      .sort((a, b) => Number(a.chatId) - Number(b.chatId));
+  }
+
+  /** One chat-fetch per entry with a quota (undefined for chats the user is no longer in, whose entries go). */
+  private fetchEach(user: string, entries: IndexEntry[], quotas: number[], advance: boolean): Promise<(PendingChat | undefined)[]> {
+    return Promise.all(
+      entries.map(async (entry, i): Promise<PendingChat | undefined> => {
+        const [remaining, ...found] = (await runScript(this.redis, 'chat-fetch', this.keys(entry.chatId, 'members', 'messages', 'meta'), [
           user,
           quotas[i],
           advance ? '1' : '0',
         ])) as [number, ...string[]];
-        if (remaining < 0) return undefined; // left in the meantime
-        return { chatId: chat.id, messages: found.map((json) => parseMessage(chat.id, json)), remaining };
+        if (remaining < 0) {
+          await this.unindex(user, entry);
+          return undefined;
+        }
+        return { chatId: entry.chatId, messages: found.map((json) => parseMessage(entry.chatId, json)), remaining };
       }),
     );
-    return fetched.filter((chat): chat is PendingChat => chat !== undefined);
   }
 
   /** Moves the member's seen-id forward to `messageId`; false when it already was there. */

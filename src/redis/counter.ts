@@ -34,13 +34,16 @@ export class CounterRepository {
   constructor(
     private readonly redis: Redis,
     private readonly settings: CounterSettings,
+    /** The channel on which the update script announces a counter's update; none when absent. */
+    private readonly announceOn?: (name: string) => string,
   ) {}
 
   /** Adds `count` at every precision; returns the time used (the server's clock unless `at` is given). */
   async update(name: string, count: number, at?: number): Promise<number> {
     const bucket = counterBucket(name);
     const keys = this.settings.precisions.flatMap((p) => [counterKeys.known(bucket, p), counterKeys.samples(name, p)]);
-    const args = [name, count, at === undefined ? '' : String(at), this.settings.maxFutureSeconds, ...this.settings.precisions];
+    const channel = this.announceOn?.(name) ?? '';
+    const args = [name, count, at === undefined ? '' : String(at), this.settings.maxFutureSeconds, channel, ...this.settings.precisions];
     return Number(await runScript(this.redis, 'counter-update', keys, args));
   }
 

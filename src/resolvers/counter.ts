@@ -1,5 +1,5 @@
 // Time-series counters: validate and authorise, then one repository call.
-import { Args, Authorized, Mutation, Query, Resolver, Root, Subscription, type PubSub } from 'type-graphql';
+import { Args, Authorized, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
 import { SERVICE_ROLE } from '../auth';
 import type { CounterConfig } from '../config';
 import { badInput } from '../errors';
@@ -24,7 +24,6 @@ export class CounterResolver {
   constructor(
     private readonly repository: CounterRepository,
     private readonly settings: CounterConfig,
-    private readonly pubSub: PubSub,
   ) {}
 
   @Authorized(SERVICE_ROLE)
@@ -37,8 +36,8 @@ export class CounterResolver {
     if (at !== null && at !== undefined && (!Number.isFinite(at) || at < 0)) {
       throw badInput('at must be a finite, non-negative time in unix seconds', 'at');
     }
-    const time = await this.repository.update(counter, count, at ?? undefined);
-    this.pubSub.publish(Topic.counterUpdated, counter, { name: counter, time } satisfies CounterUpdate);
+    // The update script announces it on counterUpdated (see the repository's announceOn).
+    await this.repository.update(counter, count, at ?? undefined);
     return true;
   }
 

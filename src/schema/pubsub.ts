@@ -18,3 +18,10 @@ export function createRedisPubSub(publishClient: Redis, subscribeClient: Redis):
 export function createLocalPubSub(): PubSub {
   return createPubSub() as PubSub;
 }
+
+/**
+ * The Redis channel on which createPubSub carries `publish(topic, id, payload)` (its routing key
+ * and the id joined by a colon; payloads are JSON). Scripts that announce changes themselves, in
+ * the same round trip as the change, publish on it.
+ */
+export const channelOf = (topic: string, id: string): string => `${topic}:${id}`;

@@ -7,7 +7,8 @@
 -- ARGV[2]     count to add (integer)
 -- ARGV[3]     time in unix seconds, or '' for the server's clock
 -- ARGV[4]     how many seconds ARGV[3] may lie ahead of the server's clock
--- ARGV[4+i]   precision i, in seconds
+-- ARGV[5]     channel on which to announce the update ({"name", "time"} as JSON), or '' for none
+-- ARGV[5+i]   precision i, in seconds
 -- Returns the time used (unix seconds) as a string.
 -- Errors, with nothing written: E_FUTURE when ARGV[3] is too far ahead; E_OVERFLOW when a sample
 -- would leave the range of integers that clients can represent exactly (2^53 - 1).
@@ -25,19 +26,24 @@ end
 
 local MAX_SAFE = 9007199254740991
 local slices = {}
-for i = 5, #ARGV do
+for i = 6, #ARGV do
   local precision = tonumber(ARGV[i])
   local slice = string.format('%d', math.floor(at / precision) * precision)
-  local current = tonumber(redis.call('HGET', KEYS[(i - 4) * 2], slice) or '0')
+  local current = tonumber(redis.call('HGET', KEYS[(i - 5) * 2], slice) or '0')
   if math.abs(current + count) > MAX_SAFE then
     return redis.error_reply('E_OVERFLOW the sample would leave the safe integer range')
   end
   slices[i] = slice
 end
 
-for i = 5, #ARGV do
-  local k = (i - 4) * 2
+for i = 6, #ARGV do
+  local k = (i - 5) * 2
   redis.call('ZADD', KEYS[k - 1], 0, name)
   redis.call('HINCRBY', KEYS[k], slices[i], ARGV[2])
 end
-return string.format('%.6f', at)
+local time = string.format('%.6f', at)
+-- Announced from here so that an update is one round trip to Redis.
+if ARGV[5] ~= '' then
+  redis.call('PUBLISH', ARGV[5], '{"name":' .. cjson.encode(name) .. ',"time":' .. time .. '}')
+end
+return time
