@@ -209,8 +209,8 @@ class GraphqlWsTransport implements Transport {
 
 /** What the benchmark learns from its subscribers. */
 export interface DeliverySink {
-  /** A message came back from a pull; `at` is performance.now() when the pull's reply arrived. */
-  pulled(subscriber: Subscriber, message: PulledMessage, at: number): void;
+  /** A message came back from a pull sent at `asked`, whose reply arrived `at` (both performance.now()). */
+  pulled(subscriber: Subscriber, message: PulledMessage, asked: number, at: number): void;
   failed(subscriber: Subscriber, error: unknown): void;
 }
 
@@ -283,10 +283,11 @@ export class Subscriber {
     try {
       do {
         this.again = false;
+        const asked = performance.now();
         const { messages, remaining } = await this.transport.pull();
         const at = performance.now();
         this.pulls++;
-        for (const message of messages) this.sink.pulled(this, message, at);
+        for (const message of messages) this.sink.pulled(this, message, asked, at);
         if (remaining > 0) this.again = true;
       } while (this.again);
     } catch (error) {

@@ -26,6 +26,8 @@ export class Deliveries implements DeliverySink {
   private readonly sent = new Map<string, SentMessage>();
   /** Of this round's deliveries, in milliseconds. */
   latencies: number[] = [];
+  /** How long the pulls of this round's deliveries took, from request to reply (the rest of a latency is the notification's way). */
+  pullTimes: number[] = [];
   /** This round's deliveries whose pull beat the sender's reply. */
   pulledBeforeReply = 0;
   /** In all rounds. */
@@ -36,10 +38,11 @@ export class Deliveries implements DeliverySink {
   startRound(): void {
     this.sent.clear();
     this.latencies = [];
+    this.pullTimes = [];
     this.pulledBeforeReply = 0;
   }
 
-  pulled(subscriber: Subscriber, message: PulledMessage, at: number): void {
+  pulled(subscriber: Subscriber, message: PulledMessage, asked: number, at: number): void {
     if (message.chatId !== subscriber.chatId) return this.error(`${subscriber.user} pulled from chat ${message.chatId}, not its own`);
     if (message.id !== subscriber.lastPulledId + 1) {
       this.error(`${subscriber.user} pulled message ${message.id} of chat ${message.chatId} after ${subscriber.lastPulledId}`);
@@ -54,6 +57,7 @@ export class Deliveries implements DeliverySink {
     }
     if (Number.isNaN(sent.at)) sent.early.push(at);
     else this.latencies.push(at - sent.at);
+    this.pullTimes.push(at - asked);
     this.delivered++;
     if (this.waiter && this.delivered >= this.waiter.count) this.waiter.resolve();
   }
