@@ -1,6 +1,7 @@
 // The express side of the server: request ids and one log line per request, security headers,
 // health probes, bearer-token authentication, and JSON errors for anything before GraphQL.
 import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
 import helmet from 'helmet';
 import { bearerToken, type Principal, type TokenVerifier } from './auth';
@@ -29,9 +30,16 @@ export interface HttpAppOptions {
   /** Browser origins allowed besides the server's own (ALLOWED_ORIGINS). */
   allowedOrigins: readonly string[];
   rateLimits: RateLimits;
+  /** From securityHeaders(); the GraphQL fast path sets the same headers. */
+  securityHeaders: RequestHandler;
 }
 
-const REQUEST_ID = /^[A-Za-z0-9\-_.:]{1,128}$/;
+/** helmet's headers. Apollo Sandbox's page loads its scripts from Apollo's CDN, which a strict CSP would block. */
+export function securityHeaders(isProduction: boolean): RequestHandler {
+  return helmet({ contentSecurityPolicy: isProduction ? undefined : false });
+}
+
+export const REQUEST_ID = /^[A-Za-z0-9\-_.:]{1,128}$/;
 const PROBE_PATHS = new Set(['/healthz', '/readyz']);
 
 export function reportOf(res: express.Response): RequestReport {
@@ -43,8 +51,7 @@ export function createHttpApp(options: HttpAppOptions): Express {
   app.disable('x-powered-by');
   app.set('trust proxy', false);
   app.use(requestLog(options.logger));
-  // Apollo Sandbox's page loads its scripts from Apollo's CDN, which a strict CSP would block.
-  app.use(helmet({ contentSecurityPolicy: options.isProduction ? undefined : false }));
+  app.use(options.securityHeaders);
 
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
@@ -95,23 +102,30 @@ function requestLog(logger: Logger): RequestHandler {
     const report: RequestReport = { requestId, principal: null };
     res.locals.report = report;
     res.setHeader('x-request-id', requestId);
-    const started = process.hrtime.bigint();
-    res.on('finish', () => {
-      const entry = {
-        reqId: requestId,
-        method: req.method,
-        path: req.originalUrl.split('?')[0],
-        status: res.statusCode,
-        ms: Number(process.hrtime.bigint() - started) / 1e6,
-        user: report.principal?.userId,
-        operation: report.operation,
-        errors: report.errorCodes,
-      };
-      if (PROBE_PATHS.has(req.originalUrl.split('?')[0])) logger.debug(entry, 'request');
-      else logger.info(entry, 'request');
-    });
+    logRequest(logger, req, res, report);
     next();
   };
+}
+
+/** One log line when the answer has gone (probes at debug level). */
+export function logRequest(logger: Logger, req: IncomingMessage, res: ServerResponse, report: RequestReport): void {
+  const started = process.hrtime.bigint();
+  // Read now: express rewrites req.url inside mounted middleware.
+  const path = (req.url ?? '').split('?')[0]!;
+  res.on('finish', () => {
+    const entry = {
+      reqId: report.requestId,
+      method: req.method,
+      path,
+      status: res.statusCode,
+      ms: Number(process.hrtime.bigint() - started) / 1e6,
+      user: report.principal?.userId,
+      operation: report.operation,
+      errors: report.errorCodes,
+    };
+    if (PROBE_PATHS.has(path)) logger.debug(entry, 'request');
+    else logger.info(entry, 'request');
+  });
 }
 
 /**

@@ -11,7 +11,8 @@ import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/dis
 import { developmentSecret, TokenVerifier } from './auth';
 import type { Config } from './config';
 import { createRowSource, type SqlRowSource } from './db/row-source';
-import { createHttpApp, finishHttpApp, reportOf } from './http';
+import { withGraphqlFastPath } from './graphql-http';
+import { createHttpApp, finishHttpApp, reportOf, securityHeaders } from './http';
 import type { Logger } from './logger';
 import { closeRedis, connectRedis, pingRedis, warnIfEvicting } from './redis/connection';
 import { ChatRepository } from './redis/chat';
@@ -177,7 +178,9 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
     const documents = documentGuard(config.security);
     const rateLimits = new RateLimits(config.security.rateLimit, commands, logger);
     let draining = false;
+    const headers = securityHeaders(config.isProduction);
     const app = createHttpApp({
+      securityHeaders: headers,
       logger,
       verifier,
       isProduction: config.isProduction,
@@ -187,7 +190,9 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
       allowedOrigins: config.security.allowedOrigins,
       rateLimits,
     });
-    const httpServer = http.createServer(app);
+    // The handler is set once Apollo has started (the fast path needs it); until then, the app.
+    let handle: http.RequestListener = app;
+    const httpServer = http.createServer((req, res) => handle(req, res));
     const formatError = createErrorFormatter({ isProduction: config.isProduction, logger, fieldSuggestions: config.security.fieldSuggestions });
     const ws = startWebSocketServer({
       httpServer,
@@ -240,21 +245,18 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
     });
     undo.push(async () => stopWaiting.abort());
 
-    app.use(
-      '/graphql',
-      expressMiddleware(apollo, {
-        context: async ({ res }) => {
-          const report = reportOf(res);
-          return {
-            principal: report.principal,
-            signal: abortedOnClose(res),
-            requestId: report.requestId,
-            logger: logger.child({ reqId: report.requestId }),
-            report,
-          };
-        },
-      }),
-    );
+    const context = async (res: http.ServerResponse): Promise<GraphQLContext> => {
+      const report = reportOf(res as never);
+      return {
+        principal: report.principal,
+        signal: abortedOnClose(res),
+        requestId: report.requestId,
+        logger: logger.child({ reqId: report.requestId }),
+        report,
+      };
+    };
+    app.use('/graphql', expressMiddleware(apollo, { context: async ({ res }) => context(res) }));
+    handle = withGraphqlFastPath(app, { logger, verifier, rateLimits, bodyLimitBytes: config.bodyLimitBytes, securityHeaders: headers, apollo, context });
     finishHttpApp(app, logger);
 
     await new Promise<void>((resolve, reject) => {
