@@ -130,8 +130,9 @@ function httpStatus(url: string): Promise<number> {
  * background workers that have nothing to do here are off, and the per-user and per-address
  * limits are raised so the load generator, one address, is not throttled.
  */
-export function startProduct(redisUrl: string, extraEnv: Record<string, string> = {}, cpus?: string): Promise<ServerProcess> {
+export function startProduct(redisUrl: string, extraEnv: Record<string, string> = {}, cpus?: string, nodeArgs: string[] = []): Promise<ServerProcess> {
   return startServerProcess({
+    nodeArgs,
     script: path.join(__dirname, '..', 'src', 'main.js'),
     readyPath: '/readyz',
     cpus,

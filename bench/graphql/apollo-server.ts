@@ -1,0 +1,112 @@
+// Peers "bare Apollo" and "Apollo + type-graphql": @apollo/server's standalone server with its
+// defaults, no product middleware (no express, helmet, rate limits, document limits, logging).
+// BENCH_SCHEMA=sdl serves a hand-written schema for the five operations with plain resolver
+// functions over the same repositories; BENCH_SCHEMA=type-graphql serves the product's schema,
+// built by type-graphql from the product's resolver classes. The difference between the two is
+// what the type-graphql layer costs.
+import 'reflect-metadata';
+import { randomUUID } from 'node:crypto';
+import { ApolloServer } from '@apollo/server';
+import { startStandaloneServer } from '@apollo/server/standalone';
+import { GraphQLError, type GraphQLSchema } from 'graphql';
+import { SafeIntResolver } from 'graphql-scalars';
+import pino from 'pino';
+import { bearerToken, type Principal } from '../../src/auth';
+import { AppError } from '../../src/errors';
+import { ChatResolver } from '../../src/resolvers/chat';
+import { CounterResolver } from '../../src/resolvers/counter';
+import { GuildResolver } from '../../src/resolvers/guild';
+import { InboxResolver } from '../../src/resolvers/inbox';
+import { SemaphoreResolver } from '../../src/resolvers/semaphore';
+import type { GraphQLContext } from '../../src/schema/context';
+import { buildAppSchema } from '../../src/schema/index';
+import { openBackend, type Backend } from './backend';
+
+const SDL = /* GraphQL */ `
+  scalar SafeInt
+  type ChatMessage { chatId: ID! id: Int! message: String! sender: ID! ts: Float! }
+  type PendingChat { chatId: ID! messages: [ChatMessage!]! remaining: Int! }
+  type SemaphoreLease { expiresAt: Float! fencingToken: SafeInt! id: String! name: String! }
+  type Query { guildMembers(guild: String!, prefix: String!, limit: Int! = 10): [String!]! }
+  type Mutation {
+    sendMessage(chatId: ID!, message: String!, clientMessageId: ID): ChatMessage!
+    fetchPendingMessages(limit: Int): [PendingChat!]!
+    updateCounter(name: String!, count: Int! = 1, at: Float): Boolean!
+    acquireSemaphore(name: String!, limit: Int!, timeoutMs: Int! = 10000, waitMs: Int! = 0): SemaphoreLease
+    releaseSemaphore(name: String!, id: String!): Boolean!
+  }
+`;
+
+type Args = Record<string, never>;
+const errors = <T>(work: Promise<T>): Promise<T> =>
+  work.catch((error: unknown) => {
+    if (error instanceof AppError) throw new GraphQLError(error.message, { extensions: { code: error.code } });
+    throw error;
+  });
+
+function plainResolvers(backend: Backend) {
+  const call =
+    (operation: (caller: Principal | null, args: never) => Promise<unknown>) =>
+    (_: unknown, args: Args, context: GraphQLContext) =>
+      errors(operation(context.principal, args as never));
+  return {
+      SafeInt: SafeIntResolver,
+      Query: { guildMembers: call(backend.guildMembers) },
+      Mutation: {
+        sendMessage: call(backend.sendMessage),
+        fetchPendingMessages: call(backend.fetchPendingMessages),
+        updateCounter: call(backend.updateCounter),
+        acquireSemaphore: call(backend.acquireSemaphore),
+        releaseSemaphore: call(backend.releaseSemaphore),
+      },
+  };
+}
+
+function typeGraphqlSchema(backend: Backend): Promise<GraphQLSchema> {
+  const { config } = backend;
+  const { chats, counters, guilds, semaphores, inbox, pubSub } = backend.parts;
+  // Only these resolvers are asked for; the container refuses the others if they ever were.
+  return buildAppSchema(
+    [
+      new ChatResolver(chats, config.messaging, inbox),
+      new CounterResolver(counters, config.counters),
+      new SemaphoreResolver(semaphores, config.leases),
+      new GuildResolver(guilds, config.autocomplete),
+      new InboxResolver(),
+    ],
+    pubSub,
+  );
+}
+
+async function main(): Promise<void> {
+  const backend = await openBackend();
+  const logger = pino({ level: 'warn' });
+  // Apollo's own way of taking a schema as SDL and a resolver map.
+  const server =
+    process.env.BENCH_SCHEMA === 'type-graphql'
+      ? new ApolloServer<GraphQLContext>({ schema: await typeGraphqlSchema(backend) })
+      : new ApolloServer<GraphQLContext>({ typeDefs: SDL, resolvers: plainResolvers(backend) });
+  await startStandaloneServer(server, {
+    listen: { port: Number(process.env.PORT), host: '127.0.0.1' },
+    context: async ({ req }) => {
+      try {
+        const token = bearerToken(req.headers.authorization);
+        return { principal: token === undefined ? null : backend.verifier.verify(token), requestId: randomUUID(), logger };
+      } catch (error) {
+        if (!(error instanceof AppError)) throw error;
+        throw new GraphQLError(error.message, { extensions: { code: error.code, http: { status: 401 } } });
+      }
+    },
+  });
+  process.on('SIGTERM', () => {
+    void server
+      .stop()
+      .then(() => backend.close())
+      .then(() => process.exit(0));
+  });
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

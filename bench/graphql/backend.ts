@@ -1,0 +1,124 @@
+// What the raw node:http and bare Apollo peers run on: the product's own repositories, token
+// verifier, validation and notifications, built from the same configuration, so that each peer
+// does the product's work and differs from it only in what sits in front.
+import 'reflect-metadata';
+import pino from 'pino';
+import { SERVICE_ROLE, TokenVerifier, type Principal } from '../../src/auth';
+import { loadConfig, type Config } from '../../src/config';
+import { badInput, forbidden, unauthenticated } from '../../src/errors';
+import { ChatRepository, type ChatMessage as StoredMessage } from '../../src/redis/chat';
+import { closeRedis, connectRedis } from '../../src/redis/connection';
+import { CounterRepository } from '../../src/redis/counter';
+import { GuildRepository } from '../../src/redis/guild';
+import { LeaseRepository, type Lease } from '../../src/redis/lease';
+import { LeaseSignals } from '../../src/redis/lease-signals';
+import { LeaseAcquirer } from '../../src/redis/lease-wait';
+import { InboxNotifier } from '../../src/resolvers/inbox';
+import { holdTime, leaseName, leaseSecret, unixSeconds, waitTime } from '../../src/resolvers/lease';
+import { Topic } from '../../src/schema/context';
+import { channelOf, createRedisPubSub } from '../../src/schema/pubsub';
+import { intInRange, validId, validName, validPrefix, validText } from '../../src/validation';
+
+export interface Backend {
+  config: Config;
+  verifier: TokenVerifier;
+  /** The five operations as the product's resolvers do them, minus GraphQL. */
+  sendMessage(caller: Principal | null, args: { chatId: string; message: string; clientMessageId?: string | null }): Promise<unknown>;
+  fetchPendingMessages(caller: Principal | null, args: { limit?: number | null }): Promise<unknown>;
+  updateCounter(caller: Principal | null, args: { name: string; count?: number }): Promise<boolean>;
+  acquireSemaphore(caller: Principal | null, args: { name: string; limit: number; timeoutMs?: number; waitMs?: number }): Promise<unknown>;
+  releaseSemaphore(caller: Principal | null, args: { name: string; id: string }): Promise<boolean>;
+  guildMembers(caller: Principal | null, args: { guild: string; prefix: string; limit?: number }): Promise<string[]>;
+  /** The repositories and notifiers themselves, for the type-graphql resolvers. */
+  parts: {
+    chats: ChatRepository;
+    counters: CounterRepository;
+    guilds: GuildRepository;
+    semaphores: LeaseAcquirer;
+    inbox: InboxNotifier;
+    pubSub: ReturnType<typeof createRedisPubSub>;
+  };
+  close(): Promise<void>;
+}
+
+export async function openBackend(env: NodeJS.ProcessEnv = process.env): Promise<Backend> {
+  const config = loadConfig(env);
+  const logger = pino({ level: 'warn' });
+  const url = config.redisUrl!;
+  const commands = await connectRedis(url, { name: 'bench:commands', logger, commandTimeoutMs: 5000 });
+  const subscriber = await connectRedis(url, { name: 'bench:subscriber', logger });
+  const leaseSubscriber = await connectRedis(url, { name: 'bench:lease-signals', logger });
+  const verifier = new TokenVerifier({ secret: config.jwtSecret!, issuer: config.jwtIssuer, audience: config.jwtAudience });
+  const pubSub = createRedisPubSub(commands, subscriber);
+  const inbox = new InboxNotifier(pubSub);
+  // Built as src/server.ts builds them: the scripts announce sends and counter updates.
+  const chats = new ChatRepository(commands, config.messaging, channelOf(Topic.inboxChanged, ''));
+  const counters = new CounterRepository(commands, config.counters, (name) => channelOf(Topic.counterUpdated, name));
+  const guilds = new GuildRepository(commands, config.autocomplete);
+  const stop = new AbortController();
+  const semaphores = new LeaseAcquirer(new LeaseRepository(commands, 'semaphore', config.leases), new LeaseSignals(leaseSubscriber, logger), stop.signal);
+
+  const signedIn = (caller: Principal | null): Principal => {
+    if (!caller) throw unauthenticated();
+    return caller;
+  };
+  const service = (caller: Principal | null): Principal => {
+    if (!signedIn(caller).isService) throw forbidden(`This operation is for service callers (a token whose roles include "${SERVICE_ROLE}")`);
+    return caller!;
+  };
+  const toMessage = (message: StoredMessage) => ({ ...message, ts: message.ts / 1000 });
+  const toLease = (lease: Lease) => ({ name: lease.name, id: lease.id, fencingToken: lease.fencingToken, expiresAt: unixSeconds(lease.expiresAt) });
+
+  return {
+    config,
+    verifier,
+    parts: { chats, counters, guilds, semaphores, inbox, pubSub },
+    async sendMessage(caller, { chatId, message, clientMessageId }) {
+      const user = signedIn(caller).userId;
+      const id = validId(chatId, 'chatId');
+      const text = validText(message, 'message', config.messaging.maxMessageLength);
+      const clientId = clientMessageId === null || clientMessageId === undefined ? undefined : validName(clientMessageId, 'clientMessageId');
+      const sent = await chats.send(id, user, text, clientId);
+      return toMessage(sent.message);
+    },
+    async fetchPendingMessages(caller, { limit }) {
+      const user = signedIn(caller).userId;
+      const max = config.messaging.maxFetch;
+      const count = limit === null || limit === undefined ? max : intInRange(limit, 'limit', 1, max);
+      const pending = await chats.pending(user, count, true);
+      return pending.map((chat) => ({ chatId: chat.chatId, remaining: chat.remaining, messages: chat.messages.map(toMessage) }));
+    },
+    async updateCounter(caller, { name, count = 1 }) {
+      service(caller);
+      const counter = validName(name, 'name');
+      if (count === 0) throw badInput('count must not be zero', 'count');
+      intInRange(count, 'count', -config.counters.maxIncrement, config.counters.maxIncrement);
+      await counters.update(counter, count);
+      return true;
+    },
+    async acquireSemaphore(caller, args) {
+      const owner = service(caller).userId;
+      const name = leaseName(args.name);
+      const limit = intInRange(args.limit, 'limit', 1, config.leases.maxLimit);
+      const ttlMs = holdTime(args.timeoutMs ?? 10_000, 'timeoutMs', config.leases);
+      const waitMs = waitTime(args.waitMs ?? 0, 'waitMs', config.leases);
+      const lease = await semaphores.acquire({ name, limit, ttlMs, waitMs, owner });
+      return lease ? toLease(lease) : null;
+    },
+    async releaseSemaphore(caller, args) {
+      service(caller);
+      return semaphores.repository.release(leaseName(args.name), leaseSecret(args.id, 'id'));
+    },
+    async guildMembers(caller, { guild, prefix, limit = 10 }) {
+      const principal = signedIn(caller);
+      const name = validName(guild, 'guild');
+      const wanted = validPrefix(prefix, 'prefix');
+      const count = intInRange(limit, 'limit', 1, config.autocomplete.maxGuildSearch);
+      return guilds.search(name, wanted, count, principal.isService ? undefined : principal.userId);
+    },
+    async close() {
+      stop.abort();
+      await Promise.all([closeRedis(commands), closeRedis(subscriber), closeRedis(leaseSubscriber)]);
+    },
+  };
+}

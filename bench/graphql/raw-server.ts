@@ -1,0 +1,58 @@
+// Peer "raw": node:http and ioredis with nothing in front of the product's repositories and
+// scripts: POST /op/<operation> with the variables as the JSON body, bearer token checked, the
+// result as JSON. No framework, no GraphQL: the limit for this work in one Node process.
+import http from 'node:http';
+import { bearerToken } from '../../src/auth';
+import { AppError } from '../../src/errors';
+import { openBackend, type Backend } from './backend';
+
+type Operation = (backend: Backend, caller: ReturnType<Backend['verifier']['verify']> | null, body: never) => Promise<unknown>;
+
+const OPERATIONS: Record<string, Operation> = {
+  sendMessage: (b, caller, body) => b.sendMessage(caller, body),
+  fetchPendingMessages: (b, caller, body) => b.fetchPendingMessages(caller, body),
+  updateCounter: (b, caller, body) => b.updateCounter(caller, body),
+  acquireSemaphore: (b, caller, body) => b.acquireSemaphore(caller, body),
+  releaseSemaphore: (b, caller, body) => b.releaseSemaphore(caller, body),
+  guildMembers: (b, caller, body) => b.guildMembers(caller, body),
+};
+
+function reply(res: http.ServerResponse, status: number, value: unknown): void {
+  const body = JSON.stringify(value);
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+  res.end(body);
+}
+
+async function main(): Promise<void> {
+  const backend = await openBackend();
+  const server = http.createServer((req, res) => {
+    if (req.method === 'GET' && req.url === '/healthz') return reply(res, 200, { status: 'ok' });
+    const operation = req.method === 'POST' && req.url?.startsWith('/op/') ? OPERATIONS[req.url.slice(4)] : undefined;
+    if (!operation) return reply(res, 404, { error: 'NOT_FOUND' });
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      (async () => {
+        const token = bearerToken(req.headers.authorization);
+        const caller = token === undefined ? null : backend.verifier.verify(token);
+        const data = await operation(backend, caller, JSON.parse(Buffer.concat(chunks).toString()) as never);
+        reply(res, 200, { data });
+      })().catch((error: unknown) => {
+        if (error instanceof AppError) reply(res, 400, { error: error.code, message: error.message });
+        else reply(res, 500, { error: 'INTERNAL_SERVER_ERROR', message: String(error) });
+      });
+    });
+  });
+  server.keepAliveTimeout = 60_000;
+  server.listen(Number(process.env.PORT), '127.0.0.1');
+  process.on('SIGTERM', () => {
+    server.close();
+    server.closeAllConnections();
+    void backend.close().then(() => process.exit(0));
+  });
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,71 @@
+// The Redis side of the GraphQL-path benchmark: how many commands one operation sends to Redis
+// (MONITOR, which shows commands run inside scripts as coming from "lua", so those are left
+// out), and how fast redis-server runs those same commands on its own (redis-benchmark).
+import { spawnSync } from 'node:child_process';
+import Redis from 'ioredis';
+
+export interface RoundTripCount {
+  /** Commands clients sent per operation. */
+  perOperation: number;
+  /** The commands the first operation sent, as argument lists. */
+  firstOperation: string[][];
+}
+
+export async function countRoundTrips(redisUrl: string, count: number, operation: (n: number) => Promise<void>): Promise<RoundTripCount> {
+  const control = new Redis(redisUrl);
+  // monitor() answers with a second connection; both are closed at the end.
+  const source = new Redis(redisUrl);
+  const monitor = await source.monitor();
+  const seen: string[][] = [];
+  let waiting: { marker: string; resolve: () => void } | undefined;
+  monitor.on('monitor', (_time: string, args: string[], source: string) => {
+    if (args[0]?.toLowerCase() === 'echo' && waiting && args[1] === waiting.marker) {
+      waiting.resolve();
+      return;
+    }
+    if (source !== 'lua') seen.push(args);
+  });
+  // An ECHO from this process marks where an operation's commands end: MONITOR lists
+  // commands in the order Redis ran them.
+  const mark = (marker: string): Promise<void> =>
+    new Promise((resolve) => {
+      waiting = { marker, resolve };
+      void control.echo(marker);
+    });
+  try {
+    await mark('start');
+    seen.length = 0;
+    await operation(0);
+    await mark('first');
+    const firstOperation = seen.splice(0);
+    for (let n = 1; n < count; n++) await operation(n);
+    await mark('end');
+    return { perOperation: (firstOperation.length + seen.length) / count, firstOperation };
+  } finally {
+    monitor.disconnect();
+    source.disconnect();
+    control.disconnect();
+  }
+}
+
+/**
+ * Operations per second redis-server alone sustains for this list of commands: each command is
+ * run by redis-benchmark with `clients` connections, and the operation's rate is
+ * 1 / (sum of 1/rate of its commands).
+ */
+export function redisLimit(redisUrl: string, commands: string[][], clients: number, requests: number, cpus?: string): number {
+  const { hostname, port, username, password } = new URL(redisUrl);
+  const auth = password ? ['--user', decodeURIComponent(username || 'default'), '-a', decodeURIComponent(password)] : [];
+  let secondsPerOperation = 0;
+  for (const args of commands) {
+    const benchmark = ['-h', hostname, '-p', port, '-c', String(clients), '-n', String(requests), '--csv', ...auth, ...args];
+    const [command, argv] = cpus === undefined ? ['redis-benchmark', benchmark] : ['taskset', ['-c', cpus, 'redis-benchmark', ...benchmark]];
+    const result = spawnSync(command, argv, { encoding: 'utf8', timeout: 60_000 });
+    const last = result.stdout.trim().split('\n').pop() ?? '';
+    // The test name is the command line and may hold quotes; seven numbers end the line.
+    const rate = Number(/","([\d.]+)"(?:,"[\d.]+"){6}$/.exec(last)?.[1]);
+    if (!(rate > 0)) throw new Error(`redis-benchmark gave no rate for ${args[0]}: ${result.stdout}${result.stderr}`);
+    secondsPerOperation += 1 / rate;
+  }
+  return 1 / secondsPerOperation;
+}
