@@ -245,14 +245,21 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
     });
     undo.push(async () => stopWaiting.abort());
 
+    // The signal and the child logger are made when first asked for: most requests need neither.
     const context = async (res: http.ServerResponse): Promise<GraphQLContext> => {
       const report = reportOf(res as never);
+      let signal: AbortSignal | undefined;
+      let child: Logger | undefined;
       return {
         principal: report.principal,
-        signal: abortedOnClose(res),
         requestId: report.requestId,
-        logger: logger.child({ reqId: report.requestId }),
         report,
+        get signal() {
+          return (signal ??= abortedOnClose(res));
+        },
+        get logger() {
+          return (child ??= logger.child({ reqId: report.requestId }));
+        },
       };
     };
     app.use('/graphql', expressMiddleware(apollo, { context: async ({ res }) => context(res) }));
@@ -281,9 +288,13 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
   }
 }
 
-/** A signal that fires if the client disconnects before its response was sent. */
-function abortedOnClose(res: { writableFinished: boolean; once(event: 'close', listener: () => void): unknown }): AbortSignal {
+/** A signal that fires if the client disconnects before its response was sent (at once if it already has). */
+function abortedOnClose(res: { writableFinished: boolean; closed: boolean; once(event: 'close', listener: () => void): unknown }): AbortSignal {
   const controller = new AbortController();
+  if (res.closed) {
+    if (!res.writableFinished) controller.abort();
+    return controller.signal;
+  }
   res.once('close', () => {
     if (!res.writableFinished) controller.abort();
   });
