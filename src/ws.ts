@@ -8,7 +8,6 @@ import {
   NoSchemaIntrospectionCustomRule,
   specifiedRules,
   validate,
-  type DocumentNode,
   type GraphQLSchema,
   type ValidationRule,
 } from 'graphql';
@@ -19,6 +18,7 @@ import { bearerToken, isExpired, type Principal, type TokenVerifier } from './au
 import type { Logger } from './logger';
 import type { GraphQLContext } from './schema/context';
 import { withoutSuggestion, type ErrorFormatter } from './schema/format-error';
+import { DocumentCache } from './security/document-cache';
 import type { DocumentGuard } from './security/document-limits';
 import { originAllowed, originOf } from './security/origins';
 import { clientKey, type RateLimits } from './security/rate-limit';
@@ -99,6 +99,8 @@ export function startWebSocketServer(options: WebSocketOptions): WebSocketHandle
     ...(options.introspection ? [] : [NoSchemaIntrospectionCustomRule]),
     ...options.documents.rules,
   ];
+  // Parsed and validated once per distinct text; texts up to 4 MiB in all.
+  const validDocuments = new DocumentCache(4 * 1024 * 1024);
   const shown = (message: string): string => (options.fieldSuggestions ? message : withoutSuggestion(message));
   const format = (errors: readonly GraphQLError[]) => errors.map((error) => options.formatError(error.toJSON(), error));
 
@@ -171,23 +173,29 @@ export function startWebSocketServer(options: WebSocketOptions): WebSocketHandle
           const known = error as { message: string; code?: string; details?: Record<string, unknown> };
           return refuse([new GraphQLError(known.message, { extensions: { code: known.code ?? 'RATE_LIMITED', ...known.details } })]);
         }
-        let document: DocumentNode;
-        try {
-          document = options.documents.parse(payload.query);
-        } catch (error) {
-          return refuse([error as GraphQLError]);
+        let document = validDocuments.get(payload.query);
+        if (!document) {
+          try {
+            document = options.documents.parse(payload.query);
+          } catch (error) {
+            return refuse([error as GraphQLError]);
+          }
+          const errors = validate(options.schema, document, rules);
+          if (errors.length > 0) {
+            return refuse(
+              errors.map((e) => new GraphQLError(shown(e.message), { nodes: e.nodes, extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } })),
+            );
+          }
+          validDocuments.set(payload.query, document);
         }
-        const errors = validate(options.schema, document, rules);
-        if (errors.length > 0) {
-          return refuse(
-            errors.map((e) => new GraphQLError(shown(e.message), { nodes: e.nodes, extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } })),
-          );
-        }
+        let child: Logger | undefined;
         const contextValue: GraphQLContext = {
           principal,
           requestId: randomUUID(),
           signal: controller.signal,
-          logger: log.child({ user: principal.userId, op: payload.operationName }),
+          get logger() {
+            return (child ??= log.child({ user: principal.userId, op: payload.operationName }));
+          },
         };
         log.info({ user: principal.userId, operation: payload.operationName, id }, 'websocket operation');
         return {
