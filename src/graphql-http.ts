@@ -43,6 +43,8 @@ export function withGraphqlFastPath<Context extends BaseContext>(fallback: Handl
     res.setHeader('x-request-id', report.requestId);
     logRequest(options.logger, req, res, report);
     serve(req, res, report, options).catch((error: unknown) => {
+      // The client hung up mid-body: as raw-body's 'request aborted', not a server error.
+      if (req.destroyed && !req.complete) return void res.destroy();
       options.logger.error({ err: error }, 'unexpected HTTP error');
       if (!res.headersSent) refuse(res, report, 500, 'INTERNAL_SERVER_ERROR', 'Internal server error');
       else res.destroy();
@@ -88,7 +90,8 @@ async function serve<Context extends BaseContext>(req: IncomingMessage, res: Ser
   const text = await readBody(req, Number(req.headers['content-length']));
   let body: unknown;
   try {
-    body = JSON.parse(text);
+    // iconv-lite (express.json) drops a leading BOM.
+    body = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
   } catch {
     body = undefined;
   }

@@ -118,11 +118,15 @@ export class ChatRepository {
     const again = more.flatMap((count, i) => (count > 0 ? [i] : []));
     if (again.length > 0) {
       const quotas = shareFairly(again.map((i) => more[i]!), left, start % again.length);
-      const fetched = await this.fetchEach(user, again.map((i) => entries[i]!), quotas, advance);
+      // Without advance the seen-id did not move: fetch the first share again plus the extra one.
+      const asked = advance ? quotas : quotas.map((quota, k) => quota + found[again[k]!]!.messages.length);
+      const fetched = await this.fetchEach(user, again.map((i) => entries[i]!), asked, advance);
       fetched.forEach((chat, k) => {
         const i = again[k]!;
-        if (chat) found[i] = { chatId: chat.chatId, messages: [...found[i]!.messages, ...chat.messages], remaining: chat.remaining };
-        else found[i] = undefined;
+        const first = found[i]!;
+        if (chat) found[i] = { chatId: chat.chatId, messages: advance ? [...first.messages, ...chat.messages] : chat.messages, remaining: chat.remaining };
+        // Left between the passes: what the first pass took (and, with advance, moved past) is still theirs.
+        else found[i] = { ...first, remaining: 0 };
       });
     }
     return found
