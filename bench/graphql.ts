@@ -24,7 +24,7 @@ import { percentile, printTable, runBenchmark, withBenchRedis } from './support'
 
 const QUICK = isQuick();
 const ROUNDS = Number(process.env.BENCH_GRAPHQL_ROUNDS ?? (QUICK ? 3 : 5));
-const PER_ROUND = Number(process.env.BENCH_GRAPHQL_OPS ?? (QUICK ? 1000 : 5000));
+const PER_ROUND = Number(process.env.BENCH_GRAPHQL_OPS ?? (QUICK ? 1000 : 3000));
 const WARM_UP = Math.ceil(PER_ROUND / 4);
 const CONCURRENCY = Number(process.env.BENCH_GRAPHQL_CONCURRENCY ?? 32);
 const PEERS = ['raw', 'apollo', 'apollo+tg', 'product'] as const;
