@@ -165,7 +165,7 @@ async function main(): Promise<void> {
       progress(0.88, 'redis-benchmark on the same commands');
       const limits = new Map<string, number>();
       for (const operation of SELECTED) {
-        limits.set(operation.name, redisLimit(servers.product.port === 0 ? '' : redisUrl, productCommands.get(operation.name)!, CONCURRENCY, QUICK ? 5000 : 20000, pinned ? SERVER_CPU : undefined));
+        limits.set(operation.name, redisLimit(redisUrl, productCommands.get(operation.name)!, CONCURRENCY, QUICK ? 5000 : 20000, pinned ? SERVER_CPU : undefined));
       }
 
       const figures: Figure[] = [];

@@ -42,8 +42,9 @@ export function securityHeaders(isProduction: boolean): RequestHandler {
 export const REQUEST_ID = /^[A-Za-z0-9\-_.:]{1,128}$/;
 const PROBE_PATHS = new Set(['/healthz', '/readyz']);
 
-export function reportOf(res: express.Response): RequestReport {
-  return res.locals.report as RequestReport;
+/** The report of a request, on the express path and on the GraphQL fast path alike (res.locals). */
+export function reportOf(res: ServerResponse): RequestReport {
+  return (res as ServerResponse & { locals: { report: RequestReport } }).locals.report;
 }
 
 export function createHttpApp(options: HttpAppOptions): Express {

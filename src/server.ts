@@ -247,7 +247,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
 
     // The signal and the child logger are made when first asked for: most requests need neither.
     const context = async (res: http.ServerResponse): Promise<GraphQLContext> => {
-      const report = reportOf(res as never);
+      const report = reportOf(res);
       let signal: AbortSignal | undefined;
       let child: Logger | undefined;
       return {

@@ -53,6 +53,8 @@ const chatSettings = () => loadConfig({ ...process.env, NODE_ENV: 'test' }).mess
 
 /** Chats for sendMessage: users u0..u999 in chats of four; entry i is (sender, chat id). */
 const sendPool: { user: string; chatId: string }[] = [];
+/** Two-letter prefixes of the guild's member names, for guildMembers. */
+const prefixes: string[] = [];
 
 async function inBatches<T>(items: T[], size: number, work: (item: T) => Promise<void>): Promise<void> {
   for (let i = 0; i < items.length; i += size) await Promise.all(items.slice(i, i + size).map(work));
@@ -169,4 +171,3 @@ export const OPERATIONS: OperationSpec[] = [
   },
 ];
 
-const prefixes: string[] = [];
