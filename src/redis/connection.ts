@@ -3,6 +3,7 @@
 import Redis from 'ioredis';
 import type { Logger } from '../logger';
 import { withTimeout } from '../timeout';
+import { UNREACHABLE_POLICY } from './retry-policy';
 import { defineScripts } from './scripts';
 
 export interface ConnectOptions {
@@ -18,15 +19,12 @@ export async function connectRedis(url: string, options: ConnectOptions): Promis
   const client = new Redis(url, {
     lazyConnect: true,
     connectionName: options.name,
-    // While Redis is away, a command is retried once after reconnecting and then fails with
-    // STORE_UNAVAILABLE, rather than queueing without bound.
-    maxRetriesPerRequest: 1,
+    ...UNREACHABLE_POLICY,
     // A command whose reply was lost with the connection may have run: sending it again could
     // run a script twice (a task enqueued twice, a task taken and stranded). Fail it instead;
     // callers retry with their idempotency keys.
     autoResendUnfulfilledCommands: false,
     commandTimeout: options.commandTimeoutMs,
-    retryStrategy: (attempt) => Math.min(attempt * 200, 2000),
     // How long a closing socket to a dead Redis may linger; shutdown should not wait on it.
     disconnectTimeout: 200,
   });
