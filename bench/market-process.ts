@@ -130,7 +130,7 @@ export async function buildMarket(url: string, strategy: MarketStrategyName, wat
   const made = createMarketStrategy(
     { strategy, watchConnections, contentionTimeoutMs: CONTENTION_TIMEOUT_MS, lockTtlMs: LOCK_TTL_MS, maxFunds: 1_000_000_000_000_000 },
     {
-      redisUrl: url,
+      redis: url,
       commands,
       logger,
       locks: () => new LeaseAcquirer(new LeaseRepository(commands, 'lock', { maxWaiters: 1000 }), signals!, shutdown.signal),

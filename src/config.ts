@@ -1,6 +1,7 @@
 // All configuration comes from environment variables, read and validated here once at start.
 // A bad value stops start-up with a message naming the variable.
 import path from 'node:path';
+import type { ClusterTarget } from './redis/connection';
 import { MARKET_STRATEGIES, type MarketStrategyName } from './redis/market';
 import type { RateLimitSettings } from './security/rate-limit';
 
@@ -154,8 +155,10 @@ export interface Config {
   isProduction: boolean;
   host: string;
   port: number;
-  /** Unset: an embedded redis-server is started with its data in dataDir. */
+  /** Unset (and no cluster): an embedded redis-server is started with its data in dataDir. */
   redisUrl: string | undefined;
+  /** REDIS_CLUSTER_NODES: a Redis Cluster instead of one Redis. */
+  redisCluster: ClusterTarget | undefined;
   dataDir: string;
   /** Unset only outside production: a development secret is generated and kept in dataDir. */
   jwtSecret: string | undefined;
@@ -295,6 +298,44 @@ function readRedisUrl(reader: Reader): string | undefined {
   return undefined;
 }
 
+/**
+ * REDIS_CLUSTER_NODES: some nodes of a Redis Cluster (the client discovers the rest), comma
+ * separated, each `host:port` or a `redis://` / `rediss://` URL, whose user and password (the
+ * same on every node) are used for all.
+ */
+function readRedisCluster(reader: Reader): ClusterTarget | undefined {
+  const value = reader.raw('REDIS_CLUSTER_NODES');
+  if (value === undefined) return undefined;
+  const target: ClusterTarget = { nodes: [] };
+  const entries = value.split(',').map((entry) => entry.trim()).filter(Boolean);
+  for (const entry of entries) {
+    let url: URL;
+    try {
+      url = new URL(/^[a-z]+:\/\//i.test(entry) ? entry : `redis://${entry}`);
+    } catch {
+      url = new URL('invalid://');
+    }
+    const port = Number(url.port || 6379);
+    if ((url.protocol !== 'redis:' && url.protocol !== 'rediss:') || !url.hostname || !Number.isInteger(port) || port < 1 || port > 65535) {
+      reader.problems.push(`REDIS_CLUSTER_NODES must list host:port or redis:// URLs separated by commas, got "${entry}"`);
+      return undefined;
+    }
+    target.nodes.push({ host: url.hostname.replace(/^\[|\]$/g, ''), port });
+    if (url.password) target.password = decodeURIComponent(url.password);
+    if (url.username) target.username = decodeURIComponent(url.username);
+    if (url.protocol === 'rediss:') target.tls = true;
+  }
+  if (target.nodes.length === 0) {
+    reader.problems.push('REDIS_CLUSTER_NODES must name at least one node');
+    return undefined;
+  }
+  if (reader.raw('REDIS_URL') !== undefined) {
+    reader.problems.push('set REDIS_URL (one Redis) or REDIS_CLUSTER_NODES (a cluster), not both');
+    return undefined;
+  }
+  return target;
+}
+
 function readDatabaseUrl(reader: Reader): string | undefined {
   const value = reader.raw('DATABASE_URL');
   if (value === undefined) return undefined;
@@ -342,6 +383,7 @@ export function loadConfig(env: Env = process.env): Config {
     host: reader.raw('HOST') ?? (isProduction ? '0.0.0.0' : '127.0.0.1'),
     port: reader.int('PORT', 4000, 0, 65535),
     redisUrl: readRedisUrl(reader),
+    redisCluster: readRedisCluster(reader),
     dataDir: path.resolve(reader.raw('DATA_DIR') ?? '.data'),
     jwtSecret,
     jwtIssuer: reader.raw('JWT_ISSUER'),

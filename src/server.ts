@@ -14,7 +14,7 @@ import { createRowSource, type SqlRowSource } from './db/row-source';
 import { withGraphqlFastPath } from './graphql-http';
 import { createHttpApp, finishHttpApp, reportOf, securityHeaders } from './http';
 import type { Logger } from './logger';
-import { closeRedis, connectRedis, pingRedis, warnIfEvicting } from './redis/connection';
+import { closeRedis, connectRedis, pingRedis, warnIfEvicting, type RedisTarget } from './redis/connection';
 import { ChatRepository } from './redis/chat';
 import { ContactsRepository } from './redis/contacts';
 import { CounterRepository } from './redis/counter';
@@ -28,7 +28,8 @@ import { createMarketStrategy } from './redis/market-strategies';
 import { RowCacheRepository } from './redis/row-cache';
 import { TaskRepository } from './redis/tasks';
 import { EmbeddedRedis } from './redis/embedded';
-import { channelOf, createRedisPubSub } from './schema/pubsub';
+import { createRedisPubSub } from './schema/pubsub';
+import { channelOf } from './redis/keys';
 import { Topic } from './schema/context';
 import { ChatResolver } from './resolvers/chat';
 import { ContactsResolver } from './resolvers/contacts';
@@ -84,21 +85,22 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
 
   try {
     let embeddedRedis: EmbeddedRedis | undefined;
-    let redisUrl = config.redisUrl;
-    if (redisUrl === undefined) {
+    let redisTarget: RedisTarget | undefined = config.redisCluster ?? config.redisUrl;
+    if (redisTarget === undefined) {
       embeddedRedis = await EmbeddedRedis.start({ dataDir: config.dataDir, logger });
       undo.push(() => embeddedRedis!.stop());
-      redisUrl = embeddedRedis.url;
+      redisTarget = embeddedRedis.url;
     }
+    const redis = redisTarget;
 
-    const commands = await connectRedis(redisUrl, { name: 'ria:commands', logger, commandTimeoutMs: COMMAND_TIMEOUT_MS });
+    const commands = await connectRedis(redis, { name: 'ria:commands', logger, commandTimeoutMs: COMMAND_TIMEOUT_MS });
     undo.push(() => closeRedis(commands));
     await warnIfEvicting(commands, logger);
-    const subscriber = await connectRedis(redisUrl, { name: 'ria:subscriber', logger });
+    const subscriber = await connectRedis(redis, { name: 'ria:subscriber', logger, shardedSubscriber: true });
     undo.push(() => closeRedis(subscriber));
     // Waiters for locks and semaphores listen on their own connection, so their SUBSCRIBEs do
     // not interleave with the GraphQL subscriptions' ones.
-    const leaseSubscriber = await connectRedis(redisUrl, { name: 'ria:lease-signals', logger });
+    const leaseSubscriber = await connectRedis(redis, { name: 'ria:lease-signals', logger, shardedSubscriber: true });
     undo.push(() => closeRedis(leaseSubscriber));
     const leaseSignals = new LeaseSignals(leaseSubscriber, logger);
     undo.push(async () => leaseSignals.close());
@@ -112,12 +114,13 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
       audience: config.jwtAudience,
     });
 
-    const pubSub = createRedisPubSub(commands, subscriber);
-    const counters = new CounterRepository(commands, config.counters, (name) => channelOf(Topic.counterUpdated, name));
+    const channel = (topic: string, id: string): string => channelOf(topic, id, config.rowCache.table);
+    const pubSub = createRedisPubSub({ publisher: commands, subscriber, channelOf: channel, logger });
+    const counters = new CounterRepository(commands, config.counters, (name) => channel(Topic.counterUpdated, name));
     const inbox = new InboxNotifier(pubSub);
     const tasks = new TaskRepository(commands, config.tasks);
     const marketStrategy = createMarketStrategy(config.market, {
-      redisUrl,
+      redis,
       commands,
       logger,
       locks: () => new LeaseAcquirer(new LeaseRepository(commands, 'lock', config.leases), leaseSignals, stopWaiting.signal),
@@ -131,7 +134,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
     const schema = await buildAppSchema(
       [
         new CounterResolver(counters, config.counters),
-        new ChatResolver(new ChatRepository(commands, config.messaging, channelOf(Topic.inboxChanged, '')), config.messaging, inbox),
+        new ChatResolver(new ChatRepository(commands, config.messaging, channel(Topic.inboxChanged, '')), config.messaging, inbox),
         new MailboxResolver(new MailboxRepository(commands, config.messaging), config.messaging, inbox),
         new InboxResolver(),
         new LockResolver(
@@ -164,7 +167,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
     });
     if (config.worker.inApi) {
       const runner = await startTaskRunner({
-        redisUrl,
+        redis,
         commands,
         repository: tasks,
         handlers: await loadHandlers(config.worker.handlersModule!),

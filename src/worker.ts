@@ -11,7 +11,9 @@ async function main(): Promise<void> {
   const config = loadConfigOrExit();
   const logger = createLogger(config.logLevel);
   const missing = [
-    config.redisUrl === undefined && 'REDIS_URL (the API server\'s embedded Redis is its own; or run the handlers inside the API with TASK_WORKER=on)',
+    config.redisUrl === undefined &&
+      config.redisCluster === undefined &&
+      'REDIS_URL or REDIS_CLUSTER_NODES (the API server\'s embedded Redis is its own; or run the handlers inside the API with TASK_WORKER=on)',
     config.worker.queues.length === 0 && 'WORKER_QUEUES (comma-separated queue names)',
     config.worker.handlersModule === undefined && 'TASK_HANDLERS (path of the module exporting your handlers)',
   ].filter(Boolean);
@@ -22,9 +24,10 @@ async function main(): Promise<void> {
 
   try {
     const handlers = await loadHandlers(config.worker.handlersModule!);
-    const commands = await connectRedis(config.redisUrl!, { name: 'ria:task-commands', logger, commandTimeoutMs: 5000 });
+    const redis = config.redisCluster ?? config.redisUrl!;
+    const commands = await connectRedis(redis, { name: 'ria:task-commands', logger, commandTimeoutMs: 5000 });
     const runner = await startTaskRunner({
-      redisUrl: config.redisUrl!,
+      redis,
       commands,
       repository: new TaskRepository(commands, config.tasks),
       handlers,

@@ -11,7 +11,7 @@ const SETTINGS = { maxChatMembers: 1000, maxChatsPerUser: 1000, dedupeSeconds: 3
 
 beforeAll(async () => {
   redis = await startTestRedis();
-  client = new Redis(redis.url);
+  client = redis.newClient();
   defineScripts(client);
 });
 afterAll(async () => {
@@ -73,7 +73,7 @@ describe('pending more cases', () => {
       return original.apply(this, args);
     };
     try {
-      const other = new Redis(redis.url);
+      const other = redis.newClient();
       defineScripts(other);
       calls = 0;
       (client as any)[name] = async function (...args: unknown[]) {
@@ -94,7 +94,7 @@ describe('pending more cases', () => {
 
 describe('notification payloads from the scripts', () => {
   it('counter-update publishes what JSON.stringify would, for unusual names', async () => {
-    const sub = new Redis(redis.url);
+    const sub = redis.newClient();
     const got: [string, unknown][] = [];
     sub.on('message', (channel: string, message: string) => got.push([channel, JSON.parse(message)]));
     const names = ['a/b', 'é.x', 'ß@y', '😀_z', 'e\u0301'.normalize('NFC'), '日本-語'];
@@ -108,7 +108,7 @@ describe('notification payloads from the scripts', () => {
   });
 
   it('chat-send publishes the InboxNotification for each member', async () => {
-    const sub = new Redis(redis.url);
+    const sub = redis.newClient();
     const got: [string, string][] = [];
     sub.on('message', (channel: string, message: string) => got.push([channel, message]));
     const members = ['alice', 'bób/😀'];

@@ -13,7 +13,7 @@ const connections: Redis[] = [];
 const SETTINGS = { maxChatMembers: 1000, maxChatsPerUser: 1000, dedupeSeconds: 3600 };
 
 function connection(): Redis {
-  const client = new Redis(redis.url);
+  const client = redis.newClient();
   defineScripts(client);
   connections.push(client);
   return client;

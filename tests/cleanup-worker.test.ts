@@ -23,7 +23,7 @@ let redis: TestRedis;
 const connections: Redis[] = [];
 
 function repository(samples: number): RecordingRepository {
-  const client = new Redis(redis.url);
+  const client = redis.newClient();
   defineScripts(client);
   connections.push(client);
   return new RecordingRepository(client, { precisions: PRECISIONS, samples, maxFutureSeconds: 60 });

@@ -2,6 +2,7 @@
 // deadline or an abort, a connection that failed mid-work closed rather than lent again, and
 // nothing left open after close().
 import Redis from 'ioredis';
+import type { RedisClient } from '../src/redis/connection';
 import { ConnectionPool } from '../src/redis/connection-pool';
 import { conflict } from '../src/errors';
 import { startTestRedis, type TestRedis } from './support/redis';
@@ -27,7 +28,7 @@ afterAll(async () => {
 function pool(size: number, connectDelayMs = 0): ConnectionPool {
   const created = new ConnectionPool(async () => {
     if (connectDelayMs > 0) await sleep(connectDelayMs);
-    const client = new Redis(redis.url);
+    const client = redis.newClient();
     made.push(client);
     return client;
   }, size);
@@ -81,7 +82,7 @@ it('gives up with CONFLICT at the deadline, or at once when the caller aborts', 
 
 it('closes a connection whose work failed unexpectedly, and opens another for the next caller', async () => {
   const p = pool(1);
-  let first: Redis | undefined;
+  let first: RedisClient | undefined;
   const failing = p.use(async (client) => {
     first = client;
     await client.watch('some-key');
@@ -98,7 +99,7 @@ it('closes a connection whose work failed unexpectedly, and opens another for th
 
 it('lends a connection again after an AppError, which work throws only once tidied up', async () => {
   const p = pool(1);
-  let first: Redis | undefined;
+  let first: RedisClient | undefined;
   await expect(
     p.use(async (client) => {
       first = client;

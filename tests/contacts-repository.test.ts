@@ -11,7 +11,7 @@ let client: Redis;
 
 beforeAll(async () => {
   redis = await startTestRedis();
-  client = new Redis(redis.url);
+  client = redis.newClient();
   defineScripts(client);
 });
 
@@ -58,7 +58,7 @@ describe('recent contacts in Redis', () => {
 
   it('keeps one copy of each name when the same names are added concurrently from several connections', async () => {
     const others = Array.from({ length: 4 }, () => {
-      const connection = new Redis(redis.url);
+      const connection = redis.newClient();
       defineScripts(connection);
       return connection;
     });

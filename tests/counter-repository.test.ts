@@ -15,7 +15,7 @@ let commands: Redis;
 
 beforeAll(async () => {
   redis = await startTestRedis();
-  commands = new Redis(redis.url);
+  commands = redis.newClient();
   defineScripts(commands);
 });
 afterAll(async () => {
@@ -230,7 +230,7 @@ describe('clean', () => {
 
   it('never loses an update that races the removal of an empty counter', async () => {
     const counters = repo(3);
-    const other = new Redis(redis.url);
+    const other = redis.newClient();
     defineScripts(other);
     const racing = new CounterRepository(other, { precisions: PRECISIONS, samples: 3, maxFutureSeconds: 60 });
     try {

@@ -14,7 +14,7 @@ const connections: Redis[] = [];
 const LIMITS = { maxGuildMembers: 1_000_000, maxGuildsPerUser: 100 };
 
 function connection(): Redis {
-  const client = new Redis(redis.url);
+  const client = redis.newClient();
   defineScripts(client);
   connections.push(client);
   return client;

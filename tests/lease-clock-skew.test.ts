@@ -21,7 +21,7 @@ const token = new TokenVerifier({ secret: TEST_SECRET, issuer: undefined, audien
 
 const skewedServer = (skewMs: number) =>
   startAndWait({
-    REDIS_URL: redis.url,
+    ...redis.env,
     JWT_SECRET: TEST_SECRET,
     DATA_DIR: tempDir(),
     COUNTER_CLEANUP: 'off',

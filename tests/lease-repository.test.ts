@@ -18,7 +18,7 @@ const shutdown = new AbortController();
 const SETTINGS = { maxWaiters: 1000 };
 
 function connection(): Redis {
-  const client = new Redis(redis.url);
+  const client = redis.newClient();
   defineScripts(client);
   connections.push(client);
   return client;
@@ -316,7 +316,7 @@ describe('a lock', () => {
   });
 
   it('does not leave a slot held when the reply to its grant was lost to a timeout', async () => {
-    const impatient = new Redis(redis.url, { commandTimeout: 100 });
+    const impatient = redis.newClient({ commandTimeout: 100 });
     defineScripts(impatient);
     connections.push(impatient);
     const acquirer = instance('lock', SETTINGS, impatient);

@@ -31,7 +31,7 @@ afterAll(async () => {
 });
 
 function connection(): Redis {
-  const client = new Redis(redis.url);
+  const client = redis.newClient();
   defineScripts(client);
   cleanups.push(() => client.disconnect());
   return client;
@@ -53,7 +53,7 @@ function market(strategy: MarketStrategyName, options: MarketOptions = {}): Mark
   const made = createMarketStrategy(
     { strategy, watchConnections: 32, contentionTimeoutMs: 10_000, lockTtlMs, maxFunds },
     {
-      redisUrl: redis.url,
+      redis: redis.target,
       commands,
       logger,
       locks: () => {

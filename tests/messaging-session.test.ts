@@ -25,7 +25,7 @@ beforeAll(async () => {
   ensureBuilt();
   redis = await startTestRedis();
   inProcess = await startTestServer({}, redis);
-  child = await startAndWait({ REDIS_URL: redis.url, JWT_SECRET: TEST_SECRET, DATA_DIR: tempDir() });
+  child = await startAndWait({ ...redis.env, JWT_SECRET: TEST_SECRET, DATA_DIR: tempDir() });
 }, 60_000);
 afterAll(async () => {
   await Promise.all(sockets.map((socket) => socket.dispose()));

@@ -1,51 +1,64 @@
 // Notifications reach only the subscriber they were published for, also when several are
 // queued for a subscriber that is not reading yet (a busy socket).
-import Redis from 'ioredis';
-import { channelOf, createRedisPubSub } from '../src/schema/pubsub';
+import pino from 'pino';
+import { closeRedis, connectRedis, type RedisClient } from '../src/redis/connection';
+import { channelOf } from '../src/redis/keys';
+import { createRedisPubSub } from '../src/schema/pubsub';
+import { CounterRepository } from '../src/redis/counter';
+import type { Cluster } from 'ioredis';
 import { startTestRedis, type TestRedis } from './support/redis';
 
 let redis: TestRedis;
-const clients: Redis[] = [];
+const clients: RedisClient[] = [];
+const channel = (topic: string, id: string): string => channelOf(topic, id, 'inventory');
 
 beforeAll(async () => {
   redis = await startTestRedis();
 });
 afterAll(async () => {
-  for (const client of clients) client.disconnect();
+  for (const client of clients) await closeRedis(client);
   await redis.stop();
 });
 
-function pubSub() {
-  const publisher = new Redis(redis.url);
-  const subscriber = new Redis(redis.url);
+async function pubSub() {
+  const logger = pino({ level: 'silent' });
+  const publisher = await connectRedis(redis.target, { name: 'test:publisher', logger });
+  const subscriber = await connectRedis(redis.target, { name: 'test:subscriber', logger, shardedSubscriber: true });
   clients.push(publisher, subscriber);
-  return createRedisPubSub(publisher, subscriber);
+  return { bus: createRedisPubSub({ publisher, subscriber, channelOf: channel }), publisher };
 }
 
-/** Resolves once Redis reports `count` subscribers on the channel. */
-async function subscribed(channel: string, count = 1): Promise<void> {
+/** Resolves once Redis reports `count` subscribers on the channel (sharded ones on a cluster). */
+async function subscribed(name: string, count = 1): Promise<void> {
   for (let i = 0; i < 200; i++) {
-    const [, n] = (await redis.client.pubsub('NUMSUB', channel)) as [string, number];
+    let n = 0;
+    if (redis.cluster) {
+      for (const node of (redis.client as unknown as Cluster).nodes('master')) {
+        n += Number(((await node.call('PUBSUB', 'SHARDNUMSUB', name)) as [string, number])[1]);
+      }
+    } else {
+      n = Number(((await redis.client.pubsub('NUMSUB', name)) as [string, number])[1]);
+    }
     if (n >= count) return;
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
-  throw new Error(`nobody subscribed to ${channel}`);
+  throw new Error(`nobody subscribed to ${name}`);
 }
 
 describe('Redis PubSub', () => {
   it('keeps each subscriber its own queue: a slow subscriber’s notifications never reach another', async () => {
-    const bus = pubSub();
+    const { bus } = await pubSub();
     const alice = bus.subscribe('INBOX_CHANGED', 'alice')[Symbol.asyncIterator]();
     const bob = bus.subscribe('INBOX_CHANGED', 'bob')[Symbol.asyncIterator]();
     // A repeater starts listening when first read; bob's read stays pending, alice reads later.
     const bobFirst = bob.next();
     const aliceFirst = alice.next();
-    await subscribed('INBOX_CHANGED:alice');
-    await subscribed('INBOX_CHANGED:bob');
+    await subscribed(channel('INBOX_CHANGED', 'alice'));
+    await subscribed(channel('INBOX_CHANGED', 'bob'));
 
-    for (let i = 1; i <= 3; i++) await redis.client.publish(channelOf('INBOX_CHANGED', 'alice'), JSON.stringify({ for: 'alice', i }));
-    await redis.client.publish(channelOf('INBOX_CHANGED', 'bob'), JSON.stringify({ for: 'bob', i: 1 }));
-    await redis.client.publish(channelOf('INBOX_CHANGED', 'bob'), JSON.stringify({ for: 'bob', i: 2 }));
+    for (let i = 1; i <= 3; i++) bus.publish('INBOX_CHANGED', 'alice', { for: 'alice', i });
+    bus.publish('INBOX_CHANGED', 'bob', { for: 'bob', i: 1 });
+    bus.publish('INBOX_CHANGED', 'bob', { for: 'bob', i: 2 });
 
     const got = { alice: [] as unknown[], bob: [] as unknown[] };
     got.bob.push((await bobFirst).value);
@@ -56,5 +69,22 @@ describe('Redis PubSub', () => {
     expect(got.bob).toEqual([1, 2].map((i) => ({ for: 'bob', i })));
     await alice.return?.();
     await bob.return?.();
+  });
+
+  it('carries a script’s notification on the channel of its topic and id: a counter update reaches its subscriber only', async () => {
+    const { bus, publisher } = await pubSub();
+    const page = bus.subscribe('COUNTER_UPDATED', 'page/home')[Symbol.asyncIterator]();
+    const other = bus.subscribe('COUNTER_UPDATED', 'page/other')[Symbol.asyncIterator]();
+    const first = page.next();
+    void other.next();
+    await subscribed(channel('COUNTER_UPDATED', 'page/home'));
+    await subscribed(channel('COUNTER_UPDATED', 'page/other'));
+    const counters = new CounterRepository(publisher, { precisions: [1, 60], samples: 10, maxFutureSeconds: 60 }, (name) =>
+      channel('COUNTER_UPDATED', name),
+    );
+    await counters.update('page/home', 3);
+    expect((await first).value).toEqual({ name: 'page/home', time: expect.any(Number) });
+    await page.return?.();
+    await other.return?.();
   });
 });

@@ -27,7 +27,7 @@ const silent = pino({ level: 'silent' });
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function connection(): Redis {
-  const client = new Redis(redis.url);
+  const client = redis.newClient();
   defineScripts(client);
   connections.push(client);
   return client;
@@ -336,7 +336,7 @@ describe('row cache scripts, step by step', () => {
 
   it('writes a copy only when its JSON changed, and announces each change on the row channel', async () => {
     const rows = repository();
-    const listener = new Redis(redis.url);
+    const listener = redis.newClient();
     connections.push(listener);
     const heard: RowCacheChange[] = [];
     listener.on('message', (_channel: string, message: string) => heard.push(JSON.parse(message) as RowCacheChange));

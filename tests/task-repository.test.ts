@@ -19,7 +19,7 @@ const logger = pino({ level: 'silent' });
 const SETTINGS: TaskSettings = { maxAttempts: 3, backoffMs: 100, maxBackoffMs: 1000, history: 10_000, maxTasksPerQueue: 100_000 };
 
 function connection(): Redis {
-  const client = new Redis(redis.url);
+  const client = redis.newClient();
   defineScripts(client);
   connections.push(client);
   return client;
@@ -43,7 +43,7 @@ afterAll(async () => {
 });
 
 function startPoller(tasks: TaskRepository, queue: string): TaskPoller {
-  const poller = new TaskPoller({ queue, repository: tasks, blocking: new Redis(redis.url), control: connection(), logger, maxSleepMs: 200 });
+  const poller = new TaskPoller({ queue, repository: tasks, blocking: redis.newClient(), control: connection(), logger, maxSleepMs: 200 });
   poller.start();
   stoppers.push(() => poller.stop());
   return poller;
@@ -53,7 +53,7 @@ function startWorker(tasks: TaskRepository, queue: string, handlers: TaskHandler
   const worker = new TaskWorker({
     queue,
     repository: tasks,
-    blocking: new Redis(redis.url),
+    blocking: redis.newClient(),
     handlers,
     concurrency: options.concurrency ?? 4,
     leaseMs: options.leaseMs ?? 5000,

@@ -25,7 +25,7 @@ let tasks: TaskRepository;
 beforeAll(ensureBuilt, 120_000);
 beforeAll(async () => {
   redis = await startTestRedis();
-  commands = new Redis(redis.url, { maxRetriesPerRequest: 1 });
+  commands = redis.newClient({ maxRetriesPerRequest: 1 });
   defineScripts(commands);
   // maxAttempts is recorded on each task when it is enqueued; the rest is the workers' business.
   tasks = new TaskRepository(commands, { maxAttempts: 3, backoffMs: 100, maxBackoffMs: 1000, history: 10_000, maxTasksPerQueue: 100_000 });
@@ -41,7 +41,7 @@ afterAll(async () => {
 
 /** A worker on the queue "jobs" with short leases and backoff; `extra` overrides. */
 const workerEnv = (extra: Record<string, string> = {}): Record<string, string> => ({
-  REDIS_URL: redis.url,
+  ...redis.env,
   WORKER_QUEUES: 'jobs',
   TASK_HANDLERS: HANDLERS,
   TASK_VISIBILITY_TIMEOUT_MS: '1000',

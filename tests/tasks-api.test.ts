@@ -585,7 +585,7 @@ describe('with workers inside an API process (TASK_WORKER=on)', () => {
     ensureBuilt();
     const started = await startAndWait({
       ...TASK_ENV,
-      REDIS_URL: api.redis.url,
+      ...api.redis.env,
       JWT_SECRET: TEST_SECRET,
       DATA_DIR: scratch,
       COUNTER_CLEANUP: 'off',

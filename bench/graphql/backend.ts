@@ -16,7 +16,8 @@ import { LeaseAcquirer } from '../../src/redis/lease-wait';
 import { InboxNotifier } from '../../src/resolvers/inbox';
 import { holdTime, leaseName, leaseSecret, unixSeconds, waitTime } from '../../src/resolvers/lease';
 import { Topic } from '../../src/schema/context';
-import { channelOf, createRedisPubSub } from '../../src/schema/pubsub';
+import { createRedisPubSub } from '../../src/schema/pubsub';
+import { channelOf } from '../../src/redis/keys';
 import { intInRange, validId, validName, validPrefix, validText } from '../../src/validation';
 
 export interface Backend {
@@ -49,11 +50,12 @@ export async function openBackend(env: NodeJS.ProcessEnv = process.env): Promise
   const subscriber = await connectRedis(url, { name: 'bench:subscriber', logger });
   const leaseSubscriber = await connectRedis(url, { name: 'bench:lease-signals', logger });
   const verifier = new TokenVerifier({ secret: config.jwtSecret!, issuer: config.jwtIssuer, audience: config.jwtAudience });
-  const pubSub = createRedisPubSub(commands, subscriber);
+  const channel = (topic: string, id: string): string => channelOf(topic, id, config.rowCache.table);
+  const pubSub = createRedisPubSub({ publisher: commands, subscriber, channelOf: channel });
   const inbox = new InboxNotifier(pubSub);
   // Built as src/server.ts builds them: the scripts announce sends and counter updates.
-  const chats = new ChatRepository(commands, config.messaging, channelOf(Topic.inboxChanged, ''));
-  const counters = new CounterRepository(commands, config.counters, (name) => channelOf(Topic.counterUpdated, name));
+  const chats = new ChatRepository(commands, config.messaging, channel(Topic.inboxChanged, ''));
+  const counters = new CounterRepository(commands, config.counters, (name) => channel(Topic.counterUpdated, name));
   const guilds = new GuildRepository(commands, config.autocomplete);
   const stop = new AbortController();
   const semaphores = new LeaseAcquirer(new LeaseRepository(commands, 'semaphore', config.leases), new LeaseSignals(leaseSubscriber, logger), stop.signal);

@@ -3,7 +3,7 @@
 // chat index, on the user's slot, only says which chats to look at: it is written before a user
 // becomes a member and again after, and an entry is removed only if its stamp is unchanged, so a
 // member is never missing from it even on Redis Cluster, where the two cannot change together.
-import type Redis from 'ioredis';
+import { isCluster, type RedisClient } from './connection';
 import { AppError, conflict, notFound } from '../errors';
 import { chatKeys, userKeys } from './keys';
 import { compareBytes } from './order';
@@ -54,11 +54,18 @@ interface IndexEntry {
 
 export class ChatRepository {
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly settings: ChatSettings,
-    /** Members are told of a send on `<inboxPrefix><member>` by the send script itself; '' tells nobody. */
-    private readonly inboxPrefix = '',
-  ) {}
+    /**
+     * Members are told of a send on `<inboxPrefix><member>` by the send script itself; '' tells
+     * nobody. Not on a cluster, where a script may publish only on its own shard's channels.
+     */
+    inboxPrefix = '',
+  ) {
+    this.inboxPrefix = isCluster(redis) ? '' : inboxPrefix;
+  }
+
+  private readonly inboxPrefix: string;
 
   /** Creates a chat of `sender` and `others` (distinct, without the sender) and sends its first message. */
   async create(sender: string, others: string[], text: string, open: boolean): Promise<{ chat: ChatSummary; message: ChatMessage }> {
@@ -82,6 +89,11 @@ export class ChatRepository {
       chat: { id: chatId, open, memberCount: members.length, latestMessageId: 1, seenMessageId: 0 },
       message: parseMessage(chatId, json),
     };
+  }
+
+  /** Whether the send script tells the members itself (else the caller must, with `members`). */
+  get tellsMembers(): boolean {
+    return this.inboxPrefix !== '';
   }
 
   /** Stores a message with the chat's next id; members only. */

@@ -1,21 +1,21 @@
 // Connections lent to one caller at a time. WATCH belongs to a connection: two callers sharing
 // one would see each other's writes as conflicts, or miss them, so each transaction borrows a
 // connection of its own for its whole length.
-import type Redis from 'ioredis';
+import type { RedisClient } from './connection';
 import { AppError, conflict } from '../errors';
 import { closeRedis } from './connection';
 
-type Hand = (client: Redis | undefined, error?: unknown) => void;
+type Hand = (client: RedisClient | undefined, error?: unknown) => void;
 
 export class ConnectionPool {
-  private readonly idle: Redis[] = [];
+  private readonly idle: RedisClient[] = [];
   private readonly waiting: Hand[] = [];
-  private readonly open = new Set<Redis>();
+  private readonly open = new Set<RedisClient>();
   private opening = 0;
   private closed = false;
 
   constructor(
-    private readonly connect: () => Promise<Redis>,
+    private readonly connect: () => Promise<RedisClient>,
     private readonly size: number,
   ) {}
 
@@ -29,7 +29,7 @@ export class ConnectionPool {
    * time) or until `signal` aborts: CONFLICT then. A connection whose work failed other than with
    * an AppError (thrown only after the work tidied up) is closed, since it may still hold a WATCH.
    */
-  async use<T>(work: (client: Redis) => Promise<T>, deadline: number, signal?: AbortSignal): Promise<T> {
+  async use<T>(work: (client: RedisClient) => Promise<T>, deadline: number, signal?: AbortSignal): Promise<T> {
     const client = await this.borrow(deadline, signal);
     let reusable = false;
     try {
@@ -45,12 +45,12 @@ export class ConnectionPool {
     }
   }
 
-  private async borrow(deadline: number, signal?: AbortSignal): Promise<Redis> {
+  private async borrow(deadline: number, signal?: AbortSignal): Promise<RedisClient> {
     if (this.closed) throw closedError();
     const idle = this.idle.pop();
     if (idle) return idle;
     if (this.connections < this.size) return this.openOne();
-    return new Promise<Redis>((resolve, reject) => {
+    return new Promise<RedisClient>((resolve, reject) => {
       let settled = false;
       const give = (): void => {
         settled = true;
@@ -78,9 +78,9 @@ export class ConnectionPool {
     });
   }
 
-  private async openOne(): Promise<Redis> {
+  private async openOne(): Promise<RedisClient> {
     this.opening += 1;
-    let client: Redis;
+    let client: RedisClient;
     try {
       client = await this.connect();
     } finally {
@@ -94,7 +94,7 @@ export class ConnectionPool {
     return client;
   }
 
-  private giveBack(client: Redis): void {
+  private giveBack(client: RedisClient): void {
     if (this.closed) {
       this.discard(client);
       return;
@@ -104,7 +104,7 @@ export class ConnectionPool {
     else this.idle.push(client);
   }
 
-  private discard(client: Redis): void {
+  private discard(client: RedisClient): void {
     this.open.delete(client);
     void closeRedis(client).catch(() => undefined);
     // A caller waiting for a connection may now have one opened for it.

@@ -1,10 +1,24 @@
-// ioredis connections. Commands, pub/sub and (later) blocking reads each get their own
-// connection, as a subscribed or blocked connection cannot serve other commands.
-import Redis from 'ioredis';
+// ioredis connections, to one Redis or to a Redis Cluster. Commands, pub/sub and blocking reads
+// each get their own connection, as a subscribed or blocked connection cannot serve other commands.
+import Redis, { Cluster, type ClusterNode, type RedisOptions } from 'ioredis';
 import type { Logger } from '../logger';
 import { withTimeout } from '../timeout';
 import { UNREACHABLE_POLICY } from './retry-policy';
 import { defineScripts } from './scripts';
+
+/** Either client: every repository works on both, as every script keeps its keys in one slot. */
+export type RedisClient = Redis | Cluster;
+
+/** A Redis Cluster: some of its nodes (the rest are discovered) and the credentials for all. */
+export interface ClusterTarget {
+  nodes: { host: string; port: number }[];
+  username?: string;
+  password?: string;
+  tls?: boolean;
+}
+
+/** A `redis://` or `rediss://` URL of one Redis, or a cluster. */
+export type RedisTarget = string | ClusterTarget;
 
 export interface ConnectOptions {
   /** Shown in CLIENT LIST, which helps when several processes share one Redis. */
@@ -12,12 +26,21 @@ export interface ConnectOptions {
   logger: Logger;
   /** Fail a command after this long instead of letting a request hang on a stuck Redis. */
   commandTimeoutMs?: number;
+  /**
+   * On a cluster, SSUBSCRIBE goes to the node that owns the channel's slot (ioredis keeps one
+   * subscriber connection per primary and moves channels when slots move). Only for connections
+   * that subscribe to sharded channels.
+   */
+  shardedSubscriber?: boolean;
 }
 
-export async function connectRedis(url: string, options: ConnectOptions): Promise<Redis> {
-  const logger = options.logger.child({ component: 'redis', connection: options.name });
-  const client = new Redis(url, {
-    lazyConnect: true,
+export const isCluster = (client: RedisClient): client is Cluster => client.isCluster;
+
+export const describeTarget = (target: RedisTarget): string =>
+  typeof target === 'string' ? redactUrl(target) : `cluster ${target.nodes.map((node) => `${node.host}:${node.port}`).join(',')}`;
+
+function nodeOptions(options: ConnectOptions): RedisOptions {
+  return {
     connectionName: options.name,
     ...UNREACHABLE_POLICY,
     // A command whose reply was lost with the connection may have run: sending it again could
@@ -27,7 +50,41 @@ export async function connectRedis(url: string, options: ConnectOptions): Promis
     commandTimeout: options.commandTimeoutMs,
     // How long a closing socket to a dead Redis may linger; shutdown should not wait on it.
     disconnectTimeout: 200,
+  };
+}
+
+function createClient(target: RedisTarget, options: ConnectOptions): RedisClient {
+  if (typeof target === 'string') return new Redis(target, { lazyConnect: true, ...nodeOptions(options) });
+  const { retryStrategy: _perNode, ...perNode } = nodeOptions(options);
+  return new Cluster(target.nodes as ClusterNode[], {
+    lazyConnect: true,
+    redisOptions: {
+      ...perNode,
+      username: target.username,
+      password: target.password,
+      tls: target.tls ? {} : undefined,
+    },
+    shardedSubscribers: options.shardedSubscriber === true,
+    // While a failover is under way, MOVED/TRYAGAIN/CLUSTERDOWN are retried for a short while
+    // (a replica is promoted within cluster-node-timeout), then the request fails as
+    // STORE_UNAVAILABLE. Commands are not resent after a lost reply (above), so no script runs twice.
+    maxRedirections: 16,
+    retryDelayOnFailover: 100,
+    retryDelayOnClusterDown: 100,
+    retryDelayOnTryAgain: 100,
+    clusterRetryStrategy: UNREACHABLE_POLICY.retryStrategy,
+    // A node that went away is reconnected (it may come back as a replica), not only dropped.
+    clusterNodeRetryStrategy: UNREACHABLE_POLICY.retryStrategy,
+    // The cluster's view is refreshed now and then, so a failover nobody has hit yet is noticed.
+    slotsRefreshInterval: 2000,
+    slotsRefreshTimeout: 1000,
+    enableReadyCheck: true,
   });
+}
+
+export async function connectRedis(target: RedisTarget, options: ConnectOptions): Promise<RedisClient> {
+  const logger = options.logger.child({ component: 'redis', connection: options.name });
+  const client = createClient(target, options);
   defineScripts(client);
 
   // ioredis emits an error on every failed reconnect; log the change of state, not each attempt.
@@ -45,7 +102,7 @@ export async function connectRedis(url: string, options: ConnectOptions): Promis
     await client.connect();
   } catch (error) {
     client.disconnect();
-    throw new Error(`Cannot reach Redis at ${redactUrl(url)}: ${(error as Error).message}`);
+    throw new Error(`Cannot reach Redis at ${describeTarget(target)}: ${(error as Error).message}`);
   }
   return client;
 }
@@ -54,7 +111,7 @@ export async function connectRedis(url: string, options: ConnectOptions): Promis
  * Warns when Redis may evict keys: an evicted lock frees it while held, and an evicted fencing
  * counter starts again at 1. Managed services may refuse CONFIG GET; that is not an error.
  */
-export async function warnIfEvicting(client: Redis, logger: Logger): Promise<string | undefined> {
+export async function warnIfEvicting(client: RedisClient, logger: Logger): Promise<string | undefined> {
   try {
     const [, policy] = (await client.config('GET', 'maxmemory-policy')) as [string, string];
     if (policy && policy !== 'noeviction') {
@@ -67,12 +124,12 @@ export async function warnIfEvicting(client: Redis, logger: Logger): Promise<str
 }
 
 /** For the readiness probe: resolves when Redis answers. */
-export async function pingRedis(client: Redis): Promise<void> {
+export async function pingRedis(client: RedisClient): Promise<void> {
   await client.ping();
 }
 
 /** Closes politely, and gives up on a Redis that no longer answers. */
-export async function closeRedis(client: Redis): Promise<void> {
+export async function closeRedis(client: RedisClient): Promise<void> {
   if (client.status === 'end') return;
   // QUIT on a connection that is down would wait in the offline queue; just stop reconnecting.
   if (client.status !== 'ready') {

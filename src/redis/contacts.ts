@@ -3,7 +3,7 @@
 // for the benchmark's 100 names). Filtering by prefix happens here rather than in Redis: that
 // keeps Unicode case folding out of Lua, and a GET costs Redis a sixth of the CPU of filtering
 // in a script (bench/autocomplete.ts measures both choices).
-import type Redis from 'ioredis';
+import type { RedisClient } from './connection';
 import { foldCase } from '../fold';
 import { userKeys } from './keys';
 import { runScript } from './scripts';
@@ -12,7 +12,7 @@ const SEPARATOR = '\n';
 
 export class ContactsRepository {
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly settings: { maxContacts: number },
   ) {}
 

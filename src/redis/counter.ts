@@ -1,6 +1,6 @@
 // Time-series counters (book section 5.2.1): per counter and precision, a hash from slice start
 // to count, and per precision a known set of counter names for cleanup and listing.
-import type Redis from 'ioredis';
+import type { RedisClient } from './connection';
 import { counterBucket, counterBuckets, counterKeys } from './keys';
 import { compareBytes } from './order';
 import { runScript } from './scripts';
@@ -32,7 +32,7 @@ const CLEAN_BATCH = 100;
 
 export class CounterRepository {
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly settings: CounterSettings,
     /** The channel on which the update script announces a counter's update; none when absent. */
     private readonly announceOn?: (name: string) => string,

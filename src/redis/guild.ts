@@ -2,7 +2,7 @@
 // one zset per guild, all with score 0, so Redis orders them by bytes; each entry starts with the
 // member's case-folded name, so one ZRANGEBYLEX finds every name that starts with a prefix in
 // any case and any script, and the entry ends with the name as written, so that is what is shown.
-import type Redis from 'ioredis';
+import type { RedisClient } from './connection';
 import { foldCase } from '../fold';
 import { guildKeys, userKeys } from './keys';
 import { runScript } from './scripts';
@@ -31,7 +31,7 @@ export interface GuildLimits {
 
 export class GuildRepository {
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly limits: GuildLimits,
   ) {}
 

@@ -10,6 +10,9 @@
  */
 export const COUNTER_BUCKETS = 16;
 
+/** Pub/sub topic of a counter's updates, with the counter's name as its id. */
+export const COUNTER_UPDATED_TOPIC = 'COUNTER_UPDATED';
+
 export function counterBucket(name: string): string {
   return (fnv1a32(name) % COUNTER_BUCKETS).toString(16).padStart(2, '0');
 }
@@ -22,6 +25,8 @@ export const counterKeys = {
   known: (bucket: string, precision: number): string => `ctr:{ctr-${bucket}}:known:${precision}`,
   /** hash from slice start (unix seconds) to count (the book's `count:<prec>:<name>`). */
   samples: (name: string, precision: number): string => `ctr:{ctr-${counterBucket(name)}}:s:${precision}:${name}`,
+  /** pub/sub channel on which the update script announces a change (the counter's tag: see `channelOf`). */
+  updated: (name: string): string => `${COUNTER_UPDATED_TOPIC}:{ctr-${counterBucket(name)}}:${name}`,
   /** Short lease so that one instance at a time cleans a precision. */
   cleanupLease: (precision: number): string => `ctr:{ctr-meta}:cleanup:${precision}`,
 };
@@ -94,7 +99,8 @@ export type LeaseKind = 'lock' | 'semaphore';
 /** Pub/sub topics on which a freed lock or semaphore slot is announced, per name. */
 export const LEASE_RELEASED_TOPIC = { lock: 'LOCK_RELEASED', semaphore: 'SEMAPHORE_RELEASED' } as const;
 
-const LEASE_PREFIX = { lock: 'lock:{l:', semaphore: 'sem:{s:' } as const;
+const LEASE_PREFIX = { lock: 'lock', semaphore: 'sem' } as const;
+const LEASE_TAG = { lock: 'l', semaphore: 's' } as const;
 
 /**
  * One lock's or semaphore's keys share the tag `{l:<name>}` or `{s:<name>}`, so a lock and a
@@ -102,7 +108,8 @@ const LEASE_PREFIX = { lock: 'lock:{l:', semaphore: 'sem:{s:' } as const;
  * forever; the others expire with their longest-lived member.
  */
 export function leaseKeys(kind: LeaseKind, name: string) {
-  const base = `${LEASE_PREFIX[kind]}${name}}:`;
+  const tag = `{${LEASE_TAG[kind]}:${name}}`;
+  const base = `${LEASE_PREFIX[kind]}:${tag}:`;
   return {
     /** zset from lease id to expiry (unix ms by the server's clock). */
     holders: `${base}holders`,
@@ -115,7 +122,7 @@ export function leaseKeys(kind: LeaseKind, name: string) {
     /** hash: `fence` (last fencing token), `ticket` (last ticket), `limit` (last limit asked for). */
     state: `${base}state`,
     /** pub/sub channel: the topic of the GraphQL subscription, with the name as its id. */
-    released: `${LEASE_RELEASED_TOPIC[kind]}:${name}`,
+    released: `${LEASE_RELEASED_TOPIC[kind]}:${tag}`,
   };
 }
 
@@ -160,6 +167,8 @@ export function queueKeys(queue: string) {
     workerWake: `${base}wake:worker`,
     /** list holding at most one token: pushed when a delay ends sooner than the poller expects. */
     pollerWake: `${base}wake:poller`,
+    /** pub/sub channel of one task's changes (the scripts build the same name). */
+    changed: (number: string | number): string => `${TASK_CHANGED_TOPIC}:{q:${queue}}:${number}`,
   };
 }
 
@@ -236,8 +245,34 @@ export function rowCacheKeys(table: string) {
     /** string: the row as JSON text, column names as keys (the book's `inv:<id>`). */
     row: (rowId: string): string => `${base}row:${encodeURIComponent(rowId)}`,
     /** pub/sub channel: the topic of `rowCacheUpdated`, with the row id as its id. */
-    updated: (rowId: string): string => `${ROW_CACHE_UPDATED_TOPIC}:${rowId}`,
+    updated: (rowId: string): string => `${ROW_CACHE_UPDATED_TOPIC}:{t:${table}}:${rowId}`,
   };
 }
 
 export type RowCacheKeys = ReturnType<typeof rowCacheKeys>;
+
+/**
+ * The pub/sub channel of a subscription's topic and id. On a cluster, notifications go by sharded
+ * pub/sub, which only a script's own shard may publish on: so a channel that a script publishes
+ * on carries the hash tag of that script's keys. A user's inbox is the exception: it is told by
+ * the API process (on a cluster) or by the send script (on one Redis, where any channel will do).
+ * `rowCacheTable` is the table this server caches.
+ */
+export function channelOf(topic: string, id: string, rowCacheTable: string): string {
+  switch (topic) {
+    case COUNTER_UPDATED_TOPIC:
+      return counterKeys.updated(id);
+    case LEASE_RELEASED_TOPIC.lock:
+      return leaseKeys('lock', id).released;
+    case LEASE_RELEASED_TOPIC.semaphore:
+      return leaseKeys('semaphore', id).released;
+    case TASK_CHANGED_TOPIC: {
+      const task = parseTaskId(id);
+      return task ? queueKeys(task.queue).changed(task.number) : `${topic}:${id}`;
+    }
+    case ROW_CACHE_UPDATED_TOPIC:
+      return rowCacheKeys(rowCacheTable).updated(id);
+    default:
+      return `${topic}:${id}`;
+  }
+}

@@ -2,7 +2,7 @@
 // of one. Each operation is one script that reads the time from Redis, so the callers' clocks
 // never decide who holds a slot or for how long. Waiting for a slot is in ./lease-wait.ts.
 import { randomBytes } from 'node:crypto';
-import type Redis from 'ioredis';
+import type { RedisClient } from './connection';
 import { leaseKeys, type LeaseKind } from './keys';
 import { runScript } from './scripts';
 
@@ -73,7 +73,7 @@ export const newLeaseId = (): string => randomBytes(16).toString('hex');
 
 export class LeaseRepository {
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     readonly kind: LeaseKind,
     private readonly settings: { maxWaiters: number },
   ) {}

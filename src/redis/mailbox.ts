@@ -1,6 +1,6 @@
 // Direct messages (book section 6.5.1): one list per recipient, oldest first, with ids from a
 // per-mailbox counter. Every change is one script on the recipient's slot.
-import type Redis from 'ioredis';
+import type { RedisClient } from './connection';
 import { userKeys } from './keys';
 import { runScript } from './scripts';
 
@@ -21,7 +21,7 @@ export interface MailboxStatus {
 
 export class MailboxRepository {
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly settings: { maxMailboxMessages: number },
   ) {}
 

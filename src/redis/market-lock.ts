@@ -8,7 +8,7 @@
 // scripts). The book writes whatever it read under the lock; a holder that stalls past its lock's
 // time then writes after the next holder did, and sells an item twice. Here the locks decide the
 // order and the atomic write keeps a late holder harmless (it finds the item gone).
-import type Redis from 'ioredis';
+import type { RedisClient } from './connection';
 import { conflict } from '../errors';
 import { listingMember, marketKeys } from './keys';
 import type { Lease } from './lease';
@@ -35,7 +35,7 @@ export class LockStrategy implements MarketStrategy {
   private readonly write: ScriptStrategy;
 
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly locks: LeaseAcquirer,
     private readonly timing: LockTiming,
     maxFunds: number,

@@ -1,6 +1,6 @@
 // SCRIPT, the default market strategy: each listing and purchase is one Lua script, so it takes
 // one round trip, never waits for another caller and never retries.
-import type Redis from 'ioredis';
+import type { RedisClient } from './connection';
 import { listingMember, marketKeys } from './keys';
 import { OUTCOME_BY_CODE, type ListReport, type MarketStrategy, type PurchaseReport, type PurchaseRequest } from './market';
 import { runScript } from './scripts';
@@ -9,7 +9,7 @@ export class ScriptStrategy implements MarketStrategy {
   readonly name = 'SCRIPT';
 
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     /** MARKET_MAX_FUNDS: no sale takes a seller's balance beyond it. */
     private readonly maxFunds: number,
   ) {}

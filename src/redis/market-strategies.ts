@@ -1,8 +1,8 @@
 // Builds the market strategy that configuration names, for the server, the tests and bench/.
-import type Redis from 'ioredis';
+import type { RedisClient } from './connection';
 import type { MarketConfig } from '../config';
 import type { Logger } from '../logger';
-import { connectRedis } from './connection';
+import { connectRedis, type RedisTarget } from './connection';
 import { ConnectionPool } from './connection-pool';
 import type { LeaseAcquirer } from './lease-wait';
 import type { MarketStrategy } from './market';
@@ -11,9 +11,9 @@ import { ScriptStrategy } from './market-script';
 import { WatchStrategy } from './market-watch';
 
 export interface StrategyParts {
-  redisUrl: string;
+  redis: RedisTarget;
   /** The shared command connection (SCRIPT and LOCK). */
-  commands: Redis;
+  commands: RedisClient;
   logger: Logger;
   /** LOCK only: the lock acquirer, made only when needed (it listens on a connection of its own). */
   locks: () => LeaseAcquirer;
@@ -29,7 +29,7 @@ export function createMarketStrategy(
       return new ScriptStrategy(parts.commands, settings.maxFunds);
     case 'WATCH': {
       const connect = () =>
-        connectRedis(parts.redisUrl, { name: 'ria:market-watch', logger: parts.logger, commandTimeoutMs: parts.commandTimeoutMs });
+        connectRedis(parts.redis, { name: 'ria:market-watch', logger: parts.logger, commandTimeoutMs: parts.commandTimeoutMs });
       return new WatchStrategy(new ConnectionPool(connect, settings.watchConnections), settings.contentionTimeoutMs, settings.maxFunds);
     }
     case 'LOCK':

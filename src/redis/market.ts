@@ -2,7 +2,7 @@
 // items by price. Listing and buying go through one of three interchangeable strategies
 // (MARKET_STRATEGY): the book's WATCH/MULTI/EXEC with retries, the book's lock per item, or one
 // Lua script (the default). Reads and the service's grants are the same for all three.
-import type Redis from 'ioredis';
+import type { RedisClient } from './connection';
 import { badInput, conflict } from '../errors';
 import { listingMember, marketKeys } from './keys';
 import { runScript } from './scripts';
@@ -96,7 +96,7 @@ export function parseListingMember(member: string): { item: string; seller: stri
 
 export class MarketRepository {
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     readonly strategy: MarketStrategy,
     private readonly settings: MarketSettings,
   ) {}

@@ -2,7 +2,7 @@
 // often, and the copies themselves. The refresher (src/workers/row-cache-refresher.ts) claims due
 // rows, reads them from the database and stores them through here; every step that touches more
 // than one key is one script on the table's slot.
-import type Redis from 'ioredis';
+import type { RedisClient } from './connection';
 import { rowCacheKeys, type RowCacheKeys } from './keys';
 import { runScript } from './scripts';
 
@@ -64,7 +64,7 @@ export class RowCacheRepository {
   private readonly scheduledListeners = new Set<() => void>();
 
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly settings: RowCacheSettings,
   ) {
     this.keys = rowCacheKeys(settings.table);

@@ -3,7 +3,7 @@
 // of keys, so the key count is passed on each call.
 import fs from 'node:fs';
 import path from 'node:path';
-import type Redis from 'ioredis';
+import type { RedisClient } from './connection';
 import { AppError, badInput, conflict, forbidden, notFound } from '../errors';
 
 export const SCRIPTS_DIR = path.join(__dirname, 'scripts');
@@ -66,12 +66,21 @@ export function scriptSources(): Map<string, string> {
 
 const commandName = (script: string): string => script.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
 
-export function defineScripts(client: Redis): void {
-  for (const [name, lua] of scriptSources()) client.defineCommand(commandName(name), { lua });
+/**
+ * Scripts announce changes with `redis.call(NOTIFY, channel, message)`. On a cluster NOTIFY is
+ * SPUBLISH: the message goes only to the shard that owns the channel, which is why every channel
+ * a script publishes on carries the script's hash tag (keys.ts). On one Redis it is PUBLISH,
+ * which Redis 6.2 has too.
+ */
+export const notifyPrelude = (cluster: boolean): string => `local NOTIFY = '${cluster ? 'SPUBLISH' : 'PUBLISH'}'\n`;
+
+export function defineScripts(client: RedisClient): void {
+  const prelude = notifyPrelude(client.isCluster);
+  for (const [name, lua] of scriptSources()) client.defineCommand(commandName(name), { lua: prelude + lua });
 }
 
 export async function runScript(
-  client: Redis,
+  client: RedisClient,
   name: ScriptName,
   keys: string[],
   args: (string | number)[],

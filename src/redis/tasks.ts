@@ -3,7 +3,7 @@
 // the worker settles it, and runs again if the worker stops renewing its lease. Every change is
 // one script on the queue's slot; the repository only builds keys and decodes replies.
 import { createHash } from 'node:crypto';
-import type Redis from 'ioredis';
+import type { RedisClient } from './connection';
 import { queueKeys, taskId, TASK_PRIORITIES, type TaskPriority } from './keys';
 import { runScript } from './scripts';
 
@@ -89,7 +89,7 @@ const orUndefined = (value: string | null): string | undefined => (value === nul
 
 export class TaskRepository {
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly settings: TaskSettings,
   ) {}
 

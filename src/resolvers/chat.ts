@@ -50,8 +50,9 @@ export class ChatResolver {
     const id = validId(chatId, 'chatId');
     const text = this.text(message);
     const clientId = clientMessageId === null || clientMessageId === undefined ? undefined : validName(clientMessageId, 'clientMessageId');
-    // The send script tells the members (also on a retry) in the same round trip.
+    // On one Redis the send script tells the members (also on a retry) in the same round trip.
     const sent = await this.repository.send(id, caller, text, clientId);
+    if (!this.repository.tellsMembers) this.inbox.chat(sent.members, id, sent.message.id);
     return toMessage(sent.message);
   }
 

@@ -1,28 +1,81 @@
-// The PubSub behind type-graphql subscriptions. Notifications go through Redis pub/sub (the
-// library makes the Redis calls on the connections given to it), so a subscriber connected to
-// one instance hears about a change made through another. Notifications are hints, not data: a
+// The PubSub behind type-graphql subscriptions. Notifications go through Redis pub/sub, so a
+// subscriber connected to one instance hears about a change made through another. On a cluster
+// they go by sharded pub/sub (SSUBSCRIBE/SPUBLISH): each message travels only to the shard that
+// owns its channel, instead of over the whole cluster bus. Notifications are hints, not data: a
 // subscriber that falls behind loses the oldest ones, and the next pull catches up.
-import { createRedisEventTarget } from '@graphql-yoga/redis-event-target';
 import { createPubSub, Repeater, SlidingBuffer } from '@graphql-yoga/subscription';
-import type Redis from 'ioredis';
 import type { PubSub } from 'type-graphql';
+import type { Logger } from '../logger';
+import { isCluster, type RedisClient } from '../redis/connection';
 
 const PER_SUBSCRIBER_BUFFER = 64;
 
-export function createRedisPubSub(publishClient: Redis, subscribeClient: Redis): PubSub {
-  const eventTarget = createRedisEventTarget({ publishClient, subscribeClient });
-  const { publish } = createPubSub({ eventTarget });
+export interface RedisPubSubOptions {
+  /** The command connection: publishes. */
+  publisher: RedisClient;
+  /** A connection of its own (on a cluster, one made with `shardedSubscriber`). */
+  subscriber: RedisClient;
+  /** The Redis channel of a topic and id (keys.ts `channelOf`, bound to this server's settings). */
+  channelOf: (topic: string, id: string) => string;
+  logger?: Logger;
+}
+
+type Listener = (payload: unknown) => void;
+
+export function createRedisPubSub(options: RedisPubSubOptions): PubSub {
+  const { publisher, subscriber, channelOf, logger } = options;
+  const sharded = isCluster(subscriber);
+  const listeners = new Map<string, Set<Listener>>();
+
+  const onMessage = (channel: string, message: string): void => {
+    const set = listeners.get(channel);
+    if (!set) return;
+    let payload: unknown;
+    try {
+      payload = JSON.parse(message);
+    } catch {
+      return; // not one of ours
+    }
+    for (const listener of set) listener(payload);
+  };
+  subscriber.on(sharded ? 'smessage' : 'message', onMessage);
+
+  const failed = (what: string, channel: string) => (error: unknown) =>
+    logger?.warn({ err: error, channel }, `could not ${what}; subscribers learn of changes on their next pull`);
+
+  const listen = (channel: string, listener: Listener): (() => void) => {
+    let set = listeners.get(channel);
+    if (!set) {
+      set = new Set();
+      listeners.set(channel, set);
+      const subscribing = sharded ? subscriber.ssubscribe(channel) : subscriber.subscribe(channel);
+      subscribing.catch(failed('subscribe', channel));
+    }
+    set.add(listener);
+    return () => {
+      const current = listeners.get(channel);
+      if (!current?.delete(listener) || current.size > 0) return;
+      listeners.delete(channel);
+      const leaving = sharded ? subscriber.sunsubscribe(channel) : subscriber.unsubscribe(channel);
+      leaving.catch(() => undefined);
+    };
+  };
+
   return {
-    publish,
+    publish(routingKey: string, ...args: unknown[]) {
+      const [channel, payload] = args.length >= 2 ? [channelOf(routingKey, String(args[0])), args[1]] : [routingKey, args[0]];
+      const message = JSON.stringify(payload ?? null);
+      const sent = sharded ? publisher.spublish(channel, message) : publisher.publish(channel, message);
+      sent.catch(failed('publish', channel));
+    },
     // Each subscriber gets its own buffer. createPubSub's repeaterBuffer option is one buffer
     // object shared by every subscriber, so a notification queued for a busy subscriber was
     // taken by whichever subscriber asked next: users were told about other users' chats.
     subscribe(routingKey: string, id?: string) {
-      const topic = id === undefined ? routingKey : channelOf(routingKey, id);
+      const channel = id === undefined ? routingKey : channelOf(routingKey, id);
       return new Repeater<unknown>((push, stop) => {
-        const listener = (event: Event): void => void push((event as CustomEvent).detail);
-        eventTarget.addEventListener(topic, listener);
-        void stop.then(() => eventTarget.removeEventListener(topic, listener));
+        const stopListening = listen(channel, (payload) => void push(payload));
+        void stop.then(stopListening);
       }, new SlidingBuffer(PER_SUBSCRIBER_BUFFER));
     },
   } as PubSub;
@@ -32,10 +85,3 @@ export function createRedisPubSub(publishClient: Redis, subscribeClient: Redis):
 export function createLocalPubSub(): PubSub {
   return createPubSub() as PubSub;
 }
-
-/**
- * The Redis channel on which createPubSub carries `publish(topic, id, payload)` (its routing key
- * and the id joined by a colon; payloads are JSON). Scripts that announce changes themselves, in
- * the same round trip as the change, publish on it.
- */
-export const channelOf = (topic: string, id: string): string => `${topic}:${id}`;

@@ -3,7 +3,7 @@
 // Redis round trip per request; with N instances a client gets up to N times the limit), or in
 // Redis with RATE_LIMIT_STORE=redis (one shared count, one more round trip per request).
 import { isIPv6 } from 'node:net';
-import type Redis from 'ioredis';
+import type { RedisClient } from '../redis/connection';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { Principal } from '../auth';
 import { AppError } from '../errors';
@@ -27,7 +27,7 @@ export class RateLimits {
 
   constructor(
     settings: RateLimitSettings,
-    redis: Redis,
+    redis: RedisClient,
     private readonly logger: Logger,
   ) {
     const make = (prefix: string, points: number): RateLimiterAbstract =>

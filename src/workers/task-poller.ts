@@ -4,7 +4,7 @@
 // the timeouts of blocked clients only every 100 ms (hz 10), so the poller times its own wake-up
 // and ends the pop with CLIENT UNBLOCK: tasks start within a few ms of their due time. Any number
 // of pollers may run on one queue: the script is atomic, so none moves a task twice.
-import type Redis from 'ioredis';
+import type { RedisClient } from '../redis/connection';
 import type { Logger } from '../logger';
 import { queueKeys } from '../redis/keys';
 import type { TaskRepository } from '../redis/tasks';
@@ -13,9 +13,9 @@ export interface TaskPollerOptions {
   queue: string;
   repository: TaskRepository;
   /** A connection for this poller alone (it blocks there); closed on stop. */
-  blocking: Redis;
+  blocking: RedisClient;
   /** Any other connection, to end the blocking pop on time (CLIENT UNBLOCK). */
-  control: Redis;
+  control: RedisClient;
   logger: Logger;
   /** Longest sleep, should a wake-up be lost. */
   maxSleepMs?: number;

@@ -1,19 +1,19 @@
 // Workers and pollers for the queues of one process (the worker process, or the API process with
 // TASK_WORKER=on). Each worker and each poller blocks on a connection of its own, never on the
 // one that serves requests.
-import type Redis from 'ioredis';
+import type { RedisClient } from '../redis/connection';
 import type { TaskConfig, WorkerConfig } from '../config';
 import type { Logger } from '../logger';
-import { connectRedis } from '../redis/connection';
+import { connectRedis, type RedisTarget } from '../redis/connection';
 import type { TaskRepository } from '../redis/tasks';
 import type { TaskHandlers } from './task-handlers';
 import { TaskPoller } from './task-poller';
 import { TaskWorker } from './task-worker';
 
 export interface TaskRunnerOptions {
-  redisUrl: string;
+  redis: RedisTarget;
   /** The process's command connection, which the pollers use to end their blocking pops on time. */
-  commands: Redis;
+  commands: RedisClient;
   repository: TaskRepository;
   handlers: TaskHandlers;
   tasks: TaskConfig;
@@ -28,7 +28,7 @@ export interface TaskRunner {
 }
 
 export async function startTaskRunner(options: TaskRunnerOptions): Promise<TaskRunner> {
-  const { redisUrl, commands, repository, handlers, tasks, worker, logger } = options;
+  const { redis, commands, repository, handlers, tasks, worker, logger } = options;
   const workers: TaskWorker[] = [];
   const pollers: TaskPoller[] = [];
   const stop = async (graceMs: number): Promise<void> => {
@@ -36,7 +36,7 @@ export async function startTaskRunner(options: TaskRunnerOptions): Promise<TaskR
   };
   try {
     for (const queue of worker.queues) {
-      const workerConnection = await connectRedis(redisUrl, { name: `ria:task-worker:${queue}`, logger });
+      const workerConnection = await connectRedis(redis, { name: `ria:task-worker:${queue}`, logger });
       workers.push(
         new TaskWorker({
           queue,
@@ -50,7 +50,7 @@ export async function startTaskRunner(options: TaskRunnerOptions): Promise<TaskR
           logger,
         }),
       );
-      const pollerConnection = await connectRedis(redisUrl, { name: `ria:task-poller:${queue}`, logger });
+      const pollerConnection = await connectRedis(redis, { name: `ria:task-poller:${queue}`, logger });
       pollers.push(new TaskPoller({ queue, repository, blocking: pollerConnection, control: commands, logger }));
     }
   } catch (error) {

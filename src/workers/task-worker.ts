@@ -2,7 +2,7 @@
 // blocking connection while the queue is empty, renews the leases of what it runs, and records
 // each outcome. A run it cannot finish (the process dies, the lease is lost) is not lost: the
 // poller gives it to another worker once its lease runs out.
-import type Redis from 'ioredis';
+import type { RedisClient } from '../redis/connection';
 import type { Logger } from '../logger';
 import { queueKeys } from '../redis/keys';
 import type { Outcome, TakenTask, TaskRepository } from '../redis/tasks';
@@ -12,7 +12,7 @@ export interface TaskWorkerOptions {
   queue: string;
   repository: TaskRepository;
   /** A connection for this worker alone: it blocks there while the queue is empty, and is closed on stop. */
-  blocking: Redis;
+  blocking: RedisClient;
   handlers: TaskHandlers;
   concurrency: number;
   leaseMs: number;

@@ -1,33 +1,117 @@
-// A real redis-server per test file, on a free loopback port, in a temporary directory. Never the
-// default port, never a server the tests did not start.
+// A real Redis per test file, on free loopback ports, in a temporary directory: one redis-server,
+// or with TEST_REDIS=cluster a local Redis Cluster of 3 primaries and 3 replicas (the whole suite
+// runs both ways in CI). Never the default port, never a server the tests did not start.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import Redis from 'ioredis';
+import Redis, { Cluster, type RedisOptions } from 'ioredis';
 import pino from 'pino';
+import type { RedisTarget } from '../../src/redis/connection';
 import { EmbeddedRedis } from '../../src/redis/embedded';
+import { startTestCluster, type TestCluster } from './cluster';
+
+export const CLUSTER_MODE = process.env.TEST_REDIS === 'cluster';
 
 export interface TestRedis {
+  /** One Redis: its URL. On a cluster: a URL of one primary (for tools that take one node). */
   url: string;
-  pid: number;
-  /** A plain client for arranging and inspecting data. */
+  /** What connectRedis takes. */
+  target: RedisTarget;
+  /** The environment that points a server process at this Redis. */
+  env: Record<string, string>;
+  /** On a cluster, the cluster (its nodes, failover controls). */
+  cluster: TestCluster | undefined;
+  /**
+   * A plain client for arranging and inspecting data. On a cluster, KEYS, DBSIZE and FLUSHDB are
+   * answered for the whole cluster, so tests read the same either way.
+   */
   client: Redis;
+  /** Another client like `client` (a Cluster on a cluster, typed as Redis for the tests). */
+  newClient(options?: RedisOptions): Redis;
   stop(): Promise<void>;
 }
 
+/** Runs a test only against one Redis (it inspects what only one Redis shows). */
+export const itSingle: jest.It = CLUSTER_MODE ? it.skip : it;
+export const describeSingle: jest.Describe = CLUSTER_MODE ? describe.skip : describe;
+
 export async function startTestRedis(): Promise<TestRedis> {
+  return CLUSTER_MODE ? startClusterRedis() : startSingleRedis();
+}
+
+async function startSingleRedis(): Promise<TestRedis> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ria-test-redis-'));
   const server = await EmbeddedRedis.start({ dataDir, appendOnly: false, logger: pino({ level: 'silent' }) });
   const client = new Redis(server.url, { lazyConnect: true, maxRetriesPerRequest: 1 });
   await client.connect();
+  const clients: Redis[] = [client];
   return {
     url: server.url,
-    pid: server.pid!,
+    target: server.url,
+    env: { REDIS_URL: server.url },
+    cluster: undefined,
     client,
+    newClient(options) {
+      const made = new Redis(server.url, options ?? {});
+      clients.push(made);
+      return made;
+    },
     async stop() {
-      client.disconnect();
+      for (const one of clients) one.disconnect();
       await server.stop();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+async function startClusterRedis(): Promise<TestRedis> {
+  const cluster = await startTestCluster();
+  const clients: Cluster[] = [];
+  const newClient = (options: RedisOptions = {}): Redis => {
+    const made = wholeCluster(cluster.client(options));
+    clients.push(made as unknown as Cluster);
+    return made;
+  };
+  const client = newClient({ maxRetriesPerRequest: 1 });
+  await waitReady(client as unknown as Cluster);
+  return {
+    url: cluster.primaryUrls[0]!,
+    target: cluster.target,
+    env: cluster.env,
+    cluster,
+    client,
+    newClient,
+    async stop() {
+      for (const one of clients) one.disconnect();
+      await cluster.stop();
+    },
+  };
+}
+
+async function waitReady(client: Cluster): Promise<void> {
+  if (client.status === 'ready') return;
+  await new Promise<void>((resolve, reject) => {
+    client.once('ready', resolve);
+    client.once('end', () => reject(new Error('the test cluster client closed before it was ready')));
+  });
+}
+
+/** Gives a cluster client the whole-database commands tests use, over every primary. */
+function wholeCluster(cluster: Cluster): Redis {
+  const primaries = (): Redis[] => cluster.nodes('master');
+  const overAll = async <T>(work: (node: Redis) => Promise<T>): Promise<T[]> => Promise.all(primaries().map(work));
+  Object.assign(cluster, {
+    keys: async (pattern: string) => (await overAll((node) => node.keys(pattern))).flat(),
+    keysBuffer: async (pattern: string) => (await overAll((node) => node.keysBuffer(pattern))).flat(),
+    dbsize: async () => (await overAll((node) => node.dbsize())).reduce((sum, n) => sum + n, 0),
+    flushdb: async () => {
+      await overAll((node) => node.flushdb());
+      return 'OK';
+    },
+    flushall: async () => {
+      await overAll((node) => node.flushall());
+      return 'OK';
+    },
+  });
+  return cluster as unknown as Redis;
 }

@@ -23,7 +23,7 @@ export async function startTestServer(env: Record<string, string> = {}, redis?: 
   const config = loadConfig({
     NODE_ENV: 'test',
     PORT: '0',
-    REDIS_URL: store.url,
+    ...store.env,
     JWT_SECRET: TEST_SECRET,
     COUNTER_CLEANUP: 'off',
     // Test files send thousands of requests from one address; the security tests set real limits.

@@ -39,7 +39,7 @@ local function withMembers(reply, id)
   for _, member in ipairs(redis.call('ZRANGE', KEYS[1], 0, -1)) do
     reply[#reply + 1] = member
     if ARGV[5] ~= '' then
-      redis.call('PUBLISH', ARGV[5] .. member, notice)
+      redis.call(NOTIFY, ARGV[5] .. member, notice)
     end
   end
   return reply

@@ -44,6 +44,6 @@ end
 local time = string.format('%.6f', at)
 -- Announced from here so that an update is one round trip to Redis.
 if ARGV[5] ~= '' then
-  redis.call('PUBLISH', ARGV[5], '{"name":' .. cjson.encode(name) .. ',"time":' .. time .. '}')
+  redis.call(NOTIFY, ARGV[5], '{"name":' .. cjson.encode(name) .. ',"time":' .. time .. '}')
 end
 return time

@@ -44,6 +44,6 @@ if free > 0 then queued = redis.call('ZRANGE', KEYS[3], 0, free - 1, 'WITHSCORES
 -- A released slot is news to anyone; a waiter leaving only to those queued behind it.
 if free > 0 and (result == 1 or #queued > 0) then
   local upTo = #queued > 0 and tonumber(queued[#queued]) or 0
-  redis.call('PUBLISH', channel, string.format('{"name":%s,"releasedAt":%d,"upTo":%d}', cjson.encode(name), now, upTo))
+  redis.call(NOTIFY, channel, string.format('{"name":%s,"releasedAt":%d,"upTo":%d}', cjson.encode(name), now, upTo))
 end
 return result

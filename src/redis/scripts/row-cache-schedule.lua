@@ -34,6 +34,6 @@ redis.call('HDEL', KEYS[4], id)
 redis.call('HDEL', KEYS[5], id)
 local cached = redis.call('DEL', KEYS[7])
 if cached == 1 then
-  redis.call('PUBLISH', ARGV[4], cjson.encode({ rowId = id, at = now, cached = false }))
+  redis.call(NOTIFY, ARGV[4], cjson.encode({ rowId = id, at = now, cached = false }))
 end
 return (scheduled + cached > 0) and 1 or 0

@@ -34,7 +34,7 @@ for i = 1, #KEYS - 4 do
     end
     if differs then
       changed[#changed + 1] = id
-      redis.call('PUBLISH', ARGV[1] .. id, cjson.encode({ rowId = id, at = now, cached = json ~= '' }))
+      redis.call(NOTIFY, ARGV[1] .. id, cjson.encode({ rowId = id, at = now, cached = json ~= '' }))
     end
   end
 end

@@ -24,6 +24,6 @@ record.finishedAt = now
 redis.call('HSET', KEYS[1], number, cjson.encode(record))
 redis.call('ZADD', KEYS[9], now, number)
 redis.call('HINCRBY', KEYS[10], 'CANCELLED', 1)
-redis.call('PUBLISH', 'TASK_CHANGED:' .. ARGV[1] .. ':' .. number,
+redis.call(NOTIFY, 'TASK_CHANGED:{q:' .. ARGV[1] .. '}:' .. number,
   cjson.encode({ id = ARGV[1] .. ':' .. number, state = 'CANCELLED' }))
 return 1

@@ -29,7 +29,7 @@ local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 local queue = ARGV[1]
 
 local function announce(number, state)
-  redis.call('PUBLISH', 'TASK_CHANGED:' .. queue .. ':' .. number,
+  redis.call(NOTIFY, 'TASK_CHANGED:{q:' .. queue .. '}:' .. number,
     cjson.encode({ id = queue .. ':' .. number, state = state }))
 end
 

@@ -17,7 +17,7 @@ local queue, batch = ARGV[1], tonumber(ARGV[2])
 local dueList = { HIGH = 4, NORMAL = 6, LOW = 8 }
 
 local function announce(number, state)
-  redis.call('PUBLISH', 'TASK_CHANGED:' .. queue .. ':' .. number,
+  redis.call(NOTIFY, 'TASK_CHANGED:{q:' .. queue .. '}:' .. number,
     cjson.encode({ id = queue .. ':' .. number, state = state }))
 end
 

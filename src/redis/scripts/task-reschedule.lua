@@ -35,6 +35,6 @@ else
 end
 local encoded = cjson.encode(record)
 redis.call('HSET', KEYS[1], number, encoded)
-redis.call('PUBLISH', 'TASK_CHANGED:' .. ARGV[1] .. ':' .. number,
+redis.call(NOTIFY, 'TASK_CHANGED:{q:' .. ARGV[1] .. '}:' .. number,
   cjson.encode({ id = ARGV[1] .. ':' .. number, state = record.state }))
 return encoded

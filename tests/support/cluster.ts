@@ -1,0 +1,259 @@
+// A real local Redis Cluster for tests: redis-server processes started with --cluster-enabled,
+// joined by `redis-cli --cluster create`, on free loopback ports, with a password, in a temporary
+// directory that goes with them. Nodes can be killed, restarted and failed over.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import Redis, { Cluster, type RedisOptions } from 'ioredis';
+import type { ClusterTarget } from '../../src/redis/connection';
+
+export interface ClusterOptions {
+  primaries?: number;
+  replicasPerPrimary?: number;
+  /** cluster-node-timeout: how long a node may be silent before it is failed over. */
+  nodeTimeoutMs?: number;
+  /** appendonly yes (everysec) on every node. */
+  appendOnly?: boolean;
+}
+
+export interface ClusterNodeProcess {
+  port: number;
+  dir: string;
+  proc: ChildProcess | undefined;
+}
+
+export interface TestCluster {
+  target: ClusterTarget;
+  env: Record<string, string>;
+  password: string;
+  nodes: ClusterNodeProcess[];
+  /** URLs of the nodes that were primaries when the cluster was made. */
+  primaryUrls: string[];
+  client(options?: RedisOptions): Cluster;
+  /** A plain connection to one node. */
+  node(port: number): Redis;
+  /** Kills a node with SIGKILL (no goodbye to the cluster). */
+  kill(port: number): Promise<void>;
+  /** Starts a killed node again with its data and cluster config. */
+  restart(port: number): Promise<void>;
+  /** The primaries now, by port, and their replicas. */
+  roles(): Promise<{ primaries: number[]; replicas: Map<number, number> }>;
+  /** Resolves when every slot is served and every live node agrees. */
+  waitHealthy(timeoutMs?: number): Promise<void>;
+  stop(): Promise<void>;
+}
+
+const living = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const proc of living) proc.kill('SIGKILL');
+});
+
+async function portIsFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = net.createServer();
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+  });
+}
+
+/** A port whose cluster bus port (port + 10000) is free as well. */
+async function freeClusterPort(taken: Set<number>): Promise<number> {
+  for (let attempt = 0; attempt < 200; attempt++) {
+    const port = 20000 + Math.floor(Math.random() * 20000);
+    if (taken.has(port) || taken.has(port + 10000) || taken.has(port - 10000)) continue;
+    if ((await portIsFree(port)) && (await portIsFree(port + 10000))) {
+      taken.add(port);
+      return port;
+    }
+  }
+  throw new Error('no free port pair for a cluster node');
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+function launch(node: ClusterNodeProcess, password: string, options: Required<ClusterOptions>): ChildProcess {
+  const args = [
+    '--port', String(node.port),
+    '--bind', '127.0.0.1',
+    '--dir', node.dir,
+    '--cluster-enabled', 'yes',
+    '--cluster-config-file', 'nodes.conf',
+    '--cluster-node-timeout', String(options.nodeTimeoutMs),
+    '--requirepass', password,
+    '--masterauth', password,
+    '--appendonly', options.appendOnly ? 'yes' : 'no',
+    '--appendfsync', 'everysec',
+    // Replicas sync at once instead of waiting 5 s for others to share a diskless transfer.
+    '--repl-diskless-sync-delay', '0',
+    '--save', '',
+    '--protected-mode', 'no',
+    '--loglevel', 'warning',
+    '--logfile', path.join(node.dir, 'redis.log'),
+  ];
+  const proc = spawn('redis-server', args, { stdio: 'ignore' });
+  living.add(proc);
+  proc.once('exit', () => living.delete(proc));
+  return proc;
+}
+
+async function waitAnswering(port: number, password: string, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const probe = new Redis({ port, host: '127.0.0.1', password, lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+    probe.on('error', () => undefined);
+    try {
+      await probe.connect();
+      await probe.ping();
+      return;
+    } catch {
+      if (Date.now() > deadline) throw new Error(`cluster node ${port} did not start`);
+      await sleep(50);
+    } finally {
+      probe.disconnect();
+    }
+  }
+}
+
+export async function startTestCluster(given: ClusterOptions = {}): Promise<TestCluster> {
+  const options: Required<ClusterOptions> = {
+    primaries: given.primaries ?? 3,
+    replicasPerPrimary: given.replicasPerPrimary ?? 1,
+    nodeTimeoutMs: given.nodeTimeoutMs ?? 5000,
+    appendOnly: given.appendOnly ?? false,
+  };
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'ria-test-cluster-'));
+  const password = randomBytes(18).toString('base64url');
+  const taken = new Set<number>();
+  const nodes: ClusterNodeProcess[] = [];
+  const count = options.primaries * (1 + options.replicasPerPrimary);
+  const clients: (Redis | Cluster)[] = [];
+
+  const stop = async (): Promise<void> => {
+    for (const client of clients.splice(0)) client.disconnect();
+    await Promise.all(
+      nodes.map(async (node) => {
+        const proc = node.proc;
+        if (!proc || proc.exitCode !== null || proc.signalCode !== null) return;
+        const exited = new Promise((resolve) => proc.once('exit', resolve));
+        proc.kill('SIGKILL');
+        await exited;
+      }),
+    );
+    fs.rmSync(root, { recursive: true, force: true });
+  };
+
+  try {
+    for (let i = 0; i < count; i++) {
+      const port = await freeClusterPort(taken);
+      const dir = path.join(root, String(port));
+      fs.mkdirSync(dir);
+      nodes.push({ port, dir, proc: undefined });
+    }
+    for (const node of nodes) node.proc = launch(node, password, options);
+    await Promise.all(nodes.map((node) => waitAnswering(node.port, password)));
+
+    const created = spawnSync(
+      'redis-cli',
+      ['--cluster', 'create', ...nodes.map((node) => `127.0.0.1:${node.port}`), '--cluster-replicas', String(options.replicasPerPrimary), '--cluster-yes'],
+      { env: { ...process.env, REDISCLI_AUTH: password }, encoding: 'utf8', timeout: 30_000 },
+    );
+    if (created.status !== 0) throw new Error(`redis-cli --cluster create failed: ${created.stdout}${created.stderr}`);
+
+    const node = (port: number): Redis => {
+      const made = new Redis({ port, host: '127.0.0.1', password, maxRetriesPerRequest: 1, lazyConnect: false });
+      made.on('error', () => undefined);
+      clients.push(made);
+      return made;
+    };
+
+    const roles = async (): Promise<{ primaries: number[]; replicas: Map<number, number> }> => {
+      const primaries: number[] = [];
+      const replicas = new Map<number, number>();
+      for (const one of nodes) {
+        if (!one.proc || one.proc.exitCode !== null || one.proc.signalCode !== null) continue;
+        const probe = node(one.port);
+        try {
+          const info = await probe.info('replication');
+          if (/role:master/.test(info)) primaries.push(one.port);
+          const of = /master_port:(\d+)/.exec(info);
+          if (of) replicas.set(one.port, Number(of[1]));
+        } catch {
+          // not answering: neither
+        } finally {
+          probe.disconnect();
+        }
+      }
+      return { primaries: primaries.sort(), replicas };
+    };
+
+    const waitHealthy = async (timeoutMs = 30_000): Promise<void> => {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const live = nodes.filter((one) => one.proc && one.proc.exitCode === null && one.proc.signalCode === null);
+        let healthy = true;
+        for (const one of live) {
+          const probe = node(one.port);
+          try {
+            const info = await probe.cluster('INFO');
+            if (!/cluster_state:ok/.test(info) || !/cluster_slots_ok:16384/.test(info)) healthy = false;
+            const replication = await probe.info('replication');
+            if (/role:slave/.test(replication) && !/master_link_status:up/.test(replication)) healthy = false;
+          } catch {
+            healthy = false;
+          } finally {
+            probe.disconnect();
+          }
+        }
+        if (healthy) return;
+        if (Date.now() > deadline) throw new Error('the test cluster did not become healthy');
+        await sleep(100);
+      }
+    };
+
+    await waitHealthy();
+    const { primaries } = await roles();
+    const target: ClusterTarget = { nodes: nodes.map((one) => ({ host: '127.0.0.1', port: one.port })), password };
+    return {
+      target,
+      env: { REDIS_CLUSTER_NODES: nodes.map((one) => `redis://:${password}@127.0.0.1:${one.port}`).join(',') },
+      password,
+      nodes,
+      primaryUrls: primaries.map((port) => `redis://:${password}@127.0.0.1:${port}`),
+      client(clientOptions = {}) {
+        const made = new Cluster(target.nodes, {
+          redisOptions: { password, ...clientOptions },
+          retryDelayOnFailover: 100,
+          retryDelayOnClusterDown: 100,
+          slotsRefreshInterval: 1000,
+        });
+        made.on('error', () => undefined);
+        clients.push(made);
+        return made;
+      },
+      node,
+      async kill(port) {
+        const one = nodes.find((candidate) => candidate.port === port);
+        const proc = one?.proc;
+        if (!proc || proc.exitCode !== null || proc.signalCode !== null) return;
+        const exited = new Promise((resolve) => proc.once('exit', resolve));
+        proc.kill('SIGKILL');
+        await exited;
+      },
+      async restart(port) {
+        const one = nodes.find((candidate) => candidate.port === port);
+        if (!one) throw new Error(`no node on ${port}`);
+        one.proc = launch(one, password, options);
+        await waitAnswering(port, password);
+      },
+      roles,
+      waitHealthy,
+      stop,
+    };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
