@@ -343,7 +343,7 @@ describe('inboxChanged', () => {
     for (let from = 1; from <= total; from += 10_000) {
       const pipeline = api.redis.client.pipeline();
       for (let id = from; id < from + 10_000; id++) {
-        pipeline.publish('INBOX_CHANGED:bob', JSON.stringify({ chatId: '1', latestMessageId: id, mailbox: false, waiting: null }));
+        pipeline[api.redis.cluster ? 'spublish' : 'publish']('INBOX_CHANGED:bob', JSON.stringify({ chatId: '1', latestMessageId: id, mailbox: false, waiting: null }));
       }
       await pipeline.exec();
     }

@@ -225,6 +225,39 @@ describe('loadConfig', () => {
     expect(loadConfig({ NODE_ENV: 'production', JWT_SECRET: 's'.repeat(32), INTROSPECTION: 'on' }).introspection).toBe(true);
   });
 
+  it('reads a Redis Cluster from REDIS_CLUSTER_NODES: host:port or URLs, with their password and TLS', () => {
+    expect(loadConfig({ REDIS_CLUSTER_NODES: '10.0.0.1:7000, 10.0.0.2:7001' }).redisCluster).toEqual({
+      nodes: [
+        { host: '10.0.0.1', port: 7000 },
+        { host: '10.0.0.2', port: 7001 },
+      ],
+    });
+    expect(loadConfig({ REDIS_CLUSTER_NODES: 'rediss://app:p%40ss@redis-a:6380,redis-b' }).redisCluster).toEqual({
+      nodes: [
+        { host: 'redis-a', port: 6380 },
+        { host: 'redis-b', port: 6379 },
+      ],
+      username: 'app',
+      password: 'p@ss',
+      tls: true,
+    });
+    expect(loadConfig({}).redisCluster).toBeUndefined();
+  });
+
+  it.each([
+    ['http://10.0.0.1:7000', 'REDIS_CLUSTER_NODES must list host:port or redis:// URLs separated by commas, got "http://10.0.0.1:7000"'],
+    ['10.0.0.1:99999', 'REDIS_CLUSTER_NODES must list host:port or redis:// URLs separated by commas, got "10.0.0.1:99999"'],
+    [' , ', 'REDIS_CLUSTER_NODES must name at least one node'],
+  ])('refuses REDIS_CLUSTER_NODES=%p, naming it', (value, message) => {
+    expect(problems({ REDIS_CLUSTER_NODES: value })).toEqual([message]);
+  });
+
+  it('refuses REDIS_URL and REDIS_CLUSTER_NODES together', () => {
+    expect(problems({ REDIS_URL: 'redis://a:6379', REDIS_CLUSTER_NODES: 'b:7000' })).toEqual([
+      'set REDIS_URL (one Redis) or REDIS_CLUSTER_NODES (a cluster), not both',
+    ]);
+  });
+
   it('sorts configured precisions', () => {
     expect(loadConfig({ COUNTER_PRECISIONS: '60, 1,5' }).counters.precisions).toEqual([1, 5, 60]);
   });

@@ -1,7 +1,7 @@
 // Guild prefix search against a real redis-server: a 100,000-member guild searched while other
 // callers join and leave, results checked against an independent filter-and-sort of the same
 // names, the query writing nothing, and both membership limits.
-import Redis from 'ioredis';
+import Redis, { type Cluster } from 'ioredis';
 import { AppError } from '../src/errors';
 import { foldCase } from '../src/fold';
 import { GuildRepository, guildEntry } from '../src/redis/guild';
@@ -60,9 +60,12 @@ function reference(names: string[]): (prefix: string) => string[] {
   };
 }
 
+/** Writes since the last save, over every primary on a cluster. */
 async function rdbChanges(): Promise<number> {
-  const info = await redis.client.info('persistence');
-  return Number(/rdb_changes_since_last_save:(\d+)/.exec(info)![1]);
+  const nodes = redis.cluster ? (redis.client as unknown as Cluster).nodes('master') : [redis.client];
+  let changes = 0;
+  for (const node of nodes) changes += Number(/rdb_changes_since_last_save:(\d+)/.exec(await node.info('persistence'))![1]);
+  return changes;
 }
 
 describe('guild prefix search in Redis', () => {
@@ -223,7 +226,8 @@ describe('guild prefix search in Redis', () => {
     expect(await client.zscore(index, 'g')).toBe(String(renewed));
 
     // The leave drops the count before the join renews it: the renewal counts the guild again.
-    await client.del(index, guildKeys.members('g'));
+    await client.del(index);
+    await client.del(guildKeys.members('g'));
     const again = await reserve();
     await add();
     expect(await release(again)).toBe(1);

@@ -1,6 +1,7 @@
 // Locks and semaphores through the real server, over HTTP and WebSocket: service callers only,
 // tokens that only their holder can use, waiting in turn, release notifications, bad input, and
 // a waiter whose client went away taking nothing.
+import { leaseKeys } from '../src/redis/keys';
 import { print } from 'graphql';
 import {
   AcquireLockDocument,
@@ -138,7 +139,7 @@ describe('over WebSocket', () => {
   it('acquires, waits and releases a lock, and tells subscribers about the release', async () => {
     const socket = fixture.connect(api.tokens.service);
     const released = wsOperation(socket.client, LockReleasedDocument, { name: 'ws-lock' });
-    await eventually(async () => (await api.redis.client.pubsub('NUMSUB', 'LOCK_RELEASED:ws-lock'))[1] === 1, 5000, 20);
+    await eventually(async () => (await api.redis.subscribers(leaseKeys('lock', 'ws-lock').released)) === 1, 5000, 20);
     const [first] = await wsOperation(socket.client, AcquireLockDocument, { name: 'ws-lock' }).completion();
     const token = first!.data!.acquireLock!.token;
     const waiting = wsOperation(socket.client, AcquireLockDocument, { name: 'ws-lock', acquireTimeoutMs: 15_000 });
@@ -160,7 +161,7 @@ describe('over WebSocket', () => {
     const released = wsOperation(socket.client, SemaphoreReleasedDocument, { name: 'ws-sem' });
     const lease = (await post(api.url, AcquireSemaphoreDocument, { name: 'ws-sem', limit: 3 }, api.tokens.service)).data!.acquireSemaphore!;
     // The subscription is registered on the server before the release, or the notice is lost.
-    await eventually(async () => (await api.redis.client.pubsub('NUMSUB', 'SEMAPHORE_RELEASED:ws-sem'))[1] === 1, 5000, 20);
+    await eventually(async () => (await api.redis.subscribers(leaseKeys('semaphore', 'ws-sem').released)) === 1, 5000, 20);
     await post(api.url, ReleaseSemaphoreDocument, { name: 'ws-sem', id: lease.id }, api.tokens.service);
     const [notice] = await released.take(1);
     expect(notice!.data!.semaphoreReleased.name).toBe('ws-sem');

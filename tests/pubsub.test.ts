@@ -5,7 +5,6 @@ import { closeRedis, connectRedis, type RedisClient } from '../src/redis/connect
 import { channelOf } from '../src/redis/keys';
 import { createRedisPubSub } from '../src/schema/pubsub';
 import { CounterRepository } from '../src/redis/counter';
-import type { Cluster } from 'ioredis';
 import { startTestRedis, type TestRedis } from './support/redis';
 
 let redis: TestRedis;
@@ -31,15 +30,7 @@ async function pubSub() {
 /** Resolves once Redis reports `count` subscribers on the channel (sharded ones on a cluster). */
 async function subscribed(name: string, count = 1): Promise<void> {
   for (let i = 0; i < 200; i++) {
-    let n = 0;
-    if (redis.cluster) {
-      for (const node of (redis.client as unknown as Cluster).nodes('master')) {
-        n += Number(((await node.call('PUBSUB', 'SHARDNUMSUB', name)) as [string, number])[1]);
-      }
-    } else {
-      n = Number(((await redis.client.pubsub('NUMSUB', name)) as [string, number])[1]);
-    }
-    if (n >= count) return;
+    if ((await redis.subscribers(name)) >= count) return;
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
   throw new Error(`nobody subscribed to ${name}`);

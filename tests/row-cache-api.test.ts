@@ -60,7 +60,7 @@ async function snapshot(): Promise<Record<string, unknown>> {
 /** Subscribes to rowCacheUpdated over WebSocket and waits until the server listens on the row's channel. */
 async function watch(rowId: string) {
   const channel = keys.updated(rowId);
-  const subscribers = async () => ((await api.redis.client.pubsub('NUMSUB', channel)) as [string, number])[1];
+  const subscribers = async () => api.redis.subscribers(channel);
   await eventually(async () => (await subscribers()) === 0, 5000, 20);
   const socket = fixture.connect(api.tokens.user);
   const subscription = wsOperation(socket.client, RowCacheUpdatedDocument, { rowId });

@@ -175,7 +175,7 @@ describeWithPostgres('against a real PostgreSQL server', () => {
       const socket = connectWs(api.url, api.tokens.user);
       sockets.push(socket);
       const updates = wsOperation(socket.client, RowCacheUpdatedDocument, { rowId: '1000' });
-      await eventually(async () => ((await api.redis.client.pubsub('NUMSUB', keys.updated('1000'))) as [string, number])[1] === 1, 5000, 20);
+      await eventually(async () => (await api.redis.subscribers(keys.updated('1000'))) === 1, 5000, 20);
 
       await schedule('1000', 0.1);
       await eventually(async () => (await cachedRow('1000')) !== null, 10_000, 20);

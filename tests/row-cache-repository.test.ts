@@ -16,7 +16,7 @@ import { defineScripts } from '../src/redis/scripts';
 import { RowCacheRefresher, type RowCacheRefresherOptions } from '../src/workers/row-cache-refresher';
 import { eventually } from './support/graphql';
 import { captureLogs } from './support/logs';
-import { startTestRedis, type TestRedis } from './support/redis';
+import { listen, startTestRedis, type TestRedis } from './support/redis';
 
 let redis: TestRedis;
 let scratch: string;
@@ -336,11 +336,8 @@ describe('row cache scripts, step by step', () => {
 
   it('writes a copy only when its JSON changed, and announces each change on the row channel', async () => {
     const rows = repository();
-    const listener = redis.newClient();
-    connections.push(listener);
     const heard: RowCacheChange[] = [];
-    listener.on('message', (_channel: string, message: string) => heard.push(JSON.parse(message) as RowCacheChange));
-    await listener.subscribe(rows.keys.updated('5'));
+    connections.push(await listen(redis, [rows.keys.updated('5')], (_channel, message) => heard.push(JSON.parse(message) as RowCacheChange)));
 
     await rows.schedule('5', 60_000);
     const store = async (json: string | undefined) => {

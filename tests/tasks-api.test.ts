@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parse } from 'graphql';
-import { queueKeys } from '../src/redis/keys';
+import { channelOf, queueKeys } from '../src/redis/keys';
 import {
   CancelTaskDocument,
   EnqueueTaskDocument,
@@ -103,7 +103,7 @@ async function snapshot(): Promise<Record<string, unknown>> {
  * database), so it first waits for a previous test's subscription to the same id to be gone.
  */
 async function watch(id: string) {
-  const subscribers = async () => ((await api.redis.client.pubsub('NUMSUB', `TASK_CHANGED:${id}`)) as [string, number])[1];
+  const subscribers = async () => api.redis.subscribers(channelOf('TASK_CHANGED', id, 'inventory'));
   await eventually(async () => (await subscribers()) === 0, 5000, 20);
   const socket = fixture.connect(api.tokens.service);
   const subscription = wsOperation(socket.client, TaskChangedDocument, { id });

@@ -158,11 +158,16 @@ const UNAVAILABLE_MESSAGES = [
   /^Reached the max retries per request limit/,
   /^(LOADING|BUSY|MASTERDOWN|CLUSTERDOWN|TRYAGAIN|READONLY) /,
   /\b(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|ENOTFOUND)\b/,
+  // The cluster client, while a shard fails over or no node can be reached.
+  /^Failed to refresh slots cache/,
+  /^Too many Cluster redirections/,
+  /^None of startup nodes is available/,
+  /^Cluster isn't ready/,
 ];
 
 /** True for errors that mean "Redis could not be reached or cannot serve now", not a bug. */
 export function isStoreUnavailable(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
-  if (error.name === 'MaxRetriesPerRequestError') return true;
+  if (error.name === 'MaxRetriesPerRequestError' || error.name === 'ClusterAllFailedError') return true;
   return UNAVAILABLE_MESSAGES.some((pattern) => pattern.test(error.message));
 }

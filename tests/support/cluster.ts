@@ -99,7 +99,7 @@ function launch(node: ClusterNodeProcess, password: string, options: Required<Cl
   return proc;
 }
 
-async function waitAnswering(port: number, password: string, timeoutMs = 10_000): Promise<void> {
+async function waitAnswering(port: number, password: string, timeoutMs = 30_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const probe = new Redis({ port, host: '127.0.0.1', password, lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
@@ -225,6 +225,8 @@ export async function startTestCluster(given: ClusterOptions = {}): Promise<Test
       client(clientOptions = {}) {
         const made = new Cluster(target.nodes, {
           redisOptions: { password, ...clientOptions },
+          // As the product's subscriber connections: SSUBSCRIBE goes to the channel's shard.
+          shardedSubscribers: true,
           retryDelayOnFailover: 100,
           retryDelayOnClusterDown: 100,
           slotsRefreshInterval: 1000,

@@ -26,9 +26,30 @@ export interface TestRedis {
    * answered for the whole cluster, so tests read the same either way.
    */
   client: Redis;
+  /**
+   * How many connections listen on a notification channel: PUBSUB NUMSUB on one Redis, the
+   * sharded count (SHARDNUMSUB) summed over the primaries on a cluster.
+   */
+  subscribers(channel: string): Promise<number>;
   /** Another client like `client` (a Cluster on a cluster, typed as Redis for the tests). */
   newClient(options?: RedisOptions): Redis;
   stop(): Promise<void>;
+}
+
+/**
+ * Listens on channels as the product's scripts publish on them: SUBSCRIBE on one Redis, SSUBSCRIBE
+ * (each channel at its own shard) on a cluster. Resolves once subscribed; returns the connection.
+ */
+export async function listen(redis: TestRedis, channels: string[], onMessage: (channel: string, message: string) => void): Promise<Redis> {
+  const listener = redis.newClient();
+  if (redis.cluster) {
+    listener.on('smessage', onMessage);
+    for (const channel of channels) await listener.ssubscribe(channel);
+  } else {
+    listener.on('message', onMessage);
+    await listener.subscribe(...channels);
+  }
+  return listener;
 }
 
 /** Runs a test only against one Redis (it inspects what only one Redis shows). */
@@ -51,6 +72,7 @@ async function startSingleRedis(): Promise<TestRedis> {
     env: { REDIS_URL: server.url },
     cluster: undefined,
     client,
+    subscribers: async (channel) => Number(((await client.pubsub('NUMSUB', channel)) as [string, number])[1]),
     newClient(options) {
       const made = new Redis(server.url, options ?? {});
       clients.push(made);
@@ -80,6 +102,12 @@ async function startClusterRedis(): Promise<TestRedis> {
     env: cluster.env,
     cluster,
     client,
+    async subscribers(channel) {
+      const counts = await Promise.all(
+        (client as unknown as Cluster).nodes('master').map(async (node) => Number(((await node.call('PUBSUB', 'SHARDNUMSUB', channel)) as [string, number])[1])),
+      );
+      return counts.reduce((sum, n) => sum + n, 0);
+    },
     newClient,
     async stop() {
       for (const one of clients) one.disconnect();
