@@ -4,7 +4,7 @@
 // the timeouts of blocked clients only every 100 ms (hz 10), so the poller times its own wake-up
 // and ends the pop with CLIENT UNBLOCK: tasks start within a few ms of their due time. Any number
 // of pollers may run on one queue: the script is atomic, so none moves a task twice.
-import type { RedisClient } from '../redis/connection';
+import { isCluster, type RedisClient } from '../redis/connection';
 import type { Logger } from '../logger';
 import { queueKeys } from '../redis/keys';
 import type { TaskRepository } from '../redis/tasks';
@@ -68,6 +68,12 @@ export class TaskPoller {
   /** Blocks on the wake-up list until woken, or until `ms` have passed by this process's timer. */
   private async sleep(ms: number): Promise<void> {
     const { blocking, control, queue } = this.options;
+    if (isCluster(blocking)) {
+      // On a cluster CLIENT ID and CLIENT UNBLOCK would reach some node, not necessarily the one
+      // holding this pop: Redis's own timeout ends it instead (within its event loop's 100 ms).
+      await blocking.blpop(queueKeys(queue).pollerWake, Math.max(ms, 1) / 1000);
+      return;
+    }
     this.blockingId ??= (await blocking.client('ID')) as number;
     const id = this.blockingId;
     let woken = false;
