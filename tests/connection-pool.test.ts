@@ -92,9 +92,9 @@ it('closes a connection whose work failed unexpectedly, and opens another for th
   await expect(failing).rejects.toThrow('lost in the middle');
   const second = await next;
   expect(second).not.toBe(first);
-  // A cluster client passes through 'close' on its way to 'end'.
-  for (let i = 0; i < 100 && first!.status !== 'end'; i++) await sleep(20);
-  expect(first!.status).toBe('end');
+  // A cluster client that was told to disconnect may stay 'close' (closed, not reconnecting).
+  for (let i = 0; i < 50 && first!.status !== 'end'; i++) await sleep(20);
+  expect(redis.cluster ? ['close', 'end'] : ['end']).toContain(first!.status);
   expect(made).toHaveLength(2);
 });
 
