@@ -85,13 +85,12 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
 
   try {
     let embeddedRedis: EmbeddedRedis | undefined;
-    let redisTarget: RedisTarget | undefined = config.redisCluster ?? config.redisUrl;
-    if (redisTarget === undefined) {
+    let redis: RedisTarget | undefined = config.redisCluster ?? config.redisUrl;
+    if (redis === undefined) {
       embeddedRedis = await EmbeddedRedis.start({ dataDir: config.dataDir, logger });
       undo.push(() => embeddedRedis!.stop());
-      redisTarget = embeddedRedis.url;
+      redis = embeddedRedis.url;
     }
-    const redis = redisTarget;
 
     const commands = await connectRedis(redis, { name: 'ria:commands', logger, commandTimeoutMs: COMMAND_TIMEOUT_MS });
     undo.push(() => closeRedis(commands));

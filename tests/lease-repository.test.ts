@@ -319,7 +319,7 @@ describe('a lock', () => {
     connections.push(impatient);
     const acquirer = instance('lock', SETTINGS, impatient);
     // Redis holds writes for 400 ms: the grant runs after the client has given up on it.
-    await redis.client.client('PAUSE', 400, 'WRITE');
+    await (await redis.nodeFor(leaseKeys('lock', 'lost-reply').state)).client('PAUSE', 400, 'WRITE');
     const failed = await acquirer.acquire({ name: 'lost-reply', limit: 1, ttlMs: 60_000, owner: 'svc', waitMs: 0 }).catch((e: unknown) => e);
     expect(String(failed)).toMatch(/timed out/i);
     await until(async () => (await redis.client.hget(leaseKeys('lock', 'lost-reply').state, 'fence')) === '1');

@@ -53,19 +53,19 @@ interface IndexEntry {
 }
 
 export class ChatRepository {
+  /**
+   * Members are told of a send on `<inboxPrefix><member>` by the send script itself; '' tells
+   * nobody. Not on a cluster, where a script may publish only on its own shard's channels.
+   */
+  private readonly inboxPrefix: string;
+
   constructor(
     private readonly redis: RedisClient,
     private readonly settings: ChatSettings,
-    /**
-     * Members are told of a send on `<inboxPrefix><member>` by the send script itself; '' tells
-     * nobody. Not on a cluster, where a script may publish only on its own shard's channels.
-     */
     inboxPrefix = '',
   ) {
     this.inboxPrefix = isCluster(redis) ? '' : inboxPrefix;
   }
-
-  private readonly inboxPrefix: string;
 
   /** Creates a chat of `sender` and `others` (distinct, without the sender) and sends its first message. */
   async create(sender: string, others: string[], text: string, open: boolean): Promise<{ chat: ChatSummary; message: ChatMessage }> {

@@ -36,6 +36,21 @@ export interface ConnectOptions {
 
 export const isCluster = (client: RedisClient): client is Cluster => client.isCluster;
 
+/**
+ * Pub/sub as the scripts announce on it: sharded (SSUBSCRIBE, SPUBLISH, 'smessage') on a cluster,
+ * plain on one Redis. The one place that chooses, for every subscriber and publisher.
+ */
+export function notificationCommands(client: RedisClient) {
+  const sharded = isCluster(client);
+  return {
+    sharded,
+    messageEvent: sharded ? 'smessage' : 'message',
+    subscribe: (channel: string): Promise<unknown> => (sharded ? client.ssubscribe(channel) : client.subscribe(channel)),
+    unsubscribe: (channel: string): Promise<unknown> => (sharded ? client.sunsubscribe(channel) : client.unsubscribe(channel)),
+    publish: (channel: string, message: string): Promise<unknown> => (sharded ? client.spublish(channel, message) : client.publish(channel, message)),
+  };
+}
+
 export const describeTarget = (target: RedisTarget): string =>
   typeof target === 'string' ? redactUrl(target) : `cluster ${target.nodes.map((node) => `${node.host}:${node.port}`).join(',')}`;
 

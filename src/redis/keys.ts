@@ -209,10 +209,9 @@ export const marketKeys = {
 export const listingMember = (item: string, seller: string): string => `${item} ${seller}`;
 
 /**
- * Pub/sub topic on which a change to a cached row's copy is announced, with the row id. Not per
- * table (a subscription cannot know which table its server caches): servers caching different
- * tables on one Redis would hear each other's changes to equal ids, which costs a client only
- * an extra pull.
+ * Pub/sub topic on which a change to a cached row's copy is announced, with the row id. Its
+ * channel carries the table's tag (see `rowCacheKeys().updated`), so the subscription's server
+ * listens on the table it caches.
  */
 export const ROW_CACHE_UPDATED_TOPIC = 'ROW_CACHE_UPDATED';
 

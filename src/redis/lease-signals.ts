@@ -3,7 +3,7 @@
 // wait for it here, and stays subscribed a while after the last waiter so a busy name does not
 // cost a SUBSCRIBE per acquire. Messages can be lost (a reconnect), so waiters also poll. On a
 // cluster the release script publishes by sharded pub/sub, so waiters SSUBSCRIBE.
-import { isCluster, type RedisClient } from './connection';
+import { notificationCommands, type RedisClient } from './connection';
 import type { Logger } from '../logger';
 import { parseReleaseNotice, type ReleaseNotice } from './lease';
 
@@ -19,15 +19,15 @@ interface Channel {
 
 export class LeaseSignals {
   private readonly channels = new Map<string, Channel>();
-  private readonly sharded: boolean;
+  private readonly commands: ReturnType<typeof notificationCommands>;
 
   constructor(
     private readonly subscriber: RedisClient,
     private readonly logger: Logger,
     private readonly lingerMs = 10_000,
   ) {
-    this.sharded = isCluster(subscriber);
-    subscriber.on(this.sharded ? 'smessage' : 'message', (channel: string, message: string) => {
+    this.commands = notificationCommands(subscriber);
+    subscriber.on(this.commands.messageEvent, (channel: string, message: string) => {
       const entry = this.channels.get(channel);
       const notice = entry && parseReleaseNotice(message);
       if (notice) for (const listener of entry.listeners) listener(notice);
@@ -36,7 +36,7 @@ export class LeaseSignals {
     // connection was being re-established can be dropped silently; asking again is harmless.
     // (ioredis's cluster client moves sharded subscriptions itself when slots move.)
     subscriber.on('ready', () => {
-      if (this.channels.size === 0 || this.sharded) return;
+      if (this.channels.size === 0 || this.commands.sharded) return;
       this.subscriber.subscribe(...this.channels.keys()).catch((error: unknown) => {
         this.logger.warn({ err: error }, 'could not resubscribe to lease releases; waiters poll instead');
       });
@@ -57,7 +57,7 @@ export class LeaseSignals {
     let entry = this.channels.get(channel);
     if (!entry) {
       const created: Channel = { listeners: new Set(), ready: Promise.resolve(), subscribed: false, idleTimer: undefined };
-      created.ready = (this.sharded ? this.subscriber.ssubscribe(channel) : this.subscriber.subscribe(channel)).then(
+      created.ready = this.commands.subscribe(channel).then(
         () => {
           created.subscribed = true;
         },
@@ -81,7 +81,7 @@ export class LeaseSignals {
       subscribed.idleTimer = setTimeout(() => {
         if (subscribed.listeners.size > 0 || this.channels.get(channel) !== subscribed) return;
         this.channels.delete(channel);
-        (this.sharded ? this.subscriber.sunsubscribe(channel) : this.subscriber.unsubscribe(channel)).catch(() => undefined);
+        this.commands.unsubscribe(channel).catch(() => undefined);
       }, this.lingerMs);
       subscribed.idleTimer.unref();
     };

@@ -6,7 +6,7 @@
 import { createPubSub, Repeater, SlidingBuffer } from '@graphql-yoga/subscription';
 import type { PubSub } from 'type-graphql';
 import type { Logger } from '../logger';
-import { isCluster, type RedisClient } from '../redis/connection';
+import { notificationCommands, type RedisClient } from '../redis/connection';
 
 const PER_SUBSCRIBER_BUFFER = 64;
 
@@ -24,7 +24,8 @@ type Listener = (payload: unknown) => void;
 
 export function createRedisPubSub(options: RedisPubSubOptions): PubSub {
   const { publisher, subscriber, channelOf, logger } = options;
-  const sharded = isCluster(subscriber);
+  const listening = notificationCommands(subscriber);
+  const telling = notificationCommands(publisher);
   const listeners = new Map<string, Set<Listener>>();
 
   const onMessage = (channel: string, message: string): void => {
@@ -38,7 +39,7 @@ export function createRedisPubSub(options: RedisPubSubOptions): PubSub {
     }
     for (const listener of set) listener(payload);
   };
-  subscriber.on(sharded ? 'smessage' : 'message', onMessage);
+  subscriber.on(listening.messageEvent, onMessage);
 
   const failed = (what: string, channel: string) => (error: unknown) =>
     logger?.warn({ err: error, channel }, `could not ${what}; subscribers learn of changes on their next pull`);
@@ -48,16 +49,14 @@ export function createRedisPubSub(options: RedisPubSubOptions): PubSub {
     if (!set) {
       set = new Set();
       listeners.set(channel, set);
-      const subscribing = sharded ? subscriber.ssubscribe(channel) : subscriber.subscribe(channel);
-      subscribing.catch(failed('subscribe', channel));
+      listening.subscribe(channel).catch(failed('subscribe', channel));
     }
     set.add(listener);
     return () => {
       const current = listeners.get(channel);
       if (!current?.delete(listener) || current.size > 0) return;
       listeners.delete(channel);
-      const leaving = sharded ? subscriber.sunsubscribe(channel) : subscriber.unsubscribe(channel);
-      leaving.catch(() => undefined);
+      listening.unsubscribe(channel).catch(() => undefined);
     };
   };
 
@@ -65,8 +64,7 @@ export function createRedisPubSub(options: RedisPubSubOptions): PubSub {
     publish(routingKey: string, ...args: unknown[]) {
       const [channel, payload] = args.length >= 2 ? [channelOf(routingKey, String(args[0])), args[1]] : [routingKey, args[0]];
       const message = JSON.stringify(payload ?? null);
-      const sent = sharded ? publisher.spublish(channel, message) : publisher.publish(channel, message);
-      sent.catch(failed('publish', channel));
+      telling.publish(channel, message).catch(failed('publish', channel));
     },
     // Each subscriber gets its own buffer. createPubSub's repeaterBuffer option is one buffer
     // object shared by every subscriber, so a notification queued for a busy subscriber was

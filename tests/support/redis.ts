@@ -31,6 +31,8 @@ export interface TestRedis {
    * sharded count (SHARDNUMSUB) summed over the primaries on a cluster.
    */
   subscribers(channel: string): Promise<number>;
+  /** The server that holds `key`: the Redis itself, or on a cluster the primary owning its slot. */
+  nodeFor(key: string): Promise<Redis>;
   /** Another client like `client` (a Cluster on a cluster, typed as Redis for the tests). */
   newClient(options?: RedisOptions): Redis;
   stop(): Promise<void>;
@@ -73,6 +75,7 @@ async function startSingleRedis(): Promise<TestRedis> {
     cluster: undefined,
     client,
     subscribers: async (channel) => Number(((await client.pubsub('NUMSUB', channel)) as [string, number])[1]),
+    nodeFor: async () => client,
     newClient(options) {
       const made = new Redis(server.url, options ?? {});
       clients.push(made);
@@ -107,6 +110,14 @@ async function startClusterRedis(): Promise<TestRedis> {
         (client as unknown as Cluster).nodes('master').map(async (node) => Number(((await node.call('PUBSUB', 'SHARDNUMSUB', channel)) as [string, number])[1])),
       );
       return counts.reduce((sum, n) => sum + n, 0);
+    },
+    async nodeFor(key) {
+      const slot = Number(await client.cluster('KEYSLOT', key));
+      const ranges = await client.cluster('SLOTS');
+      const owner = ranges.find(([from, to]) => slot >= from && slot <= to);
+      const node = (client as unknown as Cluster).nodes('master').find((one) => one.options.port === owner?.[2][1]);
+      if (!node) throw new Error(`no primary holds slot ${slot}`);
+      return node;
     },
     newClient,
     async stop() {
