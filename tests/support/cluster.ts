@@ -99,9 +99,11 @@ function launch(node: ClusterNodeProcess, password: string, options: Required<Cl
   return proc;
 }
 
-async function waitAnswering(port: number, password: string, timeoutMs = 30_000): Promise<void> {
+async function waitAnswering(port: number, password: string, proc?: ChildProcess, timeoutMs = 15_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
+    // Another test file may have taken the port (or its bus port) after we found it free.
+    if (proc && (proc.exitCode !== null || proc.signalCode !== null)) throw new PortTaken(port);
     const probe = new Redis({ port, host: '127.0.0.1', password, lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
     probe.on('error', () => undefined);
     try {
@@ -117,7 +119,24 @@ async function waitAnswering(port: number, password: string, timeoutMs = 30_000)
   }
 }
 
+class PortTaken extends Error {
+  constructor(port: number) {
+    super(`cluster node ${port} exited at start (its port was taken)`);
+  }
+}
+
+/** Starts a cluster; when a port was taken meanwhile by another test file, starts again on others. */
 export async function startTestCluster(given: ClusterOptions = {}): Promise<TestCluster> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOnce(given);
+    } catch (error) {
+      if (!(error instanceof PortTaken) || attempt >= 3) throw error;
+    }
+  }
+}
+
+async function startOnce(given: ClusterOptions): Promise<TestCluster> {
   const options: Required<ClusterOptions> = {
     primaries: given.primaries ?? 3,
     replicasPerPrimary: given.replicasPerPrimary ?? 1,
@@ -153,7 +172,7 @@ export async function startTestCluster(given: ClusterOptions = {}): Promise<Test
       nodes.push({ port, dir, proc: undefined });
     }
     for (const node of nodes) node.proc = launch(node, password, options);
-    await Promise.all(nodes.map((node) => waitAnswering(node.port, password)));
+    await Promise.all(nodes.map((node) => waitAnswering(node.port, password, node.proc)));
 
     const created = spawnSync(
       'redis-cli',
@@ -248,7 +267,7 @@ export async function startTestCluster(given: ClusterOptions = {}): Promise<Test
         const one = nodes.find((candidate) => candidate.port === port);
         if (!one) throw new Error(`no node on ${port}`);
         one.proc = launch(one, password, options);
-        await waitAnswering(port, password);
+        await waitAnswering(port, password, one.proc);
       },
       roles,
       waitHealthy,

@@ -15,7 +15,7 @@ export function serverForThisFile(env: Record<string, string> = {}): ServerFixtu
   const sockets: WsClient[] = [];
   beforeAll(async () => {
     api = await startTestServer(env);
-  });
+  }, 60_000); // a cluster of six redis-servers can take a while to agree on a busy machine
   beforeEach(async () => {
     await api!.redis.client.flushdb();
   });
