@@ -25,7 +25,7 @@ const sockets: WsClient[] = [];
 beforeAll(ensureBuilt, 120_000);
 beforeAll(async () => {
   redis = await startTestRedis();
-  [a, b] = await Promise.all([startAndWait(serverEnv(redis.url, tempDir())), startAndWait(serverEnv(redis.url, tempDir()))]);
+  [a, b] = await Promise.all([startAndWait(serverEnv(redis.env, tempDir())), startAndWait(serverEnv(redis.env, tempDir()))]);
 }, 60_000);
 afterAll(async () => {
   await Promise.all(sockets.map((socket) => socket.dispose()));
@@ -33,11 +33,15 @@ afterAll(async () => {
   await redis?.stop();
 });
 
-/** Keeps Redis busy in one script for `ms`: commands sent meanwhile wait unanswered in its buffers. */
-const keepRedisBusy = (ms: number): Promise<unknown> =>
+/**
+ * Keeps Redis busy in one script for `ms`: commands sent meanwhile wait unanswered in its buffers.
+ * The script names a key of the chat, so a cluster client would run it on the chat's shard.
+ */
+const keepRedisBusy = (chatId: string, ms: number): Promise<unknown> =>
   redis.client.eval(
     "local s = redis.call('TIME') local from = s[1] * 1000000 + s[2] repeat local t = redis.call('TIME') until t[1] * 1000000 + t[2] - from > tonumber(ARGV[1]) * 1000 return 1",
-    0,
+    1,
+    chatKeys.messages(chatId),
     ms,
   );
 
@@ -111,7 +115,7 @@ it('loses and duplicates nothing when an instance dies mid-stream and the client
   // Redis is busy for a moment; meanwhile each sender has one more send in flight through A, and
   // A dies. A has handed those sends to Redis, which runs them once it is free: stored, never
   // answered.
-  const busy = keepRedisBusy(BUSY_MS);
+  const busy = keepRedisBusy(chatId, BUSY_MS);
   await sleep(50);
   const inFlight = SENDERS.map((sender) => ({ sender, message: `${sender} in flight`, clientMessageId: `${sender}-in-flight` }));
   const inFlightOutcomes = inFlight.map((x) => trySend(a.url, userToken(x.sender), chatId, x.message, x.clientMessageId));

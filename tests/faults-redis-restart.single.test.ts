@@ -43,7 +43,7 @@ const readyz = async (url: string): Promise<{ status: number; elapsedMs: number 
 
 it('fails fast while Redis is down, recovers without a restart, and loses no acknowledged send', async () => {
   redis = await startRedisProcess();
-  api = await startAndWait(serverEnv(redis.url, tempDir()));
+  api = await startAndWait(serverEnv({ REDIS_URL: redis.url }, tempDir()));
   const url = api.url;
   const chatId = await createChat(url, 'alice', MEMBERS.slice(1), 'welcome');
   expect(chatId).toBe('1');

@@ -11,10 +11,10 @@ const verifier = new TokenVerifier({ secret: TEST_SECRET });
 /** A user token the servers started with JWT_SECRET=TEST_SECRET accept. */
 export const userToken = (user: string): string => verifier.sign(user, [], 3600);
 
-/** Environment for `node dist/main.js` against a Redis the test started. */
-export const serverEnv = (redisUrl: string, dataDir: string, extra: Record<string, string> = {}): Record<string, string> => ({
+/** Environment for `node dist/main.js` against a Redis the test started (`redisEnv`: REDIS_URL or the cluster's). */
+export const serverEnv = (redisEnv: Record<string, string>, dataDir: string, extra: Record<string, string> = {}): Record<string, string> => ({
   NODE_ENV: 'test',
-  REDIS_URL: redisUrl,
+  ...redisEnv,
   JWT_SECRET: TEST_SECRET,
   DATA_DIR: dataDir,
   COUNTER_CLEANUP: 'off',
