@@ -1,0 +1,445 @@
+// Failover of a Redis Cluster primary under a stream of chat sends (a *.cluster.test.ts file runs
+// only with TEST_REDIS=cluster). The file starts a cluster of its own (node timeout 1 s, AOF), as
+// it breaks it: a managed CLUSTER FAILOVER loses no acknowledged message; a primary killed with
+// SIGKILL is replaced by its replica, requests for its slots fail as STORE_UNAVAILABLE meanwhile
+// while the other slots keep working, and the messages that survive are each there exactly once.
+// The figures (recovery times, acknowledged writes lost) are printed with the results.
+import { TokenVerifier } from '../src/auth';
+import { channelOf, chatKeys } from '../src/redis/keys';
+import { Topic } from '../src/schema/context';
+import { CreateChatDocument, FetchPendingMessagesDocument, InboxChangedDocument, SendMessageDocument } from './generated/graphql';
+import { startTestCluster, type TestCluster } from './support/cluster';
+import { connectWs, eventually, post, wsOperation, type WsClient } from './support/graphql';
+import { cleanUpProcesses, ensureBuilt, startAndWait, tempDir, type Started } from './support/process';
+import { TEST_SECRET } from './support/server';
+
+const MEMBERS = ['alice', 'bob', 'carol'] as const;
+type Member = (typeof MEMBERS)[number];
+const SENDERS = 6;
+
+let cluster: TestCluster;
+/** The API server, run as users run it (`node dist/main.js`), on this file's cluster. */
+let server: Started;
+const api = {
+  get url(): string {
+    return server.url;
+  },
+  get logs(): Record<string, unknown>[] {
+    return server.server.lines;
+  },
+};
+const signer = new TokenVerifier({ secret: TEST_SECRET });
+const token = Object.fromEntries(MEMBERS.map((member) => [member, signer.sign(member, [], 3600)])) as Record<Member, string>;
+const sockets: WsClient[] = [];
+
+const startServer = (): Promise<Started> =>
+  startAndWait({
+    ...cluster.env,
+    NODE_ENV: 'test',
+    JWT_SECRET: TEST_SECRET,
+    DATA_DIR: tempDir(),
+    COUNTER_CLEANUP: 'off',
+    ROW_CACHE: 'off',
+    RATE_LIMIT_USER_PER_MINUTE: '10000000',
+    RATE_LIMIT_IP_PER_MINUTE: '10000000',
+  });
+
+beforeAll(async () => {
+  ensureBuilt();
+  cluster = await startTestCluster({ nodeTimeoutMs: 1000, appendOnly: true });
+  server = await startServer();
+}, 60_000);
+// A case that brought the server down (it is asserted there) leaves a new one for the next.
+beforeEach(async () => {
+  if (server.server.proc.exitCode !== null || server.server.proc.signalCode !== null) server = await startServer();
+}, 30_000);
+/** Loops and timers a case started; stopped after it even when it fails, so jest can exit. */
+const runningLoops: (() => unknown)[] = [];
+afterEach(async () => {
+  await Promise.all(runningLoops.splice(0).map((stop) => stop()));
+});
+afterAll(async () => {
+  await Promise.all(sockets.splice(0).map((socket) => socket.dispose()));
+  cleanUpProcesses();
+  await cluster?.stop();
+});
+
+/** The server process is still running and logged no error (an unexpected error, an uncaught exception). */
+function expectServerRunning(): void {
+  const proc = server.server.proc;
+  const errors = server.server.lines.filter((line) => Number(line.level) >= 50).map((line) => `${String(line.msg)}: ${JSON.stringify(line.err)}`);
+  expect({ exitCode: proc.exitCode, signal: proc.signalCode, errors }).toEqual({ exitCode: null, signal: null, errors: [] });
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Port of the primary serving each slot now, read from a live primary. */
+async function slotOwners(): Promise<(slot: number) => number> {
+  const { primaries } = await cluster.roles();
+  const node = cluster.node(primaries[0]!);
+  try {
+    const ranges = (await node.cluster('SLOTS')) as unknown as [number, number, [string, number, ...unknown[]], ...unknown[]][];
+    return (slot) => {
+      const range = ranges.find(([from, to]) => slot >= from && slot <= to);
+      if (!range) throw new Error(`slot ${slot} is not served`);
+      return range[2][1];
+    };
+  } finally {
+    node.disconnect();
+  }
+}
+
+async function keySlot(key: string): Promise<number> {
+  const { primaries } = await cluster.roles();
+  const node = cluster.node(primaries[0]!);
+  try {
+    return Number(await node.cluster('KEYSLOT', key));
+  } finally {
+    node.disconnect();
+  }
+}
+
+interface Chat {
+  id: string;
+  /** The primary that served the chat's slot when the chat was made. */
+  primary: number;
+}
+
+/** Chats of all three members, at least two on every primary. */
+async function createChats(): Promise<Chat[]> {
+  const owner = await slotOwners();
+  const chats: Chat[] = [];
+  const perPrimary = new Map<number, number>();
+  for (let made = 0; made < 40; made++) {
+    const created = await post(api.url, CreateChatDocument, { members: ['bob', 'carol'], message: 'opened' }, token.alice);
+    expect(created.errors).toBeUndefined();
+    const id = created.data!.createChat.id;
+    const primary = owner(await keySlot(chatKeys.messages(id)));
+    chats.push({ id, primary });
+    perPrimary.set(primary, (perPrimary.get(primary) ?? 0) + 1);
+    if (perPrimary.size === 3 && [...perPrimary.values()].every((count) => count >= 2) && chats.length >= 9) break;
+  }
+  expect(perPrimary.size).toBe(3);
+  expect([...perPrimary.values()].every((count) => count >= 2)).toBe(true);
+  return chats;
+}
+
+interface Ack {
+  chatId: string;
+  clientMessageId: string;
+  id: number;
+  /** When the first try was sent and when the acknowledgement arrived (Date.now()). */
+  triedAt: number;
+  at: number;
+  tries: number;
+}
+
+interface Failure {
+  chatId: string;
+  code: string;
+  message: string;
+  at: number;
+  ms: number;
+}
+
+/**
+ * SENDERS loops, each sending to the chats in turn; a failed send is retried with the same
+ * clientMessageId until it is acknowledged (or `giveUpMs` passes), as a phone would.
+ */
+function startStream(chats: Chat[], label: string, giveUpMs = 20_000) {
+  const acks: Ack[] = [];
+  const failures: Failure[] = [];
+  const givenUp: string[] = [];
+  let running = true;
+  const sendUntilAcked = async (chatId: string, clientMessageId: string): Promise<void> => {
+    const triedAt = Date.now();
+    for (let tries = 1; ; tries++) {
+      const started = Date.now();
+      let code: string;
+      let message: string;
+      try {
+        const result = await post(api.url, SendMessageDocument, { chatId, message: clientMessageId, clientMessageId }, token.alice);
+        if (!result.errors && result.data?.sendMessage) {
+          acks.push({ chatId, clientMessageId, id: result.data.sendMessage.id, triedAt, at: Date.now(), tries });
+          return;
+        }
+        code = String(result.errors?.[0]?.extensions?.code ?? `HTTP ${result.status}`);
+        message = String(result.errors?.[0]?.message ?? '');
+      } catch (error) {
+        code = 'FETCH_FAILED';
+        message = (error as Error).message;
+      }
+      failures.push({ chatId, code, message, at: Date.now(), ms: Date.now() - started });
+      const serverGone = server.server.proc.exitCode !== null || server.server.proc.signalCode !== null;
+      if (serverGone || Date.now() - triedAt > giveUpMs) {
+        givenUp.push(clientMessageId);
+        return;
+      }
+      await sleep(50);
+    }
+  };
+  const loops = Array.from({ length: SENDERS }, async (_, sender) => {
+    for (let n = 0; running; n++) {
+      const chat = chats[(sender + n * SENDERS) % chats.length]!;
+      await sendUntilAcked(chat.id, `${label}-s${sender}-${n}`);
+    }
+  });
+  const stop = async (): Promise<void> => {
+    running = false;
+    await Promise.all(loops);
+  };
+  runningLoops.push(stop);
+  return { acks, failures, givenUp, stop };
+}
+
+interface Fetched {
+  chatId: string;
+  id: number;
+  message: string;
+}
+
+/** Everything pending for a member, in pulls of up to 1000. */
+async function pullAll(member: Member): Promise<Fetched[]> {
+  const fetched: Fetched[] = [];
+  for (;;) {
+    const result = await post(api.url, FetchPendingMessagesDocument, { limit: 1000 }, token[member]);
+    expect(result.errors).toBeUndefined();
+    const chats = result.data!.fetchPendingMessages;
+    for (const chat of chats) fetched.push(...chat.messages.map((m) => ({ chatId: chat.chatId, id: m.id, message: m.message })));
+    if (chats.every((chat) => chat.remaining === 0)) return fetched;
+  }
+}
+
+interface Outcome {
+  /** Acknowledged messages that no member fetched. */
+  lost: Ack[];
+  /** Per member: clientMessageIds fetched more than once. */
+  duplicates: Record<Member, string[]>;
+  /** Fetched messages whose id differs from the one acknowledged for them. */
+  renumbered: { clientMessageId: string; acked: number; fetched: number }[];
+  /** Chats whose fetched ids are not 1..n without gaps. */
+  gapped: string[];
+  /** Whether every member fetched the same messages. */
+  sameForAll: boolean;
+}
+
+/** What the members fetch of these chats (every message in them: opening, stream and probes). */
+async function settle(acks: Ack[], chats: Chat[], label: string): Promise<Outcome> {
+  const chatIds = new Set(chats.map((chat) => chat.id));
+  const fetched = {} as Record<Member, Fetched[]>;
+  for (const member of MEMBERS) fetched[member] = (await pullAll(member)).filter((m) => chatIds.has(m.chatId));
+  const ours = (member: Member) => fetched[member].filter((m) => m.message.startsWith(`${label}-`));
+  const duplicates = {} as Record<Member, string[]>;
+  for (const member of MEMBERS) {
+    const seen = new Map<string, number>();
+    for (const m of ours(member)) seen.set(m.message, (seen.get(m.message) ?? 0) + 1);
+    duplicates[member] = [...seen].filter(([, count]) => count > 1).map(([message]) => message);
+  }
+  const byMessage = new Map(ours('bob').map((m) => [m.message, m]));
+  const lost = acks.filter((ack) => !byMessage.has(ack.clientMessageId));
+  const renumbered = acks
+    .filter((ack) => byMessage.has(ack.clientMessageId) && byMessage.get(ack.clientMessageId)!.id !== ack.id)
+    .map((ack) => ({ clientMessageId: ack.clientMessageId, acked: ack.id, fetched: byMessage.get(ack.clientMessageId)!.id }));
+  const gapped: string[] = [];
+  for (const chatId of chatIds) {
+    const ids = fetched.bob.filter((m) => m.chatId === chatId).map((m) => m.id);
+    if (ids.some((id, i) => id !== i + 1)) gapped.push(chatId);
+  }
+  const key = (m: Fetched) => `${m.chatId}/${m.id}/${m.message}`;
+  const sorted = (member: Member) => fetched[member].map(key).sort();
+  const sameForAll = MEMBERS.every((member) => JSON.stringify(sorted(member)) === JSON.stringify(sorted('bob')));
+  return { lost, duplicates, renumbered, gapped, sameForAll };
+}
+
+/** Longest time between successive acknowledgements for these chats in the run. */
+function longestGap(acks: Ack[], chatIds: Set<string>): { ms: number; from: number; to: number } {
+  const times = acks
+    .filter((ack) => chatIds.has(ack.chatId))
+    .map((ack) => ack.at)
+    .sort((a, b) => a - b);
+  let best = { ms: 0, from: 0, to: 0 };
+  for (let i = 1; i < times.length; i++) if (times[i]! - times[i - 1]! > best.ms) best = { ms: times[i]! - times[i - 1]!, from: times[i - 1]!, to: times[i]! };
+  return best;
+}
+
+const countBy = <T>(items: T[], keyOf: (item: T) => string): Record<string, number> =>
+  items.reduce<Record<string, number>>((counts, item) => ({ ...counts, [keyOf(item)]: (counts[keyOf(item)] ?? 0) + 1 }), {});
+
+async function replicaOf(primary: number): Promise<number> {
+  const { replicas } = await cluster.roles();
+  const replica = [...replicas].find(([, of]) => of === primary)?.[0];
+  if (replica === undefined) throw new Error(`primary ${primary} has no replica`);
+  return replica;
+}
+
+async function isPrimary(port: number): Promise<boolean> {
+  return (await cluster.roles()).primaries.includes(port);
+}
+
+/** The primary that serves a member's inbox channel now (on a cluster the API SPUBLISHes the member's notices there). */
+async function inboxPrimary(member: Member): Promise<number> {
+  return (await slotOwners())(await keySlot(channelOf(Topic.inboxChanged, member, 'inventory')));
+}
+
+/** Bob's inboxChanged subscription over WebSocket. */
+function watchInbox() {
+  const socket = connectWs(api.url, token.bob);
+  sockets.push(socket);
+  const inbox = wsOperation(socket.client, InboxChangedDocument, {});
+  return {
+    /** Sends to `chatId` until bob is told of one of those sends; ms from the first send. */
+    async heardAfter(chatId: string, timeoutMs = 15_000): Promise<number> {
+      const started = Date.now();
+      const sent = new Set<number>();
+      await eventually(async () => {
+        const result = await post(api.url, SendMessageDocument, { chatId, message: `nudge-${sent.size}` }, token.alice);
+        if (result.data?.sendMessage) sent.add(result.data.sendMessage.id);
+        return inbox.results.some((r) => r.data?.inboxChanged.chatId === chatId && sent.has(r.data.inboxChanged.latestMessageId ?? -1));
+      }, timeoutMs, 100);
+      return Date.now() - started;
+    },
+  };
+}
+
+/** Server log lines at warn or above, counted by message and error. */
+function serverWarnings(since: number): Record<string, number> {
+  const lines = api.logs.slice(since).filter((line) => Number(line.level) >= 40);
+  return countBy(lines, (line) => `${String(line.msg)}${typeof line.err === 'string' ? `: ${line.err.slice(0, 60)}` : ''}`);
+}
+
+describe('a managed failover (CLUSTER FAILOVER on a replica) under a stream of sends', () => {
+  it('loses no acknowledged message: every member fetches each exactly once, sends to the moved slots succeed again, and notices still arrive', async () => {
+    const chats = await createChats();
+    // The shard that serves bob's inbox channel, so his WebSocket subscription moves with it.
+    const victim = await inboxPrimary('bob');
+    const replica = await replicaOf(victim);
+    const affected = new Set(chats.filter((chat) => chat.primary === victim).map((chat) => chat.id));
+    const watcher = watchInbox();
+    await watcher.heardAfter(chats[0]!.id, 5000);
+    const logged = api.logs.length;
+
+    const stream = startStream(chats, 'managed');
+    await sleep(1000);
+    const node = cluster.node(replica);
+    const failoverAt = Date.now();
+    expect(await node.cluster('FAILOVER')).toBe('OK');
+    node.disconnect();
+    await eventually(async () => (await isPrimary(replica)) && !(await isPrimary(victim)), 10_000, 20);
+    const promotedAt = Date.now();
+    await cluster.waitHealthy(10_000);
+    await sleep(2000);
+    await stream.stop();
+    expectServerRunning();
+    const noticeAfterMs = await watcher.heardAfter([...affected][0]!);
+
+    const gap = longestGap(stream.acks, affected);
+    const outcome = await settle(stream.acks, chats, 'managed');
+    console.log(
+      `failover (managed): ${stream.acks.length} sends acknowledged, ${stream.acks.filter((a) => affected.has(a.chatId)).length} on the failed-over shard; ` +
+        `the replica was primary ${promotedAt - failoverAt} ms after CLUSTER FAILOVER; longest gap between acknowledgements on that shard ${gap.ms} ms; ` +
+        `failed tries ${JSON.stringify(countBy(stream.failures, (f) => f.code))}; acknowledged and lost ${outcome.lost.length}; ` +
+        `bob told of a send ${noticeAfterMs} ms after the stream; server warnings ${JSON.stringify(serverWarnings(logged))}`,
+    );
+
+    expect(stream.givenUp).toEqual([]);
+    expect(stream.acks.filter((ack) => affected.has(ack.chatId) && ack.at > promotedAt).length).toBeGreaterThan(0);
+    // A failed try is STORE_UNAVAILABLE (retry), never INTERNAL_SERVER_ERROR.
+    expect([...new Set(stream.failures.map((failure) => failure.code))].filter((code) => code !== 'STORE_UNAVAILABLE')).toEqual([]);
+    expect(outcome).toEqual({ lost: [], duplicates: { alice: [], bob: [], carol: [] }, renumbered: [], gapped: [], sameForAll: true });
+  }, 50_000);
+});
+
+describe('an unmanaged failover (a primary killed with SIGKILL) under a stream of sends', () => {
+  it('answers STORE_UNAVAILABLE for the dead slots meanwhile, keeps the others working, recovers after promotion, and keeps what survived exactly once', async () => {
+    await cluster.waitHealthy(10_000);
+    const chats = await createChats();
+    const victim = await inboxPrimary('bob');
+    const replica = await replicaOf(victim);
+    const affected = chats.filter((chat) => chat.primary === victim);
+    const others = chats.filter((chat) => chat.primary !== victim);
+    const affectedIds = new Set(affected.map((chat) => chat.id));
+    const watcher = watchInbox();
+    await watcher.heardAfter(chats[0]!.id, 5000);
+    const logged = api.logs.length;
+
+    const stream = startStream(chats, 'killed');
+    await sleep(1000);
+    const killedAt = Date.now();
+    await cluster.kill(victim);
+
+    // Until the replica takes over, probe a chat on the dead primary and, separately, the others.
+    const probes: { on: 'dead' | 'live'; code: string | undefined; at: number; ms: number }[] = [];
+    let promoted = false;
+    runningLoops.push(() => (promoted = true));
+    const probing = (['dead', 'live'] as const).map(async (on) => {
+      for (let probe = 0; !promoted; probe++) {
+        const chat = on === 'dead' ? affected[0]! : others[probe % others.length]!;
+        const started = Date.now();
+        const result = await post(api.url, SendMessageDocument, { chatId: chat.id, message: `probe-${on}-${probe}` }, token.alice);
+        probes.push({ on, code: result.errors ? String(result.errors[0]?.extensions?.code) : undefined, at: Date.now(), ms: Date.now() - started });
+        await sleep(20);
+      }
+    });
+    // The last moment the replica was surely not yet primary, and when it was seen to be.
+    let stillReplicaAt = killedAt;
+    await eventually(async () => {
+      const asked = Date.now();
+      if (await isPrimary(replica)) return true;
+      stillReplicaAt = asked;
+      return false;
+    }, 15_000, 20);
+    const promotedAt = Date.now();
+    promoted = true;
+    await Promise.all(probing);
+    await cluster.waitHealthy(15_000);
+    await sleep(2000);
+    await stream.stop();
+    expectServerRunning();
+    const noticeAfterMs = await watcher.heardAfter(affected[0]!.id);
+
+    const beforePromotion = probes.filter((p) => p.at < stillReplicaAt);
+    const dead = beforePromotion.filter((p) => p.on === 'dead');
+    const live = beforePromotion.filter((p) => p.on === 'live');
+    const onShard = (ack: Ack) => affectedIds.has(ack.chatId);
+    const firstFailure = Math.min(...stream.failures.filter((f) => affectedIds.has(f.chatId)).map((f) => f.at));
+    const recovered = stream.acks.filter((ack) => onShard(ack) && ack.at > firstFailure).sort((a, b) => a.at - b.at)[0];
+    const outcome = await settle(stream.acks, chats, 'killed');
+    const ackedLastSecond = stream.acks.filter((ack) => onShard(ack) && ack.at <= killedAt && ack.at > killedAt - 1000);
+    console.log(
+      `failover (SIGKILL): ${stream.acks.length} sends acknowledged, ${stream.acks.filter(onShard).length} on the killed primary's shard; ` +
+        `replica primary ${promotedAt - killedAt} ms after the kill; sends there succeed again ${recovered ? recovered.at - killedAt : 'never'} ms after the kill ` +
+        `(${recovered ? recovered.at - promotedAt : '-'} ms after the promotion); probes before promotion: dead slots ${JSON.stringify(countBy(dead, (p) => p.code ?? 'ok'))} ` +
+        `(slowest ${Math.max(0, ...dead.map((p) => p.ms))} ms), other slots ${JSON.stringify(countBy(live, (p) => p.code ?? 'ok'))} (slowest ${Math.max(0, ...live.map((p) => p.ms))} ms); ` +
+        `failed tries ${JSON.stringify(countBy(stream.failures, (f) => f.code))}, the slowest ${Math.max(0, ...stream.failures.map((f) => f.ms))} ms; ` +
+        `ACKNOWLEDGED WRITES LOST: ${outcome.lost.length} (${ackedLastSecond.length} were acknowledged on that shard in the last second before the kill); ` +
+        `bob told of a send ${noticeAfterMs} ms after the stream; server warnings ${JSON.stringify(serverWarnings(logged))}`,
+    );
+    if (outcome.lost.length > 0) console.log(`lost, ms before the kill: ${JSON.stringify(outcome.lost.map((ack) => killedAt - ack.at))}`);
+
+    // While the primary is down its slots answer STORE_UNAVAILABLE; the other slots keep working.
+    expect(dead.length).toBeGreaterThan(0);
+    expect(dead.map((p) => p.code)).toEqual(dead.map(() => 'STORE_UNAVAILABLE'));
+    expect(live.length).toBeGreaterThan(0);
+    expect(live.map((p) => p.code)).toEqual(live.map(() => undefined));
+    expect([...new Set(stream.failures.map((failure) => failure.code))].filter((code) => code !== 'STORE_UNAVAILABLE')).toEqual([]);
+    // Sends to those slots succeed again after the promotion, and none was given up.
+    expect(stream.givenUp).toEqual([]);
+    expect(stream.acks.filter((ack) => onShard(ack) && ack.at > promotedAt).length).toBeGreaterThan(0);
+    // Replication is asynchronous, so acknowledged writes may be lost, but only on the killed
+    // shard and only from just before the kill; what is there is there exactly once, for everyone.
+    expect(outcome.lost.filter((ack) => !onShard(ack) || ack.at < killedAt - 1000)).toEqual([]);
+    expect(outcome.duplicates).toEqual({ alice: [], bob: [], carol: [] });
+    expect(outcome.renumbered).toEqual([]);
+    expect(outcome.gapped).toEqual([]);
+    expect(outcome.sameForAll).toBe(true);
+
+    // The killed node comes back as a replica of the promoted one.
+    await cluster.restart(victim);
+    await eventually(async () => (await cluster.roles()).replicas.get(victim) === replica, 20_000, 100);
+    await cluster.waitHealthy(20_000);
+    expect(await isPrimary(victim)).toBe(false);
+    const again = await post(api.url, SendMessageDocument, { chatId: affected[0]!.id, message: 'after rejoin' }, token.alice);
+    expect(again.errors).toBeUndefined();
+    expectServerRunning();
+  }, 60_000);
+});
