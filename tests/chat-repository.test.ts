@@ -69,6 +69,23 @@ describe('create', () => {
     expect(ids).toEqual(['1', '2', '3']);
   });
 
+  it('steps past ids that are taken when the id counter fell behind (a failover lost its last increments)', async () => {
+    const chats = repo();
+    for (let i = 0; i < 5; i++) await chats.create('alice', ['bob'], `chat ${i}`, false);
+    await redis.client.set(chatKeys.ids(), '1');
+
+    const { chat, message } = await chats.create('carol', ['dave'], 'new', false);
+    // Steps of +1, +2, +4 from 1: 2 and 4 are taken, 8 is free.
+    expect(chat.id).toBe('8');
+    expect(message).toMatchObject({ id: 1, chatId: '8', sender: 'carol', message: 'new' });
+    expect(await redis.client.zrange(userKeys.chats('carol'), 0, -1)).toEqual(['8']);
+    expect(await redis.client.zrange(userKeys.chats('dave'), 0, -1)).toEqual(['8']);
+    // The chats that held the ids are untouched.
+    expect(await redis.client.zrange(userKeys.chats('alice'), 0, -1)).toEqual(['1', '2', '3', '4', '5']);
+    expect(await redis.client.zrange(chatKeys.members('2'), 0, -1)).toEqual(['alice', 'bob']);
+    expect(await redis.client.zcard(chatKeys.messages('4'))).toBe(1);
+  });
+
   it('uses the Redis server clock for message times', async () => {
     const [seconds] = await redis.client.time();
     const { message } = await repo().create('alice', [], 'hi', false);

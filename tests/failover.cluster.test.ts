@@ -440,6 +440,9 @@ describe('an unmanaged failover (a primary killed with SIGKILL) under a stream o
     // Sends to those slots succeed again after the promotion, and none was given up.
     expect(stream.givenUp).toEqual([]);
     expect(stream.acks.filter((ack) => onShard(ack) && ack.at > promotedAt).length).toBeGreaterThan(0);
+    // Within a slot refresh (2 s) of the promotion, not after a backlog of queued commands to
+    // the dead node (4.8-6.2 s when the cluster client still queued them; 0.08-0.19 s measured now).
+    expect(recovered!.at - promotedAt).toBeLessThan(3500);
     // Replication is asynchronous, so acknowledged writes may be lost, but only on the killed
     // shard and only from just before the kill; what is there is there exactly once, for everyone.
     expect(outcome.lost.filter((ack) => !onShard(ack) || ack.at < killedAt - 1000)).toEqual([]);

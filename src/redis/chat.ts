@@ -52,6 +52,11 @@ interface IndexEntry {
   stamp: number;
 }
 
+/** Steps of 1, 2, 4, ... 2^12 skip over up to 8,191 ids lost with a failed-over shard. */
+const MAX_CHAT_ID_STEPS = 12;
+
+const isChatIdTaken = (error: unknown): boolean => error instanceof Error && error.message.startsWith('E_CHAT_EXISTS');
+
 export class ChatRepository {
   /**
    * Members are told of a send on `<inboxPrefix><member>` by the send script itself; '' tells
@@ -70,25 +75,30 @@ export class ChatRepository {
   /** Creates a chat of `sender` and `others` (distinct, without the sender) and sends its first message. */
   async create(sender: string, others: string[], text: string, open: boolean): Promise<{ chat: ChatSummary; message: ChatMessage }> {
     const members = [sender, ...others];
-    const chatId = String(await this.redis.incr(chatKeys.ids()));
-    const entries = await this.indexAll(chatId, members);
-    let json: string;
-    try {
-      json = (await runScript(this.redis, 'chat-create', this.keys(chatId, 'members', 'messages', 'meta'), [
-        sender,
-        text,
-        open ? '1' : '0',
-        ...others,
-      ])) as string;
-    } catch (error) {
-      await this.forgetUnlessMember(chatId, members, entries);
-      throw error;
+    // The id counter lives on another shard than the chat. If a failover lost its last
+    // increments, ids it hands out again are already taken: step past them, further each time.
+    for (let attempt = 0; ; attempt++) {
+      const chatId = String(await this.redis.incrby(chatKeys.ids(), 2 ** attempt));
+      const entries = await this.indexAll(chatId, members);
+      let json: string;
+      try {
+        json = (await runScript(this.redis, 'chat-create', this.keys(chatId, 'members', 'messages', 'meta'), [
+          sender,
+          text,
+          open ? '1' : '0',
+          ...others,
+        ])) as string;
+      } catch (error) {
+        await this.forgetUnlessMember(chatId, members, entries);
+        if (isChatIdTaken(error) && attempt < MAX_CHAT_ID_STEPS) continue;
+        throw error;
+      }
+      await this.reindex(chatId, members);
+      return {
+        chat: { id: chatId, open, memberCount: members.length, latestMessageId: 1, seenMessageId: 0 },
+        message: parseMessage(chatId, json),
+      };
     }
-    await this.reindex(chatId, members);
-    return {
-      chat: { id: chatId, open, memberCount: members.length, latestMessageId: 1, seenMessageId: 0 },
-      message: parseMessage(chatId, json),
-    };
   }
 
   /** Whether the send script tells the members itself (else the caller must, with `members`). */

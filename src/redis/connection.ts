@@ -3,6 +3,7 @@
 import Redis, { Cluster, type ClusterNode, type RedisOptions } from 'ioredis';
 import type { Logger } from '../logger';
 import { withTimeout } from '../timeout';
+import './ioredis-patches';
 import { UNREACHABLE_POLICY } from './retry-policy';
 import { defineScripts } from './scripts';
 
@@ -80,6 +81,13 @@ function createClient(target: RedisTarget, options: ConnectOptions): RedisClient
       tls: target.tls ? {} : undefined,
     },
     shardedSubscribers: options.shardedSubscriber === true,
+    // A command for a node whose connection is down fails at once (STORE_UNAVAILABLE) instead of
+    // waiting in that node's queue: after a primary dies, requests for its slots fail fast, and
+    // once its replica is promoted they go there within a slot refresh, not after the backlog
+    // of reconnect attempts (measured: 0.08-0.19 s after the promotion, against 4.8-6.2 s).
+    // Subscriber connections keep their queue: a SSUBSCRIBE made while ioredis moves its
+    // subscriber to a new primary must wait for it, not be lost.
+    enableOfflineQueue: options.shardedSubscriber === true,
     // While a failover is under way, MOVED/TRYAGAIN/CLUSTERDOWN are retried for a short while
     // (a replica is promoted within cluster-node-timeout), then the request fails as
     // STORE_UNAVAILABLE. Commands are not resent after a lost reply (above), so no script runs twice.
