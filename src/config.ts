@@ -2,6 +2,7 @@
 // A bad value stops start-up with a message naming the variable.
 import path from 'node:path';
 import type { ClusterTarget } from './redis/connection';
+import type { ReplicaWait } from './redis/scripts';
 import { MARKET_STRATEGIES, type MarketStrategyName } from './redis/market';
 import type { RateLimitSettings } from './security/rate-limit';
 
@@ -159,6 +160,8 @@ export interface Config {
   redisUrl: string | undefined;
   /** REDIS_CLUSTER_NODES: a Redis Cluster instead of one Redis. */
   redisCluster: ClusterTarget | undefined;
+  /** REDIS_WAIT_REPLICAS / REDIS_WAIT_TIMEOUT_MS: writes acknowledged once replicas have them (0: off). */
+  redisWait: ReplicaWait;
   dataDir: string;
   /** Unset only outside production: a development secret is generated and kept in dataDir. */
   jwtSecret: string | undefined;
@@ -384,6 +387,11 @@ export function loadConfig(env: Env = process.env): Config {
     port: reader.int('PORT', 4000, 0, 65535),
     redisUrl: readRedisUrl(reader),
     redisCluster: readRedisCluster(reader),
+    redisWait: {
+      replicas: reader.int('REDIS_WAIT_REPLICAS', 0, 0, 10),
+      // Below the 5 s command timeout, so a missing replica fails the request, not the connection.
+      timeoutMs: reader.int('REDIS_WAIT_TIMEOUT_MS', 500, 10, 4000),
+    },
     dataDir: path.resolve(reader.raw('DATA_DIR') ?? '.data'),
     jwtSecret,
     jwtIssuer: reader.raw('JWT_ISSUER'),
@@ -489,6 +497,10 @@ export function loadConfig(env: Env = process.env): Config {
   }
   if (config.worker.inApi && (config.worker.queues.length === 0 || config.worker.handlersModule === undefined)) {
     reader.problems.push('TASK_WORKER=on needs WORKER_QUEUES and TASK_HANDLERS');
+  }
+  if (config.redisWait.replicas > 0 && config.redisUrl === undefined && config.redisCluster === undefined) {
+    // The embedded redis-server has no replicas: every write would wait out the timeout and fail.
+    reader.problems.push('REDIS_WAIT_REPLICAS needs REDIS_URL or REDIS_CLUSTER_NODES (the embedded Redis has no replicas)');
   }
   if (reader.problems.length > 0) throw new ConfigError(reader.problems);
   return config;

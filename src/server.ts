@@ -14,7 +14,7 @@ import { createRowSource, type SqlRowSource } from './db/row-source';
 import { withGraphqlFastPath } from './graphql-http';
 import { createHttpApp, finishHttpApp, reportOf, securityHeaders } from './http';
 import type { Logger } from './logger';
-import { closeRedis, connectRedis, pingRedis, warnIfEvicting, type RedisTarget } from './redis/connection';
+import { closeRedis, connectRedis, pingRedis, warnIfEvicting, warnIfTooFewReplicas, type RedisTarget } from './redis/connection';
 import { ChatRepository } from './redis/chat';
 import { ContactsRepository } from './redis/contacts';
 import { CounterRepository } from './redis/counter';
@@ -92,9 +92,10 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
       redis = embeddedRedis.url;
     }
 
-    const commands = await connectRedis(redis, { name: 'ria:commands', logger, commandTimeoutMs: COMMAND_TIMEOUT_MS });
+    const commands = await connectRedis(redis, { name: 'ria:commands', logger, commandTimeoutMs: COMMAND_TIMEOUT_MS, replicaWait: config.redisWait });
     undo.push(() => closeRedis(commands));
     await warnIfEvicting(commands, logger);
+    await warnIfTooFewReplicas(commands, config.redisWait, logger);
     const subscriber = await connectRedis(redis, { name: 'ria:subscriber', logger, shardedSubscriber: true });
     undo.push(() => closeRedis(subscriber));
     // Waiters for locks and semaphores listen on their own connection, so their SUBSCRIBEs do

@@ -25,7 +25,7 @@ async function main(): Promise<void> {
   try {
     const handlers = await loadHandlers(config.worker.handlersModule!);
     const redis = config.redisCluster ?? config.redisUrl!;
-    const commands = await connectRedis(redis, { name: 'ria:task-commands', logger, commandTimeoutMs: 5000 });
+    const commands = await connectRedis(redis, { name: 'ria:task-commands', logger, commandTimeoutMs: 5000, replicaWait: config.redisWait });
     const runner = await startTaskRunner({
       redis,
       commands,

@@ -258,6 +258,15 @@ describe('loadConfig', () => {
     ]);
   });
 
+  it('reads REDIS_WAIT_REPLICAS and REDIS_WAIT_TIMEOUT_MS: off by default, bounded, and only with a Redis that can have replicas', () => {
+    expect(loadConfig({}).redisWait).toEqual({ replicas: 0, timeoutMs: 500 });
+    expect(loadConfig({ REDIS_URL: 'redis://a:6379', REDIS_WAIT_REPLICAS: '2', REDIS_WAIT_TIMEOUT_MS: '250' }).redisWait).toEqual({ replicas: 2, timeoutMs: 250 });
+    expect(loadConfig({ REDIS_CLUSTER_NODES: 'b:7000', REDIS_WAIT_REPLICAS: '1' }).redisWait).toEqual({ replicas: 1, timeoutMs: 500 });
+    expect(problems({ REDIS_WAIT_REPLICAS: '1' })).toEqual(['REDIS_WAIT_REPLICAS needs REDIS_URL or REDIS_CLUSTER_NODES (the embedded Redis has no replicas)']);
+    expect(problems({ REDIS_URL: 'redis://a:6379', REDIS_WAIT_REPLICAS: '11' })).toEqual(['REDIS_WAIT_REPLICAS must be an integer from 0 to 10, got "11"']);
+    expect(problems({ REDIS_URL: 'redis://a:6379', REDIS_WAIT_TIMEOUT_MS: '5000' })).toEqual(['REDIS_WAIT_TIMEOUT_MS must be an integer from 10 to 4000, got "5000"']);
+  });
+
   it('sorts configured precisions', () => {
     expect(loadConfig({ COUNTER_PRECISIONS: '60, 1,5' }).counters.precisions).toEqual([1, 5, 60]);
   });

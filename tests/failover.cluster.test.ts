@@ -3,11 +3,14 @@
 // it breaks it: a managed CLUSTER FAILOVER loses no acknowledged message; a primary killed with
 // SIGKILL is replaced by its replica, requests for its slots fail as STORE_UNAVAILABLE meanwhile
 // while the other slots keep working, and the messages that survive are each there exactly once.
+// With REDIS_WAIT_REPLICAS=1 the same kill loses nothing acknowledged, and the shard refuses
+// writes while it has no replica to confirm them.
 // The figures (recovery times, acknowledged writes lost) are printed with the results.
 import { TokenVerifier } from '../src/auth';
 import { channelOf, chatKeys } from '../src/redis/keys';
 import { Topic } from '../src/schema/context';
 import { CreateChatDocument, FetchPendingMessagesDocument, InboxChangedDocument, SendMessageDocument } from './generated/graphql';
+import { serverEnv } from './support/chat-faults';
 import { startTestCluster, type TestCluster } from './support/cluster';
 import { connectWs, eventually, post, wsOperation, type WsClient } from './support/graphql';
 import { cleanUpProcesses, ensureBuilt, startAndWait, tempDir, type Started } from './support/process';
@@ -32,17 +35,7 @@ const signer = new TokenVerifier({ secret: TEST_SECRET });
 const token = Object.fromEntries(MEMBERS.map((member) => [member, signer.sign(member, [], 3600)])) as Record<Member, string>;
 const sockets: WsClient[] = [];
 
-const startServer = (): Promise<Started> =>
-  startAndWait({
-    ...cluster.env,
-    NODE_ENV: 'test',
-    JWT_SECRET: TEST_SECRET,
-    DATA_DIR: tempDir(),
-    COUNTER_CLEANUP: 'off',
-    ROW_CACHE: 'off',
-    RATE_LIMIT_USER_PER_MINUTE: '10000000',
-    RATE_LIMIT_IP_PER_MINUTE: '10000000',
-  });
+const startServer = (extra: Record<string, string> = {}): Promise<Started> => startAndWait(serverEnv(cluster.env, tempDir(), extra));
 
 /**
  * Other shards serve on while one has no primary only with cluster-require-full-coverage no. With
@@ -461,4 +454,59 @@ describe('an unmanaged failover (a primary killed with SIGKILL) under a stream o
     expect(again.errors).toBeUndefined();
     expectServerRunning();
   }, 60_000);
+});
+
+describe('an unmanaged failover with REDIS_WAIT_REPLICAS=1 (writes acknowledged once the replica has them)', () => {
+  it('loses no acknowledged message: the shard refuses writes while it has no replica, and serves again once the killed node is back as one', async () => {
+    await cluster.waitHealthy(15_000);
+    server.server.proc.kill('SIGTERM');
+    await new Promise((resolve) => server.server.proc.once('exit', resolve));
+    server = await startServer({ REDIS_WAIT_REPLICAS: '1', REDIS_WAIT_TIMEOUT_MS: '300' });
+    const chats = await createChats();
+    const victim = (await cluster.roles()).primaries[0]!;
+    const replica = await replicaOf(victim);
+    const affectedIds = new Set(chats.filter((chat) => chat.primary === victim).map((chat) => chat.id));
+    expect(affectedIds.size).toBeGreaterThan(0);
+    const logged = api.logs.length;
+
+    const stream = startStream(chats, 'waited', 30_000);
+    await sleep(1000);
+    const killedAt = Date.now();
+    await cluster.kill(victim);
+    await eventually(() => isPrimary(replica), 15_000, 20);
+    const promotedAt = Date.now();
+    // The promoted node has no replica: writes there cannot be confirmed, so they fail.
+    await sleep(1000);
+    const failedWithoutReplica = stream.failures.filter((f) => affectedIds.has(f.chatId) && f.at > promotedAt + 500);
+    const restartedAt = Date.now();
+    await cluster.restart(victim);
+    await serveWithoutFullCoverage(victim);
+    await eventually(async () => (await cluster.roles()).replicas.get(victim) === replica, 20_000, 100);
+    await cluster.waitHealthy(20_000);
+    const healthyAt = Date.now();
+    await sleep(1500);
+    await stream.stop();
+    expectServerRunning();
+
+    const onShard = (ack: Ack) => affectedIds.has(ack.chatId);
+    const outcome = await settle(stream.acks, chats, 'waited');
+    const ackedLastSecond = stream.acks.filter((ack) => onShard(ack) && ack.at <= killedAt && ack.at > killedAt - 1000);
+    console.log(
+      `failover (SIGKILL, REDIS_WAIT_REPLICAS=1): ${stream.acks.length} sends acknowledged, ${stream.acks.filter(onShard).length} on the killed primary's shard ` +
+        `(${ackedLastSecond.length} in the last second before the kill); replica primary ${promotedAt - killedAt} ms after the kill; ` +
+        `failed tries ${JSON.stringify(countBy(stream.failures, (f) => f.code))}; sends there succeed again ${Math.min(...stream.acks.filter((ack) => onShard(ack) && ack.at > promotedAt).map((ack) => ack.at)) - restartedAt} ms after the killed node was restarted (it rejoins as a replica); ` +
+        `ACKNOWLEDGED WRITES LOST: ${outcome.lost.length}; server warnings ${JSON.stringify(serverWarnings(logged))}`,
+    );
+
+    expect(stream.givenUp).toEqual([]);
+    expect([...new Set(stream.failures.map((failure) => failure.code))].filter((code) => code !== 'STORE_UNAVAILABLE')).toEqual([]);
+    expect(failedWithoutReplica.length).toBeGreaterThan(0);
+    expect(ackedLastSecond.length).toBeGreaterThan(0);
+    expect(outcome.lost).toEqual([]);
+    expect(outcome.duplicates).toEqual({ alice: [], bob: [], carol: [] });
+    expect(outcome.renumbered).toEqual([]);
+    expect(outcome.gapped).toEqual([]);
+    expect(outcome.sameForAll).toBe(true);
+    expect(stream.acks.filter((ack) => onShard(ack) && ack.at > healthyAt).length).toBeGreaterThan(0);
+  }, 90_000);
 });

@@ -29,6 +29,7 @@ import {
   TaskDocument,
   UpdateCounterDocument,
 } from './generated/graphql';
+import { serverEnv } from './support/chat-faults';
 import { connectWs, eventually, post, wsOperation, type WsClient } from './support/graphql';
 import { findPostgres, startTestPostgres } from './support/postgres';
 import { cleanUpProcesses, ensureBuilt, startAndWait, tempDir, type Started } from './support/process';
@@ -59,17 +60,7 @@ afterAll(async () => {
 
 /** An API process on the shared Redis; workers off unless `extra` turns them on. */
 async function startInstance(extra: Record<string, string> = {}): Promise<Started> {
-  return startAndWait({
-    ...redis.env,
-    NODE_ENV: 'test',
-    JWT_SECRET: TEST_SECRET,
-    DATA_DIR: tempDir(),
-    COUNTER_CLEANUP: 'off',
-    ROW_CACHE: 'off',
-    RATE_LIMIT_USER_PER_MINUTE: '10000000',
-    RATE_LIMIT_IP_PER_MINUTE: '10000000',
-    ...extra,
-  });
+  return startAndWait(serverEnv(redis.env, tempDir(), extra));
 }
 
 async function startPair(extra: (which: 'a' | 'b') => Record<string, string> = () => ({})): Promise<[Started, Started]> {

@@ -1,9 +1,19 @@
 // Every Lua script documents its keys and arguments, and script failures become typed errors.
 import { AppError } from '../src/errors';
-import { scriptSources, translateScriptError } from '../src/redis/scripts';
+import { hasFlag } from '@ioredis/commands';
+import { READ_ONLY_SCRIPTS, scriptSources, translateScriptError, type ScriptName } from '../src/redis/scripts';
 
 describe('Lua scripts', () => {
   const sources = [...scriptSources()];
+
+  // REDIS_WAIT_REPLICAS makes every script but these wait for replicas: the list must be exact.
+  it('are listed as read-only exactly when they call no command that writes', () => {
+    const writes = (lua: string) => [...lua.matchAll(/redis\.call\('([A-Za-z]+)'/g)].map((match) => match[1]!).filter((command) => hasFlag(command.toLowerCase(), 'write'));
+    const readOnly = sources.filter(([, lua]) => writes(lua).length === 0).map(([name]) => name);
+    expect(readOnly).toEqual([...READ_ONLY_SCRIPTS].sort());
+    expect(readOnly.length).toBeGreaterThan(0);
+    expect(writes(sources.find(([name]) => name === ('chat-send' satisfies ScriptName))![1])).toContain('ZADD');
+  });
 
   it('are all found', () => {
     expect(sources.map(([name]) => name)).toEqual([

@@ -3,8 +3,9 @@
 // of keys, so the key count is passed on each call.
 import fs from 'node:fs';
 import path from 'node:path';
+import type { ChainableCommander, Cluster } from 'ioredis';
 import type { RedisClient } from './connection';
-import { AppError, badInput, conflict, forbidden, notFound } from '../errors';
+import { AppError, badInput, conflict, forbidden, notFound, storeUnavailable } from '../errors';
 
 export const SCRIPTS_DIR = path.join(__dirname, 'scripts');
 
@@ -79,20 +80,89 @@ export function defineScripts(client: RedisClient): void {
   for (const [name, lua] of scriptSources()) client.defineCommand(commandName(name), { lua: prelude + lua });
 }
 
+/**
+ * Writes acknowledged only once `replicas` replicas have them (WAIT), for deployments that would
+ * rather fail a request than acknowledge a write a failover could lose.
+ */
+export interface ReplicaWait {
+  replicas: number;
+  timeoutMs: number;
+}
+
+const replicaWaits = new WeakMap<RedisClient, ReplicaWait>();
+
+/** From now on, scripts that write run on `client` only with WAIT after them (0 replicas: never). */
+export function requireReplicas(client: RedisClient, wait: ReplicaWait): void {
+  if (wait.replicas > 0) replicaWaits.set(client, wait);
+  else replicaWaits.delete(client);
+}
+
+/** Scripts that only read: nothing of theirs needs to reach a replica. */
+export const READ_ONLY_SCRIPTS: ReadonlySet<ScriptName> = new Set(['chat-status', 'guild-search', 'lease-state', 'market-page', 'row-cache-list']);
+
 export async function runScript(
   client: RedisClient,
   name: ScriptName,
   keys: string[],
   args: (string | number)[],
 ): Promise<unknown> {
-  const command = (client as unknown as Record<string, ScriptCommand>)[commandName(name)];
-  if (typeof command !== 'function') throw new Error(`Lua script ${name} is not defined on this connection`);
+  const wait = READ_ONLY_SCRIPTS.has(name) ? undefined : replicaWaits.get(client);
+  if (wait) return runAndWait(client, name, keys, args, wait);
+  const command = scriptCommand(client, name);
   try {
     return await command.call(client, keys.length, ...keys, ...args);
   } catch (error) {
     throw translateScriptError(error);
   }
 }
+
+function scriptCommand(client: RedisClient | ChainableCommander, name: ScriptName): ScriptCommand {
+  const command = (client as unknown as Record<string, ScriptCommand>)[commandName(name)];
+  if (typeof command !== 'function') throw new Error(`Lua script ${name} is not defined on this connection`);
+  return command;
+}
+
+/**
+ * The script and WAIT go together in one pipeline: on a cluster a pipeline goes to the node of its
+ * keys, and WAIT counts the replicas that have every write of that connection so far. A write that
+ * too few replicas confirmed stays on the primary (it cannot be taken back), so the caller gets
+ * STORE_UNAVAILABLE and retries with its idempotency key, which returns the first result.
+ */
+async function runAndWait(client: RedisClient, name: ScriptName, keys: string[], args: (string | number)[], wait: ReplicaWait): Promise<unknown> {
+  for (let attempt = 1; ; attempt++) {
+    const pipeline = client.pipeline();
+    scriptCommand(pipeline, name).call(pipeline, keys.length, ...keys, ...args);
+    pipeline.wait(wait.replicas, wait.timeoutMs);
+    const replies = await pipeline.exec();
+    if (!replies) throw new Error(`the ${name} pipeline was aborted`);
+    const [[scriptError, result], [waitError, confirmed]] = replies as [[Error | null, unknown], [Error | null, number]];
+    if (scriptError && client.isCluster && NOT_RUN_ON_THIS_NODE.test(scriptError.message)) {
+      // ioredis follows a redirection for a pipeline only when every command in it was
+      // redirected, and WAIT (no keys) is not. The script did not run: learn the new slot
+      // owner and send both again, as the cluster client does for single commands.
+      if (attempt >= MAX_REDIRECTIONS) throw storeUnavailable();
+      (client as Cluster).refreshSlotsCache();
+      await new Promise((resolve) => setTimeout(resolve, REDIRECTION_DELAY_MS));
+      continue;
+    }
+    if (scriptError) throw translateScriptError(scriptError);
+    if (waitError) throw waitError;
+    if (confirmed < wait.replicas) throw notReplicated(confirmed, wait);
+    return result;
+  }
+}
+
+/** Replies that mean the script was not run on the node it was sent to. */
+const NOT_RUN_ON_THIS_NODE = /^(MOVED|ASK|TRYAGAIN|CLUSTERDOWN) /;
+const MAX_REDIRECTIONS = 16;
+const REDIRECTION_DELAY_MS = 100;
+
+const notReplicated = (confirmed: number, wait: ReplicaWait): AppError =>
+  new AppError(
+    'STORE_UNAVAILABLE',
+    `The write reached ${confirmed} of the ${wait.replicas} replicas required within ${wait.timeoutMs} ms; retry (with the same idempotency key)`,
+    { replicas: confirmed, required: wait.replicas },
+  );
 
 /**
  * Scripts fail with `redis.error_reply('E_<CODE> <message>')`; this is the one place such codes
