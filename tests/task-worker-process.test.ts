@@ -405,6 +405,53 @@ describe('order', () => {
   }, 30_000);
 });
 
+describe('handlers that throw or return odd values', () => {
+  // Each ends as a run's outcome; the worker process stays up and takes the next task.
+  const failures: [kind: string, error: string, attempts: number][] = [
+    ['null-prototype', 'the handler failed (it threw a value that cannot be shown as text)', 3],
+    ['message-undefined', 'the handler threw Error without a message', 3],
+    ['message-number', '42', 3],
+    ['to-string-throws', 'the handler failed (it threw a value that cannot be shown as text)', 3],
+    ['message-getter-throws', 'the handler threw Error without a message', 3],
+    ['revoked-proxy', 'the handler failed (it threw a value that cannot be shown as text)', 3],
+    ['throws-null', 'the handler threw null', 3],
+    ['long-message', '\u{1F600}'.repeat(2000), 3],
+    ['rejects-symbol', 'Symbol(odd)', 3],
+    ['then-getter-throws', 'then getter', 3],
+    // The same result fails the same way every time: not retried.
+    ['bigint-result', 'the result cannot be stored as JSON: Do not know how to serialize a BigInt', 1],
+    ['to-json-throws', 'the result cannot be stored as JSON: cannot serialise', 1],
+  ];
+
+  it('records every odd throw or result as a FAILED or COMPLETED run, and the worker process stays up', async () => {
+    const failing = await Promise.all(failures.map(async ([kind]) => enqueue('odd', { kind })));
+    const cyclic = await enqueue('odd', { kind: 'cyclic-result' });
+    const noResult = await enqueue('odd', { kind: 'function-result' });
+    const worker = await startWorker(workerEnv());
+    const finished = async (id: string): Promise<boolean> => ['FAILED', 'COMPLETED'].includes((await read(id))!.state);
+    await eventually(async () => (await Promise.all([...failing, cyclic, noResult].map((task) => finished(task.id)))).every(Boolean), 20_000);
+
+    for (const [index, [kind, error, attempts]] of failures.entries()) {
+      const record = (await read(failing[index].id))!;
+      expect({ kind, state: record.state, error: record.error, attempts: record.attempts }).toEqual({ kind, state: 'FAILED', error, attempts });
+    }
+    const cyclicRecord = (await read(cyclic.id))!;
+    expect(cyclicRecord.state).toBe('FAILED');
+    expect(cyclicRecord.attempts).toBe(1);
+    expect(cyclicRecord.error).toMatch(/^the result cannot be stored as JSON: Converting circular structure to JSON/);
+    expect(await read(noResult.id)).toMatchObject({ state: 'COMPLETED', attempts: 1 });
+    expect((await read(noResult.id))!.result).toBeUndefined();
+
+    // Still the same process, still taking tasks, nothing logged as fatal.
+    expect(worker.proc.exitCode).toBeNull();
+    const after = await enqueue('echo', { after: true });
+    await eventually(async () => (await read(after.id))!.state === 'COMPLETED', 20_000);
+    expect(worker.lines.filter((line) => Number(line.level) >= 50)).toEqual([]);
+    worker.proc.kill('SIGTERM');
+    expect(await worker.exited).toBe(0);
+  }, 60_000);
+});
+
 describe('handler modules', () => {
   it('loads an ES module exporting `handlers`, and passes args, id, name and attempt', async () => {
     const dir = tempDir();

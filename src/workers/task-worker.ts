@@ -108,7 +108,11 @@ export class TaskWorker {
     // when this worker is handed the same task's next attempt.
     const key = `${task.id}#${task.attempt}`;
     const controller = new AbortController();
-    const done = this.execute(task, controller).finally(() => {
+    // execute() settles every run itself; this catch is the last line, so that nothing a handler
+    // does can become an unhandled rejection, which ends the process.
+    const done = this.execute(task, controller)
+      .catch((error: unknown) => this.log.error({ err: describeThrown(error), task: task.id }, 'task run failed unexpectedly; it runs again once its lease ends'))
+      .finally(() => {
       this.running.delete(key);
       const freed = this.slotFreed;
       this.slotFreed = undefined;
@@ -131,10 +135,16 @@ export class TaskWorker {
     }
   }
 
+  /**
+   * The run's outcome, whatever the handler throws or returns: a value that is not an Error, an
+   * Error whose message is not a string, a getter or toString that throws, a result JSON cannot
+   * hold. None of these may escape, or the process would end on every attempt of the task.
+   */
   private async outcomeOf(task: TakenTask, controller: AbortController): Promise<Outcome> {
     const handler = handlerFor(this.options.handlers, task.name);
     if (!handler) return { kind: 'FAILED', error: `no handler for task name "${task.name}" in this worker`, retry: false };
     let timer: NodeJS.Timeout | undefined;
+    let result: unknown;
     try {
       const args: unknown = task.args === undefined ? null : JSON.parse(task.args);
       const timedOut = new Promise<never>((_, reject) => {
@@ -146,18 +156,24 @@ export class TaskWorker {
         }, this.options.runTimeoutMs);
       });
       const context = { id: task.id, name: task.name, attempt: task.attempt, signal: controller.signal, logger: this.log.child({ task: task.id }) };
-      const result = await Promise.race([Promise.resolve(handler(args, context)), timedOut]);
-      const json = result === undefined ? undefined : JSON.stringify(result);
-      if (json !== undefined && Buffer.byteLength(json) > this.options.maxResultBytes) {
-        return { kind: 'FAILED', error: `the result is larger than ${this.options.maxResultBytes} bytes of JSON`, retry: false };
-      }
-      return { kind: 'COMPLETED', result: json };
+      result = await Promise.race([Promise.resolve(handler(args, context)), timedOut]);
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      return { kind: 'FAILED', error: message.slice(0, MAX_ERROR_LENGTH) || 'the handler failed', retry: true };
+      return { kind: 'FAILED', error: describeThrown(error), retry: true };
     } finally {
       clearTimeout(timer);
     }
+    let json: string | undefined;
+    try {
+      // undefined for undefined, a function or a symbol: a run with no result.
+      json = JSON.stringify(result) as string | undefined;
+    } catch (error) {
+      // A BigInt, a cycle, a toJSON that throws: the same every time, so not worth a retry.
+      return { kind: 'FAILED', error: `the result cannot be stored as JSON: ${describeThrown(error)}`, retry: false };
+    }
+    if (json !== undefined && Buffer.byteLength(json) > this.options.maxResultBytes) {
+      return { kind: 'FAILED', error: `the result is larger than ${this.options.maxResultBytes} bytes of JSON`, retry: false };
+    }
+    return { kind: 'COMPLETED', result: json };
   }
 
   /** The heartbeat: renews every lease held; a run whose lease was lost is told to stop. */
@@ -172,4 +188,36 @@ export class TaskWorker {
       this.log.warn({ err: (error as Error).message }, 'cannot renew leases');
     }
   }
+}
+
+/**
+ * What a handler threw, as text for the task's `error`: the message of an Error, a string as it
+ * is, anything else as String() gives it, and a fixed text when even that throws (an object
+ * without a prototype, a toString or message getter that throws, a revoked proxy).
+ */
+export function describeThrown(thrown: unknown): string {
+  let text: string | undefined;
+  try {
+    if (thrown instanceof Error) {
+      const message: unknown = thrown.message;
+      text = typeof message === 'string' ? message : message === undefined || message === null ? undefined : String(message);
+    } else {
+      text = typeof thrown === 'string' ? thrown : thrown === undefined || thrown === null ? `the handler threw ${thrown}` : String(thrown);
+    }
+  } catch {
+    text = undefined;
+  }
+  if (!text) {
+    let name: unknown;
+    try {
+      name = thrown instanceof Error ? thrown.name : undefined;
+    } catch {
+      name = undefined;
+    }
+    return typeof name === 'string' && name !== '' ? `the handler threw ${name.slice(0, 100)} without a message` : 'the handler failed (it threw a value that cannot be shown as text)';
+  }
+  if (text.length <= MAX_ERROR_LENGTH) return text;
+  // Cut at a code point boundary, so no half of a surrogate pair is stored.
+  const high = text.charCodeAt(MAX_ERROR_LENGTH - 1);
+  return text.slice(0, high >= 0xd800 && high <= 0xdbff ? MAX_ERROR_LENGTH - 1 : MAX_ERROR_LENGTH);
 }

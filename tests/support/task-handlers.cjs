@@ -89,4 +89,57 @@ exports.handlers = {
     note(args, context, 'end');
     return { released: true, attempt: context.attempt };
   },
+
+  /**
+   * Throws or returns an odd value, chosen by `args.kind`: what a careless or hostile handler
+   * may do. The worker must record every one as a run's outcome and stay up.
+   */
+  odd(args, context) {
+    note(args, context, 'start');
+    const kinds = {
+      'null-prototype': () => {
+        throw Object.create(null);
+      },
+      'message-undefined': () => {
+        const error = new Error('x');
+        error.message = undefined;
+        throw error;
+      },
+      'message-number': () => {
+        const error = new Error('x');
+        error.message = 42;
+        throw error;
+      },
+      'to-string-throws': () => {
+        throw { toString() { throw new Error('no text for you'); } };
+      },
+      'message-getter-throws': () => {
+        const error = new Error('x');
+        Object.defineProperty(error, 'message', { get() { throw new Error('no message for you'); } });
+        throw error;
+      },
+      'revoked-proxy': () => {
+        const { proxy, revoke } = Proxy.revocable({}, {});
+        revoke();
+        throw proxy;
+      },
+      'throws-null': () => {
+        throw null;
+      },
+      'long-message': () => {
+        throw new Error('\u{1F600}'.repeat(3000));
+      },
+      'rejects-symbol': () => Promise.reject(Symbol('odd')),
+      'bigint-result': () => ({ big: 10n }),
+      'cyclic-result': () => {
+        const result = {};
+        result.self = result;
+        return result;
+      },
+      'to-json-throws': () => ({ toJSON() { throw new Error('cannot serialise'); } }),
+      'function-result': () => () => 1,
+      'then-getter-throws': () => Object.defineProperty({}, 'then', { get() { throw new Error('then getter'); } }),
+    };
+    return kinds[args.kind]();
+  },
 };
