@@ -1,7 +1,6 @@
 // The composition root: builds Redis connections, repositories, workers, the schema and the
 // HTTP/WebSocket servers once, and knows the order in which to take them down again.
 import http from 'node:http';
-import { GraphQLError } from 'graphql';
 import type { AddressInfo } from 'node:net';
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
 import { expressMiddleware } from '@as-integrations/express5';
@@ -50,6 +49,7 @@ import { RowCacheRefresher } from './workers/row-cache-refresher';
 import { loadHandlers } from './workers/task-handlers';
 import { startTaskRunner } from './workers/task-runner';
 import { documentGuard } from './security/document-limits';
+import { createOperationCheck, operationCheckPlugin } from './security/operation-check';
 import { RateLimits } from './security/rate-limit';
 import { startWebSocketServer } from './ws';
 
@@ -179,6 +179,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
     }
 
     const documents = documentGuard(config.security);
+    const operationCheck = createOperationCheck({ schema, introspection: config.introspection, documents });
     const rateLimits = new RateLimits(config.security.rateLimit, commands, logger);
     let draining = false;
     const headers = securityHeaders(config.isProduction);
@@ -203,15 +204,14 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
       verifier,
       formatError,
       logger,
-      introspection: config.introspection,
       maxPayload: config.security.wsMaxPayloadBytes,
       maxOperations: config.security.wsMaxOperations,
       initTimeoutMs: config.security.wsInitTimeoutMs,
       maxSocketsPerUser: config.security.wsMaxSocketsPerUser,
       maxSocketsPerAddress: config.security.wsMaxSocketsPerAddress,
-      fieldSuggestions: config.security.fieldSuggestions,
       allowedOrigins: config.security.allowedOrigins,
       documents,
+      operationCheck,
       rateLimits,
     });
 
@@ -219,9 +219,10 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
       schema,
       formatError,
       introspection: config.introspection,
-      // The same document limits as over WebSocket; one operation per request; CSRF prevention
-      // (a simple POST or GET needs a preflight-forcing header) as Apollo has it by default.
-      validationRules: documents.rules,
+      // Validation is operationCheck's, the same as over WebSocket (operation-check.ts says why
+      // Apollo's is off); the token limit applies as Apollo parses. One operation per request;
+      // CSRF prevention (a simple POST or GET needs a preflight-forcing header) as Apollo has it.
+      dangerouslyDisableValidation: true,
       parseOptions: documents.parseOptions,
       allowBatchedHttpRequests: false,
       // Automatic persisted queries are not used; off, they cannot be a way around anything.
@@ -235,7 +236,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
         ApolloServerPluginDrainHttpServer({ httpServer, stopGracePeriodMillis: config.shutdownTimeoutMs / 2 }),
         { serverWillStart: async () => ({ drainServer: () => ws.dispose() }) },
         reportPlugin,
-        subscriptionsOverWebSocketOnly,
+        operationCheckPlugin(operationCheck, formatError),
         config.isProduction
           ? ApolloServerPluginLandingPageDisabled()
           : ApolloServerPluginLandingPageLocalDefault({ embed: true, includeCookies: false }),
@@ -303,21 +304,6 @@ function abortedOnClose(res: { writableFinished: boolean; closed: boolean; once(
   });
   return controller.signal;
 }
-
-/** Apollo would run a subscription sent over HTTP like a query, without an event to deliver. */
-const subscriptionsOverWebSocketOnly: ApolloServerPlugin<GraphQLContext> = {
-  async requestDidStart() {
-    return {
-      async didResolveOperation({ operation }) {
-        if (operation?.operation === 'subscription') {
-          throw new GraphQLError('Subscriptions are served over WebSocket (graphql-ws) at /graphql', {
-            extensions: { code: 'BAD_REQUEST', http: { status: 400 } },
-          });
-        }
-      },
-    };
-  },
-};
 
 /** Records the operation name and error codes for the request's log line. */
 const reportPlugin: ApolloServerPlugin<GraphQLContext> = {

@@ -81,7 +81,34 @@ export function validId(value: string, argument: string): string {
   return value;
 }
 
-const JSON_MAX_DEPTH = 32;
+export const JSON_MAX_DEPTH = 32;
+
+/**
+ * True when objects and arrays in `value` nest deeper than `maxDepth`. Walks with its own stack,
+ * not by recursion: a body within the size limit can nest 50,000 deep, which would overflow the
+ * call stack of any recursive walk (type-graphql's argument conversion, JSON.stringify).
+ */
+export function nestedDeeperThan(value: unknown, maxDepth: number): boolean {
+  const pending: [unknown, number][] = [[value, 1]];
+  while (pending.length > 0) {
+    const [item, depth] = pending.pop()!;
+    if (typeof item !== 'object' || item === null) continue;
+    if (depth > maxDepth) return true;
+    for (const child of Object.values(item)) pending.push([child, depth + 1]);
+  }
+  return false;
+}
+
+/**
+ * What the JSON scalar hands on for a value nested deeper than JSON_MAX_DEPTH, instead of the
+ * value itself, which recursive code before the resolver (type-graphql's argument conversion)
+ * cannot take; validJson refuses it, naming the argument. Never stored: serialising it throws.
+ */
+export const TOO_DEEP_JSON: object = Object.freeze({
+  toJSON(): never {
+    throw new Error('a JSON argument nested too deep reached storage: check it with validJson');
+  },
+});
 
 /**
  * A JSON value from a client as text for storage, or undefined for null. Bounded in size and in
@@ -89,13 +116,7 @@ const JSON_MAX_DEPTH = 32;
  */
 export function validJson(value: unknown, argument: string, maxBytes: number): string | undefined {
   if (value === null || value === undefined) return undefined;
-  const pending: [unknown, number][] = [[value, 1]];
-  while (pending.length > 0) {
-    const [item, depth] = pending.pop()!;
-    if (typeof item !== 'object' || item === null) continue;
-    if (depth > JSON_MAX_DEPTH) throw badInput(`${argument} may be nested at most ${JSON_MAX_DEPTH} deep`, argument);
-    for (const child of Object.values(item)) pending.push([child, depth + 1]);
-  }
+  if (value === TOO_DEEP_JSON || nestedDeeperThan(value, JSON_MAX_DEPTH)) throw badInput(`${argument} may be nested at most ${JSON_MAX_DEPTH} deep`, argument);
   const text = JSON.stringify(value);
   if (Buffer.byteLength(text) > maxBytes) throw badInput(`${argument} must be at most ${maxBytes} bytes of JSON`, argument);
   return text;

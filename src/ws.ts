@@ -3,25 +3,19 @@
 // applied here explicitly, the same as over HTTP.
 import type { Server as HttpServer } from 'node:http';
 import { randomUUID } from 'node:crypto';
-import {
-  GraphQLError,
-  NoSchemaIntrospectionCustomRule,
-  specifiedRules,
-  validate,
-  type GraphQLSchema,
-  type ValidationRule,
-} from 'graphql';
-import { CloseCode } from 'graphql-ws';
-import { useServer, type Extra } from 'graphql-ws/use/ws';
+import { GraphQLError, type GraphQLSchema } from 'graphql';
+import { CloseCode, makeServer } from 'graphql-ws';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { bearerToken, isExpired, type Principal, type TokenVerifier } from './auth';
 import type { Logger } from './logger';
 import type { GraphQLContext } from './schema/context';
-import { withoutSuggestion, type ErrorFormatter } from './schema/format-error';
+import type { ErrorFormatter } from './schema/format-error';
 import { DocumentCache } from './security/document-cache';
 import type { DocumentGuard } from './security/document-limits';
+import type { OperationCheck } from './security/operation-check';
 import { originAllowed, originOf } from './security/origins';
 import { clientKey, type RateLimits } from './security/rate-limit';
+import { serveGraphqlWs, type SocketExtra } from './ws-transport';
 
 export interface WebSocketOptions {
   httpServer: HttpServer;
@@ -29,7 +23,6 @@ export interface WebSocketOptions {
   verifier: TokenVerifier;
   formatError: ErrorFormatter;
   logger: Logger;
-  introspection: boolean;
   /** Largest accepted frame, in bytes; a larger one closes the socket (1009). */
   maxPayload: number;
   /** Most operations running at once on one socket; one more is CONFLICT. */
@@ -39,9 +32,9 @@ export interface WebSocketOptions {
   /** Most sockets open at once per signed-in user (service callers exempt; then 1008) and per address (then 429). */
   maxSocketsPerUser: number;
   maxSocketsPerAddress: number;
-  fieldSuggestions: boolean;
   allowedOrigins: readonly string[];
   documents: DocumentGuard;
+  operationCheck: OperationCheck;
   rateLimits: RateLimits;
 }
 
@@ -94,139 +87,124 @@ export function startWebSocketServer(options: WebSocketOptions): WebSocketHandle
   // Operations still running (a wait for a lock) are told to stop when the client cancels them
   // or the socket closes. graphql-ws has no hook for a client's `complete`, so it is read here.
   const running = new WeakMap<WebSocket, Map<string, AbortController>>();
-  const rules: ValidationRule[] = [
-    ...specifiedRules,
-    ...(options.introspection ? [] : [NoSchemaIntrospectionCustomRule]),
-    ...options.documents.rules,
-  ];
   // Parsed and validated once per distinct text; texts up to 4 MiB in all.
   const validDocuments = new DocumentCache(4 * 1024 * 1024);
-  const shown = (message: string): string => (options.fieldSuggestions ? message : withoutSuggestion(message));
   const format = (errors: readonly GraphQLError[]) => errors.map((error) => options.formatError(error.toJSON(), error));
 
-  const handle = useServer<ConnectionParams, Extra & Record<PropertyKey, unknown>>(
-    {
-      schema: options.schema,
-      connectionInitWaitTimeout: options.initTimeoutMs,
+  const server = makeServer<ConnectionParams, SocketExtra>({
+    schema: options.schema,
+    connectionInitWaitTimeout: options.initTimeoutMs,
 
-      // Every operation over WebSocket needs a caller: a missing or bad token closes the socket
-      // with 4403 Forbidden before anything else happens.
-      onConnect: (ctx) => {
-        const principal = principalFrom(ctx.connectionParams, options.verifier);
-        if (!principal) {
-          log.info('websocket connection refused: missing or invalid token');
-          return false;
-        }
-        if (!principal.isService && (socketsPerUser.get(principal.userId) ?? 0) >= options.maxSocketsPerUser) {
-          log.info({ user: principal.userId }, 'websocket refused: too many connections for this user');
-          ctx.extra.socket.close(1008, 'Too many connections for this user (WS_MAX_SOCKETS_PER_USER)');
-          return false;
-        }
-        hold(socketsPerUser, principal.userId, ctx.extra.socket);
-        principals.set(ctx.extra.socket, principal);
-        const operations = new Map<string, AbortController>();
-        running.set(ctx.extra.socket, operations);
-        ctx.extra.socket.on('message', (data) => cancelOnComplete(data, operations));
-        if (principal.expiresAt !== undefined) closeAtExpiry(ctx.extra.socket, principal.expiresAt, expiryTimers);
-        log.debug({ user: principal.userId }, 'websocket connected');
-        return true;
-      },
+    // Every operation over WebSocket needs a caller: a missing or bad token closes the socket
+    // with 4403 Forbidden before anything else happens.
+    onConnect: (ctx) => {
+      const principal = principalFrom(ctx.connectionParams, options.verifier);
+      if (!principal) {
+        log.info('websocket connection refused: missing or invalid token');
+        return false;
+      }
+      if (!principal.isService && (socketsPerUser.get(principal.userId) ?? 0) >= options.maxSocketsPerUser) {
+        log.info({ user: principal.userId }, 'websocket refused: too many connections for this user');
+        ctx.extra.socket.close(1008, 'Too many connections for this user (WS_MAX_SOCKETS_PER_USER)');
+        return false;
+      }
+      hold(socketsPerUser, principal.userId, ctx.extra.socket);
+      principals.set(ctx.extra.socket, principal);
+      const operations = new Map<string, AbortController>();
+      running.set(ctx.extra.socket, operations);
+      ctx.extra.socket.on('message', (data) => cancelOnComplete(data, operations));
+      if (principal.expiresAt !== undefined) closeAtExpiry(ctx.extra.socket, principal.expiresAt, expiryTimers);
+      log.debug({ user: principal.userId }, 'websocket connected');
+      return true;
+    },
 
-      onClose: (ctx, code) => {
-        clearTimeout(expiryTimers.get(ctx.extra.socket));
-        for (const controller of running.get(ctx.extra.socket)?.values() ?? []) controller.abort();
-        running.delete(ctx.extra.socket);
-        log.debug({ user: principals.get(ctx.extra.socket)?.userId, code }, 'websocket closed');
-      },
+    onClose: (ctx, code) => {
+      clearTimeout(expiryTimers.get(ctx.extra.socket));
+      for (const controller of running.get(ctx.extra.socket)?.values() ?? []) controller.abort();
+      running.delete(ctx.extra.socket);
+      log.debug({ user: principals.get(ctx.extra.socket)?.userId, code }, 'websocket closed');
+    },
 
-      onSubscribe: async (ctx, id, payload) => {
-        const principal = principals.get(ctx.extra.socket) ?? null;
-        if (!principal || isExpired(principal)) {
-          return [new GraphQLError('Bearer token has expired', { extensions: { code: 'UNAUTHENTICATED' } })];
-        }
-        const operations = running.get(ctx.extra.socket);
-        if (operations?.has(id)) {
-          // A client that completes an operation and reuses its id before the old one has ended:
-          // graphql-ws has forgotten the old id and would run the new one untracked (past the cap,
-          // and past the socket's close). Refused as graphql-ws refuses a duplicate id.
-          ctx.extra.socket.close(4409, `Subscriber for ${id} already exists`);
-          return [new GraphQLError(`Subscriber for ${id} already exists`, { extensions: { code: 'BAD_REQUEST' } })];
-        }
-        if (operations && operations.size >= options.maxOperations) {
-          return [
-            new GraphQLError(`At most ${options.maxOperations} operations may run at once on one connection (WS_MAX_OPERATIONS)`, {
-              extensions: { code: 'CONFLICT' },
-            }),
-          ];
-        }
-        // The slot is taken before the first wait, so a burst cannot pass the cap; a refusal
-        // below gives it back (graphql-ws reports no completion for an operation it never ran).
-        const controller = new AbortController();
-        operations?.set(id, controller);
-        const refuse = (errors: readonly GraphQLError[]): readonly GraphQLError[] => {
-          operations?.delete(id);
-          return errors;
-        };
+    onSubscribe: async (ctx, id, payload) => {
+      const principal = principals.get(ctx.extra.socket) ?? null;
+      if (!principal || isExpired(principal)) {
+        return [new GraphQLError('Bearer token has expired', { extensions: { code: 'UNAUTHENTICATED' } })];
+      }
+      const operations = running.get(ctx.extra.socket);
+      if (operations?.has(id)) {
+        // A client that completes an operation and reuses its id before the old one has ended:
+        // graphql-ws has forgotten the old id and would run the new one untracked (past the cap,
+        // and past the socket's close). Refused as graphql-ws refuses a duplicate id.
+        ctx.extra.socket.close(4409, `Subscriber for ${id} already exists`);
+        return [new GraphQLError(`Subscriber for ${id} already exists`, { extensions: { code: 'BAD_REQUEST' } })];
+      }
+      if (operations && operations.size >= options.maxOperations) {
+        return [
+          new GraphQLError(`At most ${options.maxOperations} operations may run at once on one connection (WS_MAX_OPERATIONS)`, {
+            extensions: { code: 'CONFLICT' },
+          }),
+        ];
+      }
+      // The slot is taken before the first wait, so a burst cannot pass the cap; a refusal
+      // below gives it back (graphql-ws reports no completion for an operation it never ran).
+      const controller = new AbortController();
+      operations?.set(id, controller);
+      const refuse = (errors: readonly GraphQLError[]): readonly GraphQLError[] => {
+        operations?.delete(id);
+        return errors;
+      };
+      try {
+        await options.rateLimits.check(principal, ctx.extra.request.socket.remoteAddress);
+      } catch (error) {
+        const known = error as { message: string; code?: string; details?: Record<string, unknown> };
+        return refuse([new GraphQLError(known.message, { extensions: { code: known.code ?? 'RATE_LIMITED', ...known.details } })]);
+      }
+      let document = validDocuments.get(payload.query);
+      if (!document) {
         try {
-          await options.rateLimits.check(principal, ctx.extra.request.socket.remoteAddress);
+          document = options.documents.parse(payload.query);
         } catch (error) {
-          const known = error as { message: string; code?: string; details?: Record<string, unknown> };
-          return refuse([new GraphQLError(known.message, { extensions: { code: known.code ?? 'RATE_LIMITED', ...known.details } })]);
+          return refuse([error as GraphQLError]);
         }
-        let document = validDocuments.get(payload.query);
-        if (!document) {
-          try {
-            document = options.documents.parse(payload.query);
-          } catch (error) {
-            return refuse([error as GraphQLError]);
-          }
-          const errors = validate(options.schema, document, rules);
-          if (errors.length > 0) {
-            return refuse(
-              errors.map((e) => new GraphQLError(shown(e.message), { nodes: e.nodes, extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } })),
-            );
-          }
-          validDocuments.set(payload.query, document);
-        }
-        let child: Logger | undefined;
-        const contextValue: GraphQLContext = {
-          principal,
-          requestId: randomUUID(),
-          signal: controller.signal,
-          get logger() {
-            return (child ??= log.child({ user: principal.userId, op: payload.operationName }));
-          },
-        };
-        log.info({ user: principal.userId, operation: payload.operationName, id }, 'websocket operation');
-        return {
-          schema: options.schema,
-          document,
-          operationName: payload.operationName,
-          variableValues: payload.variables,
-          contextValue,
-        };
-      },
-
-      // A subscriber that stops reading costs bounded memory: graphql-ws sends its next frame
-      // only once the last one was written, and the PubSub keeps just its newest notifications.
-      onNext: (_ctx, _id, _payload, _args, result) =>
-        result.errors ? { ...result, errors: format(result.errors) } : undefined,
-      onError: (ctx, id, _payload, errors) => {
-        running.get(ctx.extra.socket)?.delete(id);
-        return format(errors);
-      },
-      onComplete: (ctx, id) => {
-        running.get(ctx.extra.socket)?.delete(id);
-      },
+        const errors = options.operationCheck.validate(document);
+        if (errors.length > 0) return refuse(errors);
+        validDocuments.set(payload.query, document);
+      }
+      // As over HTTP: OPERATION_RESOLUTION_FAILURE (graphql-ws's own answer has no code).
+      const operation = options.operationCheck.operation(document, payload.operationName);
+      if (operation instanceof GraphQLError) return refuse([operation]);
+      let child: Logger | undefined;
+      const contextValue: GraphQLContext = {
+        principal,
+        requestId: randomUUID(),
+        signal: controller.signal,
+        get logger() {
+          return (child ??= log.child({ user: principal.userId, op: payload.operationName }));
+        },
+      };
+      log.info({ user: principal.userId, operation: payload.operationName, id }, 'websocket operation');
+      return {
+        schema: options.schema,
+        document,
+        operationName: payload.operationName,
+        variableValues: payload.variables,
+        contextValue,
+      };
     },
-    wss,
-  );
 
-  return {
-    async dispose() {
-      await handle.dispose();
+    // A subscriber that stops reading costs bounded memory: graphql-ws sends its next frame
+    // only once the last one was written, and the PubSub keeps just its newest notifications.
+    onNext: (_ctx, _id, _payload, _args, result) =>
+      result.errors ? { ...result, errors: format(result.errors) } : undefined,
+    onError: (ctx, id, _payload, errors) => {
+      running.get(ctx.extra.socket)?.delete(id);
+      return format(errors);
     },
-  };
+    onComplete: (ctx, id) => {
+      running.get(ctx.extra.socket)?.delete(id);
+    },
+  });
+  return serveGraphqlWs(wss, server, log);
 }
 
 /** Aborts the operation a client `complete` message names; other messages are left alone. */

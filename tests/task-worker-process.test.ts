@@ -421,6 +421,7 @@ describe('handlers that throw or return odd values', () => {
     // The same result fails the same way every time: not retried.
     ['bigint-result', 'the result cannot be stored as JSON: Do not know how to serialize a BigInt', 1],
     ['to-json-throws', 'the result cannot be stored as JSON: cannot serialise', 1],
+    ['deep-result', 'the result may be nested at most 32 deep', 1],
   ];
 
   it('records every odd throw or result as a FAILED or COMPLETED run, and the worker process stays up', async () => {

@@ -1,6 +1,6 @@
 // Row caching: service callers choose which rows are cached and how often; any signed-in caller
 // reads the copies (public shop data) and hears when one changes.
-import { GraphQLJSON } from 'graphql-scalars';
+import { JSONScalar } from '../schema/json-scalar';
 import { Args, Authorized, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
 import { SERVICE_ROLE } from '../auth';
 import type { RowCacheConfig } from '../config';
@@ -39,7 +39,7 @@ export class RowCacheResolver {
   }
 
   @Authorized()
-  @Query(() => GraphQLJSON, { nullable: true, description: 'The cached copy of a row (its columns by name), or null when there is none.' })
+  @Query(() => JSONScalar, { nullable: true, description: 'The cached copy of a row (its columns by name), or null when there is none.' })
   async cachedRow(@Args() { rowId }: RowIdArgs): Promise<unknown> {
     const json = await this.rows.cached(validKey(rowId, 'rowId'));
     return json === undefined ? null : JSON.parse(json);

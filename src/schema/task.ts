@@ -1,5 +1,5 @@
 // GraphQL types of task queues.
-import { GraphQLJSON } from 'graphql-scalars';
+import { JSONScalar } from './json-scalar';
 import { ArgsType, Field, Float, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { TASK_PRIORITIES, type TaskPriority as Priority } from '../redis/keys';
 import { TASK_STATES, type TaskState as State } from '../redis/tasks';
@@ -28,7 +28,7 @@ export class Task {
   @Field({ description: 'Which handler runs it.' })
   name!: string;
 
-  @Field(() => GraphQLJSON, { nullable: true })
+  @Field(() => JSONScalar, { nullable: true })
   args?: unknown;
 
   @Field(() => TaskPriority)
@@ -46,7 +46,7 @@ export class Task {
   @Field(() => Int, { description: 'Runs it gets before it is FAILED (TASK_MAX_ATTEMPTS when it was enqueued).' })
   maxAttempts!: number;
 
-  @Field(() => GraphQLJSON, { nullable: true, description: "The handler's result, once COMPLETED." })
+  @Field(() => JSONScalar, { nullable: true, description: "The handler's result, once COMPLETED." })
   result?: unknown;
 
   @Field(() => String, { nullable: true, description: 'The last error, kept while it is retried.' })
@@ -109,7 +109,7 @@ export class EnqueueTaskArgs {
   @Field({ description: `Task name, which picks the handler: ${NAME_RULE}.` })
   name!: string;
 
-  @Field(() => GraphQLJSON, { nullable: true, description: 'Passed to the handler: any JSON up to TASK_MAX_ARGS_BYTES, nested at most 32 deep.' })
+  @Field(() => JSONScalar, { nullable: true, description: 'Passed to the handler: any JSON up to TASK_MAX_ARGS_BYTES, nested at most 32 deep.' })
   args?: unknown;
 
   @Field(() => TaskPriority, { defaultValue: 'NORMAL' })

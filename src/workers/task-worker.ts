@@ -6,6 +6,7 @@ import type { RedisClient } from '../redis/connection';
 import type { Logger } from '../logger';
 import { queueKeys } from '../redis/keys';
 import type { Outcome, TakenTask, TaskRepository } from '../redis/tasks';
+import { JSON_MAX_DEPTH, nestedDeeperThan } from '../validation';
 import { handlerFor, type TaskHandlers } from './task-handlers';
 
 export interface TaskWorkerOptions {
@@ -172,6 +173,11 @@ export class TaskWorker {
     }
     if (json !== undefined && Buffer.byteLength(json) > this.options.maxResultBytes) {
       return { kind: 'FAILED', error: `the result is larger than ${this.options.maxResultBytes} bytes of JSON`, retry: false };
+    }
+    // As deep as args may be: a client reading a deeper result back would meet recursive code.
+    // Checked on the JSON itself, which is what a toJSON method made of the result.
+    if (json !== undefined && nestedDeeperThan(JSON.parse(json), JSON_MAX_DEPTH)) {
+      return { kind: 'FAILED', error: `the result may be nested at most ${JSON_MAX_DEPTH} deep`, retry: false };
     }
     return { kind: 'COMPLETED', result: json };
   }

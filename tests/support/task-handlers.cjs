@@ -138,6 +138,7 @@ exports.handlers = {
       },
       'to-json-throws': () => ({ toJSON() { throw new Error('cannot serialise'); } }),
       'function-result': () => () => 1,
+      'deep-result': () => JSON.parse('['.repeat(33) + ']'.repeat(33)),
       'then-getter-throws': () => Object.defineProperty({}, 'then', { get() { throw new Error('then getter'); } }),
     };
     return kinds[args.kind]();

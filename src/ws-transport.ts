@@ -1,0 +1,73 @@
+// graphql-ws's protocol server (makeServer) on the `ws` WebSocketServer, in place of graphql-ws's
+// own `useServer` adapter: that one reports socket errors and failed messages with console.error,
+// which writes multi-line stack traces among the JSON log lines, and answers a socket error (a
+// frame over maxPayload, which `ws` already closes with 1009) by trying to close it with 1011.
+// Here both are log lines of the server's logger.
+import type { IncomingMessage } from 'node:http';
+import { CloseCode, handleProtocols, type Server } from 'graphql-ws';
+import { WebSocket, type WebSocketServer } from 'ws';
+import type { Logger } from './logger';
+
+/** What every graphql-ws hook finds in `ctx.extra`. */
+export type SocketExtra = {
+  readonly socket: WebSocket;
+  readonly request: IncomingMessage;
+};
+
+export interface Transport {
+  /** Closes every socket (1001 Going Away) and stops accepting new ones. */
+  dispose(): Promise<void>;
+}
+
+/** Pings every `keepAliveMs`; a socket that has not answered the last ping by the next is dropped. */
+export function serveGraphqlWs(wss: WebSocketServer, server: Server<SocketExtra>, log: Logger, keepAliveMs = 12_000): Transport {
+  wss.options.handleProtocols = handleProtocols;
+  wss.on('error', (error) => log.error({ err: error }, 'websocket server error'));
+
+  wss.on('connection', (socket, request) => {
+    // `ws` has already closed the socket (1009 for an oversized frame, 1002 for a malformed one);
+    // an 'error' event with no listener would end the process.
+    socket.on('error', (error: Error & { code?: string }) => log.info({ err: error.message, code: error.code }, 'websocket closed on a protocol error'));
+
+    let alive = true;
+    socket.on('pong', () => (alive = true));
+    const pinger = setInterval(() => {
+      if (!alive) return void socket.terminate();
+      alive = false;
+      if (socket.readyState === WebSocket.OPEN) socket.ping();
+    }, keepAliveMs);
+
+    const closed = server.opened(
+      {
+        protocol: socket.protocol,
+        send: (data) =>
+          new Promise<void>((resolve, reject) => {
+            if (socket.readyState !== WebSocket.OPEN) return resolve();
+            // A client that went away meanwhile is not an error of the server's.
+            socket.send(data, (error) => (error && socket.readyState === WebSocket.OPEN ? reject(error) : resolve()));
+          }),
+        close: (code, reason) => socket.close(code, reason),
+        onMessage: (handle) =>
+          socket.on('message', (data) => {
+            handle(String(data)).catch((error: unknown) => {
+              log.error({ err: error }, 'websocket message failed; socket closed');
+              socket.close(CloseCode.InternalServerError, 'Internal server error');
+            });
+          }),
+      },
+      { socket, request },
+    );
+
+    socket.once('close', (code, reason) => {
+      clearInterval(pinger);
+      closed(code, reason.toString()).catch((error: unknown) => log.error({ err: error }, 'websocket close handling failed'));
+    });
+  });
+
+  return {
+    async dispose() {
+      for (const client of wss.clients) client.close(1001, 'Going away');
+      await new Promise<void>((resolve, reject) => wss.close((error) => (error ? reject(error) : resolve())));
+    },
+  };
+}
