@@ -35,6 +35,14 @@ async function main(): Promise<void> {
       worker: config.worker,
       logger,
     });
+    // As the API does: a bug reported as one JSON log line, not a raw stack trace; the tasks in
+    // hand run again elsewhere once their leases lapse.
+    for (const event of ['uncaughtException', 'unhandledRejection'] as const) {
+      process.on(event, (error: unknown) => {
+        logger.fatal({ err: error }, event === 'uncaughtException' ? 'uncaught exception' : 'unhandled promise rejection');
+        process.exit(1);
+      });
+    }
     let stopping = false;
     for (const signal of ['SIGTERM', 'SIGINT'] as const) {
       process.on(signal, () => {
