@@ -510,3 +510,52 @@ describe('an unmanaged failover with REDIS_WAIT_REPLICAS=1 (writes acknowledged 
     expect(stream.acks.filter((ack) => onShard(ack) && ack.at > healthyAt).length).toBeGreaterThan(0);
   }, 90_000);
 });
+
+describe('a write cut off by a failover while it waits for its replica (REDIS_WAIT_REPLICAS=1)', () => {
+  it('answers STORE_UNAVAILABLE, not INTERNAL_SERVER_ERROR, and a retry with the same clientMessageId stores the message once', async () => {
+    await cluster.waitHealthy(20_000);
+    server.server.proc.kill('SIGTERM');
+    await new Promise((resolve) => server.server.proc.once('exit', resolve));
+    server = await startServer({ REDIS_WAIT_REPLICAS: '1', REDIS_WAIT_TIMEOUT_MS: '3000' });
+    const created = await post(api.url, CreateChatDocument, { members: ['bob', 'carol'], message: 'opened' }, token.alice);
+    const chatId = created.data!.createChat.id;
+    const victim = (await slotOwners())(await keySlot(chatKeys.messages(chatId)));
+    const replica = await replicaOf(victim);
+    const replicaPid = cluster.nodes.find((node) => node.port === replica)!.proc!.pid!;
+    const logged = api.logs.length;
+
+    // The replica cannot confirm, so the send waits in WAIT on the primary; the primary dies then.
+    process.kill(replicaPid, 'SIGSTOP');
+    let stopped = true;
+    runningLoops.push(() => stopped && process.kill(replicaPid, 'SIGCONT'));
+    const sending = post(api.url, SendMessageDocument, { chatId, message: 'cut-1', clientMessageId: 'cut-1' }, token.alice);
+    const watcher = cluster.node(victim);
+    await eventually(async () => /cmd=wait/.test(String(await watcher.client('LIST'))), 5000, 20);
+    watcher.disconnect();
+    await cluster.kill(victim);
+    const cut = await sending;
+    expect(cut.errors?.map((error) => error.extensions?.code)).toEqual(['STORE_UNAVAILABLE']);
+    expect(cut.status).toBeLessThan(500);
+    expectServerRunning();
+
+    // The replica goes on, takes over, and once the killed node is back as its replica writes are
+    // confirmed again; the retry then finds the first send or stores it, but never twice.
+    process.kill(replicaPid, 'SIGCONT');
+    stopped = false;
+    await eventually(() => isPrimary(replica), 20_000, 50);
+    await cluster.restart(victim);
+    await serveWithoutFullCoverage(victim);
+    await eventually(async () => (await cluster.roles()).replicas.get(victim) === replica, 20_000, 100);
+    await cluster.waitHealthy(20_000);
+    let retried: Awaited<typeof sending> | undefined;
+    await eventually(async () => {
+      retried = await post(api.url, SendMessageDocument, { chatId, message: 'cut-1', clientMessageId: 'cut-1' }, token.alice);
+      return retried.data?.sendMessage !== undefined;
+    }, 20_000, 100);
+    const fetched = (await pullAll('bob')).filter((message) => message.chatId === chatId);
+    expect(fetched.map((message) => message.message)).toEqual(['opened', 'cut-1']);
+    expect(fetched[1]!.id).toBe(retried!.data!.sendMessage.id);
+    expectServerRunning();
+    console.log(`failover (a write cut off in WAIT): answered ${JSON.stringify(cut.errors?.[0]?.extensions)}; server warnings ${JSON.stringify(serverWarnings(logged))}`);
+  }, 90_000);
+});

@@ -6,10 +6,12 @@ import pino from 'pino';
 import { AppError } from '../src/errors';
 import type { Logger } from '../src/logger';
 import { ChatRepository } from '../src/redis/chat';
-import { closeRedis, connectRedis, warnIfTooFewReplicas, type RedisClient } from '../src/redis/connection';
+import { closeRedis, connectRedis, isStoreUnavailable, warnIfTooFewReplicas, type RedisClient } from '../src/redis/connection';
 import { chatKeys } from '../src/redis/keys';
 import { requireReplicas } from '../src/redis/scripts';
+import { createErrorFormatter } from '../src/schema/format-error';
 import { eventually } from './support/graphql';
+import { captureLogs } from './support/logs';
 import { startRedisProcess, stopRedisProcesses, type RedisProcess } from './support/redis-process';
 
 const SETTINGS = { maxChatMembers: 100, maxChatsPerUser: 100, dedupeSeconds: 3600 };
@@ -84,6 +86,35 @@ it('fails with STORE_UNAVAILABLE when the replica does not confirm in time, and 
   expect(retried.stored).toBe(false);
   expect(retried.message).toMatchObject({ id: 2, message: 'while paused' });
   expect(await onReplica(chat.id)).toEqual(['hello', 'while paused']);
+});
+
+it('answers STORE_UNAVAILABLE, logging no error, when the connection drops while WAIT is pending, and a retry stores nothing twice', async () => {
+  // The script's reply arrives, WAIT's never does: ioredis rejects WAIT with an AbortError
+  // ("Command aborted due to connection close"), which used to surface as INTERNAL_SERVER_ERROR.
+  const { chat } = await chats.create('alice', ['bob'], 'hello', false);
+  requireReplicas(client, { replicas: 1, timeoutMs: 5000 });
+  pauseReplica();
+  const attempt = chats.send(chat.id, 'alice', 'cut off', 'client-cut').then(
+    () => undefined,
+    (error: unknown) => error,
+  );
+  await eventually(async () => /cmd=wait/.test(String(await primary.client().client('LIST'))), 2000, 20);
+  await primary.client().client('KILL', 'SKIPME', 'yes', 'USER', 'default');
+  const error = await attempt;
+  expect(error).toMatchObject({ name: 'AbortError', message: 'Command aborted due to connection close' });
+  expect(isStoreUnavailable(error)).toBe(true);
+
+  const { logger, lines } = captureLogs('debug');
+  const formatted = createErrorFormatter({ isProduction: true, logger })({ message: String((error as Error).message) }, error);
+  expect(formatted.extensions).toEqual({ code: 'STORE_UNAVAILABLE' });
+  expect(lines.filter((line) => Number(line.level) >= 50)).toEqual([]);
+
+  resumeReplica();
+  requireReplicas(client, WAIT);
+  await eventually(async () => client.status === 'ready', 5000, 20);
+  const retried = await chats.send(chat.id, 'alice', 'cut off', 'client-cut');
+  expect(retried).toMatchObject({ stored: false, message: { id: 2, message: 'cut off' } });
+  expect(await onReplica(chat.id)).toEqual(['hello', 'cut off']);
 });
 
 it('does not make reads wait: a read-only script answers while the replica is paused', async () => {

@@ -222,6 +222,10 @@ export function redactUrl(url: string): string {
 
 const UNAVAILABLE_MESSAGES = [
   /^Connection is closed/,
+  // ioredis's AbortError: the connection closed after part of a pipeline or MULTI was answered
+  // (the script's reply came, WAIT's did not). What ran is as unknown as after a lost reply.
+  /^Command aborted due to connection close/,
+  /^Cluster is ended/,
   /^Command timed out/,
   /^Stream isn't writeable/,
   /^Reached the max retries per request limit/,

@@ -2,6 +2,7 @@
 // per-mailbox counter. Every change is one script on the recipient's slot.
 import type { RedisClient } from './connection';
 import { userKeys } from './keys';
+import { repliesOf } from './replies';
 import { runScript } from './scripts';
 
 export interface DirectMessage {
@@ -50,15 +51,9 @@ export class MailboxRepository {
   }
 
   async status(user: string): Promise<MailboxStatus> {
-    const replies = await this.redis
-      .multi()
-      .llen(userKeys.mailbox(user))
-      .lindex(userKeys.mailbox(user), 0)
-      .get(userKeys.mailboxIds(user))
-      .exec();
-    if (!replies) throw new Error('mailbox status transaction was aborted');
-    for (const [error] of replies) if (error) throw error;
-    const [waiting, oldest, latest] = replies.map(([, value]) => value) as [number, string | null, string | null];
+    const [waiting, oldest, latest] = (await repliesOf(
+      this.redis.multi().llen(userKeys.mailbox(user)).lindex(userKeys.mailbox(user), 0).get(userKeys.mailboxIds(user)).exec(),
+    )) as [number, string | null, string | null];
     return {
       waiting,
       oldestTs: oldest === null ? undefined : (JSON.parse(oldest) as DirectMessage).ts,

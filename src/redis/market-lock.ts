@@ -11,9 +11,10 @@
 import type { RedisClient } from './connection';
 import { conflict } from '../errors';
 import { listingMember, marketKeys } from './keys';
+import { repliesOf } from './replies';
 import type { Lease } from './lease';
 import type { LeaseAcquirer } from './lease-wait';
-import { judgePurchase, succeeded, type ListReport, type MarketStrategy, type PurchaseReport, type PurchaseRequest } from './market';
+import { judgePurchase, type ListReport, type MarketStrategy, type PurchaseReport, type PurchaseRequest } from './market';
 import { ScriptStrategy } from './market-script';
 
 export interface LockTiming {
@@ -54,7 +55,7 @@ export class LockStrategy implements MarketStrategy {
 
   async purchase(request: PurchaseRequest, signal?: AbortSignal): Promise<PurchaseReport> {
     const { buyer, seller, item, price } = request;
-    const replies = await succeeded(
+    const replies = await repliesOf(
       this.redis.multi().zscore(marketKeys.listings(), listingMember(item, seller)).hget(marketKeys.user(buyer), 'funds').exec(),
     );
     const early = judgePurchase(replies[0] as string | null, replies[1] as string | null, price);

@@ -5,7 +5,8 @@
 import { conflict } from '../errors';
 import type { ConnectionPool } from './connection-pool';
 import { listingMember, marketKeys } from './keys';
-import { judgePurchase, succeeded, type ListReport, type MarketStrategy, type PurchaseReport, type PurchaseRequest } from './market';
+import { repliesOf } from './replies';
+import { judgePurchase, type ListReport, type MarketStrategy, type PurchaseReport, type PurchaseRequest } from './market';
 
 export class WatchStrategy implements MarketStrategy {
   readonly name = 'WATCH';
@@ -41,7 +42,7 @@ export class WatchStrategy implements MarketStrategy {
     return this.pool.use(async (redis) => {
       return this.retrying(deadline, signal, async () => {
         await redis.watch(listings, marketKeys.user(buyer));
-        const [listed, funds, sellerFunds] = await succeeded(
+        const [listed, funds, sellerFunds] = await repliesOf(
           redis.pipeline().zscore(listings, member).hget(marketKeys.user(buyer), 'funds').hget(marketKeys.user(seller), 'funds').exec(),
         );
         let judged: ReturnType<typeof judgePurchase>;

@@ -5,6 +5,7 @@
 import type { RedisClient } from './connection';
 import { badInput, conflict } from '../errors';
 import { listingMember, marketKeys } from './keys';
+import { repliesOf } from './replies';
 import { runScript } from './scripts';
 
 export const MARKET_STRATEGIES = ['SCRIPT', 'WATCH', 'LOCK'] as const;
@@ -81,14 +82,6 @@ export function judgePurchase(
   return { outcome: 'PURCHASED', funds: funds - listedPrice, listedPrice };
 }
 
-/** The replies of a MULTI/EXEC or pipeline, or its first error. */
-export async function succeeded(pending: Promise<[Error | null, unknown][] | null>): Promise<unknown[]> {
-  const replies = await pending;
-  if (replies === null) throw new Error('a market transaction was aborted');
-  for (const [error] of replies) if (error) throw error;
-  return replies.map(([, value]) => value);
-}
-
 export function parseListingMember(member: string): { item: string; seller: string } {
   const at = member.indexOf(' ');
   return { item: member.slice(0, at), seller: member.slice(at + 1) };
@@ -120,7 +113,7 @@ export class MarketRepository {
   }
 
   async account(user: string): Promise<{ funds: number; items: number }> {
-    const [funds, items] = await succeeded(this.redis.multi().hget(marketKeys.user(user), 'funds').zcard(marketKeys.inventory(user)).exec());
+    const [funds, items] = await repliesOf(this.redis.multi().hget(marketKeys.user(user), 'funds').zcard(marketKeys.inventory(user)).exec());
     return { funds: Number(funds ?? 0), items: Number(items) };
   }
 

@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import type { RedisClient } from './connection';
 import { queueKeys, taskId, TASK_PRIORITIES, type TaskPriority } from './keys';
+import { repliesOf } from './replies';
 import { runScript } from './scripts';
 
 export const TASK_STATES = ['DELAYED', 'WAITING', 'ACTIVE', 'COMPLETED', 'FAILED', 'CANCELLED'] as const;
@@ -123,16 +124,9 @@ export class TaskRepository {
 
   async get(queue: string, number: string): Promise<TaskRecord | undefined> {
     const keys = queueKeys(queue);
-    const replies = await this.redis
-      .multi()
-      .hget(keys.meta, number)
-      .hget(keys.args, number)
-      .hget(keys.results, number)
-      .hget(keys.errors, number)
-      .exec();
-    if (!replies) throw new Error('task read transaction was aborted');
-    for (const [error] of replies) if (error) throw error;
-    const [json, args, result, error] = replies.map(([, value]) => value as string | null);
+    const [json, args, result, error] = (await repliesOf(
+      this.redis.multi().hget(keys.meta, number).hget(keys.args, number).hget(keys.results, number).hget(keys.errors, number).exec(),
+    )) as (string | null)[];
     if (json === null || json === undefined) return undefined;
     return decode(queue, number, json, { args: orUndefined(args!), result: orUndefined(result!), error: orUndefined(error!) });
   }
@@ -142,10 +136,7 @@ export class TaskRepository {
     const transaction = this.redis.multi();
     for (const list of keys.lists) transaction.llen(list);
     transaction.zcard(keys.delayed).zcard(keys.active).hmget(keys.counts, 'COMPLETED', 'FAILED', 'CANCELLED');
-    const replies = await transaction.exec();
-    if (!replies) throw new Error('queue stats transaction was aborted');
-    for (const [error] of replies) if (error) throw error;
-    const values = replies.map(([, value]) => value);
+    const values = await repliesOf(transaction.exec());
     const lengths = values.slice(0, 6) as number[];
     const [delayed, active, counts] = values.slice(6) as [number, number, (string | null)[]];
     return {
