@@ -126,6 +126,32 @@ describe('the embedded database', () => {
     });
   });
 
+  it("runs with small memory settings, not a server's defaults (shared_buffers 128 MB, maintenance_work_mem 64 MB)", async () => {
+    const settings = await database.query(
+      "SELECT name, current_setting(name) AS value FROM pg_settings WHERE name IN ('shared_buffers', 'temp_buffers', 'work_mem', 'maintenance_work_mem', 'wal_buffers') ORDER BY name",
+    );
+    expect(settings).toEqual([
+      { name: 'maintenance_work_mem', value: '8MB' },
+      { name: 'shared_buffers', value: '16MB' },
+      { name: 'temp_buffers', value: '1MB' },
+      { name: 'wal_buffers', value: '512kB' },
+      { name: 'work_mem', value: '1MB' },
+    ]);
+  });
+
+  it('creates its directory in a process of its own, which reports why when it fails', async () => {
+    // Files where PostgreSQL's directories go: initdb cannot write its catalogue.
+    const dir = path.join(scratch, 'blocked');
+    fs.mkdirSync(dir);
+    for (const name of ['base', 'global']) fs.writeFileSync(path.join(dir, name), 'a file where a directory should be');
+    const source = new SqlRowSource(pgliteDatabase(dir), { table: 'inventory', keyColumn: 'id' }, silent);
+    await expect(source.query('SELECT 1')).rejects.toThrow(/creating the embedded database in .*blocked failed \(exit code 1\): ErrnoError \(emscripten errno \d+\)/);
+    // The lock was given back, and nothing is left half-made for the next try to trust.
+    expect(fs.existsSync(`${dir}.lock`)).toBe(false);
+    expect(fs.existsSync(path.join(dir, 'PG_VERSION'))).toBe(false);
+    await source.close();
+  });
+
   it('leaves out ids an integer key cannot have, without failing the rest of the batch', async () => {
     const rows = await database.fetchRows(['abc', '2', '007', '-0', '1.5', '99999999999', ' 4', '5']);
     expect([...rows.keys()].sort()).toEqual(['2', '5']);

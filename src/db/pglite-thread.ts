@@ -3,6 +3,7 @@
 // without yielding, so on the API's thread it would stall every request. Here it stalls nothing.
 // Messages in: { id, sql, params } or { id, close: true }; out: { id, rows } or { id, error }.
 import { parentPort, workerData } from 'node:worker_threads';
+import { DEMO_TABLE, pgliteOptions } from './pglite-setup';
 
 interface Request {
   id: number;
@@ -11,32 +12,11 @@ interface Request {
   close?: boolean;
 }
 
-/** The demo table, seeded when it is empty: promotion stock that a shop page shows live. */
-const DEMO_TABLE = `
-CREATE TABLE IF NOT EXISTS inventory (
-  id integer PRIMARY KEY,
-  name text NOT NULL,
-  price_cents integer NOT NULL CHECK (price_cents >= 0),
-  stock integer NOT NULL CHECK (stock >= 0),
-  updated_at timestamptz NOT NULL DEFAULT now()
-);
-INSERT INTO inventory (id, name, price_cents, stock)
-SELECT * FROM (VALUES
-  (1, 'Espresso cup', 450, 120), (2, 'Pour-over kettle', 3900, 15), (3, 'Burr grinder', 12900, 4),
-  (4, 'Paper filters (100)', 590, 300), (5, 'Milk jug', 1450, 40), (6, 'Tamper', 2200, 25),
-  (7, 'Scale', 2900, 18), (8, 'French press', 3400, 22), (9, 'Moka pot', 2700, 30),
-  (10, 'Travel mug', 1900, 60), (11, 'Cold brew bottle', 2400, 12), (12, 'Cleaning tablets', 990, 80),
-  (13, 'Knock box', 1700, 9), (14, 'Descaler', 1290, 45), (15, 'Dosing cup', 1100, 33),
-  (16, 'Latte art pen', 690, 70), (17, 'Thermometer', 1390, 27), (18, 'Beans, house blend 1 kg', 2600, 50),
-  (19, 'Beans, single origin 250 g', 1500, 7), (20, 'Gift card', 2500, 1000)
-) AS demo(id, name, price_cents, stock)
-WHERE NOT EXISTS (SELECT 1 FROM inventory);
-`;
-
 async function main(): Promise<void> {
   const port = parentPort!;
   const { PGlite } = await import('@electric-sql/pglite');
-  const db = await PGlite.create((workerData as { dir: string }).dir);
+  // The directory exists (pglite-create.ts made it); the demo table is checked again regardless.
+  const db = await PGlite.create((workerData as { dir: string }).dir, await pgliteOptions());
   await db.exec(DEMO_TABLE);
   port.on('message', (request: Request) => {
     if (request.close) {

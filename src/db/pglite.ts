@@ -1,10 +1,11 @@
 // The embedded PostgreSQL (PGlite: PostgreSQL compiled to WebAssembly, nothing to install) that
 // the row cache reads when DATABASE_URL is unset, with a small demo `inventory` table so the
 // feature works on a fresh machine. It runs in a thread of its own (pglite-thread.ts), started
-// on first use. It belongs to one process: a lock file beside its directory keeps a second one out.
+// on first use, after a short-lived process has created its directory if need be. It belongs to one process: a lock file beside its directory keeps a second one out.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { fork } from 'node:child_process';
 import { Worker } from 'node:worker_threads';
 import type { Logger } from '../logger';
 import type { SqlConnection, SqlDatabase } from './row-source';
@@ -23,15 +24,30 @@ export interface PgliteOptions {
 }
 
 /**
- * The thread's script. Worker threads run JavaScript only: running from the TypeScript sources
- * (the tests), that is the build's copy, so `npm run build` must have run.
+ * A script of the build: the thread's and the creating process's. Worker threads and child
+ * processes run JavaScript only: running from the TypeScript sources (the tests), that is the
+ * build's copy, so `npm run build` must have run.
  */
-function threadScript(): string {
-  const beside = path.join(__dirname, 'pglite-thread.js');
+function builtScript(name: string): string {
+  const beside = path.join(__dirname, name);
   if (fs.existsSync(beside)) return beside;
-  const built = path.resolve(__dirname, '..', '..', 'dist', 'db', 'pglite-thread.js');
+  const built = path.resolve(__dirname, '..', '..', 'dist', 'db', name);
   if (fs.existsSync(built)) return built;
   throw new Error(`${built} is missing: run npm run build`);
+}
+
+/** Runs initdb and creates the demo table in a child process (pglite-create.ts says why). */
+function createDirectory(dir: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = fork(builtScript('pglite-create.js'), [dir], { stdio: ['ignore', 'ignore', 'pipe', 'ipc'], execArgv: [] });
+    let stderr = '';
+    child.stderr!.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString('utf8')).slice(-2000)));
+    child.once('error', reject);
+    child.once('exit', (code, signal) => {
+      if (code === 0) resolve();
+      else reject(new Error(`creating the embedded database in ${dir} failed (${signal ?? `exit code ${code}`}): ${stderr.trim() || 'no message'}`));
+    });
+  });
 }
 
 /** Lock files this process holds. One naming our pid but not held here is stale (a restarted container reuses pids). */
@@ -137,7 +153,8 @@ export function pgliteDatabase(dir: string, options: PgliteOptions = {}): SqlDat
       }
       let thread: Worker;
       try {
-        thread = new Worker(threadScript(), { workerData: { dir } });
+        if (!fs.existsSync(path.join(dir, 'PG_VERSION'))) await createDirectory(dir);
+        thread = new Worker(builtScript('pglite-thread.js'), { workerData: { dir } });
       } catch (error) {
         release();
         throw error;
