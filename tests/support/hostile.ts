@@ -32,12 +32,18 @@ export async function overHttp(api: TestServer, query: string, variables?: Varia
   return postBody(api, JSON.stringify({ query, variables }), token, headers);
 }
 
-export async function postBody(api: TestServer, body: string, token?: string, headers: Record<string, string> = {}): Promise<Outcome> {
+export async function postBody(api: TestServer, body: string, token?: string, headers: Record<string, string> = {}, signal?: AbortSignal): Promise<Outcome> {
   const response = await fetch(api.url, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers },
     body,
+    signal,
   });
+  return outcomeOf(response);
+}
+
+/** Any HTTP answer as an Outcome; a body that is not JSON becomes an error without a code. */
+export async function outcomeOf(response: Response): Promise<Outcome> {
   const text = await response.text();
   let parsed: { data?: unknown; errors?: GraphQLFormattedError[] } = {};
   try {
