@@ -6,6 +6,7 @@ import { ChatRepository, shareFairly, type ChatMessage } from '../src/redis/chat
 import { chatKeys, userKeys } from '../src/redis/keys';
 import { defineScripts, runScript } from '../src/redis/scripts';
 import { startTestRedis, type TestRedis } from './support/redis';
+import { snapshotRedis } from './support/snapshot';
 
 let redis: TestRedis;
 const connections: Redis[] = [];
@@ -363,18 +364,50 @@ describe('join and leave', () => {
 });
 
 describe('the chat index', () => {
+  it('is left exactly as it was by refused changes: a full chat, a chat one may not join, a creator in too many chats', async () => {
+    const chats = repo({ ...SETTINGS, maxChatMembers: 3, maxChatsPerUser: 2 });
+    await chats.create('alice', ['bob'], 'one', false);
+    await chats.create('alice', [], 'two', false);
+    const before = await snapshotRedis(redis.client);
+    const newcomers = Array.from({ length: 50 }, (_, i) => `new-${i}`);
+
+    await expect(chats.add('1', 'alice', newcomers)).rejects.toMatchObject({ code: 'CONFLICT' });
+    await expect(chats.join('1', 'mallory')).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(chats.join('99', 'bob')).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(chats.create('alice', newcomers, 'three', false)).rejects.toMatchObject({ code: 'CONFLICT' });
+
+    // No index entry, and no key at all for any of the users named (earlier, a stamp counter each).
+    // Only the refused create's chat id is used up, as a database sequence is: ids stay unique.
+    const after = await snapshotRedis(redis.client);
+    const ids = (snapshot: typeof before) => snapshot.keys.find((key) => key.key === chatKeys.ids())?.value;
+    expect([ids(before), ids(after)]).toEqual(['2', '3']);
+    const withoutIds = (snapshot: typeof before) => ({ ...snapshot, keys: snapshot.keys.filter((key) => key.key !== chatKeys.ids()) });
+    expect(withoutIds(after)).toEqual(withoutIds(before));
+  });
+
+  it('gives an entry a later stamp each time it is written, as long as the index exists', async () => {
+    const index = [userKeys.chats('alice')];
+    const client = connections[0]!;
+    const stamps: number[] = [];
+    for (let i = 0; i < 50; i++) stamps.push(Number(await runScript(client, 'chat-index-add', index, [String(i % 3), 0])));
+    expect(stamps.every((stamp, i) => i === 0 || stamp > stamps[i - 1]!)).toBe(true);
+    // Even when the server's clock stands behind the stamps already given.
+    await redis.client.zadd(index[0]!, Number.MAX_SAFE_INTEGER - 10, '7');
+    expect(Number(await runScript(client, 'chat-index-add', index, ['8', 0]))).toBe(Number.MAX_SAFE_INTEGER - 9);
+  });
+
   it('drops an entry for a chat the user is not in, when summarising', async () => {
     const chats = repo();
     await chats.create('alice', [], 'one', false);
     // As left behind by a process that died between the index write and the chat write.
-    await runScript(connections[0]!, 'chat-index-add', [userKeys.chats('alice'), userKeys.chatStamps('alice')], ['77', 0]);
+    await runScript(connections[0]!, 'chat-index-add', [userKeys.chats('alice')], ['77', 0]);
 
     expect((await chats.summaries('alice')).map((chat) => chat.id)).toEqual(['1']);
     expect(await redis.client.zrange(userKeys.chats('alice'), 0, -1)).toEqual(['1']);
   });
 
   it('keeps an entry whose stamp changed since it was found stale (a join under way)', async () => {
-    const index = [userKeys.chats('alice'), userKeys.chatStamps('alice')];
+    const index = [userKeys.chats('alice')];
     const client = connections[0]!;
     const stale = Number(await runScript(client, 'chat-index-add', index, ['5', 0]));
     const rejoined = Number(await runScript(client, 'chat-index-add', index, ['5', 0]));

@@ -280,7 +280,7 @@ export class ChatRepository {
   }
 
   private async index(user: string, chatId: string, limit: number): Promise<IndexEntry> {
-    const stamp = await runScript(this.redis, 'chat-index-add', [userKeys.chats(user), userKeys.chatStamps(user)], [chatId, limit]);
+    const stamp = await runScript(this.redis, 'chat-index-add', [userKeys.chats(user)], [chatId, limit]);
     return { chatId, stamp: Number(stamp) };
   }
 
