@@ -309,6 +309,14 @@ function watchInbox() {
   };
 }
 
+/** Server log lines at error level or above (level >= 50) since `since`: message, error and command. */
+function errorLogs(since: number): string[] {
+  return api.logs
+    .slice(since)
+    .filter((line) => Number(line.level) >= 50)
+    .map((line) => `${String(line.msg)}: ${JSON.stringify(line.err)}`);
+}
+
 /** Server log lines at warn or above, counted by message and error. */
 function serverWarnings(since: number): Record<string, number> {
   const lines = api.logs.slice(since).filter((line) => Number(line.level) >= 40);
@@ -509,4 +517,83 @@ describe('an unmanaged failover with REDIS_WAIT_REPLICAS=1 (writes acknowledged 
     expect(outcome.sameForAll).toBe(true);
     expect(stream.acks.filter((ack) => onShard(ack) && ack.at > healthyAt).length).toBeGreaterThan(0);
   }, 90_000);
+});
+
+describe('a write cut off by a failover (REDIS_WAIT_REPLICAS=1, the primary killed while its WAIT is pending)', () => {
+  it('answers STORE_UNAVAILABLE without an error log, and a retry with the same clientMessageId after the promotion stores the message once', async () => {
+    await cluster.waitHealthy(20_000);
+    server.server.proc.kill('SIGTERM');
+    await new Promise((resolve) => server.server.proc.once('exit', resolve));
+    // A WAIT longer than the test needs: it is still pending when the primary dies.
+    server = await startServer({ REDIS_WAIT_REPLICAS: '1', REDIS_WAIT_TIMEOUT_MS: '4000' });
+    const created = await post(api.url, CreateChatDocument, { members: ['bob', 'carol'], message: 'opened' }, token.alice);
+    expect(created.errors).toBeUndefined();
+    const chatId = created.data!.createChat.id;
+    const victim = (await slotOwners())(await keySlot(chatKeys.messages(chatId)));
+    const replica = await replicaOf(victim);
+    const logged = api.logs.length;
+
+    // The replica stalls, so the send's WAIT cannot be confirmed; the primary then dies mid-WAIT.
+    cluster.pause(replica);
+    runningLoops.push(() => cluster.resume(replica));
+    const clientMessageId = 'cut-off-1';
+    const sentAt = Date.now();
+    const first = post(api.url, SendMessageDocument, { chatId, message: clientMessageId, clientMessageId }, token.alice);
+    await sleep(200);
+    // The script has run and its reply is written once the primary holds the connection in WAIT.
+    const probe = cluster.node(victim);
+    try {
+      await eventually(async () => /^blocked_clients:[1-9]/m.test(await probe.info('clients')), 10_000, 20);
+    } finally {
+      probe.disconnect();
+    }
+    const killedAt = Date.now();
+    await cluster.kill(victim);
+    const answer = await first;
+    const answeredAt = Date.now();
+
+    // Not INTERNAL_SERVER_ERROR with an error logged: the client is told to retry with its key.
+    expect({
+      code: answer.errors?.[0]?.extensions?.code,
+      message: answer.errors?.[0]?.message,
+      data: answer.data ?? null,
+      errorLogs: errorLogs(logged),
+    }).toEqual({ code: 'STORE_UNAVAILABLE', message: 'The data store is unavailable; retry shortly', data: null, errorLogs: [] });
+
+    // The replica goes on and is promoted; the killed node comes back as its replica, so writes
+    // there can be confirmed again.
+    cluster.resume(replica);
+    await eventually(() => isPrimary(replica), 30_000, 50);
+    const promotedAt = Date.now();
+    await cluster.restart(victim);
+    await serveWithoutFullCoverage(victim);
+    await eventually(async () => (await cluster.roles()).replicas.get(victim) === replica, 30_000, 100);
+    await cluster.waitHealthy(30_000);
+
+    let retried: { id: number; tries: number; codes: string[] } | undefined;
+    const codes: string[] = [];
+    await eventually(async () => {
+      const result = await post(api.url, SendMessageDocument, { chatId, message: clientMessageId, clientMessageId }, token.alice);
+      if (result.data?.sendMessage && !result.errors) {
+        retried = { id: result.data.sendMessage.id, tries: codes.length + 1, codes };
+        return true;
+      }
+      codes.push(String(result.errors?.[0]?.extensions?.code ?? `HTTP ${result.status}`));
+      return false;
+    }, 20_000, 100);
+    console.log(
+      `write cut off by a failover: answered ${answer.errors?.[0]?.extensions?.code} "${answer.errors?.[0]?.message}" ${answeredAt - killedAt} ms after the kill ` +
+        `(${killedAt - sentAt} ms after the send); replica primary ${promotedAt - killedAt} ms after the kill; the retry got id ${retried!.id} ` +
+        `after ${retried!.tries} tries (${JSON.stringify(countBy(codes, (code) => code))}); server warnings ${JSON.stringify(serverWarnings(logged))}`,
+    );
+    expect(codes.filter((code) => code !== 'STORE_UNAVAILABLE')).toEqual([]);
+
+    // Stored once, under the id the retry answered: every member fetches it exactly once.
+    for (const member of MEMBERS) {
+      const mine = (await pullAll(member)).filter((m) => m.chatId === chatId && m.message === clientMessageId);
+      expect({ member, fetched: mine.map((m) => m.id) }).toEqual({ member, fetched: [retried!.id] });
+    }
+    expect(errorLogs(logged)).toEqual([]);
+    expectServerRunning();
+  }, 120_000);
 });
