@@ -100,6 +100,18 @@ describe('errors that mean the store cannot serve now (STORE_UNAVAILABLE)', () =
     expect(isStoreUnavailable(error)).toBe(true);
   });
 
+  it('a write whose primary turns into a replica while its WAIT is pending (UNBLOCKED)', async () => {
+    const redis = await startRedisProcess();
+    const mailbox = new MailboxRepository(await connect(redis.url, { replicas: 1, timeoutMs: 10_000 }), SETTINGS);
+    const sending = rejection(mailbox.send('bob', 'alice', 'hello'));
+    await blockedClient(redis);
+    await redis.client().replicaof('127.0.0.1', await closedPort());
+
+    const error = await sending;
+    expect(error.message).toMatch(/^UNBLOCKED /);
+    expect(isStoreUnavailable(error)).toBe(true);
+  });
+
   it('a single command in flight when redis-server is killed', async () => {
     const redis = await startRedisProcess();
     const client = await connect(redis.url);

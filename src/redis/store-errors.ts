@@ -11,6 +11,8 @@ const UNAVAILABLE_MESSAGES = [
   // not arrived when the connection dropped, e.g. the WAIT after a write script in a failover.
   /^Command aborted due to connection close/,
   /^(LOADING|BUSY|MASTERDOWN|CLUSTERDOWN|TRYAGAIN|READONLY|NOREPLICAS) /,
+  // Redis, to a command blocked (a WAIT) on a primary that turns into a replica.
+  /^UNBLOCKED /,
   // A pipeline command whose slot moved, left to the caller once ioredis stopped following.
   /^(MOVED|ASK) /,
   /\b(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|ENOTFOUND)\b/,
