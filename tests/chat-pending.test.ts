@@ -4,6 +4,7 @@ import Redis from 'ioredis';
 import { ChatRepository } from '../src/redis/chat';
 import { CounterRepository } from '../src/redis/counter';
 import { defineScripts } from '../src/redis/scripts';
+import { eventually } from './support/graphql';
 import { itSingle, listen, startTestRedis, type TestRedis } from './support/redis';
 
 let redis: TestRedis;
@@ -101,9 +102,12 @@ describe('notification payloads from the scripts', () => {
     const repo = new CounterRepository(client, { precisions: [1, 5], maxFutureSeconds: 60 } as never, counterKeys.updated);
     const times: number[] = [];
     for (const n of names) times.push(await repo.update(n, 1, 1700000000.25));
-    await new Promise((r) => setTimeout(r, 100));
+    // Each name is its own channel; on a cluster they live on different shards, heard on
+    // different connections, so they may arrive in any order (and late on a loaded machine).
+    await eventually(async () => got.length >= names.length, 10_000, 10);
     sub.disconnect();
-    expect(got).toEqual(names.map((n, i) => [counterKeys.updated(n), JSON.parse(JSON.stringify({ name: n, time: times[i] }))]));
+    const byChannel = (entries: [string, unknown][]) => [...entries].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    expect(byChannel(got)).toEqual(byChannel(names.map((n, i) => [counterKeys.updated(n), JSON.parse(JSON.stringify({ name: n, time: times[i] }))])));
   });
 
   // On a cluster the send script tells nobody (the members' channels are on other shards).

@@ -4,7 +4,11 @@
 // SIGKILL is replaced by its replica, requests for its slots fail as STORE_UNAVAILABLE meanwhile
 // while the other slots keep working, and the messages that survive are each there exactly once.
 // With REDIS_WAIT_REPLICAS=1 the same kill loses nothing acknowledged, and the shard refuses
-// writes while it has no replica to confirm them.
+// writes while it has no replica to confirm them; a write whose primary dies between the
+// script's reply and WAIT's answers STORE_UNAVAILABLE and is stored once when retried.
+// Nothing here waits on a race: what a case asserts about "while the primary is down" or "just
+// before the kill" is made so (the replica held back from taking over, a WAIT-confirmed marker),
+// and progress is waited for rather than slept for, so a loaded machine only makes it slower.
 // The figures (recovery times, acknowledged writes lost) are printed with the results.
 import { TokenVerifier } from '../src/auth';
 import { channelOf, chatKeys } from '../src/redis/keys';
@@ -81,21 +85,70 @@ function expectServerRunning(): void {
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Port of the primary serving each slot now, read from a live primary. */
+type SlotRanges = [number, number, [string, number, ...unknown[]], ...unknown[]][];
+
+/**
+ * Port of the primary serving each slot now, once every live primary tells the same: just after
+ * a failover a primary that has not heard of it yet would name the old owner.
+ */
 async function slotOwners(): Promise<(slot: number) => number> {
-  const { primaries } = await cluster.roles();
-  const node = cluster.node(primaries[0]!);
+  let ranges: SlotRanges = [];
+  await eventually(async () => {
+    const { primaries } = await cluster.roles();
+    const views = await Promise.all(
+      primaries.map(async (port) => {
+        const node = cluster.node(port);
+        try {
+          const slots = (await node.cluster('SLOTS')) as unknown as SlotRanges;
+          return slots.map(([from, to, [, owner]]) => [from, to, owner] as const).sort((a, b) => a[0] - b[0]);
+        } finally {
+          node.disconnect();
+        }
+      }),
+    );
+    const agreed = views.every((view) => JSON.stringify(view) === JSON.stringify(views[0]));
+    if (agreed) ranges = views[0]!.map(([from, to, owner]) => [from, to, ['127.0.0.1', owner]]);
+    return agreed;
+  }, 20_000, 100);
+  return (slot) => {
+    const range = ranges.find(([from, to]) => slot >= from && slot <= to);
+    if (!range) throw new Error(`slot ${slot} is not served`);
+    return range[2][1];
+  };
+}
+
+/**
+ * Resolves once `primary`'s replica has every write the primary had made when this was called:
+ * a marker written there is confirmed by WAIT, and replication keeps order. Returns the moment
+ * just before the marker went out: a write acknowledged before it is on the replica.
+ */
+async function replicatedUpToNow(primary: number): Promise<number> {
+  const owner = await slotOwners();
+  let marker = 0;
+  while (owner(await keySlot(`failover-test:marker:${marker}`)) !== primary) marker += 1;
+  const node = cluster.node(primary);
   try {
-    const ranges = (await node.cluster('SLOTS')) as unknown as [number, number, [string, number, ...unknown[]], ...unknown[]][];
-    return (slot) => {
-      const range = ranges.find(([from, to]) => slot >= from && slot <= to);
-      if (!range) throw new Error(`slot ${slot} is not served`);
-      return range[2][1];
-    };
+    const before = Date.now();
+    await node.set(`failover-test:marker:${marker}`, String(before));
+    expect(await node.wait(1, 20_000)).toBe(1);
+    return before;
   } finally {
     node.disconnect();
   }
 }
+
+/** With `hold`, the replica does not take over from a failed primary (cluster-replica-no-failover) until called again without. */
+async function holdFailover(replica: number, hold: boolean): Promise<void> {
+  const node = cluster.node(replica);
+  try {
+    expect(await node.config('SET', 'cluster-replica-no-failover', hold ? 'yes' : 'no')).toBe('OK');
+  } finally {
+    node.disconnect();
+  }
+}
+
+/** Acknowledgements for these chats after `since` (Date.now() time). */
+const acksAfter = (acks: Ack[], chatIds: Set<string>, since: number): number => acks.filter((ack) => chatIds.has(ack.chatId) && ack.at > since).length;
 
 async function keySlot(key: string): Promise<number> {
   const { primaries } = await cluster.roles();
@@ -309,6 +362,14 @@ function watchInbox() {
   };
 }
 
+/** Server log lines at error level or above (level >= 50) since `since`: message, error and command. */
+function errorLogs(since: number): string[] {
+  return api.logs
+    .slice(since)
+    .filter((line) => Number(line.level) >= 50)
+    .map((line) => `${String(line.msg)}: ${JSON.stringify(line.err)}`);
+}
+
 /** Server log lines at warn or above, counted by message and error. */
 function serverWarnings(since: number): Record<string, number> {
   const lines = api.logs.slice(since).filter((line) => Number(line.level) >= 40);
@@ -323,7 +384,7 @@ describe('a managed failover (CLUSTER FAILOVER on a replica) under a stream of s
     const replica = await replicaOf(victim);
     const affected = new Set(chats.filter((chat) => chat.primary === victim).map((chat) => chat.id));
     const watcher = watchInbox();
-    await watcher.heardAfter(chats[0]!.id, 5000);
+    await watcher.heardAfter(chats[0]!.id);
     const logged = api.logs.length;
 
     const stream = startStream(chats, 'managed');
@@ -332,10 +393,12 @@ describe('a managed failover (CLUSTER FAILOVER on a replica) under a stream of s
     const failoverAt = Date.now();
     expect(await node.cluster('FAILOVER')).toBe('OK');
     node.disconnect();
-    await eventually(async () => (await isPrimary(replica)) && !(await isPrimary(victim)), 10_000, 20);
+    await eventually(async () => (await isPrimary(replica)) && !(await isPrimary(victim)), 20_000, 20);
     const promotedAt = Date.now();
-    await cluster.waitHealthy(10_000);
+    await cluster.waitHealthy(20_000);
+    // Sends to the moved slots go on for a while (however slowly a loaded machine runs them).
     await sleep(2000);
+    await eventually(async () => acksAfter(stream.acks, affected, promotedAt) >= 10, 30_000, 50);
     await stream.stop();
     expectServerRunning();
     const noticeAfterMs = await watcher.heardAfter([...affected][0]!);
@@ -354,7 +417,7 @@ describe('a managed failover (CLUSTER FAILOVER on a replica) under a stream of s
     // A failed try is STORE_UNAVAILABLE (retry), never INTERNAL_SERVER_ERROR.
     expect([...new Set(stream.failures.map((failure) => failure.code))].filter((code) => code !== 'STORE_UNAVAILABLE')).toEqual([]);
     expect(outcome).toEqual({ lost: [], duplicates: { alice: [], bob: [], carol: [] }, renumbered: [], gapped: [], sameForAll: true });
-  }, 50_000);
+  }, 120_000);
 });
 
 describe('an unmanaged failover (a primary killed with SIGKILL) under a stream of sends', () => {
@@ -367,11 +430,17 @@ describe('an unmanaged failover (a primary killed with SIGKILL) under a stream o
     const others = chats.filter((chat) => chat.primary !== victim);
     const affectedIds = new Set(affected.map((chat) => chat.id));
     const watcher = watchInbox();
-    await watcher.heardAfter(chats[0]!.id, 5000);
+    await watcher.heardAfter(chats[0]!.id);
     const logged = api.logs.length;
 
     const stream = startStream(chats, 'killed');
     await sleep(1000);
+    // Everything acknowledged before this is on the replica; only later writes may be lost.
+    const replicatedBefore = await replicatedUpToNow(victim);
+    // The replica may not take over until the probes below have seen the dead slots answer,
+    // however slowly a loaded machine runs them (it goes on replicating and answering meanwhile).
+    await holdFailover(replica, true);
+    runningLoops.push(() => holdFailover(replica, false));
     const killedAt = Date.now();
     await cluster.kill(victim);
 
@@ -388,24 +457,23 @@ describe('an unmanaged failover (a primary killed with SIGKILL) under a stream o
         await sleep(20);
       }
     });
-    // The last moment the replica was surely not yet primary, and when it was seen to be.
-    let stillReplicaAt = killedAt;
-    await eventually(async () => {
-      const asked = Date.now();
-      if (await isPrimary(replica)) return true;
-      stillReplicaAt = asked;
-      return false;
-    }, 15_000, 20);
+    await eventually(async () => probes.filter((p) => p.on === 'dead').length >= 2 && probes.some((p) => p.on === 'live'), 30_000, 20);
+    const resumedAt = Date.now();
+    await holdFailover(replica, false);
+    await eventually(() => isPrimary(replica), 30_000, 20);
     const promotedAt = Date.now();
     promoted = true;
     await Promise.all(probing);
-    await cluster.waitHealthy(15_000);
+    await cluster.waitHealthy(30_000);
+    // Sends to those slots succeed again after the promotion (however slowly a loaded machine runs them).
     await sleep(2000);
+    await eventually(async () => acksAfter(stream.acks, affectedIds, promotedAt) >= 10, 30_000, 50);
     await stream.stop();
     expectServerRunning();
     const noticeAfterMs = await watcher.heardAfter(affected[0]!.id);
 
-    const beforePromotion = probes.filter((p) => p.at < stillReplicaAt);
+    // Answered while the replica was held back: the shard surely had no primary.
+    const beforePromotion = probes.filter((p) => p.at < resumedAt);
     const dead = beforePromotion.filter((p) => p.on === 'dead');
     const live = beforePromotion.filter((p) => p.on === 'live');
     const onShard = (ack: Ack) => affectedIds.has(ack.chatId);
@@ -415,11 +483,12 @@ describe('an unmanaged failover (a primary killed with SIGKILL) under a stream o
     const ackedLastSecond = stream.acks.filter((ack) => onShard(ack) && ack.at <= killedAt && ack.at > killedAt - 1000);
     console.log(
       `failover (SIGKILL): ${stream.acks.length} sends acknowledged, ${stream.acks.filter(onShard).length} on the killed primary's shard; ` +
-        `replica primary ${promotedAt - killedAt} ms after the kill; sends there succeed again ${recovered ? recovered.at - killedAt : 'never'} ms after the kill ` +
+        `replica held back ${resumedAt - killedAt} ms after the kill, primary ${promotedAt - resumedAt} ms after it was let go; sends there succeed again ${recovered ? recovered.at - killedAt : 'never'} ms after the kill ` +
         `(${recovered ? recovered.at - promotedAt : '-'} ms after the promotion); probes before promotion: dead slots ${JSON.stringify(countBy(dead, (p) => p.code ?? 'ok'))} ` +
         `(slowest ${Math.max(0, ...dead.map((p) => p.ms))} ms), other slots ${JSON.stringify(countBy(live, (p) => p.code ?? 'ok'))} (slowest ${Math.max(0, ...live.map((p) => p.ms))} ms); ` +
         `failed tries ${JSON.stringify(countBy(stream.failures, (f) => f.code))}, the slowest ${Math.max(0, ...stream.failures.map((f) => f.ms))} ms; ` +
-        `ACKNOWLEDGED WRITES LOST: ${outcome.lost.length} (${ackedLastSecond.length} were acknowledged on that shard in the last second before the kill); ` +
+        `ACKNOWLEDGED WRITES LOST: ${outcome.lost.length} (${ackedLastSecond.length} were acknowledged on that shard in the last second before the kill, ` +
+        `${stream.acks.filter((ack) => onShard(ack) && ack.at >= replicatedBefore && ack.at <= killedAt).length} after the replica was last known to have everything, ${killedAt - replicatedBefore} ms before the kill); ` +
         `bob told of a send ${noticeAfterMs} ms after the stream; server warnings ${JSON.stringify(serverWarnings(logged))}`,
     );
     if (outcome.lost.length > 0) console.log(`lost, ms before the kill: ${JSON.stringify(outcome.lost.map((ack) => killedAt - ack.at))}`);
@@ -430,15 +499,14 @@ describe('an unmanaged failover (a primary killed with SIGKILL) under a stream o
     expect(live.length).toBeGreaterThan(0);
     expect(live.map((p) => p.code)).toEqual(live.map(() => undefined));
     expect([...new Set(stream.failures.map((failure) => failure.code))].filter((code) => code !== 'STORE_UNAVAILABLE')).toEqual([]);
-    // Sends to those slots succeed again after the promotion, and none was given up.
+    // Sends to those slots succeed again after the promotion, and none was given up. (How soon
+    // is printed above: a test does not assert on wall-clock time.)
     expect(stream.givenUp).toEqual([]);
-    expect(stream.acks.filter((ack) => onShard(ack) && ack.at > promotedAt).length).toBeGreaterThan(0);
-    // Within a slot refresh (2 s) of the promotion, not after a backlog of queued commands to
-    // the dead node (4.8-6.2 s when the cluster client still queued them; 0.08-0.19 s measured now).
-    expect(recovered!.at - promotedAt).toBeLessThan(3500);
+    expect(recovered).toBeDefined();
     // Replication is asynchronous, so acknowledged writes may be lost, but only on the killed
-    // shard and only from just before the kill; what is there is there exactly once, for everyone.
-    expect(outcome.lost.filter((ack) => !onShard(ack) || ack.at < killedAt - 1000)).toEqual([]);
+    // shard and only those acknowledged after the replica was last known to have everything;
+    // what is there is there exactly once, for everyone.
+    expect(outcome.lost.filter((ack) => !onShard(ack) || ack.at < replicatedBefore)).toEqual([]);
     expect(outcome.duplicates).toEqual({ alice: [], bob: [], carol: [] });
     expect(outcome.renumbered).toEqual([]);
     expect(outcome.gapped).toEqual([]);
@@ -453,7 +521,7 @@ describe('an unmanaged failover (a primary killed with SIGKILL) under a stream o
     const again = await post(api.url, SendMessageDocument, { chatId: affected[0]!.id, message: 'after rejoin' }, token.alice);
     expect(again.errors).toBeUndefined();
     expectServerRunning();
-  }, 60_000);
+  }, 180_000);
 });
 
 describe('an unmanaged failover with REDIS_WAIT_REPLICAS=1 (writes acknowledged once the replica has them)', () => {
@@ -469,22 +537,27 @@ describe('an unmanaged failover with REDIS_WAIT_REPLICAS=1 (writes acknowledged 
     expect(affectedIds.size).toBeGreaterThan(0);
     const logged = api.logs.length;
 
-    const stream = startStream(chats, 'waited', 30_000);
+    const stream = startStream(chats, 'waited', 60_000);
+    // A second of sends, and some on the doomed shard just before the kill.
     await sleep(1000);
+    await eventually(async () => acksAfter(stream.acks, affectedIds, Date.now() - 1000) >= 5, 30_000, 10);
     const killedAt = Date.now();
     await cluster.kill(victim);
-    await eventually(() => isPrimary(replica), 15_000, 20);
+    await eventually(() => isPrimary(replica), 30_000, 20);
     const promotedAt = Date.now();
     // The promoted node has no replica: writes there cannot be confirmed, so they fail.
-    await sleep(1000);
-    const failedWithoutReplica = stream.failures.filter((f) => affectedIds.has(f.chatId) && f.at > promotedAt + 500);
+    const refusedByPromoted = (f: Failure) => affectedIds.has(f.chatId) && f.at > promotedAt && /of the 1 replicas required/.test(f.message);
+    await eventually(async () => stream.failures.some(refusedByPromoted), 30_000, 20);
+    const failedWithoutReplica = stream.failures.filter(refusedByPromoted);
     const restartedAt = Date.now();
     await cluster.restart(victim);
     await serveWithoutFullCoverage(victim);
-    await eventually(async () => (await cluster.roles()).replicas.get(victim) === replica, 20_000, 100);
-    await cluster.waitHealthy(20_000);
+    await eventually(async () => (await cluster.roles()).replicas.get(victim) === replica, 30_000, 100);
+    await cluster.waitHealthy(30_000);
     const healthyAt = Date.now();
+    // Once the killed node is a replica again, writes there are confirmed again.
     await sleep(1500);
+    await eventually(async () => acksAfter(stream.acks, affectedIds, healthyAt) >= 5, 30_000, 50);
     await stream.stop();
     expectServerRunning();
 
@@ -508,54 +581,84 @@ describe('an unmanaged failover with REDIS_WAIT_REPLICAS=1 (writes acknowledged 
     expect(outcome.gapped).toEqual([]);
     expect(outcome.sameForAll).toBe(true);
     expect(stream.acks.filter((ack) => onShard(ack) && ack.at > healthyAt).length).toBeGreaterThan(0);
-  }, 90_000);
+  }, 180_000);
 });
 
-describe('a write cut off by a failover while it waits for its replica (REDIS_WAIT_REPLICAS=1)', () => {
-  it('answers STORE_UNAVAILABLE, not INTERNAL_SERVER_ERROR, and a retry with the same clientMessageId stores the message once', async () => {
+describe('a write cut off by a failover (REDIS_WAIT_REPLICAS=1, the primary killed while its WAIT is pending)', () => {
+  it('answers STORE_UNAVAILABLE without an error log, and a retry with the same clientMessageId after the promotion stores the message once', async () => {
     await cluster.waitHealthy(20_000);
     server.server.proc.kill('SIGTERM');
     await new Promise((resolve) => server.server.proc.once('exit', resolve));
-    server = await startServer({ REDIS_WAIT_REPLICAS: '1', REDIS_WAIT_TIMEOUT_MS: '3000' });
+    // A WAIT longer than the test needs: it is still pending when the primary dies.
+    server = await startServer({ REDIS_WAIT_REPLICAS: '1', REDIS_WAIT_TIMEOUT_MS: '4000' });
     const created = await post(api.url, CreateChatDocument, { members: ['bob', 'carol'], message: 'opened' }, token.alice);
+    expect(created.errors).toBeUndefined();
     const chatId = created.data!.createChat.id;
     const victim = (await slotOwners())(await keySlot(chatKeys.messages(chatId)));
     const replica = await replicaOf(victim);
-    const replicaPid = cluster.nodes.find((node) => node.port === replica)!.proc!.pid!;
     const logged = api.logs.length;
 
-    // The replica cannot confirm, so the send waits in WAIT on the primary; the primary dies then.
-    process.kill(replicaPid, 'SIGSTOP');
-    let stopped = true;
-    runningLoops.push(() => stopped && process.kill(replicaPid, 'SIGCONT'));
-    const sending = post(api.url, SendMessageDocument, { chatId, message: 'cut-1', clientMessageId: 'cut-1' }, token.alice);
-    const watcher = cluster.node(victim);
-    await eventually(async () => /cmd=wait/.test(String(await watcher.client('LIST'))), 5000, 20);
-    watcher.disconnect();
+    // The replica stalls, so the send's WAIT cannot be confirmed; the primary then dies mid-WAIT.
+    cluster.pause(replica);
+    runningLoops.push(() => cluster.resume(replica));
+    const clientMessageId = 'cut-off-1';
+    const sentAt = Date.now();
+    const first = post(api.url, SendMessageDocument, { chatId, message: clientMessageId, clientMessageId }, token.alice);
+    await sleep(200);
+    // The script has run and its reply is written once the primary holds the connection in WAIT.
+    const probe = cluster.node(victim);
+    try {
+      await eventually(async () => /^blocked_clients:[1-9]/m.test(await probe.info('clients')), 10_000, 20);
+    } finally {
+      probe.disconnect();
+    }
+    const killedAt = Date.now();
     await cluster.kill(victim);
-    const cut = await sending;
-    expect(cut.errors?.map((error) => error.extensions?.code)).toEqual(['STORE_UNAVAILABLE']);
-    expect(cut.status).toBeLessThan(500);
-    expectServerRunning();
+    const answer = await first;
+    const answeredAt = Date.now();
 
-    // The replica goes on, takes over, and once the killed node is back as its replica writes are
-    // confirmed again; the retry then finds the first send or stores it, but never twice.
-    process.kill(replicaPid, 'SIGCONT');
-    stopped = false;
-    await eventually(() => isPrimary(replica), 20_000, 50);
+    // Not INTERNAL_SERVER_ERROR with an error logged: the client is told to retry with its key.
+    expect({
+      code: answer.errors?.[0]?.extensions?.code,
+      message: answer.errors?.[0]?.message,
+      data: answer.data ?? null,
+      errorLogs: errorLogs(logged),
+    }).toEqual({ code: 'STORE_UNAVAILABLE', message: 'The data store is unavailable; retry shortly', data: null, errorLogs: [] });
+
+    // The replica goes on and is promoted; the killed node comes back as its replica, so writes
+    // there can be confirmed again.
+    cluster.resume(replica);
+    await eventually(() => isPrimary(replica), 30_000, 50);
+    const promotedAt = Date.now();
     await cluster.restart(victim);
     await serveWithoutFullCoverage(victim);
-    await eventually(async () => (await cluster.roles()).replicas.get(victim) === replica, 20_000, 100);
-    await cluster.waitHealthy(20_000);
-    let retried: Awaited<typeof sending> | undefined;
+    await eventually(async () => (await cluster.roles()).replicas.get(victim) === replica, 30_000, 100);
+    await cluster.waitHealthy(30_000);
+
+    let retried: { id: number; tries: number; codes: string[] } | undefined;
+    const codes: string[] = [];
     await eventually(async () => {
-      retried = await post(api.url, SendMessageDocument, { chatId, message: 'cut-1', clientMessageId: 'cut-1' }, token.alice);
-      return retried.data?.sendMessage !== undefined;
+      const result = await post(api.url, SendMessageDocument, { chatId, message: clientMessageId, clientMessageId }, token.alice);
+      if (result.data?.sendMessage && !result.errors) {
+        retried = { id: result.data.sendMessage.id, tries: codes.length + 1, codes };
+        return true;
+      }
+      codes.push(String(result.errors?.[0]?.extensions?.code ?? `HTTP ${result.status}`));
+      return false;
     }, 20_000, 100);
-    const fetched = (await pullAll('bob')).filter((message) => message.chatId === chatId);
-    expect(fetched.map((message) => message.message)).toEqual(['opened', 'cut-1']);
-    expect(fetched[1]!.id).toBe(retried!.data!.sendMessage.id);
+    console.log(
+      `write cut off by a failover: answered ${answer.errors?.[0]?.extensions?.code} "${answer.errors?.[0]?.message}" ${answeredAt - killedAt} ms after the kill ` +
+        `(${killedAt - sentAt} ms after the send); replica primary ${promotedAt - killedAt} ms after the kill; the retry got id ${retried!.id} ` +
+        `after ${retried!.tries} tries (${JSON.stringify(countBy(codes, (code) => code))}); server warnings ${JSON.stringify(serverWarnings(logged))}`,
+    );
+    expect(codes.filter((code) => code !== 'STORE_UNAVAILABLE')).toEqual([]);
+
+    // Stored once, under the id the retry answered: every member fetches it exactly once.
+    for (const member of MEMBERS) {
+      const mine = (await pullAll(member)).filter((m) => m.chatId === chatId && m.message === clientMessageId);
+      expect({ member, fetched: mine.map((m) => m.id) }).toEqual({ member, fetched: [retried!.id] });
+    }
+    expect(errorLogs(logged)).toEqual([]);
     expectServerRunning();
-    console.log(`failover (a write cut off in WAIT): answered ${JSON.stringify(cut.errors?.[0]?.extensions)}; server warnings ${JSON.stringify(serverWarnings(logged))}`);
-  }, 90_000);
+  }, 120_000);
 });

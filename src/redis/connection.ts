@@ -128,7 +128,8 @@ export async function connectRedis(target: RedisTarget, options: ConnectOptions)
     await client.connect();
   } catch (error) {
     client.disconnect();
-    throw new Error(`Cannot reach Redis at ${describeTarget(target)}: ${(error as Error).message}`);
+    // The cause keeps the error recognisable as STORE_UNAVAILABLE for connections made on a request.
+    throw new Error(`Cannot reach Redis at ${describeTarget(target)}: ${(error as Error).message}`, { cause: error });
   }
   if (isCluster(client) && !options.shardedSubscriber) await connectEveryNode(client);
   return client;
@@ -218,29 +219,4 @@ export function redactUrl(url: string): string {
   } catch {
     return 'an unparsable URL';
   }
-}
-
-const UNAVAILABLE_MESSAGES = [
-  /^Connection is closed/,
-  // ioredis's AbortError: the connection closed after part of a pipeline or MULTI was answered
-  // (the script's reply came, WAIT's did not). What ran is as unknown as after a lost reply.
-  /^Command aborted due to connection close/,
-  /^Cluster is ended/,
-  /^Command timed out/,
-  /^Stream isn't writeable/,
-  /^Reached the max retries per request limit/,
-  /^(LOADING|BUSY|MASTERDOWN|CLUSTERDOWN|TRYAGAIN|READONLY) /,
-  /\b(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|ENOTFOUND)\b/,
-  // The cluster client, while a shard fails over or no node can be reached.
-  /^Failed to refresh slots cache/,
-  /^Too many Cluster redirections/,
-  /^None of startup nodes is available/,
-  /^Cluster isn't ready/,
-];
-
-/** True for errors that mean "Redis could not be reached or cannot serve now", not a bug. */
-export function isStoreUnavailable(error: unknown): boolean {
-  if (!(error instanceof Error)) return false;
-  if (error.name === 'MaxRetriesPerRequestError' || error.name === 'ClusterAllFailedError') return true;
-  return UNAVAILABLE_MESSAGES.some((pattern) => pattern.test(error.message));
 }

@@ -146,6 +146,9 @@ async function runAndWait(client: RedisClient, name: ScriptName, keys: string[],
       continue;
     }
     if (scriptError) throw translateScriptError(scriptError);
+    // The connection dropped after the script's reply (a failover): the write was made but is
+    // unconfirmed, like one too few replicas confirmed. The error (ioredis's AbortError) passes
+    // unchanged, so it answers STORE_UNAVAILABLE (store-errors.ts).
     if (waitError) throw waitError;
     if (confirmed < wait.replicas) throw notReplicated(confirmed, wait);
     return result;

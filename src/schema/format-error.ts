@@ -4,7 +4,7 @@ import { unwrapResolverError } from '@apollo/server/errors';
 import { GraphQLError, type GraphQLFormattedError } from 'graphql';
 import { AppError, storeUnavailable } from '../errors';
 import type { Logger } from '../logger';
-import { isStoreUnavailable } from '../redis/connection';
+import { isStoreUnavailable } from '../redis/store-errors';
 
 export type ErrorFormatter = (formatted: GraphQLFormattedError, error: unknown) => GraphQLFormattedError;
 

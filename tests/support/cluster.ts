@@ -39,6 +39,13 @@ export interface TestCluster {
   kill(port: number): Promise<void>;
   /** Starts a killed node again with its data and cluster config. */
   restart(port: number): Promise<void>;
+  /**
+   * Freezes a node with SIGSTOP (it keeps its connections but answers nothing, as a stalled VM)
+   * until resume(port). roles() and waitHealthy() leave a frozen node out rather than wait on it.
+   */
+  pause(port: number): void;
+  /** Lets a frozen node go on (SIGCONT). */
+  resume(port: number): void;
   /** The primaries now, by port, and their replicas. */
   roles(): Promise<{ primaries: number[]; replicas: Map<number, number> }>;
   /** Resolves when every slot is served and every live node agrees. */
@@ -149,6 +156,9 @@ async function startOnce(given: ClusterOptions): Promise<TestCluster> {
   const nodes: ClusterNodeProcess[] = [];
   const count = options.primaries * (1 + options.replicasPerPrimary);
   const clients: (Redis | Cluster)[] = [];
+  const paused = new Set<number>();
+  const running = (one: ClusterNodeProcess): boolean =>
+    one.proc !== undefined && one.proc.exitCode === null && one.proc.signalCode === null && !paused.has(one.port);
 
   const stop = async (): Promise<void> => {
     for (const client of clients.splice(0)) client.disconnect();
@@ -192,7 +202,7 @@ async function startOnce(given: ClusterOptions): Promise<TestCluster> {
       const primaries: number[] = [];
       const replicas = new Map<number, number>();
       for (const one of nodes) {
-        if (!one.proc || one.proc.exitCode !== null || one.proc.signalCode !== null) continue;
+        if (!running(one)) continue;
         const probe = node(one.port);
         try {
           const info = await probe.info('replication');
@@ -211,7 +221,7 @@ async function startOnce(given: ClusterOptions): Promise<TestCluster> {
     const waitHealthy = async (timeoutMs = 30_000): Promise<void> => {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
-        const live = nodes.filter((one) => one.proc && one.proc.exitCode === null && one.proc.signalCode === null);
+        const live = nodes.filter(running);
         let healthy = true;
         for (const one of live) {
           const probe = node(one.port);
@@ -268,6 +278,16 @@ async function startOnce(given: ClusterOptions): Promise<TestCluster> {
         if (!one) throw new Error(`no node on ${port}`);
         one.proc = launch(one, password, options);
         await waitAnswering(port, password, one.proc);
+      },
+      pause(port) {
+        const proc = nodes.find((candidate) => candidate.port === port)?.proc;
+        if (!proc || proc.exitCode !== null || proc.signalCode !== null) throw new Error(`no running node on ${port}`);
+        paused.add(port);
+        proc.kill('SIGSTOP');
+      },
+      resume(port) {
+        if (!paused.delete(port)) return;
+        nodes.find((candidate) => candidate.port === port)?.proc?.kill('SIGCONT');
       },
       roles,
       waitHealthy,
