@@ -93,7 +93,8 @@ export function nestedDeeperThan(value: unknown, maxDepth: number): boolean {
   while (pending.length > 0) {
     const [item, depth] = pending.pop()!;
     if (typeof item !== 'object' || item === null) continue;
-    if (depth > maxDepth) return true;
+    // A variable the JSON scalar already refused, placed inside a literal (`args: {a: $x}`).
+    if (depth > maxDepth || item === TOO_DEEP_JSON) return true;
     for (const child of Object.values(item)) pending.push([child, depth + 1]);
   }
   return false;

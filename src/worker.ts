@@ -10,6 +10,15 @@ import { startTaskRunner } from './workers/task-runner';
 async function main(): Promise<void> {
   const config = loadConfigOrExit();
   const logger = createLogger(config.logLevel);
+  // As the API does, from the start (loading the handlers' module runs its code): an uncaught
+  // exception is one fatal JSON line and the end of the process, whose tasks in hand run again
+  // elsewhere once their leases lapse; a rejected promise nobody awaited (a handler's stray
+  // promise) is an error line, as it leaves nothing half-done.
+  process.on('uncaughtException', (error: unknown) => {
+    logger.fatal({ err: error }, 'uncaught exception');
+    process.exit(1);
+  });
+  process.on('unhandledRejection', (error: unknown) => logger.error({ err: error }, 'unhandled promise rejection'));
   const missing = [
     config.redisUrl === undefined &&
       config.redisCluster === undefined &&
@@ -35,14 +44,6 @@ async function main(): Promise<void> {
       worker: config.worker,
       logger,
     });
-    // As the API does: a bug reported as one JSON log line, not a raw stack trace; the tasks in
-    // hand run again elsewhere once their leases lapse.
-    for (const event of ['uncaughtException', 'unhandledRejection'] as const) {
-      process.on(event, (error: unknown) => {
-        logger.fatal({ err: error }, event === 'uncaughtException' ? 'uncaught exception' : 'unhandled promise rejection');
-        process.exit(1);
-      });
-    }
     let stopping = false;
     for (const signal of ['SIGTERM', 'SIGINT'] as const) {
       process.on(signal, () => {

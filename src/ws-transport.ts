@@ -19,6 +19,24 @@ export interface Transport {
   dispose(): Promise<void>;
 }
 
+/** A WebSocket close frame holds at most 123 bytes of reason. */
+const MAX_CLOSE_REASON_BYTES = 123;
+
+/**
+ * `reason` cut to what a close frame can carry (at a whole character, with an ellipsis): `ws`
+ * throws on a longer one, and graphql-ws puts the client's own operation id into some reasons
+ * ("Subscriber for <id> already exists"), which would turn a 4409 into a 4500.
+ */
+export function closeReason(reason: string | undefined): string | undefined {
+  if (reason === undefined || Buffer.byteLength(reason) <= MAX_CLOSE_REASON_BYTES) return reason;
+  let cut = '';
+  for (const character of reason) {
+    if (Buffer.byteLength(cut + character) > MAX_CLOSE_REASON_BYTES - 3) break;
+    cut += character;
+  }
+  return `${cut}…`;
+}
+
 /** Pings every `keepAliveMs`; a socket that has not answered the last ping by the next is dropped. */
 export function serveGraphqlWs(wss: WebSocketServer, server: Server<SocketExtra>, log: Logger, keepAliveMs = 12_000): Transport {
   wss.options.handleProtocols = handleProtocols;
@@ -46,7 +64,7 @@ export function serveGraphqlWs(wss: WebSocketServer, server: Server<SocketExtra>
             // A client that went away meanwhile is not an error of the server's.
             socket.send(data, (error) => (error && socket.readyState === WebSocket.OPEN ? reject(error) : resolve()));
           }),
-        close: (code, reason) => socket.close(code, reason),
+        close: (code, reason) => socket.close(code, closeReason(reason)),
         onMessage: (handle) =>
           socket.on('message', (data) => {
             handle(String(data)).catch((error: unknown) => {

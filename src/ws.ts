@@ -15,7 +15,7 @@ import type { DocumentGuard } from './security/document-limits';
 import type { OperationCheck } from './security/operation-check';
 import { originAllowed, originOf } from './security/origins';
 import { clientKey, type RateLimits } from './security/rate-limit';
-import { serveGraphqlWs, type SocketExtra } from './ws-transport';
+import { closeReason, serveGraphqlWs, type SocketExtra } from './ws-transport';
 
 export interface WebSocketOptions {
   httpServer: HttpServer;
@@ -135,7 +135,7 @@ export function startWebSocketServer(options: WebSocketOptions): WebSocketHandle
         // A client that completes an operation and reuses its id before the old one has ended:
         // graphql-ws has forgotten the old id and would run the new one untracked (past the cap,
         // and past the socket's close). Refused as graphql-ws refuses a duplicate id.
-        ctx.extra.socket.close(4409, `Subscriber for ${id} already exists`);
+        ctx.extra.socket.close(4409, closeReason(`Subscriber for ${id} already exists`));
         return [new GraphQLError(`Subscriber for ${id} already exists`, { extensions: { code: 'BAD_REQUEST' } })];
       }
       if (operations && operations.size >= options.maxOperations) {

@@ -163,6 +163,23 @@ describe('JSON arguments nested beyond their limit', () => {
     const read = await overHttp(api(), 'query { task(id: "deep:1") { args } }', undefined, service);
     expect(JSON.stringify((read.data as { task: { args: unknown } }).task.args)).toBe('['.repeat(32) + ']'.repeat(32));
   });
+
+  it('refuses a deep variable placed inside a literal (an object and a list around it), storing nothing', async () => {
+    const service = api().tokens.service;
+    await expectNothingStored(api(), async () => {
+      for (const [shape, depth] of [['{a: $x}', 33], ['[$x]', 33], ['{a: [1, {b: $x}]}', 45_000]] as const) {
+        const deep = '['.repeat(depth) + ']'.repeat(depth);
+        const body = `{"query": ${JSON.stringify(`mutation ($x: JSON) { enqueueTask(queue: "deep", name: "n", args: ${shape}) { id } }`)}, "variables": {"x": ${deep}}}`;
+        const outcome = await postBody(api(), body, service);
+        expect(outcome.status).toBe(200);
+        expect(outcome.codes).toEqual(['BAD_USER_INPUT']);
+        expect(outcome.errors[0]).toMatchObject({ message: MESSAGE, extensions: { argument: 'args' } });
+      }
+    });
+    // 31 levels inside one of the literal's: 32 in all, taken.
+    const taken = await overHttp(api(), 'mutation ($x: JSON) { enqueueTask(queue: "deep", name: "n", args: [$x]) { id } }', { x: nested(31) }, service);
+    expect(taken.errors).toEqual([]);
+  });
 });
 
 describe('an operation name the document does not have', () => {
@@ -194,5 +211,33 @@ describe('a WebSocket frame over the size limit', () => {
     await sleep(50);
     const lines = api().logs.slice(before).filter((line) => line.msg === 'websocket closed on a protocol error');
     expect(lines).toEqual([expect.objectContaining({ level: 30, code: 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH' })]);
+  });
+});
+
+describe('a close reason that would name a long operation id', () => {
+  // A close frame carries at most 123 bytes of reason, and `ws` throws on more: graphql-ws's
+  // "Subscriber for <id> already exists" with a 200-character id became a 4500 and an error line.
+  const ID = `${'é'.repeat(100)}${'x'.repeat(100)}`;
+  const INBOX = 'subscription { inboxChanged { mailbox } }';
+
+  it('closes with 4409 a socket that subscribes twice under a long id, its reason cut to fit', async () => {
+    const socket = await initialised();
+    socket.send(subscribe(ID, INBOX));
+    await sleep(100);
+    socket.send(subscribe(ID, INBOX));
+    const closed = await socket.closedWithin(2000);
+    expect(closed.code).toBe(4409);
+    expect(Buffer.byteLength(closed.reason)).toBeLessThanOrEqual(123);
+    expect(closed.reason).toMatch(/^Subscriber for é+…$/);
+  });
+
+  it('does the same for an id reused right after its completion', async () => {
+    const socket = await initialised();
+    socket.send(subscribe(ID, INBOX));
+    await sleep(100);
+    socket.sendTogether([{ type: 'complete', id: ID }, subscribe(ID, INBOX)]);
+    const closed = await socket.closedWithin(2000);
+    expect(closed.code).toBe(4409);
+    expect(closed.reason).toMatch(/^Subscriber for é+…$/);
   });
 });

@@ -453,6 +453,22 @@ describe('handlers that throw or return odd values', () => {
   }, 60_000);
 });
 
+describe('a handler that leaves a promise to reject unawaited', () => {
+  it('completes its task, logs the rejection at error level and keeps the worker process up', async () => {
+    const stray = await enqueue('odd', { kind: 'stray-rejection' });
+    const worker = await startWorker(workerEnv());
+    await eventually(async () => (await read(stray.id))!.state === 'COMPLETED', 20_000);
+    const line = await worker.waitFor((l) => l.msg === 'unhandled promise rejection', 5000);
+    expect(line).toMatchObject({ level: 50, err: expect.objectContaining({ message: 'stray rejection' }) });
+    const after = await enqueue('echo', { after: true });
+    await eventually(async () => (await read(after.id))!.state === 'COMPLETED', 20_000);
+    expect(worker.proc.exitCode).toBeNull();
+    expect(worker.lines.filter((l) => Number(l.level) >= 60)).toEqual([]);
+    worker.proc.kill('SIGTERM');
+    expect(await worker.exited).toBe(0);
+  }, 30_000);
+});
+
 describe('handler modules', () => {
   it('loads an ES module exporting `handlers`, and passes args, id, name and attempt', async () => {
     const dir = tempDir();

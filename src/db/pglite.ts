@@ -36,14 +36,29 @@ function builtScript(name: string): string {
   throw new Error(`${built} is missing: run npm run build`);
 }
 
-/** Runs initdb and creates the demo table in a child process (pglite-create.ts says why). */
+/** Far above the few seconds initdb takes, so only a hung creation meets it. */
+const CREATE_TIMEOUT_MS = 120_000;
+
+/**
+ * Runs initdb and creates the demo table in a child process (pglite-create.ts says why). A child
+ * that hangs is killed after CREATE_TIMEOUT_MS, so open() fails (and frees the directory's lock)
+ * instead of waiting for ever.
+ */
 function createDirectory(dir: string): Promise<void> {
   return new Promise((resolve, reject) => {
     const child = fork(builtScript('pglite-create.js'), [dir], { stdio: ['ignore', 'ignore', 'pipe', 'ipc'], execArgv: [] });
     let stderr = '';
     child.stderr!.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString('utf8')).slice(-2000)));
-    child.once('error', reject);
+    const timer = setTimeout(() => {
+      stderr = `it did not finish within ${CREATE_TIMEOUT_MS / 1000} s and was stopped. ${stderr}`;
+      child.kill('SIGKILL');
+    }, CREATE_TIMEOUT_MS).unref();
+    child.once('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
     child.once('exit', (code, signal) => {
+      clearTimeout(timer);
       if (code === 0) resolve();
       else reject(new Error(`creating the embedded database in ${dir} failed (${signal ?? `exit code ${code}`}): ${stderr.trim() || 'no message'}`));
     });

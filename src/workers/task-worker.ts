@@ -5,6 +5,7 @@
 import type { RedisClient } from '../redis/connection';
 import type { Logger } from '../logger';
 import { queueKeys } from '../redis/keys';
+import { isStoreUnavailable } from '../redis/store-errors';
 import type { Outcome, TakenTask, TaskRepository } from '../redis/tasks';
 import { JSON_MAX_DEPTH, nestedDeeperThan } from '../validation';
 import { handlerFor, type TaskHandlers } from './task-handlers';
@@ -132,7 +133,10 @@ export class TaskWorker {
       if (state === undefined) this.log.warn({ task: task.id, attempt: task.attempt }, 'run no longer held when it ended; its outcome was not recorded');
       for (const next of taken) this.launch(next);
     } catch (error) {
-      this.log.error({ err: (error as Error).message, task: task.id }, 'cannot record the outcome; the task runs again once its lease ends');
+      // Redis away (restarting, failing over) is an outage the lease already covers: a warning.
+      // Anything else is a bug worth an error line.
+      const level = isStoreUnavailable(error) ? 'warn' : 'error';
+      this.log[level]({ err: describeThrown(error), task: task.id }, 'cannot record the outcome; the task runs again once its lease ends');
     }
   }
 

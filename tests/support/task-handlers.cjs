@@ -140,6 +140,11 @@ exports.handlers = {
       'function-result': () => () => 1,
       'deep-result': () => JSON.parse('['.repeat(33) + ']'.repeat(33)),
       'then-getter-throws': () => Object.defineProperty({}, 'then', { get() { throw new Error('then getter'); } }),
+      // Starts a promise nobody awaits, which rejects after the run has completed.
+      'stray-rejection': () => {
+        new Promise((_, reject) => setTimeout(() => reject(new Error('stray rejection')), 20));
+        return { done: true };
+      },
     };
     return kinds[args.kind]();
   },
