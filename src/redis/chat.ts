@@ -93,7 +93,7 @@ export class ChatRepository {
         if (isChatIdTaken(error) && attempt < MAX_CHAT_ID_STEPS) continue;
         throw error;
       }
-      await this.reindex(chatId, members);
+      await this.reindex(chatId, members, 1);
       return {
         chat: { id: chatId, open, memberCount: members.length, latestMessageId: 1, seenMessageId: 0 },
         message: parseMessage(chatId, json),
@@ -228,20 +228,20 @@ export class ChatRepository {
     // Checked first so that nobody outside the chat can touch the indexes of the users named.
     if (mode === 'add' && !(await this.summary(chatId, caller))) throw notFound('chat not found', 'chatId');
     const entries = await this.indexAll(chatId, users);
-    let status: StatusReply;
+    let status: JoinReply;
     try {
       status = (await runScript(this.redis, 'chat-join', this.keys(chatId, 'members', 'meta'), [
         mode,
         caller,
         this.settings.maxChatMembers,
         ...users,
-      ])) as StatusReply;
+      ])) as JoinReply;
     } catch (error) {
       await this.forgetUnlessMember(chatId, users, entries);
       throw error;
     }
-    await this.reindex(chatId, users);
-    return toSummary(chatId, status)!;
+    await this.reindex(chatId, users, status[4]);
+    return toSummary(chatId, [status[0], status[1], status[2], status[3]])!;
   }
 
   /** Records the chat for every user, or for none when one of them is in too many chats. */
@@ -274,9 +274,14 @@ export class ChatRepository {
     ).catch(() => undefined); // best effort: a leftover entry is dropped by the next summaries()
   }
 
-  /** Writes the index again after membership changed, so a concurrent stale-entry removal cannot win. */
-  private async reindex(chatId: string, users: string[]): Promise<void> {
-    await Promise.all(users.map((user) => this.index(user, chatId, 0)));
+  /**
+   * Writes the index again once membership changed, stamped with the chat's membership generation:
+   * a concurrent reader that found an earlier entry stale removes nothing (its stamp is older),
+   * and one that removed the provisional entry meanwhile is undone. GT keeps a late write of an
+   * older generation from replacing a newer one.
+   */
+  private async reindex(chatId: string, users: string[], generation: number): Promise<void> {
+    await Promise.all(users.map((user) => this.redis.zadd(userKeys.chats(user), 'GT', generation, chatId)));
   }
 
   private async index(user: string, chatId: string, limit: number): Promise<IndexEntry> {
@@ -297,6 +302,8 @@ type ChatKeyName = Exclude<keyof typeof chatKeys, 'ids'>;
 
 /** {seen-id or -1 for a non-member, latest id, member count, 1 when open} */
 type StatusReply = [number, number, number, number];
+/** chat-join's: the status and the chat's membership generation. */
+type JoinReply = [...StatusReply, number];
 
 function toSummary(chatId: string, [seen, latest, memberCount, open]: StatusReply): ChatSummary | undefined {
   if (seen < 0) return undefined;

@@ -42,7 +42,7 @@ export const chatKeys = {
   members: (chatId: string): string => `chat:{c${chatId}}:members`,
   /** zset of message JSON scored by message id (the book's `msgs:`). */
   messages: (chatId: string): string => `chat:{c${chatId}}:msgs`,
-  /** hash: `last` (latest message id, the book's `ids:<chat>`), `open`, `created`. */
+  /** hash: `last` (latest message id, the book's `ids:<chat>`), `open`, `created`, `gen` (membership generation: the stamp of members' index entries). */
   meta: (chatId: string): string => `chat:{c${chatId}}:meta`,
   /** hash from `sender\nclientMessageId` to `id ts digest`, so a retried send is not stored twice. */
   sent: (chatId: string): string => `chat:{c${chatId}}:sent`,

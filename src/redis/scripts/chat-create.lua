@@ -2,7 +2,7 @@
 -- first message with id 1 (the book's create_chat and first send_message, in one step).
 -- KEYS[1]  members (zset member -> seen-id)
 -- KEYS[2]  messages (zset message JSON -> id)
--- KEYS[3]  meta (hash: last, open, created)
+-- KEYS[3]  meta (hash: last, open, created, gen)
 -- ARGV[1]  sender, who is also a member
 -- ARGV[2]  message text
 -- ARGV[3]  '1' when anyone may join, '0' when only members may add others
@@ -19,7 +19,8 @@ redis.call('ZADD', KEYS[1], 0, ARGV[1])
 for i = 4, #ARGV do
   redis.call('ZADD', KEYS[1], 0, ARGV[i])
 end
-redis.call('HSET', KEYS[3], 'last', 1, 'open', ARGV[3], 'created', now)
+-- gen: the membership generation, 1 for the first members (chat-join says what it is for).
+redis.call('HSET', KEYS[3], 'last', 1, 'open', ARGV[3], 'created', now, 'gen', 1)
 local json = cjson.encode({ id = 1, sender = ARGV[1], message = ARGV[2], ts = now })
 redis.call('ZADD', KEYS[2], 1, json)
 return json

@@ -2,14 +2,16 @@
 -- see only what comes after (the book's join_chat). A user who already is a member keeps their
 -- seen-id, so joining twice loses nothing.
 -- KEYS[1]  members (zset member -> seen-id)
--- KEYS[2]  meta (hash: last, open, created)
+-- KEYS[2]  meta (hash: last, open, created, gen)
 -- ARGV[1]  'join' (the caller joins: the chat must be open or the caller a member) or 'add'
 --          (the caller adds others: the caller must be a member)
 -- ARGV[2]  the caller
 -- ARGV[3]  most members a chat may have
 -- ARGV[4..] users to add
 -- Returns the chat as the caller now sees it: {caller's seen-id, latest message id, member count,
--- 1 when open}.
+-- 1 when open, membership generation}. The generation goes up by one whenever members are added:
+-- it becomes the stamp of the newcomers' index entries, so a reader that found an older entry
+-- stale (the user had left) can never remove the entry of a later join, whatever the clocks do.
 -- Errors, with nothing written: E_CHAT_NOT_FOUND when the chat does not exist or the caller may
 -- not see it; E_CHAT_FULL when the members would exceed ARGV[3].
 if redis.call('EXISTS', KEYS[2]) == 0 then
@@ -34,5 +36,11 @@ local latest = tonumber(redis.call('HGET', KEYS[2], 'last') or '0')
 for _, user in ipairs(newcomers) do
   redis.call('ZADD', KEYS[1], latest, user)
 end
+local gen
+if #newcomers > 0 then
+  gen = redis.call('HINCRBY', KEYS[2], 'gen', 1)
+else
+  gen = tonumber(redis.call('HGET', KEYS[2], 'gen') or '0')
+end
 local seen = tonumber(redis.call('ZSCORE', KEYS[1], ARGV[2]))
-return { seen, latest, redis.call('ZCARD', KEYS[1]), open and 1 or 0 }
+return { seen, latest, redis.call('ZCARD', KEYS[1]), open and 1 or 0, gen }
