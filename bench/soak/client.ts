@@ -1,0 +1,121 @@
+// The soak's GraphQL client: posts to whichever API process is up, times every call into the
+// phase it started in, and sorts every failure into one of three outcomes, because the invariants
+// depend on it: a call refused for certain (a 4xx code the README documents, or a connection that
+// never opened) changed nothing; a call whose answer was lost (the process died, Redis went away
+// mid-write, STORE_UNAVAILABLE) may or may not have happened, and only a call with an idempotency
+// key may be sent again.
+import { performance } from 'node:perf_hooks';
+import type { Latencies } from './latencies';
+
+export type Outcome<T> =
+  | { kind: 'ok'; data: T }
+  /** Refused: nothing changed. */
+  | { kind: 'refused'; code: string; message: string }
+  /** The answer was lost: the call may have taken effect. */
+  | { kind: 'unknown'; reason: string };
+
+/** Codes that say the call was refused before it changed anything. */
+const REFUSALS = new Set(['BAD_USER_INPUT', 'CONFLICT', 'NOT_FOUND', 'FORBIDDEN', 'UNAUTHENTICATED', 'RATE_LIMITED', 'GRAPHQL_VALIDATION_FAILED']);
+/** Node's codes for a connection that never carried the request. */
+const NEVER_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EADDRNOTAVAIL']);
+
+const REQUEST_TIMEOUT_MS = 15_000;
+
+export class ApiPool {
+  private readonly origins: (string | undefined)[];
+  private next = 0;
+  /** Codes of unexpected answers (INTERNAL_SERVER_ERROR, 5xx), counted for the report. */
+  readonly unexpected = new Map<string, number>();
+
+  constructor(
+    count: number,
+    private readonly latencies: Latencies,
+  ) {
+    this.origins = new Array<string | undefined>(count).fill(undefined);
+  }
+
+  /** Process `slot` now answers at `origin`; undefined while it is down. */
+  set(slot: number, origin: string | undefined): void {
+    this.origins[slot] = origin;
+  }
+
+  /** Round robin over the processes that are up. */
+  pick(): string | undefined {
+    for (let i = 0; i < this.origins.length; i++) {
+      const origin = this.origins[(this.next++ >>> 0) % this.origins.length];
+      if (origin) return origin;
+    }
+    return undefined;
+  }
+
+  async call<T>(token: string, query: string, variables: Record<string, unknown>, field: string): Promise<Outcome<T>> {
+    const origin = this.pick();
+    if (!origin) return { kind: 'refused', code: 'NO_PROCESS', message: 'no API process is up' };
+    const started = performance.now();
+    const outcome = await this.post<T>(origin, token, query, variables, field);
+    this.latencies.record(performance.now() - started, outcome.kind);
+    if (outcome.kind !== 'ok') {
+      const code = outcome.kind === 'refused' ? outcome.code : outcome.reason;
+      if (code === 'INTERNAL_SERVER_ERROR' || /^HTTP 5/.test(code)) this.unexpected.set(code, (this.unexpected.get(code) ?? 0) + 1);
+    }
+    return outcome;
+  }
+
+  private async post<T>(origin: string, token: string, query: string, variables: Record<string, unknown>, field: string): Promise<Outcome<T>> {
+    let response: Response;
+    try {
+      response = await fetch(`${origin}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+        body: JSON.stringify({ query, variables }),
+        signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+      });
+    } catch (error) {
+      const code = errorCode(error);
+      if (NEVER_SENT.has(code)) return { kind: 'refused', code, message: 'connection refused' };
+      return { kind: 'unknown', reason: code };
+    }
+    let body: { data?: Record<string, unknown> | null; errors?: { message: string; extensions?: { code?: string } }[] };
+    try {
+      body = (await response.json()) as typeof body;
+    } catch (error) {
+      return { kind: 'unknown', reason: response.status >= 500 ? `HTTP ${response.status}` : errorCode(error) };
+    }
+    const error = body.errors?.[0];
+    if (error) {
+      const code = error.extensions?.code ?? `HTTP ${response.status}`;
+      if (REFUSALS.has(code)) return { kind: 'refused', code, message: error.message };
+      return { kind: 'unknown', reason: code };
+    }
+    if (!body.data || !(field in body.data)) return { kind: 'unknown', reason: `HTTP ${response.status} without data` };
+    return { kind: 'ok', data: body.data[field] as T };
+  }
+}
+
+function errorCode(error: unknown): string {
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && current; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string') return code;
+    if ((current as Error).name === 'TimeoutError') return 'TIMEOUT';
+    current = (current as { cause?: unknown }).cause;
+  }
+  return (error as Error)?.name ?? 'ERROR';
+}
+
+export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Sends a call with an idempotency key until it is answered or refused: a lost answer is sent
+ * again (the key makes the second send return the first result). Undefined when `stop()` turned
+ * true before an answer came: its outcome stays unknown.
+ */
+export async function untilAnswered<T>(send: () => Promise<Outcome<T>>, stop: () => boolean): Promise<Exclude<Outcome<T>, { kind: 'unknown' }> | undefined> {
+  for (let attempt = 0; ; attempt++) {
+    const outcome = await send();
+    if (outcome.kind === 'ok') return outcome;
+    if (outcome.kind === 'refused' && outcome.code !== 'NO_PROCESS' && !NEVER_SENT.has(outcome.code) && outcome.code !== 'RATE_LIMITED') return outcome;
+    if (stop()) return undefined;
+    await sleep(Math.min(1000, 50 * 2 ** Math.min(attempt, 5)));
+  }
+}

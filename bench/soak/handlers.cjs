@@ -1,0 +1,27 @@
+// The soak's task handler, loaded by the worker process (TASK_HANDLERS). Each run appends a line
+// when it starts and one when it ends to the file in SOAK_TASK_LOG, so the soak can tell which
+// process ran which attempt, and which runs a killed worker left unfinished.
+'use strict';
+const fs = require('node:fs');
+
+const log = process.env.SOAK_TASK_LOG;
+
+function note(event, context) {
+  if (log) fs.appendFileSync(log, `${JSON.stringify({ event, id: context.id, attempt: context.attempt, pid: process.pid, at: Date.now() })}\n`);
+}
+
+exports.handlers = {
+  /** Works for `args.ms` (stopping early if the run is aborted), then returns who ran it. */
+  async soak(args, context) {
+    note('start', context);
+    await new Promise((resolve, reject) => {
+      const timer = setTimeout(resolve, Number(args && args.ms) || 0);
+      context.signal.addEventListener('abort', () => {
+        clearTimeout(timer);
+        reject(context.signal.reason);
+      }, { once: true });
+    });
+    note('end', context);
+    return { pid: process.pid, attempt: context.attempt };
+  },
+};

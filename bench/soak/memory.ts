@@ -1,0 +1,122 @@
+// Memory over the soak: the resident memory of each API process and Redis's used_memory, sampled
+// every few seconds, and their growth per minute (a least-squares slope, per process lifetime, so
+// a restart's drop is not read as shrinkage). At the start and end of the load the keyspace is
+// grouped by key shape, to say which keys the growth is made of.
+import fs from 'node:fs';
+import type Redis from 'ioredis';
+
+interface Series {
+  name: string;
+  /** [seconds since the soak started, bytes] */
+  points: [number, number][];
+}
+
+export interface Growth {
+  name: string;
+  minutes: number;
+  firstMb: number;
+  lastMb: number;
+  mbPerMinute: number;
+}
+
+export class MemorySampler {
+  private readonly series: Series[] = [];
+  private readonly started = Date.now();
+
+  /** A sample of `name` now (a new series when the name is new). */
+  add(name: string, bytes: number): void {
+    if (!Number.isFinite(bytes)) return;
+    let series = this.series.find((s) => s.name === name);
+    if (!series) this.series.push((series = { name, points: [] }));
+    series.points.push([(Date.now() - this.started) / 1000, bytes]);
+  }
+
+  /** Growth of each series from `fromSecond` on (the warm-up before it left out). */
+  growth(fromSecond: number): Growth[] {
+    return this.series.flatMap((series) => {
+      const points = series.points.filter(([t]) => t >= fromSecond);
+      if (points.length < 3) return [];
+      const minutes = (points.at(-1)![0] - points[0]![0]) / 60;
+      return [
+        {
+          name: series.name,
+          minutes: round(minutes),
+          firstMb: mb(points[0]![1]),
+          lastMb: mb(points.at(-1)![1]),
+          mbPerMinute: round(slope(points) * 60 / 2 ** 20, 3),
+        },
+      ];
+    });
+  }
+}
+
+export function rssBytes(pid: number): number {
+  try {
+    const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+    return Number(/^VmRSS:\s+(\d+) kB/m.exec(status)?.[1] ?? NaN) * 1024;
+  } catch {
+    return NaN;
+  }
+}
+
+export async function usedMemory(redis: Redis): Promise<number> {
+  const info = await redis.info('memory');
+  return Number(/^used_memory:(\d+)/m.exec(info)?.[1] ?? NaN);
+}
+
+export interface KeyGroup {
+  shape: string;
+  keys: number;
+  bytes: number;
+}
+
+/**
+ * Keys grouped by shape: the hash tag and numbers replaced, the first four `:` parts kept (so
+ * `ctr:{ctr-12}:s:60:hits` and `ctr:{ctr-3}:s:60:other` are one group).
+ */
+export async function keyspace(redis: Redis): Promise<KeyGroup[]> {
+  const groups = new Map<string, KeyGroup>();
+  let cursor = '0';
+  do {
+    const [next, keys] = await redis.scan(cursor, 'COUNT', 1000);
+    cursor = next;
+    if (keys.length === 0) continue;
+    const pipeline = redis.pipeline();
+    for (const key of keys) pipeline.memory('USAGE', key, 'SAMPLES', '0');
+    const sizes = (await pipeline.exec()) ?? [];
+    keys.forEach((key, i) => {
+      const shape = shapeOf(key);
+      const group = groups.get(shape) ?? { shape, keys: 0, bytes: 0 };
+      group.keys++;
+      group.bytes += Number(sizes[i]?.[1] ?? 0);
+      groups.set(shape, group);
+    });
+  } while (cursor !== '0');
+  return [...groups.values()].sort((a, b) => b.bytes - a.bytes);
+}
+
+export function shapeOf(key: string): string {
+  return key
+    .replace(/\{[^}]*\}/, '{…}')
+    .split(':')
+    .slice(0, 4)
+    .map((part) => (/\d/.test(part) && part !== '{…}' && !/^s$|^\d+$/.test(part) ? '…' : part))
+    .join(':');
+}
+
+/** Least-squares slope of bytes over seconds. */
+function slope(points: [number, number][]): number {
+  const n = points.length;
+  const meanT = points.reduce((s, [t]) => s + t, 0) / n;
+  const meanB = points.reduce((s, [, b]) => s + b, 0) / n;
+  let num = 0;
+  let den = 0;
+  for (const [t, b] of points) {
+    num += (t - meanT) * (b - meanB);
+    den += (t - meanT) ** 2;
+  }
+  return den === 0 ? 0 : num / den;
+}
+
+const round = (n: number, digits = 1): number => Math.round(n * 10 ** digits) / 10 ** digits;
+const mb = (bytes: number): number => round(bytes / 2 ** 20);

@@ -1,0 +1,308 @@
+// `npm run soak`: mixed load (chats, locks, semaphores, tasks, market, counters) against two API
+// processes on one Redis with its append-only file, for a chosen time. Along the way it SIGKILLs an
+// API process, then Redis, then the task worker while a task is running, and starts each again.
+// At the end it drains what is still on its way and checks the invariants each part of the load
+// states; it reports latency per phase, memory growth per minute and what the keyspace grew by.
+//
+//   npm run soak [-- --minutes 5] [--seed 1]
+//
+// Exits 1 when an invariant failed. Logs go to bench/results/logs/soak-*.log; the report to
+// bench/results/soak-latest.json and soak-latest.md.
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import readline from 'node:readline';
+import { startRedisProcess } from '../../tests/support/redis-process';
+import { clock, ProgressBar } from '../progress-bar';
+import { startProduct, type ServerProcess } from '../server-process';
+import { seeded } from '../support';
+import { signer, type Actor, type Check, type SoakContext } from './actor';
+import { ChatLoad } from './chat';
+import { ApiPool, sleep } from './client';
+import { CounterLoad } from './counters';
+import { Latencies } from './latencies';
+import { LeaseLoad } from './leases';
+import { MarketLoad } from './market';
+import { keyspace, MemorySampler, rssBytes, usedMemory, type KeyGroup } from './memory';
+import { writeReport, type SoakReport } from './report';
+import { SubscriberLoad } from './subscribers';
+import { TaskLoad } from './tasks';
+
+/** dist-bench/bench/soak/run.js: the repository is three levels up. */
+const ROOT = path.resolve(__dirname, '..', '..', '..');
+const RESULTS = path.join(ROOT, 'bench', 'results');
+const LOGS = path.join(RESULTS, 'logs');
+const WORKER = path.join(__dirname, '..', '..', 'src', 'worker.js');
+const HANDLERS = path.join(ROOT, 'bench', 'soak', 'handlers.cjs');
+const API_PROCESSES = 2;
+/** How long each fault's own phase lasts before the next phase ("recovered") begins. */
+const FAULT_PHASE_MS = 10_000;
+const WARM_UP_SECONDS = 30;
+
+interface Options {
+  minutes: number;
+  seed: number;
+}
+
+function parseOptions(argv: string[]): Options {
+  const options: Options = { minutes: Number(process.env.SOAK_MINUTES ?? 5), seed: Number(process.env.SOAK_SEED ?? Date.now() % 100_000) };
+  for (let i = 0; i < argv.length; i++) {
+    const [flag, inline] = argv[i]!.split('=', 2);
+    const value = inline ?? argv[++i];
+    if (flag === '--minutes') options.minutes = Number(value);
+    else if (flag === '--seed') options.seed = Number(value);
+    else {
+      console.error(`usage: npm run soak [-- --minutes 5] [--seed N]\nunknown option ${argv[i]}`);
+      process.exit(2);
+    }
+  }
+  if (!(options.minutes >= 1 && options.minutes <= 24 * 60) || !Number.isInteger(options.seed)) {
+    console.error('--minutes must be from 1 to 1440 and --seed a whole number');
+    process.exit(2);
+  }
+  return options;
+}
+
+/** A process's output, line by line, to a log file; error-level JSON lines counted. */
+class ProcessLog {
+  readonly errors: string[] = [];
+  private readonly file: fs.WriteStream;
+
+  constructor(name: string) {
+    this.file = fs.createWriteStream(path.join(LOGS, `soak-${name}.log`), { flags: 'a' });
+  }
+
+  follow(child: ChildProcess, label: string): void {
+    for (const stream of [child.stdout, child.stderr]) {
+      if (!stream) continue;
+      readline.createInterface({ input: stream }).on('line', (line) => {
+        this.file.write(`${line}\n`);
+        const level = /"level":(\d+)/.exec(line)?.[1];
+        if (level !== undefined && Number(level) >= 50) this.errors.push(`${label}: ${line.slice(0, 300)}`);
+      });
+    }
+  }
+
+  close(): void {
+    this.file.end();
+  }
+}
+
+async function main(): Promise<void> {
+  const options = parseOptions(process.argv.slice(2));
+  fs.mkdirSync(LOGS, { recursive: true });
+  for (const name of ['api', 'worker']) fs.rmSync(path.join(LOGS, `soak-${name}.log`), { force: true });
+  const taskLog = path.join(LOGS, 'soak-task-runs.jsonl');
+  fs.rmSync(taskLog, { force: true });
+  const durationMs = options.minutes * 60_000;
+  const bar = new ProgressBar();
+  const latencies = new Latencies('setup');
+  const api = new ApiPool(API_PROCESSES, latencies);
+  const random = seeded(options.seed);
+  const soak: SoakContext = { api, token: signer(options.minutes / 60 + 1), random, runId: `${options.seed}` };
+  const memory = new MemorySampler();
+  const apiLog = new ProcessLog('api');
+  const workerLog = new ProcessLog('worker');
+  const faults: { at: string; what: string; detail: string }[] = [];
+  const started = Date.now();
+  const elapsed = (): number => (Date.now() - started) / 1000;
+  const note = (what: string, detail: string): void => {
+    faults.push({ at: clock(elapsed()), what, detail });
+    bar.log(`${clock(elapsed())}  ${what}: ${detail}`);
+  };
+
+  bar.log(`soak: ${options.minutes} min, seed ${options.seed}; logs in ${path.relative(process.cwd(), LOGS)}/soak-*.log`);
+  const redis = await startRedisProcess();
+  const processes: (ServerProcess | undefined)[] = new Array<ServerProcess | undefined>(API_PROCESSES).fill(undefined);
+  let worker: ChildProcess | undefined;
+  const startApi = async (slot: number): Promise<void> => {
+    const server = await startProduct(redis.url, { LOG_LEVEL: 'warn', COUNTER_CLEANUP: 'on' });
+    apiLog.follow(server.child, `api-${slot + 1}`);
+    processes[slot] = server;
+    api.set(slot, server.origin);
+  };
+  const tasks = new TaskLoad(soak, taskLog);
+  const startWorker = async (): Promise<ChildProcess> => {
+    const child = spawn(process.execPath, [WORKER], {
+      env: {
+        ...process.env,
+        REDIS_URL: redis.url,
+        WORKER_QUEUES: tasks.queue,
+        TASK_HANDLERS: HANDLERS,
+        SOAK_TASK_LOG: taskLog,
+        WORKER_CONCURRENCY: '8',
+        TASK_VISIBILITY_TIMEOUT_MS: '5000',
+        LOG_LEVEL: 'info',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    workerLog.follow(child, 'worker');
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('the worker did not start within 30 s')), 30_000);
+      child.once('exit', (code) => reject(new Error(`the worker exited during start-up (${code}); see soak-worker.log`)));
+      readline.createInterface({ input: child.stdout! }).on('line', (line) => {
+        if (line.includes('task workers started')) {
+          clearTimeout(timer);
+          resolve();
+        }
+      });
+    });
+    return child;
+  };
+
+  const cleanUp = async (): Promise<void> => {
+    worker?.kill('SIGKILL');
+    await Promise.all(processes.map((p) => p?.stop()));
+    await redis.stop();
+    apiLog.close();
+    workerLog.close();
+  };
+  process.once('SIGINT', () => {
+    bar.clear();
+    console.error('soak: interrupted; stopping its processes');
+    void cleanUp().then(() => process.exit(130));
+  });
+
+  try {
+    for (let slot = 0; slot < API_PROCESSES; slot++) await startApi(slot);
+    worker = await startWorker();
+    const chat = new ChatLoad(soak);
+    const phones = new SubscriberLoad(soak, () => chat.members());
+    const actors: Actor[] = [chat, phones, new LeaseLoad(soak), tasks, new MarketLoad(soak), new CounterLoad(soak)];
+    for (const actor of actors) await actor.setup();
+    const keysBefore = await keyspace(redis.client());
+
+    // Memory and progress, every few seconds.
+    let lastCalls = 0;
+    let lastTick = Date.now();
+    let rate = 0;
+    const sampler = setInterval(() => {
+      processes.forEach((p, slot) => p && memory.add(`API process ${slot + 1} (pid ${p.pid}) RSS`, rssBytes(p.pid)));
+      if (redis.pid) {
+        usedMemory(redis.client()).then(
+          (bytes) => memory.add(`Redis used_memory (pid ${redis.pid})`, bytes),
+          () => undefined,
+        );
+      }
+    }, 5000);
+    const ticker = setInterval(() => {
+      const now = Date.now();
+      rate = Math.round(((latencies.calls - lastCalls) * 1000) / (now - lastTick));
+      [lastCalls, lastTick] = [latencies.calls, now];
+      const phaseIndex = PHASES.indexOf(latencies.current) + 1;
+      bar.update({
+        overall: Math.min(1, (now - started) / durationMs),
+        suite: latencies.current,
+        index: Math.max(1, phaseIndex),
+        count: PHASES.length,
+        label: `${rate} calls/s, ${latencies.calls} calls, ${[...api.unexpected.values()].reduce((a, b) => a + b, 0)} unexpected errors`,
+        elapsed: (now - started) / 1000,
+        suiteElapsed: latencies.currentSeconds,
+      });
+    }, 1000);
+
+    latencies.begin('steady');
+    let stopped = false;
+    const stop = (): boolean => stopped;
+    const load = Promise.all(actors.map((actor) => actor.run(stop)));
+    const at = async (fraction: number): Promise<void> => {
+      const wait = started + durationMs * fraction - Date.now();
+      if (wait > 0) await sleep(wait);
+    };
+    const recovered = async (name: string): Promise<void> => {
+      await sleep(FAULT_PHASE_MS);
+      latencies.begin(name);
+    };
+
+    await at(0.25);
+    const victim = processes[1]!;
+    api.set(1, undefined);
+    latencies.begin('API process killed');
+    victim.child.kill('SIGKILL');
+    note('SIGKILL API process 2', `pid ${victim.pid}`);
+    await sleep(2000);
+    await startApi(1);
+    note('started API process 2 again', `pid ${processes[1]!.pid}`);
+    phones.faultEnded();
+    await recovered('after the API kill');
+
+    await at(0.5);
+    latencies.begin('Redis killed');
+    const redisPid = redis.pid;
+    await redis.kill();
+    note('SIGKILL Redis', `pid ${redisPid}`);
+    await sleep(2000);
+    await redis.restart();
+    note('started Redis again from its append-only file', `pid ${redis.pid}`);
+    phones.faultEnded();
+    await recovered('after the Redis kill');
+
+    await at(0.75);
+    const oldWorker = worker;
+    latencies.begin('worker killed mid-task');
+    const longTask = await tasks.killMidTask(oldWorker.pid!, async () => {
+      oldWorker.kill('SIGKILL');
+      await new Promise((resolve) => (oldWorker.exitCode !== null || oldWorker.signalCode !== null ? resolve(undefined) : oldWorker.once('exit', resolve)));
+    });
+    note('SIGKILL the task worker', `pid ${oldWorker.pid} while it ran task ${longTask}`);
+    await sleep(1000);
+    worker = await startWorker();
+    note('started the task worker again', `pid ${worker.pid}`);
+    await recovered('after the worker kill');
+
+    await at(1);
+    stopped = true;
+    latencies.begin('draining');
+    await load;
+    note('load stopped', 'draining: pulling what is still waiting, letting tasks finish');
+    const deadline = Date.now() + 120_000;
+    for (const actor of actors) await actor.drain(deadline);
+    clearInterval(ticker);
+    clearInterval(sampler);
+    const keysAfter = await keyspace(redis.client());
+    const checks: Check[] = actors.flatMap((actor) => actor.check());
+    const unexpected = [...api.unexpected].map(([code, n]) => `${code} × ${n}`);
+    checks.push({
+      name: 'no INTERNAL_SERVER_ERROR or 5xx answer',
+      ok: unexpected.length === 0,
+      detail: unexpected.length ? unexpected.join(', ') : `${latencies.calls} calls`,
+    });
+    bar.clear();
+
+    const report: SoakReport = {
+      startedAt: new Date(started).toISOString(),
+      minutes: options.minutes,
+      seed: options.seed,
+      calls: latencies.calls,
+      phases: latencies.summary(),
+      faults,
+      checks,
+      stats: Object.fromEntries(actors.map((actor) => [actor.name, actor.stats()])),
+      memory: memory.growth(WARM_UP_SECONDS),
+      keyspace: growthByShape(keysBefore, keysAfter),
+      errorLines: { api: apiLog.errors.length, worker: workerLog.errors.length, samples: [...apiLog.errors, ...workerLog.errors].slice(0, 10) },
+    };
+    writeReport(report, RESULTS);
+    process.exitCode = checks.every((c) => c.ok) ? 0 : 1;
+  } finally {
+    bar.clear();
+    await cleanUp();
+  }
+}
+
+const PHASES = ['steady', 'API process killed', 'after the API kill', 'Redis killed', 'after the Redis kill', 'worker killed mid-task', 'after the worker kill', 'draining'];
+
+function growthByShape(before: KeyGroup[], after: KeyGroup[]): { shape: string; keys: number; bytes: number; keysAdded: number; bytesAdded: number }[] {
+  return after
+    .map((group) => {
+      const old = before.find((b) => b.shape === group.shape);
+      return { ...group, keysAdded: group.keys - (old?.keys ?? 0), bytesAdded: group.bytes - (old?.bytes ?? 0) };
+    })
+    .sort((a, b) => b.bytesAdded - a.bytesAdded);
+}
+
+main().catch((error: unknown) => {
+  console.error(`soak failed: ${(error as Error)?.stack ?? String(error)}`);
+  process.exit(1);
+});
+

@@ -1,0 +1,118 @@
+// The phones: every chat member also holds a graphql-ws socket with an inboxChanged subscription
+// on one of the API processes, as a mobile app does. A socket whose process was killed opens again
+// on one that is up. Notices may be coalesced or dropped (the pull is the source of truth), so the
+// invariant is about recovery: after the last fault, every subscriber is told of new messages
+// again, which needs its socket back and, after the Redis kill, the server's own subscription to
+// Redis's channels restored.
+import { createClient, type Client } from 'graphql-ws';
+import WebSocket from 'ws';
+import { check, sample, type Actor, type Check, type SoakContext } from './actor';
+import { sleep } from './client';
+
+const SUBSCRIBE = 'subscription { inboxChanged { mailbox chatId latestMessageId } }';
+/** Time a socket is given to come back and hear of something after a fault ended. */
+const RECOVERY_MS = 5000;
+
+interface Subscriber {
+  user: string;
+  client?: Client;
+  notices: number[];
+  opened: number;
+  failures: string[];
+}
+
+export class SubscriberLoad implements Actor {
+  readonly name = 'subscribers';
+  private readonly subscribers: Subscriber[] = [];
+  private lastFaultEnded = 0;
+
+  /** `users`: who holds a socket, known once the chats are set up. */
+  constructor(
+    private readonly soak: SoakContext,
+    private readonly users: () => string[],
+  ) {}
+
+  async setup(): Promise<void> {
+    for (const user of this.users()) this.subscribers.push({ user, notices: [], opened: 0, failures: [] });
+  }
+
+  /** The last fault is over (its process started again) at this moment. */
+  faultEnded(): void {
+    this.lastFaultEnded = Date.now();
+  }
+
+  async run(stop: () => boolean): Promise<void> {
+    await Promise.all(this.subscribers.map((subscriber) => this.hold(subscriber, stop)));
+  }
+
+  async drain(): Promise<void> {
+    for (const subscriber of this.subscribers) await subscriber.client?.dispose();
+  }
+
+  check(): Check[] {
+    const since = this.lastFaultEnded + RECOVERY_MS;
+    const silent = this.subscribers.filter((s) => !s.notices.some((at) => at > since)).map((s) => s.user);
+    const failures = this.subscribers.flatMap((s) => s.failures.map((f) => `${s.user}: ${f}`));
+    const notices = this.subscribers.reduce((n, s) => n + s.notices.length, 0);
+    return [
+      check(
+        'subscriptions: every phone is told of new messages again after the faults',
+        this.lastFaultEnded > 0 && silent.length === 0 && failures.length === 0,
+        silent.length || failures.length
+          ? `${silent.length} heard nothing after ${new Date(since).toISOString()}: ${sample(silent)}; ${sample(failures)}`
+          : `${this.subscribers.length} sockets, ${notices} notices, ${this.subscribers.reduce((n, s) => n + s.opened, 0) - this.subscribers.length} reopened`,
+      ),
+    ];
+  }
+
+  stats(): Record<string, number> {
+    return {
+      sockets: this.subscribers.length,
+      notices: this.subscribers.reduce((n, s) => n + s.notices.length, 0),
+      opened: this.subscribers.reduce((n, s) => n + s.opened, 0),
+    };
+  }
+
+  /** Keeps one socket open for `subscriber` until the load stops, opening it again when it closes. */
+  private async hold(subscriber: Subscriber, stop: () => boolean): Promise<void> {
+    while (!stop()) {
+      const origin = this.soak.api.pick();
+      if (!origin) {
+        await sleep(200);
+        continue;
+      }
+      subscriber.opened++;
+      await new Promise<void>((resolve) => {
+        const watch = setInterval(() => stop() && done(), 200);
+        const done = (): void => {
+          clearInterval(watch);
+          if (stop()) void client.dispose();
+          resolve();
+        };
+        const client = createClient({
+          url: `${origin.replace(/^http/, 'ws')}/graphql`,
+          webSocketImpl: WebSocket,
+          lazy: false,
+          retryAttempts: 0,
+          connectionParams: { authorization: `Bearer ${this.soak.token(subscriber.user)}` },
+          on: { closed: done },
+          onNonLazyError: done,
+        });
+        subscriber.client = client;
+        client.subscribe(
+          { query: SUBSCRIBE },
+          {
+            next: (reply) => {
+              if (reply.errors) subscriber.failures.push(JSON.stringify(reply.errors).slice(0, 200));
+              else subscriber.notices.push(Date.now());
+            },
+            // A socket that closed under it (its process was killed) ends it with an error: it opens again.
+            error: done,
+            complete: done,
+          },
+        );
+      });
+      if (!stop()) await sleep(100);
+    }
+  }
+}

@@ -1,0 +1,175 @@
+// Task queues under load: tasks enqueued with idempotency keys (sent again until answered), run by
+// a separate worker process that the soak kills while a task is running. Invariants: every
+// acknowledged task completes, exactly once in the queue's count; a key never yields two tasks;
+// the run the product recorded is one the handler finished; and every task a killed worker left
+// unfinished ran again elsewhere and completed.
+import fs from 'node:fs';
+import { check, sample, type Actor, type Check, type SoakContext } from './actor';
+import { sleep, untilAnswered } from './client';
+
+const ENQUEUE = `mutation($queue: String!, $key: String!, $ms: Int!) {
+  enqueueTask(queue: $queue, name: "soak", args: { ms: $ms }, idempotencyKey: $key) { id }
+}`;
+const ENQUEUE_LONG = `mutation($queue: String!, $key: String!, $ms: Int!) {
+  enqueueTask(queue: $queue, name: "soak", args: { ms: $ms }, idempotencyKey: $key, priority: HIGH) { id }
+}`;
+const TASK = `query($id: ID!) { task(id: $id) { id state attempts result error } }`;
+const QUEUE = `query($name: String!) { queue(name: $name) { completed failed cancelled active delayed waitingHigh waitingNormal waitingLow } }`;
+
+const PRODUCERS = 2;
+/** How long a task under the kill works: long enough to be certainly mid-run when the worker dies. */
+const LONG_TASK_MS = 4000;
+
+interface TaskLine {
+  event: 'start' | 'end';
+  id: string;
+  attempt: number;
+  pid: number;
+  at: number;
+}
+
+interface Final {
+  id: string;
+  state: string;
+  attempts: number;
+  result: { pid: number; attempt: number } | null;
+  error: string | null;
+}
+
+export class TaskLoad implements Actor {
+  readonly name = 'tasks';
+  readonly queue: string;
+  /** idempotency key -> task id */
+  private readonly tasks = new Map<string, string>();
+  private readonly ids = new Set<string>();
+  private readonly keyConflicts: string[] = [];
+  private unanswered = 0;
+  private resent = 0;
+  private finals = new Map<string, Final>();
+  private queueStats: Record<string, number> | undefined;
+  /** Tasks a killed worker had started and not finished, with the pid it had. */
+  private readonly orphans = new Map<string, number>();
+  private next = 0;
+
+  constructor(
+    private readonly soak: SoakContext,
+    private readonly logFile: string,
+  ) {
+    this.queue = `soak-${soak.runId}`;
+  }
+
+  async setup(): Promise<void> {}
+
+  async run(stop: () => boolean): Promise<void> {
+    await Promise.all(Array.from({ length: PRODUCERS }, () => this.producer(stop)));
+  }
+
+  /**
+   * Enqueues a long task, waits until the worker `pid` has started it, and then calls `kill`. Every
+   * task that pid started without finishing is remembered, to be checked at the end.
+   */
+  async killMidTask(pid: number, kill: () => Promise<void>): Promise<string> {
+    const id = await this.enqueue(LONG_TASK_MS, ENQUEUE_LONG, () => false);
+    if (!id) throw new Error('the long task was not enqueued');
+    const deadline = Date.now() + 30_000;
+    while (!this.lines().some((line) => line.id === id && line.event === 'start' && line.pid === pid)) {
+      if (Date.now() > deadline) throw new Error(`worker ${pid} did not start task ${id} within 30 s`);
+      await sleep(20);
+    }
+    await kill();
+    const lines = this.lines().filter((line) => line.pid === pid);
+    const ended = new Set(lines.filter((line) => line.event === 'end').map((line) => `${line.id}/${line.attempt}`));
+    for (const line of lines) if (line.event === 'start' && !ended.has(`${line.id}/${line.attempt}`)) this.orphans.set(line.id, pid);
+    return id;
+  }
+
+  async drain(deadline: number): Promise<void> {
+    const pending = new Set(this.tasks.values());
+    const token = this.soak.token('soak-tasks', true);
+    while (pending.size > 0 && Date.now() < deadline) {
+      for (const id of [...pending]) {
+        const outcome = await this.soak.api.call<Final | null>(token, TASK, { id }, 'task');
+        if (outcome.kind !== 'ok' || outcome.data === null) continue;
+        this.finals.set(id, outcome.data);
+        if (['COMPLETED', 'FAILED', 'CANCELLED'].includes(outcome.data.state)) pending.delete(id);
+      }
+      if (pending.size > 0) await sleep(500);
+    }
+    const stats = await this.soak.api.call<Record<string, number>>(token, QUEUE, { name: this.queue }, 'queue');
+    if (stats.kind === 'ok') this.queueStats = stats.data;
+  }
+
+  check(): Check[] {
+    const ids = [...this.tasks.values()];
+    const notDone = ids.filter((id) => this.finals.get(id)?.state !== 'COMPLETED').map((id) => `${id}: ${this.finals.get(id)?.state ?? 'unknown'} ${this.finals.get(id)?.error ?? ''}`.trim());
+    const lines = this.lines();
+    const ends = new Set(lines.filter((line) => line.event === 'end').map((line) => `${line.id}/${line.attempt}/${line.pid}`));
+    const unrecorded = ids.filter((id) => {
+      const result = this.finals.get(id)?.result;
+      return result && !ends.has(`${id}/${result.attempt}/${result.pid}`);
+    });
+    const orphans = [...this.orphans].map(([id, pid]) => {
+      const final = this.finals.get(id);
+      const rerun = lines.some((line) => line.id === id && line.event === 'end' && line.pid !== pid);
+      return { id, ok: final?.state === 'COMPLETED' && rerun && final.result !== null && final.result.pid !== pid };
+    });
+    const count = this.queueStats?.completed;
+    const distinct = new Set(ids).size;
+    return [
+      check('tasks: every acknowledged task completed', notDone.length === 0 && ids.length > 0, notDone.length ? sample(notDone) : `${ids.length} tasks`),
+      check(
+        'tasks: each once (one task per key, the queue counts each completion once)',
+        this.keyConflicts.length === 0 && distinct === ids.length && count !== undefined && count >= ids.length && count <= ids.length + this.unanswered,
+        this.keyConflicts.length ? sample(this.keyConflicts) : `${distinct} distinct ids for ${ids.length} keys; queue counts ${count ?? 'unknown'} completed (${this.unanswered} enqueues cut off by the end may add to it); ${this.resent} enqueues sent again`,
+      ),
+      check('tasks: the recorded result is a run the handler finished', unrecorded.length === 0, unrecorded.length ? sample(unrecorded) : `${ids.length} results matched`),
+      check(
+        'tasks: a task running when its worker was killed ran again and completed',
+        orphans.length > 0 && orphans.every((o) => o.ok),
+        `${orphans.length} left running by a killed worker: ${sample(orphans.map((o) => `${o.id} ${o.ok ? 'completed elsewhere' : 'NOT completed elsewhere'}`))}`,
+      ),
+    ];
+  }
+
+  stats(): Record<string, number> {
+    return { enqueued: this.tasks.size, resent: this.resent, unanswered: this.unanswered, leftRunningByKill: this.orphans.size };
+  }
+
+  private async producer(stop: () => boolean): Promise<void> {
+    while (!stop()) {
+      await this.enqueue(20 + Math.floor(this.soak.random() * 200), ENQUEUE, stop);
+      await sleep(100 + this.soak.random() * 150);
+    }
+  }
+
+  private async enqueue(ms: number, query: string, stop: () => boolean): Promise<string | undefined> {
+    const key = `soak-${this.soak.runId}-${this.next++}`;
+    const token = this.soak.token('soak-tasks', true);
+    let sends = 0;
+    const outcome = await untilAnswered(() => {
+      if (sends++ > 0) this.resent++;
+      return this.soak.api.call<{ id: string }>(token, query, { queue: this.queue, key, ms }, 'enqueueTask');
+    }, stop);
+    if (outcome === undefined) {
+      this.unanswered++;
+      return undefined;
+    }
+    if (outcome.kind !== 'ok') {
+      this.keyConflicts.push(`${key}: refused ${outcome.code} ${outcome.message}`);
+      return undefined;
+    }
+    if (this.ids.has(outcome.data.id)) this.keyConflicts.push(`${key}: answered with another key's task ${outcome.data.id}`);
+    this.tasks.set(key, outcome.data.id);
+    this.ids.add(outcome.data.id);
+    return outcome.data.id;
+  }
+
+  private lines(): TaskLine[] {
+    if (!fs.existsSync(this.logFile)) return [];
+    return fs
+      .readFileSync(this.logFile, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as TaskLine);
+  }
+}
