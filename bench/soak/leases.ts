@@ -5,7 +5,7 @@
 // be later). Any overlap of such intervals beyond the limit is a real double grant, whatever the
 // network did; and fencing tokens must rise in the order grants arrived.
 import { check, sample, type Actor, type Check, type SoakContext } from './actor';
-import { sleep } from './client';
+import { sleep, type Outcome } from './client';
 
 const LOCK_CLIENTS = 4;
 const SEMAPHORE_CLIENTS = 6;
@@ -13,7 +13,9 @@ const SEMAPHORE_LIMIT = 3;
 const HOLD_MS = 3000;
 const WAIT_MS = 2000;
 
-interface Hold {
+type CountName = 'lockGrants' | 'lockTimeouts' | 'semaphoreGrants' | 'semaphoreFull' | 'failed' | 'releasedFalse';
+
+export interface Hold {
   fencingToken: number;
   asked: number;
   granted: number;
@@ -34,7 +36,7 @@ export class LeaseLoad implements Actor {
   readonly name = 'leases';
   private readonly lockHolds: Hold[] = [];
   private readonly semaphoreHolds: Hold[] = [];
-  private readonly counts = { lockGrants: 0, lockTimeouts: 0, semaphoreGrants: 0, semaphoreFull: 0, failed: 0, releasedFalse: 0 };
+  private readonly counts: Record<CountName, number> = { lockGrants: 0, lockTimeouts: 0, semaphoreGrants: 0, semaphoreFull: 0, failed: 0, releasedFalse: 0 };
   private readonly lockName: string;
   private readonly semaphoreName: string;
 
@@ -69,46 +71,47 @@ export class LeaseLoad implements Actor {
     return { ...this.counts };
   }
 
-  private async lockClient(user: string, stop: () => boolean): Promise<void> {
-    const token = this.soak.token(user, true);
-    while (!stop()) {
-      const asked = Date.now();
-      const grant = await this.soak.api.call<{ token: string; fencingToken: number } | null>(
-        token,
-        ACQUIRE_LOCK,
-        { name: this.lockName, wait: WAIT_MS, hold: HOLD_MS },
-        'acquireLock',
-      );
-      const granted = Date.now();
-      if (grant.kind !== 'ok') {
-        this.counts.failed++;
-        await sleep(100);
-        continue;
-      }
-      if (grant.data === null) {
-        this.counts.lockTimeouts++;
-        continue;
-      }
-      this.counts.lockGrants++;
-      await sleep(2 + this.soak.random() * 10);
-      const released = Date.now();
-      const release = await this.soak.api.call<boolean>(token, RELEASE_LOCK, { name: this.lockName, token: grant.data.token }, 'releaseLock');
-      if (release.kind === 'ok' && !release.data) this.counts.releasedFalse++;
-      this.lockHolds.push({ fencingToken: grant.data.fencingToken, asked, granted, released });
-      await sleep(this.soak.random() * 20);
-    }
+  private lockClient(user: string, stop: () => boolean): Promise<void> {
+    return this.holder(user, stop, this.lockHolds, {
+      acquire: (token) =>
+        this.soak.api.call<{ token: string; fencingToken: number } | null>(token, ACQUIRE_LOCK, { name: this.lockName, wait: WAIT_MS, hold: HOLD_MS }, 'acquireLock'),
+      release: (token, grant) => this.soak.api.call<boolean>(token, RELEASE_LOCK, { name: this.lockName, token: grant.token }, 'releaseLock'),
+      holdMs: () => 2 + this.soak.random() * 10,
+      counts: ['lockGrants', 'lockTimeouts'],
+    });
   }
 
-  private async semaphoreClient(user: string, stop: () => boolean): Promise<void> {
+  private semaphoreClient(user: string, stop: () => boolean): Promise<void> {
+    return this.holder(user, stop, this.semaphoreHolds, {
+      acquire: (token) =>
+        this.soak.api.call<{ id: string; fencingToken: number } | null>(
+          token,
+          ACQUIRE_SEMAPHORE,
+          { name: this.semaphoreName, limit: SEMAPHORE_LIMIT, wait: WAIT_MS, hold: HOLD_MS },
+          'acquireSemaphore',
+        ),
+      release: (token, grant) => this.soak.api.call<boolean>(token, RELEASE_SEMAPHORE, { name: this.semaphoreName, id: grant.id }, 'releaseSemaphore'),
+      holdMs: () => 5 + this.soak.random() * 20,
+      counts: ['semaphoreGrants', 'semaphoreFull'],
+    });
+  }
+
+  /** Asks, holds a moment, releases, and notes the times of each; until the load stops. */
+  private async holder<G extends { fencingToken: number }>(
+    user: string,
+    stop: () => boolean,
+    holds: Hold[],
+    lease: {
+      acquire(token: string): Promise<Outcome<G | null>>;
+      release(token: string, grant: G): Promise<Outcome<boolean>>;
+      holdMs(): number;
+      counts: [granted: CountName, refused: CountName];
+    },
+  ): Promise<void> {
     const token = this.soak.token(user, true);
     while (!stop()) {
       const asked = Date.now();
-      const grant = await this.soak.api.call<{ id: string; fencingToken: number } | null>(
-        token,
-        ACQUIRE_SEMAPHORE,
-        { name: this.semaphoreName, limit: SEMAPHORE_LIMIT, wait: WAIT_MS, hold: HOLD_MS },
-        'acquireSemaphore',
-      );
+      const grant = await lease.acquire(token);
       const granted = Date.now();
       if (grant.kind !== 'ok') {
         this.counts.failed++;
@@ -116,22 +119,22 @@ export class LeaseLoad implements Actor {
         continue;
       }
       if (grant.data === null) {
-        this.counts.semaphoreFull++;
+        this.counts[lease.counts[1]]++;
         continue;
       }
-      this.counts.semaphoreGrants++;
-      await sleep(5 + this.soak.random() * 20);
+      this.counts[lease.counts[0]]++;
+      await sleep(lease.holdMs());
       const released = Date.now();
-      const release = await this.soak.api.call<boolean>(token, RELEASE_SEMAPHORE, { name: this.semaphoreName, id: grant.data.id }, 'releaseSemaphore');
+      const release = await lease.release(token, grant.data);
       if (release.kind === 'ok' && !release.data) this.counts.releasedFalse++;
-      this.semaphoreHolds.push({ fencingToken: grant.data.fencingToken, asked, granted, released });
+      holds.push({ fencingToken: grant.data.fencingToken, asked, granted, released });
       await sleep(this.soak.random() * 20);
     }
   }
 }
 
 /** Where more than `limit` certain-hold intervals overlap (a sweep over starts and ends). */
-function overlaps(holds: Hold[], limit: number): string[] {
+export function overlaps(holds: Hold[], limit: number): string[] {
   const events: [number, number, Hold][] = [];
   for (const hold of holds) {
     const end = Math.min(hold.released, hold.asked + HOLD_MS);
@@ -153,7 +156,7 @@ function overlaps(holds: Hold[], limit: number): string[] {
 }
 
 /** Grants sorted by arrival must carry rising tokens when a later grant began after the earlier's release. */
-function tokenOrder(holds: Hold[], what: string): string[] {
+export function tokenOrder(holds: Hold[], what: string): string[] {
   const found: string[] = [];
   const tokens = new Set<number>();
   for (const hold of holds) {
