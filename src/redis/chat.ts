@@ -8,6 +8,7 @@ import { AppError, conflict, notFound } from '../errors';
 import { chatKeys, userKeys } from './keys';
 import { compareBytes } from './order';
 import { runScript } from './scripts';
+import { isStoreUnavailable } from './store-errors';
 
 export interface ChatMessage {
   id: number;
@@ -50,6 +51,8 @@ export interface ChatSettings {
 interface IndexEntry {
   chatId: string;
   stamp: number;
+  /** Written by this process before a change: the stamp the entry had before, if it had one. */
+  previous?: number;
 }
 
 /** Steps of 1, 2, 4, ... 2^12 skip over up to 8,191 ids lost with a failed-over shard. */
@@ -89,7 +92,7 @@ export class ChatRepository {
           ...others,
         ])) as string;
       } catch (error) {
-        await this.forgetUnlessMember(chatId, members, entries);
+        await this.forgetUnlessMember(chatId, members, entries, error);
         if (isChatIdTaken(error) && attempt < MAX_CHAT_ID_STEPS) continue;
         throw error;
       }
@@ -237,7 +240,7 @@ export class ChatRepository {
         ...users,
       ])) as JoinReply;
     } catch (error) {
-      await this.forgetUnlessMember(chatId, users, entries);
+      await this.forgetUnlessMember(chatId, users, entries, error);
       throw error;
     }
     await this.reindex(chatId, users, status[4]);
@@ -249,12 +252,13 @@ export class ChatRepository {
     const results = await Promise.allSettled(users.map((user) => this.index(user, chatId, this.settings.maxChatsPerUser)));
     const failed = results.findIndex((result) => result.status === 'rejected');
     if (failed < 0) return results.map((result) => (result as PromiseFulfilledResult<IndexEntry>).value);
+    const reason = (results[failed] as PromiseRejectedResult).reason as unknown;
     await this.forgetUnlessMember(
       chatId,
       users,
       results.map((result) => (result.status === 'fulfilled' ? result.value : undefined)),
+      reason,
     );
-    const reason = (results[failed] as PromiseRejectedResult).reason as unknown;
     if (reason instanceof AppError && reason.code === 'CONFLICT') {
       throw conflict(`${users[failed]} already belongs to the most chats allowed (${this.settings.maxChatsPerUser})`, 'members');
     }
@@ -262,16 +266,22 @@ export class ChatRepository {
   }
 
   /**
-   * Takes back index entries written for a change that failed, except for users who are members
-   * (they were before, or the change went through after all). The same stamp rule as pruning
-   * applies, so this never removes an entry that a concurrent join has rewritten.
+   * Takes back index entries written for a change that failed: each as it was before (removed, or
+   * its earlier stamp put back), so a refused change leaves the index unchanged. A member's entry
+   * is taken back only when the change was refused outright and the entry had an earlier stamp:
+   * when the answer was lost, the change may have gone through after all. Only an entry still
+   * holding the stamp written here is touched, so never one that a concurrent join rewrote.
    */
-  private async forgetUnlessMember(chatId: string, users: string[], entries: (IndexEntry | undefined)[]): Promise<void> {
+  private async forgetUnlessMember(chatId: string, users: string[], entries: (IndexEntry | undefined)[], failure: unknown): Promise<void> {
+    const refused = !isStoreUnavailable(failure);
     await Promise.all(
       entries.map(async (entry, i) => {
-        if (entry && !(await this.summary(chatId, users[i]!))) await this.unindex(users[i]!, entry);
+        if (!entry) return;
+        const member = (await this.summary(chatId, users[i]!)) !== undefined;
+        if (member && !(refused && entry.previous !== undefined)) return;
+        await runScript(this.redis, 'chat-index-remove', [userKeys.chats(users[i]!)], [entry.chatId, entry.stamp, 'force', entry.previous ?? '']);
       }),
-    ).catch(() => undefined); // best effort: a leftover entry is dropped by the next summaries()
+    ).catch(() => undefined); // best effort: a leftover entry is dropped by a later summaries()
   }
 
   /**
@@ -285,12 +295,13 @@ export class ChatRepository {
   }
 
   private async index(user: string, chatId: string, limit: number): Promise<IndexEntry> {
-    const stamp = await runScript(this.redis, 'chat-index-add', [userKeys.chats(user)], [chatId, limit]);
-    return { chatId, stamp: Number(stamp) };
+    const [stamp, previous] = (await runScript(this.redis, 'chat-index-add', [userKeys.chats(user)], [chatId, limit])) as [number, string | null];
+    return { chatId, stamp: Number(stamp), ...(previous === null ? {} : { previous: Number(previous) }) };
   }
 
+  /** Drops a stale entry, unless it changed since it was read or is a join under way (chat-index-remove). */
   private async unindex(user: string, entry: IndexEntry): Promise<void> {
-    await runScript(this.redis, 'chat-index-remove', [userKeys.chats(user)], [entry.chatId, entry.stamp]);
+    await runScript(this.redis, 'chat-index-remove', [userKeys.chats(user)], [entry.chatId, entry.stamp, '', '']);
   }
 
   private keys(chatId: string, ...names: ChatKeyName[]): string[] {

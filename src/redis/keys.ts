@@ -55,9 +55,9 @@ export const userKeys = {
   /**
    * zset from chat id to a stamp: an index of the user's chats for fetching (the book's `seen:`
    * without the seen-ids, which live only in the chat). It may briefly name a chat the user has
-   * left; readers check the chat and drop such entries. Stamps (chat-index-add.lua) grow for as
-   * long as the index exists; earlier versions kept a counter in `user:{u:<user>}:chat-stamp`,
-   * which is no longer read and may be deleted.
+   * left; readers check the chat and drop such entries. Stamps are the chat's membership
+   * generation, or below zero while a change is on its way (chat-index-add.lua); earlier versions
+   * kept a counter in `user:{u:<user>}:chat-stamp`, which is no longer read and may be deleted.
    */
   chats: (user: string): string => `user:{u:${user}}:chats`,
   /** list of direct-message JSON, oldest first (the book's per-recipient mailbox). */

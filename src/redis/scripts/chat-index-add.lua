@@ -9,13 +9,14 @@
 -- KEYS[1]  the user's chat index (zset chat id -> stamp)
 -- ARGV[1]  chat id
 -- ARGV[2]  most chats a user may belong to; 0 for no check
--- Returns the provisional stamp.
+-- Returns {the provisional stamp, the stamp the entry had before or false}.
 -- Errors, with nothing written: E_TOO_MANY_CHATS when the chat is new to a full index.
 local limit = tonumber(ARGV[2])
 if limit > 0 and not redis.call('ZSCORE', KEYS[1], ARGV[1]) and redis.call('ZCARD', KEYS[1]) >= limit then
   return redis.error_reply('E_TOO_MANY_CHATS a user belongs to at most ' .. ARGV[2] .. ' chats')
 end
+local previous = redis.call('ZSCORE', KEYS[1], ARGV[1])
 local time = redis.call('TIME')
 local stamp = -(tonumber(time[1]) * 1000000 + tonumber(time[2]))
 redis.call('ZADD', KEYS[1], stamp, ARGV[1])
-return stamp
+return { stamp, previous }
