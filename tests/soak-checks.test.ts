@@ -31,6 +31,8 @@ describe('the soak lease checks', () => {
     expect(tokenOrder([hold(1, 0, 10, 20), hold(2, 15, 25, 30)], 'lock')).toEqual([]);
     expect(tokenOrder([hold(1, 0, 10, 20), hold(1, 15, 25, 30)], 'lock')).toEqual(['lock token 1 granted twice']);
     expect(tokenOrder([hold(1, 30, 40, 50), hold(2, 0, 10, 20)], 'lock')).toEqual(['lock token 2 arrived before token 1 was asked for']);
+    // Not only between neighbours: token 3 arrived before token 1 was asked for.
+    expect(tokenOrder([hold(1, 10, 20, 25), hold(2, 0, 30, 35), hold(3, 1, 5, 8)], 'lock')).toEqual(['lock token 3 arrived before token 1 was asked for']);
   });
 });
 

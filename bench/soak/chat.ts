@@ -76,7 +76,8 @@ export class ChatLoad implements Actor {
   }
 
   async drain(deadline: number): Promise<void> {
-    // Pull until a pull brings nothing for every member (or the deadline passes).
+    // Pull until a pull brings nothing for every member (or the deadline passes); a pull that
+    // brings only messages shown before (their markSeen was lost) is acknowledged and pulled again.
     for (const member of this.everyMember()) {
       while (Date.now() < deadline) {
         const got = await this.pullOnce(member);
@@ -154,14 +155,15 @@ export class ChatLoad implements Actor {
     }
   }
 
-  /** One pull and its acknowledgements: how many new messages were shown, -1 when it failed. */
+  /** One pull and its acknowledgements: how many messages it brought (new or again), -1 when it failed. */
   private async pullOnce(member: string): Promise<number> {
     const token = this.soak.token(member);
     this.counts.pulls++;
     const outcome = await this.soak.api.call<{ chatId: string; messages: Message[] }[]>(token, PENDING, {}, 'pendingMessages');
     if (outcome.kind !== 'ok') return -1;
-    let fresh = 0;
+    let pulled = 0;
     for (const pending of outcome.data) {
+      pulled += pending.messages.length;
       const chat = this.chats.find((c) => c.id === pending.chatId);
       if (!chat) {
         this.problems.push(`${member} was shown chat ${pending.chatId}, not one of its own`);
@@ -179,7 +181,6 @@ export class ChatLoad implements Actor {
         shown.push(message);
         seen.add(message.id);
         lastId = Math.max(lastId, message.id);
-        fresh++;
         this.counts.shown++;
       }
       if (pending.messages.length > 0) {
@@ -187,6 +188,6 @@ export class ChatLoad implements Actor {
         await this.soak.api.call<boolean>(token, SEEN, { chatId: chat.id, messageId: pending.messages.at(-1)!.id }, 'markSeen');
       }
     }
-    return fresh;
+    return pulled;
   }
 }

@@ -155,7 +155,7 @@ export function overlaps(holds: Hold[], limit: number): string[] {
   return found;
 }
 
-/** Grants sorted by arrival must carry rising tokens when a later grant began after the earlier's release. */
+/** Tokens never repeat, and rise in the order grants were given. */
 export function tokenOrder(holds: Hold[], what: string): string[] {
   const found: string[] = [];
   const tokens = new Set<number>();
@@ -163,12 +163,12 @@ export function tokenOrder(holds: Hold[], what: string): string[] {
     if (tokens.has(hold.fencingToken)) found.push(`${what} token ${hold.fencingToken} granted twice`);
     tokens.add(hold.fencingToken);
   }
+  // A grant that arrived before a lower token was even asked for was given out of order.
   const byToken = [...holds].sort((a, b) => a.fencingToken - b.fencingToken);
-  for (let i = 1; i < byToken.length; i++) {
-    const earlier = byToken[i - 1]!;
-    const later = byToken[i]!;
-    // A grant asked for after an earlier grant arrived must carry a higher token.
-    if (earlier.asked > later.granted) found.push(`${what} token ${later.fencingToken} arrived before token ${earlier.fencingToken} was asked for`);
+  let latestAsk: Hold | undefined;
+  for (const hold of byToken) {
+    if (latestAsk && hold.granted < latestAsk.asked) found.push(`${what} token ${hold.fencingToken} arrived before token ${latestAsk.fencingToken} was asked for`);
+    if (!latestAsk || hold.asked > latestAsk.asked) latestAsk = hold;
   }
   return found;
 }

@@ -12,7 +12,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import readline from 'node:readline';
-import { startRedisProcess } from '../../tests/support/redis-process';
+import { startRedisProcess, startWatchdog } from '../../tests/support/redis-process';
 import { clock, ProgressBar } from '../progress-bar';
 import { startProduct, type ServerProcess } from '../server-process';
 import { seeded } from '../support';
@@ -115,9 +115,17 @@ async function main(): Promise<void> {
   const redis = await startRedisProcess();
   const processes: (ServerProcess | undefined)[] = new Array<ServerProcess | undefined>(API_PROCESSES).fill(undefined);
   let worker: ChildProcess | undefined;
+  // Finished tasks stay readable for the whole run (the check reads each), and counter samples
+  // at the precisions checked cover it; both as the defaults for runs of 10 minutes or less.
+  const taskHistory = Math.min(1_000_000, Math.max(10_000, 1000 * Math.ceil(options.minutes)));
+  const env = { TASK_HISTORY: String(taskHistory), TASK_MAX_PER_QUEUE: String(2 * taskHistory) };
+  /** Set once the soak is stopping: a process started after that is stopped at once. */
+  let stopping = false;
   const startApi = async (slot: number): Promise<void> => {
-    const server = await startProduct(redis.url, { LOG_LEVEL: 'warn', COUNTER_CLEANUP: 'on' });
+    const server = await startProduct(redis.url, { LOG_LEVEL: 'warn', COUNTER_CLEANUP: 'on', ...env });
+    guard(server.child);
     apiLog.follow(server.child, `api-${slot + 1}`);
+    if (stopping) return void (await server.stop());
     processes[slot] = server;
     api.set(slot, server.origin);
   };
@@ -133,12 +141,17 @@ async function main(): Promise<void> {
         WORKER_CONCURRENCY: '8',
         TASK_VISIBILITY_TIMEOUT_MS: '5000',
         LOG_LEVEL: 'info',
+        ...env,
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
+    guard(child);
     workerLog.follow(child, 'worker');
     await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error('the worker did not start within 30 s')), 30_000);
+      const timer = setTimeout(() => {
+        child.kill('SIGKILL');
+        reject(new Error('the worker did not start within 30 s'));
+      }, 30_000);
       child.once('exit', (code) => reject(new Error(`the worker exited during start-up (${code}); see soak-worker.log`)));
       readline.createInterface({ input: child.stdout! }).on('line', (line) => {
         if (line.includes('task workers started')) {
@@ -147,28 +160,32 @@ async function main(): Promise<void> {
         }
       });
     });
+    if (stopping) child.kill('SIGKILL');
     return child;
   };
 
   const cleanUp = async (): Promise<void> => {
+    stopping = true;
     worker?.kill('SIGKILL');
     await Promise.all(processes.map((p) => p?.stop()));
     await redis.stop();
     apiLog.close();
     workerLog.close();
   };
-  process.once('SIGINT', () => {
-    bar.clear();
-    console.error('soak: interrupted; stopping its processes');
-    void cleanUp().then(() => process.exit(130));
-  });
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+    process.once(signal, () => {
+      bar.clear();
+      console.error(`soak: ${signal}; stopping its processes`);
+      void cleanUp().then(() => process.exit(130));
+    });
+  }
 
   try {
     for (let slot = 0; slot < API_PROCESSES; slot++) await startApi(slot);
     worker = await startWorker();
     const chat = new ChatLoad(soak);
     const phones = new SubscriberLoad(soak, () => chat.members());
-    const actors: Actor[] = [chat, phones, new LeaseLoad(soak), tasks, new MarketLoad(soak), new CounterLoad(soak)];
+    const actors: Actor[] = [chat, phones, new LeaseLoad(soak), tasks, new MarketLoad(soak), new CounterLoad(soak, options.minutes)];
     for (const actor of actors) await actor.setup();
     const keysBefore = await keyspace(redis.client());
 
@@ -256,11 +273,16 @@ async function main(): Promise<void> {
     await load;
     note('load stopped', 'draining: pulling what is still waiting, letting tasks finish');
     const deadline = Date.now() + 120_000;
-    for (const actor of actors) await actor.drain(deadline);
+    const undrained: string[] = [];
+    for (const actor of actors) {
+      // A part that cannot read its final state fails its own checks; the others still report.
+      await actor.drain(deadline).catch((error: unknown) => undrained.push(`${actor.name}: ${(error as Error)?.message ?? String(error)}`));
+    }
     clearInterval(ticker);
     clearInterval(sampler);
     const keysAfter = await keyspace(redis.client());
     const checks: Check[] = actors.flatMap((actor) => actor.check());
+    if (undrained.length > 0) checks.push({ name: 'every part read its final state', ok: false, detail: undrained.join('; ') });
     const unexpected = [...api.unexpected].map(([code, n]) => `${code} × ${n}`);
     checks.push({
       name: 'no INTERNAL_SERVER_ERROR or 5xx answer',
@@ -288,6 +310,12 @@ async function main(): Promise<void> {
     bar.clear();
     await cleanUp();
   }
+}
+
+/** Kills `child` should the soak itself die (even by SIGKILL), as the test harness does for redis-server. */
+function guard(child: ChildProcess): void {
+  const watchdog = startWatchdog(child.pid!);
+  child.once('exit', () => watchdog.kill('SIGKILL'));
 }
 
 const PHASES = ['steady', 'API process killed', 'after the API kill', 'Redis killed', 'after the Redis kill', 'worker killed mid-task', 'after the worker kill', 'draining'];

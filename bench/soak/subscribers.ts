@@ -86,7 +86,8 @@ export class SubscriberLoad implements Actor {
         const watch = setInterval(() => stop() && done(), 200);
         const done = (): void => {
           clearInterval(watch);
-          if (stop()) void client.dispose();
+          // Also when only the subscription ended: the next round opens a socket of its own.
+          void client.dispose();
           resolve();
         };
         const client = createClient({

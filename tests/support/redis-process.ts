@@ -178,7 +178,7 @@ function conf(dir: string, port: number, password: string): string {
  * A shell that blocks reading a pipe from this process; when this process dies (even by
  * SIGKILL) the pipe closes and the shell kills redis-server, so no server outlives the tests.
  */
-function startWatchdog(pid: number): ChildProcess {
+export function startWatchdog(pid: number): ChildProcess {
   const watchdog = spawn('sh', ['-c', 'read _unused; kill -KILL "$0" 2>/dev/null', String(pid)], {
     detached: true,
     stdio: ['pipe', 'ignore', 'ignore'],
