@@ -1,7 +1,7 @@
 // The soak's report: printed as tables, and written to bench/results/soak-latest.json and .md.
 import fs from 'node:fs';
 import path from 'node:path';
-import { describeMachine } from '../machine';
+import { describeMachine, type Machine } from '../machine';
 import { printTable } from '../support';
 import type { Check } from './actor';
 import type { PhaseSummary } from './latencies';
@@ -42,8 +42,10 @@ export function writeReport(report: SoakReport, dir: string): void {
   }
 
   fs.mkdirSync(dir, { recursive: true });
-  fs.writeFileSync(path.join(dir, 'soak-latest.json'), `${JSON.stringify({ machine: describeMachine(path.resolve(dir, '..', '..')), ...report }, null, 2)}\n`);
-  fs.writeFileSync(path.join(dir, 'soak-latest.md'), markdown(report, dir));
+  // Described once, before either file is written (a written file would make the tree look changed).
+  const machine = describeMachine(path.resolve(dir, '..', '..'));
+  fs.writeFileSync(path.join(dir, 'soak-latest.json'), `${JSON.stringify({ machine, ...report }, null, 2)}\n`);
+  fs.writeFileSync(path.join(dir, 'soak-latest.md'), markdown(report, machine));
   console.log(`\nReport: ${path.relative(process.cwd(), path.join(dir, 'soak-latest.md'))}`);
 }
 
@@ -69,8 +71,7 @@ function table([header, rows]: [string[], string[][]]): string {
   return [`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
 }
 
-function markdown(report: SoakReport, dir: string): string {
-  const machine = describeMachine(path.resolve(dir, '..', '..'));
+function markdown(report: SoakReport, machine: Machine): string {
   return [
     `# Soak, ${report.startedAt}`,
     '',
