@@ -4,10 +4,10 @@ import path from 'node:path';
 import type { ClusterTarget } from './redis/connection';
 import type { ReplicaWait } from './redis/scripts';
 import { MARKET_STRATEGIES, type MarketStrategyName } from './redis/market';
+import type { LogLevel } from './logger';
 import type { RateLimitSettings } from './security/rate-limit';
 
 export type NodeEnv = 'development' | 'test' | 'production';
-export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
 export interface CounterConfig {
   /** Slice lengths in seconds, ascending, unique. */

@@ -4,23 +4,20 @@
 // express app in http.ts, which does the same checks with more generality. Measured on the
 // benchmark (bench/graphql.ts), express's router, body parser, ETag hashing and per-request
 // helmet work cost about as much CPU as Apollo and the resolvers together.
-// The two paths answer alike: same checks in the same order (authenticate, count the rate,
-// refuse a bad token, read the body within the limit), same error bodies, same security
-// headers (helmet's, captured once), same request log line.
+// The two paths answer alike: the same request gate (security/request-gate.ts), then the body
+// read within the limit; the same error bodies, security headers (helmet's, captured once) and
+// request log line.
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { HeaderMap, type ApolloServer, type BaseContext } from '@apollo/server';
 import type { RequestHandler } from 'express';
-import { bearerToken, type TokenVerifier } from './auth';
-import { AppError } from './errors';
 import { logRequest, REQUEST_ID, type RequestReport } from './http';
 import type { Logger } from './logger';
-import type { RateLimits } from './security/rate-limit';
+import { errorBody, type RequestGate } from './security/request-gate';
 
 export interface FastPathOptions<Context extends BaseContext> {
   logger: Logger;
-  verifier: TokenVerifier;
-  rateLimits: RateLimits;
+  gate: RequestGate;
   bodyLimitBytes: number;
   /** helmet's middleware: its headers are read once and set on every answer. */
   securityHeaders: RequestHandler;
@@ -66,25 +63,11 @@ function servedHere(req: IncomingMessage, limit: number): boolean {
 }
 
 async function serve<Context extends BaseContext>(req: IncomingMessage, res: ServerResponse, report: RequestReport, options: FastPathOptions<Context>): Promise<void> {
-  let authError: AppError | undefined;
-  try {
-    const token = bearerToken(req.headers.authorization);
-    report.principal = token === undefined ? null : options.verifier.verify(token);
-  } catch (error) {
-    if (!(error instanceof AppError)) throw error;
-    authError = error;
-  }
-  try {
-    await options.rateLimits.check(report.principal, req.socket.remoteAddress);
-  } catch (error) {
-    if (!(error instanceof AppError) || error.code !== 'RATE_LIMITED') throw error;
-    const retryAfterMs = Number(error.details.retryAfterMs);
-    res.setHeader('retry-after', String(Math.ceil(retryAfterMs / 1000)));
-    return refuse(res, report, 429, error.code, error.message, { retryAfterMs });
-  }
-  if (authError) {
-    res.setHeader('www-authenticate', 'Bearer');
-    return refuse(res, report, 401, authError.code, authError.message);
+  const { principal, refusal } = await options.gate.admit(req.headers.authorization, req.socket.remoteAddress);
+  report.principal = principal;
+  if (refusal) {
+    for (const [name, value] of Object.entries(refusal.headers)) res.setHeader(name, value);
+    return refuse(res, report, refusal.status, refusal.code, refusal.message, refusal.details);
   }
 
   const text = await readBody(req, Number(req.headers['content-length']));
@@ -142,7 +125,7 @@ function readBody(req: IncomingMessage, length: number): Promise<string> {
 /** The same JSON error answer as http.ts's sendError. */
 function refuse(res: ServerResponse, report: RequestReport, status: number, code: string, message: string, details: Record<string, unknown> = {}): void {
   report.errorCodes = [code];
-  const body = JSON.stringify({ errors: [{ message, extensions: { code, ...details } }] });
+  const body = JSON.stringify(errorBody(code, message, details));
   res.statusCode = status;
   res.setHeader('content-type', 'application/json; charset=utf-8');
   res.setHeader('content-length', Buffer.byteLength(body));

@@ -1,14 +1,13 @@
 // The express side of the server: request ids and one log line per request, security headers,
-// health probes, bearer-token authentication, and JSON errors for anything before GraphQL.
+// health probes, the request gate, and JSON errors for anything before GraphQL.
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
 import helmet from 'helmet';
-import { bearerToken, type Principal, type TokenVerifier } from './auth';
-import { AppError } from './errors';
+import type { Principal } from './auth';
 import type { Logger } from './logger';
 import { originPolicy } from './security/origins';
-import type { RateLimits } from './security/rate-limit';
+import { errorBody, type RequestGate } from './security/request-gate';
 import { withTimeout } from './timeout';
 
 /** Filled in while a request runs, read by the request log line when it finishes. */
@@ -21,7 +20,7 @@ export interface RequestReport {
 
 export interface HttpAppOptions {
   logger: Logger;
-  verifier: TokenVerifier;
+  gate: RequestGate;
   isProduction: boolean;
   bodyLimitBytes: number;
   /** Resolves when Redis answers; rejects or stays pending when it does not. */
@@ -29,7 +28,6 @@ export interface HttpAppOptions {
   isDraining: () => boolean;
   /** Browser origins allowed besides the server's own (ALLOWED_ORIGINS). */
   allowedOrigins: readonly string[];
-  rateLimits: RateLimits;
   /** From securityHeaders(); the GraphQL fast path sets the same headers. */
   securityHeaders: RequestHandler;
 }
@@ -72,9 +70,7 @@ export function createHttpApp(options: HttpAppOptions): Express {
   app.use(
     '/graphql',
     originPolicy(options.allowedOrigins, (res) => sendError(res, 403, 'FORBIDDEN', 'Requests from this origin are not allowed (ALLOWED_ORIGINS)')),
-    authenticate(options.verifier),
-    limitRate(options.rateLimits),
-    refuseBadToken,
+    admit(options.gate),
     express.json({ limit: options.bodyLimitBytes }),
   );
   return app;
@@ -130,47 +126,21 @@ export function logRequest(logger: Logger, req: IncomingMessage, res: ServerResp
 }
 
 /**
- * No header: anonymous (introspection, Sandbox). A header that is not a valid token is answered
- * 401 by `refuseBadToken`, after the rate limit has counted the request against its address:
- * guessing tokens costs a client its rate like anything else.
+ * The request gate (security/request-gate.ts), before the body is read: a refused or limited
+ * client costs little. No header: anonymous (introspection, Sandbox).
  */
-function authenticate(verifier: TokenVerifier): RequestHandler {
+function admit(gate: RequestGate): RequestHandler {
   return (req, res, next) => {
-    try {
-      const token = bearerToken(req.headers.authorization);
-      reportOf(res).principal = token === undefined ? null : verifier.verify(token);
-      next();
-    } catch (error) {
-      if (!(error instanceof AppError)) return next(error);
-      res.locals.authError = error;
-      next();
-    }
-  };
-}
-
-const refuseBadToken: RequestHandler = (_req, res, next) => {
-  const error = res.locals.authError as AppError | undefined;
-  if (!error) return next();
-  res.setHeader('www-authenticate', 'Bearer');
-  sendError(res, 401, error.code, error.message);
-};
-
-/** Counted once the caller is known (or its token refused), before the body is read: a limited client costs little. */
-function limitRate(limits: RateLimits): RequestHandler {
-  return (req, res, next) => {
-    limits.check(reportOf(res).principal, req.socket.remoteAddress).then(
-      () => next(),
-      (error: unknown) => {
-        if (!(error instanceof AppError) || error.code !== 'RATE_LIMITED') return next(error);
-        const retryAfterMs = Number(error.details.retryAfterMs);
-        res.setHeader('retry-after', String(Math.ceil(retryAfterMs / 1000)));
-        sendError(res, 429, error.code, error.message, { retryAfterMs });
-      },
-    );
+    gate.admit(req.headers.authorization, req.socket.remoteAddress).then(({ principal, refusal }) => {
+      reportOf(res).principal = principal;
+      if (!refusal) return next();
+      for (const [name, value] of Object.entries(refusal.headers)) res.setHeader(name, value);
+      sendError(res, refusal.status, refusal.code, refusal.message, refusal.details);
+    }, next);
   };
 }
 
 function sendError(res: express.Response, status: number, code: string, message: string, details: Record<string, unknown> = {}): void {
   reportOf(res).errorCodes = [code];
-  res.status(status).json({ errors: [{ message, extensions: { code, ...details } }] });
+  res.status(status).json(errorBody(code, message, details));
 }

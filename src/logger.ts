@@ -1,8 +1,8 @@
 // Structured JSON logs (pino): one object per line, so log shippers need no parsing rules.
 import pino, { type Logger } from 'pino';
-import type { LogLevel } from './config';
 
 export type { Logger };
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
 export function createLogger(level: LogLevel): Logger {
   return pino({

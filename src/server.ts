@@ -29,7 +29,7 @@ import { TaskRepository } from './redis/tasks';
 import { EmbeddedRedis } from './redis/embedded';
 import { createRedisPubSub } from './schema/pubsub';
 import { channelOf } from './redis/keys';
-import { Topic } from './schema/context';
+import { createContext, Topic } from './schema/context';
 import { ChatResolver } from './resolvers/chat';
 import { ContactsResolver } from './resolvers/contacts';
 import { CounterResolver } from './resolvers/counter';
@@ -51,6 +51,7 @@ import { startTaskRunner } from './workers/task-runner';
 import { documentGuard } from './security/document-limits';
 import { createOperationCheck, operationCheckPlugin } from './security/operation-check';
 import { RateLimits } from './security/rate-limit';
+import { RequestGate } from './security/request-gate';
 import { startWebSocketServer } from './ws';
 
 export interface RunningServer {
@@ -180,19 +181,18 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
 
     const documents = documentGuard(config.security);
     const operationCheck = createOperationCheck({ schema, introspection: config.introspection, documents });
-    const rateLimits = new RateLimits(config.security.rateLimit, commands, logger);
+    const gate = new RequestGate(verifier, new RateLimits(config.security.rateLimit, commands, logger));
     let draining = false;
     const headers = securityHeaders(config.isProduction);
     const app = createHttpApp({
       securityHeaders: headers,
       logger,
-      verifier,
+      gate,
       isProduction: config.isProduction,
       bodyLimitBytes: config.bodyLimitBytes,
       pingStore: () => pingRedis(commands),
       isDraining: () => draining,
       allowedOrigins: config.security.allowedOrigins,
-      rateLimits,
     });
     // The handler is set once Apollo has started (the fast path needs it); until then, the app.
     let handle: http.RequestListener = app;
@@ -201,7 +201,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
     const ws = startWebSocketServer({
       httpServer,
       schema,
-      verifier,
+      gate,
       formatError,
       logger,
       maxPayload: config.security.wsMaxPayloadBytes,
@@ -212,7 +212,6 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
       allowedOrigins: config.security.allowedOrigins,
       documents,
       operationCheck,
-      rateLimits,
     });
 
     const apollo = new ApolloServer<GraphQLContext>({
@@ -249,25 +248,18 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
     });
     undo.push(async () => stopWaiting.abort());
 
-    // The signal and the child logger are made when first asked for: most requests need neither.
     const context = async (res: http.ServerResponse): Promise<GraphQLContext> => {
       const report = reportOf(res);
-      let signal: AbortSignal | undefined;
-      let child: Logger | undefined;
-      return {
+      return createContext({
         principal: report.principal,
         requestId: report.requestId,
         report,
-        get signal() {
-          return (signal ??= abortedOnClose(res));
-        },
-        get logger() {
-          return (child ??= logger.child({ reqId: report.requestId }));
-        },
-      };
+        signal: () => abortedOnClose(res),
+        logger: () => logger.child({ reqId: report.requestId }),
+      });
     };
     app.use('/graphql', expressMiddleware(apollo, { context: async ({ res }) => context(res) }));
-    handle = withGraphqlFastPath(app, { logger, verifier, rateLimits, bodyLimitBytes: config.bodyLimitBytes, securityHeaders: headers, apollo, context });
+    handle = withGraphqlFastPath(app, { logger, gate, bodyLimitBytes: config.bodyLimitBytes, securityHeaders: headers, apollo, context });
     finishHttpApp(app, logger);
 
     await new Promise<void>((resolve, reject) => {

@@ -6,13 +6,25 @@
 import type { IncomingMessage } from 'node:http';
 import { CloseCode, handleProtocols, type Server } from 'graphql-ws';
 import { WebSocket, type WebSocketServer } from 'ws';
+import type { Principal } from './auth';
 import type { Logger } from './logger';
 
 /** What every graphql-ws hook finds in `ctx.extra`. */
 export type SocketExtra = {
   readonly socket: WebSocket;
   readonly request: IncomingMessage;
+  /** Set once connection_init was accepted (ws.ts). */
+  session?: SocketSession;
 };
+
+/** What the server keeps about one accepted socket, for as long as it is open. */
+export interface SocketSession {
+  principal: Principal;
+  /** Operations running, by id: told to stop when the client completes one or the socket closes. */
+  operations: Map<string, AbortController>;
+  /** Closes the socket when the token expires. */
+  expiryTimer?: NodeJS.Timeout;
+}
 
 export interface Transport {
   /** Closes every socket (1001 Going Away) and stops accepting new ones. */

@@ -6,21 +6,22 @@ import { randomUUID } from 'node:crypto';
 import { GraphQLError, type GraphQLSchema } from 'graphql';
 import { CloseCode, makeServer } from 'graphql-ws';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { bearerToken, isExpired, type Principal, type TokenVerifier } from './auth';
-import type { Logger } from './logger';
-import type { GraphQLContext } from './schema/context';
+import { isExpired, type Principal } from './auth';
+import { createContext } from './schema/context';
 import type { ErrorFormatter } from './schema/format-error';
 import { DocumentCache } from './security/document-cache';
 import type { DocumentGuard } from './security/document-limits';
 import type { OperationCheck } from './security/operation-check';
 import { originAllowed, originOf } from './security/origins';
-import { clientKey, type RateLimits } from './security/rate-limit';
-import { closeReason, serveGraphqlWs, type SocketExtra } from './ws-transport';
+import { clientKey } from './security/rate-limit';
+import type { RequestGate } from './security/request-gate';
+import { closeReason, serveGraphqlWs, type SocketExtra, type SocketSession } from './ws-transport';
+import type { Logger } from './logger';
 
 export interface WebSocketOptions {
   httpServer: HttpServer;
   schema: GraphQLSchema;
-  verifier: TokenVerifier;
+  gate: RequestGate;
   formatError: ErrorFormatter;
   logger: Logger;
   /** Largest accepted frame, in bytes; a larger one closes the socket (1009). */
@@ -35,7 +36,6 @@ export interface WebSocketOptions {
   allowedOrigins: readonly string[];
   documents: DocumentGuard;
   operationCheck: OperationCheck;
-  rateLimits: RateLimits;
 }
 
 export interface WebSocketHandle {
@@ -61,11 +61,11 @@ export function startWebSocketServer(options: WebSocketOptions): WebSocketHandle
       if ((socketsPerAddress.get(clientKey(req.socket.remoteAddress)) ?? 0) >= options.maxSocketsPerAddress) {
         return done(false, 429, 'Too many connections from this address (WS_MAX_SOCKETS_PER_ADDRESS)');
       }
-      options.rateLimits.check(null, req.socket.remoteAddress).then(
-        () => done(true),
-        (error: { details?: { retryAfterMs?: unknown } }) => {
-          const seconds = Math.ceil(Number(error.details?.retryAfterMs ?? 1000) / 1000);
-          done(false, 429, 'Too many requests', { 'retry-after': String(seconds) });
+      options.gate.count(null, req.socket.remoteAddress).then(
+        (refusal) => (refusal ? done(false, refusal.status, 'Too many requests', refusal.headers) : done(true)),
+        (error: unknown) => {
+          log.error({ err: error }, 'websocket handshake failed');
+          done(false, 500, 'Internal server error');
         },
       );
     },
@@ -82,11 +82,6 @@ export function startWebSocketServer(options: WebSocketOptions): WebSocketHandle
     });
   };
   wss.on('connection', (socket, req) => hold(socketsPerAddress, clientKey(req.socket.remoteAddress), socket));
-  const principals = new WeakMap<WebSocket, Principal>();
-  const expiryTimers = new WeakMap<WebSocket, NodeJS.Timeout>();
-  // Operations still running (a wait for a lock) are told to stop when the client cancels them
-  // or the socket closes. graphql-ws has no hook for a client's `complete`, so it is read here.
-  const running = new WeakMap<WebSocket, Map<string, AbortController>>();
   // Parsed and validated once per distinct text; texts up to 4 MiB in all.
   const validDocuments = new DocumentCache(4 * 1024 * 1024);
   const format = (errors: readonly GraphQLError[]) => errors.map((error) => options.formatError(error.toJSON(), error));
@@ -98,7 +93,7 @@ export function startWebSocketServer(options: WebSocketOptions): WebSocketHandle
     // Every operation over WebSocket needs a caller: a missing or bad token closes the socket
     // with 4403 Forbidden before anything else happens.
     onConnect: (ctx) => {
-      const principal = principalFrom(ctx.connectionParams, options.verifier);
+      const principal = principalFrom(ctx.connectionParams, options.gate);
       if (!principal) {
         log.info('websocket connection refused: missing or invalid token');
         return false;
@@ -109,36 +104,38 @@ export function startWebSocketServer(options: WebSocketOptions): WebSocketHandle
         return false;
       }
       hold(socketsPerUser, principal.userId, ctx.extra.socket);
-      principals.set(ctx.extra.socket, principal);
-      const operations = new Map<string, AbortController>();
-      running.set(ctx.extra.socket, operations);
-      ctx.extra.socket.on('message', (data) => cancelOnComplete(data, operations));
-      if (principal.expiresAt !== undefined) closeAtExpiry(ctx.extra.socket, principal.expiresAt, expiryTimers);
+      const session: SocketSession = { principal, operations: new Map() };
+      ctx.extra.session = session;
+      // Operations still running (a wait for a lock) are told to stop when the client cancels
+      // them. graphql-ws has no hook for a client's `complete`, so it is read here.
+      ctx.extra.socket.on('message', (data) => cancelOnComplete(data, session.operations));
+      if (principal.expiresAt !== undefined) closeAtExpiry(ctx.extra.socket, principal.expiresAt, session);
       log.debug({ user: principal.userId }, 'websocket connected');
       return true;
     },
 
     onClose: (ctx, code) => {
-      clearTimeout(expiryTimers.get(ctx.extra.socket));
-      for (const controller of running.get(ctx.extra.socket)?.values() ?? []) controller.abort();
-      running.delete(ctx.extra.socket);
-      log.debug({ user: principals.get(ctx.extra.socket)?.userId, code }, 'websocket closed');
+      const session = ctx.extra.session;
+      clearTimeout(session?.expiryTimer);
+      for (const controller of session?.operations.values() ?? []) controller.abort();
+      session?.operations.clear();
+      log.debug({ user: session?.principal.userId, code }, 'websocket closed');
     },
 
     onSubscribe: async (ctx, id, payload) => {
-      const principal = principals.get(ctx.extra.socket) ?? null;
-      if (!principal || isExpired(principal)) {
+      const session = ctx.extra.session;
+      if (!session || isExpired(session.principal)) {
         return [new GraphQLError('Bearer token has expired', { extensions: { code: 'UNAUTHENTICATED' } })];
       }
-      const operations = running.get(ctx.extra.socket);
-      if (operations?.has(id)) {
+      const { principal, operations } = session;
+      if (operations.has(id)) {
         // A client that completes an operation and reuses its id before the old one has ended:
         // graphql-ws has forgotten the old id and would run the new one untracked (past the cap,
         // and past the socket's close). Refused as graphql-ws refuses a duplicate id.
         ctx.extra.socket.close(4409, closeReason(`Subscriber for ${id} already exists`));
         return [new GraphQLError(`Subscriber for ${id} already exists`, { extensions: { code: 'BAD_REQUEST' } })];
       }
-      if (operations && operations.size >= options.maxOperations) {
+      if (operations.size >= options.maxOperations) {
         return [
           new GraphQLError(`At most ${options.maxOperations} operations may run at once on one connection (WS_MAX_OPERATIONS)`, {
             extensions: { code: 'CONFLICT' },
@@ -148,17 +145,16 @@ export function startWebSocketServer(options: WebSocketOptions): WebSocketHandle
       // The slot is taken before the first wait, so a burst cannot pass the cap; a refusal
       // below gives it back (graphql-ws reports no completion for an operation it never ran).
       const controller = new AbortController();
-      operations?.set(id, controller);
+      operations.set(id, controller);
       const refuse = (errors: readonly GraphQLError[]): readonly GraphQLError[] => {
-        operations?.delete(id);
+        operations.delete(id);
         return errors;
       };
-      try {
-        await options.rateLimits.check(principal, ctx.extra.request.socket.remoteAddress);
-      } catch (error) {
-        const known = error as { message: string; code?: string; details?: Record<string, unknown> };
-        return refuse([new GraphQLError(known.message, { extensions: { code: known.code ?? 'RATE_LIMITED', ...known.details } })]);
-      }
+      const overLimit = await options.gate.count(principal, ctx.extra.request.socket.remoteAddress).catch((error: unknown) => {
+        operations.delete(id);
+        throw error;
+      });
+      if (overLimit) return refuse([new GraphQLError(overLimit.message, { extensions: { code: overLimit.code, ...overLimit.details } })]);
       let document = validDocuments.get(payload.query);
       if (!document) {
         try {
@@ -173,15 +169,12 @@ export function startWebSocketServer(options: WebSocketOptions): WebSocketHandle
       // As over HTTP: OPERATION_RESOLUTION_FAILURE (graphql-ws's own answer has no code).
       const operation = options.operationCheck.operation(document, payload.operationName);
       if (operation instanceof GraphQLError) return refuse([operation]);
-      let child: Logger | undefined;
-      const contextValue: GraphQLContext = {
+      const contextValue = createContext({
         principal,
         requestId: randomUUID(),
-        signal: controller.signal,
-        get logger() {
-          return (child ??= log.child({ user: principal.userId, op: payload.operationName }));
-        },
-      };
+        signal: () => controller.signal,
+        logger: () => log.child({ user: principal.userId, op: payload.operationName }),
+      });
       log.info({ user: principal.userId, operation: payload.operationName, id }, 'websocket operation');
       return {
         schema: options.schema,
@@ -197,11 +190,11 @@ export function startWebSocketServer(options: WebSocketOptions): WebSocketHandle
     onNext: (_ctx, _id, _payload, _args, result) =>
       result.errors ? { ...result, errors: format(result.errors) } : undefined,
     onError: (ctx, id, _payload, errors) => {
-      running.get(ctx.extra.socket)?.delete(id);
+      ctx.extra.session?.operations.delete(id);
       return format(errors);
     },
     onComplete: (ctx, id) => {
-      running.get(ctx.extra.socket)?.delete(id);
+      ctx.extra.session?.operations.delete(id);
     },
   });
   return serveGraphqlWs(wss, server, log);
@@ -223,22 +216,19 @@ function cancelOnComplete(data: unknown, operations: Map<string, AbortController
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /** Closes the socket when its token expires; long delays are chained, as timers overflow at ~24.8 days. */
-function closeAtExpiry(socket: WebSocket, expiresAt: number, timers: WeakMap<WebSocket, NodeJS.Timeout>): void {
+function closeAtExpiry(socket: WebSocket, expiresAt: number, session: SocketSession): void {
   const delay = expiresAt - Date.now();
-  const timer = setTimeout(() => {
-    if (delay > MAX_TIMER_MS) closeAtExpiry(socket, expiresAt, timers);
+  session.expiryTimer = setTimeout(() => {
+    if (delay > MAX_TIMER_MS) closeAtExpiry(socket, expiresAt, session);
     else socket.close(CloseCode.Forbidden, 'Token expired');
   }, Math.min(Math.max(delay, 0), MAX_TIMER_MS));
-  timer.unref();
-  timers.set(socket, timer);
+  session.expiryTimer.unref();
 }
 
-function principalFrom(params: ConnectionParams, verifier: TokenVerifier): Principal | undefined {
-  const header = params?.authorization ?? params?.Authorization;
-  if (typeof header !== 'string') return undefined;
+/** The caller connection_init names (the gate's rules, as for an HTTP header); undefined for none or a bad token. */
+function principalFrom(params: ConnectionParams, gate: RequestGate): Principal | undefined {
   try {
-    const token = bearerToken(header);
-    return token === undefined ? undefined : verifier.verify(token);
+    return gate.identify(params?.authorization ?? params?.Authorization) ?? undefined;
   } catch {
     return undefined;
   }

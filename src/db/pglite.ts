@@ -8,7 +8,7 @@ import path from 'node:path';
 import { fork } from 'node:child_process';
 import { Worker } from 'node:worker_threads';
 import type { Logger } from '../logger';
-import type { SqlConnection, SqlDatabase } from './row-source';
+import type { SqlConnection, SqlDatabase } from './sql';
 
 type Reply = { id: number; rows: Record<string, unknown>[] } | { id: number; error: string };
 type Message = Reply | { ready: true } | { failed: string };

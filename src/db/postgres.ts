@@ -3,7 +3,7 @@
 // reconnects by itself once the database is back.
 import { Pool } from 'pg';
 import type { Logger } from '../logger';
-import type { SqlConnection, SqlDatabase } from './row-source';
+import type { SqlConnection, SqlDatabase } from './sql';
 
 /** One refresher runs one query at a time; a second connection covers a reconnect. */
 const POOL_SIZE = 2;

@@ -6,26 +6,12 @@ import type { Config } from '../config';
 import type { Logger } from '../logger';
 import { pgliteDatabase } from './pglite';
 import { postgresDatabase } from './postgres';
+import type { SqlConnection, SqlDatabase } from './sql';
 
 export interface RowSource {
   /** The rows with these keys as JSON text, by key; a key with no row (or that no row could have) is absent. */
   fetchRows(ids: readonly string[]): Promise<Map<string, string>>;
   close(): Promise<void>;
-}
-
-/** An open database: a query runner that can be closed. */
-export interface SqlConnection {
-  query(sql: string, params?: unknown[]): Promise<Record<string, unknown>[]>;
-  close(): Promise<void>;
-  /** True once it can never answer again (it is opened anew on the next use). */
-  broken?(): boolean;
-}
-
-/** A database that is opened on first use. */
-export interface SqlDatabase {
-  /** For logs, without credentials. */
-  readonly name: string;
-  open(): Promise<SqlConnection>;
 }
 
 export interface RowTable {

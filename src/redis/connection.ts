@@ -5,10 +5,10 @@ import type { Logger } from '../logger';
 import { withTimeout } from '../timeout';
 import './ioredis-patches';
 import { UNREACHABLE_POLICY } from './retry-policy';
+import type { RedisClient } from './client';
 import { defineScripts, requireReplicas, type ReplicaWait } from './scripts';
 
-/** Either client: every repository works on both, as every script keeps its keys in one slot. */
-export type RedisClient = Redis | Cluster;
+export type { RedisClient } from './client';
 
 /** A Redis Cluster: some of its nodes (the rest are discovered) and the credentials for all. */
 export interface ClusterTarget {

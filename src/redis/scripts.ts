@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { ChainableCommander, Cluster } from 'ioredis';
-import type { RedisClient } from './connection';
+import type { RedisClient } from './client';
 import { AppError, badInput, conflict, forbidden, notFound, storeUnavailable } from '../errors';
 
 export const SCRIPTS_DIR = path.join(__dirname, 'scripts');

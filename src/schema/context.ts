@@ -17,6 +17,32 @@ export interface GraphQLContext {
 }
 
 /**
+ * The context of one operation, made the same way for HTTP and WebSocket. The signal and the
+ * child logger are made when first asked for: most operations need neither.
+ */
+export function createContext(parts: {
+  principal: Principal | null;
+  requestId: string;
+  signal: () => AbortSignal;
+  logger: () => Logger;
+  report?: GraphQLContext['report'];
+}): GraphQLContext {
+  let signal: AbortSignal | undefined;
+  let child: Logger | undefined;
+  return {
+    principal: parts.principal,
+    requestId: parts.requestId,
+    ...(parts.report ? { report: parts.report } : {}),
+    get signal() {
+      return (signal ??= parts.signal());
+    },
+    get logger() {
+      return (child ??= parts.logger());
+    },
+  };
+}
+
+/**
  * @Authorized() needs any valid caller; @Authorized(SERVICE_ROLE) a service caller. Any other role
  * must be in the token's roles: a role this checker did not know would otherwise let anyone in.
  */
