@@ -15,7 +15,14 @@ module.exports = {
       severity: 'error',
       comment: 'src/redis and src/db are called by resolvers and workers, never the other way round.',
       from: { path: '^src/(redis|db)/' },
-      to: { path: '^src/(resolvers|schema|security|workers|server|main|worker|http|graphql-http|ws|ws-transport)' },
+      to: { path: '^src/((resolvers|schema|security|workers)/|(server|main|worker|http|graphql-http|ws|ws-transport)\\.ts$)' },
+    },
+    {
+      name: 'transports-stay-on-top',
+      severity: 'error',
+      comment: 'The transports and the entry points call into the rest; nothing below them imports them.',
+      from: { path: '^src/(resolvers|schema|security|workers|redis|db)/' },
+      to: { path: '^src/(server|main|worker|http|graphql-http|ws|ws-transport)\\.ts$' },
     },
     {
       name: 'infrastructure-knows-no-config',

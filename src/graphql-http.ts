@@ -63,8 +63,9 @@ function servedHere(req: IncomingMessage, limit: number): boolean {
 }
 
 async function serve<Context extends BaseContext>(req: IncomingMessage, res: ServerResponse, report: RequestReport, options: FastPathOptions<Context>): Promise<void> {
-  const { principal, refusal } = await options.gate.admit(req.headers.authorization, req.socket.remoteAddress);
+  const { principal, refusal, error } = await options.gate.admit(req.headers.authorization, req.socket.remoteAddress);
   report.principal = principal;
+  if (error !== undefined) throw error;
   if (refusal) {
     for (const [name, value] of Object.entries(refusal.headers)) res.setHeader(name, value);
     return refuse(res, report, refusal.status, refusal.code, refusal.message, refusal.details);

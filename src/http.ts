@@ -131,12 +131,16 @@ export function logRequest(logger: Logger, req: IncomingMessage, res: ServerResp
  */
 function admit(gate: RequestGate): RequestHandler {
   return (req, res, next) => {
-    gate.admit(req.headers.authorization, req.socket.remoteAddress).then(({ principal, refusal }) => {
-      reportOf(res).principal = principal;
-      if (!refusal) return next();
-      for (const [name, value] of Object.entries(refusal.headers)) res.setHeader(name, value);
-      sendError(res, refusal.status, refusal.code, refusal.message, refusal.details);
-    }, next);
+    gate
+      .admit(req.headers.authorization, req.socket.remoteAddress)
+      .then(({ principal, refusal, error }) => {
+        reportOf(res).principal = principal;
+        if (error !== undefined) return next(error);
+        if (!refusal) return next();
+        for (const [name, value] of Object.entries(refusal.headers)) res.setHeader(name, value);
+        sendError(res, refusal.status, refusal.code, refusal.message, refusal.details);
+      })
+      .catch(next);
   };
 }
 

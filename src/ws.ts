@@ -14,7 +14,7 @@ import type { DocumentGuard } from './security/document-limits';
 import type { OperationCheck } from './security/operation-check';
 import { originAllowed, originOf } from './security/origins';
 import { clientKey } from './security/rate-limit';
-import type { RequestGate } from './security/request-gate';
+import type { Refusal, RequestGate } from './security/request-gate';
 import { closeReason, serveGraphqlWs, type SocketExtra, type SocketSession } from './ws-transport';
 import type { Logger } from './logger';
 
@@ -150,10 +150,14 @@ export function startWebSocketServer(options: WebSocketOptions): WebSocketHandle
         operations.delete(id);
         return errors;
       };
-      const overLimit = await options.gate.count(principal, ctx.extra.request.socket.remoteAddress).catch((error: unknown) => {
-        operations.delete(id);
-        throw error;
-      });
+      let overLimit: Refusal | undefined;
+      try {
+        overLimit = await options.gate.count(principal, ctx.extra.request.socket.remoteAddress);
+      } catch (error) {
+        // A bug, not the caller's doing: this operation fails, the socket and its others go on.
+        log.error({ err: error, user: principal.userId }, 'rate limit could not be counted');
+        return refuse([new GraphQLError('Internal server error', { extensions: { code: 'INTERNAL_SERVER_ERROR' } })]);
+      }
       if (overLimit) return refuse([new GraphQLError(overLimit.message, { extensions: { code: overLimit.code, ...overLimit.details } })]);
       let document = validDocuments.get(payload.query);
       if (!document) {

@@ -26,6 +26,8 @@ export interface Admission {
   /** null for a caller without a token (or with one that was refused). */
   principal: Principal | null;
   refusal?: Refusal;
+  /** Set when the rate could not be counted for an unexpected reason (a bug): answer 500. */
+  error?: unknown;
 }
 
 export class RequestGate {
@@ -70,7 +72,13 @@ export class RequestGate {
       if (!(error instanceof AppError)) throw error;
       refusedToken = error;
     }
-    const overLimit = await this.count(principal, address);
+    let overLimit: Refusal | undefined;
+    try {
+      overLimit = await this.count(principal, address);
+    } catch (error) {
+      // The caller is known by now: the request's log line still names them.
+      return { principal, error };
+    }
     if (overLimit) return { principal, refusal: overLimit };
     if (refusedToken) {
       return { principal, refusal: { status: 401, code: refusedToken.code, message: refusedToken.message, details: {}, headers: { 'www-authenticate': 'Bearer' } } };
