@@ -7,7 +7,7 @@
  */
 const cluster = process.env.TEST_REDIS === 'cluster';
 
-const WITHOUT_REDIS = ['config', 'fold', 'timeout', 'scripts', 'auth', 'document-cache', 'ioredis-patches', 'soak-checks'];
+const WITHOUT_REDIS = ['config', 'fold', 'timeout', 'scripts', 'auth', 'document-cache', 'ioredis-patches', 'soak-checks', 'request-gate'];
 
 module.exports = {
   testEnvironment: 'node',

@@ -10,6 +10,7 @@ import type { TaskHandlers } from '../src/workers/task-handlers';
 import { TaskPoller } from '../src/workers/task-poller';
 import { TaskWorker } from '../src/workers/task-worker';
 import { eventually } from './support/graphql';
+import { captureLogs } from './support/logs';
 import { startTestRedis, type TestRedis } from './support/redis';
 
 let redis: TestRedis;
@@ -486,5 +487,47 @@ describe('pollers and workers', () => {
     await worker.stop(5000);
     expect(finished.sort()).toEqual([0, 1]);
     expect(await tasks.stats('stop')).toMatchObject({ completed: 2, active: 0, waiting: { NORMAL: 2 } });
+  });
+});
+
+describe('a worker that cannot record an outcome', () => {
+  it('says so as a warning when Redis is away (the lease covers it), not as an error', async () => {
+    const client = connection();
+    const tasks = new TaskRepository(client, SETTINGS);
+    const logs = captureLogs('info');
+    let started!: () => void;
+    const running = new Promise<void>((resolve) => (started = resolve));
+    let finish!: () => void;
+    const held = new Promise<void>((resolve) => (finish = resolve));
+    await enqueue(tasks, 'away', 'hold');
+    const worker = new TaskWorker({
+      queue: 'away',
+      repository: tasks,
+      blocking: redis.newClient(),
+      handlers: {
+        hold: async () => {
+          started();
+          await held;
+          return { done: true };
+        },
+      },
+      concurrency: 1,
+      leaseMs: 5000,
+      runTimeoutMs: 10_000,
+      maxResultBytes: 1000,
+      logger: logs.logger,
+      idleWaitMs: 500,
+    });
+    worker.start();
+    stoppers.push(() => worker.stop(2000));
+    await running;
+    // The connection the outcome goes out on is gone when the handler ends.
+    client.disconnect();
+    finish();
+    await eventually(async () => logs.lines.some((line) => line.msg === 'cannot record the outcome; the task runs again once its lease ends'), 5000, 20);
+    const line = logs.lines.find((l) => l.msg === 'cannot record the outcome; the task runs again once its lease ends')!;
+    expect(line).toMatchObject({ level: 40, task: 'away:1' });
+    // One Redis: the closed connection; a cluster client: no node left to ask.
+    expect(String(line.err)).toMatch(/^Connection is closed|^None of startup nodes is available/);
   });
 });
