@@ -92,7 +92,7 @@ export class ChatRepository {
           ...others,
         ])) as string;
       } catch (error) {
-        await this.forgetUnlessMember(chatId, members, entries, error);
+        await this.takeBack(chatId, members, entries, error);
         if (isChatIdTaken(error) && attempt < MAX_CHAT_ID_STEPS) continue;
         throw error;
       }
@@ -240,7 +240,7 @@ export class ChatRepository {
         ...users,
       ])) as JoinReply;
     } catch (error) {
-      await this.forgetUnlessMember(chatId, users, entries, error);
+      await this.takeBack(chatId, users, entries, error);
       throw error;
     }
     await this.reindex(chatId, users, status[4]);
@@ -253,7 +253,7 @@ export class ChatRepository {
     const failed = results.findIndex((result) => result.status === 'rejected');
     if (failed < 0) return results.map((result) => (result as PromiseFulfilledResult<IndexEntry>).value);
     const reason = (results[failed] as PromiseRejectedResult).reason as unknown;
-    await this.forgetUnlessMember(
+    await this.takeBack(
       chatId,
       users,
       results.map((result) => (result.status === 'fulfilled' ? result.value : undefined)),
@@ -272,14 +272,14 @@ export class ChatRepository {
    * when the answer was lost, the change may have gone through after all. Only an entry still
    * holding the stamp written here is touched, so never one that a concurrent join rewrote.
    */
-  private async forgetUnlessMember(chatId: string, users: string[], entries: (IndexEntry | undefined)[], failure: unknown): Promise<void> {
+  private async takeBack(chatId: string, users: string[], entries: (IndexEntry | undefined)[], failure: unknown): Promise<void> {
     const refused = !isStoreUnavailable(failure);
     await Promise.all(
       entries.map(async (entry, i) => {
         if (!entry) return;
         const member = (await this.summary(chatId, users[i]!)) !== undefined;
         if (member && !(refused && entry.previous !== undefined)) return;
-        await runScript(this.redis, 'chat-index-remove', [userKeys.chats(users[i]!)], [entry.chatId, entry.stamp, 'force', entry.previous ?? '']);
+        await this.unindex(users[i]!, entry, true);
       }),
     ).catch(() => undefined); // best effort: a leftover entry is dropped by a later summaries()
   }
@@ -299,9 +299,14 @@ export class ChatRepository {
     return { chatId, stamp: Number(stamp), ...(previous === null ? {} : { previous: Number(previous) }) };
   }
 
-  /** Drops a stale entry, unless it changed since it was read or is a join under way (chat-index-remove). */
-  private async unindex(user: string, entry: IndexEntry): Promise<void> {
-    await runScript(this.redis, 'chat-index-remove', [userKeys.chats(user)], [entry.chatId, entry.stamp, '', '']);
+  /**
+   * Drops a stale entry, unless it changed since it was read or is a join under way; `ownWrite`:
+   * takes back an entry this process wrote for a failed change, its earlier stamp put back
+   * (chat-index-remove).
+   */
+  private async unindex(user: string, entry: IndexEntry, ownWrite = false): Promise<void> {
+    const args = ownWrite ? ['force', entry.previous ?? ''] : ['', ''];
+    await runScript(this.redis, 'chat-index-remove', [userKeys.chats(user)], [entry.chatId, entry.stamp, ...args]);
   }
 
   private keys(chatId: string, ...names: ChatKeyName[]): string[] {
