@@ -318,11 +318,16 @@ describe('a lock', () => {
     defineScripts(impatient);
     connections.push(impatient);
     const acquirer = instance('lock', SETTINGS, impatient);
-    // Redis holds writes for 400 ms: the grant runs after the client has given up on it.
-    await (await redis.nodeFor(leaseKeys('lock', 'lost-reply').state)).client('PAUSE', 400, 'WRITE');
+    const key = leaseKeys('lock', 'lost-reply').state;
+    // Connected first (on a cluster: slots known, the node's connection open), so the grant is
+    // sent while writes are held; a client still connecting once the pause ended got its reply.
+    expect(await impatient.exists(key)).toBe(0);
+    // Redis holds writes for 1 s, ten times the client's patience: the grant runs after the
+    // client has given up on it.
+    await (await redis.nodeFor(key)).client('PAUSE', 1_000, 'WRITE');
     const failed = await acquirer.acquire({ name: 'lost-reply', limit: 1, ttlMs: 60_000, owner: 'svc', waitMs: 0 }).catch((e: unknown) => e);
     expect(String(failed)).toMatch(/timed out/i);
-    await until(async () => (await redis.client.hget(leaseKeys('lock', 'lost-reply').state, 'fence')) === '1');
+    await until(async () => (await redis.client.hget(key, 'fence')) === '1');
     await until(async () => (await acquirer.repository.state('lost-reply', 1)).holders.length === 0);
     expect(await redis.client.exists(leaseKeys('lock', 'lost-reply').holders)).toBe(0);
   });
