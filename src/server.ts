@@ -1,5 +1,5 @@
-// The composition root: builds Redis connections, repositories, workers, the schema and the
-// HTTP/WebSocket servers once, and knows the order in which to take them down again.
+// Starts the API and knows the order in which to take it down: builds the parts (parts.ts), then
+// the request gate, the HTTP and WebSocket transports and Apollo in front of them.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
@@ -7,51 +7,22 @@ import { expressMiddleware } from '@as-integrations/express5';
 import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
 import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
-import { developmentSecret, TokenVerifier } from './auth';
+import type { TokenVerifier } from './auth';
 import type { Config } from './config';
-import { createRowSource, type SqlRowSource } from './db/row-source';
+import type { SqlRowSource } from './db/row-source';
 import { withGraphqlFastPath } from './graphql-http';
 import { createHttpApp, finishHttpApp, reportOf, securityHeaders } from './http';
 import type { Logger } from './logger';
-import { closeRedis, connectRedis, pingRedis, warnIfEvicting, warnIfTooFewReplicas, type RedisTarget } from './redis/connection';
-import { ChatRepository } from './redis/chat';
-import { ContactsRepository } from './redis/contacts';
-import { CounterRepository } from './redis/counter';
-import { GuildRepository } from './redis/guild';
-import { LeaseRepository } from './redis/lease';
-import { LeaseSignals } from './redis/lease-signals';
-import { LeaseAcquirer } from './redis/lease-wait';
-import { MailboxRepository } from './redis/mailbox';
-import { MarketRepository } from './redis/market';
-import { createMarketStrategy } from './redis/market-strategies';
-import { RowCacheRepository } from './redis/row-cache';
-import { TaskRepository } from './redis/tasks';
-import { EmbeddedRedis } from './redis/embedded';
-import { createRedisPubSub } from './schema/pubsub';
-import { channelOf } from './redis/keys';
-import { createContext, Topic } from './schema/context';
-import { ChatResolver } from './resolvers/chat';
-import { ContactsResolver } from './resolvers/contacts';
-import { CounterResolver } from './resolvers/counter';
-import { GuildResolver } from './resolvers/guild';
-import { InboxNotifier, InboxResolver } from './resolvers/inbox';
-import { LockResolver } from './resolvers/lock';
-import { MailboxResolver } from './resolvers/mailbox';
-import { MarketResolver } from './resolvers/market';
-import { RowCacheResolver } from './resolvers/row-cache';
-import { SemaphoreResolver } from './resolvers/semaphore';
-import { TaskResolver } from './resolvers/task';
-import type { GraphQLContext } from './schema/context';
+import { buildParts } from './parts';
+import { pingRedis } from './redis/connection';
+import type { EmbeddedRedis } from './redis/embedded';
+import { createContext, type GraphQLContext } from './schema/context';
 import { createErrorFormatter } from './schema/format-error';
-import { buildAppSchema } from './schema/index';
-import { CounterCleanupWorker } from './workers/counter-cleanup';
-import { RowCacheRefresher } from './workers/row-cache-refresher';
-import { loadHandlers } from './workers/task-handlers';
-import { startTaskRunner } from './workers/task-runner';
 import { documentGuard } from './security/document-limits';
 import { createOperationCheck, operationCheckPlugin } from './security/operation-check';
 import { RateLimits } from './security/rate-limit';
 import { RequestGate } from './security/request-gate';
+import { Teardown } from './teardown';
 import { startWebSocketServer } from './ws';
 
 export interface RunningServer {
@@ -68,116 +39,11 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
-interface Worker {
-  start(): void;
-  stop(): Promise<void>;
-}
-
-const COMMAND_TIMEOUT_MS = 5000;
-
 export async function startServer(config: Config, logger: Logger): Promise<RunningServer> {
-  // Everything started so far, undone in reverse if a later step fails or on stop().
-  const undo: (() => Promise<void>)[] = [];
-  const unwind = async (): Promise<void> => {
-    for (const step of undo.splice(0).reverse()) {
-      await step().catch((error: unknown) => logger.error({ err: error }, 'error during shutdown'));
-    }
-  };
-
+  const teardown = new Teardown(logger);
   try {
-    let embeddedRedis: EmbeddedRedis | undefined;
-    let redis: RedisTarget | undefined = config.redisCluster ?? config.redisUrl;
-    if (redis === undefined) {
-      embeddedRedis = await EmbeddedRedis.start({ dataDir: config.dataDir, logger });
-      undo.push(() => embeddedRedis!.stop());
-      redis = embeddedRedis.url;
-    }
-
-    const commands = await connectRedis(redis, { name: 'ria:commands', logger, commandTimeoutMs: COMMAND_TIMEOUT_MS, replicaWait: config.redisWait });
-    undo.push(() => closeRedis(commands));
-    await warnIfEvicting(commands, logger);
-    await warnIfTooFewReplicas(commands, config.redisWait, logger);
-    const subscriber = await connectRedis(redis, { name: 'ria:subscriber', logger, shardedSubscriber: true });
-    undo.push(() => closeRedis(subscriber));
-    // Waiters for locks and semaphores listen on their own connection, so their SUBSCRIBEs do
-    // not interleave with the GraphQL subscriptions' ones.
-    const leaseSubscriber = await connectRedis(redis, { name: 'ria:lease-signals', logger, shardedSubscriber: true });
-    undo.push(() => closeRedis(leaseSubscriber));
-    const leaseSignals = new LeaseSignals(leaseSubscriber, logger);
-    undo.push(async () => leaseSignals.close());
-    // Aborted before the HTTP drain, so requests waiting for a lock end promptly with null.
-    const stopWaiting = new AbortController();
-
-    const usesDevelopmentSecret = config.jwtSecret === undefined;
-    const verifier = new TokenVerifier({
-      secret: config.jwtSecret ?? developmentSecret(config.dataDir),
-      issuer: config.jwtIssuer,
-      audience: config.jwtAudience,
-    });
-
-    const channel = (topic: string, id: string): string => channelOf(topic, id, config.rowCache.table);
-    const pubSub = createRedisPubSub({ publisher: commands, subscriber, channelOf: channel, logger });
-    const counters = new CounterRepository(commands, config.counters, (name) => channel(Topic.counterUpdated, name));
-    const inbox = new InboxNotifier(pubSub);
-    const tasks = new TaskRepository(commands, config.tasks);
-    const marketStrategy = createMarketStrategy(config.market, {
-      redis,
-      commands,
-      logger,
-      locks: () => new LeaseAcquirer(new LeaseRepository(commands, 'lock', config.leases), leaseSignals, stopWaiting.signal),
-      commandTimeoutMs: COMMAND_TIMEOUT_MS,
-    });
-    undo.push(() => marketStrategy.close());
-    const rowCache = new RowCacheRepository(commands, config.rowCache);
-    // Opened only when the refresher first has a due row; closed after the workers stopped.
-    const rowSource = createRowSource(config, logger);
-    undo.push(() => rowSource.close());
-    const schema = await buildAppSchema(
-      [
-        new CounterResolver(counters, config.counters),
-        new ChatResolver(new ChatRepository(commands, config.messaging, channel(Topic.inboxChanged, '')), config.messaging, inbox),
-        new MailboxResolver(new MailboxRepository(commands, config.messaging), config.messaging, inbox),
-        new InboxResolver(),
-        new LockResolver(
-          new LeaseAcquirer(new LeaseRepository(commands, 'lock', config.leases), leaseSignals, stopWaiting.signal),
-          config.leases,
-        ),
-        new SemaphoreResolver(
-          new LeaseAcquirer(new LeaseRepository(commands, 'semaphore', config.leases), leaseSignals, stopWaiting.signal),
-          config.leases,
-        ),
-        new ContactsResolver(new ContactsRepository(commands, config.autocomplete), config.autocomplete),
-        new GuildResolver(new GuildRepository(commands, config.autocomplete), config.autocomplete),
-        new TaskResolver(tasks, config.tasks),
-        new MarketResolver(new MarketRepository(commands, marketStrategy, config.market), config.market),
-        new RowCacheResolver(rowCache, config.rowCache),
-      ],
-      pubSub,
-    );
-
-    const workers: Worker[] = [];
-    if (config.counters.cleanup) {
-      workers.push(new CounterCleanupWorker({ repository: counters, ...config.counters, logger }));
-    }
-    if (config.rowCache.enabled) {
-      workers.push(new RowCacheRefresher({ repository: rowCache, source: rowSource, logger, ...config.rowCache }));
-    }
-    for (const worker of workers) worker.start();
-    undo.push(async () => {
-      await Promise.all(workers.map((worker) => worker.stop()));
-    });
-    if (config.worker.inApi) {
-      const runner = await startTaskRunner({
-        redis,
-        commands,
-        repository: tasks,
-        handlers: await loadHandlers(config.worker.handlersModule!),
-        tasks: config.tasks,
-        worker: config.worker,
-        logger,
-      });
-      undo.push(() => runner.stop(config.shutdownTimeoutMs / 2));
-    }
+    const parts = await buildParts(config, logger, teardown);
+    const { schema, verifier, commands } = parts;
 
     const documents = documentGuard(config.security);
     const operationCheck = createOperationCheck({ schema, introspection: config.introspection, documents });
@@ -242,11 +108,11 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
       ],
     });
     await apollo.start();
-    undo.push(async () => {
+    teardown.add(async () => {
       draining = true;
       await apollo.stop(); // drains HTTP and closes WebSockets before Redis goes away
     });
-    undo.push(async () => stopWaiting.abort());
+    teardown.add(async () => parts.stopWaiting.abort());
 
     const context = async (res: http.ServerResponse): Promise<GraphQLContext> => {
       const report = reportOf(res);
@@ -273,13 +139,13 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
       url: `http://${shownHost}:${port}/graphql`,
       port,
       verifier,
-      embeddedRedis,
-      usesDevelopmentSecret,
-      rowSource,
-      stop: unwind,
+      embeddedRedis: parts.embeddedRedis,
+      usesDevelopmentSecret: parts.usesDevelopmentSecret,
+      rowSource: parts.rowSource,
+      stop: () => teardown.run(),
     };
   } catch (error) {
-    await unwind();
+    await teardown.run();
     throw error;
   }
 }
