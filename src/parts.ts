@@ -13,7 +13,6 @@ import { ContactsRepository } from './redis/contacts';
 import { CounterRepository } from './redis/counter';
 import { EmbeddedRedis } from './redis/embedded';
 import { GuildRepository } from './redis/guild';
-import { channelOf } from './redis/keys';
 import { LeaseRepository } from './redis/lease';
 import { LeaseSignals } from './redis/lease-signals';
 import { LeaseAcquirer } from './redis/lease-wait';
@@ -33,9 +32,9 @@ import { MarketResolver } from './resolvers/market';
 import { RowCacheResolver } from './resolvers/row-cache';
 import { SemaphoreResolver } from './resolvers/semaphore';
 import { TaskResolver } from './resolvers/task';
-import { Topic } from './schema/context';
 import { buildAppSchema } from './schema/index';
 import { createRedisPubSub } from './schema/pubsub';
+import { channels, TOPICS } from './schema/topics';
 import type { Teardown } from './teardown';
 import { CounterCleanupWorker } from './workers/counter-cleanup';
 import { RowCacheRefresher } from './workers/row-cache-refresher';
@@ -97,9 +96,8 @@ export async function buildParts(config: Config, logger: Logger, teardown: Teard
     audience: config.jwtAudience,
   });
 
-  const channel = (topic: string, id: string): string => channelOf(topic, id, config.rowCache.table);
-  const pubSub = createRedisPubSub({ publisher: commands, subscriber, channelOf: channel, logger });
-  const counters = new CounterRepository(commands, config.counters, (name) => channel(Topic.counterUpdated, name));
+  const pubSub = createRedisPubSub({ publisher: commands, subscriber, channelOf: channels({ rowCacheTable: config.rowCache.table }), logger });
+  const counters = new CounterRepository(commands, config.counters, TOPICS.counterUpdated.channel);
   const inbox = new InboxNotifier(pubSub);
   const tasks = new TaskRepository(commands, config.tasks);
   const marketStrategy = createMarketStrategy(config.market, {
@@ -117,7 +115,7 @@ export async function buildParts(config: Config, logger: Logger, teardown: Teard
   const schema = await buildAppSchema(
     [
       new CounterResolver(counters, config.counters),
-      new ChatResolver(new ChatRepository(commands, config.messaging, channel(Topic.inboxChanged, '')), config.messaging, inbox),
+      new ChatResolver(new ChatRepository(commands, config.messaging), config.messaging, inbox),
       new MailboxResolver(new MailboxRepository(commands, config.messaging), config.messaging, inbox),
       new InboxResolver(),
       new LockResolver(acquirer('lock'), config.leases),

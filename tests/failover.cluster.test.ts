@@ -11,8 +11,8 @@
 // and progress is waited for rather than slept for, so a loaded machine only makes it slower.
 // The figures (recovery times, acknowledged writes lost) are printed with the results.
 import { TokenVerifier } from '../src/auth';
-import { channelOf, chatKeys } from '../src/redis/keys';
-import { Topic } from '../src/schema/context';
+import { chatKeys } from '../src/redis/keys';
+import { TOPICS } from '../src/schema/topics';
 import { CreateChatDocument, FetchPendingMessagesDocument, InboxChangedDocument, SendMessageDocument } from './generated/graphql';
 import { serverEnv } from './support/chat-faults';
 import { startTestCluster, type TestCluster } from './support/cluster';
@@ -339,7 +339,7 @@ async function isPrimary(port: number): Promise<boolean> {
 
 /** The primary that serves a member's inbox channel now (on a cluster the API SPUBLISHes the member's notices there). */
 async function inboxPrimary(member: Member): Promise<number> {
-  return (await slotOwners())(await keySlot(channelOf(Topic.inboxChanged, member, 'inventory')));
+  return (await slotOwners())(await keySlot(TOPICS.inboxChanged.channel(member)));
 }
 
 /** Bob's inboxChanged subscription over WebSocket. */

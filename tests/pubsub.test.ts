@@ -2,14 +2,14 @@
 // queued for a subscriber that is not reading yet (a busy socket).
 import pino from 'pino';
 import { closeRedis, connectRedis, type RedisClient } from '../src/redis/connection';
-import { channelOf } from '../src/redis/keys';
 import { createRedisPubSub } from '../src/schema/pubsub';
+import { channels } from '../src/schema/topics';
 import { CounterRepository } from '../src/redis/counter';
 import { startTestRedis, type TestRedis } from './support/redis';
 
 let redis: TestRedis;
 const clients: RedisClient[] = [];
-const channel = (topic: string, id: string): string => channelOf(topic, id, 'inventory');
+const channel = channels({ rowCacheTable: 'inventory' });
 
 beforeAll(async () => {
   redis = await startTestRedis();

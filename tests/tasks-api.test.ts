@@ -6,7 +6,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parse } from 'graphql';
-import { channelOf, queueKeys } from '../src/redis/keys';
+import { queueKeys } from '../src/redis/keys';
+import { TOPICS } from '../src/schema/topics';
 import {
   CancelTaskDocument,
   EnqueueTaskDocument,
@@ -103,7 +104,7 @@ async function snapshot(): Promise<Record<string, unknown>> {
  * database), so it first waits for a previous test's subscription to the same id to be gone.
  */
 async function watch(id: string) {
-  const subscribers = async () => api.redis.subscribers(channelOf('TASK_CHANGED', id, 'inventory'));
+  const subscribers = async () => api.redis.subscribers(TOPICS.taskChanged.channel(id));
   await eventually(async () => (await subscribers()) === 0, 5000, 20);
   const socket = fixture.connect(api.tokens.service);
   const subscription = wsOperation(socket.client, TaskChangedDocument, { id });

@@ -15,9 +15,8 @@ import { LeaseSignals } from '../../src/redis/lease-signals';
 import { LeaseAcquirer } from '../../src/redis/lease-wait';
 import { InboxNotifier } from '../../src/resolvers/inbox';
 import { holdTime, leaseName, leaseSecret, unixSeconds, waitTime } from '../../src/resolvers/lease';
-import { Topic } from '../../src/schema/context';
 import { createRedisPubSub } from '../../src/schema/pubsub';
-import { channelOf } from '../../src/redis/keys';
+import { channels, TOPICS } from '../../src/schema/topics';
 import { intInRange, validId, validName, validPrefix, validText } from '../../src/validation';
 
 export interface Backend {
@@ -50,12 +49,11 @@ export async function openBackend(env: NodeJS.ProcessEnv = process.env): Promise
   const subscriber = await connectRedis(url, { name: 'bench:subscriber', logger });
   const leaseSubscriber = await connectRedis(url, { name: 'bench:lease-signals', logger });
   const verifier = new TokenVerifier({ secret: config.jwtSecret!, issuer: config.jwtIssuer, audience: config.jwtAudience });
-  const channel = (topic: string, id: string): string => channelOf(topic, id, config.rowCache.table);
-  const pubSub = createRedisPubSub({ publisher: commands, subscriber, channelOf: channel });
+  const pubSub = createRedisPubSub({ publisher: commands, subscriber, channelOf: channels({ rowCacheTable: config.rowCache.table }) });
   const inbox = new InboxNotifier(pubSub);
-  // Built as src/server.ts builds them: the scripts announce sends and counter updates.
-  const chats = new ChatRepository(commands, config.messaging, channel(Topic.inboxChanged, ''));
-  const counters = new CounterRepository(commands, config.counters, (name) => channel(Topic.counterUpdated, name));
+  // Built as src/parts.ts builds them: the update script announces counter updates.
+  const chats = new ChatRepository(commands, config.messaging);
+  const counters = new CounterRepository(commands, config.counters, TOPICS.counterUpdated.channel);
   const guilds = new GuildRepository(commands, config.autocomplete);
   const stop = new AbortController();
   const semaphores = new LeaseAcquirer(new LeaseRepository(commands, 'semaphore', config.leases), new LeaseSignals(leaseSubscriber, logger), stop.signal);

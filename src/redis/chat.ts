@@ -3,7 +3,7 @@
 // chat index, on the user's slot, only says which chats to look at: it is written before a user
 // becomes a member and again after, and an entry is removed only if its stamp is unchanged, so a
 // member is never missing from it even on Redis Cluster, where the two cannot change together.
-import { isCluster, type RedisClient } from './connection';
+import type { RedisClient } from './connection';
 import { AppError, conflict, notFound } from '../errors';
 import { chatKeys, userKeys } from './keys';
 import { compareBytes } from './order';
@@ -61,19 +61,10 @@ const MAX_CHAT_ID_STEPS = 12;
 const isChatIdTaken = (error: unknown): boolean => error instanceof Error && error.message.startsWith('E_CHAT_EXISTS');
 
 export class ChatRepository {
-  /**
-   * Members are told of a send on `<inboxPrefix><member>` by the send script itself; '' tells
-   * nobody. Not on a cluster, where a script may publish only on its own shard's channels.
-   */
-  private readonly inboxPrefix: string;
-
   constructor(
     private readonly redis: RedisClient,
     private readonly settings: ChatSettings,
-    inboxPrefix = '',
-  ) {
-    this.inboxPrefix = isCluster(redis) ? '' : inboxPrefix;
-  }
+  ) {}
 
   /** Creates a chat of `sender` and `others` (distinct, without the sender) and sends its first message. */
   async create(sender: string, others: string[], text: string, open: boolean): Promise<{ chat: ChatSummary; message: ChatMessage }> {
@@ -104,11 +95,6 @@ export class ChatRepository {
     }
   }
 
-  /** Whether the send script tells the members itself (else the caller must, with `members`). */
-  get tellsMembers(): boolean {
-    return this.inboxPrefix !== '';
-  }
-
   /** Stores a message with the chat's next id; members only. */
   async send(chatId: string, sender: string, text: string, clientMessageId?: string): Promise<SentMessage> {
     const [stored, json, ...members] = (await runScript(this.redis, 'chat-send', this.keys(chatId, 'members', 'messages', 'meta', 'sent', 'sentExpiry'), [
@@ -116,8 +102,6 @@ export class ChatRepository {
       text,
       clientMessageId ?? '',
       this.settings.dedupeSeconds * 1000,
-      this.inboxPrefix,
-      chatId,
     ])) as [number, string, ...string[]];
     return { message: parseMessage(chatId, json), stored: stored === 1, members };
   }

@@ -10,9 +10,6 @@
  */
 export const COUNTER_BUCKETS = 16;
 
-/** Pub/sub topic of a counter's updates, with the counter's name as its id. */
-export const COUNTER_UPDATED_TOPIC = 'COUNTER_UPDATED';
-
 export function counterBucket(name: string): string {
   return (fnv1a32(name) % COUNTER_BUCKETS).toString(16).padStart(2, '0');
 }
@@ -25,8 +22,8 @@ export const counterKeys = {
   known: (bucket: string, precision: number): string => `ctr:{ctr-${bucket}}:known:${precision}`,
   /** hash from slice start (unix seconds) to count (the book's `count:<prec>:<name>`). */
   samples: (name: string, precision: number): string => `ctr:{ctr-${counterBucket(name)}}:s:${precision}:${name}`,
-  /** pub/sub channel on which the update script announces a change (the counter's tag: see `channelOf`). */
-  updated: (name: string): string => `${COUNTER_UPDATED_TOPIC}:{ctr-${counterBucket(name)}}:${name}`,
+  /** pub/sub channel on which the update script announces a change (it carries the counter's tag: see `inboxChannel`). */
+  updated: (name: string): string => `COUNTER_UPDATED:{ctr-${counterBucket(name)}}:${name}`,
   /** Short lease so that one instance at a time cleans a precision. */
   cleanupLease: (precision: number): string => `ctr:{ctr-meta}:cleanup:${precision}`,
 };
@@ -96,8 +93,8 @@ function fnv1a32(text: string): number {
 
 export type LeaseKind = 'lock' | 'semaphore';
 
-/** Pub/sub topics on which a freed lock or semaphore slot is announced, per name. */
-export const LEASE_RELEASED_TOPIC = { lock: 'LOCK_RELEASED', semaphore: 'SEMAPHORE_RELEASED' } as const;
+/** Prefixes of the channels on which a freed lock or semaphore slot is announced. */
+const LEASE_RELEASED = { lock: 'LOCK_RELEASED', semaphore: 'SEMAPHORE_RELEASED' } as const;
 
 const LEASE_PREFIX = { lock: 'lock', semaphore: 'sem' } as const;
 const LEASE_TAG = { lock: 'l', semaphore: 's' } as const;
@@ -122,15 +119,12 @@ export function leaseKeys(kind: LeaseKind, name: string) {
     /** hash: `fence` (last fencing token), `ticket` (last ticket), `limit` (last limit asked for). */
     state: `${base}state`,
     /** pub/sub channel: the topic of the GraphQL subscription, with the name as its id. */
-    released: `${LEASE_RELEASED_TOPIC[kind]}:${tag}`,
+    released: `${LEASE_RELEASED[kind]}:${tag}`,
   };
 }
 
 export const TASK_PRIORITIES = ['HIGH', 'NORMAL', 'LOW'] as const;
 export type TaskPriority = (typeof TASK_PRIORITIES)[number];
-
-/** Pub/sub topic on which every state change of a task is announced, with the task id. */
-export const TASK_CHANGED_TOPIC = 'TASK_CHANGED';
 
 /**
  * One task queue's keys share the tag `{q:<name>}`, so every task operation is one script on one
@@ -168,7 +162,7 @@ export function queueKeys(queue: string) {
     /** list holding at most one token: pushed when a delay ends sooner than the poller expects. */
     pollerWake: `${base}wake:poller`,
     /** pub/sub channel of one task's changes (the scripts build the same name). */
-    changed: (number: string | number): string => `${TASK_CHANGED_TOPIC}:{q:${queue}}:${number}`,
+    changed: (number: string | number): string => `TASK_CHANGED:{q:${queue}}:${number}`,
   };
 }
 
@@ -209,13 +203,6 @@ export const marketKeys = {
 export const listingMember = (item: string, seller: string): string => `${item} ${seller}`;
 
 /**
- * Pub/sub topic on which a change to a cached row's copy is announced, with the row id. Its
- * channel carries the table's tag (see `rowCacheKeys().updated`), so the subscription's server
- * listens on the table it caches.
- */
-export const ROW_CACHE_UPDATED_TOPIC = 'ROW_CACHE_UPDATED';
-
-/**
  * The row cache of one table (book section 2.4): every key shares the tag `{t:<table>}`, so the
  * store script can check, in the same atomic step, that a row is still scheduled. The table name
  * comes from configuration (a checked SQL name: no braces, colons or spaces). Row ids may hold
@@ -244,34 +231,15 @@ export function rowCacheKeys(table: string) {
     /** string: the row as JSON text, column names as keys (the book's `inv:<id>`). */
     row: (rowId: string): string => `${base}row:${encodeURIComponent(rowId)}`,
     /** pub/sub channel: the topic of `rowCacheUpdated`, with the row id as its id. */
-    updated: (rowId: string): string => `${ROW_CACHE_UPDATED_TOPIC}:{t:${table}}:${rowId}`,
+    updated: (rowId: string): string => `ROW_CACHE_UPDATED:{t:${table}}:${rowId}`,
   };
 }
 
 export type RowCacheKeys = ReturnType<typeof rowCacheKeys>;
 
 /**
- * The pub/sub channel of a subscription's topic and id. On a cluster, notifications go by sharded
- * pub/sub, which only a script's own shard may publish on: so a channel that a script publishes
- * on carries the hash tag of that script's keys. A user's inbox is the exception: it is told by
- * the API process (on a cluster) or by the send script (on one Redis, where any channel will do).
- * `rowCacheTable` is the table this server caches.
+ * Channels that a script publishes on carry the hash tag of that script's keys: on a cluster,
+ * notifications go by sharded pub/sub, which only a script's own shard may publish on. A user's
+ * inbox channel is the exception: the API process publishes on it, to whichever shard owns it.
  */
-export function channelOf(topic: string, id: string, rowCacheTable: string): string {
-  switch (topic) {
-    case COUNTER_UPDATED_TOPIC:
-      return counterKeys.updated(id);
-    case LEASE_RELEASED_TOPIC.lock:
-      return leaseKeys('lock', id).released;
-    case LEASE_RELEASED_TOPIC.semaphore:
-      return leaseKeys('semaphore', id).released;
-    case TASK_CHANGED_TOPIC: {
-      const task = parseTaskId(id);
-      return task ? queueKeys(task.queue).changed(task.number) : `${topic}:${id}`;
-    }
-    case ROW_CACHE_UPDATED_TOPIC:
-      return rowCacheKeys(rowCacheTable).updated(id);
-    default:
-      return `${topic}:${id}`;
-  }
-}
+export const inboxChannel = (user: string): string => `INBOX_CHANGED:${user}`;

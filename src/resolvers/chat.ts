@@ -50,9 +50,8 @@ export class ChatResolver {
     const id = validId(chatId, 'chatId');
     const text = this.text(message);
     const clientId = clientMessageId === null || clientMessageId === undefined ? undefined : validName(clientMessageId, 'clientMessageId');
-    // On one Redis the send script tells the members (also on a retry) in the same round trip.
     const sent = await this.repository.send(id, caller, text, clientId);
-    if (!this.repository.tellsMembers) this.inbox.chat(sent.members, id, sent.message.id);
+    this.inbox.chat(sent.members, id, sent.message.id);
     return toMessage(sent.message);
   }
 

@@ -13,7 +13,7 @@ import {
   KnownCounter,
   UpdateCounterArgs,
 } from '../schema/counter';
-import { Topic } from '../schema/context';
+import { TOPICS } from '../schema/topics';
 import { intInRange, validName } from '../validation';
 
 const MAX_READ_LIMIT = 10_000;
@@ -62,7 +62,7 @@ export class CounterResolver {
   @Authorized()
   @Subscription(() => CounterUpdate, {
     description: 'Tells that a counter was updated; read it with `counter`.',
-    topics: Topic.counterUpdated,
+    topics: TOPICS.counterUpdated.name,
     topicId: ({ args }) => validName((args as CounterUpdatedArgs).name, 'name'),
   })
   counterUpdated(@Root() update: CounterUpdate, @Args() _args: CounterUpdatedArgs): CounterUpdate {

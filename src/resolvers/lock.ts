@@ -3,10 +3,10 @@
 import { Args, Authorized, Ctx, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
 import { SERVICE_ROLE } from '../auth';
 import type { LeaseConfig } from '../config';
-import { LEASE_RELEASED_TOPIC } from '../redis/keys';
-import type { Lease } from '../redis/lease';
+import type { Lease, ReleaseNotice } from '../redis/lease';
 import type { LeaseAcquirer } from '../redis/lease-wait';
 import { callerId, type GraphQLContext } from '../schema/context';
+import { TOPICS } from '../schema/topics';
 import {
   AcquireLockArgs,
   LeaseNameArgs,
@@ -70,10 +70,10 @@ export class LockResolver {
   @Authorized(SERVICE_ROLE)
   @Subscription(() => LeaseReleased, {
     description: 'Tells that the lock was freed (or a waiter ahead gave up its turn); try acquireLock then. Service callers only.',
-    topics: LEASE_RELEASED_TOPIC.lock,
+    topics: TOPICS.lockReleased.name,
     topicId: ({ args }) => leaseName((args as LeaseNameArgs).name),
   })
-  lockReleased(@Root() notice: LeaseReleased, @Args() _args: LeaseNameArgs): LeaseReleased {
+  lockReleased(@Root() notice: ReleaseNotice, @Args() _args: LeaseNameArgs): LeaseReleased {
     return { name: notice.name, releasedAt: unixSeconds(notice.releasedAt) };
   }
 }

@@ -5,9 +5,9 @@ import { Args, Authorized, Mutation, Query, Resolver, Root, Subscription } from 
 import { SERVICE_ROLE } from '../auth';
 import type { RowCacheConfig } from '../config';
 import { badInput } from '../errors';
-import { ROW_CACHE_UPDATED_TOPIC } from '../redis/keys';
 import type { RowCacheChange, RowCacheRepository } from '../redis/row-cache';
 import { RowCacheScheduleArgs, RowCacheUpdate, RowIdArgs, ScheduledRow, ScheduleRowCacheArgs } from '../schema/row-cache';
+import { TOPICS } from '../schema/topics';
 import { intInRange, validKey } from '../validation';
 
 /** Shortest refresh interval: below it the daemon would spend its time on one row. */
@@ -61,7 +61,7 @@ export class RowCacheResolver {
   @Authorized()
   @Subscription(() => RowCacheUpdate, {
     description: "Tells each time the row's cached copy changes (a changed row, a row gone from the database, unscheduled); read it with `cachedRow`.",
-    topics: ROW_CACHE_UPDATED_TOPIC,
+    topics: TOPICS.rowCacheUpdated.name,
     topicId: ({ args }) => validKey((args as RowIdArgs).rowId, 'rowId'),
   })
   rowCacheUpdated(@Root() change: RowCacheChange, @Args() _args: RowIdArgs): RowCacheUpdate {

@@ -4,9 +4,10 @@ import { Args, Authorized, Mutation, Query, Resolver, Root, Subscription } from 
 import { SERVICE_ROLE } from '../auth';
 import type { TaskConfig } from '../config';
 import { badInput } from '../errors';
-import { parseTaskId, TASK_CHANGED_TOPIC } from '../redis/keys';
+import { parseTaskId } from '../redis/keys';
 import type { TaskRecord, TaskRepository } from '../redis/tasks';
 import { EnqueueTaskArgs, QueueArgs, QueueStats, RescheduleTaskArgs, Task, TaskChange, TaskIdArgs } from '../schema/task';
+import { TOPICS } from '../schema/topics';
 import { intInRange, validJson, validName } from '../validation';
 
 @Resolver()
@@ -78,7 +79,7 @@ export class TaskResolver {
   @Authorized(SERVICE_ROLE)
   @Subscription(() => TaskChange, {
     description: 'Tells each time the task changes state; read it with `task(id)`. Service callers only.',
-    topics: TASK_CHANGED_TOPIC,
+    topics: TOPICS.taskChanged.name,
     topicId: ({ args }) => {
       const { queue, number } = taskAddress((args as TaskIdArgs).id);
       return `${queue}:${number}`;

@@ -2,7 +2,6 @@
 import type { AuthChecker } from 'type-graphql';
 import { isExpired, SERVICE_ROLE, type Principal } from '../auth';
 import { forbidden, unauthenticated } from '../errors';
-import { COUNTER_UPDATED_TOPIC } from '../redis/keys';
 import type { Logger } from '../logger';
 
 export interface GraphQLContext {
@@ -57,13 +56,6 @@ export const authChecker: AuthChecker<GraphQLContext> = ({ context }, roles) => 
   }
   return true;
 };
-
-/** Subscription topics, named once so publishers and subscribers agree. */
-export const Topic = {
-  counterUpdated: COUNTER_UPDATED_TOPIC,
-  /** Per user: something new is waiting in one of their chats or their mailbox. */
-  inboxChanged: 'INBOX_CHANGED',
-} as const;
 
 /** The calling user's id; resolvers behind @Authorized() always have one. */
 export function callerId(context: GraphQLContext): string {

@@ -15,7 +15,7 @@ export interface RedisPubSubOptions {
   publisher: RedisClient;
   /** A connection of its own (on a cluster, one made with `shardedSubscriber`). */
   subscriber: RedisClient;
-  /** The Redis channel of a topic and id (keys.ts `channelOf`, bound to this server's settings). */
+  /** The Redis channel of a topic and id (topics.ts `channels`, bound to this server's settings). */
   channelOf: (topic: string, id: string) => string;
   logger?: Logger;
 }

@@ -1,0 +1,116 @@
+// Every subscription topic, named once: the name type-graphql routes by, the Redis channel of
+// one id, and the JSON its publisher sends. Scripts publish five of them and the API process the
+// inbox; tests/topic-contract.test.ts checks what each publisher really sends against `payload`.
+import type { ReleaseNotice } from '../redis/lease';
+import type { RowCacheChange } from '../redis/row-cache';
+import { counterKeys, inboxChannel, leaseKeys, parseTaskId, queueKeys, rowCacheKeys } from '../redis/keys';
+
+/** The JSON type of one payload field. */
+export type FieldKind = 'string' | 'number' | 'boolean' | 'string|null' | 'number|null';
+
+type KindOf<V> = [V] extends [string]
+  ? 'string'
+  : [V] extends [number]
+    ? 'number'
+    : [V] extends [boolean]
+      ? 'boolean'
+      : [V] extends [string | null]
+        ? 'string|null'
+        : [V] extends [number | null]
+          ? 'number|null'
+          : never;
+
+/** A payload's fields and their JSON types; a `satisfies Shape<T>` fails to compile when T drifts. */
+export type Shape<T> = { [K in keyof T]-?: KindOf<T[K]> };
+
+/** What a channel may depend on besides the id. */
+export interface ChannelSettings {
+  /** The table this server's row cache reads. */
+  rowCacheTable: string;
+}
+
+export interface TopicSpec {
+  /** The topic name given to type-graphql (`topics:`) and to PubSub.publish. */
+  name: string;
+  channel(id: string, settings: ChannelSettings): string;
+  payload: Record<string, FieldKind>;
+}
+
+/** What the task scripts announce on each change of a task's state. */
+export interface TaskChangeNotice {
+  /** `queue:number` */
+  id: string;
+  state: string;
+}
+
+export interface CounterUpdateNotice {
+  name: string;
+  /** Unix seconds the update counted at. */
+  time: number;
+}
+
+/** Something new is waiting for a user: in one of their chats, or in their mailbox. */
+export interface InboxNotice {
+  chatId: string | null;
+  latestMessageId: number | null;
+  mailbox: boolean;
+  waiting: number | null;
+}
+
+function taskChannel(id: string): string {
+  const task = parseTaskId(id);
+  // The subscription checked the id before subscribing; this is a programming error.
+  if (!task) throw new Error(`not a task id: ${id}`);
+  return queueKeys(task.queue).changed(task.number);
+}
+
+export const TOPICS = {
+  /** Published by counter-update.lua. */
+  counterUpdated: {
+    name: 'COUNTER_UPDATED',
+    channel: (name: string) => counterKeys.updated(name),
+    payload: { name: 'string', time: 'number' } satisfies Shape<CounterUpdateNotice>,
+  },
+  /** Published by lease-release.lua (a release, an expiry found, a waiter giving up its turn). */
+  lockReleased: {
+    name: 'LOCK_RELEASED',
+    channel: (name: string) => leaseKeys('lock', name).released,
+    payload: { name: 'string', releasedAt: 'number', upTo: 'number' } satisfies Shape<ReleaseNotice>,
+  },
+  semaphoreReleased: {
+    name: 'SEMAPHORE_RELEASED',
+    channel: (name: string) => leaseKeys('semaphore', name).released,
+    payload: { name: 'string', releasedAt: 'number', upTo: 'number' } satisfies Shape<ReleaseNotice>,
+  },
+  /** Published by task-next, task-promote, task-reschedule and task-cancel.lua; the id is `queue:number`. */
+  taskChanged: {
+    name: 'TASK_CHANGED',
+    channel: taskChannel,
+    payload: { id: 'string', state: 'string' } satisfies Shape<TaskChangeNotice>,
+  },
+  /** Published by row-cache-schedule.lua and row-cache-store.lua; the id is the row id. */
+  rowCacheUpdated: {
+    name: 'ROW_CACHE_UPDATED',
+    channel: (rowId: string, settings: ChannelSettings) => rowCacheKeys(settings.rowCacheTable).updated(rowId),
+    payload: { rowId: 'string', at: 'number', cached: 'boolean' } satisfies Shape<RowCacheChange>,
+  },
+  /** Published by the API process (resolvers/inbox.ts) after a chat message or a mailbox send; the id is the user. */
+  inboxChanged: {
+    name: 'INBOX_CHANGED',
+    channel: (user: string) => inboxChannel(user),
+    payload: { chatId: 'string|null', latestMessageId: 'number|null', mailbox: 'boolean', waiting: 'number|null' } satisfies Shape<InboxNotice>,
+  },
+} as const satisfies Record<string, TopicSpec>;
+
+/**
+ * The channel of a topic name and id, for the PubSub: bound to this server's settings. A name
+ * that is not in TOPICS is a programming error, not a channel of its own.
+ */
+export function channels(settings: ChannelSettings): (topic: string, id: string) => string {
+  const byName = new Map<string, TopicSpec>(Object.values(TOPICS).map((topic) => [topic.name, topic]));
+  return (topic, id) => {
+    const spec = byName.get(topic);
+    if (!spec) throw new Error(`unknown subscription topic: ${topic}`);
+    return spec.channel(id, settings);
+  };
+}
