@@ -48,7 +48,7 @@ import Redis from 'ioredis';
 import { ContactsRepository } from '../src/redis/contacts';
 import { GuildRepository, guildEntry } from '../src/redis/guild';
 import { guildKeys, userKeys } from '../src/redis/keys';
-import { defineScripts } from '../src/redis/scripts';
+import { defineScripts } from '../src/redis/client/scripts';
 import { isQuick } from './report';
 import { countTraffic, since, snapshot, uncounted } from './round-trips';
 import { pairedRatio, runSuite, Steps, type SuiteReport } from './suite';

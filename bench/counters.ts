@@ -6,7 +6,7 @@ import 'reflect-metadata';
 import Redis from 'ioredis';
 import { DEFAULT_PRECISIONS } from '../src/config';
 import { CounterRepository } from '../src/redis/counter';
-import { defineScripts } from '../src/redis/scripts';
+import { defineScripts } from '../src/redis/client/scripts';
 import { countTraffic, since, snapshot, uncounted, type Traffic } from './round-trips';
 import { pairedRatio, runSuite, Steps, summarize } from './suite';
 import { withBenchRedis } from './support';

@@ -13,7 +13,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Redis from 'ioredis';
-import { defineScripts } from '../src/redis/scripts';
+import { defineScripts } from '../src/redis/client/scripts';
 import { Connection, runLoad } from './http-load';
 import { OPERATIONS, type OperationSpec, type PeerKind } from './graphql/operations';
 import { summarizeProfile } from './graphql/profile';

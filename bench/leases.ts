@@ -14,7 +14,7 @@
 // round the callers, and how often a grant found the limit already held (it must never). The target: at least as fast as redis-semaphore, one round trip per
 // operation, and a lower p99 wait under contention.
 //
-// Deployment as in src/server.ts: one process, ONE shared command connection for all callers, plus
+// Deployment as in src/app/parts.ts: one process, ONE shared command connection for all callers, plus
 // (ours only) one subscriber connection for LeaseSignals. redis-semaphore gets one shared
 // connection too. Callers are concurrent async loops in this process, not separate processes, and
 // each acquire is handed a fresh AbortSignal, as the resolvers hand over the request's.
@@ -29,10 +29,10 @@ import Redis from 'ioredis';
 import pino from 'pino';
 import { defaultTimeoutOptions, Mutex, Semaphore, TimeoutError, type LockOptions } from 'redis-semaphore';
 import type { LeaseKind } from '../src/redis/keys';
-import { LeaseRepository, type Attempt, type AttemptRequest } from '../src/redis/lease';
-import { LeaseSignals } from '../src/redis/lease-signals';
-import { LeaseAcquirer } from '../src/redis/lease-wait';
-import { defineScripts } from '../src/redis/scripts';
+import { LeaseRepository, type Attempt, type AttemptRequest } from '../src/redis/leases/repository';
+import { LeaseSignals } from '../src/redis/leases/signals';
+import { LeaseAcquirer } from '../src/redis/leases/acquirer';
+import { defineScripts } from '../src/redis/client/scripts';
 import { isQuick } from './report';
 import { acquireFairSemaphore, acquireSemaphoreWithLock, releaseFairSemaphore } from './book-semaphore';
 import { pairedRatio, runSuite, Steps, type SuiteReport } from './suite';
@@ -175,7 +175,7 @@ interface RoundResult {
 
 /**
  * The signal a resolver passes to acquire: one per request, aborted if the client goes away
- * (src/server.ts abortedOnClose). BENCH_LEASE_SIGNAL=0 passes none.
+ * (src/app/server.ts abortedOnClose). BENCH_LEASE_SIGNAL=0 passes none.
  */
 const PASS_SIGNAL = process.env.BENCH_LEASE_SIGNAL !== '0';
 const requestSignal = (): AbortSignal | undefined => (PASS_SIGNAL ? new AbortController().signal : undefined);

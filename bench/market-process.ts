@@ -6,13 +6,13 @@ import { performance } from 'node:perf_hooks';
 import { isMainThread, parentPort, workerData } from 'node:worker_threads';
 import Redis from 'ioredis';
 import pino from 'pino';
-import { AppError } from '../src/errors';
-import { closeRedis, connectRedis } from '../src/redis/connection';
-import { LeaseRepository } from '../src/redis/lease';
-import { LeaseSignals } from '../src/redis/lease-signals';
-import { LeaseAcquirer } from '../src/redis/lease-wait';
-import { MarketRepository, PURCHASE_OUTCOMES, type MarketStrategyName, type PurchaseOutcome } from '../src/redis/market';
-import { createMarketStrategy } from '../src/redis/market-strategies';
+import { AppError } from '../src/common/errors';
+import { closeRedis, connectRedis } from '../src/redis/client/connection';
+import { LeaseRepository } from '../src/redis/leases/repository';
+import { LeaseSignals } from '../src/redis/leases/signals';
+import { LeaseAcquirer } from '../src/redis/leases/acquirer';
+import { MarketRepository, PURCHASE_OUTCOMES, type MarketStrategyName, type PurchaseOutcome } from '../src/redis/market/repository';
+import { createMarketStrategy } from '../src/redis/market/strategies';
 import { seeded } from './support';
 
 /** Funds every buyer starts with: ample, so outcomes come from contention, never from money. */
@@ -116,7 +116,7 @@ export interface Market {
 }
 
 /**
- * A market as src/server.ts builds one: a command connection, the strategy from
+ * A market as src/app/parts.ts builds one: a command connection, the strategy from
  * createMarketStrategy (WATCH: a pool of `watchConnections`; LOCK: the product's lock acquirer
  * with its own LeaseSignals subscriber connection), and the config's default timeouts.
  */

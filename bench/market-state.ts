@@ -2,7 +2,7 @@
 // scenario, and the book's invariants checked from what Redis holds after it.
 import type Redis from 'ioredis';
 import { leaseKeys, marketKeys } from '../src/redis/keys';
-import { parseListingMember, type MarketRepository } from '../src/redis/market';
+import { parseListingMember, type MarketRepository } from '../src/redis/market/repository';
 import { BUYER_FUNDS, buyerName, grantItems, listerName, type ProcessResult } from './market-process';
 
 /** Who takes part in a scenario. */

@@ -6,7 +6,7 @@
 // try to buy from the market, in three runs (1 lister/1 buyer, 5/1, 5/5). Each simulated process
 // (bench/market-process.ts) is an independent loop making one call at a time:
 // - BENCH_MARKET_PROCESSES=inline (the default): async loops of this process sharing one strategy
-//   built by createMarketStrategy as src/server.ts builds it: SCRIPT and LOCK on one shared
+//   built by createMarketStrategy as src/app/parts.ts builds it: SCRIPT and LOCK on one shared
 //   command connection (LOCK with one LeaseSignals subscriber), WATCH with a pool as large as the
 //   callers, so each caller's transaction has a connection of its own as the book's processes
 //   had. This is how the API runs the market, and on a 2-core machine it measures the strategies
@@ -42,7 +42,7 @@ import { Worker } from 'node:worker_threads';
 import os from 'node:os';
 import path from 'node:path';
 import Redis from 'ioredis';
-import { MARKET_STRATEGIES, type MarketStrategyName } from '../src/redis/market';
+import { MARKET_STRATEGIES, type MarketStrategyName } from '../src/redis/market/repository';
 import {
   BUYER_FUNDS,
   RESTOCK,

@@ -6,7 +6,7 @@ import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
 import Redis from 'ioredis';
 import { ChatRepository } from '../src/redis/chat';
-import { defineScripts } from '../src/redis/scripts';
+import { defineScripts } from '../src/redis/client/scripts';
 import { countTraffic, since, snapshot, uncounted } from './round-trips';
 import { pairedRatio, runSuite, Steps, summarize } from './suite';
 import { commandCount, withBenchRedis } from './support';

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
-import { TokenVerifier } from '../src/auth';
+import { TokenVerifier } from '../src/security/auth';
 
 export const BENCH_JWT_SECRET = 'bench-secret-bench-secret-bench-secret-0123';
 /** Signs tokens the product server started by `startProduct` accepts. */

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import Redis from 'ioredis';
-import { defineScripts } from '../src/redis/scripts';
+import { defineScripts } from '../src/redis/client/scripts';
 import { figure, isQuick, progress, reportResult, summarize, type Table } from './report';
 import { pinnable, startProduct, type ServerProcess } from './server-process';
 import { createTransport, Subscriber, type TransportKind } from './subscribers-client';

@@ -1,10 +1,10 @@
 // All configuration comes from environment variables, read and validated here once at start.
 // A bad value stops start-up with a message naming the variable.
 import path from 'node:path';
-import type { ClusterTarget } from './redis/connection';
-import type { ReplicaWait } from './redis/scripts';
-import { MARKET_STRATEGIES, type MarketStrategyName } from './redis/market';
-import type { LogLevel } from './logger';
+import type { ClusterTarget } from './redis/client/connection';
+import type { ReplicaWait } from './redis/client/scripts';
+import { MARKET_STRATEGIES, type MarketStrategyName } from './redis/market/repository';
+import type { LogLevel } from './common/logger';
 import type { RateLimitSettings } from './security/rate-limit';
 
 export type NodeEnv = 'development' | 'test' | 'production';

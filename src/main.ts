@@ -1,8 +1,8 @@
 // Process entry point: configuration, start-up, development tokens, signals and exit codes.
 import 'reflect-metadata';
 import { loadConfigOrExit } from './config';
-import { createLogger, type Logger } from './logger';
-import { startServer, type RunningServer } from './server';
+import { createLogger, type Logger } from './common/logger';
+import { startServer, type RunningServer } from './app/server';
 
 const DEV_TOKEN_SECONDS = 30 * 24 * 3600;
 

@@ -1,9 +1,9 @@
 // Worker process entry point (`npm run worker`): runs the handlers in TASK_HANDLERS for the
 // queues in WORKER_QUEUES against the Redis at REDIS_URL, until SIGTERM or SIGINT.
 import { loadConfigOrExit } from './config';
-import { createLogger } from './logger';
-import { closeRedis, connectRedis } from './redis/connection';
-import { TaskRepository } from './redis/tasks';
+import { createLogger } from './common/logger';
+import { closeRedis, connectRedis } from './redis/client/connection';
+import { TaskRepository } from './redis/task';
 import { loadHandlers } from './workers/task-handlers';
 import { startTaskRunner } from './workers/task-runner';
 

@@ -11,15 +11,15 @@ import { startStandaloneServer } from '@apollo/server/standalone';
 import { GraphQLError, type GraphQLSchema } from 'graphql';
 import { SafeIntResolver } from 'graphql-scalars';
 import pino from 'pino';
-import { bearerToken, type Principal } from '../../src/auth';
-import { AppError } from '../../src/errors';
+import { bearerToken, type Principal } from '../../src/security/auth';
+import { AppError } from '../../src/common/errors';
 import { ChatResolver } from '../../src/resolvers/chat';
 import { CounterResolver } from '../../src/resolvers/counter';
 import { GuildResolver } from '../../src/resolvers/guild';
 import { InboxResolver } from '../../src/resolvers/inbox';
-import { SemaphoreResolver } from '../../src/resolvers/semaphore';
+import { SemaphoreResolver } from '../../src/resolvers/leases/semaphore';
 import type { GraphQLContext } from '../../src/schema/context';
-import { buildAppSchema } from '../../src/schema/index';
+import { buildAppSchema } from '../../src/app/schema';
 import { openBackend, type Backend } from './backend';
 
 const SDL = /* GraphQL */ `

@@ -3,21 +3,21 @@
 // does the product's work and differs from it only in what sits in front.
 import 'reflect-metadata';
 import pino from 'pino';
-import { SERVICE_ROLE, TokenVerifier, type Principal } from '../../src/auth';
+import { SERVICE_ROLE, TokenVerifier, type Principal } from '../../src/security/auth';
 import { loadConfig, type Config } from '../../src/config';
-import { badInput, forbidden, unauthenticated } from '../../src/errors';
+import { badInput, forbidden, unauthenticated } from '../../src/common/errors';
 import { ChatRepository, type ChatMessage as StoredMessage } from '../../src/redis/chat';
-import { closeRedis, connectRedis } from '../../src/redis/connection';
+import { closeRedis, connectRedis } from '../../src/redis/client/connection';
 import { CounterRepository } from '../../src/redis/counter';
 import { GuildRepository } from '../../src/redis/guild';
-import { LeaseRepository, type Lease } from '../../src/redis/lease';
-import { LeaseSignals } from '../../src/redis/lease-signals';
-import { LeaseAcquirer } from '../../src/redis/lease-wait';
+import { LeaseRepository, type Lease } from '../../src/redis/leases/repository';
+import { LeaseSignals } from '../../src/redis/leases/signals';
+import { LeaseAcquirer } from '../../src/redis/leases/acquirer';
 import { InboxNotifier } from '../../src/resolvers/inbox';
-import { holdTime, leaseName, leaseSecret, unixSeconds, waitTime } from '../../src/resolvers/lease';
+import { holdTime, leaseName, leaseSecret, unixSeconds, waitTime } from '../../src/resolvers/leases/args';
 import { createRedisPubSub } from '../../src/schema/pubsub';
 import { channels, TOPICS } from '../../src/schema/topics';
-import { intInRange, validId, validName, validPrefix, validText } from '../../src/validation';
+import { intInRange, validId, validName, validPrefix, validText } from '../../src/common/validation';
 
 export interface Backend {
   config: Config;
@@ -51,7 +51,7 @@ export async function openBackend(env: NodeJS.ProcessEnv = process.env): Promise
   const verifier = new TokenVerifier({ secret: config.jwtSecret!, issuer: config.jwtIssuer, audience: config.jwtAudience });
   const pubSub = createRedisPubSub({ publisher: commands, subscriber, channelOf: channels({ rowCacheTable: config.rowCache.table }) });
   const inbox = new InboxNotifier(pubSub);
-  // Built as src/parts.ts builds them: the update script announces counter updates.
+  // Built as src/app/parts.ts builds them: the update script announces counter updates.
   const chats = new ChatRepository(commands, config.messaging);
   const counters = new CounterRepository(commands, config.counters, TOPICS.counterUpdated.channel);
   const guilds = new GuildRepository(commands, config.autocomplete);

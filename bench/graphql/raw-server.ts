@@ -2,8 +2,8 @@
 // scripts: POST /op/<operation> with the variables as the JSON body, bearer token checked, the
 // result as JSON. No framework, no GraphQL: the limit for this work in one Node process.
 import http from 'node:http';
-import { bearerToken } from '../../src/auth';
-import { AppError } from '../../src/errors';
+import { bearerToken } from '../../src/security/auth';
+import { AppError } from '../../src/common/errors';
 import { openBackend, type Backend } from './backend';
 
 type Operation = (backend: Backend, caller: ReturnType<Backend['verifier']['verify']> | null, body: never) => Promise<unknown>;

@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fork } from 'node:child_process';
 import { Worker } from 'node:worker_threads';
-import type { Logger } from '../logger';
+import type { Logger } from '../common/logger';
 import type { SqlConnection, SqlDatabase } from './sql';
 
 type Reply = { id: number; rows: Record<string, unknown>[] } | { id: number; error: string };

@@ -2,7 +2,7 @@
 // statement make an outage fail a batch in seconds instead of stalling the refresher; the pool
 // reconnects by itself once the database is back.
 import { Pool } from 'pg';
-import type { Logger } from '../logger';
+import type { Logger } from '../common/logger';
 import type { SqlConnection, SqlDatabase } from './sql';
 
 /** One refresher runs one query at a time; a second connection covers a reconnect. */

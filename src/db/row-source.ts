@@ -3,7 +3,7 @@
 // so the JSON has the column names as keys and PostgreSQL's own rendering of every type.
 import path from 'node:path';
 import type { Config } from '../config';
-import type { Logger } from '../logger';
+import type { Logger } from '../common/logger';
 import { pgliteDatabase } from './pglite';
 import { postgresDatabase } from './postgres';
 import type { SqlConnection, SqlDatabase } from './sql';

@@ -3,12 +3,12 @@
 // chat index, on the user's slot, only says which chats to look at: it is written before a user
 // becomes a member and again after, and an entry is removed only if its stamp is unchanged, so a
 // member is never missing from it even on Redis Cluster, where the two cannot change together.
-import type { RedisClient } from './connection';
-import { AppError, conflict, notFound } from '../errors';
+import type { RedisClient } from './client/connection';
+import { AppError, conflict, notFound } from '../common/errors';
 import { chatKeys, userKeys } from './keys';
 import { compareBytes } from './order';
-import { runScript } from './scripts';
-import { isStoreUnavailable } from './store-errors';
+import { runScript } from './client/scripts';
+import { isStoreUnavailable } from './client/store-errors';
 
 export interface ChatMessage {
   id: number;

@@ -3,10 +3,10 @@
 // for the benchmark's 100 names). Filtering by prefix happens here rather than in Redis: that
 // keeps Unicode case folding out of Lua, and a GET costs Redis a sixth of the CPU of filtering
 // in a script (bench/autocomplete.ts measures both choices).
-import type { RedisClient } from './connection';
-import { foldCase } from '../fold';
+import type { RedisClient } from './client/connection';
+import { foldCase } from '../common/case-fold';
 import { userKeys } from './keys';
-import { runScript } from './scripts';
+import { runScript } from './client/scripts';
 
 const SEPARATOR = '\n';
 

@@ -1,9 +1,9 @@
 // Time-series counters (book section 5.2.1): per counter and precision, a hash from slice start
 // to count, and per precision a known set of counter names for cleanup and listing.
-import type { RedisClient } from './connection';
+import type { RedisClient } from './client/connection';
 import { counterBucket, counterBuckets, counterKeys } from './keys';
 import { compareBytes } from './order';
-import { runScript } from './scripts';
+import { runScript } from './client/scripts';
 
 export interface CounterSample {
   /** Start of the slice, unix seconds. */

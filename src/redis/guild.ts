@@ -2,10 +2,10 @@
 // one zset per guild, all with score 0, so Redis orders them by bytes; each entry starts with the
 // member's case-folded name, so one ZRANGEBYLEX finds every name that starts with a prefix in
 // any case and any script, and the entry ends with the name as written, so that is what is shown.
-import type { RedisClient } from './connection';
-import { foldCase } from '../fold';
+import type { RedisClient } from './client/connection';
+import { foldCase } from '../common/case-fold';
 import { guildKeys, userKeys } from './keys';
-import { runScript } from './scripts';
+import { runScript } from './client/scripts';
 
 /** Sorts below every byte of a name, so entries order by folded name first. Names never hold it. */
 const SEPARATOR = '\0';

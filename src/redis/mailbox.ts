@@ -1,9 +1,9 @@
 // Direct messages (book section 6.5.1): one list per recipient, oldest first, with ids from a
 // per-mailbox counter. Every change is one script on the recipient's slot.
-import type { RedisClient } from './connection';
+import type { RedisClient } from './client/connection';
 import { userKeys } from './keys';
-import { repliesOf } from './replies';
-import { runScript } from './scripts';
+import { repliesOf } from './client/replies';
+import { runScript } from './client/scripts';
 
 export interface DirectMessage {
   id: number;

@@ -2,9 +2,9 @@
 // often, and the copies themselves. The refresher (src/workers/row-cache-refresher.ts) claims due
 // rows, reads them from the database and stores them through here; every step that touches more
 // than one key is one script on the table's slot.
-import type { RedisClient } from './connection';
+import type { RedisClient } from './client/connection';
 import { rowCacheKeys, type RowCacheKeys } from './keys';
-import { runScript } from './scripts';
+import { runScript } from './client/scripts';
 
 /** A scheduled row; times are unix ms by the Redis server's clock. */
 export interface ScheduledRow {

@@ -4,7 +4,7 @@
 // non-member, a chat is indistinguishable from one that does not exist (NOT_FOUND).
 import { Args, Authorized, Ctx, FieldResolver, Mutation, Query, Resolver, Root, ID } from 'type-graphql';
 import type { MessagingConfig } from '../config';
-import { badInput } from '../errors';
+import { badInput } from '../common/errors';
 import type { ChatMessage as StoredMessage, ChatRepository, ChatSummary } from '../redis/chat';
 import {
   AddChatMembersArgs,
@@ -18,7 +18,7 @@ import {
   SendMessageArgs,
 } from '../schema/chat';
 import { callerId, type GraphQLContext } from '../schema/context';
-import { intInRange, validId, validName, validText } from '../validation';
+import { intInRange, validId, validName, validText } from '../common/validation';
 import type { InboxNotifier } from './inbox';
 
 @Resolver(() => Chat)

@@ -1,11 +1,11 @@
 // Recent contacts: each user keeps and reads only their own list.
 import { Args, Authorized, Ctx, Mutation, Query, Resolver } from 'type-graphql';
 import type { AutocompleteConfig } from '../config';
-import { badInput } from '../errors';
+import { badInput } from '../common/errors';
 import type { ContactsRepository } from '../redis/contacts';
 import { ContactArgs, RecentContactsArgs } from '../schema/autocomplete';
 import { callerId, type GraphQLContext } from '../schema/context';
-import { intInRange, validName, validPrefix } from '../validation';
+import { intInRange, validName, validPrefix } from '../common/validation';
 
 @Resolver()
 export class ContactsResolver {

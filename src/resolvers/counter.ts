@@ -1,8 +1,8 @@
 // Time-series counters: validate and authorise, then one repository call.
 import { Args, Authorized, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
-import { SERVICE_ROLE } from '../auth';
+import { SERVICE_ROLE } from '../security/auth';
 import type { CounterConfig } from '../config';
-import { badInput } from '../errors';
+import { badInput } from '../common/errors';
 import type { CounterRepository } from '../redis/counter';
 import {
   CounterArgs,
@@ -14,7 +14,7 @@ import {
   UpdateCounterArgs,
 } from '../schema/counter';
 import { TOPICS } from '../schema/topics';
-import { intInRange, validName } from '../validation';
+import { intInRange, validName } from '../common/validation';
 
 const MAX_READ_LIMIT = 10_000;
 const MAX_PAGE = 1000;

@@ -3,11 +3,11 @@
 // service callers search any guild and join or remove any user.
 import { Args, Authorized, Ctx, Mutation, Query, Resolver } from 'type-graphql';
 import type { AutocompleteConfig } from '../config';
-import { forbidden } from '../errors';
+import { forbidden } from '../common/errors';
 import type { GuildRepository } from '../redis/guild';
 import { GuildMembersArgs, GuildMembershipArgs } from '../schema/autocomplete';
 import { callerId, type GraphQLContext } from '../schema/context';
-import { intInRange, validName, validPrefix } from '../validation';
+import { intInRange, validName, validPrefix } from '../common/validation';
 
 @Resolver()
 export class GuildResolver {

@@ -6,7 +6,7 @@ import type { MessagingConfig } from '../config';
 import type { DirectMessage as StoredMessage, MailboxRepository } from '../redis/mailbox';
 import { AckDirectMessagesArgs, DirectMessage, DirectMessagesArgs, Mailbox, MailboxArgs, SendDirectMessageArgs } from '../schema/chat';
 import { callerId, type GraphQLContext } from '../schema/context';
-import { intInRange, validName, validText } from '../validation';
+import { intInRange, validName, validText } from '../common/validation';
 import type { InboxNotifier } from './inbox';
 
 const DEFAULT_TAKE = 10;

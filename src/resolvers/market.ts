@@ -2,10 +2,10 @@
 // inventory and buys with their own funds. Creating items and funds is for service callers.
 import { GraphQLSafeInt } from 'graphql-scalars';
 import { Args, Authorized, Ctx, Mutation, Query, Resolver } from 'type-graphql';
-import { SERVICE_ROLE } from '../auth';
+import { SERVICE_ROLE } from '../security/auth';
 import type { MarketConfig } from '../config';
-import { badInput, notFound } from '../errors';
-import type { Listing as StoredListing, MarketRepository } from '../redis/market';
+import { badInput, notFound } from '../common/errors';
+import type { Listing as StoredListing, MarketRepository } from '../redis/market/repository';
 import { callerId, type GraphQLContext } from '../schema/context';
 import {
   Account,
@@ -18,7 +18,7 @@ import {
   PurchaseItemArgs,
   PurchaseResult,
 } from '../schema/market';
-import { intInRange, validName } from '../validation';
+import { intInRange, validName } from '../common/validation';
 
 const MAX_GRANT = 1_000_000_000;
 

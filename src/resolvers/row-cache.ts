@@ -2,13 +2,13 @@
 // reads the copies (public shop data) and hears when one changes.
 import { JSONScalar } from '../schema/json-scalar';
 import { Args, Authorized, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
-import { SERVICE_ROLE } from '../auth';
+import { SERVICE_ROLE } from '../security/auth';
 import type { RowCacheConfig } from '../config';
-import { badInput } from '../errors';
+import { badInput } from '../common/errors';
 import type { RowCacheChange, RowCacheRepository } from '../redis/row-cache';
 import { RowCacheScheduleArgs, RowCacheUpdate, RowIdArgs, ScheduledRow, ScheduleRowCacheArgs } from '../schema/row-cache';
 import { TOPICS } from '../schema/topics';
-import { intInRange, validKey } from '../validation';
+import { intInRange, validKey } from '../common/validation';
 
 /** Shortest refresh interval: below it the daemon would spend its time on one row. */
 export const MIN_DELAY_SECONDS = 0.05;

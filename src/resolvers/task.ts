@@ -1,14 +1,14 @@
 // Task queues, for service callers only: task records may hold anything a backend put in them.
 // Workers do not come through here; they use the repository directly (src/workers).
 import { Args, Authorized, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
-import { SERVICE_ROLE } from '../auth';
+import { SERVICE_ROLE } from '../security/auth';
 import type { TaskConfig } from '../config';
-import { badInput } from '../errors';
+import { badInput } from '../common/errors';
 import { parseTaskId } from '../redis/keys';
-import type { TaskRecord, TaskRepository } from '../redis/tasks';
+import type { TaskRecord, TaskRepository } from '../redis/task';
 import { EnqueueTaskArgs, QueueArgs, QueueStats, RescheduleTaskArgs, Task, TaskChange, TaskIdArgs } from '../schema/task';
 import { TOPICS } from '../schema/topics';
-import { intInRange, validJson, validName } from '../validation';
+import { intInRange, validJson, validName } from '../common/validation';
 
 @Resolver()
 export class TaskResolver {

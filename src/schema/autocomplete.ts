@@ -1,6 +1,6 @@
 // GraphQL arguments of recent-contact and guild autocomplete.
 import { ArgsType, Field, Int } from 'type-graphql';
-import { NAME_RULE } from '../validation';
+import { NAME_RULE } from '../common/validation';
 
 const PREFIX =
   'Matched literally against the start of each name, ignoring case (close to Unicode case folding: "STRASSE" finds "Straße"); at most 128 characters, no control or text-direction characters.';

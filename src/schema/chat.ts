@@ -1,6 +1,6 @@
 // GraphQL types of group chats and direct-message mailboxes.
 import { ArgsType, Field, Float, ID, Int, ObjectType } from 'type-graphql';
-import { NAME_RULE } from '../validation';
+import { NAME_RULE } from '../common/validation';
 
 const TS = "Unix seconds (millisecond precision) from the Redis server's clock.";
 

@@ -1,8 +1,8 @@
 // What every resolver gets, over HTTP and WebSocket alike, and the one check behind @Authorized.
 import type { AuthChecker } from 'type-graphql';
-import { isExpired, SERVICE_ROLE, type Principal } from '../auth';
-import { forbidden, unauthenticated } from '../errors';
-import type { Logger } from '../logger';
+import { isExpired, SERVICE_ROLE, type Principal } from '../security/auth';
+import { forbidden, unauthenticated } from '../common/errors';
+import type { Logger } from '../common/logger';
 
 export interface GraphQLContext {
   /** null for a caller without a token. */

@@ -1,7 +1,7 @@
 // GraphQL types of the time-series counters.
 import { GraphQLSafeInt } from 'graphql-scalars';
 import { ArgsType, Field, Float, Int, ObjectType } from 'type-graphql';
-import { NAME_RULE } from '../validation';
+import { NAME_RULE } from '../common/validation';
 
 @ObjectType({ description: 'The count of one time slice.' })
 export class CounterSample {

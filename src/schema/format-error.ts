@@ -2,9 +2,9 @@
 // unexpected is logged with its stack and, in production, shown only as "Internal server error".
 import { unwrapResolverError } from '@apollo/server/errors';
 import { GraphQLError, type GraphQLFormattedError } from 'graphql';
-import { AppError, storeUnavailable } from '../errors';
-import type { Logger } from '../logger';
-import { isStoreUnavailable } from '../redis/store-errors';
+import { AppError, storeUnavailable } from '../common/errors';
+import type { Logger } from '../common/logger';
+import { isStoreUnavailable } from '../redis/client/store-errors';
 
 export type ErrorFormatter = (formatted: GraphQLFormattedError, error: unknown) => GraphQLFormattedError;
 

@@ -6,7 +6,7 @@
 // shallow enough by the document's token limit, and are checked by the resolver too.
 import { GraphQLScalarType } from 'graphql';
 import { GraphQLJSON } from 'graphql-scalars';
-import { JSON_MAX_DEPTH, nestedDeeperThan, TOO_DEEP_JSON } from '../validation';
+import { JSON_MAX_DEPTH, nestedDeeperThan, TOO_DEEP_JSON } from '../common/validation';
 
 export const JSONScalar = new GraphQLScalarType({
   ...GraphQLJSON.toConfig(),

@@ -1,7 +1,7 @@
 // GraphQL types of distributed locks and counting semaphores.
 import { GraphQLSafeInt } from 'graphql-scalars';
 import { ArgsType, Field, Float, Int, ObjectType } from 'type-graphql';
-import { NAME_RULE } from '../validation';
+import { NAME_RULE } from '../common/validation';
 
 const EXPIRES = "Unix seconds (millisecond precision) by the Redis server's clock, the only clock that decides.";
 const FENCE =

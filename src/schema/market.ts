@@ -1,8 +1,8 @@
 // GraphQL types of the marketplace.
 import { GraphQLSafeInt } from 'graphql-scalars';
 import { ArgsType, Field, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
-import { PURCHASE_OUTCOMES, type PurchaseOutcome as Outcome } from '../redis/market';
-import { NAME_RULE } from '../validation';
+import { PURCHASE_OUTCOMES, type PurchaseOutcome as Outcome } from '../redis/market/repository';
+import { NAME_RULE } from '../common/validation';
 import { enumOf } from './enums';
 
 export const PurchaseOutcome = enumOf(PURCHASE_OUTCOMES);

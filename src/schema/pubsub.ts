@@ -5,8 +5,8 @@
 // subscriber that falls behind loses the oldest ones, and the next pull catches up.
 import { createPubSub, Repeater, SlidingBuffer } from '@graphql-yoga/subscription';
 import type { PubSub } from 'type-graphql';
-import type { Logger } from '../logger';
-import { notificationCommands, type RedisClient } from '../redis/connection';
+import type { Logger } from '../common/logger';
+import { notificationCommands, type RedisClient } from '../redis/client/connection';
 
 const PER_SUBSCRIBER_BUFFER = 64;
 

@@ -2,8 +2,8 @@
 import { JSONScalar } from './json-scalar';
 import { ArgsType, Field, Float, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { TASK_PRIORITIES, type TaskPriority as Priority } from '../redis/keys';
-import { TASK_STATES, type TaskState as State } from '../redis/tasks';
-import { NAME_RULE } from '../validation';
+import { TASK_STATES, type TaskState as State } from '../redis/task';
+import { NAME_RULE } from '../common/validation';
 import { enumOf } from './enums';
 
 export const TaskPriority = enumOf(TASK_PRIORITIES);

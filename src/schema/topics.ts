@@ -1,7 +1,7 @@
 // Every subscription topic, named once: the name type-graphql routes by, the Redis channel of
 // one id, and the JSON its publisher sends. Scripts publish five of them and the API process the
-// inbox; tests/topic-contract.test.ts checks what each publisher really sends against `payload`.
-import type { ReleaseNotice } from '../redis/lease';
+// inbox; tests/repository/topic-contract.test.ts checks what each publisher really sends against `payload`.
+import type { ReleaseNotice } from '../redis/leases/repository';
 import type { RowCacheChange } from '../redis/row-cache';
 import { counterKeys, inboxChannel, leaseKeys, parseTaskId, queueKeys, rowCacheKeys } from '../redis/keys';
 

@@ -3,11 +3,11 @@
 // Redis round trip per request; with N instances a client gets up to N times the limit), or in
 // Redis with RATE_LIMIT_STORE=redis (one shared count, one more round trip per request).
 import { isIPv6 } from 'node:net';
-import type { RedisClient } from '../redis/connection';
+import type { RedisClient } from '../redis/client/connection';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
-import type { Principal } from '../auth';
-import { AppError } from '../errors';
-import type { Logger } from '../logger';
+import type { Principal } from './auth';
+import { AppError } from '../common/errors';
+import type { Logger } from '../common/logger';
 
 export interface RateLimitSettings {
   store: 'memory' | 'redis';

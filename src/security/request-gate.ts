@@ -1,8 +1,8 @@
 // The request gate: who is calling, and whether they may call now. One object decides it for
 // every entry point: the express path, the GraphQL fast path, the WebSocket handshake, its
 // connection_init and each of its operations. The transports only say how a refusal is sent.
-import { bearerToken, type Principal, type TokenVerifier } from '../auth';
-import { AppError } from '../errors';
+import { bearerToken, type Principal, type TokenVerifier } from './auth';
+import { AppError } from '../common/errors';
 import type { RateLimits } from './rate-limit';
 
 /** A refusal as every transport reports it. */

@@ -4,7 +4,7 @@
 // a per-second one. A lease in Redis makes one instance at a time do a precision's pass, and
 // remembers when the last pass ran across restarts.
 import { randomUUID } from 'node:crypto';
-import type { Logger } from '../logger';
+import type { Logger } from '../common/logger';
 import type { CounterRepository } from '../redis/counter';
 
 export interface CounterCleanupOptions {

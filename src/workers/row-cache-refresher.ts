@@ -8,7 +8,7 @@
 // and each claimed row is tried again after a growing backoff.
 import { performance } from 'node:perf_hooks';
 import type { RowSource } from '../db/row-source';
-import type { Logger } from '../logger';
+import type { Logger } from '../common/logger';
 import type { RowCacheRepository, RowClaim } from '../redis/row-cache';
 
 export interface RowCacheRefresherOptions {

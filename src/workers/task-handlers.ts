@@ -2,7 +2,7 @@
 // function, as `handlers` or as its default export. CommonJS and ES modules both load.
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { Logger } from '../logger';
+import type { Logger } from '../common/logger';
 
 export interface TaskContext {
   /** The task's id, `<queue>:<number>`. */

@@ -4,10 +4,10 @@
 // the timeouts of blocked clients only every 100 ms (hz 10), so the poller times its own wake-up
 // and ends the pop with CLIENT UNBLOCK: tasks start within a few ms of their due time. Any number
 // of pollers may run on one queue: the script is atomic, so none moves a task twice.
-import { isCluster, type RedisClient } from '../redis/connection';
-import type { Logger } from '../logger';
+import { isCluster, type RedisClient } from '../redis/client/connection';
+import type { Logger } from '../common/logger';
 import { queueKeys } from '../redis/keys';
-import type { TaskRepository } from '../redis/tasks';
+import type { TaskRepository } from '../redis/task';
 
 export interface TaskPollerOptions {
   queue: string;

@@ -1,11 +1,11 @@
 // Workers and pollers for the queues of one process (the worker process, or the API process with
 // TASK_WORKER=on). Each worker and each poller blocks on a connection of its own, never on the
 // one that serves requests.
-import type { RedisClient } from '../redis/connection';
+import type { RedisClient } from '../redis/client/connection';
 import type { TaskConfig, WorkerConfig } from '../config';
-import type { Logger } from '../logger';
-import { connectRedis, type RedisTarget } from '../redis/connection';
-import type { TaskRepository } from '../redis/tasks';
+import type { Logger } from '../common/logger';
+import { connectRedis, type RedisTarget } from '../redis/client/connection';
+import type { TaskRepository } from '../redis/task';
 import type { TaskHandlers } from './task-handlers';
 import { TaskPoller } from './task-poller';
 import { TaskWorker } from './task-worker';

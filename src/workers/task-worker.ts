@@ -2,12 +2,12 @@
 // blocking connection while the queue is empty, renews the leases of what it runs, and records
 // each outcome. A run it cannot finish (the process dies, the lease is lost) is not lost: the
 // poller gives it to another worker once its lease runs out.
-import type { RedisClient } from '../redis/connection';
-import type { Logger } from '../logger';
+import type { RedisClient } from '../redis/client/connection';
+import type { Logger } from '../common/logger';
 import { queueKeys } from '../redis/keys';
-import { isStoreUnavailable } from '../redis/store-errors';
-import type { Outcome, TakenTask, TaskRepository } from '../redis/tasks';
-import { JSON_MAX_DEPTH, nestedDeeperThan } from '../validation';
+import { isStoreUnavailable } from '../redis/client/store-errors';
+import type { Outcome, TakenTask, TaskRepository } from '../redis/task';
+import { JSON_MAX_DEPTH, nestedDeeperThan } from '../common/validation';
 import { handlerFor, type TaskHandlers } from './task-handlers';
 
 export interface TaskWorkerOptions {

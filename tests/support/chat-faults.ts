@@ -2,7 +2,7 @@
 // refused with a code, or no answer at all), a pull that drains everything pending, and the
 // check that a member holds every stored message exactly once.
 import { CreateChatDocument, FetchPendingMessagesDocument, SendMessageDocument } from '../generated/graphql';
-import { TokenVerifier } from '../../src/auth';
+import { TokenVerifier } from '../../src/security/auth';
 import { post } from './graphql';
 import { TEST_SECRET } from './server';
 

@@ -8,7 +8,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import Redis, { Cluster, type RedisOptions } from 'ioredis';
-import type { ClusterTarget } from '../../src/redis/connection';
+import type { ClusterTarget } from '../../src/redis/client/connection';
 
 export interface ClusterOptions {
   primaries?: number;

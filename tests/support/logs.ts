@@ -1,7 +1,7 @@
 // A pino logger whose JSON lines the test can read back.
 import { Writable } from 'node:stream';
 import pino from 'pino';
-import type { Logger } from '../../src/logger';
+import type { Logger } from '../../src/common/logger';
 
 export interface CapturedLogs {
   logger: Logger;

@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
 import Redis from 'ioredis';
-import { findExecutable, freeLoopbackPort, INSTALL_HINT } from '../../src/redis/embedded';
+import { findExecutable, freeLoopbackPort, INSTALL_HINT } from '../../src/redis/client/embedded';
 
 export interface RedisProcess {
   /** redis://:password@127.0.0.1:port, unchanged across restarts. */

@@ -6,8 +6,8 @@ import os from 'node:os';
 import path from 'node:path';
 import Redis, { Cluster, type RedisOptions } from 'ioredis';
 import pino from 'pino';
-import type { RedisTarget } from '../../src/redis/connection';
-import { EmbeddedRedis } from '../../src/redis/embedded';
+import type { RedisTarget } from '../../src/redis/client/connection';
+import { EmbeddedRedis } from '../../src/redis/client/embedded';
 import { startTestCluster, type TestCluster } from './cluster';
 
 export const CLUSTER_MODE = process.env.TEST_REDIS === 'cluster';

@@ -1,7 +1,7 @@
 // Starts the real API server in-process on port 0 against a test redis-server, with tokens for a
 // user, a second user and a service caller.
 import { loadConfig, type Config } from '../../src/config';
-import { startServer, type RunningServer } from '../../src/server';
+import { startServer, type RunningServer } from '../../src/app/server';
 import { captureLogs } from './logs';
 import { startTestRedis, type TestRedis } from './redis';
 

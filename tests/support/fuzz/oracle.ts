@@ -5,10 +5,10 @@ import type { GraphQLFormattedError } from 'graphql';
 
 /**
  * Codes a fuzzed request may get. The README's "Calling the API" and Security sections and
- * src/errors.ts name the product's own; Apollo Server adds its request-level ones.
+ * src/common/errors.ts name the product's own; Apollo Server adds its request-level ones.
  */
 export const DOCUMENTED_CODES: Record<string, string> = {
-  BAD_USER_INPUT: 'README, src/errors.ts: an argument out of range or badly formed; also Apollo\'s and graphql-ws\'s code for a variable of the wrong type',
+  BAD_USER_INPUT: 'README, src/common/errors.ts: an argument out of range or badly formed; also Apollo\'s and graphql-ws\'s code for a variable of the wrong type',
   UNAUTHENTICATED: 'README Security: every field but __typename and introspection needs a token; the anonymous caller gets it',
   FORBIDDEN: 'README Security: a role the token does not hold (a user calling a service-only field)',
   NOT_FOUND: 'README: a chat, listing or task that does not exist for this caller',

@@ -1,0 +1,157 @@
+// The parts of the API, built once from the configuration: Redis connections, repositories,
+// resolvers and the schema, background workers. Each part that must be closed is added to the
+// teardown as it is made, so a failure half-way closes what was already open.
+import type { GraphQLSchema } from 'graphql';
+import { developmentSecret, TokenVerifier } from '../security/auth';
+import type { Config } from '../config';
+import { createRowSource, type SqlRowSource } from '../db/row-source';
+import type { Logger } from '../common/logger';
+import { closeRedis, connectRedis, warnIfEvicting, warnIfTooFewReplicas, type RedisTarget } from '../redis/client/connection';
+import type { RedisClient } from '../redis/client/redis-client';
+import { ChatRepository } from '../redis/chat';
+import { ContactsRepository } from '../redis/contacts';
+import { CounterRepository } from '../redis/counter';
+import { EmbeddedRedis } from '../redis/client/embedded';
+import { GuildRepository } from '../redis/guild';
+import { LeaseRepository } from '../redis/leases/repository';
+import { LeaseSignals } from '../redis/leases/signals';
+import { LeaseAcquirer } from '../redis/leases/acquirer';
+import { MailboxRepository } from '../redis/mailbox';
+import { MarketRepository } from '../redis/market/repository';
+import { createMarketStrategy } from '../redis/market/strategies';
+import { RowCacheRepository } from '../redis/row-cache';
+import { TaskRepository } from '../redis/task';
+import { ChatResolver } from '../resolvers/chat';
+import { ContactsResolver } from '../resolvers/contacts';
+import { CounterResolver } from '../resolvers/counter';
+import { GuildResolver } from '../resolvers/guild';
+import { InboxNotifier, InboxResolver } from '../resolvers/inbox';
+import { LockResolver } from '../resolvers/leases/lock';
+import { MailboxResolver } from '../resolvers/mailbox';
+import { MarketResolver } from '../resolvers/market';
+import { RowCacheResolver } from '../resolvers/row-cache';
+import { SemaphoreResolver } from '../resolvers/leases/semaphore';
+import { TaskResolver } from '../resolvers/task';
+import { buildAppSchema } from './schema';
+import { createRedisPubSub } from '../schema/pubsub';
+import { channels, TOPICS } from '../schema/topics';
+import type { Teardown } from './teardown';
+import { CounterCleanupWorker } from '../workers/counter-cleanup';
+import { RowCacheRefresher } from '../workers/row-cache-refresher';
+import { loadHandlers } from '../workers/task-handlers';
+import { startTaskRunner } from '../workers/task-runner';
+
+export const COMMAND_TIMEOUT_MS = 5000;
+
+export interface Parts {
+  schema: GraphQLSchema;
+  verifier: TokenVerifier;
+  /** True when JWT_SECRET was unset and a development secret is in use. */
+  usesDevelopmentSecret: boolean;
+  /** The connection for commands, shared by every repository. */
+  commands: RedisClient;
+  /** Set when the server runs its own redis-server. */
+  embeddedRedis: EmbeddedRedis | undefined;
+  /** The database the row cache reads (opened on first use). */
+  rowSource: SqlRowSource;
+  /** Ends every wait for a lock or semaphore slot (with null): aborted before the HTTP drain. */
+  stopWaiting: AbortController;
+}
+
+interface Worker {
+  start(): void;
+  stop(): Promise<void>;
+}
+
+export async function buildParts(config: Config, logger: Logger, teardown: Teardown): Promise<Parts> {
+  let embeddedRedis: EmbeddedRedis | undefined;
+  let redis: RedisTarget | undefined = config.redisCluster ?? config.redisUrl;
+  if (redis === undefined) {
+    const started = await EmbeddedRedis.start({ dataDir: config.dataDir, logger });
+    teardown.add(() => started.stop());
+    embeddedRedis = started;
+    redis = started.url;
+  }
+
+  const commands = await connectRedis(redis, { name: 'ria:commands', logger, commandTimeoutMs: COMMAND_TIMEOUT_MS, replicaWait: config.redisWait });
+  teardown.add(() => closeRedis(commands));
+  await warnIfEvicting(commands, logger);
+  await warnIfTooFewReplicas(commands, config.redisWait, logger);
+  const subscriber = await connectRedis(redis, { name: 'ria:subscriber', logger, shardedSubscriber: true });
+  teardown.add(() => closeRedis(subscriber));
+  // Waiters for locks and semaphores listen on their own connection, so their SUBSCRIBEs do
+  // not interleave with the GraphQL subscriptions' ones.
+  const leaseSubscriber = await connectRedis(redis, { name: 'ria:lease-signals', logger, shardedSubscriber: true });
+  teardown.add(() => closeRedis(leaseSubscriber));
+  const leaseSignals = new LeaseSignals(leaseSubscriber, logger);
+  teardown.add(async () => leaseSignals.close());
+  const stopWaiting = new AbortController();
+  const acquirer = (kind: 'lock' | 'semaphore'): LeaseAcquirer =>
+    new LeaseAcquirer(new LeaseRepository(commands, kind, config.leases), leaseSignals, stopWaiting.signal);
+
+  const usesDevelopmentSecret = config.jwtSecret === undefined;
+  const verifier = new TokenVerifier({
+    secret: config.jwtSecret ?? developmentSecret(config.dataDir),
+    issuer: config.jwtIssuer,
+    audience: config.jwtAudience,
+  });
+
+  const pubSub = createRedisPubSub({ publisher: commands, subscriber, channelOf: channels({ rowCacheTable: config.rowCache.table }), logger });
+  const counters = new CounterRepository(commands, config.counters, TOPICS.counterUpdated.channel);
+  const inbox = new InboxNotifier(pubSub);
+  const tasks = new TaskRepository(commands, config.tasks);
+  const marketStrategy = createMarketStrategy(config.market, {
+    redis,
+    commands,
+    logger,
+    locks: () => acquirer('lock'),
+    commandTimeoutMs: COMMAND_TIMEOUT_MS,
+  });
+  teardown.add(() => marketStrategy.close());
+  const rowCache = new RowCacheRepository(commands, config.rowCache);
+  // Opened only when the refresher first has a due row; closed after the workers stopped.
+  const rowSource = createRowSource(config, logger);
+  teardown.add(() => rowSource.close());
+  const schema = await buildAppSchema(
+    [
+      new CounterResolver(counters, config.counters),
+      new ChatResolver(new ChatRepository(commands, config.messaging), config.messaging, inbox),
+      new MailboxResolver(new MailboxRepository(commands, config.messaging), config.messaging, inbox),
+      new InboxResolver(),
+      new LockResolver(acquirer('lock'), config.leases),
+      new SemaphoreResolver(acquirer('semaphore'), config.leases),
+      new ContactsResolver(new ContactsRepository(commands, config.autocomplete), config.autocomplete),
+      new GuildResolver(new GuildRepository(commands, config.autocomplete), config.autocomplete),
+      new TaskResolver(tasks, config.tasks),
+      new MarketResolver(new MarketRepository(commands, marketStrategy, config.market), config.market),
+      new RowCacheResolver(rowCache, config.rowCache),
+    ],
+    pubSub,
+  );
+
+  const workers: Worker[] = [];
+  if (config.counters.cleanup) {
+    workers.push(new CounterCleanupWorker({ repository: counters, ...config.counters, logger }));
+  }
+  if (config.rowCache.enabled) {
+    workers.push(new RowCacheRefresher({ repository: rowCache, source: rowSource, logger, ...config.rowCache }));
+  }
+  for (const worker of workers) worker.start();
+  teardown.add(async () => {
+    await Promise.all(workers.map((worker) => worker.stop()));
+  });
+  if (config.worker.inApi) {
+    const runner = await startTaskRunner({
+      redis,
+      commands,
+      repository: tasks,
+      handlers: await loadHandlers(config.worker.handlersModule!),
+      tasks: config.tasks,
+      worker: config.worker,
+      logger,
+    });
+    teardown.add(() => runner.stop(config.shutdownTimeoutMs / 2));
+  }
+
+  return { schema, verifier, usesDevelopmentSecret, commands, embeddedRedis, rowSource, stopWaiting };
+}

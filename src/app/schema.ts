@@ -1,0 +1,50 @@
+// Builds the executable schema once, wiring each resolver class to the instance the composition
+// root made for it (type-graphql asks the container for resolver instances).
+import { lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphql';
+import { buildSchema, type ContainerType, type PubSub } from 'type-graphql';
+import { ChatResolver } from '../resolvers/chat';
+import { ContactsResolver } from '../resolvers/contacts';
+import { CounterResolver } from '../resolvers/counter';
+import { GuildResolver } from '../resolvers/guild';
+import { InboxResolver } from '../resolvers/inbox';
+import { LockResolver } from '../resolvers/leases/lock';
+import { MailboxResolver } from '../resolvers/mailbox';
+import { MarketResolver } from '../resolvers/market';
+import { RowCacheResolver } from '../resolvers/row-cache';
+import { SemaphoreResolver } from '../resolvers/leases/semaphore';
+import { TaskResolver } from '../resolvers/task';
+import { authChecker } from '../schema/context';
+
+export const RESOLVERS = [
+  CounterResolver,
+  ChatResolver,
+  MailboxResolver,
+  InboxResolver,
+  LockResolver,
+  SemaphoreResolver,
+  ContactsResolver,
+  GuildResolver,
+  TaskResolver,
+  MarketResolver,
+  RowCacheResolver,
+] as const;
+
+type ResolverClass = (typeof RESOLVERS)[number];
+type ResolverInstance = InstanceType<ResolverClass>;
+
+export async function buildAppSchema(resolvers: ResolverInstance[], pubSub: PubSub): Promise<GraphQLSchema> {
+  const byClass = new Map<unknown, ResolverInstance>(resolvers.map((instance) => [instance.constructor, instance]));
+  const container: ContainerType = {
+    get(someClass: unknown) {
+      const instance = byClass.get(someClass);
+      if (!instance) throw new Error(`No instance was provided for resolver ${String(someClass)}`);
+      return instance;
+    },
+  };
+  return buildSchema({ resolvers: RESOLVERS, container, authChecker, pubSub, validate: false });
+}
+
+/** The SDL as committed in schema.graphql, sorted so that it only changes when the schema does. */
+export function schemaSdl(schema: GraphQLSchema): string {
+  return `# Generated from the type-graphql classes by \`npm run schema\`; do not edit.\n\n${printSchema(lexicographicSortSchema(schema))}\n`;
+}

@@ -1,0 +1,178 @@
+// Starts the API and knows the order in which to take it down: builds the parts (parts.ts), then
+// the request gate, the HTTP and WebSocket transports and Apollo in front of them.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
+import { expressMiddleware } from '@as-integrations/express5';
+import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
+import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
+import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
+import type { TokenVerifier } from '../security/auth';
+import type { Config } from '../config';
+import type { SqlRowSource } from '../db/row-source';
+import { withGraphqlFastPath } from '../transports/http-fast-path';
+import { createHttpApp, finishHttpApp, reportOf, securityHeaders } from '../transports/http';
+import type { Logger } from '../common/logger';
+import { buildParts } from './parts';
+import { pingRedis } from '../redis/client/connection';
+import type { EmbeddedRedis } from '../redis/client/embedded';
+import { createContext, type GraphQLContext } from '../schema/context';
+import { createErrorFormatter } from '../schema/format-error';
+import { documentGuard } from '../security/document-limits';
+import { createOperationCheck, operationCheckPlugin } from '../security/operation-check';
+import { RateLimits } from '../security/rate-limit';
+import { RequestGate } from '../security/request-gate';
+import { Teardown } from './teardown';
+import { startWebSocketServer } from '../transports/websocket';
+
+export interface RunningServer {
+  /** http://host:port/graphql */
+  url: string;
+  port: number;
+  verifier: TokenVerifier;
+  /** Set when the server runs its own redis-server. */
+  embeddedRedis: EmbeddedRedis | undefined;
+  /** True when JWT_SECRET was unset and a development secret is in use. */
+  usesDevelopmentSecret: boolean;
+  /** The database the row cache reads (opened on first use). */
+  rowSource: SqlRowSource;
+  stop(): Promise<void>;
+}
+
+export async function startServer(config: Config, logger: Logger): Promise<RunningServer> {
+  const teardown = new Teardown(logger);
+  try {
+    const parts = await buildParts(config, logger, teardown);
+    const { schema, verifier, commands } = parts;
+
+    const documents = documentGuard(config.security);
+    const operationCheck = createOperationCheck({ schema, introspection: config.introspection, documents });
+    const gate = new RequestGate(verifier, new RateLimits(config.security.rateLimit, commands, logger));
+    let draining = false;
+    const headers = securityHeaders(config.isProduction);
+    const app = createHttpApp({
+      securityHeaders: headers,
+      logger,
+      gate,
+      isProduction: config.isProduction,
+      bodyLimitBytes: config.bodyLimitBytes,
+      pingStore: () => pingRedis(commands),
+      isDraining: () => draining,
+      allowedOrigins: config.security.allowedOrigins,
+    });
+    // The handler is set once Apollo has started (the fast path needs it); until then, the app.
+    let handle: http.RequestListener = app;
+    const httpServer = http.createServer((req, res) => handle(req, res));
+    const formatError = createErrorFormatter({ isProduction: config.isProduction, logger, fieldSuggestions: config.security.fieldSuggestions });
+    const ws = startWebSocketServer({
+      httpServer,
+      schema,
+      gate,
+      formatError,
+      logger,
+      maxPayload: config.security.wsMaxPayloadBytes,
+      maxOperations: config.security.wsMaxOperations,
+      initTimeoutMs: config.security.wsInitTimeoutMs,
+      maxSocketsPerUser: config.security.wsMaxSocketsPerUser,
+      maxSocketsPerAddress: config.security.wsMaxSocketsPerAddress,
+      allowedOrigins: config.security.allowedOrigins,
+      documents,
+      operationCheck,
+    });
+
+    const apollo = new ApolloServer<GraphQLContext>({
+      schema,
+      formatError,
+      introspection: config.introspection,
+      // Validation is operationCheck's, the same as over WebSocket (operation-check.ts says why
+      // Apollo's is off); the token limit applies as Apollo parses. One operation per request;
+      // CSRF prevention (a simple POST or GET needs a preflight-forcing header) as Apollo has it.
+      dangerouslyDisableValidation: true,
+      parseOptions: documents.parseOptions,
+      allowBatchedHttpRequests: false,
+      // Automatic persisted queries are not used; off, they cannot be a way around anything.
+      persistedQueries: false,
+      csrfPrevention: true,
+      includeStacktraceInErrorResponses: !config.isProduction,
+      logger: logger.child({ component: 'apollo' }),
+      // main.ts owns signals; Apollo's own handler would re-raise SIGTERM in the middle of our drain.
+      stopOnTerminationSignals: false,
+      plugins: [
+        ApolloServerPluginDrainHttpServer({ httpServer, stopGracePeriodMillis: config.shutdownTimeoutMs / 2 }),
+        { serverWillStart: async () => ({ drainServer: () => ws.dispose() }) },
+        reportPlugin,
+        operationCheckPlugin(operationCheck, formatError),
+        config.isProduction
+          ? ApolloServerPluginLandingPageDisabled()
+          : ApolloServerPluginLandingPageLocalDefault({ embed: true, includeCookies: false }),
+      ],
+    });
+    await apollo.start();
+    teardown.add(async () => {
+      draining = true;
+      await apollo.stop(); // drains HTTP and closes WebSockets before Redis goes away
+    });
+    teardown.add(async () => parts.stopWaiting.abort());
+
+    const context = async (res: http.ServerResponse): Promise<GraphQLContext> => {
+      const report = reportOf(res);
+      return createContext({
+        principal: report.principal,
+        requestId: report.requestId,
+        report,
+        signal: () => abortedOnClose(res),
+        logger: () => logger.child({ reqId: report.requestId }),
+      });
+    };
+    app.use('/graphql', expressMiddleware(apollo, { context: async ({ res }) => context(res) }));
+    handle = withGraphqlFastPath(app, { logger, gate, bodyLimitBytes: config.bodyLimitBytes, securityHeaders: headers, apollo, context });
+    finishHttpApp(app, logger);
+
+    await new Promise<void>((resolve, reject) => {
+      httpServer.once('error', reject);
+      httpServer.listen(config.port, config.host, () => resolve());
+    });
+    const { port } = httpServer.address() as AddressInfo;
+    const shownHost = config.host.includes(':') ? `[${config.host}]` : config.host;
+
+    return {
+      url: `http://${shownHost}:${port}/graphql`,
+      port,
+      verifier,
+      embeddedRedis: parts.embeddedRedis,
+      usesDevelopmentSecret: parts.usesDevelopmentSecret,
+      rowSource: parts.rowSource,
+      stop: () => teardown.run(),
+    };
+  } catch (error) {
+    await teardown.run();
+    throw error;
+  }
+}
+
+/** A signal that fires if the client disconnects before its response was sent (at once if it already has). */
+function abortedOnClose(res: { writableFinished: boolean; closed: boolean; once(event: 'close', listener: () => void): unknown }): AbortSignal {
+  const controller = new AbortController();
+  if (res.closed) {
+    if (!res.writableFinished) controller.abort();
+    return controller.signal;
+  }
+  res.once('close', () => {
+    if (!res.writableFinished) controller.abort();
+  });
+  return controller.signal;
+}
+
+/** Records the operation name and error codes for the request's log line. */
+const reportPlugin: ApolloServerPlugin<GraphQLContext> = {
+  async requestDidStart() {
+    return {
+      async willSendResponse({ contextValue, operationName, request, response }) {
+        if (!contextValue.report) return;
+        contextValue.report.operation = operationName ?? request.operationName ?? undefined;
+        const errors = response.body.kind === 'single' ? response.body.singleResult.errors : undefined;
+        if (errors?.length) contextValue.report.errorCodes = errors.map((e) => String(e.extensions?.code ?? 'UNKNOWN'));
+      },
+    };
+  },
+};

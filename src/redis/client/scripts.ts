@@ -1,0 +1,204 @@
+// Loads every Lua script in ./scripts once per connection with defineCommand, so each is sent
+// by SHA (EVALSHA) and reloaded by ioredis if Redis forgets it. Scripts take a variable number
+// of keys, so the key count is passed on each call.
+import fs from 'node:fs';
+import path from 'node:path';
+import type { ChainableCommander, Cluster } from 'ioredis';
+import type { RedisClient } from './redis-client';
+import { AppError, badInput, conflict, forbidden, notFound, storeUnavailable } from '../../common/errors';
+
+export const SCRIPTS_DIR = path.join(__dirname, '..', 'scripts');
+
+export type ScriptName =
+  | 'counter-update'
+  | 'counter-clean'
+  | 'chat-create'
+  | 'chat-fetch'
+  | 'chat-index-add'
+  | 'chat-index-remove'
+  | 'chat-join'
+  | 'chat-leave'
+  | 'chat-mark-seen'
+  | 'chat-send'
+  | 'chat-status'
+  | 'contacts-add'
+  | 'contacts-remove'
+  | 'guild-join'
+  | 'guild-release'
+  | 'guild-reserve'
+  | 'guild-search'
+  | 'lease-acquire'
+  | 'lease-refresh'
+  | 'lease-release'
+  | 'lease-state'
+  | 'mailbox-ack'
+  | 'mailbox-send'
+  | 'mailbox-take'
+  | 'market-grant-funds'
+  | 'market-grant-item'
+  | 'market-list'
+  | 'market-page'
+  | 'market-purchase'
+  | 'row-cache-claim'
+  | 'row-cache-list'
+  | 'row-cache-retry'
+  | 'row-cache-schedule'
+  | 'row-cache-store'
+  | 'task-cancel'
+  | 'task-enqueue'
+  | 'task-extend'
+  | 'task-next'
+  | 'task-promote'
+  | 'task-reschedule';
+
+type ScriptCommand = (numKeys: number, ...keysAndArgs: (string | number)[]) => Promise<unknown>;
+
+let sources: Map<string, string> | undefined;
+
+export function scriptSources(): Map<string, string> {
+  if (!sources) {
+    sources = new Map();
+    for (const file of fs.readdirSync(SCRIPTS_DIR).filter((f) => f.endsWith('.lua')).sort()) {
+      sources.set(file.slice(0, -'.lua'.length), fs.readFileSync(path.join(SCRIPTS_DIR, file), 'utf8'));
+    }
+  }
+  return sources;
+}
+
+const commandName = (script: string): string => script.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+
+/**
+ * Scripts announce changes with `redis.call(NOTIFY, channel, message)`. On a cluster NOTIFY is
+ * SPUBLISH: the message goes only to the shard that owns the channel, which is why every channel
+ * a script publishes on carries the script's hash tag (keys.ts). On one Redis it is PUBLISH,
+ * which Redis 6.2 has too.
+ */
+export const notifyPrelude = (cluster: boolean): string => `local NOTIFY = '${cluster ? 'SPUBLISH' : 'PUBLISH'}'\n`;
+
+export function defineScripts(client: RedisClient): void {
+  const prelude = notifyPrelude(client.isCluster);
+  for (const [name, lua] of scriptSources()) client.defineCommand(commandName(name), { lua: prelude + lua });
+}
+
+/**
+ * Writes acknowledged only once `replicas` replicas have them (WAIT), for deployments that would
+ * rather fail a request than acknowledge a write a failover could lose.
+ */
+export interface ReplicaWait {
+  replicas: number;
+  timeoutMs: number;
+}
+
+const replicaWaits = new WeakMap<RedisClient, ReplicaWait>();
+
+/** From now on, scripts that write run on `client` only with WAIT after them (0 replicas: never). */
+export function requireReplicas(client: RedisClient, wait: ReplicaWait): void {
+  if (wait.replicas > 0) replicaWaits.set(client, wait);
+  else replicaWaits.delete(client);
+}
+
+/** Scripts that only read: nothing of theirs needs to reach a replica. */
+export const READ_ONLY_SCRIPTS: ReadonlySet<ScriptName> = new Set(['chat-status', 'guild-search', 'lease-state', 'market-page', 'row-cache-list']);
+
+export async function runScript(
+  client: RedisClient,
+  name: ScriptName,
+  keys: string[],
+  args: (string | number)[],
+): Promise<unknown> {
+  const wait = READ_ONLY_SCRIPTS.has(name) ? undefined : replicaWaits.get(client);
+  if (wait) return runAndWait(client, name, keys, args, wait);
+  const command = scriptCommand(client, name);
+  try {
+    return await command.call(client, keys.length, ...keys, ...args);
+  } catch (error) {
+    throw translateScriptError(error);
+  }
+}
+
+function scriptCommand(client: RedisClient | ChainableCommander, name: ScriptName): ScriptCommand {
+  const command = (client as unknown as Record<string, ScriptCommand>)[commandName(name)];
+  if (typeof command !== 'function') throw new Error(`Lua script ${name} is not defined on this connection`);
+  return command;
+}
+
+/**
+ * The script and WAIT go together in one pipeline: on a cluster a pipeline goes to the node of its
+ * keys, and WAIT counts the replicas that have every write of that connection so far. A write that
+ * too few replicas confirmed stays on the primary (it cannot be taken back), so the caller gets
+ * STORE_UNAVAILABLE and retries with its idempotency key, which returns the first result.
+ */
+async function runAndWait(client: RedisClient, name: ScriptName, keys: string[], args: (string | number)[], wait: ReplicaWait): Promise<unknown> {
+  for (let attempt = 1; ; attempt++) {
+    const pipeline = client.pipeline();
+    scriptCommand(pipeline, name).call(pipeline, keys.length, ...keys, ...args);
+    pipeline.wait(wait.replicas, wait.timeoutMs);
+    const replies = await pipeline.exec();
+    if (!replies) throw new Error(`the ${name} pipeline was aborted`);
+    const [[scriptError, result], [waitError, confirmed]] = replies as [[Error | null, unknown], [Error | null, number]];
+    if (scriptError && client.isCluster && NOT_RUN_ON_THIS_NODE.test(scriptError.message)) {
+      // ioredis follows a redirection for a pipeline only when every command in it was
+      // redirected, and WAIT (no keys) is not. The script did not run: learn the new slot
+      // owner and send both again, as the cluster client does for single commands.
+      if (attempt >= MAX_REDIRECTIONS) throw storeUnavailable();
+      (client as Cluster).refreshSlotsCache();
+      await new Promise((resolve) => setTimeout(resolve, REDIRECTION_DELAY_MS));
+      continue;
+    }
+    if (scriptError) throw translateScriptError(scriptError);
+    // The connection dropped after the script's reply (a failover): the write was made but is
+    // unconfirmed, like one too few replicas confirmed. The error (ioredis's AbortError) passes
+    // unchanged, so it answers STORE_UNAVAILABLE (store-errors.ts).
+    if (waitError) throw waitError;
+    if (confirmed < wait.replicas) throw notReplicated(confirmed, wait);
+    return result;
+  }
+}
+
+/** Replies that mean the script was not run on the node it was sent to. */
+const NOT_RUN_ON_THIS_NODE = /^(MOVED|ASK|TRYAGAIN|CLUSTERDOWN) /;
+const MAX_REDIRECTIONS = 16;
+const REDIRECTION_DELAY_MS = 100;
+
+const notReplicated = (confirmed: number, wait: ReplicaWait): AppError =>
+  new AppError(
+    'STORE_UNAVAILABLE',
+    `The write reached ${confirmed} of the ${wait.replicas} replicas required within ${wait.timeoutMs} ms; retry (with the same idempotency key)`,
+    { replicas: confirmed, required: wait.replicas },
+  );
+
+/**
+ * Scripts fail with `redis.error_reply('E_<CODE> <message>')`; this is the one place such codes
+ * become typed errors. The message is not optional: Redis puts `ERR ` before a bare code. Anything else (connection loss, a bug) passes through unchanged.
+ */
+const SCRIPT_ERRORS: Record<string, (message: string) => AppError> = {
+  E_FUTURE: (message) => badInput(message || 'at is too far in the future', 'at'),
+  E_OVERFLOW: (message) => badInput(message || 'the counter would leave the safe integer range', 'count'),
+  // A chat the caller is not in looks exactly like one that does not exist.
+  E_CHAT_NOT_FOUND: () => notFound('chat not found', 'chatId'),
+  E_CHAT_FULL: (message) => conflict(message || 'the chat is full', 'members'),
+  E_TOO_MANY_CHATS: (message) => conflict(message || 'a user belongs to too many chats'),
+  E_NO_SUCH_MESSAGE: (message) => badInput(message || 'no such message', 'messageId'),
+  E_CLIENT_MESSAGE_ID_REUSED: (message) => conflict(message || 'clientMessageId was already used', 'clientMessageId'),
+  E_MAILBOX_FULL: (message) => conflict(message || 'the mailbox is full', 'to'),
+  E_TOO_MANY_WAITERS: (message) => conflict(message || 'too many callers are waiting for this name', 'name'),
+  E_LIMIT_MISMATCH: (message) => conflict(message || 'this semaphore is in use with another limit', 'limit'),
+  E_GUILD_FULL: (message) => conflict(`the guild is full (${message})`, 'guild'),
+  E_TOO_MANY_GUILDS: (message) => conflict(`the user belongs to too many guilds (${message})`, 'guild'),
+  E_IDEMPOTENCY_KEY_REUSED: (message) => conflict(message || 'idempotencyKey was used for a different task', 'idempotencyKey'),
+  E_QUEUE_FULL: (message) => conflict(message || 'the queue is full', 'queue'),
+  E_TASK_STARTED: (message) => conflict(message || 'the task has started', 'id'),
+  E_ITEM_EXISTS: (message) => conflict(message || 'an item with this id exists already', 'itemId'),
+  E_INVENTORY_FULL: (message) => conflict(`the inventory is full (${message})`, 'userId'),
+  E_FUNDS_CAP: (message) => conflict(`the balance would exceed MARKET_MAX_FUNDS (${message})`, 'amount'),
+  E_SELLER_FUNDS_CAP: (message) => conflict(`the seller's balance would exceed MARKET_MAX_FUNDS (${message})`, 'sellerId'),
+  E_ROW_CACHE_FULL: (message) => conflict(`no more rows can be scheduled (${message})`, 'rowId'),
+  E_NOT_GUILD_MEMBER: (message) => forbidden(message || 'only members of a guild may search it'),
+};
+
+export function translateScriptError(error: unknown): unknown {
+  if (!(error instanceof Error)) return error;
+  const match = /^(E_[A-Z_]+)\s*(.*)$/.exec(error.message);
+  const make = match ? SCRIPT_ERRORS[match[1]] : undefined;
+  return make ? make(match![2]) : error;
+}

@@ -1,0 +1,149 @@
+// Acquiring a lock or semaphore slot, waiting if asked to: the caller takes a place in the
+// queue in Redis, then sleeps until a release names its ticket, the first holder's time runs
+// out, or a poll interval passes, and asks again (keeping its place). All waiting is measured on
+// this process's monotonic clock as durations; who gets a slot is decided in Redis.
+import { setMaxListeners } from 'node:events';
+import { performance } from 'node:perf_hooks';
+import { AppError } from '../../common/errors';
+import { newLeaseId, type Attempt, type Lease, type LeaseRepository, type ReleaseNotice } from './repository';
+import type { LeaseSignals } from './signals';
+
+export interface AcquireRequest {
+  name: string;
+  limit: number;
+  ttlMs: number;
+  owner: string;
+  /** 0: one attempt, no queueing. */
+  waitMs: number;
+}
+
+export interface WaitTiming {
+  /** A waiter asks again at least this often, in case a release notice was lost. */
+  pollMs: number;
+  /** A queue place lapses if its waiter has not asked again for this long (it died). */
+  holdMs: number;
+}
+
+export const DEFAULT_WAIT_TIMING: WaitTiming = { pollMs: 500, holdMs: 2500 };
+
+export class LeaseAcquirer {
+  constructor(
+    readonly repository: LeaseRepository,
+    private readonly signals: LeaseSignals,
+    private readonly shutdown: AbortSignal,
+    private readonly timing: WaitTiming = DEFAULT_WAIT_TIMING,
+  ) {
+    // Every waiting caller listens for shutdown; hundreds at once are expected, not a leak.
+    setMaxListeners(0, shutdown);
+  }
+
+  /**
+   * A lease, or undefined when none was free in time. `signal` aborts the wait (the client went
+   * away); a slot granted after that is given back at once. If Redis fails mid-way, the acquire
+   * is abandoned in Redis too (a grant whose reply was lost is not left held) and the error thrown.
+   */
+  async acquire(request: AcquireRequest, signal?: AbortSignal): Promise<Lease | undefined> {
+    // Two signals rather than AbortSignal.any, which keeps a reference per call on the long-lived one.
+    const cancel = signal ? [signal, this.shutdown] : [this.shutdown];
+    if (cancel.some((s) => s.aborted)) return undefined;
+    const id = newLeaseId();
+    try {
+      const lease = await this.acquireAs(id, request, cancel);
+      if (lease && cancel.some((s) => s.aborted)) {
+        await this.repository.release(request.name, id);
+        return undefined;
+      }
+      return lease;
+    } catch (error) {
+      // A refusal (AppError) wrote nothing. Anything else may have been a grant whose reply was
+      // lost: this is sent after it on the same connection, so Redis runs it after the grant.
+      if (!(error instanceof AppError)) await this.repository.abandon(request.name, id).catch(() => undefined);
+      throw error;
+    }
+  }
+
+  private async acquireAs(id: string, request: AcquireRequest, cancel: AbortSignal[]): Promise<Lease | undefined> {
+    const started = performance.now();
+    const attempt = (holdMs: number): Promise<Attempt> => this.repository.attempt({ ...request, id, holdMs });
+    if (request.waitMs === 0) {
+      const only = await attempt(0);
+      return only.granted ? only.lease : undefined;
+    }
+
+    const deadline = started + request.waitMs;
+    const channel = this.repository.channel(request.name);
+    const wake = new Wake();
+    // A notice names the last ticket that may take a freed slot; 0 means nobody was queued.
+    // Notices that arrive before this caller knows its ticket are kept and judged once it does.
+    let ticket: number | undefined;
+    const early: number[] = [];
+    const mayGo = (upTo: number): boolean => upTo === 0 || (ticket !== undefined && ticket <= upTo);
+    const onNotice = (notice: ReleaseNotice): void => {
+      if (ticket === undefined) early.push(notice.upTo);
+      else if (mayGo(notice.upTo)) wake.fire();
+    };
+
+    // On a name this process already listens to, listening first costs nothing and saves asking
+    // twice; otherwise ask first, as most acquires get their slot at once and need no SUBSCRIBE.
+    let stopListening: (() => void) | undefined;
+    try {
+      if (this.signals.isSubscribed(channel)) stopListening = await this.signals.listen(channel, onNotice);
+      let last = await attempt(this.timing.holdMs);
+      if (last.granted) return last.lease;
+      ticket = last.ticket;
+      if (early.some(mayGo)) wake.fire();
+      // Freshly subscribed: a release made before the subscription is caught by asking again now.
+      let askNow = stopListening === undefined;
+      stopListening ??= await this.signals.listen(channel, onNotice);
+      for (;;) {
+        if (askNow) {
+          wake.reset();
+          last = await attempt(this.timing.holdMs);
+          if (last.granted) return last.lease;
+          ticket = last.ticket;
+        }
+        askNow = true;
+        const left = deadline - performance.now();
+        if (left <= 0 || cancel.some((s) => s.aborted)) break;
+        const untilExpiry = last.retryAfterMs === undefined ? Infinity : last.retryAfterMs + 1;
+        await wake.wait(Math.min(left, this.timing.pollMs, untilExpiry), cancel);
+      }
+    } finally {
+      stopListening?.();
+    }
+    // Giving up the place promptly lets the next in line go; if Redis cannot be reached, the
+    // place lapses by itself and the answer is still "not acquired".
+    await this.repository.abandon(request.name, id).catch(() => undefined);
+    return undefined;
+  }
+}
+
+/** A one-shot alarm that can be armed again: fire() before wait() makes the wait return at once. */
+class Wake {
+  private fired = false;
+  private wakeUp: (() => void) | undefined;
+
+  fire(): void {
+    this.fired = true;
+    this.wakeUp?.();
+  }
+
+  reset(): void {
+    this.fired = false;
+  }
+
+  wait(ms: number, cancel: AbortSignal[]): Promise<void> {
+    if (this.fired || cancel.some((s) => s.aborted)) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = (): void => {
+        clearTimeout(timer);
+        for (const s of cancel) s.removeEventListener('abort', done);
+        this.wakeUp = undefined;
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      for (const s of cancel) s.addEventListener('abort', done, { once: true });
+      this.wakeUp = done;
+    });
+  }
+}

@@ -1,0 +1,38 @@
+// Builds the market strategy that configuration names, for the server, the tests and bench/.
+import type { RedisClient } from '../client/connection';
+import type { MarketConfig } from '../../config';
+import type { Logger } from '../../common/logger';
+import { connectRedis, type RedisTarget } from '../client/connection';
+import { ConnectionPool } from '../client/connection-pool';
+import type { LeaseAcquirer } from '../leases/acquirer';
+import type { MarketStrategy } from './repository';
+import { LockStrategy } from './lock';
+import { ScriptStrategy } from './script';
+import { WatchStrategy } from './watch';
+
+export interface StrategyParts {
+  redis: RedisTarget;
+  /** The shared command connection (SCRIPT and LOCK). */
+  commands: RedisClient;
+  logger: Logger;
+  /** LOCK only: the lock acquirer, made only when needed (it listens on a connection of its own). */
+  locks: () => LeaseAcquirer;
+  commandTimeoutMs?: number;
+}
+
+export function createMarketStrategy(
+  settings: Pick<MarketConfig, 'strategy' | 'watchConnections' | 'contentionTimeoutMs' | 'lockTtlMs' | 'maxFunds'>,
+  parts: StrategyParts,
+): MarketStrategy {
+  switch (settings.strategy) {
+    case 'SCRIPT':
+      return new ScriptStrategy(parts.commands, settings.maxFunds);
+    case 'WATCH': {
+      const connect = () =>
+        connectRedis(parts.redis, { name: 'ria:market-watch', logger: parts.logger, commandTimeoutMs: parts.commandTimeoutMs });
+      return new WatchStrategy(new ConnectionPool(connect, settings.watchConnections), settings.contentionTimeoutMs, settings.maxFunds);
+    }
+    case 'LOCK':
+      return new LockStrategy(parts.commands, parts.locks(), { ttlMs: settings.lockTtlMs, waitMs: settings.contentionTimeoutMs }, settings.maxFunds);
+  }
+}

@@ -1,0 +1,150 @@
+// The hot path: a JSON POST to /graphql from an app or a backend (no Origin header) is served
+// here, on node:http, straight into Apollo's executeHTTPGraphQLRequest. Everything else (GET,
+// browsers, other content types, compressed or chunked bodies, other paths) goes through the
+// express app in http.ts, which does the same checks with more generality. Measured on the
+// benchmark (bench/graphql.ts), express's router, body parser, ETag hashing and per-request
+// helmet work cost about as much CPU as Apollo and the resolvers together.
+// The two paths answer alike: the same request gate (security/request-gate.ts), then the body
+// read within the limit; the same error bodies, security headers (helmet's, captured once) and
+// request log line.
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { HeaderMap, type ApolloServer, type BaseContext } from '@apollo/server';
+import type { RequestHandler } from 'express';
+import { logRequest, REQUEST_ID, type RequestReport } from './http';
+import type { Logger } from '../common/logger';
+import { errorBody, type RequestGate } from '../security/request-gate';
+
+export interface FastPathOptions<Context extends BaseContext> {
+  logger: Logger;
+  gate: RequestGate;
+  bodyLimitBytes: number;
+  /** helmet's middleware: its headers are read once and set on every answer. */
+  securityHeaders: RequestHandler;
+  apollo: ApolloServer<Context>;
+  context: (res: ServerResponse) => Promise<Context>;
+}
+
+type Handler = (req: IncomingMessage, res: ServerResponse) => void;
+
+/** Wraps `fallback` (the express app) with the fast path for the requests it can serve. */
+export function withGraphqlFastPath<Context extends BaseContext>(fallback: Handler, options: FastPathOptions<Context>): Handler {
+  const headers = captureHeaders(options.securityHeaders);
+  return (req, res) => {
+    if (!servedHere(req, options.bodyLimitBytes)) return fallback(req, res);
+    const incoming = req.headers['x-request-id'];
+    const report: RequestReport = { requestId: typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID(), principal: null };
+    // reportOf(res) reads res.locals.report, as on the express path.
+    (res as ServerResponse & { locals: unknown }).locals = { report };
+    for (const [name, value] of headers) res.setHeader(name, value);
+    res.setHeader('x-request-id', report.requestId);
+    logRequest(options.logger, req, res, report);
+    serve(req, res, report, options).catch((error: unknown) => {
+      // The client hung up mid-body: as raw-body's 'request aborted', not a server error.
+      if (req.destroyed && !req.complete) return void res.destroy();
+      options.logger.error({ err: error }, 'unexpected HTTP error');
+      if (!res.headersSent) refuse(res, report, 500, 'INTERNAL_SERVER_ERROR', 'Internal server error');
+      else res.destroy();
+    });
+  };
+}
+
+const JSON_TYPE = /^application\/json\s*(;\s*charset\s*=\s*"?utf-8"?\s*)?$/i;
+
+function servedHere(req: IncomingMessage, limit: number): boolean {
+  const { headers } = req;
+  if (req.method !== 'POST' || headers.origin !== undefined || headers['transfer-encoding'] !== undefined) return false;
+  if (headers['content-encoding'] !== undefined && headers['content-encoding'] !== 'identity') return false;
+  const length = Number(headers['content-length']);
+  if (!(length > 0 && length <= limit)) return false;
+  if (!JSON_TYPE.test(headers['content-type'] ?? '')) return false;
+  const url = req.url ?? '';
+  return url === '/graphql' || url.startsWith('/graphql?');
+}
+
+async function serve<Context extends BaseContext>(req: IncomingMessage, res: ServerResponse, report: RequestReport, options: FastPathOptions<Context>): Promise<void> {
+  const { principal, refusal, error } = await options.gate.admit(req.headers.authorization, req.socket.remoteAddress);
+  report.principal = principal;
+  if (error !== undefined) throw error;
+  if (refusal) {
+    for (const [name, value] of Object.entries(refusal.headers)) res.setHeader(name, value);
+    return refuse(res, report, refusal.status, refusal.code, refusal.message, refusal.details);
+  }
+
+  const text = await readBody(req, Number(req.headers['content-length']));
+  let body: unknown;
+  try {
+    // iconv-lite (express.json) drops a leading BOM.
+    body = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+  } catch {
+    body = undefined;
+  }
+  // As express.json's strict mode: only an object or an array is a JSON body.
+  if (body === null || typeof body !== 'object') {
+    return refuse(res, report, 400, 'BAD_REQUEST', 'Request body is not valid JSON');
+  }
+
+  const requestHeaders = new HeaderMap();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value !== undefined) requestHeaders.set(name, Array.isArray(value) ? value.join(', ') : value);
+  }
+  const url = req.url ?? '';
+  const answer = await options.apollo.executeHTTPGraphQLRequest({
+    httpGraphQLRequest: { method: 'POST', headers: requestHeaders, search: url.includes('?') ? url.slice(url.indexOf('?')) : '', body },
+    context: () => options.context(res),
+  });
+  for (const [name, value] of answer.headers) res.setHeader(name, value);
+  res.statusCode = answer.status ?? 200;
+  if (answer.body.kind === 'complete') {
+    res.setHeader('content-length', Buffer.byteLength(answer.body.string));
+    res.end(answer.body.string);
+    return;
+  }
+  for await (const chunk of answer.body.asyncIterator) res.write(chunk);
+  res.end();
+}
+
+/** The body, which the caller announced as `length` bytes (at most the limit). */
+function readBody(req: IncomingMessage, length: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let received = 0;
+    req.on('data', (chunk: Buffer) => {
+      received += chunk.length;
+      if (received > length) {
+        req.destroy();
+        reject(new Error('request body longer than its content-length'));
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks, received).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+/** The same JSON error answer as http.ts's sendError. */
+function refuse(res: ServerResponse, report: RequestReport, status: number, code: string, message: string, details: Record<string, unknown> = {}): void {
+  report.errorCodes = [code];
+  const body = JSON.stringify(errorBody(code, message, details));
+  res.statusCode = status;
+  res.setHeader('content-type', 'application/json; charset=utf-8');
+  res.setHeader('content-length', Buffer.byteLength(body));
+  res.end(body);
+}
+
+/** The headers helmet sets, read by running it once against a recording response. */
+function captureHeaders(middleware: RequestHandler): [string, string][] {
+  const captured = new Map<string, string>();
+  const recorder = {
+    setHeader: (name: string, value: unknown) => captured.set(name.toLowerCase(), String(value)),
+    removeHeader: (name: string) => captured.delete(name.toLowerCase()),
+    getHeader: (name: string) => captured.get(name.toLowerCase()),
+  };
+  let done = false;
+  middleware({ headers: {}, method: 'POST', url: '/graphql' } as never, recorder as never, () => {
+    done = true;
+  });
+  if (!done) throw new Error('helmet did not finish synchronously');
+  return [...captured.entries()];
+}

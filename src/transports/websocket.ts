@@ -1,0 +1,239 @@
+// GraphQL over WebSocket (graphql-ws protocol) on the HTTP server's /graphql path. graphql-ws runs
+// outside Apollo's pipeline, so authentication, validation rules and error formatting are
+// applied here explicitly, the same as over HTTP.
+import type { Server as HttpServer } from 'node:http';
+import { randomUUID } from 'node:crypto';
+import { GraphQLError, type GraphQLSchema } from 'graphql';
+import { CloseCode, makeServer } from 'graphql-ws';
+import { WebSocketServer, type WebSocket } from 'ws';
+import { isExpired, type Principal } from '../security/auth';
+import { createContext } from '../schema/context';
+import type { ErrorFormatter } from '../schema/format-error';
+import { DocumentCache } from '../security/document-cache';
+import type { DocumentGuard } from '../security/document-limits';
+import type { OperationCheck } from '../security/operation-check';
+import { originAllowed, originOf } from '../security/origins';
+import { clientKey } from '../security/rate-limit';
+import type { Refusal, RequestGate } from '../security/request-gate';
+import { closeReason, serveGraphqlWs, type SocketExtra, type SocketSession } from './websocket-server';
+import type { Logger } from '../common/logger';
+
+export interface WebSocketOptions {
+  httpServer: HttpServer;
+  schema: GraphQLSchema;
+  gate: RequestGate;
+  formatError: ErrorFormatter;
+  logger: Logger;
+  /** Largest accepted frame, in bytes; a larger one closes the socket (1009). */
+  maxPayload: number;
+  /** Most operations running at once on one socket; one more is CONFLICT. */
+  maxOperations: number;
+  /** How long a socket may wait before connection_init (then 4408). */
+  initTimeoutMs: number;
+  /** Most sockets open at once per signed-in user (service callers exempt; then 1008) and per address (then 429). */
+  maxSocketsPerUser: number;
+  maxSocketsPerAddress: number;
+  allowedOrigins: readonly string[];
+  documents: DocumentGuard;
+  operationCheck: OperationCheck;
+}
+
+export interface WebSocketHandle {
+  /** Closes every socket (1001 Going Away) and stops accepting new ones. */
+  dispose(): Promise<void>;
+}
+
+type ConnectionParams = Record<string, unknown> | undefined;
+
+export function startWebSocketServer(options: WebSocketOptions): WebSocketHandle {
+  const log = options.logger.child({ transport: 'ws' });
+  const wss = new WebSocketServer({
+    server: options.httpServer,
+    path: '/graphql',
+    maxPayload: options.maxPayload,
+    // The handshake: a foreign browser origin gets 403; an address over its rate or holding too
+    // many sockets already gets 429.
+    verifyClient: ({ req }, done) => {
+      if (!originAllowed(originOf(req), req.headers.host, options.allowedOrigins)) {
+        log.info({ origin: originOf(req) }, 'websocket refused: origin not allowed');
+        return done(false, 403, 'Origin not allowed');
+      }
+      if ((socketsPerAddress.get(clientKey(req.socket.remoteAddress)) ?? 0) >= options.maxSocketsPerAddress) {
+        return done(false, 429, 'Too many connections from this address (WS_MAX_SOCKETS_PER_ADDRESS)');
+      }
+      options.gate.count(null, req.socket.remoteAddress).then(
+        (refusal) => (refusal ? done(false, refusal.status, 'Too many requests', refusal.headers) : done(true)),
+        (error: unknown) => {
+          log.error({ err: error }, 'websocket handshake failed');
+          done(false, 500, 'Internal server error');
+        },
+      );
+    },
+  });
+  // Open sockets per address and per user, so one client cannot hold the server's connections.
+  const socketsPerAddress = new Map<string, number>();
+  const socketsPerUser = new Map<string, number>();
+  const hold = (counts: Map<string, number>, key: string, socket: WebSocket): void => {
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+    socket.once('close', () => {
+      const left = (counts.get(key) ?? 1) - 1;
+      if (left > 0) counts.set(key, left);
+      else counts.delete(key);
+    });
+  };
+  wss.on('connection', (socket, req) => hold(socketsPerAddress, clientKey(req.socket.remoteAddress), socket));
+  // Parsed and validated once per distinct text; texts up to 4 MiB in all.
+  const validDocuments = new DocumentCache(4 * 1024 * 1024);
+  const format = (errors: readonly GraphQLError[]) => errors.map((error) => options.formatError(error.toJSON(), error));
+
+  const server = makeServer<ConnectionParams, SocketExtra>({
+    schema: options.schema,
+    connectionInitWaitTimeout: options.initTimeoutMs,
+
+    // Every operation over WebSocket needs a caller: a missing or bad token closes the socket
+    // with 4403 Forbidden before anything else happens.
+    onConnect: (ctx) => {
+      const principal = principalFrom(ctx.connectionParams, options.gate);
+      if (!principal) {
+        log.info('websocket connection refused: missing or invalid token');
+        return false;
+      }
+      if (!principal.isService && (socketsPerUser.get(principal.userId) ?? 0) >= options.maxSocketsPerUser) {
+        log.info({ user: principal.userId }, 'websocket refused: too many connections for this user');
+        ctx.extra.socket.close(1008, 'Too many connections for this user (WS_MAX_SOCKETS_PER_USER)');
+        return false;
+      }
+      hold(socketsPerUser, principal.userId, ctx.extra.socket);
+      const session: SocketSession = { principal, operations: new Map() };
+      ctx.extra.session = session;
+      // Operations still running (a wait for a lock) are told to stop when the client cancels
+      // them. graphql-ws has no hook for a client's `complete`, so it is read here.
+      ctx.extra.socket.on('message', (data) => cancelOnComplete(data, session.operations));
+      if (principal.expiresAt !== undefined) closeAtExpiry(ctx.extra.socket, principal.expiresAt, session);
+      log.debug({ user: principal.userId }, 'websocket connected');
+      return true;
+    },
+
+    onClose: (ctx, code) => {
+      const session = ctx.extra.session;
+      clearTimeout(session?.expiryTimer);
+      for (const controller of session?.operations.values() ?? []) controller.abort();
+      session?.operations.clear();
+      log.debug({ user: session?.principal.userId, code }, 'websocket closed');
+    },
+
+    onSubscribe: async (ctx, id, payload) => {
+      const session = ctx.extra.session;
+      if (!session || isExpired(session.principal)) {
+        return [new GraphQLError('Bearer token has expired', { extensions: { code: 'UNAUTHENTICATED' } })];
+      }
+      const { principal, operations } = session;
+      if (operations.has(id)) {
+        // A client that completes an operation and reuses its id before the old one has ended:
+        // graphql-ws has forgotten the old id and would run the new one untracked (past the cap,
+        // and past the socket's close). Refused as graphql-ws refuses a duplicate id.
+        ctx.extra.socket.close(4409, closeReason(`Subscriber for ${id} already exists`));
+        return [new GraphQLError(`Subscriber for ${id} already exists`, { extensions: { code: 'BAD_REQUEST' } })];
+      }
+      if (operations.size >= options.maxOperations) {
+        return [
+          new GraphQLError(`At most ${options.maxOperations} operations may run at once on one connection (WS_MAX_OPERATIONS)`, {
+            extensions: { code: 'CONFLICT' },
+          }),
+        ];
+      }
+      // The slot is taken before the first wait, so a burst cannot pass the cap; a refusal
+      // below gives it back (graphql-ws reports no completion for an operation it never ran).
+      const controller = new AbortController();
+      operations.set(id, controller);
+      const refuse = (errors: readonly GraphQLError[]): readonly GraphQLError[] => {
+        operations.delete(id);
+        return errors;
+      };
+      let overLimit: Refusal | undefined;
+      try {
+        overLimit = await options.gate.count(principal, ctx.extra.request.socket.remoteAddress);
+      } catch (error) {
+        // A bug, not the caller's doing: this operation fails, the socket and its others go on.
+        log.error({ err: error, user: principal.userId }, 'rate limit could not be counted');
+        return refuse([new GraphQLError('Internal server error', { extensions: { code: 'INTERNAL_SERVER_ERROR' } })]);
+      }
+      if (overLimit) return refuse([new GraphQLError(overLimit.message, { extensions: { code: overLimit.code, ...overLimit.details } })]);
+      let document = validDocuments.get(payload.query);
+      if (!document) {
+        try {
+          document = options.documents.parse(payload.query);
+        } catch (error) {
+          return refuse([error as GraphQLError]);
+        }
+        const errors = options.operationCheck.validate(document);
+        if (errors.length > 0) return refuse(errors);
+        validDocuments.set(payload.query, document);
+      }
+      // As over HTTP: OPERATION_RESOLUTION_FAILURE (graphql-ws's own answer has no code).
+      const operation = options.operationCheck.operation(document, payload.operationName);
+      if (operation instanceof GraphQLError) return refuse([operation]);
+      const contextValue = createContext({
+        principal,
+        requestId: randomUUID(),
+        signal: () => controller.signal,
+        logger: () => log.child({ user: principal.userId, op: payload.operationName }),
+      });
+      log.info({ user: principal.userId, operation: payload.operationName, id }, 'websocket operation');
+      return {
+        schema: options.schema,
+        document,
+        operationName: payload.operationName,
+        variableValues: payload.variables,
+        contextValue,
+      };
+    },
+
+    // A subscriber that stops reading costs bounded memory: graphql-ws sends its next frame
+    // only once the last one was written, and the PubSub keeps just its newest notifications.
+    onNext: (_ctx, _id, _payload, _args, result) =>
+      result.errors ? { ...result, errors: format(result.errors) } : undefined,
+    onError: (ctx, id, _payload, errors) => {
+      ctx.extra.session?.operations.delete(id);
+      return format(errors);
+    },
+    onComplete: (ctx, id) => {
+      ctx.extra.session?.operations.delete(id);
+    },
+  });
+  return serveGraphqlWs(wss, server, log);
+}
+
+/** Aborts the operation a client `complete` message names; other messages are left alone. */
+function cancelOnComplete(data: unknown, operations: Map<string, AbortController>): void {
+  if (operations.size === 0) return;
+  const text = Buffer.isBuffer(data) ? data.toString('utf8') : String(data);
+  if (!text.includes('"complete"')) return;
+  try {
+    const message = JSON.parse(text) as { type?: unknown; id?: unknown };
+    if (message.type === 'complete' && typeof message.id === 'string') operations.get(message.id)?.abort();
+  } catch {
+    // graphql-ws itself answers malformed messages
+  }
+}
+
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** Closes the socket when its token expires; long delays are chained, as timers overflow at ~24.8 days. */
+function closeAtExpiry(socket: WebSocket, expiresAt: number, session: SocketSession): void {
+  const delay = expiresAt - Date.now();
+  session.expiryTimer = setTimeout(() => {
+    if (delay > MAX_TIMER_MS) closeAtExpiry(socket, expiresAt, session);
+    else socket.close(CloseCode.Forbidden, 'Token expired');
+  }, Math.min(Math.max(delay, 0), MAX_TIMER_MS));
+  session.expiryTimer.unref();
+}
+
+/** The caller connection_init names (the gate's rules, as for an HTTP header); undefined for none or a bad token. */
+function principalFrom(params: ConnectionParams, gate: RequestGate): Principal | undefined {
+  try {
+    return gate.identify(params?.authorization ?? params?.Authorization) ?? undefined;
+  } catch {
+    return undefined;
+  }
+}

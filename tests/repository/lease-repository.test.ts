@@ -1,0 +1,425 @@
+// Locks and semaphores against a real redis-server: the Lua scripts, and waiting in turn, with
+// concurrent callers on separate connections. Every "at most L holders" check is made by the
+// test itself, from what each caller was told, not by the code under test.
+import Redis from 'ioredis';
+import pino from 'pino';
+import { AppError } from '../../src/common/errors';
+import { leaseKeys } from '../../src/redis/keys';
+import { LeaseRepository, newLeaseId, type Lease } from '../../src/redis/leases/repository';
+import { LeaseSignals } from '../../src/redis/leases/signals';
+import { LeaseAcquirer, type WaitTiming } from '../../src/redis/leases/acquirer';
+import { defineScripts } from '../../src/redis/client/scripts';
+import { itSingle, listen, startTestRedis, type TestRedis } from '../support/redis';
+
+let redis: TestRedis;
+const connections: Redis[] = [];
+const signalSets: LeaseSignals[] = [];
+const shutdown = new AbortController();
+const SETTINGS = { maxWaiters: 1000 };
+
+function connection(): Redis {
+  const client = redis.newClient();
+  defineScripts(client);
+  connections.push(client);
+  return client;
+}
+
+/**
+ * Waiters here ask again only once a minute on their own, so a test that needs a wake-up which
+ * never comes times out instead of passing on polling.
+ */
+const WAKE_ONLY: WaitTiming = { pollMs: 60_000, holdMs: 300_000 };
+
+/** One "API instance": a command connection, a subscriber connection and an acquirer per kind. */
+function instance(kind: 'lock' | 'semaphore', settings = SETTINGS, client = connection()): LeaseAcquirer {
+  const signals = new LeaseSignals(connection(), pino({ level: 'silent' }), 50);
+  signalSets.push(signals);
+  return new LeaseAcquirer(new LeaseRepository(client, kind, settings), signals, shutdown.signal, WAKE_ONLY);
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+beforeAll(async () => {
+  redis = await startTestRedis();
+});
+afterAll(async () => {
+  shutdown.abort();
+  for (const signals of signalSets) signals.close();
+  for (const client of connections) client.disconnect();
+  await redis.stop();
+});
+beforeEach(async () => {
+  await redis.client.flushdb();
+});
+
+async function waitingCount(repository: LeaseRepository, name: string): Promise<number> {
+  return (await repository.state(name, 10)).waiting;
+}
+
+async function until(probe: () => Promise<boolean>, timeoutMs = 5000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await probe())) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await sleep(10);
+  }
+}
+
+describe('a counting semaphore', () => {
+  it('never has more than `limit` holders: 200 callers, limit 5, 5 rounds, over 4 instances', async () => {
+    const instances = [0, 1, 2, 3].map(() => instance('semaphore'));
+    const limit = 5;
+    let inside = 0;
+    let most = 0;
+    const fences: number[] = [];
+    let releasedTrue = 0;
+
+    await Promise.all(
+      Array.from({ length: 200 }, async (_, caller) => {
+        const acquirer = instances[caller % instances.length]!;
+        for (let round = 0; round < 5; round += 1) {
+          const lease = await acquirer.acquire({ name: 'pool', limit, ttlMs: 60_000, owner: `c${caller}`, waitMs: 30_000 });
+          if (!lease) throw new Error(`caller ${caller} got no slot in round ${round}`);
+          inside += 1;
+          most = Math.max(most, inside);
+          fences.push(lease.fencingToken);
+          await sleep(Math.random() * 3);
+          inside -= 1;
+          if (await acquirer.repository.release('pool', lease.id)) releasedTrue += 1;
+        }
+      }),
+    );
+
+    expect(most).toBe(limit); // full use, and never more
+    expect(fences).toHaveLength(1000);
+    expect([...fences].sort((a, b) => a - b)).toEqual(Array.from({ length: 1000 }, (_, i) => i + 1));
+    expect(releasedTrue).toBe(1000);
+    const state = await instances[0]!.repository.state('pool', 100);
+    expect(state).toMatchObject({ holders: [], waiting: 0, limit: 5, lastFencingToken: 1000 });
+    const keys = leaseKeys('semaphore', 'pool');
+    expect(await redis.client.exists(keys.holders, keys.leases, keys.queue, keys.queueExpiry)).toBe(0);
+  });
+
+  it('grants exactly `limit` of 200 simultaneous fail-fast callers', async () => {
+    const instances = [0, 1, 2, 3].map(() => instance('semaphore'));
+    const leases = await Promise.all(
+      Array.from({ length: 200 }, (_, caller) =>
+        instances[caller % 4]!.acquire({ name: 'burst', limit: 5, ttlMs: 60_000, owner: 'svc', waitMs: 0 }),
+      ),
+    );
+    const granted = leases.filter((lease): lease is Lease => lease !== undefined);
+    expect(granted).toHaveLength(5);
+    expect(granted.map((lease) => lease.fencingToken).sort()).toEqual([1, 2, 3, 4, 5]);
+    const state = await instances[0]!.repository.state('burst', 100);
+    expect(state.holders).toHaveLength(5);
+    expect(state.waiting).toBe(0);
+  });
+
+  it('serves queued callers in the order they asked, and a fail-fast caller does not jump the queue', async () => {
+    const repository = new LeaseRepository(connection(), 'semaphore', SETTINGS);
+    const ask = (id: string, holdMs: number) => repository.attempt({ name: 's', id, limit: 2, ttlMs: 60_000, owner: 'svc', holdMs });
+    const [a, b, c, d, e] = [newLeaseId(), newLeaseId(), newLeaseId(), newLeaseId(), newLeaseId()];
+    expect((await ask(a, 0)).granted).toBe(true);
+    expect((await ask(b, 0)).granted).toBe(true);
+    const cQueued = await ask(c, 10_000);
+    const dQueued = await ask(d, 10_000);
+    expect(cQueued).toMatchObject({ granted: false, ticket: 1, ahead: 0 });
+    expect(dQueued).toMatchObject({ granted: false, ticket: 2, ahead: 1 });
+    // retryAfter is when the first holder's time runs out, by the server's clock.
+    expect(cQueued.granted === false && cQueued.retryAfterMs).toBeGreaterThan(59_000);
+
+    expect(await repository.release('s', a)).toBe(true);
+    // A slot is free, but c asked first: a newcomer that will not wait gets nothing...
+    expect(await ask(e, 0)).toMatchObject({ granted: false, ticket: 0, ahead: 2, retryAfterMs: undefined });
+    // ...nor does d, who is second in line.
+    expect((await ask(d, 10_000)).granted).toBe(false);
+    expect((await ask(c, 10_000)).granted).toBe(true);
+    expect(await repository.release('s', b)).toBe(true);
+    const dGranted = await ask(d, 10_000);
+    expect(dGranted).toMatchObject({ granted: true });
+    expect(dGranted.granted && dGranted.lease.fencingToken).toBe(4);
+    expect(await waitingCount(repository, 's')).toBe(0);
+  });
+
+  it('lets callers queued within the number of free slots go together', async () => {
+    const repository = new LeaseRepository(connection(), 'semaphore', SETTINGS);
+    const ask = (id: string) => repository.attempt({ name: 'wide', id, limit: 3, ttlMs: 60_000, owner: 'svc', holdMs: 10_000 });
+    const holders = [newLeaseId(), newLeaseId(), newLeaseId()];
+    for (const id of holders) expect((await ask(id)).granted).toBe(true);
+    const waiters = Array.from({ length: 4 }, () => newLeaseId());
+    for (const id of waiters) expect((await ask(id)).granted).toBe(false);
+    expect(await repository.release('wide', holders[0]!)).toBe(true);
+    expect(await repository.release('wide', holders[1]!)).toBe(true);
+    // Two slots are free: the first two in line may take them in either order; the third not.
+    expect((await ask(waiters[2]!)).granted).toBe(false);
+    expect((await ask(waiters[1]!)).granted).toBe(true);
+    expect((await ask(waiters[2]!)).granted).toBe(false);
+    expect((await ask(waiters[0]!)).granted).toBe(true);
+    expect((await ask(waiters[2]!)).granted).toBe(false);
+    expect((await repository.state('wide', 10)).waiting).toBe(2);
+  });
+
+  it('drops the place of a queued caller that stopped asking, so it cannot hold up the others', async () => {
+    const repository = new LeaseRepository(connection(), 'semaphore', SETTINGS);
+    const ask = (id: string, holdMs: number) => repository.attempt({ name: 'lapse', id, limit: 1, ttlMs: 60_000, owner: 'svc', holdMs });
+    const holder = newLeaseId();
+    const dead = newLeaseId();
+    expect((await ask(holder, 0)).granted).toBe(true);
+    expect((await ask(dead, 1000)).granted).toBe(false);
+    expect(await repository.release('lapse', holder)).toBe(true);
+    expect((await ask(newLeaseId(), 0)).granted).toBe(false);
+    await until(async () => (await waitingCount(repository, 'lapse')) === 0);
+    expect((await ask(newLeaseId(), 0)).granted).toBe(true);
+  });
+
+  it('refuses to queue more than maxWaiters callers, and writes nothing then', async () => {
+    const repository = new LeaseRepository(connection(), 'semaphore', { maxWaiters: 2 });
+    const ask = (id: string) => repository.attempt({ name: 'full', id, limit: 1, ttlMs: 60_000, owner: 'svc', holdMs: 10_000 });
+    expect((await ask(newLeaseId())).granted).toBe(true);
+    await ask(newLeaseId());
+    await ask(newLeaseId());
+    const error = await ask(newLeaseId()).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AppError);
+    expect(error).toMatchObject({ code: 'CONFLICT', details: { argument: 'name' } });
+    expect(await redis.client.hget(leaseKeys('semaphore', 'full').state, 'ticket')).toBe('2');
+    expect(await waitingCount(repository, 'full')).toBe(2);
+  });
+
+  it('refuses a different limit while the semaphore is in use, writing nothing, and accepts it once idle', async () => {
+    const repository = new LeaseRepository(connection(), 'semaphore', SETTINGS);
+    const ask = (id: string, limit: number, holdMs = 0) => repository.attempt({ name: 'fixed', id, limit, ttlMs: 60_000, owner: 'svc', holdMs });
+    const first = newLeaseId();
+    expect((await ask(first, 2)).granted).toBe(true);
+    expect((await ask(newLeaseId(), 2)).granted).toBe(true);
+    await ask(newLeaseId(), 2, 10_000); // queued
+    // A caller with a larger limit would otherwise jump the queue and exceed the limit in use.
+    for (const limit of [1, 5]) {
+      const error = await ask(newLeaseId(), limit).catch((e: unknown) => e);
+      expect(error).toMatchObject({ code: 'CONFLICT', details: { argument: 'limit' } });
+      expect((error as Error).message).toMatch(/limit 2/);
+    }
+    expect(await redis.client.hget(leaseKeys('semaphore', 'fixed').state, 'limit')).toBe('2');
+    const state = await repository.state('fixed', 10);
+    expect(state.holders).toHaveLength(2);
+    expect(state.waiting).toBe(1);
+
+    await redis.client.del(leaseKeys('semaphore', 'fixed').holders, leaseKeys('semaphore', 'fixed').queue);
+    expect((await ask(newLeaseId(), 5)).granted).toBe(true);
+    expect(await redis.client.hget(leaseKeys('semaphore', 'fixed').state, 'limit')).toBe('5');
+  });
+
+  it('names a live waiter, not one whose place lapsed, when a slot is released', async () => {
+    const repository = new LeaseRepository(connection(), 'semaphore', SETTINGS);
+    const notices: { upTo: number }[] = [];
+    connections.push(await listen(redis, [repository.channel('lapsed')], (_channel, message) => notices.push(JSON.parse(message) as { upTo: number })));
+    const ask = (id: string, holdMs: number) => repository.attempt({ name: 'lapsed', id, limit: 1, ttlMs: 60_000, owner: 'svc', holdMs });
+    const holder = newLeaseId();
+    await ask(holder, 0);
+    await ask(newLeaseId(), 100); // ticket 1, dies
+    await ask(newLeaseId(), 60_000); // ticket 2, alive
+    await sleep(150);
+    expect(await repository.release('lapsed', holder)).toBe(true);
+    await until(async () => notices.length === 1);
+    expect(notices[0]!.upTo).toBe(2);
+  });
+
+  it('lists holders with their owner and fencing token but never their secret', async () => {
+    const acquirer = instance('semaphore');
+    const first = await acquirer.acquire({ name: 'shown', limit: 3, ttlMs: 20_000, owner: 'billing', waitMs: 0 });
+    const second = await acquirer.acquire({ name: 'shown', limit: 3, ttlMs: 10_000, owner: 'reports', waitMs: 0 });
+    const state = await acquirer.repository.state('shown', 10);
+    expect(state.limit).toBe(3);
+    expect(state.holders.map((h) => [h.owner, h.fencingToken])).toEqual([
+      ['reports', 2],
+      ['billing', 1],
+    ]);
+    expect(state.holders[0]!.expiresAt).toBe(second!.expiresAt);
+    expect(state.holders[1]!.expiresAt).toBe(first!.expiresAt);
+    expect(JSON.stringify(state)).not.toContain(first!.id);
+  });
+});
+
+describe('a lock', () => {
+  it('is held by one caller at a time, with fencing tokens rising in the order it was held', async () => {
+    const instances = [0, 1, 2].map(() => instance('lock'));
+    let inside = 0;
+    let most = 0;
+    const order: number[] = [];
+    await Promise.all(
+      Array.from({ length: 30 }, async (_, caller) => {
+        const acquirer = instances[caller % 3]!;
+        for (let round = 0; round < 10; round += 1) {
+          const lease = await acquirer.acquire({ name: 'mutex', limit: 1, ttlMs: 60_000, owner: 'svc', waitMs: 30_000 });
+          if (!lease) throw new Error('no lock in time');
+          inside += 1;
+          most = Math.max(most, inside);
+          order.push(lease.fencingToken);
+          await sleep(Math.random() * 2);
+          inside -= 1;
+          expect(await acquirer.repository.release('mutex', lease.id)).toBe(true);
+        }
+      }),
+    );
+    expect(most).toBe(1);
+    expect(order).toEqual(Array.from({ length: 300 }, (_, i) => i + 1));
+  });
+
+  it('is lost by a holder that stops refreshing: its refresh and release say so, and the next holder has a higher fence', async () => {
+    const acquirer = instance('lock');
+    const stalled = await acquirer.acquire({ name: 'job', limit: 1, ttlMs: 200, owner: 'svc', waitMs: 0 });
+    expect(stalled).toBeDefined();
+    await sleep(5);
+    const refreshed = await acquirer.repository.refresh('job', stalled!.id);
+    expect(refreshed).toMatchObject({ fencingToken: stalled!.fencingToken, ttlMs: 200 });
+    expect(refreshed!.expiresAt).toBeGreaterThan(stalled!.expiresAt);
+    // The refresh moved the expiry that Redis acts on, not only the one it reported.
+    expect(Number(await redis.client.zscore(leaseKeys('lock', 'job').holders, stalled!.id))).toBe(refreshed!.expiresAt);
+
+    // Someone else waits; they get the lock once the stalled holder's time is up.
+    const next = await acquirer.acquire({ name: 'job', limit: 1, ttlMs: 10_000, owner: 'svc', waitMs: 5_000 });
+    expect(next).toBeDefined();
+    expect(next!.fencingToken).toBeGreaterThan(stalled!.fencingToken);
+    expect(await acquirer.repository.refresh('job', stalled!.id)).toBeUndefined();
+    expect(await acquirer.repository.release('job', stalled!.id)).toBe(false);
+    // The stalled holder's late release took nothing from the new one.
+    const state = await acquirer.repository.state('job', 1);
+    expect(state.holders.map((h) => h.fencingToken)).toEqual([next!.fencingToken]);
+  });
+
+  it('refuses a release or refresh by a non-holder and leaves the holder in place', async () => {
+    const acquirer = instance('lock');
+    const holder = await acquirer.acquire({ name: 'mine', limit: 1, ttlMs: 10_000, owner: 'svc', waitMs: 0 });
+    expect(await acquirer.repository.release('mine', newLeaseId())).toBe(false);
+    expect(await acquirer.repository.refresh('mine', newLeaseId())).toBeUndefined();
+    // The same token on another name is not the holder either.
+    expect(await acquirer.repository.release('other', holder!.id)).toBe(false);
+    expect((await acquirer.repository.state('mine', 1)).holders.map((h) => h.fencingToken)).toEqual([holder!.fencingToken]);
+    expect(await acquirer.acquire({ name: 'mine', limit: 1, ttlMs: 10_000, owner: 'svc', waitMs: 0 })).toBeUndefined();
+    expect(await acquirer.repository.release('mine', holder!.id)).toBe(true);
+    expect(await acquirer.repository.release('mine', holder!.id)).toBe(false);
+  });
+
+  it('always has an expiry in Redis, and leaves only its fencing counter once free', async () => {
+    const acquirer = instance('lock');
+    const keys = leaseKeys('lock', 'ttl');
+    const lease = await acquirer.acquire({ name: 'ttl', limit: 1, ttlMs: 5_000, owner: 'svc', waitMs: 0 });
+    const holdersTtl = await redis.client.pttl(keys.holders);
+    expect(holdersTtl).toBeGreaterThan(0);
+    expect(holdersTtl).toBeLessThanOrEqual(5_000);
+    expect(await redis.client.pttl(keys.leases)).toBeGreaterThan(0);
+    await acquirer.repository.refresh('ttl', lease!.id, 60_000);
+    expect(await redis.client.pttl(keys.holders)).toBeGreaterThan(5_000);
+    await acquirer.repository.release('ttl', lease!.id);
+    expect(await redis.client.keys('lock:*')).toEqual([keys.state]);
+    expect(await redis.client.hget(keys.state, 'fence')).toBe('1');
+  });
+
+  it('does not leave a slot held when the reply to its grant was lost to a timeout', async () => {
+    const impatient = redis.newClient({ commandTimeout: 100 });
+    defineScripts(impatient);
+    connections.push(impatient);
+    const acquirer = instance('lock', SETTINGS, impatient);
+    const key = leaseKeys('lock', 'lost-reply').state;
+    // Connected first (on a cluster: slots known, the node's connection open), so the grant is
+    // sent while writes are held; a client still connecting once the pause ended got its reply.
+    expect(await impatient.exists(key)).toBe(0);
+    // Redis holds writes for 1 s, ten times the client's patience: the grant runs after the
+    // client has given up on it.
+    await (await redis.nodeFor(key)).client('PAUSE', 1_000, 'WRITE');
+    const failed = await acquirer.acquire({ name: 'lost-reply', limit: 1, ttlMs: 60_000, owner: 'svc', waitMs: 0 }).catch((e: unknown) => e);
+    expect(String(failed)).toMatch(/timed out/i);
+    await until(async () => (await redis.client.hget(key, 'fence')) === '1');
+    await until(async () => (await acquirer.repository.state('lost-reply', 1)).holders.length === 0);
+    expect(await redis.client.exists(leaseKeys('lock', 'lost-reply').holders)).toBe(0);
+  });
+
+  it('announces a release on its channel with the server time and the tickets that may go', async () => {
+    const repository = new LeaseRepository(connection(), 'lock', SETTINGS);
+    const messages: string[] = [];
+    connections.push(await listen(redis, [repository.channel('announce')], (_channel, message) => messages.push(message)));
+    const holder = newLeaseId();
+    await repository.attempt({ name: 'announce', id: holder, limit: 1, ttlMs: 10_000, owner: 'svc', holdMs: 0 });
+    await repository.attempt({ name: 'announce', id: newLeaseId(), limit: 1, ttlMs: 10_000, owner: 'svc', holdMs: 10_000 });
+    const [seconds] = await redis.client.time();
+    expect(await repository.release('announce', holder)).toBe(true);
+    await until(async () => messages.length === 1);
+    const notice = JSON.parse(messages[0]!) as { name: string; releasedAt: number; upTo: number };
+    expect(notice.name).toBe('announce');
+    expect(notice.upTo).toBe(1);
+    expect(Math.abs(notice.releasedAt - Number(seconds) * 1000)).toBeLessThan(5_000);
+  });
+
+  it('gives up waiting when the caller goes away, leaving the queue and taking nothing', async () => {
+    const acquirer = instance('lock');
+    const holder = await acquirer.acquire({ name: 'gone', limit: 1, ttlMs: 10_000, owner: 'svc', waitMs: 0 });
+    const clientGone = new AbortController();
+    const waiting = acquirer.acquire({ name: 'gone', limit: 1, ttlMs: 10_000, owner: 'svc', waitMs: 30_000 }, clientGone.signal);
+    await until(async () => (await waitingCount(acquirer.repository, 'gone')) === 1);
+    clientGone.abort();
+    expect(await waiting).toBeUndefined();
+    expect(await waitingCount(acquirer.repository, 'gone')).toBe(0);
+    expect((await acquirer.repository.state('gone', 1)).holders.map((h) => h.fencingToken)).toEqual([holder!.fencingToken]);
+  });
+
+  it('asks nothing for a caller that is already gone, and gives back a slot granted after it went', async () => {
+    const acquirer = instance('lock');
+    const gone = new AbortController();
+    gone.abort();
+    expect(await acquirer.acquire({ name: 'late', limit: 1, ttlMs: 10_000, owner: 'svc', waitMs: 0 }, gone.signal)).toBeUndefined();
+    expect((await acquirer.repository.state('late', 1)).lastFencingToken).toBeUndefined();
+
+    const goingAway = new AbortController();
+    const pending = acquirer.acquire({ name: 'late', limit: 1, ttlMs: 10_000, owner: 'svc', waitMs: 0 }, goingAway.signal);
+    goingAway.abort(); // the attempt is already on its way to Redis
+    expect(await pending).toBeUndefined();
+    const state = await acquirer.repository.state('late', 1);
+    expect(state.holders).toEqual([]);
+    expect(state.lastFencingToken).toBe(1);
+  });
+
+  it('wakes the next waiter when the one ahead of it gives up', async () => {
+    const repository = new LeaseRepository(connection(), 'lock', SETTINGS);
+    const acquirer = instance('lock');
+    const holder = newLeaseId();
+    const first = newLeaseId();
+    await repository.attempt({ name: 'handover', id: holder, limit: 1, ttlMs: 60_000, owner: 'svc', holdMs: 0 });
+    await repository.attempt({ name: 'handover', id: first, limit: 1, ttlMs: 60_000, owner: 'svc', holdMs: 60_000 });
+    const second = acquirer.acquire({ name: 'handover', limit: 1, ttlMs: 60_000, owner: 'svc', waitMs: 20_000 });
+    await until(async () => (await waitingCount(repository, 'handover')) === 2);
+    expect(await repository.release('handover', holder)).toBe(true);
+    // The slot is owed to `first`, who does not come back for it but says so.
+    expect(await repository.abandon('handover', first)).toBe(true);
+    const lease = await second;
+    expect(lease?.fencingToken).toBe(2);
+  });
+});
+
+describe('release notices', () => {
+  // One Redis only: on a cluster, ioredis moves sharded subscriptions itself.
+  itSingle('are heard again after the subscriber connection was cut, even for a name listened to while it reconnected', async () => {
+    const subscriber = connection();
+    // ioredis reports its own readiness check failing on a subscribed connection; expected here.
+    subscriber.on('error', () => undefined);
+    const signals = new LeaseSignals(subscriber, pino({ level: 'silent' }), 60_000);
+    signalSets.push(signals);
+    const heard: string[] = [];
+    await signals.listen('LOCK_RELEASED:a', (notice) => heard.push(notice.name));
+    // Listen to a second name in the middle of the reconnect, when a SUBSCRIBE can be lost.
+    const listenedDuringReconnect = new Promise<void>((resolve) => {
+      subscriber.once('connect', () => {
+        void signals.listen('LOCK_RELEASED:b', (notice) => heard.push(notice.name)).then(() => resolve());
+      });
+    });
+    await redis.client.client('KILL', 'TYPE', 'pubsub');
+    await listenedDuringReconnect;
+    await until(async () => {
+      const counts = (await redis.client.pubsub('NUMSUB', 'LOCK_RELEASED:a', 'LOCK_RELEASED:b')) as (string | number)[];
+      return Number(counts[1]) === 1 && Number(counts[3]) === 1;
+    });
+    for (const name of ['a', 'b']) {
+      await redis.client.publish(`LOCK_RELEASED:${name}`, JSON.stringify({ name, releasedAt: 1, upTo: 0 }));
+    }
+    await until(async () => heard.length === 2);
+    expect(heard.sort()).toEqual(['a', 'b']);
+    expect(signals.isSubscribed('LOCK_RELEASED:b')).toBe(true);
+  });
+});

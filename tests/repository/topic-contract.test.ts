@@ -1,0 +1,181 @@
+// The contract between the publishers of subscription notifications (Lua scripts, and the API
+// process for the inbox) and the topic registry (src/schema/topics.ts): each message arrives on
+// the channel the registry gives for its topic and id, and holds exactly the registry's payload
+// fields with their JSON types. A script that changes its channel or its JSON fails here.
+import Redis from 'ioredis';
+import pino from 'pino';
+import { CounterRepository } from '../../src/redis/counter';
+import { closeRedis, connectRedis, type RedisClient } from '../../src/redis/client/connection';
+import { LeaseRepository, newLeaseId } from '../../src/redis/leases/repository';
+import { RowCacheRepository } from '../../src/redis/row-cache';
+import { defineScripts } from '../../src/redis/client/scripts';
+import { TaskRepository } from '../../src/redis/task';
+import { InboxNotifier } from '../../src/resolvers/inbox';
+import { createRedisPubSub } from '../../src/schema/pubsub';
+import { channels, TOPICS, type FieldKind, type TopicSpec } from '../../src/schema/topics';
+import { eventually } from '../support/graphql';
+import { listen, startTestRedis, type TestRedis } from '../support/redis';
+
+const SETTINGS = { rowCacheTable: 'inventory' };
+
+let redis: TestRedis;
+let client: Redis;
+const listeners: Redis[] = [];
+const clients: RedisClient[] = [];
+
+beforeAll(async () => {
+  redis = await startTestRedis();
+  client = redis.newClient();
+  defineScripts(client);
+});
+afterAll(async () => {
+  for (const one of listeners) one.disconnect();
+  for (const one of clients) await closeRedis(one);
+  client.disconnect();
+  await redis.stop();
+});
+
+const kindOf = (value: unknown): FieldKind | 'other' => {
+  if (typeof value === 'string') return 'string';
+  if (typeof value === 'number') return 'number';
+  if (typeof value === 'boolean') return 'boolean';
+  return 'other';
+};
+
+/** The fields of a message that break the topic's payload shape: none when it conforms. */
+function breaches(topic: TopicSpec, message: Record<string, unknown>): string[] {
+  const found: string[] = [];
+  for (const [field, kind] of Object.entries(topic.payload)) {
+    const value = message[field];
+    if (!(field in message)) found.push(`${field}: missing`);
+    else if (value === null ? !kind.endsWith('|null') : !kind.split('|').includes(kindOf(value))) {
+      found.push(`${field}: ${JSON.stringify(value)} is not ${kind}`);
+    }
+  }
+  for (const field of Object.keys(message)) if (!(field in topic.payload)) found.push(`${field}: not in the registry`);
+  return found;
+}
+
+/** Listens on the registry's channels for `ids` of `topic`; returns the messages heard, per id. */
+async function hear(topic: TopicSpec, ids: string[]): Promise<Map<string, Record<string, unknown>[]>> {
+  const heard = new Map<string, Record<string, unknown>[]>(ids.map((id) => [id, []]));
+  const idOf = new Map(ids.map((id) => [topic.channel(id, SETTINGS), id]));
+  listeners.push(
+    await listen(redis, [...idOf.keys()], (channel, message) => {
+      heard.get(idOf.get(channel)!)!.push(JSON.parse(message) as Record<string, unknown>);
+    }),
+  );
+  return heard;
+}
+
+function expectConforming(topic: TopicSpec, heard: Map<string, Record<string, unknown>[]>): void {
+  for (const [id, messages] of heard) {
+    for (const message of messages) expect({ id, breaches: breaches(topic, message) }).toEqual({ id, breaches: [] });
+  }
+}
+
+it('the check itself refuses a missing field, a field of the wrong type and a field not in the registry', () => {
+  const topic = TOPICS.inboxChanged;
+  expect(breaches(topic, { chatId: '1', latestMessageId: 2, mailbox: false, waiting: null })).toEqual([]);
+  expect(breaches(topic, { chatId: null, latestMessageId: null, mailbox: true, waiting: 3 })).toEqual([]);
+  expect(breaches(topic, { chatId: 1, latestMessageId: 2, mailbox: false, waiting: null })).toEqual(['chatId: 1 is not string|null']);
+  expect(breaches(topic, { chatId: '1', latestMessageId: 2, mailbox: null, extra: 1 })).toEqual([
+    'mailbox: null is not boolean',
+    'waiting: missing',
+    'extra: not in the registry',
+  ]);
+});
+
+it('names every topic once, and routes a topic name to its own channel only', () => {
+  const names = Object.values(TOPICS).map((topic) => topic.name);
+  expect(new Set(names).size).toBe(names.length);
+  const channelOf = channels(SETTINGS);
+  for (const topic of Object.values(TOPICS)) {
+    const id = topic === TOPICS.taskChanged ? 'mail:7' : 'x';
+    expect(channelOf(topic.name, id)).toBe(topic.channel(id, SETTINGS));
+  }
+  expect(() => channelOf('NO_SUCH_TOPIC', 'x')).toThrow('unknown subscription topic');
+});
+
+it('counter-update.lua', async () => {
+  const names = ['hits', 'é/😀'];
+  const heard = await hear(TOPICS.counterUpdated, names);
+  const counters = new CounterRepository(client, { precisions: [1, 60], maxFutureSeconds: 60 } as never, TOPICS.counterUpdated.channel);
+  for (const name of names) await counters.update(name, 1);
+  await eventually(async () => names.every((name) => heard.get(name)!.length === 1), 10_000, 10);
+  expectConforming(TOPICS.counterUpdated, heard);
+  expect(names.map((name) => heard.get(name)![0]!.name)).toEqual(names);
+});
+
+it.each(['lock', 'semaphore'] as const)('lease-release.lua, for a %s', async (kind) => {
+  const topic = kind === 'lock' ? TOPICS.lockReleased : TOPICS.semaphoreReleased;
+  const heard = await hear(topic, ['printer']);
+  const leases = new LeaseRepository(client, kind, { maxWaiters: 10 });
+  const id = newLeaseId();
+  const attempt = await leases.attempt({ name: 'printer', id, limit: 1, ttlMs: 10_000, owner: 'svc', holdMs: 0 });
+  expect(attempt.granted).toBe(true);
+  expect(await leases.release('printer', id)).toBe(true);
+  await eventually(async () => heard.get('printer')!.length === 1, 10_000, 10);
+  expectConforming(topic, heard);
+  expect(heard.get('printer')![0]!.name).toBe('printer');
+});
+
+it('task-next, task-reschedule, task-cancel and task-promote.lua', async () => {
+  const tasks = new TaskRepository(client, { maxAttempts: 3, backoffMs: 100, maxBackoffMs: 1000, history: 100, maxTasksPerQueue: 100 });
+  const enqueue = async (delayMs: number) =>
+    (await tasks.enqueue({ queue: 'mail', name: 'send', args: undefined, priority: 'NORMAL', delayMs, idempotencyKey: undefined })).task;
+  const ran = await enqueue(0);
+  const cancelled = await enqueue(0);
+  const delayed = await enqueue(60_000);
+  const ids = [ran.id, cancelled.id, delayed.id];
+  const heard = await hear(TOPICS.taskChanged, ids);
+  const number = (id: string) => id.split(':')[1]!;
+
+  const [taken] = await tasks.take('mail', 1, 10_000);
+  expect(taken!.id).toBe(ran.id);
+  await tasks.settle('mail', taken!, { kind: 'COMPLETED', result: undefined });
+  expect(await tasks.cancel('mail', number(cancelled.id))).toBe(true);
+  await tasks.reschedule('mail', number(delayed.id), 0);
+  await tasks.promote('mail');
+
+  await eventually(async () => ids.every((id) => heard.get(id)!.length > 0) && heard.get(ran.id)!.length >= 2, 10_000, 10);
+  expectConforming(TOPICS.taskChanged, heard);
+  for (const id of ids) expect(heard.get(id)!.every((message) => message.id === id)).toBe(true);
+  expect(heard.get(ran.id)!.map((message) => message.state)).toEqual(['ACTIVE', 'COMPLETED']);
+  expect(heard.get(cancelled.id)!.map((message) => message.state)).toEqual(['CANCELLED']);
+});
+
+it('row-cache-store.lua and row-cache-schedule.lua', async () => {
+  const rows = new RowCacheRepository(client, { table: SETTINGS.rowCacheTable, maxRows: 100 } as never);
+  const heard = await hear(TOPICS.rowCacheUpdated, ['sku-1', 'sku 2/é']);
+  for (const rowId of heard.keys()) await rows.schedule(rowId, 60_000);
+  const claimed = await rows.claim(10);
+  expect(claimed.rows.map((row) => row.rowId).sort()).toEqual([...heard.keys()].sort());
+  await rows.store(claimed.rows.map((row) => ({ ...row, json: `{"qty":${row.rowId.length}}` })));
+  await rows.schedule('sku-1', -1); // unscheduled: its copy goes, and that is told too
+  await eventually(async () => heard.get('sku-1')!.length === 2 && heard.get('sku 2/é')!.length === 1, 10_000, 10);
+  expectConforming(TOPICS.rowCacheUpdated, heard);
+  expect(heard.get('sku-1')!.map((message) => [message.rowId, message.cached])).toEqual([
+    ['sku-1', true],
+    ['sku-1', false],
+  ]);
+  expect(heard.get('sku 2/é')!.map((message) => [message.rowId, message.cached])).toEqual([['sku 2/é', true]]);
+});
+
+it('the inbox, told by the API process for a chat message and for a mailbox', async () => {
+  const logger = pino({ level: 'silent' });
+  const publisher = await connectRedis(redis.target, { name: 'test:publisher', logger });
+  const subscriber = await connectRedis(redis.target, { name: 'test:subscriber', logger, shardedSubscriber: true });
+  clients.push(publisher, subscriber);
+  const inbox = new InboxNotifier(createRedisPubSub({ publisher, subscriber, channelOf: channels(SETTINGS), logger }));
+  const heard = await hear(TOPICS.inboxChanged, ['alice', 'bób/😀']);
+  inbox.chat(['alice', 'bób/😀'], '12', 3);
+  inbox.mailbox('alice', 4);
+  await eventually(async () => heard.get('alice')!.length === 2 && heard.get('bób/😀')!.length === 1, 10_000, 10);
+  expectConforming(TOPICS.inboxChanged, heard);
+  expect(heard.get('alice')).toEqual([
+    { chatId: '12', latestMessageId: 3, mailbox: false, waiting: null },
+    { chatId: null, latestMessageId: null, mailbox: true, waiting: 4 },
+  ]);
+  expect(heard.get('bób/😀')).toEqual([{ chatId: '12', latestMessageId: 3, mailbox: false, waiting: null }]);
+});
