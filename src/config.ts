@@ -3,34 +3,28 @@
 import path from 'node:path';
 import type { ClusterTarget } from './redis/client/connection';
 import type { ReplicaWait } from './redis/client/scripts';
-import { MARKET_STRATEGIES, type MarketStrategyName } from './redis/market/repository';
+import type { ChatSettings } from './redis/chat';
+import type { CounterSettings } from './redis/counter';
+import { MARKET_STRATEGIES, type MarketSettings, type MarketStrategyName } from './redis/market/repository';
+import type { MarketStrategySettings } from './redis/market/strategies';
+import type { RowCacheSettings } from './redis/row-cache';
+import type { TaskSettings } from './redis/task';
+import type { DocumentLimits } from './security/document-limits';
 import type { LogLevel } from './common/logger';
 import type { RateLimitSettings } from './security/rate-limit';
 
 export type NodeEnv = 'development' | 'test' | 'production';
 
-export interface CounterConfig {
-  /** Slice lengths in seconds, ascending, unique. */
-  precisions: number[];
-  /** Samples kept per counter and precision by the cleanup worker. */
-  samples: number;
+export interface CounterConfig extends CounterSettings {
   /** Whether this process runs the cleanup worker. */
   cleanup: boolean;
   /** Largest absolute value of one update's `count`. */
   maxIncrement: number;
-  /** How far ahead of the server's clock an explicit `at` may be. */
-  maxFutureSeconds: number;
 }
 
-export interface MessagingConfig {
+export interface MessagingConfig extends ChatSettings {
   /** Longest chat or direct message, in Unicode code points. */
   maxMessageLength: number;
-  /** Most members one chat may have. */
-  maxChatMembers: number;
-  /** Most chats one user may belong to (bounds the work of one fetch). */
-  maxChatsPerUser: number;
-  /** How long a sender's clientMessageId is remembered, so a retry does not send twice. */
-  dedupeSeconds: number;
   /** Most messages one fetch of pending chat messages returns, over all chats. */
   maxFetch: number;
   /** Most messages waiting in one mailbox; a send to a full mailbox is refused, never dropped. */
@@ -59,24 +53,15 @@ export interface AutocompleteConfig {
   maxGuildsPerUser: number;
 }
 
-export interface TaskConfig {
+export interface TaskConfig extends TaskSettings {
   /** Largest `args` of a task, and largest result, as JSON in UTF-8 bytes. */
   maxArgsBytes: number;
   /** Longest `delayMs` of enqueueTask and rescheduleTask. */
   maxDelayMs: number;
-  /** Runs of a task before it is FAILED for good (the first run included). */
-  maxAttempts: number;
-  /** Wait before the first retry; doubled for each further one, up to maxBackoffMs. */
-  backoffMs: number;
-  maxBackoffMs: number;
   /** A taken task whose worker stops answering for this long goes back to waiting. */
   visibilityMs: number;
   /** Longest one run of a handler may take before it is stopped and counted as failed. */
   runTimeoutMs: number;
-  /** Finished (completed, failed, cancelled) tasks remembered per queue. */
-  history: number;
-  /** Most tasks one queue may hold, waiting, delayed, active and remembered together. */
-  maxTasksPerQueue: number;
 }
 
 export interface WorkerConfig {
@@ -90,31 +75,17 @@ export interface WorkerConfig {
   inApi: boolean;
 }
 
-export interface MarketConfig {
-  /** How listings and purchases are carried out: one Lua script, WATCH with retries, or locks. */
-  strategy: MarketStrategyName;
+export interface MarketConfig extends MarketSettings, MarketStrategySettings {
   /** Largest price of a listing. */
   maxPrice: number;
-  /** Largest balance: a grant or a sale that would go beyond it is refused. */
-  maxFunds: number;
-  /** Most items a grant may bring one inventory to. */
-  maxInventory: number;
   /** Largest `first` of market and inventory pages. */
   maxPage: number;
-  /** WATCH: connections for transactions, one per caller at a time. */
-  watchConnections: number;
-  /** WATCH and LOCK: how long one call retries or waits for others before CONFLICT. */
-  contentionTimeoutMs: number;
-  /** LOCK: longest a lock is held, in case its holder dies. */
-  lockTtlMs: number;
 }
 
-export interface RowCacheConfig {
+export interface RowCacheConfig extends RowCacheSettings {
   /** Whether this process runs the refresher daemon (ROW_CACHE). */
   enabled: boolean;
-  /** The cached table, optionally schema-qualified, used exactly as written (quoted). */
-  table: string;
-  /** Its key column. */
+  /** The table's key column. */
   keyColumn: string;
   /** Rows refreshed per database query. */
   batchSize: number;
@@ -122,19 +93,11 @@ export interface RowCacheConfig {
   maxSleepMs: number;
   /** Longest delaySeconds of scheduleRowCache. */
   maxDelaySeconds: number;
-  /** Most rows scheduled per table; scheduling one more is CONFLICT. */
-  maxRows: number;
   /** Longest wait for a database connection or query, so an outage fails fast. */
   dbTimeoutMs: number;
 }
 
-export interface SecurityConfig {
-  /** graphql-armor limits on one document, over HTTP and WebSocket alike. */
-  maxTokens: number;
-  maxDepth: number;
-  maxAliases: number;
-  maxDirectives: number;
-  maxCost: number;
+export interface SecurityConfig extends DocumentLimits {
   /** Whether "Did you mean ...?" suggestions stay in validation errors (off in production). */
   fieldSuggestions: boolean;
   /** Browser origins allowed besides the server's own; `*` for any. */

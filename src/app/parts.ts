@@ -4,7 +4,8 @@
 import type { GraphQLSchema } from 'graphql';
 import { developmentSecret, TokenVerifier } from '../security/auth';
 import type { Config } from '../config';
-import { createRowSource, type SqlRowSource } from '../db/row-source';
+import type { SqlRowSource } from '../db/row-source';
+import { createRowSource } from './row-source';
 import type { Logger } from '../common/logger';
 import { closeRedis, connectRedis, warnIfEvicting, warnIfTooFewReplicas, type RedisTarget } from '../redis/client/connection';
 import type { RedisClient } from '../redis/client/redis-client';

@@ -1,11 +1,7 @@
 // Where the row cache reads rows from: one PostgreSQL table, through `pg` (DATABASE_URL) or an
 // embedded PGlite. A batch is one query, and PostgreSQL encodes each row as JSON (row_to_json),
 // so the JSON has the column names as keys and PostgreSQL's own rendering of every type.
-import path from 'node:path';
-import type { Config } from '../config';
 import type { Logger } from '../common/logger';
-import { pgliteDatabase } from './pglite';
-import { postgresDatabase } from './postgres';
 import type { SqlConnection, SqlDatabase } from './sql';
 
 export interface RowSource {
@@ -160,23 +156,4 @@ export class SqlRowSource implements RowSource {
       throw new Error(`cannot open ${this.database.name} for the row cache: ${(error as Error).message}`);
     }
   }
-}
-
-/** The configured source: PostgreSQL at DATABASE_URL, or the embedded one in DATA_DIR/pglite. */
-export function createRowSource(config: Config, logger: Logger): SqlRowSource {
-  const { dbTimeoutMs } = config.rowCache;
-  const url = config.databaseUrl;
-  if (url === undefined && config.rowCache.enabled && (config.redisUrl !== undefined || config.redisCluster !== undefined)) {
-    // Instances that share a Redis share the copies: each with a database of its own would
-    // overwrite the others' copies with its own rows (and one directory serves one process).
-    logger.warn(
-      { component: 'row-cache', dataDir: config.dataDir },
-      'the row cache reads the embedded PostgreSQL in DATA_DIR/pglite, but Redis is external (REDIS_URL): several instances on this Redis need DATABASE_URL, one database for all',
-    );
-  }
-  const database =
-    url === undefined
-      ? pgliteDatabase(path.join(config.dataDir, 'pglite'), { timeoutMs: dbTimeoutMs, logger })
-      : postgresDatabase(url, dbTimeoutMs, logger);
-  return new SqlRowSource(database, { table: config.rowCache.table, keyColumn: config.rowCache.keyColumn }, logger);
 }

@@ -43,8 +43,11 @@ export interface SentMessage {
 }
 
 export interface ChatSettings {
+  /** Most members one chat may have. */
   maxChatMembers: number;
+  /** Most chats one user may belong to (bounds the work of one fetch). */
   maxChatsPerUser: number;
+  /** How long a sender's clientMessageId is remembered, so a retry does not send twice. */
   dedupeSeconds: number;
 }
 

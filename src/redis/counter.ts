@@ -23,8 +23,11 @@ export interface CleanupProgress {
 }
 
 export interface CounterSettings {
+  /** Slice lengths in seconds, ascending, unique. */
   precisions: number[];
+  /** Samples kept per counter and precision by the cleanup worker. */
   samples: number;
+  /** How far ahead of the server's clock an explicit `at` may be. */
   maxFutureSeconds: number;
 }
 

@@ -42,7 +42,9 @@ export interface RowCacheChange {
 }
 
 export interface RowCacheSettings {
+  /** The cached table, optionally schema-qualified, used exactly as written (quoted). */
   table: string;
+  /** Most rows scheduled per table; scheduling one more is CONFLICT. */
   maxRows: number;
   /** The database's timeout (ROW_CACHE_DB_TIMEOUT_MS), from which the claim lease follows. */
   dbTimeoutMs?: number;

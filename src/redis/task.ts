@@ -67,10 +67,14 @@ export type Outcome =
   | { kind: 'FAILED'; error: string; retry: boolean };
 
 export interface TaskSettings {
+  /** Runs of a task before it is FAILED for good (the first run included). */
   maxAttempts: number;
+  /** Wait before the first retry; doubled for each further one, up to maxBackoffMs. */
   backoffMs: number;
   maxBackoffMs: number;
+  /** Finished (completed, failed, cancelled) tasks remembered per queue. */
   history: number;
+  /** Most tasks one queue may hold, waiting, delayed, active and remembered together. */
   maxTasksPerQueue: number;
 }
 

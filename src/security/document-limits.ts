@@ -8,6 +8,7 @@ import { maxDepthRule } from '@escape.tech/graphql-armor-max-depth';
 import { maxDirectivesRule } from '@escape.tech/graphql-armor-max-directives';
 import { GraphQLError, parse, type DocumentNode, type ValidationContext, type ValidationRule } from 'graphql';
 
+/** graphql-armor limits on one document, over HTTP and WebSocket alike. */
 export interface DocumentLimits {
   maxTokens: number;
   maxDepth: number;

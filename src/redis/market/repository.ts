@@ -53,7 +53,9 @@ export interface Listing {
 }
 
 export interface MarketSettings {
+  /** Largest balance: a grant or a sale that would go beyond it is refused. */
   maxFunds: number;
+  /** Most items a grant may bring one inventory to. */
   maxInventory: number;
 }
 

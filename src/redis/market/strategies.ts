@@ -1,11 +1,10 @@
 // Builds the market strategy that configuration names, for the server, the tests and bench/.
 import type { RedisClient } from '../client/connection';
-import type { MarketConfig } from '../../config';
 import type { Logger } from '../../common/logger';
 import { connectRedis, type RedisTarget } from '../client/connection';
 import { ConnectionPool } from '../client/connection-pool';
 import type { LeaseAcquirer } from '../leases/acquirer';
-import type { MarketStrategy } from './repository';
+import type { MarketSettings, MarketStrategy, MarketStrategyName } from './repository';
 import { LockStrategy } from './lock';
 import { ScriptStrategy } from './script';
 import { WatchStrategy } from './watch';
@@ -20,8 +19,19 @@ export interface StrategyParts {
   commandTimeoutMs?: number;
 }
 
+export interface MarketStrategySettings extends Pick<MarketSettings, 'maxFunds'> {
+  /** How listings and purchases are carried out: one Lua script, WATCH with retries, or locks. */
+  strategy: MarketStrategyName;
+  /** WATCH: connections for transactions, one per caller at a time. */
+  watchConnections: number;
+  /** WATCH and LOCK: how long one call retries or waits for others before CONFLICT. */
+  contentionTimeoutMs: number;
+  /** LOCK: longest a lock is held, in case its holder dies. */
+  lockTtlMs: number;
+}
+
 export function createMarketStrategy(
-  settings: Pick<MarketConfig, 'strategy' | 'watchConnections' | 'contentionTimeoutMs' | 'lockTtlMs' | 'maxFunds'>,
+  settings: MarketStrategySettings,
   parts: StrategyParts,
 ): MarketStrategy {
   switch (settings.strategy) {
