@@ -3,9 +3,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
-import net from 'node:net';
 import path from 'node:path';
 import { TokenVerifier } from '../src/security/auth';
+import { freeLoopbackPort } from '../src/redis/client/embedded';
 
 export const BENCH_JWT_SECRET = 'bench-secret-bench-secret-bench-secret-0123';
 /** Signs tokens the product server started by `startProduct` accepts. */
@@ -24,17 +24,6 @@ export interface ServerProcess {
   /** Resident memory in bytes now. */
   rssBytes(): number;
   stop(): Promise<void>;
-}
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** CPUs to pin a process to (`taskset -c`), when taskset exists and the machine has at least 2. */
@@ -58,7 +47,7 @@ export interface StartOptions {
 }
 
 export async function startServerProcess(options: StartOptions): Promise<ServerProcess> {
-  const port = await freePort();
+  const port = await freeLoopbackPort();
   const nodeArgs = [...(options.nodeArgs ?? []), options.script];
   const [command, args] =
     options.cpus !== undefined && pinnable() ? ['taskset', ['-c', options.cpus, process.execPath, ...nodeArgs]] : [process.execPath, nodeArgs];

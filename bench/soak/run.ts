@@ -12,7 +12,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import readline from 'node:readline';
-import { startRedisProcess, startWatchdog } from '../../tests/support/redis-process';
+import { startWatchdog } from '../../src/redis/client/embedded';
+import { startRedisProcess } from '../../tests/support/redis-process';
 import { clock, ProgressBar } from '../progress-bar';
 import { startProduct, type ServerProcess } from '../server-process';
 import { seeded } from '../support';
@@ -314,7 +315,7 @@ async function main(): Promise<void> {
 
 /** Kills `child` should the soak itself die (even by SIGKILL), as the test harness does for redis-server. */
 function guard(child: ChildProcess): void {
-  const watchdog = startWatchdog(child.pid!);
+  const watchdog = startWatchdog(child.pid!, 'KILL');
   child.once('exit', () => watchdog.kill('SIGKILL'));
 }
 

@@ -3,10 +3,10 @@
 // PostgreSQL refuses to run as root, so under root it runs as the `postgres` user (setpriv).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
+import { freeLoopbackPort } from '../../src/redis/client/embedded';
 
 export interface TestPostgres {
   url: string;
@@ -52,17 +52,6 @@ function userIds(name: string): { uid: number; gid: number } {
   return { uid: Number(uid), gid: Number(gid) };
 }
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
 export async function startTestPostgres(binDir: string): Promise<TestPostgres> {
   const root = process.getuid?.() === 0;
   const owner = root ? userIds('postgres') : undefined;
@@ -79,7 +68,7 @@ export async function startTestPostgres(binDir: string): Promise<TestPostgres> {
     throw new Error(`initdb failed: ${init.stderr || init.stdout || init.error?.message}`);
   }
 
-  const port = await freePort();
+  const port = await freeLoopbackPort();
   const url = `postgresql://postgres@127.0.0.1:${port}/postgres`;
   let child: ChildProcess | undefined;
   let output = '';

@@ -6,12 +6,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import type net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
 import Redis from 'ioredis';
-import { findExecutable, freeLoopbackPort, INSTALL_HINT } from '../../src/redis/client/embedded';
+import { findExecutable, freeLoopbackPort, INSTALL_HINT, redisConf, startWatchdog } from '../../src/redis/client/embedded';
 
 export interface RedisProcess {
   /** redis://:password@127.0.0.1:port, unchanged across restarts. */
@@ -53,10 +52,10 @@ export async function startRedisProcess(): Promise<RedisProcess> {
   let port = 0;
 
   const launch = async (): Promise<void> => {
-    fs.writeFileSync(path.join(dir, 'redis.conf'), conf(dir, port, password), { mode: 0o600 });
+    fs.writeFileSync(path.join(dir, 'redis.conf'), redisConf({ dataDir: dir }, port, password), { mode: 0o600 });
     const child = spawn('redis-server', [path.join(dir, 'redis.conf')], { stdio: ['ignore', 'pipe', 'pipe'] });
     const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-    const watchdog = startWatchdog(child.pid!);
+    const watchdog = startWatchdog(child.pid!, 'KILL');
     exited.then(() => watchdog.kill('SIGKILL'));
     running = { child, watchdog, exited };
     await new Promise<void>((resolve, reject) => {
@@ -156,34 +155,4 @@ export async function startRedisProcess(): Promise<RedisProcess> {
 /** Stops every redis-server these helpers started; for afterAll, so a failed test leaves none. */
 export async function stopRedisProcesses(): Promise<void> {
   await Promise.all(everyProcess.splice(0).map((redis) => redis.stop()));
-}
-
-function conf(dir: string, port: number, password: string): string {
-  return [
-    'bind 127.0.0.1',
-    `port ${port}`,
-    'protected-mode yes',
-    'daemonize no',
-    `dir "${dir}"`,
-    'logfile ""',
-    `requirepass ${password}`,
-    'appendonly yes',
-    'appendfsync everysec',
-    'save ""',
-    '',
-  ].join('\n');
-}
-
-/**
- * A shell that blocks reading a pipe from this process; when this process dies (even by
- * SIGKILL) the pipe closes and the shell kills redis-server, so no server outlives the tests.
- */
-export function startWatchdog(pid: number): ChildProcess {
-  const watchdog = spawn('sh', ['-c', 'read _unused; kill -KILL "$0" 2>/dev/null', String(pid)], {
-    detached: true,
-    stdio: ['pipe', 'ignore', 'ignore'],
-  });
-  watchdog.unref();
-  (watchdog.stdin as unknown as net.Socket | null)?.unref();
-  return watchdog;
 }

@@ -137,7 +137,8 @@ export class EmbeddedRedis extends EventEmitter {
   }
 }
 
-function redisConf(options: EmbeddedRedisOptions, port: number, password: string): string {
+/** The redis.conf of a loopback-only, password-protected redis-server (the tests' ones too). */
+export function redisConf(options: Pick<EmbeddedRedisOptions, 'dataDir' | 'appendOnly'>, port: number, password: string): string {
   const quoted = (value: string): string => `"${value.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
   return [
     '# Written at every start by the API server; edits here are overwritten.',
@@ -158,11 +159,12 @@ function redisConf(options: EmbeddedRedisOptions, port: number, password: string
 }
 
 /**
- * A shell that blocks reading a pipe from this process. When this process dies for any reason,
- * the kernel closes the pipe, `read` returns and the shell stops redis-server.
+ * A shell that blocks reading a pipe from this process. When this process dies for any reason
+ * (SIGKILL included), the kernel closes the pipe, `read` returns and the shell signals
+ * redis-server: TERM lets the product's Redis flush its append-only file; tests use KILL.
  */
-function startWatchdog(redisPid: number): ChildProcess {
-  const watchdog = spawn('sh', ['-c', 'read _unused; kill -TERM "$0" 2>/dev/null', String(redisPid)], {
+export function startWatchdog(redisPid: number, signal: 'TERM' | 'KILL' = 'TERM'): ChildProcess {
+  const watchdog = spawn('sh', ['-c', `read _unused; kill -${signal} "$0" 2>/dev/null`, String(redisPid)], {
     detached: true,
     stdio: ['pipe', 'ignore', 'ignore'],
   });
