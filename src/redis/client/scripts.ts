@@ -68,15 +68,20 @@ export function scriptSources(): Map<string, string> {
 const commandName = (script: string): string => script.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
 
 /**
+ * Put before every script, on one line so that line numbers in script errors stay right.
  * Scripts announce changes with `redis.call(NOTIFY, channel, message)`. On a cluster NOTIFY is
  * SPUBLISH: the message goes only to the shard that owns the channel, which is why every channel
  * a script publishes on carries the script's hash tag (keys.ts). On one Redis it is PUBLISH,
- * which Redis 6.2 has too.
+ * which Redis 6.2 has too. now_ms() and now_us() read Redis's clock (TIME) in unix milliseconds
+ * (whole) and microseconds.
  */
-export const notifyPrelude = (cluster: boolean): string => `local NOTIFY = '${cluster ? 'SPUBLISH' : 'PUBLISH'}'\n`;
+export const scriptPrelude = (cluster: boolean): string =>
+  `local NOTIFY = '${cluster ? 'SPUBLISH' : 'PUBLISH'}'; ` +
+  "local function now_ms() local t = redis.call('TIME') return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000) end; " +
+  "local function now_us() local t = redis.call('TIME') return tonumber(t[1]) * 1000000 + tonumber(t[2]) end\n";
 
 export function defineScripts(client: RedisClient): void {
-  const prelude = notifyPrelude(client.isCluster);
+  const prelude = scriptPrelude(client.isCluster);
   for (const [name, lua] of scriptSources()) client.defineCommand(commandName(name), { lua: prelude + lua });
 }
 

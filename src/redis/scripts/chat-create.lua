@@ -12,8 +12,7 @@
 if redis.call('EXISTS', KEYS[3]) == 1 then
   return redis.error_reply('E_CHAT_EXISTS chat id already in use')
 end
-local clock = redis.call('TIME')
-local now = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
+local now = now_ms()
 
 redis.call('ZADD', KEYS[1], 0, ARGV[1])
 for i = 4, #ARGV do

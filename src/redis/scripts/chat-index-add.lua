@@ -16,7 +16,6 @@ if limit > 0 and not redis.call('ZSCORE', KEYS[1], ARGV[1]) and redis.call('ZCAR
   return redis.error_reply('E_TOO_MANY_CHATS a user belongs to at most ' .. ARGV[2] .. ' chats')
 end
 local previous = redis.call('ZSCORE', KEYS[1], ARGV[1])
-local time = redis.call('TIME')
-local stamp = -(tonumber(time[1]) * 1000000 + tonumber(time[2]))
+local stamp = -now_us()
 redis.call('ZADD', KEYS[1], stamp, ARGV[1])
 return { stamp, previous }

@@ -16,8 +16,7 @@ if not stamp or tonumber(stamp) ~= tonumber(ARGV[2]) then
   return 0
 end
 if tonumber(stamp) < 0 and ARGV[3] ~= 'force' then
-  local time = redis.call('TIME')
-  local now = tonumber(time[1]) * 1000000 + tonumber(time[2])
+  local now = now_us()
   if now + tonumber(stamp) < 60000000 then
     return 0
   end

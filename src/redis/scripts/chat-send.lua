@@ -18,8 +18,7 @@ local sender, text, clientId = ARGV[1], ARGV[2], ARGV[3]
 if not redis.call('ZSCORE', KEYS[1], sender) then
   return redis.error_reply('E_CHAT_NOT_FOUND chat not found')
 end
-local clock = redis.call('TIME')
-local now = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
+local now = now_ms()
 
 -- Forget a bounded number of expired clientMessageIds on every send.
 local expired = redis.call('ZRANGEBYSCORE', KEYS[5], '-inf', now, 'LIMIT', 0, 100)

@@ -23,8 +23,7 @@
 -- and the queue order meaningless.
 local id, limit, ttl, owner = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3]), ARGV[4]
 local holdMs, maxWaiters = tonumber(ARGV[5]), tonumber(ARGV[6])
-local clock = redis.call('TIME')
-local now = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
+local now = now_ms()
 
 -- Removes members whose time is up from `zset` (and their fields from `hash`), in chunks that
 -- stay within Lua's limit on unpack.

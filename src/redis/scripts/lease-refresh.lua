@@ -6,8 +6,7 @@
 -- ARGV[2]  new ttlMs, or 0 to keep the lease's own
 -- Returns {fencingToken, expiresAt, ttlMs}, or nil when `id` holds no slot.
 local id, newTtl = ARGV[1], tonumber(ARGV[2])
-local clock = redis.call('TIME')
-local now = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
+local now = now_ms()
 
 local expiresAt = redis.call('ZSCORE', KEYS[1], id)
 if not expiresAt then return nil end

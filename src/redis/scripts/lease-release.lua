@@ -12,8 +12,7 @@
 -- ARGV[3]  the lock's or semaphore's name, for the notification
 -- Returns 1 when `id` held a slot until now, 2 when it was waiting, 0 otherwise.
 local id, channel, name = ARGV[1], ARGV[2], ARGV[3]
-local clock = redis.call('TIME')
-local now = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
+local now = now_ms()
 
 local result = 0
 local expiresAt = redis.call('ZSCORE', KEYS[1], id)

@@ -7,8 +7,7 @@
 -- ARGV[1]  most holders to list
 -- Returns {limit or false, last fencing token or false, waiting, now, fence1, expiresAt1, owner1, ...}
 -- with holders in expiry order.
-local clock = redis.call('TIME')
-local now = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
+local now = now_ms()
 local state = redis.call('HMGET', KEYS[4], 'limit', 'fence')
 local reply = {
   state[1] and tonumber(state[1]) or false,

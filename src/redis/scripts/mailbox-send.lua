@@ -11,8 +11,7 @@
 if redis.call('LLEN', KEYS[1]) >= tonumber(ARGV[3]) then
   return redis.error_reply('E_MAILBOX_FULL the recipient has ' .. ARGV[3] .. ' unread messages; try again later')
 end
-local clock = redis.call('TIME')
-local now = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
+local now = now_ms()
 local id = redis.call('INCR', KEYS[2])
 local json = cjson.encode({ id = id, sender = ARGV[1], message = ARGV[2], ts = now })
 return { json, redis.call('RPUSH', KEYS[1], json) }

@@ -11,8 +11,7 @@
 -- ARGV[1]  most rows to claim   ARGV[2]  lease in ms (a few database timeouts)
 -- Returns {ms until the next due row (0: more are due now, -1: none scheduled),
 -- id1, token1, id2, token2, ...}.
-local time = redis.call('TIME')
-local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+local now = now_ms()
 local lease = tonumber(ARGV[2])
 local claimed = { 0 }
 

@@ -3,8 +3,7 @@
 -- KEYS[1]  schedule (zset id -> due ms)   KEYS[2]  delay (zset id -> ms)
 -- ARGV[1]  backoff in ms   ARGV[2..]  row ids
 -- Returns the number of rows moved forward.
-local time = redis.call('TIME')
-local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+local now = now_ms()
 local backoff = tonumber(ARGV[1])
 local moved = 0
 for i = 2, #ARGV do

@@ -8,8 +8,7 @@
 -- ARGV[4]  the row's notification channel
 -- Returns 1 when the row was newly scheduled, or (unscheduling) when it was scheduled or cached;
 -- 0 otherwise. E_ROW_CACHE_FULL when a new row would exceed ARGV[3].
-local time = redis.call('TIME')
-local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+local now = now_ms()
 local id, delay = ARGV[1], tonumber(ARGV[2])
 
 if delay > 0 then

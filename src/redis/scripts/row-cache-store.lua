@@ -11,8 +11,7 @@
 -- ARGV[1]  channel prefix (the row id completes it)
 -- ARGV[2 + 3(i-1) ..]  per row: id, claim token, JSON text ('' when the database has no such row)
 -- Returns {ids whose copy changed}, in ARGV order.
-local time = redis.call('TIME')
-local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+local now = now_ms()
 local changed = {}
 
 for i = 1, #KEYS - 4 do

@@ -4,8 +4,7 @@
 -- KEYS[9]  finished (zset number -> when)  KEYS[10] counts (hash)
 -- ARGV[1]  the queue's name   ARGV[2]  task number
 -- Returns 1 when cancelled, 0 when the task was not waiting (or does not exist).
-local time = redis.call('TIME')
-local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+local now = now_ms()
 local number = ARGV[2]
 local raw = redis.call('HGET', KEYS[1], number)
 if not raw then return 0 end

@@ -8,8 +8,7 @@
 -- ARGV[4]  delay in ms   ARGV[5]  idempotency key, '' for none      ARGV[6]  digest of the request
 -- ARGV[7]  most runs     ARGV[8]  most tasks the queue may hold
 -- Returns {1 if created else 0, number, record JSON}; the time is the Redis server's.
-local time = redis.call('TIME')
-local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+local now = now_ms()
 local key, digest = ARGV[5], ARGV[6]
 if key ~= '' then
   local seen = redis.call('HGET', KEYS[4], key)

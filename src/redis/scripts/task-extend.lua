@@ -3,8 +3,7 @@
 -- KEYS[2]  active (zset number -> lease end, unix ms)
 -- ARGV[1]  lease in ms; then pairs: ARGV[2k] task number, ARGV[2k+1] the run (attempts when taken)
 -- Returns one 1 (renewed) or 0 (lost: the run timed out or the task was taken by another) per pair.
-local time = redis.call('TIME')
-local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+local now = now_ms()
 local renewed = {}
 for i = 2, #ARGV, 2 do
   local held = 0

@@ -24,8 +24,7 @@
 -- ARGV[9]  most tasks to take    ARGV[10] lease in ms
 -- Returns {the settled task's new state ('' when not settled: none given, or the run was no
 -- longer held), then number, record JSON, arguments JSON or '' for each task taken}.
-local time = redis.call('TIME')
-local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+local now = now_ms()
 local queue = ARGV[1]
 
 local function announce(number, state)

@@ -11,8 +11,7 @@
 -- ARGV[4]  longest backoff in ms   ARGV[5]  finished tasks to remember
 -- Returns {tasks moved, leases expired, ms until the next due time or lease end (-1: none),
 -- finished tasks forgotten}.
-local time = redis.call('TIME')
-local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+local now = now_ms()
 local queue, batch = ARGV[1], tonumber(ARGV[2])
 local dueList = { HIGH = 4, NORMAL = 6, LOW = 8 }
 

@@ -4,8 +4,7 @@
 -- KEYS[9]  the workers' wake-up list       KEYS[10] the pollers' wake-up list
 -- ARGV[1]  the queue's name   ARGV[2]  task number   ARGV[3]  delay in ms
 -- Returns the new record JSON, '' when there is no such task; E_TASK_STARTED once it has started.
-local time = redis.call('TIME')
-local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+local now = now_ms()
 local number, delay = ARGV[2], tonumber(ARGV[3])
 local ready = { HIGH = 4, NORMAL = 6, LOW = 8 }
 local raw = redis.call('HGET', KEYS[1], number)
