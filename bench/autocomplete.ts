@@ -86,7 +86,7 @@ type Random = () => number;
 
 const below = (random: Random, n: number): number => Math.floor(random() * n);
 const between = (random: Random, min: number, max: number): number => min + below(random, max - min + 1);
-const pick = <T>(random: Random, items: ArrayLike<T>): T => items[below(random, items.length)]!;
+const pick = <T>(random: Random, items: ArrayLike<T>): T => items[below(random, items.length)];
 
 /** `length` characters drawn from `alphabet` (all of which are single UTF-16 units). */
 const drawn = (random: Random, alphabet: string, length: number): string =>
@@ -153,14 +153,14 @@ const VALID_CHARACTERS = '`abcdefghijklmnopqrstuvwxyz{';
 /** bisect.bisect_left over the alphabet: the first position whose character is not below `c`. */
 function bisectLeft(sorted: string, c: string): number {
   let position = 0;
-  while (position < sorted.length && sorted[position]! < c) position++;
+  while (position < sorted.length && sorted[position] < c) position++;
   return position;
 }
 
 /** The book's find_prefix_range: a member just before every match, and one just after. */
 function findPrefixRange(prefix: string): [string, string] {
   const position = bisectLeft(VALID_CHARACTERS, prefix.slice(-1));
-  const suffix = VALID_CHARACTERS[(position || 1) - 1]!;
+  const suffix = VALID_CHARACTERS[(position || 1) - 1];
   return [`${prefix.slice(0, -1)}${suffix}{`, `${prefix}{`];
 }
 
@@ -183,7 +183,7 @@ async function bookAutocompleteOnPrefix(redis: Redis, zset: string, prefix: stri
     // ioredis resolves exec with null when WATCH saw a change: redis-py's WatchError.
     const replies = await redis.multi().zrem(zset, start, end).zrange(zset, startIndex, endRange).exec();
     if (replies === null) continue;
-    const items = (replies[1]![1] as string[]).filter((item) => !item.includes('{'));
+    const items = (replies[1][1] as string[]).filter((item) => !item.includes('{'));
     return { items, outcome: { found: items.length, retries } };
   }
 }
@@ -236,7 +236,7 @@ type FilterCommand = (key: string, prefix: string, limit: number) => Promise<str
 
 function defineFilterScript(redis: Redis): FilterCommand {
   redis.defineCommand('benchFilterContacts', { numberOfKeys: 1, lua: FILTER_CONTACTS_LUA });
-  const command = (redis as unknown as Record<string, FilterCommand>).benchFilterContacts!;
+  const command = (redis as unknown as Record<string, FilterCommand>).benchFilterContacts;
   return (key, prefix, limit) => command.call(redis, key, prefix, limit);
 }
 
@@ -460,7 +460,7 @@ function prefixesOf(names: string[], count: number, seed: number): string[] {
 function guildPeers(connections: Connections, guild: string, names: string[], prefixes: string[]): Peer[] {
   const guilds = new GuildRepository(connections.ours, { maxGuildMembers: names.length * 2, maxGuildsPerUser: 1 });
   const key = guildKeys.members(guild);
-  const prefixOf = (task: number): string => prefixes[task % prefixes.length]!;
+  const prefixOf = (task: number): string => prefixes[task % prefixes.length];
   const one = (found: number): Outcome => ({ found, retries: 0 });
   return [
     { label: 'ours (service)', ops: GUILD_OPS, query: async (_, task) => one((await guilds.search(guild, prefixOf(task), LIMIT)).length) },
@@ -472,7 +472,7 @@ function guildPeers(connections: Connections, guild: string, names: string[], pr
     {
       label: 'book',
       ops: GUILD_BOOK_OPS,
-      query: async (caller, task) => (await bookAutocompleteOnPrefix(connections.bookCallers[caller]!, key, prefixOf(task))).outcome,
+      query: async (caller, task) => (await bookAutocompleteOnPrefix(connections.bookCallers[caller], key, prefixOf(task))).outcome,
     },
   ];
 }
@@ -484,7 +484,7 @@ async function checkGuildAgreement(connections: Connections, guild: string, pref
   let agreed = 0;
   for (const prefix of sample) {
     const ours = await guilds.search(guild, prefix, LIMIT);
-    const book = await bookAutocompleteOnPrefix(connections.bookCallers[0]!, guildKeys.members(guild), prefix);
+    const book = await bookAutocompleteOnPrefix(connections.bookCallers[0], guildKeys.members(guild), prefix);
     if (ours.join('\n') === book.items.join('\n')) agreed++;
   }
   console.log(`  results agree on ${agreed}/${sample.length} prefixes (run one at a time)`);
@@ -546,7 +546,7 @@ function printGuildSpeed(report: SuiteReport, results: Map<number, Summary[]>): 
 function printGuildMemory(report: SuiteReport, rows: MemoryRow[]): void {
   const table: string[][] = [];
   for (let i = 0; i < rows.length; i += 2) {
-    const [ours, book] = [rows[i]!, rows[i + 1]!];
+    const [ours, book] = [rows[i], rows[i + 1]];
     for (const row of [ours, book]) {
       table.push([
         `${count(row.size)} ${row.names}`,
@@ -596,7 +596,7 @@ const contactUser = (i: number): string => `player${i}`;
 async function fillContacts(plan: string[][], add: (user: string, contact: string) => Promise<unknown>): Promise<number> {
   const t0 = performance.now();
   await runCallers(50, plan.length, async (_, user) => {
-    for (const contact of plan[user]!) await add(contactUser(user), contact);
+    for (const contact of plan[user]) await add(contactUser(user), contact);
   });
   return (performance.now() - t0) / 1000;
 }
@@ -669,7 +669,7 @@ function filterTasks(lists: string[][], count: number, seed: number): { user: nu
   const random = seeded(seed);
   return Array.from({ length: count }, () => {
     const user = below(random, lists.length);
-    const contact = [...pick(random, lists[user]!)];
+    const contact = [...pick(random, lists[user])];
     return { user, prefix: contact.slice(0, between(random, 1, 2)).join('').toLowerCase() };
   });
 }
@@ -679,7 +679,7 @@ function filterPeers(connections: Connections, lists: string[][]): Peer[] {
   const filter = defineFilterScript(connections.ours);
   const tasks = filterTasks(lists, 10_000, SEED + 4);
   const task = (n: number): { user: string; key: string; prefix: string } => {
-    const { user, prefix } = tasks[n % tasks.length]!;
+    const { user, prefix } = tasks[n % tasks.length];
     return { user: contactUser(user), key: userKeys.contacts(contactUser(user)), prefix };
   };
   const one = (found: number): Outcome => ({ found, retries: 0 });
@@ -769,7 +769,7 @@ function figures(report: SuiteReport, speeds: Map<number, Summary[]>, contacts: 
   // src/redis/contacts.ts chose a string over the book's list because it costs less memory per user.
   report.figure({ id: 'autocomplete.contacts.memory_ours_vs_book', label: 'recent contacts: memory per user, ours / book', unit: 'x', value: ours.perUser / book.perUser, target: { op: '<=', value: 1 } });
   for (let i = 0; i < memory.length; i += 2) {
-    const [mine, theirs] = [memory[i]!, memory[i + 1]!];
+    const [mine, theirs] = [memory[i], memory[i + 1]];
     if (mine.names !== 'mixed') continue;
     report.figure({
       id: `autocomplete.guild${mine.size}.memory_ours_vs_book`,

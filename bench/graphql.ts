@@ -68,7 +68,7 @@ function startPeer(peer: Peer, redisUrl: string, nodeArgs: string[] = []): Promi
 
 async function startPeers(redisUrl: string): Promise<Record<Peer, ServerProcess>> {
   const started = await Promise.all(PEERS.map((peer) => startPeer(peer, redisUrl)));
-  return Object.fromEntries(PEERS.map((peer, i) => [peer, started[i]!])) as Record<Peer, ServerProcess>;
+  return Object.fromEntries(PEERS.map((peer, i) => [peer, started[i]])) as Record<Peer, ServerProcess>;
 }
 
 /** Runs one round against a fresh copy of the peer started with --cpu-prof, and sums up where its CPU went. */
@@ -133,7 +133,7 @@ async function main(): Promise<void> {
       for (const operation of SELECTED) {
         for (let round = 0; round <= ROUNDS; round++) {
           for (let i = 0; i < PEERS.length; i++) {
-            const peer = PEERS[(i + round) % PEERS.length]!;
+            const peer = PEERS[(i + round) % PEERS.length];
             const id = roundId++;
             const count = round === 0 ? WARM_UP : PER_ROUND;
             await operation.prepare(redis, id, count);
@@ -174,13 +174,13 @@ async function main(): Promise<void> {
       const missed: OperationSpec[] = [];
       for (const operation of SELECTED) {
         const of = (peer: Peer): Run[] => runs.get(`${operation.name}/${peer}`)!;
-        const ratio = (a: Peer, b: Peer) => summarize(of(a).map((run, i) => run.rate / of(b)[i]!.rate));
+        const ratio = (a: Peer, b: Peer) => summarize(of(a).map((run, i) => run.rate / of(b)[i].rate));
         const key = operation.name.replace('+', '_');
         const productVsRaw = ratio('product', 'raw');
         figures.push(figure({ id: `graphql.${key}.product_vs_raw`, label: `${operation.name}: product / raw node:http (req/s)`, unit: 'x', ...productVsRaw, target: { op: '>=', value: 0.5 } }));
         if (productVsRaw.value < 0.5) missed.push(operation);
         figures.push(figure({ id: `graphql.${key}.apollo_vs_raw`, label: `${operation.name}: bare Apollo / raw node:http`, unit: 'x', ...ratio('apollo', 'raw') }));
-        const tgCost = summarize(of('apollo+tg').map((run, i) => 1 - run.rate / of('apollo')[i]!.rate));
+        const tgCost = summarize(of('apollo+tg').map((run, i) => 1 - run.rate / of('apollo')[i].rate));
         figures.push(figure({ id: `graphql.${key}.type_graphql_cost`, label: `${operation.name}: type-graphql cost vs bare Apollo (1 - rate ratio)`, unit: 'share', ...tgCost, target: { op: '<=', value: 0.1 } }));
         figures.push(figure({ id: `graphql.${key}.product_vs_apollo_tg`, label: `${operation.name}: product / Apollo + type-graphql (middleware cost)`, unit: 'x', ...ratio('product', 'apollo+tg') }));
         const trips = roundTrips.get(`${operation.name}/product`)!;

@@ -120,7 +120,7 @@ function counted(client: Redis, counter: Counter): Redis {
       counter.sent++;
     }
     return send(...args);
-  }) as Redis['sendCommand'];
+  });
   return client;
 }
 
@@ -213,7 +213,7 @@ async function round(peer: Peer, scenario: Scenario, admin: Redis, prefix: strin
           continue;
         }
         waits.push(performance.now() - asked);
-        grants[caller]!++;
+        grants[caller]++;
         const holders = (holding.get(name) ?? 0) + 1;
         if (holders > scenario.limit) overLimit++;
         holding.set(name, holders);
@@ -270,7 +270,7 @@ function summarize(scenario: Scenario, peer: Peer, rounds: RoundResult[]): Summa
   const total = (pick: (r: RoundResult) => number): number => rounds.reduce((sum, r) => sum + pick(r), 0);
   const waits = rounds.flatMap((r) => r.waits).sort((a, b) => a - b);
   // Grants each caller got over all measured rounds: with fair FIFO waiting, about equal.
-  const grants = rounds[0]!.grants.map((_, caller) => total((r) => r.grants[caller]!));
+  const grants = rounds[0].grants.map((_, caller) => total((r) => r.grants[caller]));
   return {
     scenario: scenario.title,
     peer: peer.label,

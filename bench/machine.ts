@@ -36,7 +36,7 @@ export function describeMachine(root: string): Machine {
     os: `${os.type()} ${os.release()} (${os.arch()})`,
     node: process.version,
     redis: redis ? (/v=(\S+)/.exec(redis)?.[1] ?? redis) : 'not found',
-    loadBefore: Math.round(os.loadavg()[0]! * 100) / 100,
+    loadBefore: Math.round(os.loadavg()[0] * 100) / 100,
     commit: output('git', ['rev-parse', 'HEAD'], root) ?? 'unknown',
     dirty: (output('git', ['status', '--porcelain', '--untracked-files=no'], root) ?? '') !== '',
   };

@@ -161,8 +161,8 @@ class ThreadRunner implements Runner {
   }
 
   async prepare(strategy: MarketStrategyName, specs: ProcessSpec[]): Promise<void> {
-    this.active = specs.map((spec) => this.workers[spec.role === 'lister' ? spec.id : MAX_LISTERS + spec.id]!);
-    await Promise.all(specs.map((spec, i) => this.ask(this.active[i]!, { type: 'prepare', strategy, spec })));
+    this.active = specs.map((spec) => this.workers[spec.role === 'lister' ? spec.id : MAX_LISTERS + spec.id]);
+    await Promise.all(specs.map((spec, i) => this.ask(this.active[i], { type: 'prepare', strategy, spec })));
   }
 
   async go(): Promise<ProcessResult[]> {
@@ -394,7 +394,7 @@ function printResults(report: SuiteReport, summaries: Summary[], seconds: number
   }
   report.table(`market summary (${wall.toFixed(1)} s)`, header, rows, 2);
   report.note(
-    `Counts are per ${seconds} s run${summaries[0]!.runs.length > 1 ? ` (medians of ${summaries[0]!.runs.length} rounds; waits pooled)` : ''}; ` +
+    `Counts are per ${seconds} s run${summaries[0].runs.length > 1 ? ` (medians of ${summaries[0].runs.length} rounds; waits pooled)` : ''}; ` +
       `the book's rows are its Table 6.1 (60 s runs) scaled by ${seconds}/${BOOK_SECONDS}, waits as printed. ` +
       'With locks the book reports 220,000-230,000 listings and purchases per 60 s run whatever the number of processes, no retries, under 3 ms.',
   );
@@ -519,8 +519,8 @@ function figures(report: SuiteReport, summaries: Summary[], costs: Cost[]): void
         label: `${scenario.title}: items bought, SCRIPT / ${other}`,
         unit: 'x',
         ...pairedRatio(
-          rounds.map((i) => script.boughtPerRound[i]!),
-          rounds.map((i) => them.boughtPerRound[i]!),
+          rounds.map((i) => script.boughtPerRound[i]),
+          rounds.map((i) => them.boughtPerRound[i]),
         ),
         target: { op: '>=', value: 1 },
       });
@@ -563,7 +563,7 @@ runSuite('market', "Marketplace (book 6.2, Table 6.1): SCRIPT, WATCH and LOCK st
     try {
       console.log(
         `market benchmark: the book's Table 6.1 for SCRIPT, WATCH and LOCK, same redis-server; ${settings.seconds} s per run, ` +
-          `${settings.rounds} round(s), ${os.cpus().length} cores (load average ${os.loadavg()[0]!.toFixed(1)}), simulated processes as ${settings.processes === 'threads' ? 'one worker thread each, each with its own connections and strategy' : 'async loops of one process sharing one strategy'}.`,
+          `${settings.rounds} round(s), ${os.cpus().length} cores (load average ${os.loadavg()[0].toFixed(1)}), simulated processes as ${settings.processes === 'threads' ? 'one worker thread each, each with its own connections and strategy' : 'async loops of one process sharing one strategy'}.`,
       );
       const warmUpSeconds = Math.min(WARM_UP_SECONDS, settings.seconds);
 
@@ -591,7 +591,7 @@ runSuite('market', "Marketplace (book 6.2, Table 6.1): SCRIPT, WATCH and LOCK st
 
         const runs = new Map<MarketStrategyName, Run[]>(MARKET_STRATEGIES.map((s) => [s, []]));
         for (let round = 1; round <= settings.rounds; round++) {
-          const order = MARKET_STRATEGIES.map((_, i) => MARKET_STRATEGIES[(i + round - 1) % MARKET_STRATEGIES.length]!);
+          const order = MARKET_STRATEGIES.map((_, i) => MARKET_STRATEGIES[(i + round - 1) % MARKET_STRATEGIES.length]);
           for (const strategy of order) {
             steps.step(`${scenario.title}, round ${round}/${settings.rounds}, ${strategy}`);
             const run = await runOnce(runner, admin, state, scenario, strategy, round, settings.seconds);

@@ -59,22 +59,22 @@ async function bookSend(redis: Redis, chatId: string, sender: string, message: s
 async function bookFetch(redis: Redis, user: string): Promise<number> {
   const seen = await redis.zrange(`seen:${user}`, 0, -1, 'WITHSCORES');
   const chats: [string, number][] = [];
-  for (let i = 0; i < seen.length; i += 2) chats.push([seen[i]!, Number(seen[i + 1])]);
+  for (let i = 0; i < seen.length; i += 2) chats.push([seen[i], Number(seen[i + 1])]);
   const pipeline = redis.multi();
   for (const [chatId, seenId] of chats) pipeline.zrangebyscore(`msgs:${chatId}`, seenId + 1, '+inf');
   const found = ((await pipeline.exec()) ?? []).map(([, value]) => value as string[]);
   let count = 0;
   const updates = redis.multi();
   for (let i = 0; i < chats.length; i++) {
-    const messages = found[i]!.map((json) => JSON.parse(json) as { id: number });
+    const messages = found[i].map((json) => JSON.parse(json) as { id: number });
     if (messages.length === 0) continue;
     count += messages.length;
-    const [chatId] = chats[i]!;
-    const seenId = messages[messages.length - 1]!.id;
+    const [chatId] = chats[i];
+    const seenId = messages[messages.length - 1].id;
     await redis.zadd(`chat:${chatId}`, seenId, user);
     const oldest = await redis.zrange(`chat:${chatId}`, 0, 0, 'WITHSCORES');
     updates.zadd(`seen:${user}`, seenId, chatId);
-    if (oldest.length) updates.zremrangebyscore(`msgs:${chatId}`, 0, oldest[1]!);
+    if (oldest.length) updates.zremrangebyscore(`msgs:${chatId}`, 0, oldest[1]);
   }
   await updates.exec();
   return count;
@@ -158,7 +158,7 @@ runSuite('messaging', "Messaging (book 6.5): one-script send and fetch, against 
         const book = await timed('book (lock, INCR, ZADD, unlock)', admin, bookOps, () =>
           inParallel(bookOps, async (i, worker) => {
             // Awaited first: `x += await f()` would read x before the wait and lose updates.
-            const attempts = await bookSend(pool[worker]!, '1', `u${worker}`, `message ${i}`);
+            const attempts = await bookSend(pool[worker], '1', `u${worker}`, `message ${i}`);
             roundRetries += attempts - 1;
           }),
         );
@@ -187,7 +187,7 @@ runSuite('messaging', "Messaging (book 6.5): one-script send and fetch, against 
         let ourCount = 0;
         const book = await timed('book (fetch_pending_messages)', admin, count, () =>
           inParallel(count, async (u, worker) => {
-            const fetched = await bookFetch(pool[worker]!, `u${u}`);
+            const fetched = await bookFetch(pool[worker], `u${u}`);
             bookCount += fetched;
           }),
         );

@@ -52,7 +52,7 @@ const USAGE = `usage: npm run bench [--quick] [-- --only ${SUITES.map((s) => s.n
 function parseOptions(argv: string[]): Options {
   const options: Options = { quick: isQuick(), strict: false, suites: SUITES.map((s) => s.name) };
   for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
+    const arg = argv[i];
     if (arg === '--quick') options.quick = true;
     else if (arg === '--strict') options.strict = true;
     else if (arg === '--only' || arg.startsWith('--only=')) {

@@ -59,8 +59,8 @@ export async function startServerProcess(options: StartOptions): Promise<ServerP
   const keep = (chunk: Buffer): void => {
     output = (output + chunk.toString()).slice(-20_000);
   };
-  child.stdout!.on('data', keep);
-  child.stderr!.on('data', keep);
+  child.stdout.on('data', keep);
+  child.stderr.on('data', keep);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const origin = `http://127.0.0.1:${port}`;
   const pid = child.pid!;
@@ -84,7 +84,7 @@ export async function startServerProcess(options: StartOptions): Promise<ServerP
     child,
     output: () => output,
     cpuSeconds() {
-      const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
       // After "pid (comm) ": state is field 3, so utime (14) and stime (15) are at 11 and 12.
       return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
     },

@@ -171,7 +171,7 @@ export async function sendPaced(sender: Sender, chats: Chat[], deliveries: Deliv
     const due = start + i * interval;
     const wait = due - performance.now();
     if (wait > 1) await new Promise((resolve) => setTimeout(resolve, wait));
-    const chat = chats[Math.floor(random() * chats.length)]!;
+    const chat = chats[Math.floor(random() * chats.length)];
     const { id, at } = await sender.send(chat.id);
     if (id !== chat.latestId + 1) throw new Error(`chat ${chat.id} gave message id ${id} after ${chat.latestId}`);
     chat.latestId = id;
@@ -194,14 +194,14 @@ export async function sendBurst(
   const order = [...chats];
   for (let i = order.length - 1; i > 0; i--) {
     const j = Math.floor(random() * (i + 1));
-    [order[i], order[j]] = [order[j]!, order[i]!];
+    [order[i], order[j]] = [order[j], order[i]];
   }
   const jobs = order.slice(0, chatCount).flatMap((chat) => [chat, chat]);
   let next = 0;
   await Promise.all(
     Array.from({ length: inFlight }, async () => {
       while (next < jobs.length) {
-        const chat = jobs[next++]!;
+        const chat = jobs[next++];
         const { id, at } = await sender.send(chat.id);
         chat.latestId = Math.max(chat.latestId, id);
         deliveries.replied(chat.id, id, at);
@@ -220,8 +220,8 @@ export async function createChats(redis: Redis, users: string[][]): Promise<stri
     Array.from({ length: 200 }, async () => {
       while (next < users.length) {
         const i = next++;
-        const { chat } = await repository.create(SENDER, users[i]!, 'welcome', false);
-        await Promise.all(users[i]!.map((user) => repository.markSeen(chat.id, user, chat.latestMessageId)));
+        const { chat } = await repository.create(SENDER, users[i], 'welcome', false);
+        await Promise.all(users[i].map((user) => repository.markSeen(chat.id, user, chat.latestMessageId)));
         ids[i] = chat.id;
       }
     }),
@@ -236,7 +236,7 @@ export async function connectAll(subscribers: Subscriber[], atOnce: number, onPr
   await Promise.all(
     Array.from({ length: atOnce }, async () => {
       while (next < subscribers.length) {
-        await subscribers[next++]!.open();
+        await subscribers[next++].open();
         if (++done % 250 === 0) onProgress(done);
       }
     }),

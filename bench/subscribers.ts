@@ -130,7 +130,7 @@ async function main(): Promise<void> {
       const chats: Chat[] = ids.map((id, c) => ({
         id,
         latestId: 1,
-        members: names[c]!.map((user) => new Subscriber(user, id, 1, createTransport(TRANSPORT, wsUrl, tokenFor(user)), deliveries)),
+        members: names[c].map((user) => new Subscriber(user, id, 1, createTransport(TRANSPORT, wsUrl, tokenFor(user)), deliveries)),
       }));
       const warmChat = chats.pop()!;
 
@@ -195,7 +195,7 @@ async function main(): Promise<void> {
         const stats = {
           p50: percentile(sorted, 50),
           p99: percentile(sorted, 99),
-          max: sorted[sorted.length - 1]!,
+          max: sorted[sorted.length - 1],
           pullP99: percentile([...deliveries.pullTimes].sort((a, b) => a - b), 99),
           deliveries: count,
           cpuMsPerDelivery: (cpu * 1000) / count,

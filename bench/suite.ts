@@ -50,7 +50,7 @@ export class Steps {
  */
 export function pairedRatio(ours: number[], theirs: number[]): { value: number; spread: { min: number; max: number } } {
   if (ours.length !== theirs.length || ours.length === 0) throw new Error(`paired rounds differ in number: ${ours.length} and ${theirs.length}`);
-  return summarize(ours.map((value, i) => value / theirs[i]!));
+  return summarize(ours.map((value, i) => value / theirs[i]));
 }
 
 export { summarize };

@@ -30,7 +30,7 @@ export async function commandCount(redis: Redis): Promise<number> {
   const stats = await redis.info('commandstats');
   let total = 0;
   for (const match of stats.matchAll(/^cmdstat_(\w+(?:\|\w+)?):calls=(\d+)/gm)) {
-    if (!['info', 'config|resetstat'].includes(match[1]!)) total += Number(match[2]);
+    if (!['info', 'config|resetstat'].includes(match[1])) total += Number(match[2]);
   }
   return total;
 }
@@ -46,7 +46,7 @@ export async function redisCpuSeconds(redis: Redis): Promise<number> {
 export function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
 /** mulberry32: a small seeded generator of numbers in [0, 1), so every run draws the same data. */
@@ -63,16 +63,16 @@ export function seeded(seed: number): () => number {
 
 /** Nearest-rank percentile of an ascending array. */
 export const percentile = (sorted: number[], p: number): number =>
-  sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
+  sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
 
 /**
  * Prints an aligned table: the first `textColumns` columns left-aligned, the rest right-aligned,
  * and a first cell repeated from the row above left blank, so rows group by it.
  */
 export function printTable(header: string[], rows: string[][], textColumns: number): void {
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   const line = (cells: string[]): string =>
-    cells.map((c, i) => (i < textColumns ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
+    cells.map((c, i) => (i < textColumns ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
   console.log(line(header));
   console.log(widths.map((w) => '-'.repeat(w)).join('  '));
   let last = '';

@@ -450,8 +450,8 @@ const newPlan = (round: number, tasks: number): DelayPlan => ({
 });
 
 function latenessOf(result: RoundResult, plan: DelayPlan): RoundResult {
-  result.lateness = plan.started.map((start, i) => start - plan.due[i]!);
-  result.ownLateness = plan.started.map((start, i) => start - plan.ownDue[i]!);
+  result.lateness = plan.started.map((start, i) => start - plan.due[i]);
+  result.ownLateness = plan.started.map((start, i) => start - plan.ownDue[i]);
   if (result.lateness.some((value) => Number.isNaN(value))) throw new Error('a delayed task has no start or due time');
   return result;
 }
@@ -478,7 +478,7 @@ function delayScenario(hz: number): Scenario {
           runner.start();
           const probe = await startProbe(ctx.admin);
           await inFlight(tasks, ENQUEUE_CONCURRENCY, async (i) => {
-            const delay = plan.delays[i]!;
+            const delay = plan.delays[i];
             plan.due[i] = Date.now() + delay;
             const { task } = await ctx.ourProducer.enqueue(enqueueRequest(queue, i, delay));
             plan.ownDue[i] = task.runAt;
@@ -507,7 +507,7 @@ function delayScenario(hz: number): Scenario {
           runner.start();
           const probe = await startProbe(ctx.admin);
           await inFlight(tasks, ENQUEUE_CONCURRENCY, async (i) => {
-            const delay = plan.delays[i]!;
+            const delay = plan.delays[i];
             plan.due[i] = Date.now() + delay;
             const job = await bull.add('noop', { i }, { delay });
             plan.ownDue[i] = job.timestamp + delay;

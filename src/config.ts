@@ -13,7 +13,7 @@ import type { DocumentLimits } from './security/document-limits';
 import type { LogLevel } from './common/logger';
 import type { RateLimitSettings } from './security/rate-limit';
 
-export type NodeEnv = 'development' | 'test' | 'production';
+type NodeEnv = 'development' | 'test' | 'production';
 
 export interface CounterConfig extends CounterSettings {
   /** Whether this process runs the cleanup worker. */
@@ -97,7 +97,7 @@ export interface RowCacheConfig extends RowCacheSettings {
   dbTimeoutMs: number;
 }
 
-export interface SecurityConfig extends DocumentLimits {
+interface SecurityConfig extends DocumentLimits {
   /** Whether "Did you mean ...?" suggestions stay in validation errors (off in production). */
   fieldSuggestions: boolean;
   /** Browser origins allowed besides the server's own; `*` for any. */

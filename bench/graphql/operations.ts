@@ -78,17 +78,17 @@ export const OPERATIONS: OperationSpec[] = [
       const chats = new ChatRepository(redis, chatSettings());
       const groups = Array.from({ length: USERS / CHAT_SIZE }, (_, g) => Array.from({ length: CHAT_SIZE }, (_, m) => `u${g * CHAT_SIZE + m}`));
       await inBatches(groups, 50, async ([first, ...others]) => {
-        const { chat } = await chats.create(first!, others, 'hello', false);
-        for (const user of [first!, ...others]) sendPool.push({ user, chatId: chat.id });
+        const { chat } = await chats.create(first, others, 'hello', false);
+        for (const user of [first, ...others]) sendPool.push({ user, chatId: chat.id });
       });
       const random = seeded(7);
       for (let i = sendPool.length - 1; i > 0; i--) {
         const j = Math.floor(random() * (i + 1));
-        [sendPool[i], sendPool[j]] = [sendPool[j]!, sendPool[i]!];
+        [sendPool[i], sendPool[j]] = [sendPool[j], sendPool[i]];
       }
     },
     async run(kind, connection, n) {
-      const { user, chatId } = sendPool[n % sendPool.length]!;
+      const { user, chatId } = sendPool[n % sendPool.length];
       const answer = await connection.send(request(kind, 'sendMessage', SEND, { chatId, message: MESSAGE }, tokenOf(user)));
       if (typeof (dataOf(kind, 'sendMessage', answer) as { id?: unknown }).id !== 'number') throw new Error('sendMessage returned no id');
     },
@@ -108,9 +108,9 @@ export const OPERATIONS: OperationSpec[] = [
         groups.push([0, 1, 2, 3].map((m) => user(start + 2 + m)));
       }
       await inBatches(groups, 100, async ([first, ...others]) => {
-        const { chat } = await chats.create(first!, others, 'one', false);
-        await chats.send(chat.id, others[0]!, 'two');
-        await chats.send(chat.id, others[1]!, 'three');
+        const { chat } = await chats.create(first, others, 'one', false);
+        await chats.send(chat.id, others[0], 'two');
+        await chats.send(chat.id, others[1], 'three');
       });
     },
     async run(kind, connection, n, _slot, round) {
@@ -155,7 +155,7 @@ export const OPERATIONS: OperationSpec[] = [
       const names = Array.from({ length: GUILD_MEMBERS }, (_, i) => {
         let name = '';
         for (let k = 0; k < 6; k++) name += letters[Math.floor(random() * letters.length)];
-        return `${i % 3 === 0 ? name[0]!.toUpperCase() + name.slice(1) : name}${i}`;
+        return `${i % 3 === 0 ? name[0].toUpperCase() + name.slice(1) : name}${i}`;
       });
       await inBatches(names, 200, async (name) => {
         await guilds.join(GUILD, name);
@@ -163,7 +163,7 @@ export const OPERATIONS: OperationSpec[] = [
       prefixes.push(...names.map((name) => name.slice(0, 2).toLowerCase()));
     },
     async run(kind, connection, n) {
-      const prefix = prefixes[n % prefixes.length]!;
+      const prefix = prefixes[n % prefixes.length];
       const answer = await connection.send(request(kind, 'guildMembers', MEMBERS, { guild: GUILD, prefix }, SERVICE));
       const found = dataOf(kind, 'guildMembers', answer) as string[];
       if (found.length === 0) throw new Error(`guildMembers over ${kind} found nobody for ${prefix}`);

@@ -20,7 +20,7 @@ export interface ProfileSummary {
 function placeOf(url: string, functionName: string): string {
   if (!url) return functionName.startsWith('(') ? functionName : 'V8 / native';
   const module = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
-  if (module) return module[1]!;
+  if (module) return module[1];
   if (url.startsWith('node:')) return 'node (core)';
   const own = /dist-bench\/(src\/.+?)\.js/.exec(url);
   return own ? `product: ${own[1]}` : url;

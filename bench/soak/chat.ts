@@ -48,7 +48,7 @@ export class ChatLoad implements Actor {
       const members = Array.from({ length: MEMBERS }, (_, m) => `soak-${this.soak.runId}-chat${c}-m${m}`);
       const first = `${members[0]} #0`;
       const outcome = await this.soak.api.call<{ id: string; latestMessageId: number }>(
-        this.soak.token(members[0]!),
+        this.soak.token(members[0]),
         CREATE,
         { members: members.slice(1), message: first },
         'createChat',

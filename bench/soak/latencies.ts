@@ -78,7 +78,7 @@ export class Latencies {
         p50: at(50),
         p90: at(90),
         p99: at(99),
-        max: sorted.length ? round(sorted[sorted.length - 1]!) : 0,
+        max: sorted.length ? round(sorted[sorted.length - 1]) : 0,
       };
     });
   }

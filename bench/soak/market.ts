@@ -98,14 +98,14 @@ export class MarketLoad implements Actor {
       if (this.soak.random() < 0.5) {
         const inventory = await this.soak.api.call<string[]>(token, INVENTORY, { after: null }, 'inventory');
         if (inventory.kind === 'ok' && inventory.data.length > 0) {
-          const item = inventory.data[Math.floor(this.soak.random() * inventory.data.length)]!;
+          const item = inventory.data[Math.floor(this.soak.random() * inventory.data.length)];
           this.tally(await this.soak.api.call(token, LIST, { item, price: 1 + Math.floor(this.soak.random() * 100) }, 'listItem'), 'listed');
         }
       } else {
         const market = await this.soak.api.call<Listing[]>(token, MARKET, { after: null }, 'market');
         const offers = market.kind === 'ok' ? market.data.filter((l) => l.sellerId !== trader && this.items.includes(l.itemId)) : [];
         if (offers.length > 0) {
-          const offer = offers[Math.floor(this.soak.random() * offers.length)]!;
+          const offer = offers[Math.floor(this.soak.random() * offers.length)];
           const bought = await this.soak.api.call<{ outcome: string }>(token, BUY, { item: offer.itemId, seller: offer.sellerId, price: offer.price }, 'purchaseItem');
           if (bought.kind === 'ok' && bought.data.outcome === 'PURCHASED') this.counts.purchased++;
           this.tally(bought, 'outcomes');

@@ -36,12 +36,12 @@ export class MemorySampler {
     return this.series.flatMap((series) => {
       const points = series.points.filter(([t]) => t >= fromSecond);
       if (points.length < 3) return [];
-      const minutes = (points.at(-1)![0] - points[0]![0]) / 60;
+      const minutes = (points.at(-1)![0] - points[0][0]) / 60;
       return [
         {
           name: series.name,
           minutes: round(minutes),
-          firstMb: mb(points[0]![1]),
+          firstMb: mb(points[0][1]),
           lastMb: mb(points.at(-1)![1]),
           mbPerMinute: round(slope(points) * 60 / 2 ** 20, 3),
         },

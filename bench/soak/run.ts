@@ -48,7 +48,7 @@ interface Options {
 function parseOptions(argv: string[]): Options {
   const options: Options = { minutes: Number(process.env.SOAK_MINUTES ?? 5), seed: Number(process.env.SOAK_SEED ?? Date.now() % 100_000) };
   for (let i = 0; i < argv.length; i++) {
-    const [flag, inline] = argv[i]!.split('=', 2);
+    const [flag, inline] = argv[i].split('=', 2);
     const value = inline ?? argv[++i];
     if (flag === '--minutes') options.minutes = Number(value);
     else if (flag === '--seed') options.seed = Number(value);
@@ -154,7 +154,7 @@ async function main(): Promise<void> {
         reject(new Error('the worker did not start within 30 s'));
       }, 30_000);
       child.once('exit', (code) => reject(new Error(`the worker exited during start-up (${code}); see soak-worker.log`)));
-      readline.createInterface({ input: child.stdout! }).on('line', (line) => {
+      readline.createInterface({ input: child.stdout }).on('line', (line) => {
         if (line.includes('task workers started')) {
           clearTimeout(timer);
           resolve();
@@ -168,7 +168,7 @@ async function main(): Promise<void> {
   const cleanUp = async (): Promise<void> => {
     stopping = true;
     worker?.kill('SIGKILL');
-    await Promise.all(processes.map((p) => p?.stop()));
+    await Promise.all(processes.flatMap((p) => (p ? [p.stop()] : [])));
     await redis.stop();
     apiLog.close();
     workerLog.close();

@@ -42,7 +42,7 @@ import { RowCacheRefresher } from '../workers/row-cache-refresher';
 import { loadHandlers } from '../workers/task-handlers';
 import { startTaskRunner } from '../workers/task-runner';
 
-export const COMMAND_TIMEOUT_MS = 5000;
+const COMMAND_TIMEOUT_MS = 5000;
 
 export interface Parts {
   schema: GraphQLSchema;

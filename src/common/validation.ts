@@ -2,7 +2,7 @@
 // key: it never holds `{`, `}`, `:`, whitespace or control characters.
 import { badInput } from './errors';
 
-export const NAME_MAX_LENGTH = 128;
+const NAME_MAX_LENGTH = 128;
 
 /** Documented in the schema wherever a name argument appears. */
 export const NAME_RULE =

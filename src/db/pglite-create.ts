@@ -14,7 +14,7 @@ async function create(dir: string): Promise<void> {
 
 // The API went away (its IPC channel closed): no one waits for this directory any more.
 process.on('disconnect', () => process.exit(1));
-create(process.argv[2]!).then(
+create(process.argv[2]).then(
   () => process.exit(0),
   (error: unknown) => {
     process.stderr.write(`${describe(error)}\n`);

@@ -79,7 +79,7 @@ function processAlive(pid: number): boolean {
 }
 
 /** Thrown when another live process holds the directory. */
-export class DirectoryLockedError extends Error {
+class DirectoryLockedError extends Error {
   constructor(
     readonly lockFile: string,
     readonly holder: string,

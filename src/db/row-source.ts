@@ -153,7 +153,7 @@ export class SqlRowSource implements RowSource {
       return { connection, select, possible };
     } catch (error) {
       await connection?.close().catch(() => undefined);
-      throw new Error(`cannot open ${this.database.name} for the row cache: ${(error as Error).message}`);
+      throw new Error(`cannot open ${this.database.name} for the row cache: ${(error as Error).message}`, { cause: error });
     }
   }
 }

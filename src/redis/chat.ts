@@ -117,7 +117,7 @@ export class ChatRepository {
   async pending(user: string, limit: number, advance: boolean): Promise<PendingChat[]> {
     const flat = await this.redis.zrange(userKeys.chats(user), 0, -1, 'WITHSCORES');
     const entries: IndexEntry[] = [];
-    for (let i = 0; i < flat.length; i += 2) entries.push({ chatId: flat[i]!, stamp: Number(flat[i + 1]) });
+    for (let i = 0; i < flat.length; i += 2) entries.push({ chatId: flat[i], stamp: Number(flat[i + 1]) });
     if (entries.length === 0) return [];
     // Fetched straight away, without first asking each chat what is waiting: every chat gets an
     // equal share as if it had plenty (a share of 0 still reports what is waiting), and shares
@@ -129,12 +129,12 @@ export class ChatRepository {
     const more = found.map((chat) => (chat && left > 0 ? chat.remaining : 0));
     const again = more.flatMap((count, i) => (count > 0 ? [i] : []));
     if (again.length > 0) {
-      const quotas = shareFairly(again.map((i) => more[i]!), left, start % again.length);
+      const quotas = shareFairly(again.map((i) => more[i]), left, start % again.length);
       // Without advance the seen-id did not move: fetch the first share again plus the extra one.
-      const asked = advance ? quotas : quotas.map((quota, k) => quota + found[again[k]!]!.messages.length);
-      const fetched = await this.fetchEach(user, again.map((i) => entries[i]!), asked, advance);
+      const asked = advance ? quotas : quotas.map((quota, k) => quota + found[again[k]]!.messages.length);
+      const fetched = await this.fetchEach(user, again.map((i) => entries[i]), asked, advance);
       fetched.forEach((chat, k) => {
-        const i = again[k]!;
+        const i = again[k];
         const first = found[i]!;
         if (chat) found[i] = { chatId: chat.chatId, messages: advance ? [...first.messages, ...chat.messages] : chat.messages, remaining: chat.remaining };
         // Left between the passes: what the first pass took (and, with advance, moved past) is still theirs.
@@ -191,7 +191,7 @@ export class ChatRepository {
   async summaries(user: string): Promise<ChatSummary[]> {
     const flat = await this.redis.zrange(userKeys.chats(user), 0, -1, 'WITHSCORES');
     const entries: IndexEntry[] = [];
-    for (let i = 0; i < flat.length; i += 2) entries.push({ chatId: flat[i]!, stamp: Number(flat[i + 1]) });
+    for (let i = 0; i < flat.length; i += 2) entries.push({ chatId: flat[i], stamp: Number(flat[i + 1]) });
     const found = await Promise.all(
       entries.map(async (entry) => {
         const summary = await this.summary(entry.chatId, user);
@@ -264,9 +264,9 @@ export class ChatRepository {
     await Promise.all(
       entries.map(async (entry, i) => {
         if (!entry) return;
-        const member = (await this.summary(chatId, users[i]!)) !== undefined;
+        const member = (await this.summary(chatId, users[i])) !== undefined;
         if (member && !(refused && entry.previous !== undefined)) return;
-        await this.unindex(users[i]!, entry, true);
+        await this.unindex(users[i], entry, true);
       }),
     ).catch(() => undefined); // best effort: a leftover entry is dropped by a later summaries()
   }
@@ -328,16 +328,16 @@ export function shareFairly(pending: number[], limit: number, start = 0): number
   const quotas = pending.map(() => 0);
   const n = pending.length;
   let left = limit;
-  let open = pending.map((_, i) => (start + i) % n).filter((i) => pending[i]! > 0);
+  let open = pending.map((_, i) => (start + i) % n).filter((i) => pending[i] > 0);
   while (left > 0 && open.length > 0) {
     const share = Math.max(1, Math.floor(left / open.length));
     for (const i of open) {
-      const give = Math.min(share, pending[i]! - quotas[i]!, left);
-      quotas[i]! += give;
+      const give = Math.min(share, pending[i] - quotas[i], left);
+      quotas[i] += give;
       left -= give;
       if (left === 0) break;
     }
-    open = open.filter((i) => quotas[i]! < pending[i]!);
+    open = open.filter((i) => quotas[i] < pending[i]);
   }
   return quotas;
 }

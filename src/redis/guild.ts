@@ -19,7 +19,7 @@ export function guildEntry(name: string): string {
   return folded === name ? name : `${folded}${SEPARATOR}${name}`;
 }
 
-export function nameOfEntry(entry: string): string {
+function nameOfEntry(entry: string): string {
   const at = entry.indexOf(SEPARATOR);
   return at < 0 ? entry : entry.slice(at + 1);
 }

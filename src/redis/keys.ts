@@ -8,7 +8,7 @@
  * is one atomic script; the buckets spread the counters over cluster slots.
  * Changing this number would strand existing data, so it is not configuration.
  */
-export const COUNTER_BUCKETS = 16;
+const COUNTER_BUCKETS = 16;
 
 export function counterBucket(name: string): string {
   return (fnv1a32(name) % COUNTER_BUCKETS).toString(16).padStart(2, '0');
@@ -165,8 +165,6 @@ export function queueKeys(queue: string) {
     changed: (number: string | number): string => `TASK_CHANGED:{q:${queue}}:${number}`,
   };
 }
-
-export type QueueKeys = ReturnType<typeof queueKeys>;
 
 export const taskId = (queue: string, number: number | string): string => `${queue}:${number}`;
 

@@ -57,7 +57,7 @@ export interface RowCacheSettings {
  * that is still running is not claimed twice, but a refresher that died or could not store
  * leaves the row for seconds, not for its whole delay.
  */
-export function claimLeaseMs(dbTimeoutMs = 5000): number {
+function claimLeaseMs(dbTimeoutMs = 5000): number {
   return Math.max(10_000, 3 * dbTimeoutMs);
 }
 

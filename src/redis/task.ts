@@ -108,7 +108,7 @@ export class TaskRepository {
     const [created, number, json] = (await runScript(
       this.redis,
       'task-enqueue',
-      [keys.seq, keys.meta, keys.args, keys.idempotency, keys.delayed, keys.lists[priority * 2 + 1]!, keys.workerWake, keys.pollerWake],
+      [keys.seq, keys.meta, keys.args, keys.idempotency, keys.delayed, keys.lists[priority * 2 + 1], keys.workerWake, keys.pollerWake],
       [
         request.name,
         request.args ?? '',
@@ -132,7 +132,7 @@ export class TaskRepository {
       this.redis.multi().hget(keys.meta, number).hget(keys.args, number).hget(keys.results, number).hget(keys.errors, number).exec(),
     )) as (string | null)[];
     if (json === null || json === undefined) return undefined;
-    return decode(queue, number, json, { args: orUndefined(args!), result: orUndefined(result!), error: orUndefined(error!) });
+    return decode(queue, number, json, { args: orUndefined(args), result: orUndefined(result), error: orUndefined(error) });
   }
 
   async stats(queue: string): Promise<QueueStats> {
@@ -144,7 +144,7 @@ export class TaskRepository {
     const lengths = values.slice(0, 6) as number[];
     const [delayed, active, counts] = values.slice(6) as [number, number, (string | null)[]];
     return {
-      waiting: { HIGH: lengths[0]! + lengths[1]!, NORMAL: lengths[2]! + lengths[3]!, LOW: lengths[4]! + lengths[5]! },
+      waiting: { HIGH: lengths[0] + lengths[1], NORMAL: lengths[2] + lengths[3], LOW: lengths[4] + lengths[5] },
       delayed,
       active,
       completed: Number(counts[0] ?? 0),
@@ -253,7 +253,7 @@ export class TaskRepository {
     )) as [string, ...(string | number)[]];
     const taken: TakenTask[] = [];
     for (let i = 0; i < rest.length; i += 3) {
-      const record = decode(queue, rest[i]!, String(rest[i + 1]));
+      const record = decode(queue, rest[i], String(rest[i + 1]));
       taken.push({ id: record.id, number: record.number, name: record.name, attempt: record.attempts, args: orUndefined(String(rest[i + 2])) });
     }
     return { state: state === '' ? undefined : (state as TaskState), taken };

@@ -11,7 +11,7 @@ import { TOPICS } from '../schema/topics';
 import { intInRange, validKey } from '../common/validation';
 
 /** Shortest refresh interval: below it the daemon would spend its time on one row. */
-export const MIN_DELAY_SECONDS = 0.05;
+const MIN_DELAY_SECONDS = 0.05;
 const MAX_PAGE = 1000;
 
 @Resolver()

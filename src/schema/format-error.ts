@@ -12,7 +12,7 @@ export type ErrorFormatter = (formatted: GraphQLFormattedError, error: unknown) 
 // with introspection off learns it from them.
 const SUGGESTION = / ?Did you mean .+\?$/;
 
-export const withoutSuggestion = (message: string): string => message.replace(SUGGESTION, '');
+const withoutSuggestion = (message: string): string => message.replace(SUGGESTION, '');
 
 export function createErrorFormatter(options: { isProduction: boolean; logger: Logger; fieldSuggestions?: boolean }): ErrorFormatter {
   const format = createFormatter(options);

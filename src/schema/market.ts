@@ -5,7 +5,7 @@ import { PURCHASE_OUTCOMES, type PurchaseOutcome as Outcome } from '../redis/mar
 import { NAME_RULE } from '../common/validation';
 import { enumOf } from './enums';
 
-export const PurchaseOutcome = enumOf(PURCHASE_OUTCOMES);
+const PurchaseOutcome = enumOf(PURCHASE_OUTCOMES);
 
 registerEnumType(PurchaseOutcome, {
   name: 'PurchaseOutcome',

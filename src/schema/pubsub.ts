@@ -76,10 +76,10 @@ export function createRedisPubSub(options: RedisPubSubOptions): PubSub {
         void stop.then(stopListening);
       }, new SlidingBuffer(PER_SUBSCRIBER_BUFFER));
     },
-  } as PubSub;
+  };
 }
 
 /** For building the schema without Redis (emitting the SDL file). */
 export function createLocalPubSub(): PubSub {
-  return createPubSub() as PubSub;
+  return createPubSub();
 }

@@ -9,6 +9,7 @@ import {
   GraphQLError,
   Kind,
   NoSchemaIntrospectionCustomRule,
+  OperationTypeNode,
   SingleFieldSubscriptionsRule,
   specifiedRules,
   validate,
@@ -86,7 +87,7 @@ export function operationCheckPlugin<Context extends BaseContext>(check: Operati
         async responseForOperation({ document, operation }) {
           const errors = check.validate(document);
           if (errors.length > 0) return refuse(errors);
-          if (operation?.operation === 'subscription') {
+          if (operation?.operation === OperationTypeNode.SUBSCRIPTION) {
             return refuse([
               new GraphQLError('Subscriptions are served over WebSocket (graphql-ws) at /graphql', { extensions: { code: 'BAD_REQUEST' } }),
             ]);

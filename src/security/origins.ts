@@ -10,7 +10,7 @@ export function originAllowed(origin: string | undefined, host: string | undefin
   return host !== undefined && (origin === `http://${host}` || origin === `https://${host}`);
 }
 
-export function isSameOrigin(origin: string, host: string | undefined): boolean {
+function isSameOrigin(origin: string, host: string | undefined): boolean {
   return host !== undefined && (origin === `http://${host}` || origin === `https://${host}`);
 }
 

@@ -17,7 +17,7 @@ export interface RateLimitSettings {
   ipPerMinute: number;
 }
 
-export const rateLimited = (retryAfterMs: number): AppError =>
+const rateLimited = (retryAfterMs: number): AppError =>
   new AppError('RATE_LIMITED', `Too many requests; retry in ${Math.ceil(retryAfterMs / 1000)} s`, { retryAfterMs });
 
 export class RateLimits {
@@ -75,6 +75,6 @@ export function clientKey(address: string | undefined): string {
   const [head, tail = ''] = address.split('::');
   const left = head ? head.split(':') : [];
   const right = tail ? tail.split(':') : [];
-  const groups = address.includes('::') ? [...left, ...Array(8 - left.length - right.length).fill('0'), ...right] : left;
+  const groups = address.includes('::') ? [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right] : left;
   return `${groups.slice(0, 4).map((group) => group.replace(/^0+(?=.)/, '').toLowerCase()).join(':')}::/64`;
 }

@@ -8,11 +8,11 @@ import {
   GraphQLError,
   isAbstractType,
   Kind,
+  OperationTypeNode,
   typeFromAST,
   type ASTVisitor,
   type DirectiveNode,
   type FieldNode,
-  type GraphQLObjectType,
   type NamedTypeNode,
   type SelectionSetNode,
   type ValidationContext,
@@ -21,7 +21,7 @@ import {
 export function SubscriptionRootRule(context: ValidationContext): ASTVisitor {
   return {
     OperationDefinition(node) {
-      if (node.operation !== 'subscription') return;
+      if (node.operation !== OperationTypeNode.SUBSCRIPTION) return;
       const schema = context.getSchema();
       const root = schema.getSubscriptionType();
       if (!root) return;
@@ -31,7 +31,7 @@ export function SubscriptionRootRule(context: ValidationContext): ASTVisitor {
         if (!condition) return true;
         const type = typeFromAST(schema, condition);
         if (type === root) return true;
-        return type !== undefined && isAbstractType(type) && schema.isSubType(type, root as GraphQLObjectType);
+        return type !== undefined && isAbstractType(type) && schema.isSubType(type, root);
       };
       // Fields by response name and every @skip/@include met, through fragments at the root.
       const fields = new Map<string, FieldNode[]>();

@@ -65,6 +65,7 @@ function servedHere(req: IncomingMessage, limit: number): boolean {
 async function serve<Context extends BaseContext>(req: IncomingMessage, res: ServerResponse, report: RequestReport, options: FastPathOptions<Context>): Promise<void> {
   const { principal, refusal, error } = await options.gate.admit(req.headers.authorization, req.socket.remoteAddress);
   report.principal = principal;
+  // eslint-disable-next-line @typescript-eslint/only-throw-error -- the store's own error, passed on as it came
   if (error !== undefined) throw error;
   if (refusal) {
     for (const [name, value] of Object.entries(refusal.headers)) res.setHeader(name, value);

@@ -108,7 +108,7 @@ function requestLog(logger: Logger): RequestHandler {
 export function logRequest(logger: Logger, req: IncomingMessage, res: ServerResponse, report: RequestReport): void {
   const started = process.hrtime.bigint();
   // Read now: express rewrites req.url inside mounted middleware.
-  const path = (req.url ?? '').split('?')[0]!;
+  const path = (req.url ?? '').split('?')[0];
   res.on('finish', () => {
     const entry = {
       reqId: report.requestId,

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Logger } from '../common/logger';
 
-export interface TaskContext {
+interface TaskContext {
   /** The task's id, `<queue>:<number>`. */
   id: string;
   name: string;
@@ -21,7 +21,7 @@ export type TaskHandlers = Record<string, TaskHandler>;
 
 export async function loadHandlers(modulePath: string): Promise<TaskHandlers> {
   const url = pathToFileURL(path.resolve(modulePath)).href;
-  const loaded = (await import(url)) as { handlers?: unknown; default?: { handlers?: unknown } | unknown };
+  const loaded = (await import(url)) as { handlers?: unknown; default?: unknown };
   const defaultExport = loaded.default as { handlers?: unknown } | undefined;
   const handlers = loaded.handlers ?? defaultExport?.handlers ?? defaultExport;
   if (typeof handlers !== 'object' || handlers === null) {

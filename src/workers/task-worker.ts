@@ -170,7 +170,7 @@ export class TaskWorker {
     let json: string | undefined;
     try {
       // undefined for undefined, a function or a symbol: a run with no result.
-      json = JSON.stringify(result) as string | undefined;
+      json = JSON.stringify(result);
     } catch (error) {
       // A BigInt, a cycle, a toJSON that throws: the same every time, so not worth a retry.
       return { kind: 'FAILED', error: `the result cannot be stored as JSON: ${describeThrown(error)}`, retry: false };
@@ -205,7 +205,7 @@ export class TaskWorker {
  * is, anything else as String() gives it, and a fixed text when even that throws (an object
  * without a prototype, a toString or message getter that throws, a revoked proxy).
  */
-export function describeThrown(thrown: unknown): string {
+function describeThrown(thrown: unknown): string {
   let text: string | undefined;
   try {
     if (thrown instanceof Error) {

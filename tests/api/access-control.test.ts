@@ -123,7 +123,7 @@ function rootFields(schema: GraphQLSchema): RootField[] {
 function placeholder(type: GraphQLInputType): string {
   if (isNonNullType(type)) return placeholder(type.ofType);
   if (isListType(type)) return `[${placeholder(type.ofType)}]`;
-  if (isEnumType(type)) return type.getValues()[0]!.name;
+  if (isEnumType(type)) return type.getValues()[0].name;
   if (isInputObjectType(type)) {
     const fields = Object.values(type.getFields()).filter((field) => isNonNullType(field.type) && field.defaultValue === undefined);
     return `{ ${fields.map((field) => `${field.name}: ${placeholder(field.type)}`).join(', ')} }`;
@@ -136,7 +136,7 @@ function placeholder(type: GraphQLInputType): string {
 
 /** The field alone, with its required arguments (from `given` by `field.argument`, else placeholders). */
 function operationText(schema: GraphQLSchema, field: RootField, given: Record<string, string> = {}): string {
-  const definition = rootType(schema, field.root)!.getFields()[field.name]!;
+  const definition = rootType(schema, field.root)!.getFields()[field.name];
   const args = definition.args
     .filter((arg) => isNonNullType(arg.type) && arg.defaultValue === undefined)
     .map((arg) => `${arg.name}: ${given[`${field.name}.${arg.name}`] ?? placeholder(arg.type)}`);
@@ -164,7 +164,7 @@ describe('the access matrix', () => {
     for (const field of fields) {
       const matching = handlers[field.root].filter((handler) => handler.schemaName === field.name && classes.includes(handler.target));
       expect(matching).toHaveLength(1);
-      const roles: unknown[] | undefined = matching[0]!.roles;
+      const roles: unknown[] | undefined = matching[0].roles;
       actual[field.key] =
         roles === undefined ? 'no @Authorized' : roles.length === 0 ? 'signed-in' : roles.length === 1 && roles[0] === SERVICE_ROLE ? 'service' : `roles ${JSON.stringify(roles)}`;
     }
@@ -213,7 +213,7 @@ interface Outcome {
 async function overWs(client: WsClient, text: string): Promise<Outcome> {
   const results = await wsOperation(client.client, documentOf(text), {}).completion();
   if (results.length !== 1) return { errors: [{ message: `${results.length} results: ${JSON.stringify(results)}` }] };
-  return results[0]!;
+  return results[0];
 }
 
 const valueOf = (outcome: Outcome, field: string): unknown => outcome.data?.[field] ?? null;
@@ -328,7 +328,7 @@ async function call<R, V>(transport: Transport, token: string, document: TypedDo
   // A document refused before it runs (validation) arrives as graphql-ws's `error` message.
   if (results.length === 0 && Array.isArray(operation.failure)) return { errors: operation.failure as GraphQLFormattedError[] };
   expect(results).toHaveLength(1);
-  return results[0]!;
+  return results[0];
 }
 
 describe('mailboxes: only the recipient reads, takes or acknowledges its messages', () => {

@@ -180,10 +180,10 @@ describe('guild prefix search', () => {
   it('lets a member search over WebSocket, and refuses a non-member there too', async () => {
     const member = fixture.connect(api.tokens.user);
     const [found] = await wsOperation(member.client, GuildMembersDocument, { guild: 'raiders', prefix: 'ALI', limit: 2 }).completion();
-    expect(found!.data).toEqual({ guildMembers: ['alice', 'Alice'] });
+    expect(found.data).toEqual({ guildMembers: ['alice', 'Alice'] });
     const outsider = fixture.connect(api.tokens.other);
     const [refused] = await wsOperation(outsider.client, GuildMembersDocument, { guild: 'raiders', prefix: 'a' }).completion();
-    expect(codes(refused!)).toEqual(['FORBIDDEN']);
+    expect(codes(refused)).toEqual(['FORBIDDEN']);
   });
 
   it('lets only service callers add or remove someone else', async () => {

@@ -61,7 +61,7 @@ describe('a chat over HTTP', () => {
     expect(pending).toEqual([
       { chatId: '1', remaining: 0, messages: [{ id: 1, chatId: '1', sender: 'alice', message: 'hi all', ts: expect.any(Number) }] },
     ]);
-    expect(Math.abs(pending[0]!.messages[0]!.ts - Date.now() / 1000)).toBeLessThan(60);
+    expect(Math.abs(pending[0].messages[0].ts - Date.now() / 1000)).toBeLessThan(60);
   });
 
   it('delivers each message once, oldest first, and then cleans it up', async () => {
@@ -71,13 +71,13 @@ describe('a chat over HTTP', () => {
       expect(sent.data?.sendMessage).toMatchObject({ chatId, sender: 'bob', message: text });
     }
     const first = await fetchAs(api.tokens.other);
-    expect(first[0]!.messages.map((m) => [m.id, m.message])).toEqual([
+    expect(first[0].messages.map((m) => [m.id, m.message])).toEqual([
       [1, 'hello'],
       [2, 'two'],
       [3, 'three'],
     ]);
     expect(await fetchAs(api.tokens.other)).toEqual([]);
-    expect((await fetchAs(api.tokens.user))[0]!.messages.map((m) => m.id)).toEqual([1, 2, 3]);
+    expect((await fetchAs(api.tokens.user))[0].messages.map((m) => m.id)).toEqual([1, 2, 3]);
     expect(await api.redis.client.zcard('chat:{c1}:msgs')).toBe(0);
   });
 
@@ -124,7 +124,7 @@ describe('a chat over HTTP', () => {
     const joined = await post(api.url, JoinChatDocument, { chatId }, carol);
     expect(joined.data?.joinChat).toMatchObject({ id: chatId, memberCount: 3, latestMessageId: 1, seenMessageId: 1, unreadCount: 0 });
     await post(api.url, SendMessageDocument, { chatId, message: 'after' }, api.tokens.user);
-    expect((await fetchAs(carol))[0]!.messages.map((m) => m.message)).toEqual(['after']);
+    expect((await fetchAs(carol))[0].messages.map((m) => m.message)).toEqual(['after']);
   });
 
   it('lets a member add others to a closed chat', async () => {
@@ -152,7 +152,7 @@ describe('a chat over HTTP', () => {
     expect(retry.data).toEqual(first.data);
     const reused = await post(api.url, SendMessageDocument, { ...vars, message: 'different' }, api.tokens.other);
     expect(codes(reused)).toEqual(['CONFLICT']);
-    expect((await fetchAs(api.tokens.user))[0]!.messages.map((m) => m.message)).toEqual(['hello', 'only once']);
+    expect((await fetchAs(api.tokens.user))[0].messages.map((m) => m.message)).toEqual(['hello', 'only once']);
   });
 });
 
@@ -195,22 +195,22 @@ describe('who may do what', () => {
     const chatId = await aliceAndBob();
     const { client } = connect(carol);
     const send = await wsOperation(client, SendMessageDocument, { chatId, message: 'sneaky' }).completion();
-    expect(codes(send[0]!)).toEqual(['NOT_FOUND']);
+    expect(codes(send[0])).toEqual(['NOT_FOUND']);
     const chat = await wsOperation(client, ChatDocument, { chatId }).completion();
-    expect(chat[0]!.data).toEqual({ chat: null });
+    expect(chat[0].data).toEqual({ chat: null });
     const refused = [
       await wsOperation(client, MarkSeenDocument, { chatId, messageId: 1 }).completion(),
       await wsOperation(client, JoinChatDocument, { chatId }).completion(),
       await wsOperation(client, AddChatMembersDocument, { chatId, members: ['carol'] }).completion(),
     ];
-    expect(refused.map((results) => codes(results[0]!))).toEqual([['NOT_FOUND'], ['NOT_FOUND'], ['NOT_FOUND']]);
-    expect((await wsOperation(client, LeaveChatDocument, { chatId }).completion())[0]!.data).toEqual({ leaveChat: false });
-    expect((await wsOperation(client, FetchPendingMessagesDocument, {}).completion())[0]!.data).toEqual({ fetchPendingMessages: [] });
+    expect(refused.map((results) => codes(results[0]))).toEqual([['NOT_FOUND'], ['NOT_FOUND'], ['NOT_FOUND']]);
+    expect((await wsOperation(client, LeaveChatDocument, { chatId }).completion())[0].data).toEqual({ leaveChat: false });
+    expect((await wsOperation(client, FetchPendingMessagesDocument, {}).completion())[0].data).toEqual({ fetchPendingMessages: [] });
     expect(await api.redis.client.zrange(`chat:{c${chatId}}:members`, 0, -1, 'WITHSCORES')).toEqual(['alice', '0', 'bob', '0']);
 
     const member = connect(api.tokens.other);
     const sent = await wsOperation(member.client, SendMessageDocument, { chatId, message: 'over ws' }).completion();
-    expect(sent[0]!.data?.sendMessage).toMatchObject({ id: 2, sender: 'bob' });
+    expect(sent[0].data?.sendMessage).toMatchObject({ id: 2, sender: 'bob' });
   });
 });
 
@@ -239,7 +239,7 @@ describe('bad input', () => {
     const message = `${'é'.repeat(24)}\t\n${'😀'.repeat(24)}`; // 50 characters, 146 UTF-8 bytes
     const result = await post(api.url, CreateChatDocument, { members: [], message }, api.tokens.user);
     expect(result.errors).toBeUndefined();
-    expect((await fetchAs(api.tokens.user))[0]!.messages[0]!.message).toBe(message);
+    expect((await fetchAs(api.tokens.user))[0].messages[0].message).toBe(message);
   });
 
   it.each([
@@ -293,7 +293,7 @@ describe('inboxChanged', () => {
     await post(api.url, SendMessageDocument, { chatId, message: 'secret' }, api.tokens.user);
 
     const [event] = await bob.take(1);
-    expect(event!.data?.inboxChanged).toEqual({ chatId, latestMessageId: 2, mailbox: false, waiting: null });
+    expect(event.data?.inboxChanged).toEqual({ chatId, latestMessageId: 2, mailbox: false, waiting: null });
     expect(JSON.stringify(event)).not.toContain('secret');
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(outsider.results).toHaveLength(0);
@@ -305,7 +305,7 @@ describe('inboxChanged', () => {
     const carolInbox = await subscribe(carol);
     await post(api.url, AddChatMembersDocument, { chatId, members: ['carol'] }, api.tokens.other);
     const [event] = await carolInbox.take(1);
-    expect(event!.data?.inboxChanged).toEqual({ chatId, latestMessageId: 2, mailbox: false, waiting: null });
+    expect(event.data?.inboxChanged).toEqual({ chatId, latestMessageId: 2, mailbox: false, waiting: null });
     expect(await fetchAs(carol)).toEqual([]);
   });
 
@@ -317,7 +317,7 @@ describe('inboxChanged', () => {
       await new Promise((resolve) => setTimeout(resolve, 200));
       const chatId = await aliceAndBob();
       const [event] = await bob.take(1);
-      expect(event!.data?.inboxChanged).toMatchObject({ chatId, latestMessageId: 1 });
+      expect(event.data?.inboxChanged).toMatchObject({ chatId, latestMessageId: 1 });
     } finally {
       await socket.dispose();
       await second.stop();

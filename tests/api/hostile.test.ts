@@ -218,7 +218,7 @@ describe('a development server', () => {
           transport,
           query: call(root, field, argument, value),
           variables: variable === undefined ? undefined : { size: variable },
-          caller: (SERVICE_ONLY.has(`${root.name}.${field.name}`) ? 'service' : 'user') as Caller,
+          caller: SERVICE_ONLY.has(`${root.name}.${field.name}`) ? ('service' as const) : ('user' as const),
           code,
           argument: named ? argument : undefined,
         })),

@@ -170,7 +170,7 @@ describe.each(MARKET_STRATEGIES)('the market with MARKET_STRATEGY=%s', (strategy
       const notHis = await market.list('bob', 'shield', 10);
       for (const refused of [again, notHis]) {
         expect(codes(refused)).toEqual(['NOT_FOUND']);
-        expect(refused.errors![0]!.extensions!.argument).toBe('itemId');
+        expect(refused.errors![0].extensions!.argument).toBe('itemId');
         expect(refused.data).toBeNull();
       }
       expect(strip(note(await market.page()))).toEqual([{ itemId: 'sword', sellerId: 'alice', price: 40 }]);
@@ -207,7 +207,7 @@ describe.each(MARKET_STRATEGIES)('the market with MARKET_STRATEGY=%s', (strategy
       });
       const own = await market.purchase('alice', 'sword', 'alice', 40);
       expect(codes(own)).toEqual(['BAD_USER_INPUT']);
-      expect(own.errors![0]!.extensions!.argument).toBe('sellerId');
+      expect(own.errors![0].extensions!.argument).toBe('sellerId');
       // Only PURCHASED changes anything.
       expect(await marketDump(api.redis.client)).toEqual(before);
 
@@ -286,7 +286,7 @@ describe.each(MARKET_STRATEGIES)('the market with MARKET_STRATEGY=%s', (strategy
           expect(result).toEqual({ outcome: 'ITEM_GONE', itemId: item, sellerId: 'alice', listedPrice: null, funds: expect.any(Number) });
         });
         expect(results.find((result) => result.outcome === 'PURCHASED')!.listedPrice).toBe(50);
-        expect(await market.inventory(winners[0]!)).toContain(item);
+        expect(await market.inventory(winners[0])).toContain(item);
         expect(await market.page()).toEqual([]);
       }
       const accounts = await Promise.all(buyers.map((buyer) => market.me(buyer)));
@@ -358,7 +358,7 @@ describe.each(MARKET_STRATEGIES)('the market with MARKET_STRATEGY=%s', (strategy
           const listNow = mine.size > 0 && random() < 0.4;
           if (listNow) {
             const items = [...mine].sort();
-            const item = items[Math.floor(random() * items.length)]!;
+            const item = items[Math.floor(random() * items.length)];
             // A user's inventory changes only by their own listing and buying, so this is certain.
             await market.listed(user, item, 1 + Math.floor(random() * 40));
             mine.delete(item);
@@ -368,7 +368,7 @@ describe.each(MARKET_STRATEGIES)('the market with MARKET_STRATEGY=%s', (strategy
           }
           const offers = (await market.page(PAGE_MAX, undefined, user)).filter((listing) => listing.sellerId !== user);
           if (offers.length === 0) continue;
-          const offer = offers[Math.floor(random() * Math.min(offers.length, 5))]!;
+          const offer = offers[Math.floor(random() * Math.min(offers.length, 5))];
           const stale = random() < 0.15;
           const price = stale ? offer.price + 1 : offer.price;
           const result = await market.bought(user, offer.itemId, offer.sellerId, price);
@@ -446,7 +446,7 @@ describe.each(MARKET_STRATEGIES)('the market with MARKET_STRATEGY=%s', (strategy
     const arrange = async (): Promise<{ itemId: string; sellerId: string; price: number }[]> => {
       const listings = Array.from({ length: 25 }, (_, i) => ({
         itemId: `lot-${String((i * 7) % 25).padStart(2, '0')}`,
-        sellerId: sellers[i % 3]!,
+        sellerId: sellers[i % 3],
         price: 10 * (1 + ((i * 3) % 4)),
       }));
       for (const listing of listings) {
@@ -468,7 +468,7 @@ describe.each(MARKET_STRATEGIES)('the market with MARKET_STRATEGY=%s', (strategy
       expect(new Set(all.map((listing) => listing.cursor)).size).toBe(25);
       expect(strip(await market.page(PAGE_MAX))).toEqual(expected);
       expect(strip(await market.page())).toEqual(expected.slice(0, 20));
-      expect(strip(await market.page(1, all[23]!.cursor))).toEqual([expected[24]]);
+      expect(strip(await market.page(1, all[23].cursor))).toEqual([expected[24]]);
     });
 
     it('stays correct when listings before, at and after the cursor are bought or added between pages', async () => {
@@ -477,7 +477,7 @@ describe.each(MARKET_STRATEGIES)('the market with MARKET_STRATEGY=%s', (strategy
       expect(strip(first)).toEqual(expected.slice(0, 10));
 
       const buy = async (index: number) => {
-        const { itemId, sellerId, price } = expected[index]!;
+        const { itemId, sellerId, price } = expected[index];
         expect((await market.bought('dave', itemId, sellerId, price)).outcome).toBe('PURCHASED');
       };
       await buy(3); // before the cursor
@@ -489,31 +489,31 @@ describe.each(MARKET_STRATEGIES)('the market with MARKET_STRATEGY=%s', (strategy
       await market.grantItem('erin', 'dear-new');
       await market.listed('erin', 'dear-new', 45);
 
-      const second = await market.page(10, first[9]!.cursor);
+      const second = await market.page(10, first[9].cursor);
       const remaining = [...expected.slice(10, 12), ...expected.slice(13)];
       expect(strip(second)).toEqual(remaining.slice(0, 10));
-      const third = await market.page(10, second[9]!.cursor);
+      const third = await market.page(10, second[9].cursor);
       expect(strip(third)).toEqual([...remaining.slice(10), { itemId: 'dear-new', sellerId: 'erin', price: 45 }]);
       expect(await market.page(10, third.at(-1)!.cursor)).toEqual([]);
 
       const seen = [...first, ...second, ...third].map((listing) => listing.itemId);
       expect(new Set(seen).size).toBe(seen.length);
       expect(seen).not.toContain('cheap-new');
-      expect(seen).not.toContain(expected[12]!.itemId);
+      expect(seen).not.toContain(expected[12].itemId);
 
       // The cursor of a listing sold earlier still pages on from where it stood.
-      expect(strip(await market.page(3, first[3]!.cursor))).toEqual([expected[4], expected[5], expected[6]]);
+      expect(strip(await market.page(3, first[3].cursor))).toEqual([expected[4], expected[5], expected[6]]);
       expect(strip(await market.page(2))).toEqual([{ itemId: 'cheap-new', sellerId: 'erin', price: 5 }, expected[0]]);
     });
     it('pages one listing at a time through ties of Unicode item ids in byte order', async () => {
       const items = ['zèbre', 'été', 'étage', '王', '王子', '🙂', 'Zulu', 'ωmega', 'a_b', 'ab'];
       for (const [i, item] of items.entries()) {
-        await market.grantItem(sellers[i % 3]!, item);
-        await market.listed(sellers[i % 3]!, item, i < 8 ? 12 : 11);
+        await market.grantItem(sellers[i % 3], item);
+        await market.listed(sellers[i % 3], item, i < 8 ? 12 : 11);
       }
-      const expected = inDocumentedOrder(items.map((itemId, i) => ({ itemId, sellerId: sellers[i % 3]!, price: i < 8 ? 12 : 11 })));
+      const expected = inDocumentedOrder(items.map((itemId, i) => ({ itemId, sellerId: sellers[i % 3], price: i < 8 ? 12 : 11 })));
       const walked: ListingView[] = [];
-      for (let page = await market.page(1); page.length > 0 && walked.length <= items.length; page = await market.page(1, page[0]!.cursor)) {
+      for (let page = await market.page(1); page.length > 0 && walked.length <= items.length; page = await market.page(1, page[0].cursor)) {
         walked.push(...page);
       }
       expect(strip(walked)).toEqual(expected);
@@ -594,7 +594,7 @@ describe.each(MARKET_STRATEGIES)('the market with MARKET_STRATEGY=%s', (strategy
       const one = async <R, V>(client: typeof alice, document: TypedDocumentNode<R, V>, variables: V) => {
         const results = await wsOperation(client.client, document, variables).completion();
         expect(results).toHaveLength(1);
-        return results[0]!;
+        return results[0];
       };
 
       expect((await one(alice, ListItemDocument, { itemId: 'lamp', price: 30 })).data).toEqual({ listItem: true });
@@ -626,7 +626,7 @@ describe.each(MARKET_STRATEGIES)('the market with MARKET_STRATEGY=%s', (strategy
       for (const token of [api.tokens.other, api.tokens.service]) {
         const result = await post(api.url, parse(query) as never, {}, token);
         expect(codes(result)).toEqual(['GRAPHQL_VALIDATION_FAILED']);
-        expect(result.errors![0]!.message).toContain(`"${argument}"`);
+        expect(result.errors![0].message).toContain(`"${argument}"`);
       }
       expect(await dump(api.redis.client)).toEqual(before);
     });
@@ -736,7 +736,7 @@ describe.each(MARKET_STRATEGIES)('the market with MARKET_STRATEGY=%s', (strategy
       } else {
         expect(result.status).toBe(200);
         expect(result.data).toBeNull();
-        expect(result.errors![0]!.extensions!.argument).toBe(argument === NULL ? undefined : argument);
+        expect(result.errors![0].extensions!.argument).toBe(argument === NULL ? undefined : argument);
       }
       expect(await dump(api.redis.client)).toEqual(before);
     });

@@ -135,10 +135,10 @@ describe('scheduling and reading cached rows', () => {
       ['2', 2],
     ]);
     const [one] = first;
-    expect(one!.lastRefreshedAt).not.toBeNull();
+    expect(one.lastRefreshedAt).not.toBeNull();
     // Next refresh one delay after the last one (both by Redis's clock), to the ms.
-    expect(Math.round((one!.nextRefreshAt - one!.lastRefreshedAt!) * 1000)).toBeGreaterThanOrEqual(3_600_000 - 50);
-    expect(Math.abs(one!.lastRefreshedAt! - Date.now() / 1000)).toBeLessThan(60);
+    expect(Math.round((one.nextRefreshAt - one.lastRefreshedAt!) * 1000)).toBeGreaterThanOrEqual(3_600_000 - 50);
+    expect(Math.abs(one.lastRefreshedAt! - Date.now() / 1000)).toBeLessThan(60);
     expect((await page(10, '2')).map((row) => row.rowId)).toEqual(['4', '5']);
     expect(await page(10, '5')).toEqual([]);
   });
@@ -158,7 +158,7 @@ describe('notifications', () => {
     try {
       expect(await scheduled('2', 0.1)).toBe(true);
       const [first] = await updates.take(1, 20_000);
-      expect(first!.data!.rowCacheUpdated).toEqual({ rowId: '2', changedAt: expect.any(Number), cached: true });
+      expect(first.data!.rowCacheUpdated).toEqual({ rowId: '2', changedAt: expect.any(Number), cached: true });
       const stock = (await cachedRow('2'))!.stock as number;
       const refreshed = await api.redis.client.hget(keys.refreshed, '2');
       await eventually(async () => (await api.redis.client.hget(keys.refreshed, '2')) !== refreshed, 5000, 20);
@@ -166,13 +166,13 @@ describe('notifications', () => {
       expect(updates.results).toHaveLength(1);
 
       await sql('UPDATE inventory SET stock = stock - 1 WHERE id = 2');
-      const second = (await updates.take(2, 5000))[1]!.data!.rowCacheUpdated;
+      const second = (await updates.take(2, 5000))[1].data!.rowCacheUpdated;
       expect(second.cached).toBe(true);
-      expect(second.changedAt).toBeGreaterThan(first!.data!.rowCacheUpdated.changedAt);
+      expect(second.changedAt).toBeGreaterThan(first.data!.rowCacheUpdated.changedAt);
       expect((await cachedRow('2'))!.stock).toBe(stock - 1);
 
       expect(await scheduled('2', 0)).toBe(true);
-      const third = (await updates.take(3, 5000))[2]!.data!.rowCacheUpdated;
+      const third = (await updates.take(3, 5000))[2].data!.rowCacheUpdated;
       expect(third).toMatchObject({ rowId: '2', cached: false });
       await sleep(300);
       expect(updates.results).toHaveLength(3);

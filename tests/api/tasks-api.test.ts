@@ -227,7 +227,7 @@ describe('enqueueing and reading tasks', () => {
     const before = await snapshot();
     const refused = await enqueue({ queue: 'full', name: 'n' });
     expect(codes(refused)).toEqual(['CONFLICT']);
-    expect(refused.errors![0]!.extensions!.argument).toBe('queue');
+    expect(refused.errors![0].extensions!.argument).toBe('queue');
     expect(await snapshot()).toEqual(before);
     expect(await enqueued({ queue: 'full', name: 'n', idempotencyKey: 'first' })).toEqual(first);
     expect(await queueStats('full')).toEqual(statsOf('full', { waitingNormal: 9, cancelled: 1 }));
@@ -274,7 +274,7 @@ describe('idempotency keys', () => {
     expect(third).toEqual(first);
     expect(await queueStats('pay')).toEqual(statsOf('pay', { waitingHigh: 1 }));
     expect(await api.redis.client.get(queueKeys('pay').seq)).toBe('1');
-    expect(await api.redis.client.lrange(queueKeys('pay').lists[1]!, 0, -1)).toEqual(['1']);
+    expect(await api.redis.client.lrange(queueKeys('pay').lists[1], 0, -1)).toEqual(['1']);
   });
 
   it('returns the first task for a delayed request too, with its first runAt', async () => {
@@ -297,7 +297,7 @@ describe('idempotency keys', () => {
     const before = await snapshot();
     const reused = await enqueue({ ...request, ...change });
     expect(codes(reused)).toEqual(['CONFLICT']);
-    expect(reused.errors![0]!.extensions!.argument).toBe('idempotencyKey');
+    expect(reused.errors![0].extensions!.argument).toBe('idempotencyKey');
     expect(reused.data).toBeNull();
     expect(await snapshot()).toEqual(before);
     expect(await queueStats('pay')).toEqual(statsOf('pay', { waitingHigh: 1 }));
@@ -342,7 +342,7 @@ describe('cancelTask', () => {
     expect(await queueStats('c')).toEqual(statsOf('c', { waitingNormal: 1, cancelled: 2 }));
 
     const keys = queueKeys('c');
-    expect(await api.redis.client.lrange(keys.lists[3]!, 0, -1)).toEqual(['3']);
+    expect(await api.redis.client.lrange(keys.lists[3], 0, -1)).toEqual(['3']);
     expect(await api.redis.client.zcard(keys.delayed)).toBe(0);
     expect(await readTask(kept.id)).toEqual(kept);
   });
@@ -363,8 +363,8 @@ describe('cancelTask', () => {
     await cancel(task.id);
     const result = await reschedule(task.id, 1000);
     expect(codes(result)).toEqual(['CONFLICT']);
-    expect(result.errors![0]!.extensions!.argument).toBe('id');
-    expect(result.errors![0]!.message).toContain('CANCELLED');
+    expect(result.errors![0].extensions!.argument).toBe('id');
+    expect(result.errors![0].message).toContain('CANCELLED');
     expect((await readTask(task.id))!.state).toBe('CANCELLED');
     expect(await queueStats('c')).toEqual(statsOf('c', { cancelled: 1 }));
   });
@@ -394,7 +394,7 @@ describe('rescheduleTask', () => {
     expect(now.runAt).toBeGreaterThanOrEqual(task.createdAt);
     expect(now.runAt).toBeLessThan(delayed.runAt);
     expect(await queueStats('r')).toEqual(statsOf('r', { waitingHigh: 1 }));
-    expect(await api.redis.client.lrange(queueKeys('r').lists[1]!, 0, -1)).toEqual(['1']);
+    expect(await api.redis.client.lrange(queueKeys('r').lists[1], 0, -1)).toEqual(['1']);
   });
 
   it('returns null for a task that does not exist, creating nothing', async () => {
@@ -432,7 +432,7 @@ describe('bad input is refused with BAD_USER_INPUT and nothing enqueued', () => 
     const before = await snapshot();
     const result = await enqueue(variables);
     expect(codes(result)).toEqual(['BAD_USER_INPUT']);
-    expect(result.errors![0]!.extensions!.argument).toBe(argument);
+    expect(result.errors![0].extensions!.argument).toBe(argument);
     expect(result.data).toBeNull();
     expect(await snapshot()).toEqual(before);
     expect(await queueStats('q')).toEqual(statsOf('q', { waitingNormal: 1 }));
@@ -470,7 +470,7 @@ describe('bad input is refused with BAD_USER_INPUT and nothing enqueued', () => 
     const document = parse('mutation { enqueueTask(queue: "q", name: "n", priority: URGENT) { id } }');
     const result = await post(api.url, document as never, {}, api.tokens.service);
     expect(codes(result)).toEqual(['GRAPHQL_VALIDATION_FAILED']);
-    expect(result.errors![0]!.message).toContain('URGENT');
+    expect(result.errors![0].message).toContain('URGENT');
     expect(await api.redis.client.dbsize()).toBe(0);
   });
 
@@ -485,7 +485,7 @@ describe('bad input is refused with BAD_USER_INPUT and nothing enqueued', () => 
         await post(api.url, RescheduleTaskDocument, { id, delayMs: 0 }, api.tokens.service),
       ];
       expect(results.map(codes)).toEqual([['BAD_USER_INPUT'], ['BAD_USER_INPUT'], ['BAD_USER_INPUT']]);
-      expect(results.map((result) => result.errors![0]!.extensions!.argument)).toEqual(['id', 'id', 'id']);
+      expect(results.map((result) => result.errors![0].extensions!.argument)).toEqual(['id', 'id', 'id']);
       expect(await snapshot()).toEqual(before);
     },
   );
@@ -498,7 +498,7 @@ describe('bad input is refused with BAD_USER_INPUT and nothing enqueued', () => 
     const before = await snapshot();
     const result = await reschedule(task.id, delayMs);
     expect(codes(result)).toEqual(['BAD_USER_INPUT']);
-    expect(result.errors![0]!.extensions!.argument).toBe('delayMs');
+    expect(result.errors![0].extensions!.argument).toBe('delayMs');
     expect(await snapshot()).toEqual(before);
     expect(await readTask(task.id)).toEqual(task);
   });
@@ -510,7 +510,7 @@ describe('bad input is refused with BAD_USER_INPUT and nothing enqueued', () => 
   ])('queue(name) with a name %s', async (_case, name) => {
     const result = await post(api.url, QueueStatsDocument, { name }, api.tokens.service);
     expect(codes(result)).toEqual(['BAD_USER_INPUT']);
-    expect(result.errors![0]!.extensions!.argument).toBe('name');
+    expect(result.errors![0].extensions!.argument).toBe('name');
     expect(await api.redis.client.dbsize()).toBe(0);
   });
 
@@ -655,8 +655,8 @@ describe('with workers inside an API process (TASK_WORKER=on)', () => {
     const ends = runs.filter((run) => run.event === 'end');
     expect(starts.map((run) => run.attempt)).toEqual([1, 2, 3]);
     // TASK_BACKOFF_MS=200, doubled: no retry starts sooner than 200 ms, then 400 ms, after a failure.
-    expect(starts[1]!.at - ends[0]!.at).toBeGreaterThanOrEqual(200);
-    expect(starts[2]!.at - ends[1]!.at).toBeGreaterThanOrEqual(400);
+    expect(starts[1].at - ends[0].at).toBeGreaterThanOrEqual(200);
+    expect(starts[2].at - ends[1].at).toBeGreaterThanOrEqual(400);
     subscription.unsubscribe();
   });
 
@@ -694,7 +694,7 @@ describe('with workers inside an API process (TASK_WORKER=on)', () => {
     const events = await subscription.take(3, 20_000);
     expect(statesOf(events, 'worked:1')).toEqual(['WAITING', 'ACTIVE', 'COMPLETED']);
     const [start] = runsIn(log);
-    expect(start!.at).toBeGreaterThanOrEqual(Math.round(task.runAt * 1000));
+    expect(start.at).toBeGreaterThanOrEqual(Math.round(task.runAt * 1000));
     const done = (await readTask('worked:1'))!;
     expect(done.startedAt).toBeGreaterThanOrEqual(task.runAt);
     subscription.unsubscribe();
@@ -729,7 +729,7 @@ describe('with workers inside an API process (TASK_WORKER=on)', () => {
     expect((await cancel(task.id)).data).toEqual({ cancelTask: false });
     const rescheduled = await reschedule(task.id, 1000);
     expect(codes(rescheduled)).toEqual(['CONFLICT']);
-    expect(rescheduled.errors![0]!.message).toContain('ACTIVE');
+    expect(rescheduled.errors![0].message).toContain('ACTIVE');
     expect((await readTask(task.id))!).toMatchObject({ state: 'ACTIVE', attempts: 1 });
     expect(await queueStats('worked')).toEqual(statsOf('worked', { active: 1 }));
 

@@ -134,7 +134,7 @@ it('loses and duplicates nothing when an instance dies mid-stream and the client
     // The client's retry through B gets that message, not a copy.
     const retried = await send(x.sender, x.message, x.clientMessageId, 'B');
     expect(retried).toMatchObject({ first: { kind: 'acked', id: storedId }, id: storedId });
-    sends.push({ ...retried, via: 'A', first: await inFlightOutcomes[i]!, retries: [retried.first] });
+    sends.push({ ...retried, via: 'A', first: await inFlightOutcomes[i], retries: [retried.first] });
   }
 
   await eventually(async () => sends.slice(sentAtKill).filter((x) => x.via === 'A').length >= 9 && sends.slice(sentAtKill).filter((x) => x.via === 'B').length >= 9, 20_000, 20);

@@ -107,7 +107,7 @@ async function slotOwners(): Promise<(slot: number) => number> {
       }),
     );
     const agreed = views.every((view) => JSON.stringify(view) === JSON.stringify(views[0]));
-    if (agreed) ranges = views[0]!.map(([from, to, owner]) => [from, to, ['127.0.0.1', owner]]);
+    if (agreed) ranges = views[0].map(([from, to, owner]) => [from, to, ['127.0.0.1', owner]]);
     return agreed;
   }, 20_000, 100);
   return (slot) => {
@@ -152,7 +152,7 @@ const acksAfter = (acks: Ack[], chatIds: Set<string>, since: number): number => 
 
 async function keySlot(key: string): Promise<number> {
   const { primaries } = await cluster.roles();
-  const node = cluster.node(primaries[0]!);
+  const node = cluster.node(primaries[0]);
   try {
     return Number(await node.cluster('KEYSLOT', key));
   } finally {
@@ -241,7 +241,7 @@ function startStream(chats: Chat[], label: string, giveUpMs = 20_000) {
   };
   const loops = Array.from({ length: SENDERS }, async (_, sender) => {
     for (let n = 0; running; n++) {
-      const chat = chats[(sender + n * SENDERS) % chats.length]!;
+      const chat = chats[(sender + n * SENDERS) % chats.length];
       await sendUntilAcked(chat.id, `${label}-s${sender}-${n}`);
     }
   });
@@ -319,7 +319,7 @@ function longestGap(acks: Ack[], chatIds: Set<string>): { ms: number; from: numb
     .map((ack) => ack.at)
     .sort((a, b) => a - b);
   let best = { ms: 0, from: 0, to: 0 };
-  for (let i = 1; i < times.length; i++) if (times[i]! - times[i - 1]! > best.ms) best = { ms: times[i]! - times[i - 1]!, from: times[i - 1]!, to: times[i]! };
+  for (let i = 1; i < times.length; i++) if (times[i] - times[i - 1] > best.ms) best = { ms: times[i] - times[i - 1], from: times[i - 1], to: times[i] };
   return best;
 }
 
@@ -384,7 +384,7 @@ describe('a managed failover (CLUSTER FAILOVER on a replica) under a stream of s
     const replica = await replicaOf(victim);
     const affected = new Set(chats.filter((chat) => chat.primary === victim).map((chat) => chat.id));
     const watcher = watchInbox();
-    await watcher.heardAfter(chats[0]!.id);
+    await watcher.heardAfter(chats[0].id);
     const logged = api.logs.length;
 
     const stream = startStream(chats, 'managed');
@@ -401,7 +401,7 @@ describe('a managed failover (CLUSTER FAILOVER on a replica) under a stream of s
     await eventually(async () => acksAfter(stream.acks, affected, promotedAt) >= 10, 30_000, 50);
     await stream.stop();
     expectServerRunning();
-    const noticeAfterMs = await watcher.heardAfter([...affected][0]!);
+    const noticeAfterMs = await watcher.heardAfter([...affected][0]);
 
     const gap = longestGap(stream.acks, affected);
     const outcome = await settle(stream.acks, chats, 'managed');
@@ -430,7 +430,7 @@ describe('an unmanaged failover (a primary killed with SIGKILL) under a stream o
     const others = chats.filter((chat) => chat.primary !== victim);
     const affectedIds = new Set(affected.map((chat) => chat.id));
     const watcher = watchInbox();
-    await watcher.heardAfter(chats[0]!.id);
+    await watcher.heardAfter(chats[0].id);
     const logged = api.logs.length;
 
     const stream = startStream(chats, 'killed');
@@ -450,7 +450,7 @@ describe('an unmanaged failover (a primary killed with SIGKILL) under a stream o
     runningLoops.push(() => (promoted = true));
     const probing = (['dead', 'live'] as const).map(async (on) => {
       for (let probe = 0; !promoted; probe++) {
-        const chat = on === 'dead' ? affected[0]! : others[probe % others.length]!;
+        const chat = on === 'dead' ? affected[0] : others[probe % others.length];
         const started = Date.now();
         const result = await post(api.url, SendMessageDocument, { chatId: chat.id, message: `probe-${on}-${probe}` }, token.alice);
         probes.push({ on, code: result.errors ? String(result.errors[0]?.extensions?.code) : undefined, at: Date.now(), ms: Date.now() - started });
@@ -470,7 +470,7 @@ describe('an unmanaged failover (a primary killed with SIGKILL) under a stream o
     await eventually(async () => acksAfter(stream.acks, affectedIds, promotedAt) >= 10, 30_000, 50);
     await stream.stop();
     expectServerRunning();
-    const noticeAfterMs = await watcher.heardAfter(affected[0]!.id);
+    const noticeAfterMs = await watcher.heardAfter(affected[0].id);
 
     // Answered while the replica was held back: the shard surely had no primary.
     const beforePromotion = probes.filter((p) => p.at < resumedAt);
@@ -518,7 +518,7 @@ describe('an unmanaged failover (a primary killed with SIGKILL) under a stream o
     await eventually(async () => (await cluster.roles()).replicas.get(victim) === replica, 20_000, 100);
     await cluster.waitHealthy(20_000);
     expect(await isPrimary(victim)).toBe(false);
-    const again = await post(api.url, SendMessageDocument, { chatId: affected[0]!.id, message: 'after rejoin' }, token.alice);
+    const again = await post(api.url, SendMessageDocument, { chatId: affected[0].id, message: 'after rejoin' }, token.alice);
     expect(again.errors).toBeUndefined();
     expectServerRunning();
   }, 180_000);
@@ -531,7 +531,7 @@ describe('an unmanaged failover with REDIS_WAIT_REPLICAS=1 (writes acknowledged 
     await new Promise((resolve) => server.server.proc.once('exit', resolve));
     server = await startServer({ REDIS_WAIT_REPLICAS: '1', REDIS_WAIT_TIMEOUT_MS: '300' });
     const chats = await createChats();
-    const victim = (await cluster.roles()).primaries[0]!;
+    const victim = (await cluster.roles()).primaries[0];
     const replica = await replicaOf(victim);
     const affectedIds = new Set(chats.filter((chat) => chat.primary === victim).map((chat) => chat.id));
     expect(affectedIds.size).toBeGreaterThan(0);

@@ -56,7 +56,7 @@ async function fencedResource(): Promise<{ url: string; writes: Write[] }> {
     });
   });
   await new Promise<void>((resolve) => resource!.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(resource!.address() as AddressInfo).port}/write`, writes };
+  return { url: `http://127.0.0.1:${(resource.address() as AddressInfo).port}/write`, writes };
 }
 
 type Line = Record<string, unknown> & { event: string };
@@ -65,7 +65,7 @@ function startHolder(env: Record<string, string>): { proc: ChildProcess; lines: 
   const proc = spawn(process.execPath, [HOLDER], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
   children.push(proc);
   const lines: Line[] = [];
-  readline.createInterface({ input: proc.stdout! }).on('line', (line) => lines.push(JSON.parse(line) as Line));
+  readline.createInterface({ input: proc.stdout }).on('line', (line) => lines.push(JSON.parse(line) as Line));
   const exited = new Promise<number | null>((resolve) => proc.once('exit', (code) => resolve(code)));
   return { proc, lines, exited };
 }

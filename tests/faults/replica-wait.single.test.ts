@@ -157,5 +157,5 @@ it('warns at start-up when a primary has fewer replicas than writes wait for', a
   expect(warnings).toEqual([]);
   expect(await warnIfTooFewReplicas(client, { replicas: 2, timeoutMs: 300 }, logger)).toBe(1);
   expect(warnings).toHaveLength(1);
-  expect(warnings[0]![0]).toEqual({ required: 2, replicas: 1 });
+  expect(warnings[0][0]).toEqual({ required: 2, replicas: 1 });
 });

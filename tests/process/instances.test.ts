@@ -115,9 +115,9 @@ describe('two instances serving clients', () => {
     ];
     const aliceOnA = await ok(a.url, FetchPendingMessagesDocument, {}, token.alice);
     expect(aliceOnA.fetchPendingMessages.map((chat) => [chat.chatId, chat.remaining])).toEqual([[chatId, 0]]);
-    expect(aliceOnA.fetchPendingMessages[0]!.messages.map((m) => [m.id, m.sender, m.message])).toEqual(expected);
+    expect(aliceOnA.fetchPendingMessages[0].messages.map((m) => [m.id, m.sender, m.message])).toEqual(expected);
     const bobOnB = await ok(b.url, FetchPendingMessagesDocument, {}, token.bob);
-    expect(bobOnB.fetchPendingMessages[0]!.messages.map((m) => [m.id, m.sender, m.message])).toEqual(expected);
+    expect(bobOnB.fetchPendingMessages[0].messages.map((m) => [m.id, m.sender, m.message])).toEqual(expected);
     // Each fetch moved the fetcher's seen-id for both instances: nothing is fetched twice.
     const aliceOnB = await ok(b.url, FetchPendingMessagesDocument, {}, token.alice);
     expect(aliceOnB.fetchPendingMessages.flatMap((chat) => chat.messages)).toEqual([]);
@@ -163,7 +163,7 @@ describe('two instances serving clients', () => {
       sentIds.push((await ok(a.url, SendMessageDocument, { chatId, message: `ping ${sentIds.length}` }, token.alice)).sendMessage.id);
       return inbox.results.length > 0;
     }, 10_000, 100);
-    const notice = inbox.results[0]!.data!.inboxChanged;
+    const notice = inbox.results[0].data!.inboxChanged;
     expect(notice).toMatchObject({ chatId, mailbox: false });
     expect(sentIds).toContain(notice.latestMessageId);
     // Once subscribed, every later send is heard: one more, and its id arrives.
@@ -178,7 +178,7 @@ describe('two instances serving clients', () => {
       await ok(b.url, UpdateCounterDocument, { name, count: 1 }, token.service);
       return updates.results.length > 0;
     }, 10_000, 100);
-    expect(updates.results[0]!.data!.counterUpdated.name).toBe(name);
+    expect(updates.results[0].data!.counterUpdated.name).toBe(name);
   });
 
   it('tells a subscriber on B of a semaphore released through A (semaphoreReleased)', async () => {
@@ -190,7 +190,7 @@ describe('two instances serving clients', () => {
       expect((await ok(a.url, ReleaseSemaphoreDocument, { name, id: lease!.id }, token.service)).releaseSemaphore).toBe(true);
       return released.results.length > 0;
     }, 10_000, 100);
-    expect(released.results[0]!.data!.semaphoreReleased.name).toBe(name);
+    expect(released.results[0].data!.semaphoreReleased.name).toBe(name);
   });
 
   it('tells a subscriber on A of a task changed through B (taskChanged)', async () => {
@@ -201,7 +201,7 @@ describe('two instances serving clients', () => {
       await ok(b.url, RescheduleTaskDocument, { id: task.id, delayMs: 3_600_000 }, token.service);
       return changes.results.length > 0;
     }, 10_000, 100);
-    expect(changes.results[0]!.data!.taskChanged).toEqual({ id: task.id, state: 'DELAYED' });
+    expect(changes.results[0].data!.taskChanged).toEqual({ id: task.id, state: 'DELAYED' });
     expect((await ok(b.url, CancelTaskDocument, { id: task.id }, token.service)).cancelTask).toBe(true);
     await eventually(async () => changes.results.some((r) => r.data?.taskChanged.state === 'CANCELLED'), 5000, 20);
   });
@@ -233,7 +233,7 @@ describe('background workers on two instances', () => {
       )
       .filter((pass) => pass.at >= from && pass.at <= until)
       .sort((x, y) => x.at - y.at);
-    const gaps = passes.slice(1).map((pass, i) => pass.at - passes[i]!.at);
+    const gaps = passes.slice(1).map((pass, i) => pass.at - passes[i].at);
     const summary = { passes: passes.length, byInstance: [0, 1].map((w) => passes.filter((p) => p.which === w).length), gaps };
     // One pass per interval across both instances (plus the one the window may open on); each
     // instance on its own would make about twice as many, and some within a few ms of another's.
@@ -329,7 +329,7 @@ describe('background workers on two instances', () => {
       // Scheduled for about 5 s at 1 s: read at once, then once per second, 5 or 6 times in all.
       // A due time refreshed by both instances would add a second read within ms of the first.
       const offending = [...byRow]
-        .map(([rowId, own]) => ({ rowId, reads: own.length, gaps: own.slice(1).map((read, i) => Math.round(read.at - own[i]!.at)) }))
+        .map(([rowId, own]) => ({ rowId, reads: own.length, gaps: own.slice(1).map((read, i) => Math.round(read.at - own[i].at)) }))
         .filter(({ reads, gaps }) => reads < 4 || reads > 6 || gaps.some((gap) => gap < delaySeconds * 1000 * 0.5));
       expect(offending).toEqual([]);
     } finally {

@@ -125,7 +125,7 @@ describe('a worker killed mid-task', () => {
       expect([1, 2]).toContain(record!.attempts);
       expect(record!.error).toBe(record!.attempts === 2 ? LEASE_ERROR : undefined);
       expect(JSON.parse(record!.result!)).toEqual({ id: record!.id, attempt: record!.attempts });
-      expect(starts.at(-1)!.pid).toBe(record!.attempts === 2 ? second.proc.pid : starts[0]!.pid);
+      expect(starts.at(-1)!.pid).toBe(record!.attempts === 2 ? second.proc.pid : starts[0].pid);
     }
   }, 60_000);
 
@@ -172,12 +172,12 @@ describe('leases, timeouts and concurrency', () => {
     await eventually(async () => (await read(task.id))!.state === 'COMPLETED', 20_000);
     const starts = runsIn(log).filter((run) => run.event === 'start');
     expect(starts.map((run) => run.attempt)).toEqual([1, 2]);
-    expect(starts[1]!.pid).not.toBe(starts[0]!.pid);
+    expect(starts[1].pid).not.toBe(starts[0].pid);
     const completed = (await read(task.id))!;
-    expect(completed).toMatchObject({ attempts: 2, error: LEASE_ERROR, result: JSON.stringify({ attempt: 2, pid: starts[1]!.pid }) });
+    expect(completed).toMatchObject({ attempts: 2, error: LEASE_ERROR, result: JSON.stringify({ attempt: 2, pid: starts[1].pid }) });
 
     // The first run ends late; its worker is told it no longer holds the run and records nothing.
-    const blocked = workers.find((worker) => worker.proc.pid === starts[0]!.pid)!;
+    const blocked = workers.find((worker) => worker.proc.pid === starts[0].pid)!;
     await blocked.waitFor((line) => typeof line.msg === 'string' && line.msg.startsWith('run no longer held'));
     expect(await read(task.id)).toEqual(completed);
     expect(await stats()).toEqual(statsWith({ completed: 1 }));

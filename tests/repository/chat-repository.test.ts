@@ -20,7 +20,7 @@ function connection(): Redis {
   return client;
 }
 
-const repo = (settings = SETTINGS, client = connections[0]!) => new ChatRepository(client, settings);
+const repo = (settings = SETTINGS, client = connections[0]) => new ChatRepository(client, settings);
 
 beforeAll(async () => {
   redis = await startTestRedis();
@@ -208,13 +208,13 @@ describe('pending', () => {
     const first = await chats.pending('bob', 100, false);
     const second = await chats.pending('bob', 100, false);
     expect(first).toEqual(second);
-    expect(first[0]!.messages.map((m) => m.message)).toEqual(['one', 'two']);
+    expect(first[0].messages.map((m) => m.message)).toEqual(['one', 'two']);
 
     expect(await chats.markSeen('1', 'bob', 1)).toBe(true);
     expect(await chats.markSeen('1', 'bob', 1)).toBe(false);
     const third = await chats.pending('bob', 100, false);
-    expect(third[0]!.messages.map((m) => m.id)).toEqual([2]);
-    expect(third[0]!.remaining).toBe(0);
+    expect(third[0].messages.map((m) => m.id)).toEqual([2]);
+    expect(third[0].remaining).toBe(0);
   });
 
   it('never moves a seen-id back and refuses ids past the latest message', async () => {
@@ -251,7 +251,7 @@ describe('pending', () => {
       ['1', 7, 23],
       ['2', 3, 0],
     ]);
-    expect(batch[0]!.messages.map((m) => m.id)).toEqual([1, 2, 3, 4, 5, 6, 7]);
+    expect(batch[0].messages.map((m) => m.id)).toEqual([1, 2, 3, 4, 5, 6, 7]);
     const next = await chats.pending('bob', 100, true);
     expect(next.map((chat) => [chat.chatId, chat.messages[0]?.id, chat.messages.length])).toEqual([['1', 8, 23]]);
   });
@@ -285,7 +285,7 @@ describe('join and leave', () => {
     await chats.send('1', 'alice', 'three');
     expect(await chats.join('1', 'bob')).toMatchObject({ seenMessageId: 2, memberCount: 2 });
     const pending = await chats.pending('bob', 100, true);
-    expect(pending[0]!.messages.map((m) => m.message)).toEqual(['three']);
+    expect(pending[0].messages.map((m) => m.message)).toEqual(['three']);
   });
 
   it('lets nobody join a closed chat uninvited, and members add others', async () => {
@@ -389,12 +389,12 @@ describe('the chat index', () => {
 
   it('stamps an entry provisionally (below zero) until the change lands, then with the chat\'s membership generation', async () => {
     const index = [userKeys.chats('alice')];
-    const [provisional, previous] = (await runScript(connections[0]!, 'chat-index-add', index, ['7', 0])) as [number, string | null];
+    const [provisional, previous] = (await runScript(connections[0], 'chat-index-add', index, ['7', 0])) as [number, string | null];
     expect(provisional).toBeLessThan(0);
     expect(previous).toBeNull();
     const chats = repo();
     await chats.create('owner', ['alice'], 'one', true);
-    expect(await redis.client.zscore(index[0]!, '1')).toBe('1');
+    expect(await redis.client.zscore(index[0], '1')).toBe('1');
     await chats.join('1', 'bob');
     expect(await redis.client.zscore(userKeys.chats('bob'), '1')).toBe('2');
     // A join that adds nobody changes nothing, the generation included.
@@ -417,7 +417,7 @@ describe('the chat index', () => {
     await chats.join('1', 'alice');
     const current = Number(await redis.client.zscore(index, '1'));
     expect(current).toBeGreaterThan(stale);
-    expect(await runScript(connections[0]!, 'chat-index-remove', [index], ['1', stale, '', ''])).toBe(0);
+    expect(await runScript(connections[0], 'chat-index-remove', [index], ['1', stale, '', ''])).toBe(0);
     expect(await redis.client.zscore(index, '1')).toBe(String(current));
     // A late write of an older generation does not replace the newer one.
     await redis.client.zadd(index, 'GT', stale, '1');
@@ -430,7 +430,7 @@ describe('the chat index', () => {
     await chats.create('alice', [], 'one', false);
     const index = userKeys.chats('alice');
     // A provisional entry less than a minute old may be a join whose chat write just landed: kept.
-    await runScript(connections[0]!, 'chat-index-add', [index], ['77', 0]);
+    await runScript(connections[0], 'chat-index-add', [index], ['77', 0]);
     expect((await chats.summaries('alice')).map((chat) => chat.id)).toEqual(['1']);
     expect(await redis.client.zrange(index, 0, -1)).toEqual(['77', '1']);
     // One older than that was left by a process that died between the index write and the chat write.
@@ -442,20 +442,20 @@ describe('the chat index', () => {
 
   it('keeps an entry whose stamp changed since it was found stale (a join under way)', async () => {
     const index = [userKeys.chats('alice')];
-    const client = connections[0]!;
-    await redis.client.zadd(index[0]!, 3, '5');
+    const client = connections[0];
+    await redis.client.zadd(index[0], 3, '5');
     const [rejoined, previous] = (await runScript(client, 'chat-index-add', index, ['5', 0])) as [number, string];
     expect(previous).toBe('3');
 
     // Found stale at stamp 3, but rewritten since: kept.
-    expect(await runScript(client, 'chat-index-remove', [index[0]!], ['5', 3, '', ''])).toBe(0);
-    expect(await redis.client.zscore(index[0]!, '5')).toBe(String(rejoined));
+    expect(await runScript(client, 'chat-index-remove', [index[0]], ['5', 3, '', ''])).toBe(0);
+    expect(await redis.client.zscore(index[0], '5')).toBe(String(rejoined));
     // The provisional stamp is young: kept for a reader, taken back by its writer (stamp put back, or removed).
-    expect(await runScript(client, 'chat-index-remove', [index[0]!], ['5', rejoined, '', ''])).toBe(0);
-    expect(await runScript(client, 'chat-index-remove', [index[0]!], ['5', rejoined, 'force', '3'])).toBe(1);
-    expect(await redis.client.zscore(index[0]!, '5')).toBe('3');
-    expect(await runScript(client, 'chat-index-remove', [index[0]!], ['5', 3, '', ''])).toBe(1);
-    expect(await redis.client.zscore(index[0]!, '5')).toBeNull();
+    expect(await runScript(client, 'chat-index-remove', [index[0]], ['5', rejoined, '', ''])).toBe(0);
+    expect(await runScript(client, 'chat-index-remove', [index[0]], ['5', rejoined, 'force', '3'])).toBe(1);
+    expect(await redis.client.zscore(index[0], '5')).toBe('3');
+    expect(await runScript(client, 'chat-index-remove', [index[0]], ['5', 3, '', ''])).toBe(1);
+    expect(await redis.client.zscore(index[0], '5')).toBeNull();
   });
 
   it('keeps a joiner\'s entry that a concurrent reader finds before the join landed', async () => {
@@ -467,7 +467,7 @@ describe('the chat index', () => {
     // member without one).
     const client = connection();
     const joining = client as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
-    const original = joining.chatJoin!.bind(client);
+    const original = joining.chatJoin.bind(client);
     joining.chatJoin = async (...args: unknown[]) => {
       const provisional = await redis.client.zscore(userKeys.chats('bob'), '1');
       expect(Number(provisional)).toBeLessThan(0);
@@ -489,8 +489,8 @@ describe('the chat index', () => {
     // summarising (which removes stale entries) while that happens.
     await Promise.all([
       ...users.map(async (user, i) => {
-        await clients[i % 2]!.join('1', user);
-        await Promise.all([clients[0]!.leave('1', user), clients[1]!.join('1', user)]);
+        await clients[i % 2].join('1', user);
+        await Promise.all([clients[0].leave('1', user), clients[1].join('1', user)]);
         await Promise.all(users.map((other) => chats.summaries(other)));
       }),
     ]);
@@ -529,7 +529,7 @@ describe('shareFairly', () => {
       const quotas = shareFairly(pending, limit, trial % pending.length);
       const total = quotas.reduce((a, b) => a + b, 0);
       expect(total).toBe(Math.min(limit, pending.reduce((a, b) => a + b, 0)));
-      quotas.forEach((quota, i) => expect(quota).toBeLessThanOrEqual(pending[i]!));
+      quotas.forEach((quota, i) => expect(quota).toBeLessThanOrEqual(pending[i]));
     }
   });
 });

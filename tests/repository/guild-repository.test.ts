@@ -40,7 +40,7 @@ function makeNames(count: number, seed: number): string[] {
   const letters = 'abcdefghijklmnopqrstuvwxyzéüßABCDEFGHIJ王李小明'.split('');
   const names = new Set<string>();
   while (names.size < count) {
-    let name = starts[next(starts.length)]!;
+    let name = starts[next(starts.length)];
     for (let i = 0, length = 2 + next(8); i < length; i++) name += letters[next(letters.length)];
     names.add(name.normalize('NFC'));
   }
@@ -135,7 +135,7 @@ describe('guild prefix search in Redis', () => {
     // With the churn stopped, a thousand queries change nothing at all.
     const keys = await redis.client.dbsize();
     const changes = await rdbChanges();
-    for (let i = 0; i < 1000; i++) await searcher.search(guild, prefixes[i % prefixes.length]!, 50);
+    for (let i = 0; i < 1000; i++) await searcher.search(guild, prefixes[i % prefixes.length], 50);
     expect(await rdbChanges()).toBe(changes);
     expect(await redis.client.dbsize()).toBe(keys);
     expect(await redis.client.zrange(guildKeys.members(guild), 0, -1)).toEqual(entries);

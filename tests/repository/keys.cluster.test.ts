@@ -30,7 +30,7 @@ describe('keys on a Redis Cluster', () => {
     const token = (user: string): string => api.server.verifier.sign(user, [], 3600);
     const service = api.tokens.service;
     for (const [i, user] of users.entries()) {
-      const friend = users[(i + 1) % users.length]!;
+      const friend = users[(i + 1) % users.length];
       const chat = await post(api.url, CreateChatDocument, { members: [friend], message: `hi ${friend}` }, token(user));
       expect(chat.errors).toBeUndefined();
       const sent = await post(api.url, SendMessageDocument, { chatId: chat.data!.createChat.id, message: 'second' }, token(friend));

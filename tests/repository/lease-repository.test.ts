@@ -75,7 +75,7 @@ describe('a counting semaphore', () => {
 
     await Promise.all(
       Array.from({ length: 200 }, async (_, caller) => {
-        const acquirer = instances[caller % instances.length]!;
+        const acquirer = instances[caller % instances.length];
         for (let round = 0; round < 5; round += 1) {
           const lease = await acquirer.acquire({ name: 'pool', limit, ttlMs: 60_000, owner: `c${caller}`, waitMs: 30_000 });
           if (!lease) throw new Error(`caller ${caller} got no slot in round ${round}`);
@@ -93,7 +93,7 @@ describe('a counting semaphore', () => {
     expect(fences).toHaveLength(1000);
     expect([...fences].sort((a, b) => a - b)).toEqual(Array.from({ length: 1000 }, (_, i) => i + 1));
     expect(releasedTrue).toBe(1000);
-    const state = await instances[0]!.repository.state('pool', 100);
+    const state = await instances[0].repository.state('pool', 100);
     expect(state).toMatchObject({ holders: [], waiting: 0, limit: 5, lastFencingToken: 1000 });
     const keys = leaseKeys('semaphore', 'pool');
     expect(await redis.client.exists(keys.holders, keys.leases, keys.queue, keys.queueExpiry)).toBe(0);
@@ -103,13 +103,13 @@ describe('a counting semaphore', () => {
     const instances = [0, 1, 2, 3].map(() => instance('semaphore'));
     const leases = await Promise.all(
       Array.from({ length: 200 }, (_, caller) =>
-        instances[caller % 4]!.acquire({ name: 'burst', limit: 5, ttlMs: 60_000, owner: 'svc', waitMs: 0 }),
+        instances[caller % 4].acquire({ name: 'burst', limit: 5, ttlMs: 60_000, owner: 'svc', waitMs: 0 }),
       ),
     );
     const granted = leases.filter((lease): lease is Lease => lease !== undefined);
     expect(granted).toHaveLength(5);
     expect(granted.map((lease) => lease.fencingToken).sort()).toEqual([1, 2, 3, 4, 5]);
-    const state = await instances[0]!.repository.state('burst', 100);
+    const state = await instances[0].repository.state('burst', 100);
     expect(state.holders).toHaveLength(5);
     expect(state.waiting).toBe(0);
   });
@@ -147,14 +147,14 @@ describe('a counting semaphore', () => {
     for (const id of holders) expect((await ask(id)).granted).toBe(true);
     const waiters = Array.from({ length: 4 }, () => newLeaseId());
     for (const id of waiters) expect((await ask(id)).granted).toBe(false);
-    expect(await repository.release('wide', holders[0]!)).toBe(true);
-    expect(await repository.release('wide', holders[1]!)).toBe(true);
+    expect(await repository.release('wide', holders[0])).toBe(true);
+    expect(await repository.release('wide', holders[1])).toBe(true);
     // Two slots are free: the first two in line may take them in either order; the third not.
-    expect((await ask(waiters[2]!)).granted).toBe(false);
-    expect((await ask(waiters[1]!)).granted).toBe(true);
-    expect((await ask(waiters[2]!)).granted).toBe(false);
-    expect((await ask(waiters[0]!)).granted).toBe(true);
-    expect((await ask(waiters[2]!)).granted).toBe(false);
+    expect((await ask(waiters[2])).granted).toBe(false);
+    expect((await ask(waiters[1])).granted).toBe(true);
+    expect((await ask(waiters[2])).granted).toBe(false);
+    expect((await ask(waiters[0])).granted).toBe(true);
+    expect((await ask(waiters[2])).granted).toBe(false);
     expect((await repository.state('wide', 10)).waiting).toBe(2);
   });
 
@@ -219,7 +219,7 @@ describe('a counting semaphore', () => {
     await sleep(150);
     expect(await repository.release('lapsed', holder)).toBe(true);
     await until(async () => notices.length === 1);
-    expect(notices[0]!.upTo).toBe(2);
+    expect(notices[0].upTo).toBe(2);
   });
 
   it('lists holders with their owner and fencing token but never their secret', async () => {
@@ -232,8 +232,8 @@ describe('a counting semaphore', () => {
       ['reports', 2],
       ['billing', 1],
     ]);
-    expect(state.holders[0]!.expiresAt).toBe(second!.expiresAt);
-    expect(state.holders[1]!.expiresAt).toBe(first!.expiresAt);
+    expect(state.holders[0].expiresAt).toBe(second!.expiresAt);
+    expect(state.holders[1].expiresAt).toBe(first!.expiresAt);
     expect(JSON.stringify(state)).not.toContain(first!.id);
   });
 });
@@ -246,7 +246,7 @@ describe('a lock', () => {
     const order: number[] = [];
     await Promise.all(
       Array.from({ length: 30 }, async (_, caller) => {
-        const acquirer = instances[caller % 3]!;
+        const acquirer = instances[caller % 3];
         for (let round = 0; round < 10; round += 1) {
           const lease = await acquirer.acquire({ name: 'mutex', limit: 1, ttlMs: 60_000, owner: 'svc', waitMs: 30_000 });
           if (!lease) throw new Error('no lock in time');
@@ -342,7 +342,7 @@ describe('a lock', () => {
     const [seconds] = await redis.client.time();
     expect(await repository.release('announce', holder)).toBe(true);
     await until(async () => messages.length === 1);
-    const notice = JSON.parse(messages[0]!) as { name: string; releasedAt: number; upTo: number };
+    const notice = JSON.parse(messages[0]) as { name: string; releasedAt: number; upTo: number };
     expect(notice.name).toBe('announce');
     expect(notice.upTo).toBe(1);
     expect(Math.abs(notice.releasedAt - Number(seconds) * 1000)).toBeLessThan(5_000);

@@ -315,26 +315,26 @@ describe('row cache scripts, step by step', () => {
     const rows = repository(1000, 300);
     await rows.schedule('h', 3_600_000);
     const [crashed] = (await rows.claim(10)).rows;
-    expect(crashed!.rowId).toBe('h');
+    expect(crashed.rowId).toBe('h');
     const held = await rows.claim(10);
     expect(held.rows).toEqual([]);
     expect(held.nextInMs).toBeGreaterThan(0);
     expect(held.nextInMs).toBeLessThanOrEqual(300); // the lease, not the hour
     await sleep(350);
     const [again] = (await rows.claim(10)).rows;
-    expect(again).toEqual({ rowId: 'h', token: crashed!.token + 1 });
+    expect(again).toEqual({ rowId: 'h', token: crashed.token + 1 });
 
-    expect(await rows.store([{ ...again!, json: '{"v":2}' }])).toEqual(['h']);
+    expect(await rows.store([{ ...again, json: '{"v":2}' }])).toEqual(['h']);
     const stored = Number(await redis.client.zscore(rows.keys.schedule, 'h'));
     const [listed] = await rows.list(undefined, 10);
-    expect(stored - listed!.lastRefreshedAt!).toBe(3_600_000); // a delay after the store, by Redis's clock
+    expect(stored - listed.lastRefreshedAt!).toBe(3_600_000); // a delay after the store, by Redis's clock
     expect((await rows.claim(10)).rows).toEqual([]);
 
     // The crashed claim's late store is stale: no copy, no new refresh time, no new due time.
-    expect(await rows.store([{ ...crashed!, json: '{"v":1}' }])).toEqual([]);
+    expect(await rows.store([{ ...crashed, json: '{"v":1}' }])).toEqual([]);
     expect(await rows.cached('h')).toBe('{"v":2}');
     expect(Number(await redis.client.zscore(rows.keys.schedule, 'h'))).toBe(stored);
-    expect((await rows.list(undefined, 10))[0]!.lastRefreshedAt).toBe(listed!.lastRefreshedAt);
+    expect((await rows.list(undefined, 10))[0].lastRefreshedAt).toBe(listed.lastRefreshedAt);
   });
 
   it('keeps a row due at once when it was rescheduled while its refresh was in flight', async () => {
@@ -342,11 +342,11 @@ describe('row cache scripts, step by step', () => {
     await rows.schedule('r', 3_600_000);
     const [inFlight] = (await rows.claim(10)).rows;
     expect(await rows.schedule('r', 1_800_000)).toBe(false); // a new delay: due at once
-    expect(await rows.store([{ ...inFlight!, json: '{"v":1}' }])).toEqual(['r']);
+    expect(await rows.store([{ ...inFlight, json: '{"v":1}' }])).toEqual(['r']);
     expect(Number(await redis.client.zscore(rows.keys.schedule, 'r'))).toBeLessThanOrEqual(await redisNow());
     const [next] = (await rows.claim(10)).rows;
-    expect(next!.rowId).toBe('r');
-    expect(await rows.store([{ ...next!, json: '{"v":1}' }])).toEqual([]); // unchanged copy
+    expect(next.rowId).toBe('r');
+    expect(await rows.store([{ ...next, json: '{"v":1}' }])).toEqual([]); // unchanged copy
     expect(Number(await redis.client.zscore(rows.keys.schedule, 'r')) - (await redisNow())).toBeGreaterThan(1_800_000 - 1000);
   });
 
@@ -385,10 +385,10 @@ describe('row cache scripts, step by step', () => {
       ['5', true],
       ['5', false],
     ]);
-    expect(heard[0]!.at).toBeGreaterThan(1_600_000_000_000); // unix ms by Redis's clock
+    expect(heard[0].at).toBeGreaterThan(1_600_000_000_000); // unix ms by Redis's clock
     // The last refresh is recorded even when nothing changed.
     const [listed] = await rows.list(undefined, 10);
-    expect(listed!.lastRefreshedAt).toBeGreaterThanOrEqual(heard[2]!.at);
+    expect(listed.lastRefreshedAt).toBeGreaterThanOrEqual(heard[2].at);
   });
 
   it('ignores a store whose claim is older than the stored copy', async () => {
@@ -397,9 +397,9 @@ describe('row cache scripts, step by step', () => {
     const [older] = (await rows.claim(10)).rows;
     await sleep(60);
     const [newer] = (await rows.claim(10)).rows;
-    expect(newer!.token).toBeGreaterThan(older!.token);
-    expect(await rows.store([{ ...newer!, json: '{"v":"new"}' }])).toEqual(['9']);
-    expect(await rows.store([{ ...older!, json: '{"v":"old"}' }])).toEqual([]);
+    expect(newer.token).toBeGreaterThan(older.token);
+    expect(await rows.store([{ ...newer, json: '{"v":"new"}' }])).toEqual(['9']);
+    expect(await rows.store([{ ...older, json: '{"v":"old"}' }])).toEqual([]);
     expect(await rows.cached('9')).toBe('{"v":"new"}');
   });
 
@@ -408,14 +408,14 @@ describe('row cache scripts, step by step', () => {
     await rows.schedule('4', 1000);
     const [inFlight] = (await rows.claim(10)).rows;
     expect(await rows.schedule('4', 0)).toBe(true);
-    expect(await rows.store([{ ...inFlight!, json: '{"v":"stale"}' }])).toEqual([]);
+    expect(await rows.store([{ ...inFlight, json: '{"v":"stale"}' }])).toEqual([]);
     expect(await redis.client.dbsize()).toBe(1); // the claim counter only
 
     await rows.schedule('4', 1000);
-    expect(await rows.store([{ ...inFlight!, json: '{"v":"stale"}' }])).toEqual([]);
+    expect(await rows.store([{ ...inFlight, json: '{"v":"stale"}' }])).toEqual([]);
     expect(await rows.cached('4')).toBeUndefined();
     const [fresh] = (await rows.claim(10)).rows;
-    expect(await rows.store([{ ...fresh!, json: '{"v":"fresh"}' }])).toEqual(['4']);
+    expect(await rows.store([{ ...fresh, json: '{"v":"fresh"}' }])).toEqual(['4']);
     expect(await rows.cached('4')).toBe('{"v":"fresh"}');
   });
 
@@ -495,7 +495,7 @@ describe('the refresher', () => {
       expect(times.length).toBeLessThanOrEqual(3);
       // A second read of the same due time would come within ms; reads of successive ones about a
       // delay apart (less any stall of this process between a claim and its read).
-      for (let i = 1; i < times.length; i++) expect(times[i]! - times[i - 1]!).toBeGreaterThanOrEqual(DELAY / 2);
+      for (let i = 1; i < times.length; i++) expect(times[i] - times[i - 1]).toBeGreaterThanOrEqual(DELAY / 2);
     }
     const reads = source.reads.reduce((sum, read) => sum + read.ids.length, 0);
     expect(workers.reduce((sum, worker) => sum + worker.rowsRead, 0)).toBe(reads);
@@ -612,6 +612,6 @@ describe('the refresher', () => {
 
 function chunk(flat: string[]): [string, string][] {
   const pairs: [string, string][] = [];
-  for (let i = 0; i < flat.length; i += 2) pairs.push([flat[i]!, flat[i + 1]!]);
+  for (let i = 0; i < flat.length; i += 2) pairs.push([flat[i], flat[i + 1]]);
   return pairs;
 }

@@ -137,7 +137,7 @@ describe('task scripts, step by step', () => {
     await sleep(early.nextInMs + 20);
     expect((await tasks.promote('later')).moved).toBe(1);
     const [taken] = await tasks.take('later', 10, 1000);
-    expect(taken!.id).toBe(delayed.id);
+    expect(taken.id).toBe(delayed.id);
     const record = (await tasks.get('later', String(delayed.number)))!;
     expect(record.startedAt!).toBeGreaterThanOrEqual(record.runAt);
   });
@@ -146,7 +146,7 @@ describe('task scripts, step by step', () => {
     const tasks = repository({ backoffMs: 50 });
     const task = await enqueue(tasks, 'lease', 'x');
     const [first] = await tasks.take('lease', 1, 100);
-    expect(first!.attempt).toBe(1);
+    expect(first.attempt).toBe(1);
     await sleep(150);
     const step = await tasks.promote('lease');
     expect(step.expired).toBe(1);
@@ -160,10 +160,10 @@ describe('task scripts, step by step', () => {
     expect(second).toMatchObject({ id: task.id, attempt: 2 });
 
     // The first worker wakes up: it can neither renew nor settle the run it lost.
-    expect(await tasks.extend('lease', [first!], 5000)).toEqual([first]);
-    expect(await tasks.settle('lease', first!, { kind: 'COMPLETED', result: '"late"' })).toBeUndefined();
-    expect(await tasks.extend('lease', [second!], 5000)).toEqual([]);
-    expect(await tasks.settle('lease', second!, { kind: 'COMPLETED', result: '"on time"' })).toBe('COMPLETED');
+    expect(await tasks.extend('lease', [first], 5000)).toEqual([first]);
+    expect(await tasks.settle('lease', first, { kind: 'COMPLETED', result: '"late"' })).toBeUndefined();
+    expect(await tasks.extend('lease', [second], 5000)).toEqual([]);
+    expect(await tasks.settle('lease', second, { kind: 'COMPLETED', result: '"on time"' })).toBe('COMPLETED');
     record = (await tasks.get('lease', String(task.number)))!;
     expect(record).toMatchObject({ state: 'COMPLETED', attempts: 2, result: '"on time"' });
     expect(await tasks.stats('lease')).toMatchObject({ active: 0, completed: 1, failed: 0 });
@@ -175,7 +175,7 @@ describe('task scripts, step by step', () => {
     const [run] = await tasks.take('renewed', 1, 200);
     for (let i = 0; i < 4; i++) {
       await sleep(100);
-      expect(await tasks.extend('renewed', [run!], 200)).toEqual([]);
+      expect(await tasks.extend('renewed', [run], 200)).toEqual([]);
     }
     expect((await tasks.promote('renewed')).expired).toBe(0);
     expect(await tasks.stats('renewed')).toMatchObject({ active: 1 });
@@ -187,8 +187,8 @@ describe('task scripts, step by step', () => {
     const waits: number[] = [];
     for (let attempt = 1; attempt <= 3; attempt++) {
       const [run] = await tasks.take('retry', 1, 5000);
-      expect(run!.attempt).toBe(attempt);
-      const state = await tasks.settle('retry', run!, { kind: 'FAILED', error: `boom ${attempt}`, retry: true });
+      expect(run.attempt).toBe(attempt);
+      const state = await tasks.settle('retry', run, { kind: 'FAILED', error: `boom ${attempt}`, retry: true });
       const record = (await tasks.get('retry', String(task.number)))!;
       expect(record.error).toBe(`boom ${attempt}`);
       if (attempt < 3) {
@@ -202,7 +202,7 @@ describe('task scripts, step by step', () => {
     }
     expect(waits[0]).toBeGreaterThanOrEqual(40);
     expect(waits[1]).toBeGreaterThanOrEqual(80);
-    expect(waits[1]! - waits[0]!).toBeGreaterThanOrEqual(30);
+    expect(waits[1] - waits[0]).toBeGreaterThanOrEqual(30);
     expect(await tasks.stats('retry')).toMatchObject({ failed: 1, completed: 0, delayed: 0, active: 0 });
   });
 
@@ -210,7 +210,7 @@ describe('task scripts, step by step', () => {
     const tasks = repository();
     const task = await enqueue(tasks, 'permanent', 'x');
     const [run] = await tasks.take('permanent', 1, 5000);
-    expect(await tasks.settle('permanent', run!, { kind: 'FAILED', error: 'no handler', retry: false })).toBe('FAILED');
+    expect(await tasks.settle('permanent', run, { kind: 'FAILED', error: 'no handler', retry: false })).toBe('FAILED');
     expect(await tasks.get('permanent', String(task.number))).toMatchObject({ state: 'FAILED', attempts: 1, error: 'no handler' });
   });
 
@@ -221,7 +221,7 @@ describe('task scripts, step by step', () => {
     const running = await enqueue(tasks, 'cancel', 'r', 'HIGH');
     const kept = await enqueue(tasks, 'cancel', 'k', 'LOW');
     const [run] = await tasks.take('cancel', 1, 5000);
-    expect(run!.id).toBe(running.id);
+    expect(run.id).toBe(running.id);
     expect(await tasks.cancel('cancel', String(waiting.number))).toBe(true);
     expect(await tasks.cancel('cancel', String(delayed.number))).toBe(true);
     expect(await tasks.cancel('cancel', String(running.number))).toBe(false);
@@ -308,13 +308,13 @@ describe('pollers and workers', () => {
     const numbers = new Set<string>();
     for (let i = 0; i < 500; i++) numbers.add(String((await enqueue(tasks, queue, 'x', 'NORMAL', 1 + ((i * 7) % 300))).number));
     const pollers = [startPoller(repository(), queue), startPoller(repository(), queue)];
-    await eventually(async () => pollers[0]!.moved + pollers[1]!.moved >= 500, 10_000, 20);
+    await eventually(async () => pollers[0].moved + pollers[1].moved >= 500, 10_000, 20);
     expect((await tasks.stats(queue)).delayed).toBe(0);
     const keys = queueKeys(queue);
     const listed = (await Promise.all(keys.lists.map((list) => redis.client.lrange(list, 0, -1)))).flat();
     expect(listed).toHaveLength(500);
     expect(new Set(listed)).toEqual(numbers);
-    expect(pollers[0]!.moved + pollers[1]!.moved).toBe(500);
+    expect(pollers[0].moved + pollers[1].moved).toBe(500);
   });
 
   it('runs 1,000 tasks of three priorities with delays on several workers: each completes once, by priority, none early', async () => {
@@ -332,7 +332,7 @@ describe('pollers and workers', () => {
     const priorities = ['HIGH', 'NORMAL', 'LOW'] as const;
     const enqueued: { id: string; number: number; priority: string; delayed: boolean }[] = [];
     for (let i = 0; i < 1000; i++) {
-      const priority = priorities[(i * 7) % 3]!;
+      const priority = priorities[(i * 7) % 3];
       const delayMs = i % 4 === 0 ? 50 + ((i * 37) % 700) : 0;
       const task = await enqueue(tasks, queue, 'work', priority, delayMs, undefined, JSON.stringify({ id: i }));
       enqueued.push({ id: task.id, number: task.number, priority, delayed: delayMs > 0 });
@@ -374,8 +374,8 @@ describe('pollers and workers', () => {
     const byId = new Map(enqueued.map((task) => [task.id, task]));
     const immediate = takeLog.map((id) => byId.get(id)!).filter((task) => !task.delayed);
     for (let i = 1; i < immediate.length; i++) {
-      const [before, after] = [immediate[i - 1]!, immediate[i]!];
-      expect(rank[before.priority]! * 1e6 + before.number).toBeLessThan(rank[after.priority]! * 1e6 + after.number);
+      const [before, after] = [immediate[i - 1], immediate[i]];
+      expect(rank[before.priority] * 1e6 + before.number).toBeLessThan(rank[after.priority] * 1e6 + after.number);
     }
   }, 60_000);
 

@@ -104,7 +104,7 @@ it('counter-update.lua', async () => {
   for (const name of names) await counters.update(name, 1);
   await eventually(async () => names.every((name) => heard.get(name)!.length === 1), 10_000, 10);
   expectConforming(TOPICS.counterUpdated, heard);
-  expect(names.map((name) => heard.get(name)![0]!.name)).toEqual(names);
+  expect(names.map((name) => heard.get(name)![0].name)).toEqual(names);
 });
 
 it.each(['lock', 'semaphore'] as const)('lease-release.lua, for a %s', async (kind) => {
@@ -117,7 +117,7 @@ it.each(['lock', 'semaphore'] as const)('lease-release.lua, for a %s', async (ki
   expect(await leases.release('printer', id)).toBe(true);
   await eventually(async () => heard.get('printer')!.length === 1, 10_000, 10);
   expectConforming(topic, heard);
-  expect(heard.get('printer')![0]!.name).toBe('printer');
+  expect(heard.get('printer')![0].name).toBe('printer');
 });
 
 it('task-next, task-reschedule, task-cancel and task-promote.lua', async () => {
@@ -129,11 +129,11 @@ it('task-next, task-reschedule, task-cancel and task-promote.lua', async () => {
   const delayed = await enqueue(60_000);
   const ids = [ran.id, cancelled.id, delayed.id];
   const heard = await hear(TOPICS.taskChanged, ids);
-  const number = (id: string) => id.split(':')[1]!;
+  const number = (id: string) => id.split(':')[1];
 
   const [taken] = await tasks.take('mail', 1, 10_000);
-  expect(taken!.id).toBe(ran.id);
-  await tasks.settle('mail', taken!, { kind: 'COMPLETED', result: undefined });
+  expect(taken.id).toBe(ran.id);
+  await tasks.settle('mail', taken, { kind: 'COMPLETED', result: undefined });
   expect(await tasks.cancel('mail', number(cancelled.id))).toBe(true);
   await tasks.reschedule('mail', number(delayed.id), 0);
   await tasks.promote('mail');
@@ -146,7 +146,7 @@ it('task-next, task-reschedule, task-cancel and task-promote.lua', async () => {
 });
 
 it('row-cache-store.lua and row-cache-schedule.lua', async () => {
-  const rows = new RowCacheRepository(client, { table: SETTINGS.rowCacheTable, maxRows: 100 } as never);
+  const rows = new RowCacheRepository(client, { table: SETTINGS.rowCacheTable, maxRows: 100 });
   const heard = await hear(TOPICS.rowCacheUpdated, ['sku-1', 'sku 2/é']);
   for (const rowId of heard.keys()) await rows.schedule(rowId, 60_000);
   const claimed = await rows.claim(10);

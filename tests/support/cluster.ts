@@ -19,7 +19,7 @@ export interface ClusterOptions {
   appendOnly?: boolean;
 }
 
-export interface ClusterNodeProcess {
+interface ClusterNodeProcess {
   port: number;
   dir: string;
   proc: ChildProcess | undefined;

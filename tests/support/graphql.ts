@@ -69,7 +69,7 @@ export function wsOperation<R, V>(client: Client, document: TypedDocumentNode<R,
     { query: print(document), variables: variables as Record<string, unknown> },
     {
       next: (value) => {
-        results.push(value as { data?: R | null; errors?: readonly GraphQLFormattedError[] });
+        results.push(value);
         waiters.forEach((wake) => wake());
       },
       error: (error) => {

@@ -45,7 +45,7 @@ export async function postBody(api: TestServer, body: string, token?: string, he
 /** Any HTTP answer as an Outcome; a body that is not JSON becomes an error without a code. */
 export async function outcomeOf(response: Response): Promise<Outcome> {
   const text = await response.text();
-  let parsed: { data?: unknown; errors?: GraphQLFormattedError[] } = {};
+  let parsed: { data?: unknown; errors?: GraphQLFormattedError[] };
   try {
     parsed = JSON.parse(text);
   } catch {

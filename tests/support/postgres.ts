@@ -80,8 +80,8 @@ export async function startTestPostgres(binDir: string): Promise<TestPostgres> {
     ]);
     output = '';
     const started = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-    started.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    started.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    started.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    started.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child = started;
     const deadline = Date.now() + 30_000;
     for (;;) {

@@ -58,8 +58,8 @@ function spawnBuilt(script: string, what: string, env: Record<string, string>): 
       }
     }
   };
-  proc.stdout!.on('data', reader('stdout'));
-  proc.stderr!.on('data', reader('stderr'));
+  proc.stdout.on('data', reader('stdout'));
+  proc.stderr.on('data', reader('stderr'));
   const exited = new Promise<number | null>((resolve) => proc.once('exit', (code) => resolve(code)));
   return {
     proc,

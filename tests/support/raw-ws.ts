@@ -6,7 +6,7 @@ import WebSocket from 'ws';
 
 export type Frame = Record<string, unknown> & { type?: string; id?: string };
 
-export interface Closed {
+interface Closed {
   code: number;
   reason: string;
 }
@@ -25,7 +25,7 @@ export interface RawSocket {
   next(predicate: (frame: Frame) => boolean, timeoutMs?: number): Promise<Frame>;
 }
 
-export const PROTOCOL = 'graphql-transport-ws';
+const PROTOCOL = 'graphql-transport-ws';
 
 const open: WebSocket[] = [];
 

@@ -56,7 +56,7 @@ export async function startRedisProcess(): Promise<RedisProcess> {
     const child = spawn('redis-server', [path.join(dir, 'redis.conf')], { stdio: ['ignore', 'pipe', 'pipe'] });
     const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
     const watchdog = startWatchdog(child.pid!, 'KILL');
-    exited.then(() => watchdog.kill('SIGKILL'));
+    void exited.then(() => watchdog.kill('SIGKILL'));
     running = { child, watchdog, exited };
     await new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`redis-server not ready within ${READY_TIMEOUT_MS} ms:\n${output.join('\n')}`)), READY_TIMEOUT_MS);
@@ -68,8 +68,8 @@ export async function startRedisProcess(): Promise<RedisProcess> {
           resolve();
         }
       };
-      readline.createInterface({ input: child.stdout! }).on('line', onLine);
-      readline.createInterface({ input: child.stderr! }).on('line', onLine);
+      readline.createInterface({ input: child.stdout }).on('line', onLine);
+      readline.createInterface({ input: child.stderr }).on('line', onLine);
       child.once('exit', (code, signal) => {
         clearTimeout(timer);
         reject(new Error(`redis-server exited during start (code ${code}, signal ${signal}):\n${output.slice(-20).join('\n')}`));

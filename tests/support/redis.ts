@@ -10,7 +10,7 @@ import type { RedisTarget } from '../../src/redis/client/connection';
 import { EmbeddedRedis } from '../../src/redis/client/embedded';
 import { startTestCluster, type TestCluster } from './cluster';
 
-export const CLUSTER_MODE = process.env.TEST_REDIS === 'cluster';
+const CLUSTER_MODE = process.env.TEST_REDIS === 'cluster';
 
 export interface TestRedis {
   /** One Redis: its URL. On a cluster: a URL of one primary (for tools that take one node). */
@@ -56,7 +56,6 @@ export async function listen(redis: TestRedis, channels: string[], onMessage: (c
 
 /** Runs a test only against one Redis (it inspects what only one Redis shows). */
 export const itSingle: jest.It = CLUSTER_MODE ? it.skip : it;
-export const describeSingle: jest.Describe = CLUSTER_MODE ? describe.skip : describe;
 
 export async function startTestRedis(): Promise<TestRedis> {
   return CLUSTER_MODE ? startClusterRedis() : startSingleRedis();
@@ -100,7 +99,7 @@ async function startClusterRedis(): Promise<TestRedis> {
   const client = newClient({ maxRetriesPerRequest: 1 });
   await waitReady(client as unknown as Cluster);
   return {
-    url: cluster.primaryUrls[0]!,
+    url: cluster.primaryUrls[0],
     target: cluster.target,
     env: cluster.env,
     cluster,

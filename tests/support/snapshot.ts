@@ -2,7 +2,7 @@
 // content, so a test can assert that a refused request stored nothing at all.
 import type Redis from 'ioredis';
 
-export interface KeyState {
+interface KeyState {
   key: string;
   type: string;
   /** Absolute expiry in unix ms (PEXPIRETIME), -1 without one: stable while time passes. */

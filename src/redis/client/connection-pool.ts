@@ -70,7 +70,7 @@ export class ConnectionPool {
         clearTimeout(timer);
         signal?.removeEventListener('abort', give);
         if (client) resolve(client);
-        else reject(error ?? closedError());
+        else reject(error instanceof Error ? error : closedError());
       };
       const timer = setTimeout(give, Math.max(0, deadline - performance.now()));
       signal?.addEventListener('abort', give, { once: true });

@@ -1,6 +1,6 @@
 // ioredis connections, to one Redis or to a Redis Cluster. Commands, pub/sub and blocking reads
 // each get their own connection, as a subscribed or blocked connection cannot serve other commands.
-import Redis, { Cluster, type ClusterNode, type RedisOptions } from 'ioredis';
+import Redis, { Cluster, type RedisOptions } from 'ioredis';
 import type { Logger } from '../../common/logger';
 import { withTimeout } from '../../common/timeout';
 import './ioredis-patches';
@@ -54,7 +54,7 @@ export function notificationCommands(client: RedisClient) {
   };
 }
 
-export const describeTarget = (target: RedisTarget): string =>
+const describeTarget = (target: RedisTarget): string =>
   typeof target === 'string' ? redactUrl(target) : `cluster ${target.nodes.map((node) => `${node.host}:${node.port}`).join(',')}`;
 
 function nodeOptions(options: ConnectOptions): RedisOptions {
@@ -74,7 +74,7 @@ function nodeOptions(options: ConnectOptions): RedisOptions {
 function createClient(target: RedisTarget, options: ConnectOptions): RedisClient {
   if (typeof target === 'string') return new Redis(target, { lazyConnect: true, ...nodeOptions(options) });
   const { retryStrategy: _perNode, ...perNode } = nodeOptions(options);
-  return new Cluster(target.nodes as ClusterNode[], {
+  return new Cluster(target.nodes, {
     lazyConnect: true,
     redisOptions: {
       ...perNode,
@@ -211,7 +211,7 @@ export async function closeRedis(client: RedisClient): Promise<void> {
   client.disconnect();
 }
 
-export function redactUrl(url: string): string {
+function redactUrl(url: string): string {
   try {
     const parsed = new URL(url);
     if (parsed.password) parsed.password = '***';

@@ -93,8 +93,8 @@ export class EmbeddedRedis extends EventEmitter {
         forwardLogLine(logger, line);
         if (line.includes('Ready to accept connections')) resolve();
       };
-      readline.createInterface({ input: child.stdout! }).on('line', onLine);
-      readline.createInterface({ input: child.stderr! }).on('line', onLine);
+      readline.createInterface({ input: child.stdout }).on('line', onLine);
+      readline.createInterface({ input: child.stderr }).on('line', onLine);
       child.once('error', (error) => reject(new Error(`could not run ${binary}: ${error.message}`)));
       child.once('exit', (code, signal) =>
         reject(new Error(`redis-server exited during start (code ${code}, signal ${signal}):\n${output.join('\n')}`)),

@@ -9,6 +9,7 @@ import ShardedSubscriber from 'ioredis/built/cluster/ShardedSubscriber';
  * the whole API process on an unhandled 'error' event. The connection is
  * being thrown away, so its last errors are ignored.
  */
+// eslint-disable-next-line @typescript-eslint/unbound-method -- called below with the subscriber as `this`
 const originalStop = ShardedSubscriber.prototype.stop;
 ShardedSubscriber.prototype.stop = function stop(this: ShardedSubscriber): void {
   const connection = this.getInstance();

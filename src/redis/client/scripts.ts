@@ -7,7 +7,7 @@ import type { ChainableCommander, Cluster } from 'ioredis';
 import type { RedisClient } from './redis-client';
 import { AppError, badInput, conflict, forbidden, notFound, storeUnavailable } from '../../common/errors';
 
-export const SCRIPTS_DIR = path.join(__dirname, '..', 'scripts');
+const SCRIPTS_DIR = path.join(__dirname, '..', 'scripts');
 
 export type ScriptName =
   | 'counter-update'
@@ -75,7 +75,7 @@ const commandName = (script: string): string => script.replace(/-([a-z])/g, (_, 
  * which Redis 6.2 has too. now_ms() and now_us() read Redis's clock (TIME) in unix milliseconds
  * (whole) and microseconds.
  */
-export const scriptPrelude = (cluster: boolean): string =>
+const scriptPrelude = (cluster: boolean): string =>
   `local NOTIFY = '${cluster ? 'SPUBLISH' : 'PUBLISH'}'; ` +
   "local function now_ms() local t = redis.call('TIME') return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000) end; " +
   "local function now_us() local t = redis.call('TIME') return tonumber(t[1]) * 1000000 + tonumber(t[2]) end\n";
@@ -136,7 +136,8 @@ function scriptCommand(client: RedisClient | ChainableCommander, name: ScriptNam
 async function runAndWait(client: RedisClient, name: ScriptName, keys: string[], args: (string | number)[], wait: ReplicaWait): Promise<unknown> {
   for (let attempt = 1; ; attempt++) {
     const pipeline = client.pipeline();
-    scriptCommand(pipeline, name).call(pipeline, keys.length, ...keys, ...args);
+    // Queued on the pipeline; its reply comes with exec().
+    void scriptCommand(pipeline, name).call(pipeline, keys.length, ...keys, ...args);
     pipeline.wait(wait.replicas, wait.timeoutMs);
     const replies = await pipeline.exec();
     if (!replies) throw new Error(`the ${name} pipeline was aborted`);

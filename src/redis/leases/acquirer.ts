@@ -24,7 +24,7 @@ export interface WaitTiming {
   holdMs: number;
 }
 
-export const DEFAULT_WAIT_TIMING: WaitTiming = { pollMs: 500, holdMs: 2500 };
+const DEFAULT_WAIT_TIMING: WaitTiming = { pollMs: 500, holdMs: 2500 };
 
 export class LeaseAcquirer {
   constructor(

@@ -11,6 +11,7 @@ import { runScript } from '../client/scripts';
 export const MARKET_STRATEGIES = ['SCRIPT', 'WATCH', 'LOCK'] as const;
 export type MarketStrategyName = (typeof MARKET_STRATEGIES)[number];
 
+/** In the order market-purchase.lua numbers its outcomes (0-based). */
 export const PURCHASE_OUTCOMES = ['PURCHASED', 'ITEM_GONE', 'PRICE_CHANGED', 'INSUFFICIENT_FUNDS'] as const;
 export type PurchaseOutcome = (typeof PURCHASE_OUTCOMES)[number];
 
@@ -59,8 +60,6 @@ export interface MarketSettings {
   maxInventory: number;
 }
 
-/** The script outcomes in the order market-purchase.lua numbers them. */
-export const OUTCOME_BY_CODE: readonly PurchaseOutcome[] = PURCHASE_OUTCOMES;
 
 /**
  * What a purchase comes to, from the listing's price and the buyer's funds as read: the rule that

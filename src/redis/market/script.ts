@@ -2,7 +2,7 @@
 // one round trip, never waits for another caller and never retries.
 import type { RedisClient } from '../client/connection';
 import { listingMember, marketKeys } from '../keys';
-import { OUTCOME_BY_CODE, type ListReport, type MarketStrategy, type PurchaseReport, type PurchaseRequest } from './repository';
+import { PURCHASE_OUTCOMES, type ListReport, type MarketStrategy, type PurchaseReport, type PurchaseRequest } from './repository';
 import { runScript } from '../client/scripts';
 
 export class ScriptStrategy implements MarketStrategy {
@@ -30,7 +30,7 @@ export class ScriptStrategy implements MarketStrategy {
       [marketKeys.listings(), marketKeys.user(buyer), marketKeys.user(seller), marketKeys.inventory(buyer)],
       [listingMember(item, seller), item, price, this.maxFunds],
     )) as [number, number, number];
-    return { outcome: OUTCOME_BY_CODE[code], funds, listedPrice: listed < 0 ? undefined : listed, retries: 0 };
+    return { outcome: PURCHASE_OUTCOMES[code], funds, listedPrice: listed < 0 ? undefined : listed, retries: 0 };
   }
 
   async close(): Promise<void> {}

@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import type { Json } from './json';
 
 export type DirectivePosition = 'operation' | 'variableDefinition' | 'rootField' | 'inlineFragment' | 'fragmentSpread' | 'fragmentDefinition';
-export const DIRECTIVE_POSITIONS: DirectivePosition[] = ['rootField', 'inlineFragment', 'fragmentSpread', 'fragmentDefinition', 'operation', 'variableDefinition'];
+const DIRECTIVE_POSITIONS: DirectivePosition[] = ['rootField', 'inlineFragment', 'fragmentSpread', 'fragmentDefinition', 'operation', 'variableDefinition'];
 
 export interface DirectivePlan {
   position: DirectivePosition;

@@ -35,7 +35,7 @@ const TRANSPORT_MIX: Record<RootField['keyword'], FuzzTransport[]> = {
   subscription: ['ws', 'fast', 'ws', 'express', 'ws', 'get'],
 };
 /** Shrinking goes towards the first; the anonymous caller is refused nearly everything, so less often. */
-export const CALLERS: Caller[] = ['user', 'service', 'user', 'service', 'other', 'anonymous'];
+const CALLERS: Caller[] = ['user', 'service', 'user', 'service', 'other', 'anonymous'];
 
 export interface FuzzRequest {
   query: string;
@@ -80,7 +80,7 @@ export function rootFields(schema: GraphQLSchema): RootField[] {
     if (!root) continue;
     const meta = keyword === 'query' ? [TypeNameMetaFieldDef, SchemaMetaFieldDef, TypeMetaFieldDef] : [TypeNameMetaFieldDef];
     for (const field of [...Object.values(root.getFields()), ...meta]) {
-      found.push({ root, keyword, field: field as GraphQLField<unknown, unknown>, key: `${root.name}.${field.name}` });
+      found.push({ root, keyword, field: field, key: `${root.name}.${field.name}` });
     }
   }
   return found;
@@ -124,7 +124,7 @@ function argumentPlan(argument: GraphQLArgument, otherScalars: string[], options
       { arbitrary: fc.constantFrom<ArgumentPlan>({ how: 'literal', literal: 'null' }, { how: 'variable', declared, value: null }, { how: 'variable', declared }), weight: isNonNullType(type) ? 0 : 1 },
     );
   }
-  const loosened = isNonNullType(type) ? printType(getNullableType(type) as GraphQLInputType) : declared;
+  const loosened = isNonNullType(type) ? printType(getNullableType<GraphQLInputType>(type)) : declared;
   const declaration: fc.Arbitrary<{ declared: string; defaultLiteral?: string }> = fc.oneof(
     { arbitrary: fc.constant({ declared }), weight: 6 },
     { arbitrary: fc.constant({ declared: loosened }), weight: 2 },
@@ -148,7 +148,7 @@ function argumentPlan(argument: GraphQLArgument, otherScalars: string[], options
 
 type OperationNamePlan = 'absent' | 'matching' | 'unknown' | 'empty' | 'null';
 
-export interface CasePlan {
+interface CasePlan {
   caller: Caller;
   transport: FuzzTransport;
   arguments: ArgumentPlan[];
@@ -185,7 +185,7 @@ export interface CaseOptions extends ValueOptions {
  * the rest also break GraphQL's rules: wrong types, nulls, unknown arguments, two root fields, the
  * wrong operation keyword, bad selections, request shapes only HTTP takes.
  */
-export function casePlan(target: RootField, otherScalars: string[], options: CaseOptions = {}): fc.Arbitrary<CasePlan> {
+function casePlan(target: RootField, otherScalars: string[], options: CaseOptions = {}): fc.Arbitrary<CasePlan> {
   const typed = options.typed !== undefined ? fc.constant(options.typed) : fc.oneof({ arbitrary: fc.constant(true), weight: 3 }, { arbitrary: fc.constant(false), weight: 1 });
   return typed.chain((isTyped) => planOf(target, otherScalars, { ...options, typed: isTyped }));
 }
@@ -223,7 +223,7 @@ function planOf(target: RootField, otherScalars: string[], options: CaseOptions)
 const rarely: fc.Arbitrary<boolean> = fc.oneof({ arbitrary: fc.constant(false), weight: 9 }, { arbitrary: fc.constant(true), weight: 1 });
 
 /** The request a plan makes. */
-export function renderCase(target: RootField, plan: CasePlan): FuzzCase {
+function renderCase(target: RootField, plan: CasePlan): FuzzCase {
   const { field } = target;
   const notes: string[] = [];
   const variableDefinitions: string[] = [];
@@ -231,7 +231,7 @@ export function renderCase(target: RootField, plan: CasePlan): FuzzCase {
   const argumentTexts: string[] = [];
   const given: string[] = [];
   field.args.forEach((argument, i) => {
-    const p = plan.arguments[i]!;
+    const p = plan.arguments[i];
     if (p.how === 'omit') return;
     if (p.how === 'literal' || p.value !== undefined) given.push(`${target.key}.${argument.name}`);
     if (p.how === 'literal') {
@@ -353,11 +353,11 @@ export function inputScalars(schema: GraphQLSchema): string[] {
 // ---------------------------------------------------------------------------------------------
 
 /** Invisible and unprintable characters as \u escapes, long texts shortened. */
-export function visible(text: string, max = 300): string {
+function visible(text: string, max = 300): string {
   const escaped = text.replace(/[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}]/gu, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
   if (escaped.length <= max) return escaped;
   const repeated = /^(.{1,8}?)\1{20,}/su.exec(escaped);
-  const head = repeated ? `${repeated[1]}×${Math.floor(repeated[0].length / repeated[1]!.length)}` : escaped.slice(0, max / 2);
+  const head = repeated ? `${repeated[1]}×${Math.floor(repeated[0].length / repeated[1].length)}` : escaped.slice(0, max / 2);
   return `${head} …(${text.length} characters)… ${escaped.slice(-max / 4)}`;
 }
 

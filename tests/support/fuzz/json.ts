@@ -35,7 +35,7 @@ export function stringLiteral(text: string, style: StringStyle = 'escaped'): str
 }
 
 /** A number as GraphQL writes it: integers as IntValue, the rest as FloatValue (NaN and infinities as names). */
-export function numberLiteral(value: number): string {
+function numberLiteral(value: number): string {
   if (Number.isNaN(value)) return 'NaN';
   if (!Number.isFinite(value)) return value > 0 ? 'Infinity' : '-Infinity';
   if (Object.is(value, -0)) return '-0';

@@ -11,7 +11,7 @@ export interface Mutation {
 }
 
 /** The document's tokens as written (punctuation, names, numbers, strings); raw splitting if it does not lex. */
-export function tokensOf(query: string): string[] {
+function tokensOf(query: string): string[] {
   const tokens: string[] = [];
   try {
     const lexer = new Lexer(new Source(query));
@@ -42,9 +42,9 @@ export function mutate(query: string, mutations: Mutation[]): string {
   for (const m of mutations) {
     const i = tokens.length === 0 ? 0 : m.at % tokens.length;
     if (m.kind === 'delete') tokens.splice(i, 1);
-    else if (m.kind === 'duplicate' && tokens.length > 0) tokens.splice(i, 0, tokens[i]!);
+    else if (m.kind === 'duplicate' && tokens.length > 0) tokens.splice(i, 0, tokens[i]);
     else if (m.kind === 'insert') tokens.splice(i, 0, m.token);
-    else if (m.kind === 'swap' && i + 1 < tokens.length) [tokens[i], tokens[i + 1]] = [tokens[i + 1]!, tokens[i]!];
+    else if (m.kind === 'swap' && i + 1 < tokens.length) [tokens[i], tokens[i + 1]] = [tokens[i + 1], tokens[i]];
   }
   return tokens.join(' ');
 }

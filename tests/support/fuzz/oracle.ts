@@ -7,7 +7,7 @@ import type { GraphQLFormattedError } from 'graphql';
  * Codes a fuzzed request may get. The README's "Calling the API" and Security sections and
  * src/common/errors.ts name the product's own; Apollo Server adds its request-level ones.
  */
-export const DOCUMENTED_CODES: Record<string, string> = {
+const DOCUMENTED_CODES: Record<string, string> = {
   BAD_USER_INPUT: 'README, src/common/errors.ts: an argument out of range or badly formed; also Apollo\'s and graphql-ws\'s code for a variable of the wrong type',
   UNAUTHENTICATED: 'README Security: every field but __typename and introspection needs a token; the anonymous caller gets it',
   FORBIDDEN: 'README Security: a role the token does not hold (a user calling a service-only field)',
@@ -25,7 +25,7 @@ export const DOCUMENTED_CODES: Record<string, string> = {
  * Documented, yet a finding here: the fuzzed server's Redis is up for the whole run and its rate
  * limits are in the millions, so these would hide a failure rather than describe the request.
  */
-export const CODES_THAT_MUST_NOT_OCCUR: Record<string, string> = {
+const CODES_THAT_MUST_NOT_OCCUR: Record<string, string> = {
   INTERNAL_SERVER_ERROR: 'the server failed: never an answer to a client\'s input',
   STORE_UNAVAILABLE: 'Redis is reachable throughout; a Redis error reported as unavailability is a bug',
   RATE_LIMITED: 'the fuzzed server allows 10,000,000 requests a minute',
@@ -33,7 +33,7 @@ export const CODES_THAT_MUST_NOT_OCCUR: Record<string, string> = {
 };
 
 /** HTTP statuses a fuzzed request may get, and when. */
-export const EXPECTED_STATUSES: Record<number, string> = {
+const EXPECTED_STATUSES: Record<number, string> = {
   200: 'executed, with or without errors',
   400: 'refused before execution: parse, validation, variables, operation name, request shape',
   405: 'a mutation over GET (Apollo)',
@@ -41,7 +41,7 @@ export const EXPECTED_STATUSES: Record<number, string> = {
 };
 
 /** WebSocket close codes that mean the server failed (graphql-ws's InternalServerError, and 1011). */
-export const FAILURE_CLOSES = [4500, 1011];
+const FAILURE_CLOSES = [4500, 1011];
 
 export interface Answer {
   transport: string;

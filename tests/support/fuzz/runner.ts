@@ -3,7 +3,7 @@
 // caller, kept open across cases; the user's also holds a long-running subscription), and checks
 // each answer: documented codes only, no 5xx, no 4500/1011 close, no error-level log line, nothing
 // on console.error/warn, and Redis exactly as seeded after a refused call.
-import { getOperationAST, Kind, parse, type DocumentNode, type GraphQLFormattedError, type SelectionSetNode } from 'graphql';
+import { getOperationAST, Kind, OperationTypeNode, parse, type DocumentNode, type GraphQLFormattedError, type SelectionSetNode } from 'graphql';
 import WebSocket from 'ws';
 import { outcomeOf, postBody, tokenOf, type Caller } from '../hostile';
 import { rawSocket, type Frame, type RawSocket } from '../raw-ws';
@@ -327,7 +327,7 @@ function operationType(request: FuzzRequest): string | undefined {
   const operation = getOperationAST(document, named);
   if (operation) return operation.operation;
   // Ambiguous: a subscription among the operations may start.
-  return document.definitions.some((d) => d.kind === Kind.OPERATION_DEFINITION && d.operation === 'subscription') ? 'subscription' : undefined;
+  return document.definitions.some((d) => d.kind === Kind.OPERATION_DEFINITION && d.operation === OperationTypeNode.SUBSCRIPTION) ? 'subscription' : undefined;
 }
 
 function countRootFields(selectionSet: SelectionSetNode, document: DocumentNode, seen: Set<string>): number {

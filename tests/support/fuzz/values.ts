@@ -61,7 +61,7 @@ const samples = (...values: Json[]): fc.Arbitrary<Sample> => fc.constantFrom(...
 // ---------------------------------------------------------------------------------------------
 
 /** Names the seed stores (tests/support/fuzz/seed.ts), so that calls meet existing state. */
-export const SEED_NAMES = ['alice', 'bob', 'carol', 'billing-service', 'guild1', 'hits', 'page/home', 'q', 't', 'k1', 'sword', 'shield', 'axe', 'l1', 's1', '7'];
+const SEED_NAMES = ['alice', 'bob', 'carol', 'billing-service', 'guild1', 'hits', 'page/home', 'q', 't', 'k1', 'sword', 'shield', 'axe', 'l1', 's1', '7'];
 const SEED_IDS = ['1', '2', '3', '7', 'q:1', 'q:2', 'q:3', 'nope:1'];
 
 /** Any UTF-16 code unit, lone surrogates included. */
@@ -151,7 +151,7 @@ const HOSTILE_TEXT = [
   'q{x}:1',
 ];
 
-export const textArbitrary: fc.Arbitrary<string> = fc.oneof(
+const textArbitrary: fc.Arbitrary<string> = fc.oneof(
   { arbitrary: plausibleText, weight: 6 },
   { arbitrary: fc.constantFrom(...BOUNDARY_TEXT), weight: 2 },
   { arbitrary: fc.constantFrom(...HOSTILE_TEXT), weight: 3 },
@@ -279,7 +279,7 @@ const jsonBounded: fc.Arbitrary<Json> = fc.oneof(
 );
 
 /** Nesting that only the body limit bounds: an array 40,000 deep is about 80 KB. */
-export const HUGE_DEPTHS = [2_000, 10_000, 20_000, 40_000, 45_000, 50_000];
+const HUGE_DEPTHS = [2_000, 10_000, 20_000, 40_000, 45_000, 50_000];
 
 const jsonHuge: fc.Arbitrary<Json> = fc
   .constantFrom(...HUGE_DEPTHS)
@@ -348,7 +348,7 @@ function looseSampleFor(type: GraphQLInputType): fc.Arbitrary<Sample> | undefine
       fc
         .constantFrom(...values.map((v) => v.toLowerCase()), 'URGENT', '', `${values[0]} `, `${values[0]}\u0000`, '__proto__', 'true', 'null')
         .map((name): Sample => ({ json: name, literal: NAME.test(name) ? name : JSON.stringify(name) })),
-      fc.constantFrom<Sample>({ json: 1, literal: '1' }, { json: [values[0]!], literal: `[${values[0]}]` }),
+      fc.constantFrom<Sample>({ json: 1, literal: '1' }, { json: [values[0]], literal: `[${values[0]}]` }),
     );
   }
   if (isScalarType(type)) {
