@@ -16,7 +16,8 @@ module.exports = {
     {
       name: 'repositories-stay-below',
       severity: 'error',
-      comment: 'src/redis and src/db are called by resolvers and workers, never the other way round (the transports: next rule).',
+      comment:
+        'src/redis and src/db are called by resolvers and workers, never the other way round (the transports: next rule).',
       from: { path: '^src/(redis|db)/' },
       to: { path: '^src/((resolvers|schema|security|workers)/|config)' },
     },
@@ -30,14 +31,16 @@ module.exports = {
     {
       name: 'common-knows-nothing-else',
       severity: 'error',
-      comment: 'src/common (errors, logger, timeouts, input checks) is used by everything, so it imports nothing else of the app.',
+      comment:
+        'src/common (errors, logger, timeouts, input checks) is used by everything, so it imports nothing else of the app.',
       from: { path: '^src/common/' },
       to: { path: '^src/', pathNot: '^src/common/' },
     },
     {
       name: 'schema-types-below-resolvers',
       severity: 'error',
-      comment: 'GraphQL types in src/schema are used by resolvers, not the other way round (src/app builds the schema from both).',
+      comment:
+        'GraphQL types in src/schema are used by resolvers, not the other way round (src/app builds the schema from both).',
       from: { path: '^src/schema/' },
       to: { path: '^src/resolvers/' },
     },

@@ -83,7 +83,6 @@ const SEED = Number(process.env.BENCH_SEED ?? 61);
 
 type Random = () => number;
 
-
 const below = (random: Random, n: number): number => Math.floor(random() * n);
 const between = (random: Random, min: number, max: number): number => min + below(random, max - min + 1);
 const pick = <T>(random: Random, items: ArrayLike<T>): T => items[below(random, items.length)];
@@ -129,7 +128,9 @@ function mixedName(random: Random): string {
 
 function accentedName(random: Random, length: number): string {
   const first = random() < 0.3 ? pick(random, ACCENTED_UPPER) : pick(random, UPPER);
-  const rest = Array.from({ length: length - 1 }, () => (random() < 0.2 ? pick(random, ACCENTED_LOWER) : pick(random, LOWER)));
+  const rest = Array.from({ length: length - 1 }, () =>
+    random() < 0.2 ? pick(random, ACCENTED_LOWER) : pick(random, LOWER),
+  );
   return first + rest.join('');
 }
 
@@ -171,7 +172,11 @@ interface Outcome {
 }
 
 /** The book's autocomplete_on_prefix. `redis` must be this caller's own connection (WATCH). */
-async function bookAutocompleteOnPrefix(redis: Redis, zset: string, prefix: string): Promise<{ items: string[]; outcome: Outcome }> {
+async function bookAutocompleteOnPrefix(
+  redis: Redis,
+  zset: string,
+  prefix: string,
+): Promise<{ items: string[]; outcome: Outcome }> {
   const identifier = randomUUID();
   const [start, end] = findPrefixRange(prefix).map((marker) => marker + identifier) as [string, string];
   await redis.zadd(zset, 0, start, 0, end);
@@ -243,7 +248,8 @@ function defineFilterScript(redis: Redis): FilterCommand {
 // ---------------------------------------------------------------------------------------------
 // Reading Redis's own accounting.
 
-const infoField = (info: string, field: string): number => Number(new RegExp(`^${field}:([\\d.]+)`, 'm').exec(info)?.[1] ?? NaN);
+const infoField = (info: string, field: string): number =>
+  Number(new RegExp(`^${field}:([\\d.]+)`, 'm').exec(info)?.[1] ?? NaN);
 
 /** CPU seconds redis-server has used, all threads, user and system. */
 async function redisCpuSeconds(redis: Redis): Promise<number> {
@@ -290,7 +296,11 @@ interface RoundResult {
   statUsec: number;
 }
 
-async function runCallers(callers: number, ops: number, work: (caller: number, task: number) => Promise<void>): Promise<void> {
+async function runCallers(
+  callers: number,
+  ops: number,
+  work: (caller: number, task: number) => Promise<void>,
+): Promise<void> {
   let next = 0;
   await Promise.all(
     Array.from({ length: callers }, async (_, caller) => {
@@ -352,7 +362,12 @@ function summarize(peer: Peer, rounds: RoundResult[]): Summary {
     retries: total((r) => r.retries) / queries,
     executed: total((r) => r.executed) / queries,
     cpuMicros: (total((r) => r.cpuSeconds) * 1e6) / queries,
-    statUsecPerCall: total((r) => r.statUsec) / Math.max(1, total((r) => r.statCalls)),
+    statUsecPerCall:
+      total((r) => r.statUsec) /
+      Math.max(
+        1,
+        total((r) => r.statCalls),
+      ),
     rates,
     cpuPerRound: rounds.map((r) => (r.cpuSeconds * 1e6) / r.queries),
   };
@@ -409,7 +424,9 @@ async function loadZset(redis: Redis, key: string, members: string[], label: str
     if (inFlight.length >= 8) await inFlight.shift();
     const done = Math.min(at + LOAD_BATCH, members.length);
     if (members.length >= 100_000 && Math.floor(done / quarter) > Math.floor(at / quarter)) {
-      console.log(`    loading ${label}: ${count(done)}/${count(members.length)} (${((performance.now() - t0) / 1000).toFixed(1)} s)`);
+      console.log(
+        `    loading ${label}: ${count(done)}/${count(members.length)} (${((performance.now() - t0) / 1000).toFixed(1)} s)`,
+      );
     }
   }
   await Promise.all(inFlight);
@@ -428,7 +445,14 @@ interface MemoryRow {
 }
 
 /** Loads a layout into a zset and measures it; the zset stays for the caller to use and drop. */
-async function measureZset(redis: Redis, key: string, entries: string[], size: number, names: string, layout: string): Promise<MemoryRow> {
+async function measureZset(
+  redis: Redis,
+  key: string,
+  entries: string[],
+  size: number,
+  names: string,
+  layout: string,
+): Promise<MemoryRow> {
   const before = await usedMemory(redis);
   await loadZset(redis, key, entries, `${names} names, ${layout}`);
   const usedPerMember = ((await usedMemory(redis)) - before) / entries.length;
@@ -442,7 +466,9 @@ async function mixedNameMemory(connections: Connections, size: number): Promise<
   const names = uniqueNames(size, mixedName, SEED + size + 1);
   const key = guildKeys.members(`bench-mixed-${size}`);
   const changed = names.filter((name) => guildEntry(name) !== name).length;
-  console.log(`  ${count(size)} mixed names: case folding changes ${((100 * changed) / size).toFixed(1)}% of them (stored twice by ours)`);
+  console.log(
+    `  ${count(size)} mixed names: case folding changes ${((100 * changed) / size).toFixed(1)}% of them (stored twice by ours)`,
+  );
   const rows = [
     await measureZset(connections.ours, key, names.map(guildEntry), size, 'mixed', 'ours (guildEntry)'),
     await measureZset(connections.book, key, names, size, 'mixed', 'book (plain name)'),
@@ -463,16 +489,22 @@ function guildPeers(connections: Connections, guild: string, names: string[], pr
   const prefixOf = (task: number): string => prefixes[task % prefixes.length];
   const one = (found: number): Outcome => ({ found, retries: 0 });
   return [
-    { label: 'ours (service)', ops: GUILD_OPS, query: async (_, task) => one((await guilds.search(guild, prefixOf(task), LIMIT)).length) },
+    {
+      label: 'ours (service)',
+      ops: GUILD_OPS,
+      query: async (_, task) => one((await guilds.search(guild, prefixOf(task), LIMIT)).length),
+    },
     {
       label: 'ours (asMember)',
       ops: GUILD_OPS,
-      query: async (_, task) => one((await guilds.search(guild, prefixOf(task), LIMIT, names[(task * 7919) % names.length])).length),
+      query: async (_, task) =>
+        one((await guilds.search(guild, prefixOf(task), LIMIT, names[(task * 7919) % names.length])).length),
     },
     {
       label: 'book',
       ops: GUILD_BOOK_OPS,
-      query: async (caller, task) => (await bookAutocompleteOnPrefix(connections.bookCallers[caller], key, prefixOf(task))).outcome,
+      query: async (caller, task) =>
+        (await bookAutocompleteOnPrefix(connections.bookCallers[caller], key, prefixOf(task))).outcome,
     },
   ];
 }
@@ -492,7 +524,12 @@ async function checkGuildAgreement(connections: Connections, guild: string, pref
 }
 
 /** Sections 1 and 3 (b) for one size: one lower-case zset per layout, identical content. */
-async function lowercaseGuild(connections: Connections, size: number, admin: Redis, steps: Steps): Promise<{ memory: MemoryRow[]; speed: Summary[] }> {
+async function lowercaseGuild(
+  connections: Connections,
+  size: number,
+  admin: Redis,
+  steps: Steps,
+): Promise<{ memory: MemoryRow[]; speed: Summary[] }> {
   const names = uniqueNames(size, lowercaseName, SEED + size);
   if (names.some((name) => guildEntry(name) !== name)) throw new Error('a lower-case name has an entry of its own');
   const guild = `bench-lower-${size}`;
@@ -503,7 +540,12 @@ async function lowercaseGuild(connections: Connections, size: number, admin: Red
   ];
   const prefixes = prefixesOf(names, 10_000, SEED + size + 2);
   await checkGuildAgreement(connections, guild, prefixes);
-  const speed = await alternate(`  guild of ${count(size)}`, guildPeers(connections, guild, names, prefixes), admin, steps);
+  const speed = await alternate(
+    `  guild of ${count(size)}`,
+    guildPeers(connections, guild, names, prefixes),
+    admin,
+    steps,
+  );
   await Promise.all([connections.ours.del(key), connections.book.del(key)]);
   return { memory, speed };
 }
@@ -529,7 +571,18 @@ function printGuildSpeed(report: SuiteReport, results: Map<number, Summary[]>): 
   }
   report.table(
     `1. Guild prefix queries, limit ${LIMIT}, ${CALLERS} concurrent callers (medians of ${ROUNDS} rounds, per-query figures over all rounds)`,
-    ['members', 'peer', 'queries/s (min-max)', 'ours/book', 'redis cmds/q', 'round trips/q', 'WATCH retries/q', 'redis CPU µs/q', 'book CPU/ours', 'results/q'],
+    [
+      'members',
+      'peer',
+      'queries/s (min-max)',
+      'ours/book',
+      'redis cmds/q',
+      'round trips/q',
+      'WATCH retries/q',
+      'redis CPU µs/q',
+      'book CPU/ours',
+      'results/q',
+    ],
     rows,
     2,
   );
@@ -593,7 +646,10 @@ function contactAdds(random: Random, pool: string[]): string[] {
 const contactUser = (i: number): string => `player${i}`;
 
 /** Each user's adds in order; users in parallel. Returns seconds taken. */
-async function fillContacts(plan: string[][], add: (user: string, contact: string) => Promise<unknown>): Promise<number> {
+async function fillContacts(
+  plan: string[][],
+  add: (user: string, contact: string) => Promise<unknown>,
+): Promise<number> {
   const t0 = performance.now();
   await runCallers(50, plan.length, async (_, user) => {
     for (const contact of plan[user]) await add(contactUser(user), contact);
@@ -612,16 +668,30 @@ interface ContactsMemory {
   fillRate: number;
 }
 
-async function measureContacts(redis: Redis, label: string, plan: string[][], add: (user: string, contact: string) => Promise<unknown>): Promise<ContactsMemory> {
+async function measureContacts(
+  redis: Redis,
+  label: string,
+  plan: string[][],
+  add: (user: string, contact: string) => Promise<unknown>,
+): Promise<ContactsMemory> {
   const before = await usedMemory(redis);
   const fillSeconds = await fillContacts(plan, add);
   const usedPerUser = ((await usedMemory(redis)) - before) / plan.length;
   const sizes: number[] = [];
-  for (let user = 0; user < plan.length; user++) sizes.push(await memoryUsage(redis, userKeys.contacts(contactUser(user))));
+  for (let user = 0; user < plan.length; user++)
+    sizes.push(await memoryUsage(redis, userKeys.contacts(contactUser(user))));
   const encoding = String(await redis.object('ENCODING', userKeys.contacts(contactUser(0))));
   const perUser = sizes.reduce((sum, s) => sum + s, 0) / sizes.length;
   const adds = plan.reduce((sum, p) => sum + p.length, 0);
-  return { label, encoding, perUser, min: Math.min(...sizes), max: Math.max(...sizes), usedPerUser, fillRate: adds / fillSeconds };
+  return {
+    label,
+    encoding,
+    perUser,
+    min: Math.min(...sizes),
+    max: Math.max(...sizes),
+    usedPerUser,
+    fillRate: adds / fillSeconds,
+  };
 }
 
 /** Both stores must hold the same 100 names in the same order for every user. */
@@ -629,7 +699,8 @@ async function checkContactsAgree(contacts: ContactsRepository, book: Redis, use
   for (let user = 0; user < users; user++) {
     const ours = await contacts.all(contactUser(user));
     const theirs = await book.lrange(userKeys.contacts(contactUser(user)), 0, -1);
-    if (ours.length !== MAX_CONTACTS || ours.join('\n') !== theirs.join('\n')) throw new Error(`contacts of ${contactUser(user)} differ`);
+    if (ours.length !== MAX_CONTACTS || ours.join('\n') !== theirs.join('\n'))
+      throw new Error(`contacts of ${contactUser(user)} differ`);
   }
   console.log(`  both stores hold the same ${MAX_CONTACTS} names in the same order for all ${count(users)} users`);
 }
@@ -637,10 +708,14 @@ async function checkContactsAgree(contacts: ContactsRepository, book: Redis, use
 async function contactsMemory(connections: Connections, plan: string[][]): Promise<ContactsMemory[]> {
   const contacts = new ContactsRepository(connections.ours, { maxContacts: MAX_CONTACTS });
   const adds = plan.reduce((sum, p) => sum + p.length, 0);
-  console.log(`recent contacts: ${count(plan.length)} users, ${count(adds)} adds (${(adds / plan.length).toFixed(0)} per user)`);
+  console.log(
+    `recent contacts: ${count(plan.length)} users, ${count(adds)} adds (${(adds / plan.length).toFixed(0)} per user)`,
+  );
   const rows = [
     await measureContacts(connections.ours, 'ours (string)', plan, (user, contact) => contacts.add(user, contact)),
-    await measureContacts(connections.book, 'book (list)', plan, (user, contact) => bookAddUpdateContact(connections.book, userKeys.contacts(user), contact)),
+    await measureContacts(connections.book, 'book (list)', plan, (user, contact) =>
+      bookAddUpdateContact(connections.book, userKeys.contacts(user), contact),
+    ),
   ];
   await checkContactsAgree(contacts, connections.book, plan.length);
   return rows;
@@ -651,7 +726,14 @@ function printContactsMemory(report: SuiteReport, rows: ContactsMemory[], names:
   const nameBytes = names.flat().reduce((sum, n) => sum + utf8(n), 0) / names.length;
   report.table(
     `2. Memory per user of a full ${MAX_CONTACTS}-entry recent-contacts list (${count(names.length)} users; the names themselves: ${nameBytes.toFixed(0)} bytes per user)`,
-    ['layout', 'encoding', 'MEMORY USAGE bytes/user (min-max)', 'used_memory/user', 'ours/book', 'fill adds/s (one pass)'],
+    [
+      'layout',
+      'encoding',
+      'MEMORY USAGE bytes/user (min-max)',
+      'used_memory/user',
+      'ours/book',
+      'fill adds/s (one pass)',
+    ],
     rows.map((r) => [
       r.label,
       r.encoding,
@@ -670,7 +752,13 @@ function filterTasks(lists: string[][], count: number, seed: number): { user: nu
   return Array.from({ length: count }, () => {
     const user = below(random, lists.length);
     const contact = [...pick(random, lists[user])];
-    return { user, prefix: contact.slice(0, between(random, 1, 2)).join('').toLowerCase() };
+    return {
+      user,
+      prefix: contact
+        .slice(0, between(random, 1, 2))
+        .join('')
+        .toLowerCase(),
+    };
   });
 }
 
@@ -712,8 +800,12 @@ function printFiltering(report: SuiteReport, summaries: Summary[]): void {
     ]),
     1,
   );
-  report.note('Filtering: usec_per_call is INFO commandstats for the command alone (for evalsha the whole script); redis CPU is the server process, parsing and replies included.');
-  report.note(`Filtering: matches/call: the Lua filter finds fewer where a name starts with a non-ASCII capital (É, Ж) that string.lower cannot fold.`);
+  report.note(
+    'Filtering: usec_per_call is INFO commandstats for the command alone (for evalsha the whole script); redis CPU is the server process, parsing and replies included.',
+  );
+  report.note(
+    `Filtering: matches/call: the Lua filter finds fewer where a name starts with a non-ASCII capital (É, Ж) that string.lower cannot fold.`,
+  );
   report.note(conclusion(ours, lua).trim());
 }
 
@@ -754,20 +846,63 @@ function disconnect(connections: Connections): void {
 const loadWeight = (size: number): number => Math.max(1, size / 100_000);
 
 /** The claims of src/redis/contacts.ts and guild.ts, and the ratios against the book, as figures. */
-function figures(report: SuiteReport, speeds: Map<number, Summary[]>, contacts: ContactsMemory[], memory: MemoryRow[], filtering: Summary[]): void {
+function figures(
+  report: SuiteReport,
+  speeds: Map<number, Summary[]>,
+  contacts: ContactsMemory[],
+  memory: MemoryRow[],
+  filtering: Summary[],
+): void {
   for (const [size, summaries] of speeds) {
     const [service, asMember, book] = summaries as [Summary, Summary, Summary];
     const id = `autocomplete.guild${size}`;
-    report.figure({ id: `${id}.ours_vs_book`, label: `guild of ${count(size)}: prefix search, ours / book (queries/s)`, unit: 'x', ...pairedRatio(service.rates, book.rates) });
-    report.figure({ id: `${id}.as_member_vs_book`, label: `guild of ${count(size)}: prefix search as a member, ours / book (queries/s)`, unit: 'x', ...pairedRatio(asMember.rates, book.rates) });
-    report.figure({ id: `${id}.book_cpu_vs_ours`, label: `guild of ${count(size)}: Redis CPU per query, book / ours`, unit: 'x', ...pairedRatio(book.cpuPerRound, service.cpuPerRound) });
-    report.figure({ id: `${id}.ours_round_trips`, label: `guild of ${count(size)}: ours, round trips per query`, unit: 'round trips', value: service.trips, target: { op: '<=', value: 1 } });
-    report.figure({ id: `${id}.book_round_trips`, label: `guild of ${count(size)}: book, round trips per query`, unit: 'round trips', value: book.trips });
+    report.figure({
+      id: `${id}.ours_vs_book`,
+      label: `guild of ${count(size)}: prefix search, ours / book (queries/s)`,
+      unit: 'x',
+      ...pairedRatio(service.rates, book.rates),
+    });
+    report.figure({
+      id: `${id}.as_member_vs_book`,
+      label: `guild of ${count(size)}: prefix search as a member, ours / book (queries/s)`,
+      unit: 'x',
+      ...pairedRatio(asMember.rates, book.rates),
+    });
+    report.figure({
+      id: `${id}.book_cpu_vs_ours`,
+      label: `guild of ${count(size)}: Redis CPU per query, book / ours`,
+      unit: 'x',
+      ...pairedRatio(book.cpuPerRound, service.cpuPerRound),
+    });
+    report.figure({
+      id: `${id}.ours_round_trips`,
+      label: `guild of ${count(size)}: ours, round trips per query`,
+      unit: 'round trips',
+      value: service.trips,
+      target: { op: '<=', value: 1 },
+    });
+    report.figure({
+      id: `${id}.book_round_trips`,
+      label: `guild of ${count(size)}: book, round trips per query`,
+      unit: 'round trips',
+      value: book.trips,
+    });
   }
   const [ours, book] = contacts as [ContactsMemory, ContactsMemory];
-  report.figure({ id: 'autocomplete.contacts.ours_bytes_per_user', label: `recent contacts: ours, bytes per user of ${MAX_CONTACTS} names`, unit: 'bytes', value: ours.perUser });
+  report.figure({
+    id: 'autocomplete.contacts.ours_bytes_per_user',
+    label: `recent contacts: ours, bytes per user of ${MAX_CONTACTS} names`,
+    unit: 'bytes',
+    value: ours.perUser,
+  });
   // src/redis/contacts.ts chose a string over the book's list because it costs less memory per user.
-  report.figure({ id: 'autocomplete.contacts.memory_ours_vs_book', label: 'recent contacts: memory per user, ours / book', unit: 'x', value: ours.perUser / book.perUser, target: { op: '<=', value: 1 } });
+  report.figure({
+    id: 'autocomplete.contacts.memory_ours_vs_book',
+    label: 'recent contacts: memory per user, ours / book',
+    unit: 'x',
+    value: ours.perUser / book.perUser,
+    target: { op: '<=', value: 1 },
+  });
   for (let i = 0; i < memory.length; i += 2) {
     const [mine, theirs] = [memory[i], memory[i + 1]];
     if (mine.names !== 'mixed') continue;
@@ -787,49 +922,60 @@ function figures(report: SuiteReport, speeds: Map<number, Summary[]>, contacts: 
     ...pairedRatio(lua.cpuPerRound, node.cpuPerRound),
     target: { op: '>=', value: 1 },
   });
-  report.figure({ id: 'autocomplete.filter.ours_vs_lua', label: 'contacts prefix filter: ours (GET + foldCase) / Lua filter (calls/s)', unit: 'x', ...pairedRatio(node.rates, lua.rates) });
+  report.figure({
+    id: 'autocomplete.filter.ours_vs_lua',
+    label: 'contacts prefix filter: ours (GET + foldCase) / Lua filter (calls/s)',
+    unit: 'x',
+    ...pairedRatio(node.rates, lua.rates),
+  });
 }
 
-runSuite('autocomplete', "Autocomplete (book 6.1): guild prefix search and recent contacts, against the book's", async (report) => {
-  countTraffic();
-  await withBenchRedis(async (url) => {
-    const admin = uncounted(new Redis(url));
-    const connections = await connect(url);
-    const started = performance.now();
-    const steps = new Steps(1 + (ROUNDS + 1) * (1 + GUILD_SIZES.length) + GUILD_SIZES.reduce((sum, size) => sum + loadWeight(size), 0));
-    try {
-      console.log(
-        `autocomplete benchmark: ours against the book's (section 6.1), same redis-server, ${CALLERS} concurrent callers, ` +
-          `1 warm-up + ${ROUNDS} measured rounds per peer, alternating; the book's keys in db ${BOOK_DB} under our key names.`,
+runSuite(
+  'autocomplete',
+  "Autocomplete (book 6.1): guild prefix search and recent contacts, against the book's",
+  async (report) => {
+    countTraffic();
+    await withBenchRedis(async (url) => {
+      const admin = uncounted(new Redis(url));
+      const connections = await connect(url);
+      const started = performance.now();
+      const steps = new Steps(
+        1 + (ROUNDS + 1) * (1 + GUILD_SIZES.length) + GUILD_SIZES.reduce((sum, size) => sum + loadWeight(size), 0),
       );
-      steps.step('recent contacts: memory');
-      const pool = uniqueNames(CONTACT_POOL, mixedName, SEED + 3);
-      const random = seeded(SEED + 5);
-      const plan = Array.from({ length: CONTACT_USERS }, () => contactAdds(random, pool));
-      const contactsRows = await contactsMemory(connections, plan);
-      const contacts = new ContactsRepository(connections.ours, { maxContacts: MAX_CONTACTS });
-      const lists = await Promise.all(plan.map((_, user) => contacts.all(contactUser(user))));
-      const filtering = await alternate('contacts prefix filtering', filterPeers(connections, lists), admin, steps);
+      try {
+        console.log(
+          `autocomplete benchmark: ours against the book's (section 6.1), same redis-server, ${CALLERS} concurrent callers, ` +
+            `1 warm-up + ${ROUNDS} measured rounds per peer, alternating; the book's keys in db ${BOOK_DB} under our key names.`,
+        );
+        steps.step('recent contacts: memory');
+        const pool = uniqueNames(CONTACT_POOL, mixedName, SEED + 3);
+        const random = seeded(SEED + 5);
+        const plan = Array.from({ length: CONTACT_USERS }, () => contactAdds(random, pool));
+        const contactsRows = await contactsMemory(connections, plan);
+        const contacts = new ContactsRepository(connections.ours, { maxContacts: MAX_CONTACTS });
+        const lists = await Promise.all(plan.map((_, user) => contacts.all(contactUser(user))));
+        const filtering = await alternate('contacts prefix filtering', filterPeers(connections, lists), admin, steps);
 
-      const speeds = new Map<number, Summary[]>();
-      const memory: MemoryRow[] = [];
-      for (const size of GUILD_SIZES) {
-        console.log(`guild of ${count(size)} members`);
-        steps.step(`guild of ${count(size)}: loading`, loadWeight(size));
-        const lower = await lowercaseGuild(connections, size, admin, steps);
-        speeds.set(size, lower.speed);
-        memory.push(...(await mixedNameMemory(connections, size)), ...lower.memory);
+        const speeds = new Map<number, Summary[]>();
+        const memory: MemoryRow[] = [];
+        for (const size of GUILD_SIZES) {
+          console.log(`guild of ${count(size)} members`);
+          steps.step(`guild of ${count(size)}: loading`, loadWeight(size));
+          const lower = await lowercaseGuild(connections, size, admin, steps);
+          speeds.set(size, lower.speed);
+          memory.push(...(await mixedNameMemory(connections, size)), ...lower.memory);
+        }
+
+        console.log(`\nautocomplete summary (${((performance.now() - started) / 1000).toFixed(1)} s):`);
+        printGuildSpeed(report, speeds);
+        printContactsMemory(report, contactsRows, lists);
+        printGuildMemory(report, memory);
+        printFiltering(report, filtering);
+        figures(report, speeds, contactsRows, memory, filtering);
+      } finally {
+        disconnect(connections);
+        admin.disconnect();
       }
-
-      console.log(`\nautocomplete summary (${((performance.now() - started) / 1000).toFixed(1)} s):`);
-      printGuildSpeed(report, speeds);
-      printContactsMemory(report, contactsRows, lists);
-      printGuildMemory(report, memory);
-      printFiltering(report, filtering);
-      figures(report, speeds, contactsRows, memory, filtering);
-    } finally {
-      disconnect(connections);
-      admin.disconnect();
-    }
-  });
-});
+    });
+  },
+);

@@ -24,7 +24,12 @@ function replies(result: Replies): unknown[] {
  * counter; then add ourselves to both zsets and read our rank in the owner zset. A rank below
  * `limit` holds a slot; otherwise take ourselves out again. Gives up at once: undefined.
  */
-export async function acquireFairSemaphore(redis: Redis, semname: string, limit: number, timeoutSeconds: number): Promise<string | undefined> {
+export async function acquireFairSemaphore(
+  redis: Redis,
+  semname: string,
+  limit: number,
+  timeoutSeconds: number,
+): Promise<string | undefined> {
   const identifier = randomUUID();
   const owners = `${semname}:owner`;
   const counter = `${semname}:counter`;
@@ -59,7 +64,11 @@ export async function releaseFairSemaphore(redis: Redis, semname: string, identi
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** acquire_lock (6.2.3): SETNX, a millisecond's sleep between attempts, until `acquireTimeoutMs`. */
-export async function acquireLock(redis: Redis, lockname: string, acquireTimeoutMs: number): Promise<string | undefined> {
+export async function acquireLock(
+  redis: Redis,
+  lockname: string,
+  acquireTimeoutMs: number,
+): Promise<string | undefined> {
   const identifier = randomUUID();
   const end = Date.now() + acquireTimeoutMs;
   while (Date.now() < end) {
@@ -83,7 +92,12 @@ export async function releaseLock(redis: Redis, lockname: string, identifier: st
 }
 
 /** acquire_semaphore_with_lock: the fair semaphore's try under a lock it waits 10 ms for at most. */
-export async function acquireSemaphoreWithLock(redis: Redis, semname: string, limit: number, timeoutSeconds: number): Promise<string | undefined> {
+export async function acquireSemaphoreWithLock(
+  redis: Redis,
+  semname: string,
+  limit: number,
+  timeoutSeconds: number,
+): Promise<string | undefined> {
   const lock = await acquireLock(redis, semname, 10);
   if (lock === undefined) return undefined;
   try {

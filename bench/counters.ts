@@ -69,7 +69,9 @@ async function timed(label: string, operations: number, work: () => Promise<void
   await work();
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   const traffic = since(before);
-  console.log(`  ${label}: ${seconds.toFixed(3)} s, ${(operations / seconds).toFixed(0)}/s, ${(traffic.requests / operations).toFixed(2)} round trips per operation`);
+  console.log(
+    `  ${label}: ${seconds.toFixed(3)} s, ${(operations / seconds).toFixed(0)}/s, ${(traffic.requests / operations).toFixed(2)} round trips per operation`,
+  );
   return { seconds, traffic };
 }
 
@@ -89,109 +91,165 @@ async function seedExpired(redis: Redis, repo: CounterRepository, counters: numb
   await inParallel(counters, async (i) => {
     await repo.update(`e${i}`, 1, old);
     const multi = redis.multi();
-    for (const p of DEFAULT_PRECISIONS) multi.zadd('known:', 0, `${p}:e${i}`).hincrby(`count:${p}:e${i}`, String(Math.floor(old / p) * p), 1);
+    for (const p of DEFAULT_PRECISIONS)
+      multi.zadd('known:', 0, `${p}:e${i}`).hincrby(`count:${p}:e${i}`, String(Math.floor(old / p) * p), 1);
     await multi.exec();
   });
 }
 
-runSuite('counters', "Counters (book 5.2): one script per update and batched cleanup, against the book's", async (report, quick) => {
-  const { updates, counters, rounds } = settings(quick);
-  countTraffic();
-  await withBenchRedis(async (url) => {
-    const redis = new Redis(url);
-    const admin = uncounted(new Redis(url));
-    defineScripts(redis);
-    const repo = new CounterRepository(redis, { precisions: DEFAULT_PRECISIONS, samples: SAMPLES, maxFutureSeconds: 60 });
-    const steps = new Steps(2 * (rounds + 1));
-    try {
-      console.log(
-        `counters benchmark: ${updates} updates over 100 names per round, ${IN_FLIGHT} in flight, ${DEFAULT_PRECISIONS.length} precisions; ` +
-          `cleanup of ${counters} expired counters at precision 1; 1 warm-up + ${rounds} rounds, book then ours in each.`,
-      );
-      const update = { book: [] as Timed[], ours: [] as Timed[] };
-      for (let round = 0; round <= rounds; round++) {
-        const warm = round === 0;
-        const ops = warm ? Math.ceil(updates / 4) : updates;
-        steps.step(`updates, ${warm ? 'warm-up' : `round ${round}/${rounds}`}`);
-        console.log(warm ? 'updates, warm-up:' : `updates, round ${round}:`);
-        const book = await timed('book (MULTI/EXEC pipeline)', ops, () => inParallel(ops, (i) => bookUpdate(redis, `c${i % 100}`, 1)));
-        const ours = await timed('ours (one Lua script)', ops, () => inParallel(ops, async (i) => void (await repo.update(`c${i % 100}`, 1))));
-        if (!warm) {
-          update.book.push(book);
-          update.ours.push(ours);
+runSuite(
+  'counters',
+  "Counters (book 5.2): one script per update and batched cleanup, against the book's",
+  async (report, quick) => {
+    const { updates, counters, rounds } = settings(quick);
+    countTraffic();
+    await withBenchRedis(async (url) => {
+      const redis = new Redis(url);
+      const admin = uncounted(new Redis(url));
+      defineScripts(redis);
+      const repo = new CounterRepository(redis, {
+        precisions: DEFAULT_PRECISIONS,
+        samples: SAMPLES,
+        maxFutureSeconds: 60,
+      });
+      const steps = new Steps(2 * (rounds + 1));
+      try {
+        console.log(
+          `counters benchmark: ${updates} updates over 100 names per round, ${IN_FLIGHT} in flight, ${DEFAULT_PRECISIONS.length} precisions; ` +
+            `cleanup of ${counters} expired counters at precision 1; 1 warm-up + ${rounds} rounds, book then ours in each.`,
+        );
+        const update = { book: [] as Timed[], ours: [] as Timed[] };
+        for (let round = 0; round <= rounds; round++) {
+          const warm = round === 0;
+          const ops = warm ? Math.ceil(updates / 4) : updates;
+          steps.step(`updates, ${warm ? 'warm-up' : `round ${round}/${rounds}`}`);
+          console.log(warm ? 'updates, warm-up:' : `updates, round ${round}:`);
+          const book = await timed('book (MULTI/EXEC pipeline)', ops, () =>
+            inParallel(ops, (i) => bookUpdate(redis, `c${i % 100}`, 1)),
+          );
+          const ours = await timed('ours (one Lua script)', ops, () =>
+            inParallel(ops, async (i) => void (await repo.update(`c${i % 100}`, 1))),
+          );
+          if (!warm) {
+            update.book.push(book);
+            update.ours.push(ours);
+          }
         }
-      }
 
-      const clean = { book: [] as Timed[], ours: [] as Timed[] };
-      for (let round = 0; round <= rounds; round++) {
-        const warm = round === 0;
-        const size = warm ? Math.ceil(counters / 4) : counters;
-        steps.step(`cleanup, ${warm ? 'warm-up' : `round ${round}/${rounds}`}`);
-        console.log(warm ? 'cleanup, warm-up:' : `cleanup, round ${round}:`);
-        await seedExpired(redis, repo, size);
-        const book = await timed('book (per-counter round trips, WATCH)', size, () => bookClean(redis, 1));
-        const ours = await timed('ours (batched atomic script)', size, async () => void (await repo.clean(1)));
-        const leftBook = (await admin.zrange('known:', 0, -1)).filter((m) => m.startsWith('1:')).length;
-        const leftOurs = (await repo.list(undefined, 1000)).filter((c) => c.precisions.includes(1)).length;
-        if (leftBook !== 0 || leftOurs !== 0) throw new Error(`cleanup left counters at precision 1: book ${leftBook}, ours ${leftOurs}`);
-        if (!warm) {
-          clean.book.push(book);
-          clean.ours.push(ours);
+        const clean = { book: [] as Timed[], ours: [] as Timed[] };
+        for (let round = 0; round <= rounds; round++) {
+          const warm = round === 0;
+          const size = warm ? Math.ceil(counters / 4) : counters;
+          steps.step(`cleanup, ${warm ? 'warm-up' : `round ${round}/${rounds}`}`);
+          console.log(warm ? 'cleanup, warm-up:' : `cleanup, round ${round}:`);
+          await seedExpired(redis, repo, size);
+          const book = await timed('book (per-counter round trips, WATCH)', size, () => bookClean(redis, 1));
+          const ours = await timed('ours (batched atomic script)', size, async () => void (await repo.clean(1)));
+          const leftBook = (await admin.zrange('known:', 0, -1)).filter((m) => m.startsWith('1:')).length;
+          const leftOurs = (await repo.list(undefined, 1000)).filter((c) => c.precisions.includes(1)).length;
+          if (leftBook !== 0 || leftOurs !== 0)
+            throw new Error(`cleanup left counters at precision 1: book ${leftBook}, ours ${leftOurs}`);
+          if (!warm) {
+            clean.book.push(book);
+            clean.ours.push(ours);
+          }
         }
+
+        const rates = (runs: Timed[], ops: number): number[] => runs.map((r) => ops / r.seconds);
+        const perOp = (runs: Timed[], ops: number): number =>
+          runs.reduce((sum, r) => sum + r.traffic.requests, 0) / (ops * runs.length);
+        const updateRates = { book: rates(update.book, updates), ours: rates(update.ours, updates) };
+        const cleanRates = { book: rates(clean.book, counters), ours: rates(clean.ours, counters) };
+        report.figure({
+          id: 'counters.update.ours_vs_book',
+          label: 'updateCounter: ours / book (updates/s)',
+          unit: 'x',
+          ...pairedRatio(updateRates.ours, updateRates.book),
+        });
+        report.figure({
+          id: 'counters.update.ours_rate',
+          label: 'updateCounter: ours',
+          unit: 'updates/s',
+          ...summarize(updateRates.ours),
+        });
+        report.figure({
+          id: 'counters.update.book_rate',
+          label: "updateCounter: book's MULTI/EXEC",
+          unit: 'updates/s',
+          ...summarize(updateRates.book),
+        });
+        report.figure({
+          id: 'counters.update.ours_round_trips',
+          label: 'updateCounter: ours, round trips per update',
+          unit: 'round trips',
+          value: perOp(update.ours, updates),
+          target: { op: '<=', value: 1 },
+        });
+        report.figure({
+          id: 'counters.update.book_round_trips',
+          label: 'updateCounter: book, round trips per update',
+          unit: 'round trips',
+          value: perOp(update.book, updates),
+        });
+        report.figure({
+          id: 'counters.clean.ours_vs_book',
+          label: 'counter cleanup: ours / book (counters/s)',
+          unit: 'x',
+          ...pairedRatio(cleanRates.ours, cleanRates.book),
+        });
+        report.figure({
+          id: 'counters.clean.ours_round_trips',
+          label: 'counter cleanup: ours, round trips per counter',
+          unit: 'round trips',
+          value: perOp(clean.ours, counters),
+        });
+        report.figure({
+          id: 'counters.clean.book_round_trips',
+          label: 'counter cleanup: book, round trips per counter',
+          unit: 'round trips',
+          value: perOp(clean.book, counters),
+        });
+
+        const row = (what: string, peer: string, runs: number[], trips: number): string[] => [
+          what,
+          peer,
+          `${summarize(runs).value.toFixed(0)} (${Math.min(...runs).toFixed(0)}-${Math.max(...runs).toFixed(0)})`,
+          trips.toFixed(2),
+        ];
+        report.table(
+          `counters summary (medians of ${rounds} rounds, with the range)`,
+          ['operation', 'peer', 'per second (min-max)', 'round trips/op'],
+          [
+            row(`update, ${IN_FLIGHT} in flight`, 'ours (one script)', updateRates.ours, perOp(update.ours, updates)),
+            row(`update, ${IN_FLIGHT} in flight`, 'book (MULTI/EXEC)', updateRates.book, perOp(update.book, updates)),
+            row(
+              `cleanup of ${counters} counters`,
+              'ours (batched script)',
+              cleanRates.ours,
+              perOp(clean.ours, counters),
+            ),
+            row(
+              `cleanup of ${counters} counters`,
+              'book (per counter, WATCH)',
+              cleanRates.book,
+              perOp(clean.book, counters),
+            ),
+          ],
+          2,
+        );
+        report.note(
+          `Updates: ${updates} per round over 100 names, ${IN_FLIGHT} in flight on one shared connection, ${DEFAULT_PRECISIONS.length} precisions each; 1 warm-up + ${rounds} rounds, book then ours.`,
+        );
+        report.note(
+          'Round trips: requests the clients sent per operation (a MULTI/EXEC block sent at once counts one), counted on every connection.',
+        );
+        report.note(
+          `Cleanup: ${counters} counters whose only sample is an hour old, removed at precision 1 by each peer; both must leave none.`,
+        );
+      } finally {
+        redis.disconnect();
+        admin.disconnect();
       }
-
-      const rates = (runs: Timed[], ops: number): number[] => runs.map((r) => ops / r.seconds);
-      const perOp = (runs: Timed[], ops: number): number => runs.reduce((sum, r) => sum + r.traffic.requests, 0) / (ops * runs.length);
-      const updateRates = { book: rates(update.book, updates), ours: rates(update.ours, updates) };
-      const cleanRates = { book: rates(clean.book, counters), ours: rates(clean.ours, counters) };
-      report.figure({ id: 'counters.update.ours_vs_book', label: 'updateCounter: ours / book (updates/s)', unit: 'x', ...pairedRatio(updateRates.ours, updateRates.book) });
-      report.figure({ id: 'counters.update.ours_rate', label: 'updateCounter: ours', unit: 'updates/s', ...summarize(updateRates.ours) });
-      report.figure({ id: 'counters.update.book_rate', label: "updateCounter: book's MULTI/EXEC", unit: 'updates/s', ...summarize(updateRates.book) });
-      report.figure({
-        id: 'counters.update.ours_round_trips',
-        label: 'updateCounter: ours, round trips per update',
-        unit: 'round trips',
-        value: perOp(update.ours, updates),
-        target: { op: '<=', value: 1 },
-      });
-      report.figure({ id: 'counters.update.book_round_trips', label: 'updateCounter: book, round trips per update', unit: 'round trips', value: perOp(update.book, updates) });
-      report.figure({ id: 'counters.clean.ours_vs_book', label: 'counter cleanup: ours / book (counters/s)', unit: 'x', ...pairedRatio(cleanRates.ours, cleanRates.book) });
-      report.figure({
-        id: 'counters.clean.ours_round_trips',
-        label: 'counter cleanup: ours, round trips per counter',
-        unit: 'round trips',
-        value: perOp(clean.ours, counters),
-      });
-      report.figure({
-        id: 'counters.clean.book_round_trips',
-        label: 'counter cleanup: book, round trips per counter',
-        unit: 'round trips',
-        value: perOp(clean.book, counters),
-      });
-
-      const row = (what: string, peer: string, runs: number[], trips: number): string[] => [
-        what,
-        peer,
-        `${summarize(runs).value.toFixed(0)} (${Math.min(...runs).toFixed(0)}-${Math.max(...runs).toFixed(0)})`,
-        trips.toFixed(2),
-      ];
-      report.table(
-        `counters summary (medians of ${rounds} rounds, with the range)`,
-        ['operation', 'peer', 'per second (min-max)', 'round trips/op'],
-        [
-          row(`update, ${IN_FLIGHT} in flight`, 'ours (one script)', updateRates.ours, perOp(update.ours, updates)),
-          row(`update, ${IN_FLIGHT} in flight`, 'book (MULTI/EXEC)', updateRates.book, perOp(update.book, updates)),
-          row(`cleanup of ${counters} counters`, 'ours (batched script)', cleanRates.ours, perOp(clean.ours, counters)),
-          row(`cleanup of ${counters} counters`, 'book (per counter, WATCH)', cleanRates.book, perOp(clean.book, counters)),
-        ],
-        2,
-      );
-      report.note(`Updates: ${updates} per round over 100 names, ${IN_FLIGHT} in flight on one shared connection, ${DEFAULT_PRECISIONS.length} precisions each; 1 warm-up + ${rounds} rounds, book then ours.`);
-      report.note('Round trips: requests the clients sent per operation (a MULTI/EXEC block sent at once counts one), counted on every connection.');
-      report.note(`Cleanup: ${counters} counters whose only sample is an hour old, removed at precision 1 by each peer; both must leave none.`);
-    } finally {
-      redis.disconnect();
-      admin.disconnect();
-    }
-  });
-});
+    });
+  },
+);

@@ -53,10 +53,23 @@ function startPeer(peer: Peer, redisUrl: string, nodeArgs: string[] = []): Promi
   const env = { REDIS_URL: redisUrl, JWT_SECRET: BENCH_JWT_SECRET, NODE_ENV: 'production', LOG_LEVEL: 'warn' };
   const script = (name: string): string => path.join(__dirname, 'graphql', `${name}.js`);
   const apollo = (schema: string) =>
-    startServerProcess({ script: script('apollo-server'), env: { ...env, BENCH_SCHEMA: schema }, cpus: SERVER_CPU, readyPath: '/', anyAnswer: true, nodeArgs });
+    startServerProcess({
+      script: script('apollo-server'),
+      env: { ...env, BENCH_SCHEMA: schema },
+      cpus: SERVER_CPU,
+      readyPath: '/',
+      anyAnswer: true,
+      nodeArgs,
+    });
   switch (peer) {
     case 'raw':
-      return startServerProcess({ script: script('raw-server'), env, cpus: SERVER_CPU, readyPath: '/healthz', nodeArgs });
+      return startServerProcess({
+        script: script('raw-server'),
+        env,
+        cpus: SERVER_CPU,
+        readyPath: '/healthz',
+        nodeArgs,
+      });
     case 'apollo':
       return apollo('sdl');
     case 'apollo+tg':
@@ -72,7 +85,13 @@ async function startPeers(redisUrl: string): Promise<Record<Peer, ServerProcess>
 }
 
 /** Runs one round against a fresh copy of the peer started with --cpu-prof, and sums up where its CPU went. */
-async function profile(peer: Peer, operation: OperationSpec, redis: Redis, redisUrl: string, id: number): Promise<Table[]> {
+async function profile(
+  peer: Peer,
+  operation: OperationSpec,
+  redis: Redis,
+  redisUrl: string,
+  id: number,
+): Promise<Table[]> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ria-prof-'));
   const server = await startPeer(peer, redisUrl, ['--cpu-prof', '--cpu-prof-dir', dir]);
   try {
@@ -89,15 +108,32 @@ async function profile(peer: Peer, operation: OperationSpec, redis: Redis, redis
   fs.rmSync(dir, { recursive: true, force: true });
   const rows = (list: [string, number][]) => list.map(([name, share]) => [name, `${(share * 100).toFixed(1)}%`]);
   return [
-    { title: `Where ${peer}'s CPU went on ${operation.name} (self time by package or file; Node's own charged to its caller)`, header: ['where', 'share of samples'], rows: rows(summary.byPlace) },
-    { title: `${peer} on ${operation.name}: time with each package or file on the stack`, header: ['package or file', 'share of samples'], rows: rows(summary.inclusive) },
-    { title: `${peer} on ${operation.name}: heaviest functions (self time)`, header: ['function', 'share of samples'], rows: rows(summary.byFunction) },
+    {
+      title: `Where ${peer}'s CPU went on ${operation.name} (self time by package or file; Node's own charged to its caller)`,
+      header: ['where', 'share of samples'],
+      rows: rows(summary.byPlace),
+    },
+    {
+      title: `${peer} on ${operation.name}: time with each package or file on the stack`,
+      header: ['package or file', 'share of samples'],
+      rows: rows(summary.inclusive),
+    },
+    {
+      title: `${peer} on ${operation.name}: heaviest functions (self time)`,
+      header: ['function', 'share of samples'],
+      rows: rows(summary.byFunction),
+    },
   ];
 }
 
 const kindOf = (peer: Peer): PeerKind => (peer === 'raw' ? 'raw' : 'graphql');
 
-async function measure(server: ServerProcess, connections: Connection[], count: number, work: (c: Connection, n: number, slot: number) => Promise<void>): Promise<Run> {
+async function measure(
+  server: ServerProcess,
+  connections: Connection[],
+  count: number,
+  work: (c: Connection, n: number, slot: number) => Promise<void>,
+): Promise<Run> {
   const cpuBefore = server.cpuSeconds();
   const result = await runLoad(connections, count, work);
   const cpu = server.cpuSeconds() - cpuBefore;
@@ -137,12 +173,20 @@ async function main(): Promise<void> {
             const id = roundId++;
             const count = round === 0 ? WARM_UP : PER_ROUND;
             await operation.prepare(redis, id, count);
-            progress(0.05 + (0.75 * step++) / steps, `${operation.name}: ${round === 0 ? 'warm-up' : `round ${round}/${ROUNDS}`}, ${peer}`);
+            progress(
+              0.05 + (0.75 * step++) / steps,
+              `${operation.name}: ${round === 0 ? 'warm-up' : `round ${round}/${ROUNDS}`}, ${peer}`,
+            );
             // Fresh connections each run: servers close keep-alive connections left idle while the others ran.
-            const connections = await Promise.all(Array.from({ length: CONCURRENCY }, () => Connection.open(servers[peer].port)));
-            const run = await measure(servers[peer], connections, count, (c, n, slot) => operation.run(kindOf(peer), c, n, slot, id));
+            const connections = await Promise.all(
+              Array.from({ length: CONCURRENCY }, () => Connection.open(servers[peer].port)),
+            );
+            const run = await measure(servers[peer], connections, count, (c, n, slot) =>
+              operation.run(kindOf(peer), c, n, slot, id),
+            );
             for (const connection of connections) connection.close();
-            if (round > 0) runs.set(`${operation.name}/${peer}`, [...(runs.get(`${operation.name}/${peer}`) ?? []), run]);
+            if (round > 0)
+              runs.set(`${operation.name}/${peer}`, [...(runs.get(`${operation.name}/${peer}`) ?? []), run]);
           }
         }
       }
@@ -165,7 +209,16 @@ async function main(): Promise<void> {
       progress(0.88, 'redis-benchmark on the same commands');
       const limits = new Map<string, number>();
       for (const operation of SELECTED) {
-        limits.set(operation.name, redisLimit(redisUrl, productCommands.get(operation.name)!, CONCURRENCY, QUICK ? 5000 : 20000, pinned ? SERVER_CPU : undefined));
+        limits.set(
+          operation.name,
+          redisLimit(
+            redisUrl,
+            productCommands.get(operation.name)!,
+            CONCURRENCY,
+            QUICK ? 5000 : 20000,
+            pinned ? SERVER_CPU : undefined,
+          ),
+        );
       }
 
       const figures: Figure[] = [];
@@ -177,12 +230,42 @@ async function main(): Promise<void> {
         const ratio = (a: Peer, b: Peer) => summarize(of(a).map((run, i) => run.rate / of(b)[i].rate));
         const key = operation.name.replace('+', '_');
         const productVsRaw = ratio('product', 'raw');
-        figures.push(figure({ id: `graphql.${key}.product_vs_raw`, label: `${operation.name}: product / raw node:http (req/s)`, unit: 'x', ...productVsRaw, target: { op: '>=', value: 0.5 } }));
+        figures.push(
+          figure({
+            id: `graphql.${key}.product_vs_raw`,
+            label: `${operation.name}: product / raw node:http (req/s)`,
+            unit: 'x',
+            ...productVsRaw,
+            target: { op: '>=', value: 0.5 },
+          }),
+        );
         if (productVsRaw.value < 0.5) missed.push(operation);
-        figures.push(figure({ id: `graphql.${key}.apollo_vs_raw`, label: `${operation.name}: bare Apollo / raw node:http`, unit: 'x', ...ratio('apollo', 'raw') }));
+        figures.push(
+          figure({
+            id: `graphql.${key}.apollo_vs_raw`,
+            label: `${operation.name}: bare Apollo / raw node:http`,
+            unit: 'x',
+            ...ratio('apollo', 'raw'),
+          }),
+        );
         const tgCost = summarize(of('apollo+tg').map((run, i) => 1 - run.rate / of('apollo')[i].rate));
-        figures.push(figure({ id: `graphql.${key}.type_graphql_cost`, label: `${operation.name}: type-graphql cost vs bare Apollo (1 - rate ratio)`, unit: 'share', ...tgCost, target: { op: '<=', value: 0.1 } }));
-        figures.push(figure({ id: `graphql.${key}.product_vs_apollo_tg`, label: `${operation.name}: product / Apollo + type-graphql (middleware cost)`, unit: 'x', ...ratio('product', 'apollo+tg') }));
+        figures.push(
+          figure({
+            id: `graphql.${key}.type_graphql_cost`,
+            label: `${operation.name}: type-graphql cost vs bare Apollo (1 - rate ratio)`,
+            unit: 'share',
+            ...tgCost,
+            target: { op: '<=', value: 0.1 },
+          }),
+        );
+        figures.push(
+          figure({
+            id: `graphql.${key}.product_vs_apollo_tg`,
+            label: `${operation.name}: product / Apollo + type-graphql (middleware cost)`,
+            unit: 'x',
+            ...ratio('product', 'apollo+tg'),
+          }),
+        );
         const trips = roundTrips.get(`${operation.name}/product`)!;
         figures.push(
           figure({
@@ -190,11 +273,21 @@ async function main(): Promise<void> {
             label: `${operation.name}: Redis commands sent per operation (product)`,
             unit: 'commands',
             value: trips,
-            target: operation.mutation && operation.name !== 'fetchPendingMessages' ? { op: '<=', value: operation.name.includes('+') ? 2 : 1 } : undefined,
+            target:
+              operation.mutation && operation.name !== 'fetchPendingMessages'
+                ? { op: '<=', value: operation.name.includes('+') ? 2 : 1 }
+                : undefined,
           }),
         );
         const limit = limits.get(operation.name)!;
-        figures.push(figure({ id: `graphql.${key}.raw_vs_redis`, label: `${operation.name}: raw node:http / redis-benchmark limit`, unit: 'x', ...summarize(of('raw').map((run) => run.rate / limit)) }));
+        figures.push(
+          figure({
+            id: `graphql.${key}.raw_vs_redis`,
+            label: `${operation.name}: raw node:http / redis-benchmark limit`,
+            unit: 'x',
+            ...summarize(of('raw').map((run) => run.rate / limit)),
+          }),
+        );
         for (const peer of PEERS) {
           const list = of(peer);
           const rate = summarize(list.map((run) => run.rate));
@@ -210,10 +303,34 @@ async function main(): Promise<void> {
             roundTrips.get(`${operation.name}/${peer}`)!.toFixed(1),
           ]);
         }
-        rows.push([operation.name, 'redis-benchmark', limit.toFixed(0), '', '', '', '', '', String(productCommands.get(operation.name)!.length)]);
+        rows.push([
+          operation.name,
+          'redis-benchmark',
+          limit.toFixed(0),
+          '',
+          '',
+          '',
+          '',
+          '',
+          String(productCommands.get(operation.name)!.length),
+        ]);
       }
-      const header = ['operation', 'peer', 'ops/s', 'range', 'p50 ms', 'p99 ms', 'server CPU µs/op', 'server busy', 'Redis cmds/op'];
-      tables.push({ title: `GraphQL path: ${CONCURRENCY} connections, medians of ${ROUNDS} rounds of ${PER_ROUND} operations`, header, rows });
+      const header = [
+        'operation',
+        'peer',
+        'ops/s',
+        'range',
+        'p50 ms',
+        'p99 ms',
+        'server CPU µs/op',
+        'server busy',
+        'Redis cmds/op',
+      ];
+      tables.push({
+        title: `GraphQL path: ${CONCURRENCY} connections, medians of ${ROUNDS} rounds of ${PER_ROUND} operations`,
+        header,
+        rows,
+      });
       console.log();
       printTable(header, rows, 2);
 
@@ -231,7 +348,10 @@ async function main(): Promise<void> {
         }
       }
 
-      for (const f of figures) console.log(`${f.pass === undefined ? '    ' : f.pass ? 'PASS' : 'MISS'}  ${f.label}: ${f.value.toFixed(3)}${f.spread ? ` (${f.spread.min.toFixed(3)}-${f.spread.max.toFixed(3)})` : ''}`);
+      for (const f of figures)
+        console.log(
+          `${f.pass === undefined ? '    ' : f.pass ? 'PASS' : 'MISS'}  ${f.label}: ${f.value.toFixed(3)}${f.spread ? ` (${f.spread.min.toFixed(3)}-${f.spread.max.toFixed(3)})` : ''}`,
+        );
       await reportResult({
         suite: 'graphql',
         title: 'The GraphQL path beside raw node:http, bare Apollo and redis-benchmark',

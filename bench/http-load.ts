@@ -75,7 +75,12 @@ export class Connection {
 /** A POST of a JSON body, as bytes. */
 export function post(path: string, body: unknown, headers: Record<string, string> = {}): Buffer {
   const payload = Buffer.from(JSON.stringify(body));
-  const lines = [`POST ${path} HTTP/1.1`, 'host: 127.0.0.1', 'content-type: application/json', `content-length: ${payload.length}`];
+  const lines = [
+    `POST ${path} HTTP/1.1`,
+    'host: 127.0.0.1',
+    'content-type: application/json',
+    `content-length: ${payload.length}`,
+  ];
   for (const [name, value] of Object.entries(headers)) lines.push(`${name}: ${value}`);
   return Buffer.concat([Buffer.from(`${lines.join('\r\n')}\r\n\r\n`), payload]);
 }

@@ -111,7 +111,7 @@ interface Counter {
 function counted(client: Redis, counter: Counter): Redis {
   const send = client.sendCommand.bind(client);
   const seen = new WeakSet<object>();
-  client.sendCommand = ((...args: Parameters<Redis['sendCommand']>) => {
+  client.sendCommand = (...args: Parameters<Redis['sendCommand']>) => {
     // A pipeline hands each of its commands over with its own stream, new for each exec.
     const stream = args[1] as object | undefined;
     if (stream === undefined) counter.sent++;
@@ -120,10 +120,9 @@ function counted(client: Redis, counter: Counter): Redis {
       counter.sent++;
     }
     return send(...args);
-  });
+  };
   return client;
 }
-
 
 /** Our repository, counting script calls so a round shows how many attempts an acquire took. */
 class CountingRepository extends LeaseRepository {
@@ -290,7 +289,12 @@ function summarize(scenario: Scenario, peer: Peer, rounds: RoundResult[]): Summa
     failures: total((r) => r.failures),
     overLimit: total((r) => r.overLimit),
     rates,
-    p99s: rounds.map((r) => percentile([...r.waits].sort((a, b) => a - b), 99)),
+    p99s: rounds.map((r) =>
+      percentile(
+        [...r.waits].sort((a, b) => a - b),
+        99,
+      ),
+    ),
   };
 }
 
@@ -326,7 +330,10 @@ async function ours(url: string): Promise<{ peer: Peer; close: () => void }> {
       repositories: [repositories.lock, repositories.semaphore],
       acquire: async (name, scenario, owner) => {
         const acquirer = acquirers[scenario.kind];
-        const lease = await acquirer.acquire({ name, limit: scenario.limit, ttlMs: TTL_MS, owner, waitMs: WAIT_MS }, requestSignal());
+        const lease = await acquirer.acquire(
+          { name, limit: scenario.limit, ttlMs: TTL_MS, owner, waitMs: WAIT_MS },
+          requestSignal(),
+        );
         return lease && (() => acquirer.repository.release(name, lease.id));
       },
     },
@@ -352,7 +359,10 @@ async function theirs(url: string): Promise<{ peer: Peer; close: () => void }> {
       command,
       // A new Mutex/Semaphore per acquire, as a request handler would make one.
       acquire: async (name, scenario) => {
-        const lock = scenario.kind === 'lock' ? new Mutex(client, name, options) : new Semaphore(client, name, scenario.limit, options);
+        const lock =
+          scenario.kind === 'lock'
+            ? new Mutex(client, name, options)
+            : new Semaphore(client, name, scenario.limit, options);
         try {
           await lock.acquire(requestSignal());
         } catch (error) {
@@ -387,7 +397,9 @@ async function bookFair(url: string): Promise<{ peer: Peer; close: () => void }>
       command,
       acquire: async (name, scenario) => {
         const semname = `semaphore:${name}`;
-        const identifier = await bookWaiting(() => acquireFairSemaphore(client, semname, scenario.limit, TTL_MS / 1000));
+        const identifier = await bookWaiting(() =>
+          acquireFairSemaphore(client, semname, scenario.limit, TTL_MS / 1000),
+        );
         return identifier === undefined ? undefined : () => releaseFairSemaphore(client, semname, identifier);
       },
     },
@@ -416,7 +428,9 @@ async function bookWithLock(url: string): Promise<{ peer: Peer; close: () => voi
       acquire: async (name, scenario, owner) => {
         const client = await clientOf(owner);
         const semname = `semaphore:${name}`;
-        const identifier = await bookWaiting(() => acquireSemaphoreWithLock(client, semname, scenario.limit, TTL_MS / 1000));
+        const identifier = await bookWaiting(() =>
+          acquireSemaphoreWithLock(client, semname, scenario.limit, TTL_MS / 1000),
+        );
         return identifier === undefined ? undefined : () => releaseFairSemaphore(client, semname, identifier);
       },
     },
@@ -481,7 +495,8 @@ function table(report: SuiteReport, summaries: Summary[]): void {
 
 /** The issue's targets and the book's ratio, as figures. */
 function figures(report: SuiteReport, scenarios: Scenario[], summaries: Summary[]): void {
-  const find = (scenario: Scenario, peer: string): Summary | undefined => summaries.find((s) => s.scenario === scenario.title && s.peer === peer);
+  const find = (scenario: Scenario, peer: string): Summary | undefined =>
+    summaries.find((s) => s.scenario === scenario.title && s.peer === peer);
   for (const scenario of scenarios) {
     const mine = find(scenario, 'ours')!;
     const theirs = find(scenario, 'redis-semaphore')!;
@@ -506,7 +521,13 @@ function figures(report: SuiteReport, scenarios: Scenario[], summaries: Summary[
       ['book semaphore+lock', 'book_with_lock'],
     ] as const) {
       const book = find(scenario, peer);
-      if (book) report.figure({ id: `leases.${scenario.id}.ours_vs_${id}`, label: `${scenario.title}: ours / ${peer} (pairs/s)`, unit: 'x', ...pairedRatio(mine.rates, book.rates) });
+      if (book)
+        report.figure({
+          id: `leases.${scenario.id}.ours_vs_${id}`,
+          label: `${scenario.title}: ours / ${peer} (pairs/s)`,
+          unit: 'x',
+          ...pairedRatio(mine.rates, book.rates),
+        });
     }
     if (scenario.ownNames && scenario.callers === 1) {
       report.figure({
@@ -529,68 +550,90 @@ function figures(report: SuiteReport, scenarios: Scenario[], summaries: Summary[
       }
     }
   }
-  const over = (peer: string): number => summaries.filter((s) => s.peer === peer).reduce((sum, s) => sum + s.overLimit, 0);
-  report.figure({ id: 'leases.ours_over_limit', label: 'ours: grants that found the limit already held, all scenarios', unit: 'grants', value: over('ours'), target: { op: '==', value: 0 } });
-  report.figure({ id: 'leases.book_fair_over_limit', label: 'book fair semaphore: grants that found the limit already held', unit: 'grants', value: over('book fair semaphore') });
+  const over = (peer: string): number =>
+    summaries.filter((s) => s.peer === peer).reduce((sum, s) => sum + s.overLimit, 0);
+  report.figure({
+    id: 'leases.ours_over_limit',
+    label: 'ours: grants that found the limit already held, all scenarios',
+    unit: 'grants',
+    value: over('ours'),
+    target: { op: '==', value: 0 },
+  });
+  report.figure({
+    id: 'leases.book_fair_over_limit',
+    label: 'book fair semaphore: grants that found the limit already held',
+    unit: 'grants',
+    value: over('book fair semaphore'),
+  });
 }
 
-runSuite('leases', 'Locks and semaphores (book 6.2-6.3): ours beside redis-semaphore and the book\'s fair semaphore', async (report) => {
-  await withBenchRedis(async (url) => {
-    const admin = new Redis(url);
-    const made = [await ours(url), await theirs(url), await bookFair(url), await bookWithLock(url)];
-    const peers = made.map((m) => m.peer);
-    const summaries: Summary[] = [];
-    const benchStarted = performance.now();
-    const runs = SCENARIOS.reduce((sum, scenario) => sum + peers.filter((p) => p.kinds.includes(scenario.kind)).length * (ROUNDS + 1), 0);
-    const steps = new Steps(runs);
-    try {
-      console.log(
-        `leases benchmark: ours (LeaseAcquirer: one shared command connection + one LeaseSignals subscriber connection) ` +
-          `against redis-semaphore 5.8.0 (Mutex/Semaphore on one shared connection; retryInterval ${THEIR_RETRY_MS} ms (default), ` +
-          `refreshInterval 0) and, for semaphores, the book's fair semaphore (plain: one shared connection; with lock: one per caller), same redis-server, alternately: 1 warm-up + ${ROUNDS} rounds each.`,
+runSuite(
+  'leases',
+  "Locks and semaphores (book 6.2-6.3): ours beside redis-semaphore and the book's fair semaphore",
+  async (report) => {
+    await withBenchRedis(async (url) => {
+      const admin = new Redis(url);
+      const made = [await ours(url), await theirs(url), await bookFair(url), await bookWithLock(url)];
+      const peers = made.map((m) => m.peer);
+      const summaries: Summary[] = [];
+      const benchStarted = performance.now();
+      const runs = SCENARIOS.reduce(
+        (sum, scenario) => sum + peers.filter((p) => p.kinds.includes(scenario.kind)).length * (ROUNDS + 1),
+        0,
       );
-      console.log(
-        `  acquire waits up to ${WAIT_MS} ms (the lock's default) and holds for ${TTL_MS} ms; "hold" callers keep the slot for a ${HOLD_MS} ms timer before ` +
-          `releasing, "no hold" ones release at once; each acquire gets a fresh AbortSignal as a resolver passes (${PASS_SIGNAL ? 'on' : 'off: BENCH_LEASE_SIGNAL=0'}).`,
-      );
-      console.log(
-        '  "sent" counts requests the client connections sent (each a round trip; a MULTI/EXEC block counts one); "redis cmds" what Redis executed (INFO commandstats, inside scripts too).',
-      );
-      for (const scenario of SCENARIOS) {
-        const taking = peers.filter((p) => p.kinds.includes(scenario.kind));
-        console.log(`${scenario.title}: ${scenario.ops} acquire+release pairs per round`);
-        const prefix = (peer: Peer): string => `bench-${scenario.kind}-${scenario.callers}-${scenario.ownNames ? 'own' : 'shared'}-${scenario.holdMs}-${peer.label.replace(/\W+/g, '-')}`;
-        for (const peer of taking) {
-          steps.step(`${scenario.title}, warm-up, ${peer.label}`);
-          await round(peer, scenario, admin, prefix(peer), Math.ceil(scenario.ops / 4));
-        }
-        const results = new Map<Peer, RoundResult[]>(taking.map((peer) => [peer, []]));
-        for (let i = 0; i < ROUNDS; i++) {
+      const steps = new Steps(runs);
+      try {
+        console.log(
+          `leases benchmark: ours (LeaseAcquirer: one shared command connection + one LeaseSignals subscriber connection) ` +
+            `against redis-semaphore 5.8.0 (Mutex/Semaphore on one shared connection; retryInterval ${THEIR_RETRY_MS} ms (default), ` +
+            `refreshInterval 0) and, for semaphores, the book's fair semaphore (plain: one shared connection; with lock: one per caller), same redis-server, alternately: 1 warm-up + ${ROUNDS} rounds each.`,
+        );
+        console.log(
+          `  acquire waits up to ${WAIT_MS} ms (the lock's default) and holds for ${TTL_MS} ms; "hold" callers keep the slot for a ${HOLD_MS} ms timer before ` +
+            `releasing, "no hold" ones release at once; each acquire gets a fresh AbortSignal as a resolver passes (${PASS_SIGNAL ? 'on' : 'off: BENCH_LEASE_SIGNAL=0'}).`,
+        );
+        console.log(
+          '  "sent" counts requests the client connections sent (each a round trip; a MULTI/EXEC block counts one); "redis cmds" what Redis executed (INFO commandstats, inside scripts too).',
+        );
+        for (const scenario of SCENARIOS) {
+          const taking = peers.filter((p) => p.kinds.includes(scenario.kind));
+          console.log(`${scenario.title}: ${scenario.ops} acquire+release pairs per round`);
+          const prefix = (peer: Peer): string =>
+            `bench-${scenario.kind}-${scenario.callers}-${scenario.ownNames ? 'own' : 'shared'}-${scenario.holdMs}-${peer.label.replace(/\W+/g, '-')}`;
           for (const peer of taking) {
-            steps.step(`${scenario.title}, round ${i + 1}/${ROUNDS}, ${peer.label}`);
-            const result = await round(peer, scenario, admin, prefix(peer), scenario.ops);
-            results.get(peer)!.push(result);
-            console.log(roundLine(peer, result));
+            steps.step(`${scenario.title}, warm-up, ${peer.label}`);
+            await round(peer, scenario, admin, prefix(peer), Math.ceil(scenario.ops / 4));
           }
+          const results = new Map<Peer, RoundResult[]>(taking.map((peer) => [peer, []]));
+          for (let i = 0; i < ROUNDS; i++) {
+            for (const peer of taking) {
+              steps.step(`${scenario.title}, round ${i + 1}/${ROUNDS}, ${peer.label}`);
+              const result = await round(peer, scenario, admin, prefix(peer), scenario.ops);
+              results.get(peer)!.push(result);
+              console.log(roundLine(peer, result));
+            }
+          }
+          for (const peer of taking) summaries.push(summarize(scenario, peer, results.get(peer)!));
         }
-        for (const peer of taking) summaries.push(summarize(scenario, peer, results.get(peer)!));
+        console.log(`\nleases: ${((performance.now() - benchStarted) / 1000).toFixed(1)} s`);
+        table(report, summaries);
+        report.note(
+          'sent/pair: requests sent per acquire+release on the command connections (+ on the LeaseSignals subscriber connection, ' +
+            'whose SUBSCRIBE is made in the warm-up and kept while the name is busy); msgs/pair: release notices the subscriber received; ' +
+            'attempts/acq: acquire scripts run per grant; grants/caller: fewest-most grants one caller got over all rounds (equal = fair); ' +
+            'over limit: grants that found the limit already held (counted in the bench, a holder counted out before its release is sent).',
+        );
+        report.note(
+          "The book's fair semaphore gives up at once when no slot is free; its callers here try again after 1 ms (as the book's acquire_lock does), up to the same 10 s wait.",
+        );
+        report.note(
+          `Targets (the lease issue): at least as fast as redis-semaphore, one round trip per operation uncontended, and a lower p99 wait under contention.`,
+        );
+        figures(report, SCENARIOS, summaries);
+      } finally {
+        for (const m of made) m.close();
+        admin.disconnect();
       }
-      console.log(`\nleases: ${((performance.now() - benchStarted) / 1000).toFixed(1)} s`);
-      table(report, summaries);
-      report.note(
-        'sent/pair: requests sent per acquire+release on the command connections (+ on the LeaseSignals subscriber connection, ' +
-          'whose SUBSCRIBE is made in the warm-up and kept while the name is busy); msgs/pair: release notices the subscriber received; ' +
-          'attempts/acq: acquire scripts run per grant; grants/caller: fewest-most grants one caller got over all rounds (equal = fair); ' +
-          'over limit: grants that found the limit already held (counted in the bench, a holder counted out before its release is sent).',
-      );
-      report.note(
-        "The book's fair semaphore gives up at once when no slot is free; its callers here try again after 1 ms (as the book's acquire_lock does), up to the same 10 s wait.",
-      );
-      report.note(`Targets (the lease issue): at least as fast as redis-semaphore, one round trip per operation uncontended, and a lower p99 wait under contention.`);
-      figures(report, SCENARIOS, summaries);
-    } finally {
-      for (const m of made) m.close();
-      admin.disconnect();
-    }
-  });
-});
+    });
+  },
+);

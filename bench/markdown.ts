@@ -46,16 +46,27 @@ export function toMarkdown(report: RunReport): string {
   const failed = report.runs.filter((run) => run.status !== 'ok');
   if (failed.length) {
     lines.push('## Suites that did not finish', '');
-    for (const run of failed) lines.push(`- \`${run.suite}\`: ${run.status}, ${run.error ?? 'no result'} (log: \`${run.log}\`)`);
+    for (const run of failed)
+      lines.push(`- \`${run.suite}\`: ${run.status}, ${run.error ?? 'no result'} (log: \`${run.log}\`)`);
     lines.push('');
   }
   for (const run of report.runs) {
     const result = run.result;
     lines.push(`## ${result?.title ?? run.suite}`, '');
-    lines.push(`Suite \`${run.suite}\`, ${formatNumber(run.seconds)} s${run.status === 'ok' ? '' : `, **${run.status}**: ${run.error ?? 'no result'}`}.`, '');
+    lines.push(
+      `Suite \`${run.suite}\`, ${formatNumber(run.seconds)} s${run.status === 'ok' ? '' : `, **${run.status}**: ${run.error ?? 'no result'}`}.`,
+      '',
+    );
     if (!result) continue;
     if (result.figures.length) {
-      const rows = ordered(result.figures).map((f) => [f.label, formatNumber(f.value), formatSpread(f), f.unit, formatTarget(f), formatPass(f)]);
+      const rows = ordered(result.figures).map((f) => [
+        f.label,
+        formatNumber(f.value),
+        formatSpread(f),
+        f.unit,
+        formatTarget(f),
+        formatPass(f),
+      ]);
       lines.push(...table(['Figure', 'Median', 'Range', 'Unit', 'Target', ''], rows, new Set([1, 2])), '');
     }
     for (const t of result.tables) {

@@ -11,7 +11,12 @@ import { closeRedis, connectRedis } from '../src/redis/client/connection';
 import { LeaseRepository } from '../src/redis/leases/repository';
 import { LeaseSignals } from '../src/redis/leases/signals';
 import { LeaseAcquirer } from '../src/redis/leases/acquirer';
-import { MarketRepository, PURCHASE_OUTCOMES, type MarketStrategyName, type PurchaseOutcome } from '../src/redis/market/repository';
+import {
+  MarketRepository,
+  PURCHASE_OUTCOMES,
+  type MarketStrategyName,
+  type PurchaseOutcome,
+} from '../src/redis/market/repository';
 import { createMarketStrategy } from '../src/redis/market/strategies';
 import { seeded } from './support';
 
@@ -120,7 +125,11 @@ export interface Market {
  * createMarketStrategy (WATCH: a pool of `watchConnections`; LOCK: the product's lock acquirer
  * with its own LeaseSignals subscriber connection), and the config's default timeouts.
  */
-export async function buildMarket(url: string, strategy: MarketStrategyName, watchConnections: number): Promise<Market> {
+export async function buildMarket(
+  url: string,
+  strategy: MarketStrategyName,
+  watchConnections: number,
+): Promise<Market> {
   const logger = pino({ level: 'silent' });
   const commands = await connectRedis(url, { name: 'bench:market', logger });
   const shutdown = new AbortController();
@@ -128,12 +137,19 @@ export async function buildMarket(url: string, strategy: MarketStrategyName, wat
   const subscriber = strategy === 'LOCK' ? await connectRedis(url, { name: 'bench:lease-signals', logger }) : undefined;
   const signals = subscriber && new LeaseSignals(subscriber, logger);
   const made = createMarketStrategy(
-    { strategy, watchConnections, contentionTimeoutMs: CONTENTION_TIMEOUT_MS, lockTtlMs: LOCK_TTL_MS, maxFunds: 1_000_000_000_000_000 },
+    {
+      strategy,
+      watchConnections,
+      contentionTimeoutMs: CONTENTION_TIMEOUT_MS,
+      lockTtlMs: LOCK_TTL_MS,
+      maxFunds: 1_000_000_000_000_000,
+    },
     {
       redis: url,
       commands,
       logger,
-      locks: () => new LeaseAcquirer(new LeaseRepository(commands, 'lock', { maxWaiters: 1000 }), signals!, shutdown.signal),
+      locks: () =>
+        new LeaseAcquirer(new LeaseRepository(commands, 'lock', { maxWaiters: 1000 }), signals!, shutdown.signal),
     },
   );
   const grants = await connectRedis(url, { name: 'bench:market-grants', logger });
@@ -155,7 +171,8 @@ export async function buildMarket(url: string, strategy: MarketStrategyName, wat
 export async function grantItems(market: MarketRepository, lister: number, from: number, to: number): Promise<void> {
   for (let start = from; start < to; start += GRANT_BATCH) {
     const grants: Promise<void>[] = [];
-    for (let n = start; n < Math.min(to, start + GRANT_BATCH); n++) grants.push(market.grantItem(listerName(lister), itemName(lister, n)));
+    for (let n = start; n < Math.min(to, start + GRANT_BATCH); n++)
+      grants.push(market.grantItem(listerName(lister), itemName(lister, n)));
     await Promise.all(grants);
   }
 }
@@ -278,11 +295,10 @@ export interface WorkerSetup {
 }
 
 export type ToWorker =
-  | { type: 'prepare'; strategy: MarketStrategyName; spec: ProcessSpec }
-  | { type: 'go' }
-  | { type: 'exit' };
+  { type: 'prepare'; strategy: MarketStrategyName; spec: ProcessSpec } | { type: 'go' } | { type: 'exit' };
 
-export type FromWorker = { type: 'ready' } | { type: 'done'; result: ProcessResult } | { type: 'failed'; error: string };
+export type FromWorker =
+  { type: 'ready' } | { type: 'done'; result: ProcessResult } | { type: 'failed'; error: string };
 
 function serveAsWorker(setup: WorkerSetup): void {
   const port = parentPort!;
@@ -290,7 +306,8 @@ function serveAsWorker(setup: WorkerSetup): void {
   const requests = countRequests();
   let current: { market: Market; spec: ProcessSpec } | undefined;
   const reply = (message: FromWorker): void => port.postMessage(message);
-  const fail = (error: unknown): void => reply({ type: 'failed', error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+  const fail = (error: unknown): void =>
+    reply({ type: 'failed', error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
 
   port.on('message', (message: ToWorker) => {
     if (message.type === 'prepare') {
@@ -303,7 +320,13 @@ function serveAsWorker(setup: WorkerSetup): void {
     } else if (message.type === 'go') {
       void (async () => {
         const { market, spec } = current!;
-        const result = await simulate(market.repository, market.granter, spec, () => Atomics.load(stop, 0) === 1, requests);
+        const result = await simulate(
+          market.repository,
+          market.granter,
+          spec,
+          () => Atomics.load(stop, 0) === 1,
+          requests,
+        );
         await market.close();
         current = undefined;
         port.postMessage({ type: 'done', result } satisfies FromWorker, [result.waits.buffer as ArrayBuffer]);

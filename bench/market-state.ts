@@ -32,7 +32,10 @@ export class StartingState {
   async reset(cast: Cast, stock: number): Promise<void> {
     await this.admin.flushdb();
     for (let id = 0; id < cast.buyers; id++) await this.granter.grantFunds(buyerName(id), BUYER_FUNDS);
-    const users = [...Array.from({ length: cast.listers }, (_, id) => listerName(id)), ...Array.from({ length: cast.buyers }, (_, id) => buyerName(id))];
+    const users = [
+      ...Array.from({ length: cast.listers }, (_, id) => listerName(id)),
+      ...Array.from({ length: cast.buyers }, (_, id) => buyerName(id)),
+    ];
     this.keys = [marketKeys.items(), ...users.flatMap((user) => [marketKeys.user(user), marketKeys.inventory(user)])];
     this.stock = 0;
     await this.grow(cast, stock);
@@ -44,20 +47,23 @@ export class StartingState {
     await Promise.all(Array.from({ length: cast.listers }, (_, id) => grantItems(this.granter, id, this.stock, stock)));
     this.stock = Math.max(this.stock, stock);
     await this.spare.flushdb();
-    await succeeded(this.keys.reduce((pipeline, key) => pipeline.copy(key, key, 'DB', 1), this.admin.pipeline()).exec());
+    await succeeded(
+      this.keys.reduce((pipeline, key) => pipeline.copy(key, key, 'DB', 1), this.admin.pipeline()).exec(),
+    );
   }
 
   /** The database as it was after the last grow(), and nothing else. */
   async restore(): Promise<void> {
     await this.admin.flushdb();
-    await succeeded(this.keys.reduce((pipeline, key) => pipeline.copy(key, key, 'DB', 0), this.spare.pipeline()).exec());
+    await succeeded(
+      this.keys.reduce((pipeline, key) => pipeline.copy(key, key, 'DB', 0), this.spare.pipeline()).exec(),
+    );
   }
 }
 
 async function succeeded(pending: Promise<[Error | null, unknown][] | null>): Promise<void> {
   for (const [error] of (await pending) ?? []) if (error) throw error;
 }
-
 
 /** The book's invariants and the processes' own counts, against what Redis holds now. */
 export async function checkInvariants(admin: Redis, results: ProcessResult[], after: string): Promise<void> {
@@ -72,10 +78,12 @@ export async function checkInvariants(admin: Redis, results: ProcessResult[], af
     if (!Number.isSafeInteger(funds) || funds < 0) problems.push(`${user} has funds ${funds}`);
     money += funds;
   }
-  if (money !== buyers.length * BUYER_FUNDS) problems.push(`money is not conserved: ${money} held, ${buyers.length * BUYER_FUNDS} granted`);
+  if (money !== buyers.length * BUYER_FUNDS)
+    problems.push(`money is not conserved: ${money} held, ${buyers.length * BUYER_FUNDS} granted`);
   for (const buyer of buyers) {
     const funds = Number(await admin.hget(marketKeys.user(buyerName(buyer.id)), 'funds'));
-    if (funds !== BUYER_FUNDS - buyer.spent) problems.push(`${buyerName(buyer.id)} holds ${funds} but reports spending ${buyer.spent}`);
+    if (funds !== BUYER_FUNDS - buyer.spent)
+      problems.push(`${buyerName(buyer.id)} holds ${funds} but reports spending ${buyer.spent}`);
   }
 
   const items = new Set(await admin.smembers(marketKeys.items()));
@@ -101,13 +109,17 @@ export async function checkInvariants(admin: Redis, results: ProcessResult[], af
 
   const purchased = sum(buyers, (r) => r.outcomes.PURCHASED);
   const listed = sum(listers, (r) => r.listed);
-  if (listings.length !== listed - purchased) problems.push(`${listings.length} listings left, but ${listed} listed - ${purchased} bought`);
+  if (listings.length !== listed - purchased)
+    problems.push(`${listings.length} listings left, but ${listed} listed - ${purchased} bought`);
   for (const r of listers) {
-    if (held.get(listerName(r.id)) !== r.granted - r.listed) problems.push(`${listerName(r.id)} holds ${held.get(listerName(r.id))}, expected ${r.granted} - ${r.listed}`);
-    if (r.notListed > 0) problems.push(`${listerName(r.id)} was told ${r.notListed} times that it did not hold its own item`);
+    if (held.get(listerName(r.id)) !== r.granted - r.listed)
+      problems.push(`${listerName(r.id)} holds ${held.get(listerName(r.id))}, expected ${r.granted} - ${r.listed}`);
+    if (r.notListed > 0)
+      problems.push(`${listerName(r.id)} was told ${r.notListed} times that it did not hold its own item`);
   }
   for (const r of buyers) {
-    if (held.get(buyerName(r.id)) !== r.outcomes.PURCHASED) problems.push(`${buyerName(r.id)} holds ${held.get(buyerName(r.id))} items, bought ${r.outcomes.PURCHASED}`);
+    if (held.get(buyerName(r.id)) !== r.outcomes.PURCHASED)
+      problems.push(`${buyerName(r.id)} holds ${held.get(buyerName(r.id))} items, bought ${r.outcomes.PURCHASED}`);
   }
 
   // Every market lock (names `market:item:*`, `market:funds:*`) released by the end.
@@ -124,4 +136,5 @@ export async function checkInvariants(admin: Redis, results: ProcessResult[], af
   }
 }
 
-const sum = (results: ProcessResult[], pick: (r: ProcessResult) => number): number => results.reduce((total, r) => total + pick(r), 0);
+const sum = (results: ProcessResult[], pick: (r: ProcessResult) => number): number =>
+  results.reduce((total, r) => total + pick(r), 0);

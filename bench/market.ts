@@ -100,9 +100,27 @@ interface Scenario {
 }
 
 const SCENARIOS: Scenario[] = [
-  { id: '1lister1buyer', title: '1 lister, 1 buyer', listers: 1, buyers: 1, book: { listed: 145_000, bought: 27_000, boughtBelow: false, retries: 80_000, waitMs: 14 } },
-  { id: '5listers1buyer', title: '5 listers, 1 buyer', listers: 5, buyers: 1, book: { listed: 331_000, bought: 200, boughtBelow: true, retries: 50_000, waitMs: 150 } },
-  { id: '5listers5buyers', title: '5 listers, 5 buyers', listers: 5, buyers: 5, book: { listed: 206_000, bought: 600, boughtBelow: true, retries: 161_000, waitMs: 498 } },
+  {
+    id: '1lister1buyer',
+    title: '1 lister, 1 buyer',
+    listers: 1,
+    buyers: 1,
+    book: { listed: 145_000, bought: 27_000, boughtBelow: false, retries: 80_000, waitMs: 14 },
+  },
+  {
+    id: '5listers1buyer',
+    title: '5 listers, 1 buyer',
+    listers: 5,
+    buyers: 1,
+    book: { listed: 331_000, bought: 200, boughtBelow: true, retries: 50_000, waitMs: 150 },
+  },
+  {
+    id: '5listers5buyers',
+    title: '5 listers, 5 buyers',
+    listers: 5,
+    buyers: 5,
+    book: { listed: 206_000, bought: 600, boughtBelow: true, retries: 161_000, waitMs: 498 },
+  },
 ];
 const BOOK_SECONDS = 60;
 const WARM_UP_SECONDS = 0.3;
@@ -145,7 +163,11 @@ class ThreadRunner implements Runner {
         if (waiting) take(waiting);
       };
       worker.on('message', (message: FromWorker) =>
-        settle((p) => (message.type === 'failed' ? p.reject(new Error(`a market process failed:\n${message.error}`)) : p.resolve(message))),
+        settle((p) =>
+          message.type === 'failed'
+            ? p.reject(new Error(`a market process failed:\n${message.error}`))
+            : p.resolve(message),
+        ),
       );
       worker.on('error', (error) => settle((p) => p.reject(error)));
       worker.on('exit', (code) => settle((p) => p.reject(new Error(`a market process exited (code ${code})`))));
@@ -203,7 +225,11 @@ class InlineRunner implements Runner {
   async go(): Promise<ProcessResult[]> {
     this.stopped = false;
     this.started = performance.eventLoopUtilization();
-    const results = await Promise.all(this.specs.map((spec) => simulate(this.market!.repository, this.market!.granter, spec, () => this.stopped, undefined)));
+    const results = await Promise.all(
+      this.specs.map((spec) =>
+        simulate(this.market!.repository, this.market!.granter, spec, () => this.stopped, undefined),
+      ),
+    );
     await this.market!.close();
     return results;
   }
@@ -242,18 +268,37 @@ function machineIdleSeconds(): number {
   return os.cpus().reduce((total, cpu) => total + cpu.times.idle, 0) / 1000;
 }
 
-const sum = (results: ProcessResult[], pick: (r: ProcessResult) => number): number => results.reduce((total, r) => total + pick(r), 0);
+const sum = (results: ProcessResult[], pick: (r: ProcessResult) => number): number =>
+  results.reduce((total, r) => total + pick(r), 0);
 const bought = (run: Run): number => sum(run.results, (r) => r.outcomes.PURCHASED);
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 function specsFor(scenario: Scenario, stock: number, round: number): ProcessSpec[] {
   return [
-    ...Array.from({ length: scenario.listers }, (_, id): ProcessSpec => ({ role: 'lister', id, seed: 1000 * round + id + 1, stock })),
-    ...Array.from({ length: scenario.buyers }, (_, id): ProcessSpec => ({ role: 'buyer', id, seed: 1000 * round + 100 + id, stock: 0 })),
+    ...Array.from({ length: scenario.listers }, (_, id): ProcessSpec => ({
+      role: 'lister',
+      id,
+      seed: 1000 * round + id + 1,
+      stock,
+    })),
+    ...Array.from({ length: scenario.buyers }, (_, id): ProcessSpec => ({
+      role: 'buyer',
+      id,
+      seed: 1000 * round + 100 + id,
+      stock: 0,
+    })),
   ];
 }
 
-async function runOnce(runner: Runner, admin: Redis, state: StartingState, scenario: Scenario, strategy: MarketStrategyName, round: number, seconds: number): Promise<Run> {
+async function runOnce(
+  runner: Runner,
+  admin: Redis,
+  state: StartingState,
+  scenario: Scenario,
+  strategy: MarketStrategyName,
+  round: number,
+  seconds: number,
+): Promise<Run> {
   const preparing = performance.now();
   await state.restore();
   const specs = specsFor(scenario, state.stock, round);
@@ -364,7 +409,12 @@ function summarize(scenario: Scenario, strategy: MarketStrategyName, runs: Run[]
     avgWait: waits.reduce((a, b) => a + b, 0) / waits.length,
     p99Wait: percentile(waits, 99),
     boughtPerRound: runs.map(bought),
-    p99PerRound: runs.map((run) => percentile(run.results.flatMap((r) => [...r.waits]).sort((a, b) => a - b), 99)),
+    p99PerRound: runs.map((run) =>
+      percentile(
+        run.results.flatMap((r) => [...r.waits]).sort((a, b) => a - b),
+        99,
+      ),
+    ),
   };
 }
 
@@ -378,7 +428,16 @@ function printResults(report: SuiteReport, summaries: Summary[], seconds: number
   const rows: string[][] = [];
   for (const scenario of SCENARIOS) {
     for (const s of summaries.filter((x) => x.scenario === scenario)) {
-      rows.push([scenario.title, s.strategy, count(s.listed), count(s.bought), count(s.retries), count(s.failed), ms(s.avgWait), ms(s.p99Wait)]);
+      rows.push([
+        scenario.title,
+        s.strategy,
+        count(s.listed),
+        count(s.bought),
+        count(s.retries),
+        count(s.failed),
+        ms(s.avgWait),
+        ms(s.p99Wait),
+      ]);
     }
     const book = scenario.book;
     rows.push([
@@ -424,7 +483,9 @@ function printDetails(report: SuiteReport, summaries: Summary[]): void {
   const rows = summaries.map((s) => {
     const all = s.runs.flatMap((run) => run.results);
     const tally = (pick: (r: ProcessResult) => number): number => sum(all, pick);
-    const perPurchase = all.every((r) => r.role === 'lister' || r.purchaseRequests !== undefined) ? tally((r) => r.purchaseRequests ?? 0) / tally((r) => r.attempts) : NaN;
+    const perPurchase = all.every((r) => r.role === 'lister' || r.purchaseRequests !== undefined)
+      ? tally((r) => r.purchaseRequests ?? 0) / tally((r) => r.attempts)
+      : NaN;
     const seconds = s.runs.reduce((t, run) => t + run.seconds, 0);
     const avg = (pick: (run: Run) => number): number => s.runs.reduce((t, run) => t + pick(run), 0) / s.runs.length;
     return [
@@ -437,7 +498,13 @@ function printDetails(report: SuiteReport, summaries: Summary[]): void {
       count(tally((r) => r.completed)),
       count(tally((r) => r.retriedCalls)),
       Number.isNaN(perPurchase) ? '-' : perPurchase.toFixed(2),
-      (s.runs.reduce((t, run) => t + run.redisCommands, 0) / Math.max(1, tally((r) => r.outcomes.PURCHASED))).toFixed(1),
+      (
+        s.runs.reduce((t, run) => t + run.redisCommands, 0) /
+        Math.max(
+          1,
+          tally((r) => r.outcomes.PURCHASED),
+        )
+      ).toFixed(1),
       count(tally((r) => r.listed) / seconds),
       count(tally((r) => r.outcomes.PURCHASED) / seconds),
       avg((run) => run.clientCpu).toFixed(2),
@@ -452,8 +519,8 @@ function printDetails(report: SuiteReport, summaries: Summary[]): void {
   report.note(
     'Details, over all rounds. gone/price chg: ITEM_GONE/PRICE_CHANGED answers (another buyer was first); completed: calls answered PURCHASED, ' +
       'ITEM_GONE or PRICE_CHANGED with no retry; retried: calls with retries > 0; reqs/purch: requests per purchase() call (threads only: a ' +
-      'MULTI/EXEC or pipeline counts 1), all connections of the buyer, retries and lock waits included; cmds/bought: Redis commands the run executed (scripts\' inner ones, ' +
-      'listing and paging included) per item bought; client/redis/other cpu: CPU seconds per second (this process\'s threads together; redis-server; ' +
+      "MULTI/EXEC or pipeline counts 1), all connections of the buyer, retries and lock waits included; cmds/bought: Redis commands the run executed (scripts' inner ones, " +
+      "listing and paging included) per item bought; client/redis/other cpu: CPU seconds per second (this process's threads together; redis-server; " +
       'every other process on the machine, which is noise; 2 = two cores); client busy: event-loop utilisation of the busiest client thread (1 = never idle: the client, not Redis, set the pace); tail: time after the stop until the ' +
       'calls in flight returned; restocks: times a lister ran low and was granted more items mid-run.',
   );
@@ -463,7 +530,13 @@ function printCosts(report: SuiteReport, costs: Cost[], ops: number): void {
   report.table(
     'market cost of one operation, uncontended',
     ['strategy', 'redis cmds/list', 'reqs/list', 'redis cmds/purchase', 'reqs/purchase'],
-    costs.map((c) => [c.strategy, c.listCommands.toFixed(1), c.listRequests.toFixed(1), c.purchaseCommands.toFixed(1), c.purchaseRequests.toFixed(1)]),
+    costs.map((c) => [
+      c.strategy,
+      c.listCommands.toFixed(1),
+      c.listRequests.toFixed(1),
+      c.purchaseCommands.toFixed(1),
+      c.purchaseRequests.toFixed(1),
+    ]),
     1,
   );
   report.note(
@@ -479,7 +552,10 @@ function printTargets(summaries: Summary[]): void {
   const script = of('SCRIPT');
   const lines: [boolean, string][] = [];
   const retries = script.map((s) => s.runs.reduce((t, run) => t + sum(run.results, (r) => r.retries), 0));
-  lines.push([retries.every((r) => r === 0), `SCRIPT made no purchase retries in any scenario (${retries.join(', ')})`]);
+  lines.push([
+    retries.every((r) => r === 0),
+    `SCRIPT made no purchase retries in any scenario (${retries.join(', ')})`,
+  ]);
   const completion = script.map((s) => {
     const all = s.runs.flatMap((run) => run.results);
     return [sum(all, (r) => r.completed), sum(all, (r) => r.attempts)] as const;
@@ -488,7 +564,10 @@ function printTargets(summaries: Summary[]): void {
     completion.every(([done, tried]) => done === tried),
     `SCRIPT completed every purchase it attempted, with no retry or give-up (${completion.map(([d, t]) => `${count(d)}/${count(t)}`).join(', ')})`,
   ]);
-  lines.push([script.every((s) => s.p99Wait < 3), `SCRIPT p99 wait under 3 ms in every scenario (${script.map((s) => `${ms(s.p99Wait)} ms`).join(', ')})`]);
+  lines.push([
+    script.every((s) => s.p99Wait < 3),
+    `SCRIPT p99 wait under 3 ms in every scenario (${script.map((s) => `${ms(s.p99Wait)} ms`).join(', ')})`,
+  ]);
   for (const other of ['LOCK', 'WATCH'] as const) {
     const pairs = script.map((s) => [s, of(other).find((o) => o.scenario === s.scenario)!] as const);
     lines.push([
@@ -504,14 +583,17 @@ function printTargets(summaries: Summary[]): void {
  * other strategy bought nothing (WATCH can, under contention): those have no ratio to take.
  */
 function figures(report: SuiteReport, summaries: Summary[], costs: Cost[]): void {
-  const find = (scenario: Scenario, strategy: MarketStrategyName): Summary => summaries.find((s) => s.scenario === scenario && s.strategy === strategy)!;
+  const find = (scenario: Scenario, strategy: MarketStrategyName): Summary =>
+    summaries.find((s) => s.scenario === scenario && s.strategy === strategy)!;
   for (const scenario of SCENARIOS) {
     const script = find(scenario, 'SCRIPT');
     for (const other of ['WATCH', 'LOCK'] as const) {
       const them = find(scenario, other);
       const rounds = them.boughtPerRound.flatMap((theirs, i) => (theirs > 0 ? [i] : []));
       if (rounds.length === 0) {
-        report.note(`${scenario.title}: ${other} bought nothing in any round, so SCRIPT / ${other} has no ratio (SCRIPT bought ${count(script.bought)} per run).`);
+        report.note(
+          `${scenario.title}: ${other} bought nothing in any round, so SCRIPT / ${other} has no ratio (SCRIPT bought ${count(script.bought)} per run).`,
+        );
         continue;
       }
       report.figure({
@@ -534,8 +616,16 @@ function figures(report: SuiteReport, summaries: Summary[], costs: Cost[]): void
       target: { op: '<=', value: 3 },
     });
   }
-  const retries = summaries.filter((s) => s.strategy === 'SCRIPT').reduce((t, s) => t + s.runs.reduce((u, run) => u + sum(run.results, (r) => r.retries), 0), 0);
-  report.figure({ id: 'market.script_retries', label: 'SCRIPT: purchase retries, all scenarios', unit: 'retries', value: retries, target: { op: '==', value: 0 } });
+  const retries = summaries
+    .filter((s) => s.strategy === 'SCRIPT')
+    .reduce((t, s) => t + s.runs.reduce((u, run) => u + sum(run.results, (r) => r.retries), 0), 0);
+  report.figure({
+    id: 'market.script_retries',
+    label: 'SCRIPT: purchase retries, all scenarios',
+    unit: 'retries',
+    value: retries,
+    target: { op: '==', value: 0 },
+  });
   for (const cost of costs) {
     const script = cost.strategy === 'SCRIPT';
     report.figure({
@@ -545,11 +635,18 @@ function figures(report: SuiteReport, summaries: Summary[], costs: Cost[]): void
       value: cost.purchaseRequests,
       ...(script ? { target: { op: '<=' as const, value: 1 } } : {}),
     });
-    if (script) report.figure({ id: 'market.script.round_trips_per_list', label: 'SCRIPT: round trips per listing, uncontended', unit: 'round trips', value: cost.listRequests, target: { op: '<=', value: 1 } });
+    if (script)
+      report.figure({
+        id: 'market.script.round_trips_per_list',
+        label: 'SCRIPT: round trips per listing, uncontended',
+        unit: 'round trips',
+        value: cost.listRequests,
+        target: { op: '<=', value: 1 },
+      });
   }
 }
 
-runSuite('market', "Marketplace (book 6.2, Table 6.1): SCRIPT, WATCH and LOCK strategies", async (report) => {
+runSuite('market', 'Marketplace (book 6.2, Table 6.1): SCRIPT, WATCH and LOCK strategies', async (report) => {
   const settings = readSettings();
   await withBenchRedis(async (url) => {
     const admin = new Redis(url);
@@ -613,7 +710,10 @@ runSuite('market', "Marketplace (book 6.2, Table 6.1): SCRIPT, WATCH and LOCK st
       printResults(report, summaries, settings.seconds, (performance.now() - benchStarted) / 1000);
       printDetails(report, summaries);
       printCosts(report, costs, settings.costOps);
-      const restocks = summaries.reduce((t, s) => t + s.runs.reduce((u, run) => u + sum(run.results, (r) => r.restocks), 0), 0);
+      const restocks = summaries.reduce(
+        (t, s) => t + s.runs.reduce((u, run) => u + sum(run.results, (r) => r.restocks), 0),
+        0,
+      );
       if (restocks > 0) {
         report.note(
           `Listers ran low ${restocks} times during a run and were granted ${RESTOCK} more items each time, on a connection ` +

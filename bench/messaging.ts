@@ -117,7 +117,8 @@ async function seedPending(redis: Redis, chats: ChatRepository, users: number): 
     for (let c = 0; c < CHATS_PER_USER; c++) {
       const chatId = `${u}-${c}`;
       const multi = redis.multi().zadd(`chat:${chatId}`, 0, `u${u}`, 0, 'other').zadd(`seen:u${u}`, 0, chatId);
-      for (let m = 1; m <= MESSAGES_PER_CHAT; m++) multi.zadd(`msgs:${chatId}`, m, JSON.stringify({ id: m, message: `m${m}` }));
+      for (let m = 1; m <= MESSAGES_PER_CHAT; m++)
+        multi.zadd(`msgs:${chatId}`, m, JSON.stringify({ id: m, message: `m${m}` }));
       await multi.exec();
     }
     const ids: string[] = [];
@@ -128,127 +129,185 @@ async function seedPending(redis: Redis, chats: ChatRepository, users: number): 
 
 const mean = (values: number[]): number => values.reduce((sum, v) => sum + v, 0) / values.length;
 
-runSuite('messaging', "Messaging (book 6.5): one-script send and fetch, against the book's lock-based send_message and fetch_pending_messages", async (report, quick) => {
-  const { bookSends, ourSends, users, rounds } = settings(quick);
-  countTraffic();
-  await withBenchRedis(async (url) => {
-    const redis = new Redis(url);
-    const admin = uncounted(new Redis(url));
-    defineScripts(redis);
-    // The book's lock release uses WATCH, which needs a connection per concurrent sender.
-    const pool = Array.from({ length: IN_FLIGHT }, () => new Redis(url));
-    const chats = new ChatRepository(redis, { maxChatMembers: 1000, maxChatsPerUser: 1000, dedupeSeconds: 3600 });
-    const steps = new Steps(2 * (rounds + 1));
-    try {
-      console.log(
-        `messaging benchmark: sends into one chat, ${IN_FLIGHT} senders at once (book ${bookSends}, ours ${ourSends} per round); ` +
-          `fetch for ${users} users with ${CHATS_PER_USER} chats of ${MESSAGES_PER_CHAT} pending messages; 1 warm-up + ${rounds} rounds, book then ours in each.`,
-      );
-      await Promise.all([redis.ping(), admin.ping(), ...pool.map((client) => client.ping())]);
-      await chats.create('u0', Array.from({ length: IN_FLIGHT - 1 }, (_, i) => `u${i + 1}`), 'start', false);
-      const send = { book: [] as Timed[], ours: [] as Timed[] };
-      let retries = 0;
-      let ourTotal = 0;
-      for (let round = 0; round <= rounds; round++) {
-        const warm = round === 0;
-        const [bookOps, ourOps] = warm ? [Math.ceil(bookSends / 4), Math.ceil(ourSends / 4)] : [bookSends, ourSends];
-        steps.step(`send, ${warm ? 'warm-up' : `round ${round}/${rounds}`}`);
-        console.log(warm ? 'send, warm-up:' : `send, round ${round}:`);
-        let roundRetries = 0;
-        const book = await timed('book (lock, INCR, ZADD, unlock)', admin, bookOps, () =>
-          inParallel(bookOps, async (i, worker) => {
-            // Awaited first: `x += await f()` would read x before the wait and lose updates.
-            const attempts = await bookSend(pool[worker], '1', `u${worker}`, `message ${i}`);
-            roundRetries += attempts - 1;
-          }),
+runSuite(
+  'messaging',
+  "Messaging (book 6.5): one-script send and fetch, against the book's lock-based send_message and fetch_pending_messages",
+  async (report, quick) => {
+    const { bookSends, ourSends, users, rounds } = settings(quick);
+    countTraffic();
+    await withBenchRedis(async (url) => {
+      const redis = new Redis(url);
+      const admin = uncounted(new Redis(url));
+      defineScripts(redis);
+      // The book's lock release uses WATCH, which needs a connection per concurrent sender.
+      const pool = Array.from({ length: IN_FLIGHT }, () => new Redis(url));
+      const chats = new ChatRepository(redis, { maxChatMembers: 1000, maxChatsPerUser: 1000, dedupeSeconds: 3600 });
+      const steps = new Steps(2 * (rounds + 1));
+      try {
+        console.log(
+          `messaging benchmark: sends into one chat, ${IN_FLIGHT} senders at once (book ${bookSends}, ours ${ourSends} per round); ` +
+            `fetch for ${users} users with ${CHATS_PER_USER} chats of ${MESSAGES_PER_CHAT} pending messages; 1 warm-up + ${rounds} rounds, book then ours in each.`,
         );
-        console.log(`    lock attempts that found the lock taken: ${roundRetries} (${(roundRetries / bookOps).toFixed(2)} per send)`);
-        const ours = await timed('ours (one Lua script)', admin, ourOps, () =>
-          inParallel(ourOps, async (i, worker) => void (await chats.send('1', `u${worker}`, `message ${i}`))),
+        await Promise.all([redis.ping(), admin.ping(), ...pool.map((client) => client.ping())]);
+        await chats.create(
+          'u0',
+          Array.from({ length: IN_FLIGHT - 1 }, (_, i) => `u${i + 1}`),
+          'start',
+          false,
         );
-        ourTotal += ourOps;
-        if (!warm) {
-          send.book.push(book);
-          send.ours.push(ours);
-          retries += roundRetries;
+        const send = { book: [] as Timed[], ours: [] as Timed[] };
+        let retries = 0;
+        let ourTotal = 0;
+        for (let round = 0; round <= rounds; round++) {
+          const warm = round === 0;
+          const [bookOps, ourOps] = warm ? [Math.ceil(bookSends / 4), Math.ceil(ourSends / 4)] : [bookSends, ourSends];
+          steps.step(`send, ${warm ? 'warm-up' : `round ${round}/${rounds}`}`);
+          console.log(warm ? 'send, warm-up:' : `send, round ${round}:`);
+          let roundRetries = 0;
+          const book = await timed('book (lock, INCR, ZADD, unlock)', admin, bookOps, () =>
+            inParallel(bookOps, async (i, worker) => {
+              // Awaited first: `x += await f()` would read x before the wait and lose updates.
+              const attempts = await bookSend(pool[worker], '1', `u${worker}`, `message ${i}`);
+              roundRetries += attempts - 1;
+            }),
+          );
+          console.log(
+            `    lock attempts that found the lock taken: ${roundRetries} (${(roundRetries / bookOps).toFixed(2)} per send)`,
+          );
+          const ours = await timed('ours (one Lua script)', admin, ourOps, () =>
+            inParallel(ourOps, async (i, worker) => void (await chats.send('1', `u${worker}`, `message ${i}`))),
+          );
+          ourTotal += ourOps;
+          if (!warm) {
+            send.book.push(book);
+            send.ours.push(ours);
+            retries += roundRetries;
+          }
         }
-      }
-      const last = Number(await admin.hget('chat:{c1}:meta', 'last'));
-      if (last !== ourTotal + 1) throw new Error(`our chat's last message id is ${last}, expected ${ourTotal + 1}`);
+        const last = Number(await admin.hget('chat:{c1}:meta', 'last'));
+        if (last !== ourTotal + 1) throw new Error(`our chat's last message id is ${last}, expected ${ourTotal + 1}`);
 
-      const fetch = { book: [] as Timed[], ours: [] as Timed[] };
-      for (let round = 0; round <= rounds; round++) {
-        const warm = round === 0;
-        const count = warm ? Math.ceil(users / 4) : users;
-        steps.step(`fetch, ${warm ? 'warm-up' : `round ${round}/${rounds}`}`);
-        console.log(warm ? 'fetch, warm-up:' : `fetch, round ${round}:`);
-        await seedPending(redis, chats, count);
-        let bookCount = 0;
-        let ourCount = 0;
-        const book = await timed('book (fetch_pending_messages)', admin, count, () =>
-          inParallel(count, async (u, worker) => {
-            const fetched = await bookFetch(pool[worker], `u${u}`);
-            bookCount += fetched;
-          }),
-        );
-        const ours = await timed('ours (index, status and fetch scripts per chat)', admin, count, () =>
-          inParallel(count, async (u) => {
-            for (const chat of await chats.pending(`u${u}`, 1000, true)) ourCount += chat.messages.length;
-          }),
-        );
-        const expected = count * CHATS_PER_USER * MESSAGES_PER_CHAT;
-        if (bookCount !== expected || ourCount !== expected) throw new Error(`messages fetched: book ${bookCount}, ours ${ourCount}, expected ${expected}`);
-        if (!warm) {
-          fetch.book.push(book);
-          fetch.ours.push(ours);
+        const fetch = { book: [] as Timed[], ours: [] as Timed[] };
+        for (let round = 0; round <= rounds; round++) {
+          const warm = round === 0;
+          const count = warm ? Math.ceil(users / 4) : users;
+          steps.step(`fetch, ${warm ? 'warm-up' : `round ${round}/${rounds}`}`);
+          console.log(warm ? 'fetch, warm-up:' : `fetch, round ${round}:`);
+          await seedPending(redis, chats, count);
+          let bookCount = 0;
+          let ourCount = 0;
+          const book = await timed('book (fetch_pending_messages)', admin, count, () =>
+            inParallel(count, async (u, worker) => {
+              const fetched = await bookFetch(pool[worker], `u${u}`);
+              bookCount += fetched;
+            }),
+          );
+          const ours = await timed('ours (index, status and fetch scripts per chat)', admin, count, () =>
+            inParallel(count, async (u) => {
+              for (const chat of await chats.pending(`u${u}`, 1000, true)) ourCount += chat.messages.length;
+            }),
+          );
+          const expected = count * CHATS_PER_USER * MESSAGES_PER_CHAT;
+          if (bookCount !== expected || ourCount !== expected)
+            throw new Error(`messages fetched: book ${bookCount}, ours ${ourCount}, expected ${expected}`);
+          if (!warm) {
+            fetch.book.push(book);
+            fetch.ours.push(ours);
+          }
         }
+
+        const rate = (runs: Timed[]): number[] => runs.map((r) => r.rate);
+        report.figure({
+          id: 'messaging.send.ours_vs_book',
+          label: "sendMessage: ours / book's lock-based send_message (sends/s)",
+          unit: 'x',
+          ...pairedRatio(rate(send.ours), rate(send.book)),
+        });
+        report.figure({
+          id: 'messaging.send.ours_rate',
+          label: 'sendMessage: ours, one chat, 50 senders',
+          unit: 'sends/s',
+          ...summarize(rate(send.ours)),
+        });
+        report.figure({
+          id: 'messaging.send.book_rate',
+          label: "sendMessage: book's send_message, one chat, 50 senders",
+          unit: 'sends/s',
+          ...summarize(rate(send.book)),
+        });
+        report.figure({
+          id: 'messaging.send.ours_round_trips',
+          label: 'sendMessage: ours, round trips per send',
+          unit: 'round trips',
+          value: mean(send.ours.map((r) => r.requests)),
+          target: { op: '<=', value: 1 },
+        });
+        report.figure({
+          id: 'messaging.send.book_round_trips',
+          label: "sendMessage: book's, round trips per send (lock retries included)",
+          unit: 'round trips',
+          value: mean(send.book.map((r) => r.requests)),
+        });
+        report.figure({
+          id: 'messaging.send.book_lock_retries',
+          label: "sendMessage: book's, lock attempts that found it taken, per send",
+          unit: 'attempts',
+          value: retries / (bookSends * rounds),
+        });
+        report.figure({
+          id: 'messaging.fetch.ours_vs_book',
+          label: "fetchPendingMessages: ours / book's fetch_pending_messages (users/s)",
+          unit: 'x',
+          ...pairedRatio(rate(fetch.ours), rate(fetch.book)),
+        });
+        report.figure({
+          id: 'messaging.fetch.ours_round_trips',
+          label: `fetchPendingMessages: ours, round trips per user of ${CHATS_PER_USER} chats`,
+          unit: 'round trips',
+          value: mean(fetch.ours.map((r) => r.requests)),
+        });
+        report.figure({
+          id: 'messaging.fetch.book_round_trips',
+          label: `fetchPendingMessages: book's, round trips per user of ${CHATS_PER_USER} chats`,
+          unit: 'round trips',
+          value: mean(fetch.book.map((r) => r.requests)),
+        });
+
+        const row = (what: string, peer: string, runs: Timed[]): string[] => {
+          const rates = rate(runs);
+          return [
+            what,
+            peer,
+            `${summarize(rates).value.toFixed(0)} (${Math.min(...rates).toFixed(0)}-${Math.max(...rates).toFixed(0)})`,
+            mean(runs.map((r) => r.requests)).toFixed(2),
+            mean(runs.map((r) => r.executed)).toFixed(2),
+          ];
+        };
+        report.table(
+          `messaging summary (medians of ${rounds} rounds, with the range)`,
+          ['operation', 'peer', 'per second (min-max)', 'round trips/op', 'redis cmds/op'],
+          [
+            row(`send, ${IN_FLIGHT} senders, one chat`, 'ours (one script)', send.ours),
+            row(`send, ${IN_FLIGHT} senders, one chat`, 'book (SETNX lock, INCR, ZADD, WATCH unlock)', send.book),
+            row(`fetch, per user of ${CHATS_PER_USER} chats`, 'ours (index, status, fetch scripts)', fetch.ours),
+            row(`fetch, per user of ${CHATS_PER_USER} chats`, 'book (fetch_pending_messages)', fetch.book),
+          ],
+          2,
+        );
+        report.note(
+          `Sends: ${IN_FLIGHT} concurrent senders into one chat; the book's lock is SETNX with a 1 ms sleep between attempts and a WATCH release, one connection per sender; ours shares one connection.`,
+        );
+        report.note(
+          `Fetch: ${users} users per round, each with ${CHATS_PER_USER} chats of ${MESSAGES_PER_CHAT} unread messages, fetched and marked seen; both must return every message.`,
+        );
+        report.note(
+          'Round trips: requests the clients sent per operation (a MULTI/EXEC block counts one); redis cmds: INFO commandstats, commands inside scripts included.',
+        );
+      } finally {
+        for (const client of pool) client.disconnect();
+        redis.disconnect();
+        admin.disconnect();
       }
-
-      const rate = (runs: Timed[]): number[] => runs.map((r) => r.rate);
-      report.figure({ id: 'messaging.send.ours_vs_book', label: "sendMessage: ours / book's lock-based send_message (sends/s)", unit: 'x', ...pairedRatio(rate(send.ours), rate(send.book)) });
-      report.figure({ id: 'messaging.send.ours_rate', label: 'sendMessage: ours, one chat, 50 senders', unit: 'sends/s', ...summarize(rate(send.ours)) });
-      report.figure({ id: 'messaging.send.book_rate', label: "sendMessage: book's send_message, one chat, 50 senders", unit: 'sends/s', ...summarize(rate(send.book)) });
-      report.figure({
-        id: 'messaging.send.ours_round_trips',
-        label: 'sendMessage: ours, round trips per send',
-        unit: 'round trips',
-        value: mean(send.ours.map((r) => r.requests)),
-        target: { op: '<=', value: 1 },
-      });
-      report.figure({ id: 'messaging.send.book_round_trips', label: "sendMessage: book's, round trips per send (lock retries included)", unit: 'round trips', value: mean(send.book.map((r) => r.requests)) });
-      report.figure({ id: 'messaging.send.book_lock_retries', label: "sendMessage: book's, lock attempts that found it taken, per send", unit: 'attempts', value: retries / (bookSends * rounds) });
-      report.figure({ id: 'messaging.fetch.ours_vs_book', label: "fetchPendingMessages: ours / book's fetch_pending_messages (users/s)", unit: 'x', ...pairedRatio(rate(fetch.ours), rate(fetch.book)) });
-      report.figure({ id: 'messaging.fetch.ours_round_trips', label: `fetchPendingMessages: ours, round trips per user of ${CHATS_PER_USER} chats`, unit: 'round trips', value: mean(fetch.ours.map((r) => r.requests)) });
-      report.figure({ id: 'messaging.fetch.book_round_trips', label: `fetchPendingMessages: book's, round trips per user of ${CHATS_PER_USER} chats`, unit: 'round trips', value: mean(fetch.book.map((r) => r.requests)) });
-
-      const row = (what: string, peer: string, runs: Timed[]): string[] => {
-        const rates = rate(runs);
-        return [
-          what,
-          peer,
-          `${summarize(rates).value.toFixed(0)} (${Math.min(...rates).toFixed(0)}-${Math.max(...rates).toFixed(0)})`,
-          mean(runs.map((r) => r.requests)).toFixed(2),
-          mean(runs.map((r) => r.executed)).toFixed(2),
-        ];
-      };
-      report.table(
-        `messaging summary (medians of ${rounds} rounds, with the range)`,
-        ['operation', 'peer', 'per second (min-max)', 'round trips/op', 'redis cmds/op'],
-        [
-          row(`send, ${IN_FLIGHT} senders, one chat`, 'ours (one script)', send.ours),
-          row(`send, ${IN_FLIGHT} senders, one chat`, "book (SETNX lock, INCR, ZADD, WATCH unlock)", send.book),
-          row(`fetch, per user of ${CHATS_PER_USER} chats`, 'ours (index, status, fetch scripts)', fetch.ours),
-          row(`fetch, per user of ${CHATS_PER_USER} chats`, 'book (fetch_pending_messages)', fetch.book),
-        ],
-        2,
-      );
-      report.note(`Sends: ${IN_FLIGHT} concurrent senders into one chat; the book's lock is SETNX with a 1 ms sleep between attempts and a WATCH release, one connection per sender; ours shares one connection.`);
-      report.note(`Fetch: ${users} users per round, each with ${CHATS_PER_USER} chats of ${MESSAGES_PER_CHAT} unread messages, fetched and marked seen; both must return every message.`);
-      report.note('Round trips: requests the clients sent per operation (a MULTI/EXEC block counts one); redis cmds: INFO commandstats, commands inside scripts included.');
-    } finally {
-      for (const client of pool) client.disconnect();
-      redis.disconnect();
-      admin.disconnect();
-    }
-  });
-});
+    });
+  },
+);

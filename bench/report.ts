@@ -51,7 +51,9 @@ export function isQuick(): boolean {
   return (
     process.argv.includes('--quick') ||
     process.env.BENCH_QUICK === '1' ||
-    (process.env.npm_config_quick !== undefined && process.env.npm_config_quick !== '' && process.env.npm_config_quick !== 'false')
+    (process.env.npm_config_quick !== undefined &&
+      process.env.npm_config_quick !== '' &&
+      process.env.npm_config_quick !== 'false')
   );
 }
 
@@ -59,7 +61,8 @@ export function isQuick(): boolean {
 export function progress(fraction: number, label: string): void {
   const message = { type: 'progress', fraction: Math.max(0, Math.min(1, fraction)), label };
   if (process.send) process.send(message);
-  else if (process.env.BENCH_PROGRESS === '1') process.stderr.write(`[${(message.fraction * 100).toFixed(0)}% ${process.uptime().toFixed(1)} s] ${label}\n`);
+  else if (process.env.BENCH_PROGRESS === '1')
+    process.stderr.write(`[${(message.fraction * 100).toFixed(0)}% ${process.uptime().toFixed(1)} s] ${label}\n`);
 }
 
 /**
@@ -69,7 +72,9 @@ export function progress(fraction: number, label: string): void {
 export async function reportResult(result: BenchResult): Promise<void> {
   if (process.env.BENCH_RESULT_FILE) fs.writeFileSync(process.env.BENCH_RESULT_FILE, JSON.stringify(result, null, 2));
   if (process.send) {
-    await new Promise<void>((resolve, reject) => process.send!({ type: 'result', result }, (error: Error | null) => (error ? reject(error) : resolve())));
+    await new Promise<void>((resolve, reject) =>
+      process.send!({ type: 'result', result }, (error: Error | null) => (error ? reject(error) : resolve())),
+    );
   }
 }
 

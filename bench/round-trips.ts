@@ -46,7 +46,10 @@ export function uncounted<T extends Redis>(client: T): T {
 }
 
 /** What was sent since `from` (a copy taken earlier). */
-export const since = (from: Traffic): Traffic => ({ requests: traffic!.requests - from.requests, commands: traffic!.commands - from.commands });
+export const since = (from: Traffic): Traffic => ({
+  requests: traffic!.requests - from.requests,
+  commands: traffic!.commands - from.commands,
+});
 
 /** A copy of the counts now. */
 export const snapshot = (): Traffic => ({ ...countTraffic() });

@@ -57,9 +57,13 @@ function parseOptions(argv: string[]): Options {
     else if (arg === '--strict') options.strict = true;
     else if (arg === '--only' || arg.startsWith('--only=')) {
       const list = arg === '--only' ? argv[++i] : arg.slice('--only='.length);
-      const wanted = (list ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+      const wanted = (list ?? '')
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
       const unknown = wanted.filter((name) => !SUITES.some((s) => s.name === name));
-      if (wanted.length === 0 || unknown.length > 0) usage(wanted.length === 0 ? '--only needs a list of suites' : `unknown suite: ${unknown.join(', ')}`);
+      if (wanted.length === 0 || unknown.length > 0)
+        usage(wanted.length === 0 ? '--only needs a list of suites' : `unknown suite: ${unknown.join(', ')}`);
       options.suites = SUITES.map((s) => s.name).filter((name) => wanted.includes(name));
     } else if (arg === '--help' || arg === '-h') {
       console.log(USAGE);
@@ -79,7 +83,8 @@ function expectedSeconds(quick: boolean): Map<string, number> {
   const expected = new Map(SUITES.map((s) => [s.name, quick ? s.quick : s.full]));
   try {
     const last = JSON.parse(fs.readFileSync(path.join(RESULTS, 'latest.json'), 'utf8')) as RunReport;
-    if (last.quick === quick) for (const run of last.runs) if (run.status === 'ok' && run.seconds > 0) expected.set(run.suite, run.seconds);
+    if (last.quick === quick)
+      for (const run of last.runs) if (run.status === 'ok' && run.seconds > 0) expected.set(run.suite, run.seconds);
   } catch {
     // No earlier run, or one this version cannot read: the table's guesses will do.
   }
@@ -113,7 +118,13 @@ interface Progress {
 type Message = { type: 'progress'; fraction: number; label: string } | { type: 'result'; result: BenchResult };
 
 /** Runs one suite to its end (or to `timeoutMs`), reporting its progress as it goes. */
-function runOne(suite: string, env: NodeJS.ProcessEnv, timeoutMs: number, onProgress: (p: Progress) => void, onChild: (c: ChildProcess | undefined) => void): Promise<SuiteRun> {
+function runOne(
+  suite: string,
+  env: NodeJS.ProcessEnv,
+  timeoutMs: number,
+  onProgress: (p: Progress) => void,
+  onChild: (c: ChildProcess | undefined) => void,
+): Promise<SuiteRun> {
   const file = path.join(__dirname, `${suite}.js`);
   const logFile = path.join(LOGS, `${suite}.log`);
   const log = path.relative(ROOT, logFile);
@@ -121,7 +132,12 @@ function runOne(suite: string, env: NodeJS.ProcessEnv, timeoutMs: number, onProg
   const base = { suite, log, exitCode: null, signal: null };
   if (!fs.existsSync(file)) {
     fs.writeFileSync(logFile, `${path.relative(ROOT, file)} does not exist\n`);
-    return Promise.resolve({ ...base, status: 'missing', seconds: 0, error: `${path.relative(ROOT, file)} does not exist (not written yet, or not compiled)` });
+    return Promise.resolve({
+      ...base,
+      status: 'missing',
+      seconds: 0,
+      error: `${path.relative(ROOT, file)} does not exist (not written yet, or not compiled)`,
+    });
   }
   return new Promise((resolve) => {
     const fd = fs.openSync(logFile, 'w');
@@ -187,17 +203,34 @@ async function main(): Promise<void> {
     if (interrupted) break;
     const weight = expected.get(suite)!;
     const suiteStarted = performance.now();
-    const elapsed = (): [number, number] => [(performance.now() - started) / 1000, (performance.now() - suiteStarted) / 1000];
+    const elapsed = (): [number, number] => [
+      (performance.now() - started) / 1000,
+      (performance.now() - suiteStarted) / 1000,
+    ];
     const show = (fraction: number, label: string): void => {
       const [all, own] = elapsed();
-      bar.update({ overall: (done + weight * fraction) / total, suite, index: i + 1, count: options.suites.length, label, elapsed: all, suiteElapsed: own });
+      bar.update({
+        overall: (done + weight * fraction) / total,
+        suite,
+        index: i + 1,
+        count: options.suites.length,
+        label,
+        elapsed: all,
+        suiteElapsed: own,
+      });
     };
     bar.log(`[${i + 1}/${options.suites.length}] ${suite}: started`);
     show(0, 'starting');
     const ticker = setInterval(() => bar.tick(...elapsed()), 1000);
     // A suite far past its expected time is stuck; a generous limit, since the guess may be low.
     const timeoutMs = Number(process.env.BENCH_SUITE_TIMEOUT_S ?? Math.max(300, weight * 4)) * 1000;
-    const run = await runOne(suite, env, timeoutMs, (p) => show(p.fraction, p.label), (child) => (current = child));
+    const run = await runOne(
+      suite,
+      env,
+      timeoutMs,
+      (p) => show(p.fraction, p.label),
+      (child) => (current = child),
+    );
     clearInterval(ticker);
     runs.push(run);
     done += weight;
@@ -205,10 +238,15 @@ async function main(): Promise<void> {
     if (run.status === 'ok') {
       const figures = run.result!.figures;
       const missed = figures.filter((f) => f.pass === false).length;
-      bar.log(`[${i + 1}/${options.suites.length}] ${suite}: done in ${run.seconds.toFixed(1)} s, ${figures.length} figures${missed ? `, ${missed} target${missed === 1 ? '' : 's'} missed` : ''}`);
+      bar.log(
+        `[${i + 1}/${options.suites.length}] ${suite}: done in ${run.seconds.toFixed(1)} s, ${figures.length} figures${missed ? `, ${missed} target${missed === 1 ? '' : 's'} missed` : ''}`,
+      );
     } else {
-      bar.log(`[${i + 1}/${options.suites.length}] ${suite}: ${run.status.toUpperCase()}, ${run.error}${run.status === 'failed' ? `; the end of ${run.log}:` : ''}`);
-      if (run.status === 'failed') for (const line of tail(path.join(ROOT, run.log), TAIL_LINES)) bar.log(`    ${line}`);
+      bar.log(
+        `[${i + 1}/${options.suites.length}] ${suite}: ${run.status.toUpperCase()}, ${run.error}${run.status === 'failed' ? `; the end of ${run.log}:` : ''}`,
+      );
+      if (run.status === 'failed')
+        for (const line of tail(path.join(ROOT, run.log), TAIL_LINES)) bar.log(`    ${line}`);
     }
   }
   bar.clear();
@@ -230,7 +268,9 @@ async function main(): Promise<void> {
   console.log(summaryText(report));
   fs.writeFileSync(path.join(RESULTS, 'latest.json'), `${JSON.stringify(report, null, 2)}\n`);
   fs.writeFileSync(path.join(RESULTS, 'latest.md'), toMarkdown(report));
-  console.log(`\nWrote ${path.relative(ROOT, path.join(RESULTS, 'latest.json'))} and latest.md; each suite's printout is in ${path.relative(ROOT, LOGS)}/.`);
+  console.log(
+    `\nWrote ${path.relative(ROOT, path.join(RESULTS, 'latest.json'))} and latest.md; each suite's printout is in ${path.relative(ROOT, LOGS)}/.`,
+  );
 
   const failed = runs.some((run) => run.status !== 'ok');
   process.exitCode = failed || (options.strict && report.targets.missed > 0) ? 1 : 0;

@@ -50,7 +50,9 @@ export async function startServerProcess(options: StartOptions): Promise<ServerP
   const port = await freeLoopbackPort();
   const nodeArgs = [...(options.nodeArgs ?? []), options.script];
   const [command, args] =
-    options.cpus !== undefined && pinnable() ? ['taskset', ['-c', options.cpus, process.execPath, ...nodeArgs]] : [process.execPath, nodeArgs];
+    options.cpus !== undefined && pinnable()
+      ? ['taskset', ['-c', options.cpus, process.execPath, ...nodeArgs]]
+      : [process.execPath, nodeArgs];
   const child = spawn(command, args, {
     env: { ...process.env, ...options.env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -119,7 +121,12 @@ function httpStatus(url: string): Promise<number> {
  * background workers that have nothing to do here are off, and the per-user and per-address
  * limits are raised so the load generator, one address, is not throttled.
  */
-export function startProduct(redisUrl: string, extraEnv: Record<string, string> = {}, cpus?: string, nodeArgs: string[] = []): Promise<ServerProcess> {
+export function startProduct(
+  redisUrl: string,
+  extraEnv: Record<string, string> = {},
+  cpus?: string,
+  nodeArgs: string[] = [],
+): Promise<ServerProcess> {
   return startServerProcess({
     nodeArgs,
     script: path.join(__dirname, '..', 'src', 'main.js'),

@@ -48,7 +48,8 @@ type PullReply = GraphQLReply<{ fetchPendingMessages: PendingChatReply[] }>;
 type NotificationReply = GraphQLReply<{ inboxChanged: { chatId: string | null } }>;
 
 function pulledFrom(reply: PullReply): { messages: PulledMessage[]; remaining: number } {
-  if (reply.errors?.length || !reply.data) throw new Error(`fetchPendingMessages failed: ${JSON.stringify(reply.errors)}`);
+  if (reply.errors?.length || !reply.data)
+    throw new Error(`fetchPendingMessages failed: ${JSON.stringify(reply.errors)}`);
   const messages: PulledMessage[] = [];
   let remaining = 0;
   for (const chat of reply.data.fetchPendingMessages) {
@@ -71,7 +72,10 @@ export function createTransport(kind: TransportKind, url: string, token: string)
 class LeanTransport implements Transport {
   private socket?: WebSocket;
   private operations = 0;
-  private readonly pulls = new Map<string, { resolve: (reply: PullReply) => void; reject: (error: Error) => void; reply?: PullReply }>();
+  private readonly pulls = new Map<
+    string,
+    { resolve: (reply: PullReply) => void; reject: (error: Error) => void; reply?: PullReply }
+  >();
 
   constructor(
     private readonly url: string,
@@ -82,7 +86,9 @@ class LeanTransport implements Transport {
     return new Promise((resolve, reject) => {
       const socket = new WebSocket(this.url, 'graphql-transport-ws', { perMessageDeflate: false });
       this.socket = socket;
-      socket.on('open', () => socket.send(JSON.stringify({ type: 'connection_init', payload: { authorization: `Bearer ${this.token}` } })));
+      socket.on('open', () =>
+        socket.send(JSON.stringify({ type: 'connection_init', payload: { authorization: `Bearer ${this.token}` } })),
+      );
       socket.on('error', reject);
       socket.on('close', (code) => {
         reject(new Error(`socket closed (${code}) before connection_ack`));

@@ -43,9 +43,12 @@ export class Deliveries implements DeliverySink {
   }
 
   pulled(subscriber: Subscriber, message: PulledMessage, asked: number, at: number): void {
-    if (message.chatId !== subscriber.chatId) return this.error(`${subscriber.user} pulled from chat ${message.chatId}, not its own`);
+    if (message.chatId !== subscriber.chatId)
+      return this.error(`${subscriber.user} pulled from chat ${message.chatId}, not its own`);
     if (message.id !== subscriber.lastPulledId + 1) {
-      this.error(`${subscriber.user} pulled message ${message.id} of chat ${message.chatId} after ${subscriber.lastPulledId}`);
+      this.error(
+        `${subscriber.user} pulled message ${message.id} of chat ${message.chatId} after ${subscriber.lastPulledId}`,
+      );
     }
     subscriber.lastPulledId = Math.max(subscriber.lastPulledId, message.id);
     if (message.sender !== SENDER) return this.error(`${subscriber.user} pulled a message from ${message.sender}`);
@@ -86,7 +89,9 @@ export class Deliveries implements DeliverySink {
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         this.waiter = undefined;
-        reject(new Error(`only ${this.delivered} of ${count} deliveries were made within ${timeoutMs} ms of the last send`));
+        reject(
+          new Error(`only ${this.delivered} of ${count} deliveries were made within ${timeoutMs} ms of the last send`),
+        );
       }, timeoutMs);
       this.waiter = {
         count,
@@ -130,7 +135,8 @@ export class Sender {
   send(chatId: string): Promise<{ id: number; at: number }> {
     const n = ++this.sent;
     const body = JSON.stringify({
-      query: 'mutation Send($chatId: ID!, $message: String!, $clientMessageId: ID) { sendMessage(chatId: $chatId, message: $message, clientMessageId: $clientMessageId) { id } }',
+      query:
+        'mutation Send($chatId: ID!, $message: String!, $clientMessageId: ID) { sendMessage(chatId: $chatId, message: $message, clientMessageId: $clientMessageId) { id } }',
       variables: { chatId, message: `${this.prefix} message ${n}`, clientMessageId: `${this.prefix}-${n}` },
     });
     return new Promise((resolve, reject) => {
@@ -139,15 +145,23 @@ export class Sender {
         {
           method: 'POST',
           agent: this.agent,
-          headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), authorization: `Bearer ${this.token}` },
+          headers: {
+            'content-type': 'application/json',
+            'content-length': Buffer.byteLength(body),
+            authorization: `Bearer ${this.token}`,
+          },
         },
         (response) => {
           const chunks: Buffer[] = [];
           response.on('data', (chunk: Buffer) => chunks.push(chunk));
           response.on('end', () => {
             const at = performance.now();
-            const reply = JSON.parse(Buffer.concat(chunks).toString()) as { data?: { sendMessage: { id: number } } | null; errors?: unknown };
-            if (response.statusCode !== 200 || !reply.data) reject(new Error(`sendMessage failed (${response.statusCode}): ${JSON.stringify(reply.errors)}`));
+            const reply = JSON.parse(Buffer.concat(chunks).toString()) as {
+              data?: { sendMessage: { id: number } } | null;
+              errors?: unknown;
+            };
+            if (response.statusCode !== 200 || !reply.data)
+              reject(new Error(`sendMessage failed (${response.statusCode}): ${JSON.stringify(reply.errors)}`));
             else resolve({ id: reply.data.sendMessage.id, at });
           });
           response.on('error', reject);
@@ -164,7 +178,14 @@ export class Sender {
 }
 
 /** Sends `count` messages to random chats, `rate` per second, one at a time. */
-export async function sendPaced(sender: Sender, chats: Chat[], deliveries: Deliveries, count: number, rate: number, random: () => number): Promise<void> {
+export async function sendPaced(
+  sender: Sender,
+  chats: Chat[],
+  deliveries: Deliveries,
+  count: number,
+  rate: number,
+  random: () => number,
+): Promise<void> {
   const interval = 1000 / rate;
   const start = performance.now();
   for (let i = 0; i < count; i++) {
@@ -213,7 +234,11 @@ export async function sendBurst(
 
 /** Creates the chats through the repository, each of the sender and a group of users, all past the first message. */
 export async function createChats(redis: Redis, users: string[][]): Promise<string[]> {
-  const repository = new ChatRepository(redis, { maxChatMembers: 1000, maxChatsPerUser: 1_000_000, dedupeSeconds: 3600 });
+  const repository = new ChatRepository(redis, {
+    maxChatMembers: 1000,
+    maxChatsPerUser: 1_000_000,
+    dedupeSeconds: 3600,
+  });
   const ids: string[] = new Array(users.length);
   let next = 0;
   await Promise.all(
@@ -230,7 +255,11 @@ export async function createChats(redis: Redis, users: string[][]): Promise<stri
 }
 
 /** Opens every subscriber's socket and subscription, `atOnce` at a time. */
-export async function connectAll(subscribers: Subscriber[], atOnce: number, onProgress: (done: number) => void): Promise<void> {
+export async function connectAll(
+  subscribers: Subscriber[],
+  atOnce: number,
+  onProgress: (done: number) => void,
+): Promise<void> {
   let next = 0;
   let done = 0;
   await Promise.all(
@@ -249,7 +278,8 @@ export async function untilSubscribed(redis: Redis, count: number, timeoutMs: nu
   for (;;) {
     const channels = (await redis.pubsub('CHANNELS', 'INBOX_CHANGED:*')) as string[];
     if (channels.length === count) return;
-    if (Date.now() > deadline) throw new Error(`${channels.length} inbox channels are subscribed in Redis, not ${count}, after ${timeoutMs} ms`);
+    if (Date.now() > deadline)
+      throw new Error(`${channels.length} inbox channels are subscribed in Redis, not ${count}, after ${timeoutMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }

@@ -12,7 +12,17 @@ import { defineScripts } from '../src/redis/client/scripts';
 import { figure, isQuick, progress, reportResult, summarize, type Table } from './report';
 import { pinnable, startProduct, type ServerProcess } from './server-process';
 import { createTransport, Subscriber, type TransportKind } from './subscribers-client';
-import { connectAll, createChats, Deliveries, Sender, sendBurst, sendPaced, tokenFor, untilSubscribed, type Chat } from './subscribers-load';
+import {
+  connectAll,
+  createChats,
+  Deliveries,
+  Sender,
+  sendBurst,
+  sendPaced,
+  tokenFor,
+  untilSubscribed,
+  type Chat,
+} from './subscribers-load';
 import { median, percentile, printTable, runBenchmark, seeded, withBenchRedis } from './support';
 
 const QUICK = isQuick();
@@ -103,7 +113,8 @@ async function main(): Promise<void> {
     `subscribers benchmark${QUICK ? ' (quick)' : ''}: ${SUBSCRIBERS} graphql-ws subscribers (${TRANSPORT} client) in ${chatCount} chats of ${CHAT_SIZE} + the sender; ` +
       `${RATE} messages/s, ${ROUNDS} rounds of ${ROUND_SECONDS} s after ${WARMUP_SECONDS} s of warm-up`,
   );
-  if (PROFILE_DIR) console.log(`  profiling the server into ${PROFILE_DIR}: the profiler and forced collections change the figures`);
+  if (PROFILE_DIR)
+    console.log(`  profiling the server into ${PROFILE_DIR}: the profiler and forced collections change the figures`);
   const timeline = new Timeline();
   timeline.start(0, 'starting redis-server and the server');
   await withBenchRedis(async (url) => {
@@ -114,7 +125,10 @@ async function main(): Promise<void> {
       pin(process.pid, '0');
     }
     const serverEnv: Record<string, string> = PROFILE_DIR
-      ? { NODE_OPTIONS: `--require ${path.join(__dirname, 'subscribers-profile.js')}`, SUBSCRIBERS_PROFILE_DIR: PROFILE_DIR }
+      ? {
+          NODE_OPTIONS: `--require ${path.join(__dirname, 'subscribers-profile.js')}`,
+          SUBSCRIBERS_PROFILE_DIR: PROFILE_DIR,
+        }
       : {};
     const server = await startProduct(url, serverEnv, PIN ? '1' : undefined);
     const subscribers: Subscriber[] = [];
@@ -130,7 +144,9 @@ async function main(): Promise<void> {
       const chats: Chat[] = ids.map((id, c) => ({
         id,
         latestId: 1,
-        members: names[c].map((user) => new Subscriber(user, id, 1, createTransport(TRANSPORT, wsUrl, tokenFor(user)), deliveries)),
+        members: names[c].map(
+          (user) => new Subscriber(user, id, 1, createTransport(TRANSPORT, wsUrl, tokenFor(user)), deliveries),
+        ),
       }));
       const warmChat = chats.pop()!;
 
@@ -154,7 +170,9 @@ async function main(): Promise<void> {
       const connectStart = performance.now();
       const connectCpu = { server: server.cpuSeconds(), load: process.cpuUsage() };
       timeline.start(0.05, 'connecting');
-      await connectAll(subscribers, CONNECTING_AT_ONCE, (done) => progress(0.05 + 0.4 * (done / subscribers.length), `connected ${done}/${subscribers.length} sockets`));
+      await connectAll(subscribers, CONNECTING_AT_ONCE, (done) =>
+        progress(0.05 + 0.4 * (done / subscribers.length), `connected ${done}/${subscribers.length} sockets`),
+      );
       await untilSubscribed(redis, subscribers.length, 30_000);
       const connectSeconds = (performance.now() - connectStart) / 1000;
       await inServer(server, 'profile connect');
@@ -174,7 +192,15 @@ async function main(): Promise<void> {
           `${(perSubscriber / 1024).toFixed(1)} KiB each`,
       );
 
-      const roundStats: { p50: number; p99: number; max: number; pullP99: number; deliveries: number; cpuMsPerDelivery: number; early: number }[] = [];
+      const roundStats: {
+        p50: number;
+        p99: number;
+        max: number;
+        pullP99: number;
+        deliveries: number;
+        cpuMsPerDelivery: number;
+        early: number;
+      }[] = [];
       let expected = deliveries.delivered;
       for (let round = 0; round <= ROUNDS; round++) {
         const warm = round === 0;
@@ -196,7 +222,10 @@ async function main(): Promise<void> {
           p50: percentile(sorted, 50),
           p99: percentile(sorted, 99),
           max: sorted[sorted.length - 1],
-          pullP99: percentile([...deliveries.pullTimes].sort((a, b) => a - b), 99),
+          pullP99: percentile(
+            [...deliveries.pullTimes].sort((a, b) => a - b),
+            99,
+          ),
           deliveries: count,
           cpuMsPerDelivery: (cpu * 1000) / count,
           early: deliveries.pulledBeforeReply,
@@ -226,7 +255,9 @@ async function main(): Promise<void> {
       );
       const burstSeconds = (performance.now() - burstStart) / 1000;
       while (subscribers.some((s) => s.busy)) await new Promise((resolve) => setTimeout(resolve, 10));
-      const leftBehind = drained ? [] : chats.flatMap((chat) => chat.members.filter((member) => member.lastPulledId < chat.latestId));
+      const leftBehind = drained
+        ? []
+        : chats.flatMap((chat) => chat.members.filter((member) => member.lastPulledId < chat.latestId));
       await Promise.all(leftBehind.map((member) => member.catchUp()));
       await deliveries.until(expected, DRAIN_TIMEOUT_MS);
       const misroutedBurst = subscribers.reduce((sum, s) => sum + s.misrouted, 0) - misroutedSteady;
@@ -238,7 +269,8 @@ async function main(): Promise<void> {
       // Exactly once: no pull went wrong, and every subscriber has pulled up to its chat's newest message.
       const behind = chats.flatMap((chat) => chat.members.filter((member) => member.lastPulledId !== chat.latestId));
       const closed = subscribers.filter((s) => s.closedWith !== undefined).length;
-      if (behind.length) deliveries.errors.push(`${behind.length} subscribers did not pull up to their chat's newest message`);
+      if (behind.length)
+        deliveries.errors.push(`${behind.length} subscribers did not pull up to their chat's newest message`);
       if (closed) deliveries.errors.push(`${closed} sockets were closed by the server`);
       if (deliveries.errors.length) throw new Error(`deliveries went wrong:\n  ${deliveries.errors.join('\n  ')}`);
       const notifications = subscribers.reduce((sum, s) => sum + s.notifications, 0);
@@ -252,7 +284,16 @@ async function main(): Promise<void> {
       const tables: Table[] = [
         {
           title: `Notify-then-pull: ${subscribers.length} subscribers, ${RATE} messages/s to random chats of ${CHAT_SIZE} recipients`,
-          header: ['round', 'deliveries', 'p50 ms', 'p99 ms', 'max ms', 'pull alone p99 ms', 'pulled before reply', 'server CPU ms/delivery'],
+          header: [
+            'round',
+            'deliveries',
+            'p50 ms',
+            'p99 ms',
+            'max ms',
+            'pull alone p99 ms',
+            'pulled before reply',
+            'server CPU ms/delivery',
+          ],
           rows: roundStats.map((r, i) => [
             String(i + 1),
             String(r.deliveries),
@@ -280,7 +321,9 @@ async function main(): Promise<void> {
         printTable(table.header, table.rows, 1);
         console.log();
       }
-      console.log(`  ${notifications} notifications led to ${pulls} pulls; load process RSS ${(loadRss / 2 ** 20).toFixed(0)} MiB`);
+      console.log(
+        `  ${notifications} notifications led to ${pulls} pulls; load process RSS ${(loadRss / 2 ** 20).toFixed(0)} MiB`,
+      );
 
       timeline.start(1, 'closing');
       const seconds = (performance.now() - started) / 1000;
@@ -297,15 +340,31 @@ async function main(): Promise<void> {
             unit: 'bytes',
             target: { op: '<=', value: 20_480 },
           }),
-          figure({ id: 'subscribers.server_rss_idle', label: `Server RSS with ${subscribers.length} idle subscribers`, value: rssAfter, unit: 'bytes' }),
-          figure({ id: 'subscribers.server_rss_baseline', label: 'Server RSS after start-up and warm-up', value: rssBefore, unit: 'bytes' }),
+          figure({
+            id: 'subscribers.server_rss_idle',
+            label: `Server RSS with ${subscribers.length} idle subscribers`,
+            value: rssAfter,
+            unit: 'bytes',
+          }),
+          figure({
+            id: 'subscribers.server_rss_baseline',
+            label: 'Server RSS after start-up and warm-up',
+            value: rssBefore,
+            unit: 'bytes',
+          }),
           figure({
             id: 'subscribers.server_cpu_per_connection',
             label: 'Server CPU to accept one socket and start its subscription',
             value: connectCpuMs,
             unit: 'ms',
           }),
-          figure({ id: 'subscribers.latency_p50', label: 'sendMessage reply -> recipient notified and pulled, p50', value: p50.value, unit: 'ms', spread: p50.spread }),
+          figure({
+            id: 'subscribers.latency_p50',
+            label: 'sendMessage reply -> recipient notified and pulled, p50',
+            value: p50.value,
+            unit: 'ms',
+            spread: p50.spread,
+          }),
           figure({
             id: 'subscribers.latency_p99',
             label: 'sendMessage reply -> recipient notified and pulled, p99',
@@ -314,8 +373,18 @@ async function main(): Promise<void> {
             spread: p99.spread,
             target: { op: '<=', value: 50 },
           }),
-          figure({ id: 'subscribers.latency_max', label: 'sendMessage reply -> recipient notified and pulled, max over all rounds', value: maxLatency, unit: 'ms' }),
-          figure({ id: 'subscribers.deliveries', label: 'Deliveries measured (recipient x message), all exactly once', value: totalDeliveries, unit: 'deliveries' }),
+          figure({
+            id: 'subscribers.latency_max',
+            label: 'sendMessage reply -> recipient notified and pulled, max over all rounds',
+            value: maxLatency,
+            unit: 'ms',
+          }),
+          figure({
+            id: 'subscribers.deliveries',
+            label: 'Deliveries measured (recipient x message), all exactly once',
+            value: totalDeliveries,
+            unit: 'deliveries',
+          }),
           figure({
             id: 'subscribers.server_cpu_per_delivery',
             label: 'Server CPU per delivery (notification + pull, and a fifth of the send)',

@@ -49,7 +49,8 @@ export class Steps {
  * each ran back to back, under the same noise), then their median and range.
  */
 export function pairedRatio(ours: number[], theirs: number[]): { value: number; spread: { min: number; max: number } } {
-  if (ours.length !== theirs.length || ours.length === 0) throw new Error(`paired rounds differ in number: ${ours.length} and ${theirs.length}`);
+  if (ours.length !== theirs.length || ours.length === 0)
+    throw new Error(`paired rounds differ in number: ${ours.length} and ${theirs.length}`);
   return summarize(ours.map((value, i) => value / theirs[i]));
 }
 
@@ -59,7 +60,11 @@ export { summarize };
  * Runs a benchmark and reports its result: over IPC when run by bench/run.ts, to
  * BENCH_RESULT_FILE when that is set. A failure prints the error and exits 1, with no result.
  */
-export function runSuite(suite: string, title: string, body: (report: SuiteReport, quick: boolean) => Promise<void>): void {
+export function runSuite(
+  suite: string,
+  title: string,
+  body: (report: SuiteReport, quick: boolean) => Promise<void>,
+): void {
   const started = performance.now();
   const quick = isQuick();
   const report = new SuiteReport();

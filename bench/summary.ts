@@ -44,14 +44,18 @@ export function formatNumber(value: number): string {
   return value.toPrecision(2);
 }
 
-export const formatSpread = (f: Figure): string => (f.spread ? `${formatNumber(f.spread.min)}-${formatNumber(f.spread.max)}` : '');
+export const formatSpread = (f: Figure): string =>
+  f.spread ? `${formatNumber(f.spread.min)}-${formatNumber(f.spread.max)}` : '';
 
 export const formatTarget = (f: Figure): string => (f.target ? `${f.target.op} ${formatNumber(f.target.value)}` : '');
 
 export const formatPass = (f: Figure): string => (f.pass === undefined ? '' : f.pass ? 'PASS' : 'MISS');
 
 /** Ratios first, then the rest, each group in the suite's own order. */
-export const ordered = (figures: Figure[]): Figure[] => [...figures.filter(isRatio), ...figures.filter((f) => !isRatio(f))];
+export const ordered = (figures: Figure[]): Figure[] => [
+  ...figures.filter(isRatio),
+  ...figures.filter((f) => !isRatio(f)),
+];
 
 export function countTargets(runs: SuiteRun[]): { met: number; missed: number } {
   const figures = runs.flatMap((run) => run.result?.figures ?? []);
@@ -71,7 +75,9 @@ function aligned(header: string[], rows: string[][], right: Set<number>): string
 /** The table printed to stdout at the end of a run. */
 export function summaryText(report: RunReport): string {
   const lines: string[] = [];
-  lines.push(`npm run bench: ${report.runs.length} suites, ${report.quick ? 'quick' : 'full'} run, ${formatNumber(report.seconds)} s`);
+  lines.push(
+    `npm run bench: ${report.runs.length} suites, ${report.quick ? 'quick' : 'full'} run, ${formatNumber(report.seconds)} s`,
+  );
   for (const run of report.runs) {
     lines.push('');
     const title = run.result?.title ? ` - ${run.result.title}` : '';
@@ -79,13 +85,26 @@ export function summaryText(report: RunReport): string {
     if (run.status !== 'ok') lines.push(`  ${run.status.toUpperCase()}: ${run.error ?? 'no result'} (log: ${run.log})`);
     const figures = ordered(run.result?.figures ?? []);
     if (figures.length === 0) continue;
-    const rows = figures.map((f) => [f.label, formatNumber(f.value), formatSpread(f), f.unit, formatTarget(f), formatPass(f)]);
-    for (const line of aligned(['figure', 'median', 'range', 'unit', 'target', ''], rows, new Set([1, 2]))) lines.push(`  ${line}`);
+    const rows = figures.map((f) => [
+      f.label,
+      formatNumber(f.value),
+      formatSpread(f),
+      f.unit,
+      formatTarget(f),
+      formatPass(f),
+    ]);
+    for (const line of aligned(['figure', 'median', 'range', 'unit', 'target', ''], rows, new Set([1, 2])))
+      lines.push(`  ${line}`);
   }
   lines.push('');
-  const missed = report.runs.flatMap((run) => (run.result?.figures ?? []).filter((f) => f.pass === false).map((f) => f.id));
-  lines.push(`Targets: ${report.targets.met} met, ${report.targets.missed} missed${missed.length ? ` (${missed.join(', ')})` : ''}.`);
+  const missed = report.runs.flatMap((run) =>
+    (run.result?.figures ?? []).filter((f) => f.pass === false).map((f) => f.id),
+  );
+  lines.push(
+    `Targets: ${report.targets.met} met, ${report.targets.missed} missed${missed.length ? ` (${missed.join(', ')})` : ''}.`,
+  );
   const failed = report.runs.filter((run) => run.status !== 'ok');
-  if (failed.length) lines.push(`Suites that did not finish: ${failed.map((run) => `${run.suite} (${run.status})`).join(', ')}.`);
+  if (failed.length)
+    lines.push(`Suites that did not finish: ${failed.map((run) => `${run.suite} (${run.status})`).join(', ')}.`);
   return lines.join('\n');
 }

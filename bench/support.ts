@@ -63,7 +63,9 @@ export function seeded(seed: number): () => number {
 
 /** Nearest-rank percentile of an ascending array. */
 export const percentile = (sorted: number[], p: number): number =>
-  sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
+  sorted.length === 0
+    ? NaN
+    : sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
 
 /**
  * Prints an aligned table: the first `textColumns` columns left-aligned, the rest right-aligned,

@@ -54,7 +54,14 @@ import Redis from 'ioredis';
 import pino from 'pino';
 import { closeRedis, connectRedis } from '../src/redis/client/connection';
 import { queueKeys } from '../src/redis/keys';
-import { TaskRepository, type EnqueueRequest, type Outcome, type TakenTask, type TaskSettings, type TaskState } from '../src/redis/task';
+import {
+  TaskRepository,
+  type EnqueueRequest,
+  type Outcome,
+  type TakenTask,
+  type TaskSettings,
+  type TaskState,
+} from '../src/redis/task';
 import type { TaskHandlers } from '../src/workers/task-handlers';
 import { TaskPoller } from '../src/workers/task-poller';
 import { TaskWorker } from '../src/workers/task-worker';
@@ -73,7 +80,9 @@ const PROCESS_TASKS = Number(process.env.BENCH_TASK_PROCESS ?? (QUICK ? 800 : 20
 const DELAYED_TASKS = Number(process.env.BENCH_TASK_DELAYED ?? (QUICK ? 100 : 1_000));
 const ROUNDS = Number(process.env.BENCH_TASK_ROUNDS ?? (QUICK ? 3 : 5));
 const ENQUEUE_CONCURRENCY = Number(process.env.BENCH_TASK_ENQUEUE_CONCURRENCY ?? 16);
-const WORKER_CONCURRENCIES = (process.env.BENCH_TASK_WORKER_CONCURRENCY ?? (QUICK ? '16' : '1,16')).split(',').map(Number);
+const WORKER_CONCURRENCIES = (process.env.BENCH_TASK_WORKER_CONCURRENCY ?? (QUICK ? '16' : '1,16'))
+  .split(',')
+  .map(Number);
 const DELAY_WORKER_CONCURRENCY = 16;
 /**
  * Redis `hz` for the delay rounds. 10 is Redis's default; a blocked client's timeout (a BLPOP with
@@ -92,7 +101,13 @@ const HISTORY = Number(process.env.BENCH_TASK_HISTORY ?? (QUICK ? 400 : 10_000))
 const ROUND_TIMEOUT_MS = Number(process.env.BENCH_TASK_ROUND_TIMEOUT_MS ?? 120_000);
 
 /** src/config.ts defaults: TASK_MAX_ATTEMPTS, TASK_BACKOFF_MS, TASK_MAX_BACKOFF_MS, TASK_MAX_PER_QUEUE. */
-const SETTINGS: TaskSettings = { maxAttempts: 5, backoffMs: 1000, maxBackoffMs: 600_000, history: HISTORY, maxTasksPerQueue: 1_000_000 };
+const SETTINGS: TaskSettings = {
+  maxAttempts: 5,
+  backoffMs: 1000,
+  maxBackoffMs: 600_000,
+  history: HISTORY,
+  maxTasksPerQueue: 1_000_000,
+};
 /** TASK_VISIBILITY_TIMEOUT_MS, TASK_RUN_TIMEOUT_MS and TASK_MAX_ARGS_BYTES defaults. */
 const LEASE_MS = 30_000;
 const RUN_TIMEOUT_MS = 300_000;
@@ -176,7 +191,13 @@ class Countdown {
   async wait(what: string): Promise<void> {
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`${what}: only ${this.count} of ${this.target} tasks completed after ${ROUND_TIMEOUT_MS} ms`)), ROUND_TIMEOUT_MS);
+      timer = setTimeout(
+        () =>
+          reject(
+            new Error(`${what}: only ${this.count} of ${this.target} tasks completed after ${ROUND_TIMEOUT_MS} ms`),
+          ),
+        ROUND_TIMEOUT_MS,
+      );
     });
     try {
       await Promise.race([this.done, timeout]);
@@ -195,7 +216,6 @@ async function inFlight(count: number, concurrency: number, call: (i: number) =>
     }),
   );
 }
-
 
 const delaysFor = (round: number, count: number): number[] => {
   const random = seeded(1000 + round);
@@ -235,7 +255,13 @@ class CountingRepository extends TaskRepository {
 }
 
 /** One worker and one poller on one queue, as startTaskRunner makes them for a queue. */
-async function startOurs(url: string, queue: string, concurrency: number, handlers: TaskHandlers, completed: Countdown) {
+async function startOurs(
+  url: string,
+  queue: string,
+  concurrency: number,
+  handlers: TaskHandlers,
+  completed: Countdown,
+) {
   const commands = await connectRedis(url, { name: 'bench:task-commands', logger, commandTimeoutMs: 5000 });
   const repository = new CountingRepository(commands, SETTINGS);
   repository.completed = completed;
@@ -281,7 +307,13 @@ async function bullQueue(connection: Redis, name: string): Promise<Queue> {
   return queue;
 }
 
-async function startBull(url: string, name: string, concurrency: number, processor: (job: Job) => Promise<void>, completed: Countdown) {
+async function startBull(
+  url: string,
+  name: string,
+  concurrency: number,
+  processor: (job: Job) => Promise<void>,
+  completed: Countdown,
+) {
   const connection = bullConnection(url);
   let failed = 0;
   const worker = new Worker(name, processor, { connection, concurrency, autorun: false });
@@ -388,7 +420,9 @@ async function prefill(ctx: Context, peer: 'ours' | 'bullmq', queue: string, cou
   }
   const bull = await bullQueue(ctx.bullProducer, queue);
   for (let first = 0; first < count; first += 1000) {
-    await bull.addBulk(Array.from({ length: Math.min(1000, count - first) }, (_, k) => ({ name: 'noop', data: { i: first + k } })));
+    await bull.addBulk(
+      Array.from({ length: Math.min(1000, count - first) }, (_, k) => ({ name: 'noop', data: { i: first + k } })),
+    );
   }
   await bull.close();
 }
@@ -567,7 +601,12 @@ function summarize(scenario: Scenario, peer: PeerRun, rounds: RoundResult[]): Su
     lateness: rounds.flatMap((r) => r.lateness ?? []).sort((a, b) => a - b),
     ownLateness: rounds.flatMap((r) => r.ownLateness ?? []).sort((a, b) => a - b),
     rates,
-    p99s: rounds.map((r) => percentile([...(r.lateness ?? [])].sort((a, b) => a - b), 99)),
+    p99s: rounds.map((r) =>
+      percentile(
+        [...(r.lateness ?? [])].sort((a, b) => a - b),
+        99,
+      ),
+    ),
   };
 }
 
@@ -607,7 +646,17 @@ function ratesTable(report: SuiteReport, summaries: Summary[], seconds: number):
   }
   report.table(
     `tasks summary: rates (medians of ${ROUNDS} rounds, with the range; per-task figures over all measured rounds; ${seconds.toFixed(1)} s)`,
-    ['scenario', 'peer', 'tasks/s (min-max)', 'ours/bullmq', 'round trips/task', 'redis cmds/task', 'redis CPU us/task', 'node CPU us/task', 'finished kept'],
+    [
+      'scenario',
+      'peer',
+      'tasks/s (min-max)',
+      'ours/bullmq',
+      'round trips/task',
+      'redis cmds/task',
+      'redis CPU us/task',
+      'node CPU us/task',
+      'finished kept',
+    ],
     rows,
     2,
   );
@@ -635,7 +684,20 @@ function delayTable(report: SuiteReport, summaries: Summary[]): void {
   }
   report.table(
     'tasks summary: delay accuracy (start minus due time, all measured rounds pooled)',
-    ['scenario', 'peer', 'tasks', 'late p50 ms', 'p99 ms', 'p99 ours/bullmq', 'max ms', 'early', 'early vs own due', 'own p50/p99 ms', 'round trips/task', 'redis cmds/task'],
+    [
+      'scenario',
+      'peer',
+      'tasks',
+      'late p50 ms',
+      'p99 ms',
+      'p99 ours/bullmq',
+      'max ms',
+      'early',
+      'early vs own due',
+      'own p50/p99 ms',
+      'round trips/task',
+      'redis cmds/task',
+    ],
     rows,
     2,
   );
@@ -655,17 +717,52 @@ function figures(report: SuiteReport, summaries: Summary[]): void {
         target: { op: '>=', value: 1 },
       });
       for (const reference of same.filter((s) => s.reference)) {
-        report.figure({ id: `tasks.${ours.id}.ours_vs_bullmq_add_bulk`, label: `${ours.scenario}: ours / ${reference.peer}, a batching API ours lacks (reference)`, unit: 'x', ...pairedRatio(ours.rates, reference.rates) });
+        report.figure({
+          id: `tasks.${ours.id}.ours_vs_bullmq_add_bulk`,
+          label: `${ours.scenario}: ours / ${reference.peer}, a batching API ours lacks (reference)`,
+          unit: 'x',
+          ...pairedRatio(ours.rates, reference.rates),
+        });
       }
-      report.figure({ id: `tasks.${ours.id}.ours_round_trips`, label: `${ours.scenario}: ours, round trips per task`, unit: 'round trips', value: ours.sentPerTask, ...(ours.section === 'enqueue' ? { target: { op: '<=' as const, value: 1 } } : {}) });
-      report.figure({ id: `tasks.${ours.id}.bullmq_round_trips`, label: `${ours.scenario}: bullmq, round trips per task`, unit: 'round trips', value: bull.sentPerTask });
+      report.figure({
+        id: `tasks.${ours.id}.ours_round_trips`,
+        label: `${ours.scenario}: ours, round trips per task`,
+        unit: 'round trips',
+        value: ours.sentPerTask,
+        ...(ours.section === 'enqueue' ? { target: { op: '<=' as const, value: 1 } } : {}),
+      });
+      report.figure({
+        id: `tasks.${ours.id}.bullmq_round_trips`,
+        label: `${ours.scenario}: bullmq, round trips per task`,
+        unit: 'round trips',
+        value: bull.sentPerTask,
+      });
     } else {
-      report.figure({ id: `tasks.${ours.id}.ours_p99_late`, label: `${ours.scenario}: ours, p99 lateness`, unit: 'ms', value: percentile(ours.lateness, 99), spread: { min: Math.min(...ours.p99s), max: Math.max(...ours.p99s) } });
-      report.figure({ id: `tasks.${ours.id}.p99_late_ours_vs_bullmq`, label: `${ours.scenario}: p99 lateness, ours / bullmq`, unit: 'x', ...pairedRatio(ours.p99s, bull.p99s) });
+      report.figure({
+        id: `tasks.${ours.id}.ours_p99_late`,
+        label: `${ours.scenario}: ours, p99 lateness`,
+        unit: 'ms',
+        value: percentile(ours.lateness, 99),
+        spread: { min: Math.min(...ours.p99s), max: Math.max(...ours.p99s) },
+      });
+      report.figure({
+        id: `tasks.${ours.id}.p99_late_ours_vs_bullmq`,
+        label: `${ours.scenario}: p99 lateness, ours / bullmq`,
+        unit: 'x',
+        ...pairedRatio(ours.p99s, bull.p99s),
+      });
     }
   }
-  const early = summaries.filter((s) => s.peer === 'ours' && s.section === 'delay').reduce((sum, s) => sum + s.lateness.filter((v) => v < 0).length, 0);
-  report.figure({ id: 'tasks.delay.ours_early', label: 'delayed tasks: ours, starts before the due time', unit: 'tasks', value: early, target: { op: '==', value: 0 } });
+  const early = summaries
+    .filter((s) => s.peer === 'ours' && s.section === 'delay')
+    .reduce((sum, s) => sum + s.lateness.filter((v) => v < 0).length, 0);
+  report.figure({
+    id: 'tasks.delay.ours_early',
+    label: 'delayed tasks: ours, starts before the due time',
+    unit: 'tasks',
+    value: early,
+    target: { op: '==', value: 0 },
+  });
 }
 
 runSuite('tasks', 'Task queues (book 6.4): ours beside bullmq 6.7.0', async (report) => {
@@ -728,13 +825,19 @@ runSuite('tasks', 'Task queues (book 6.4): ours beside bullmq 6.7.0', async (rep
           'a batching API ours does not offer, for reference only. finished kept: finished tasks the queue still held as the last one completed, per round ' +
           `(history ${HISTORY}).`,
       );
-      const behind = summaries.filter((one) => one.peer === 'ours' && one.section !== 'delay').flatMap((ours) => {
-        const bull = summaries.find((o) => o.scenario === ours.scenario && o.peer === 'bullmq');
-        return bull && ours.rate < bull.rate
-          ? [`${ours.scenario} (${(ours.rate / bull.rate).toFixed(2)}; ${ours.sentPerTask.toFixed(2)} vs ${bull.sentPerTask.toFixed(2)} round trips per task)`]
-          : [];
-      });
-      report.note(`Target, ahead of bullmq on both rates: ${behind.length === 0 ? 'met in every scenario' : `NOT met in: ${behind.join('; ')}`}.`);
+      const behind = summaries
+        .filter((one) => one.peer === 'ours' && one.section !== 'delay')
+        .flatMap((ours) => {
+          const bull = summaries.find((o) => o.scenario === ours.scenario && o.peer === 'bullmq');
+          return bull && ours.rate < bull.rate
+            ? [
+                `${ours.scenario} (${(ours.rate / bull.rate).toFixed(2)}; ${ours.sentPerTask.toFixed(2)} vs ${bull.sentPerTask.toFixed(2)} round trips per task)`,
+              ]
+            : [];
+        });
+      report.note(
+        `Target, ahead of bullmq on both rates: ${behind.length === 0 ? 'met in every scenario' : `NOT met in: ${behind.join('; ')}`}.`,
+      );
       delayTable(report, summaries);
       report.note(
         'Delays: due = Date.now() just before enqueue/add + the delay; early: starts before that; early vs own due: starts before the due time the peer recorded ' +

@@ -234,7 +234,10 @@ function readQueues(reader: Reader): string[] {
 function readOrigins(reader: Reader): string[] {
   const value = reader.raw('ALLOWED_ORIGINS');
   if (value === undefined) return [];
-  const origins = value.split(',').map((part) => part.trim()).filter(Boolean);
+  const origins = value
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean);
   const valid = origins.every((origin) => {
     if (origin === '*') return true;
     try {
@@ -245,7 +248,9 @@ function readOrigins(reader: Reader): string[] {
     }
   });
   if (!valid) {
-    reader.problems.push(`ALLOWED_ORIGINS must be a comma-separated list of origins such as https://app.example.com (no path or trailing slash), or *, got "${value}"`);
+    reader.problems.push(
+      `ALLOWED_ORIGINS must be a comma-separated list of origins such as https://app.example.com (no path or trailing slash), or *, got "${value}"`,
+    );
     return [];
   }
   return origins;
@@ -273,7 +278,10 @@ function readRedisCluster(reader: Reader): ClusterTarget | undefined {
   const value = reader.raw('REDIS_CLUSTER_NODES');
   if (value === undefined) return undefined;
   const target: ClusterTarget = { nodes: [] };
-  const entries = value.split(',').map((entry) => entry.trim()).filter(Boolean);
+  const entries = value
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
   for (const entry of entries) {
     let url: URL;
     try {
@@ -282,8 +290,16 @@ function readRedisCluster(reader: Reader): ClusterTarget | undefined {
       url = new URL('invalid://');
     }
     const port = Number(url.port || 6379);
-    if ((url.protocol !== 'redis:' && url.protocol !== 'rediss:') || !url.hostname || !Number.isInteger(port) || port < 1 || port > 65535) {
-      reader.problems.push(`REDIS_CLUSTER_NODES must list host:port or redis:// URLs separated by commas, got "${entry}"`);
+    if (
+      (url.protocol !== 'redis:' && url.protocol !== 'rediss:') ||
+      !url.hostname ||
+      !Number.isInteger(port) ||
+      port < 1 ||
+      port > 65535
+    ) {
+      reader.problems.push(
+        `REDIS_CLUSTER_NODES must list host:port or redis:// URLs separated by commas, got "${entry}"`,
+      );
       return undefined;
     }
     target.nodes.push({ host: url.hostname.replace(/^\[|\]$/g, ''), port });
@@ -324,7 +340,9 @@ function readSqlName(reader: Reader, name: string, fallback: string, qualified: 
   const pattern = new RegExp(qualified ? `^${SQL_NAME}(\\.${SQL_NAME})?$` : `^${SQL_NAME}$`);
   if (!pattern.test(value)) {
     const shape = qualified ? 'a table name, optionally schema-qualified (schema.table),' : 'a column name';
-    reader.problems.push(`${name} must be ${shape} of letters, digits, _ and $ not starting with a digit, got "${value}"`);
+    reader.problems.push(
+      `${name} must be ${shape} of letters, digits, _ and $ not starting with a digit, got "${value}"`,
+    );
     return fallback;
   }
   return value;
@@ -463,7 +481,9 @@ export function loadConfig(env: Env = process.env): Config {
   }
   if (config.redisWait.replicas > 0 && config.redisUrl === undefined && config.redisCluster === undefined) {
     // The embedded redis-server has no replicas: every write would wait out the timeout and fail.
-    reader.problems.push('REDIS_WAIT_REPLICAS needs REDIS_URL or REDIS_CLUSTER_NODES (the embedded Redis has no replicas)');
+    reader.problems.push(
+      'REDIS_WAIT_REPLICAS needs REDIS_URL or REDIS_CLUSTER_NODES (the embedded Redis has no replicas)',
+    );
   }
   if (reader.problems.length > 0) throw new ConfigError(reader.problems);
   return config;

@@ -17,7 +17,10 @@ async function main(): Promise<void> {
     logger.fatal({ err: error }, `start-up failed: ${(error as Error).message}`);
     process.exit(1);
   }
-  logger.info({ url: server.url, env: config.nodeEnv, embeddedRedis: server.embeddedRedis !== undefined }, `listening on ${server.url}`);
+  logger.info(
+    { url: server.url, env: config.nodeEnv, embeddedRedis: server.embeddedRedis !== undefined },
+    `listening on ${server.url}`,
+  );
   if (server.usesDevelopmentSecret && !config.isProduction) printDevelopmentTokens(server, logger);
 
   let stopping = false;

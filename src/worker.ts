@@ -22,7 +22,7 @@ async function main(): Promise<void> {
   const missing = [
     config.redisUrl === undefined &&
       config.redisCluster === undefined &&
-      'REDIS_URL or REDIS_CLUSTER_NODES (the API server\'s embedded Redis is its own; or run the handlers inside the API with TASK_WORKER=on)',
+      "REDIS_URL or REDIS_CLUSTER_NODES (the API server's embedded Redis is its own; or run the handlers inside the API with TASK_WORKER=on)",
     config.worker.queues.length === 0 && 'WORKER_QUEUES (comma-separated queue names)',
     config.worker.handlersModule === undefined && 'TASK_HANDLERS (path of the module exporting your handlers)',
   ].filter(Boolean);
@@ -34,7 +34,12 @@ async function main(): Promise<void> {
   try {
     const handlers = await loadHandlers(config.worker.handlersModule!);
     const redis = config.redisCluster ?? config.redisUrl!;
-    const commands = await connectRedis(redis, { name: 'ria:task-commands', logger, commandTimeoutMs: 5000, replicaWait: config.redisWait });
+    const commands = await connectRedis(redis, {
+      name: 'ria:task-commands',
+      logger,
+      commandTimeoutMs: 5000,
+      replicaWait: config.redisWait,
+    });
     const runner = await startTaskRunner({
       redis,
       commands,

@@ -24,10 +24,27 @@ import { openBackend, type Backend } from './backend';
 
 const SDL = /* GraphQL */ `
   scalar SafeInt
-  type ChatMessage { chatId: ID! id: Int! message: String! sender: ID! ts: Float! }
-  type PendingChat { chatId: ID! messages: [ChatMessage!]! remaining: Int! }
-  type SemaphoreLease { expiresAt: Float! fencingToken: SafeInt! id: String! name: String! }
-  type Query { guildMembers(guild: String!, prefix: String!, limit: Int! = 10): [String!]! }
+  type ChatMessage {
+    chatId: ID!
+    id: Int!
+    message: String!
+    sender: ID!
+    ts: Float!
+  }
+  type PendingChat {
+    chatId: ID!
+    messages: [ChatMessage!]!
+    remaining: Int!
+  }
+  type SemaphoreLease {
+    expiresAt: Float!
+    fencingToken: SafeInt!
+    id: String!
+    name: String!
+  }
+  type Query {
+    guildMembers(guild: String!, prefix: String!, limit: Int! = 10): [String!]!
+  }
   type Mutation {
     sendMessage(chatId: ID!, message: String!, clientMessageId: ID): ChatMessage!
     fetchPendingMessages(limit: Int): [PendingChat!]!
@@ -50,15 +67,15 @@ function plainResolvers(backend: Backend) {
     (_: unknown, args: Args, context: GraphQLContext) =>
       errors(operation(context.principal, args as never));
   return {
-      SafeInt: SafeIntResolver,
-      Query: { guildMembers: call(backend.guildMembers) },
-      Mutation: {
-        sendMessage: call(backend.sendMessage),
-        fetchPendingMessages: call(backend.fetchPendingMessages),
-        updateCounter: call(backend.updateCounter),
-        acquireSemaphore: call(backend.acquireSemaphore),
-        releaseSemaphore: call(backend.releaseSemaphore),
-      },
+    SafeInt: SafeIntResolver,
+    Query: { guildMembers: call(backend.guildMembers) },
+    Mutation: {
+      sendMessage: call(backend.sendMessage),
+      fetchPendingMessages: call(backend.fetchPendingMessages),
+      updateCounter: call(backend.updateCounter),
+      acquireSemaphore: call(backend.acquireSemaphore),
+      releaseSemaphore: call(backend.releaseSemaphore),
+    },
   };
 }
 
@@ -91,7 +108,11 @@ async function main(): Promise<void> {
     context: async ({ req }) => {
       try {
         const token = bearerToken(req.headers.authorization);
-        return { principal: token === undefined ? null : backend.verifier.verify(token), requestId: randomUUID(), logger };
+        return {
+          principal: token === undefined ? null : backend.verifier.verify(token),
+          requestId: randomUUID(),
+          logger,
+        };
       } catch (error) {
         if (!(error instanceof AppError)) throw error;
         throw new GraphQLError(error.message, { extensions: { code: error.code, http: { status: 401 } } });

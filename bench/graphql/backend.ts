@@ -23,10 +23,16 @@ export interface Backend {
   config: Config;
   verifier: TokenVerifier;
   /** The five operations as the product's resolvers do them, minus GraphQL. */
-  sendMessage(caller: Principal | null, args: { chatId: string; message: string; clientMessageId?: string | null }): Promise<unknown>;
+  sendMessage(
+    caller: Principal | null,
+    args: { chatId: string; message: string; clientMessageId?: string | null },
+  ): Promise<unknown>;
   fetchPendingMessages(caller: Principal | null, args: { limit?: number | null }): Promise<unknown>;
   updateCounter(caller: Principal | null, args: { name: string; count?: number }): Promise<boolean>;
-  acquireSemaphore(caller: Principal | null, args: { name: string; limit: number; timeoutMs?: number; waitMs?: number }): Promise<unknown>;
+  acquireSemaphore(
+    caller: Principal | null,
+    args: { name: string; limit: number; timeoutMs?: number; waitMs?: number },
+  ): Promise<unknown>;
   releaseSemaphore(caller: Principal | null, args: { name: string; id: string }): Promise<boolean>;
   guildMembers(caller: Principal | null, args: { guild: string; prefix: string; limit?: number }): Promise<string[]>;
   /** The repositories and notifiers themselves, for the type-graphql resolvers. */
@@ -48,26 +54,44 @@ export async function openBackend(env: NodeJS.ProcessEnv = process.env): Promise
   const commands = await connectRedis(url, { name: 'bench:commands', logger, commandTimeoutMs: 5000 });
   const subscriber = await connectRedis(url, { name: 'bench:subscriber', logger });
   const leaseSubscriber = await connectRedis(url, { name: 'bench:lease-signals', logger });
-  const verifier = new TokenVerifier({ secret: config.jwtSecret!, issuer: config.jwtIssuer, audience: config.jwtAudience });
-  const pubSub = createRedisPubSub({ publisher: commands, subscriber, channelOf: channels({ rowCacheTable: config.rowCache.table }) });
+  const verifier = new TokenVerifier({
+    secret: config.jwtSecret!,
+    issuer: config.jwtIssuer,
+    audience: config.jwtAudience,
+  });
+  const pubSub = createRedisPubSub({
+    publisher: commands,
+    subscriber,
+    channelOf: channels({ rowCacheTable: config.rowCache.table }),
+  });
   const inbox = new InboxNotifier(pubSub);
   // Built as src/app/parts.ts builds them: the update script announces counter updates.
   const chats = new ChatRepository(commands, config.messaging);
   const counters = new CounterRepository(commands, config.counters, TOPICS.counterUpdated.channel);
   const guilds = new GuildRepository(commands, config.autocomplete);
   const stop = new AbortController();
-  const semaphores = new LeaseAcquirer(new LeaseRepository(commands, 'semaphore', config.leases), new LeaseSignals(leaseSubscriber, logger), stop.signal);
+  const semaphores = new LeaseAcquirer(
+    new LeaseRepository(commands, 'semaphore', config.leases),
+    new LeaseSignals(leaseSubscriber, logger),
+    stop.signal,
+  );
 
   const signedIn = (caller: Principal | null): Principal => {
     if (!caller) throw unauthenticated();
     return caller;
   };
   const service = (caller: Principal | null): Principal => {
-    if (!signedIn(caller).isService) throw forbidden(`This operation is for service callers (a token whose roles include "${SERVICE_ROLE}")`);
+    if (!signedIn(caller).isService)
+      throw forbidden(`This operation is for service callers (a token whose roles include "${SERVICE_ROLE}")`);
     return caller!;
   };
   const toMessage = (message: StoredMessage) => ({ ...message, ts: message.ts / 1000 });
-  const toLease = (lease: Lease) => ({ name: lease.name, id: lease.id, fencingToken: lease.fencingToken, expiresAt: unixSeconds(lease.expiresAt) });
+  const toLease = (lease: Lease) => ({
+    name: lease.name,
+    id: lease.id,
+    fencingToken: lease.fencingToken,
+    expiresAt: unixSeconds(lease.expiresAt),
+  });
 
   return {
     config,
@@ -77,7 +101,10 @@ export async function openBackend(env: NodeJS.ProcessEnv = process.env): Promise
       const user = signedIn(caller).userId;
       const id = validId(chatId, 'chatId');
       const text = validText(message, 'message', config.messaging.maxMessageLength);
-      const clientId = clientMessageId === null || clientMessageId === undefined ? undefined : validName(clientMessageId, 'clientMessageId');
+      const clientId =
+        clientMessageId === null || clientMessageId === undefined
+          ? undefined
+          : validName(clientMessageId, 'clientMessageId');
       const sent = await chats.send(id, user, text, clientId);
       return toMessage(sent.message);
     },
@@ -86,7 +113,11 @@ export async function openBackend(env: NodeJS.ProcessEnv = process.env): Promise
       const max = config.messaging.maxFetch;
       const count = limit === null || limit === undefined ? max : intInRange(limit, 'limit', 1, max);
       const pending = await chats.pending(user, count, true);
-      return pending.map((chat) => ({ chatId: chat.chatId, remaining: chat.remaining, messages: chat.messages.map(toMessage) }));
+      return pending.map((chat) => ({
+        chatId: chat.chatId,
+        remaining: chat.remaining,
+        messages: chat.messages.map(toMessage),
+      }));
     },
     async updateCounter(caller, { name, count = 1 }) {
       service(caller);

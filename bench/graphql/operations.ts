@@ -36,16 +36,25 @@ const tokenOf = (user: string): string => {
   return token;
 };
 
-function request(kind: PeerKind, operation: string, query: string, variables: Record<string, unknown>, token: string): Buffer {
+function request(
+  kind: PeerKind,
+  operation: string,
+  query: string,
+  variables: Record<string, unknown>,
+  token: string,
+): Buffer {
   const headers = { authorization: `Bearer ${token}` };
-  return kind === 'raw' ? post(`/op/${operation}`, variables, headers) : post('/graphql', { query, variables }, headers);
+  return kind === 'raw'
+    ? post(`/op/${operation}`, variables, headers)
+    : post('/graphql', { query, variables }, headers);
 }
 
 /** The answer's data for this operation, or an error naming what came back instead. */
 function dataOf(kind: PeerKind, operation: string, answer: Answer): unknown {
   const text = answer.body.toString();
   const parsed = JSON.parse(text) as { data?: Record<string, unknown> | null; errors?: unknown };
-  if (answer.status !== 200 || parsed.errors || !parsed.data) throw new Error(`${operation} over ${kind}: HTTP ${answer.status} ${text.slice(0, 300)}`);
+  if (answer.status !== 200 || parsed.errors || !parsed.data)
+    throw new Error(`${operation} over ${kind}: HTTP ${answer.status} ${text.slice(0, 300)}`);
   return kind === 'raw' ? parsed.data : parsed.data[operation];
 }
 
@@ -60,14 +69,16 @@ async function inBatches<T>(items: T[], size: number, work: (item: T) => Promise
   for (let i = 0; i < items.length; i += size) await Promise.all(items.slice(i, i + size).map(work));
 }
 
-const SEND = 'mutation Send($chatId: ID!, $message: String!) { sendMessage(chatId: $chatId, message: $message) { id chatId sender ts } }';
+const SEND =
+  'mutation Send($chatId: ID!, $message: String!) { sendMessage(chatId: $chatId, message: $message) { id chatId sender ts } }';
 const FETCH =
   'mutation Fetch($limit: Int) { fetchPendingMessages(limit: $limit) { chatId remaining messages { id sender message ts } } }';
 const COUNT = 'mutation Count($name: String!) { updateCounter(name: $name, count: 1) }';
 const ACQUIRE =
   'mutation Acquire($name: String!, $limit: Int!) { acquireSemaphore(name: $name, limit: $limit, timeoutMs: 10000) { id fencingToken expiresAt } }';
 const RELEASE = 'mutation Release($name: String!, $id: String!) { releaseSemaphore(name: $name, id: $id) }';
-const MEMBERS = 'query Members($guild: String!, $prefix: String!) { guildMembers(guild: $guild, prefix: $prefix, limit: 10) }';
+const MEMBERS =
+  'query Members($guild: String!, $prefix: String!) { guildMembers(guild: $guild, prefix: $prefix, limit: 10) }';
 
 export const OPERATIONS: OperationSpec[] = [
   {
@@ -76,7 +87,9 @@ export const OPERATIONS: OperationSpec[] = [
     async prepare(redis) {
       if (sendPool.length) return;
       const chats = new ChatRepository(redis, chatSettings());
-      const groups = Array.from({ length: USERS / CHAT_SIZE }, (_, g) => Array.from({ length: CHAT_SIZE }, (_, m) => `u${g * CHAT_SIZE + m}`));
+      const groups = Array.from({ length: USERS / CHAT_SIZE }, (_, g) =>
+        Array.from({ length: CHAT_SIZE }, (_, m) => `u${g * CHAT_SIZE + m}`),
+      );
       await inBatches(groups, 50, async ([first, ...others]) => {
         const { chat } = await chats.create(first, others, 'hello', false);
         for (const user of [first, ...others]) sendPool.push({ user, chatId: chat.id });
@@ -89,8 +102,11 @@ export const OPERATIONS: OperationSpec[] = [
     },
     async run(kind, connection, n) {
       const { user, chatId } = sendPool[n % sendPool.length];
-      const answer = await connection.send(request(kind, 'sendMessage', SEND, { chatId, message: MESSAGE }, tokenOf(user)));
-      if (typeof (dataOf(kind, 'sendMessage', answer) as { id?: unknown }).id !== 'number') throw new Error('sendMessage returned no id');
+      const answer = await connection.send(
+        request(kind, 'sendMessage', SEND, { chatId, message: MESSAGE }, tokenOf(user)),
+      );
+      if (typeof (dataOf(kind, 'sendMessage', answer) as { id?: unknown }).id !== 'number')
+        throw new Error('sendMessage returned no id');
     },
   },
   {
@@ -114,7 +130,9 @@ export const OPERATIONS: OperationSpec[] = [
       });
     },
     async run(kind, connection, n, _slot, round) {
-      const answer = await connection.send(request(kind, 'fetchPendingMessages', FETCH, { limit: 100 }, tokenOf(`f${round}-${n}`)));
+      const answer = await connection.send(
+        request(kind, 'fetchPendingMessages', FETCH, { limit: 100 }, tokenOf(`f${round}-${n}`)),
+      );
       const pending = dataOf(kind, 'fetchPendingMessages', answer) as { messages: unknown[] }[];
       const messages = pending.reduce((sum, chat) => sum + chat.messages.length, 0);
       if (messages !== 6) throw new Error(`fetchPendingMessages over ${kind} pulled ${messages} messages, not 6`);
@@ -125,7 +143,9 @@ export const OPERATIONS: OperationSpec[] = [
     mutation: true,
     async prepare() {},
     async run(kind, connection, n) {
-      const answer = await connection.send(request(kind, 'updateCounter', COUNT, { name: `hits/page-${n % 1000}` }, SERVICE));
+      const answer = await connection.send(
+        request(kind, 'updateCounter', COUNT, { name: `hits/page-${n % 1000}` }, SERVICE),
+      );
       if (dataOf(kind, 'updateCounter', answer) !== true) throw new Error('updateCounter did not return true');
     },
   },
@@ -140,7 +160,9 @@ export const OPERATIONS: OperationSpec[] = [
       const acquired = await connection.send(request(kind, 'acquireSemaphore', ACQUIRE, { name, limit: 1 }, SERVICE));
       const lease = dataOf(kind, 'acquireSemaphore', acquired) as { id?: string } | null;
       if (!lease?.id) throw new Error(`acquireSemaphore over ${kind} was not granted`);
-      const released = await connection.send(request(kind, 'releaseSemaphore', RELEASE, { name, id: lease.id }, SERVICE));
+      const released = await connection.send(
+        request(kind, 'releaseSemaphore', RELEASE, { name, id: lease.id }, SERVICE),
+      );
       if (dataOf(kind, 'releaseSemaphore', released) !== true) throw new Error('releaseSemaphore did not return true');
     },
   },
@@ -170,4 +192,3 @@ export const OPERATIONS: OperationSpec[] = [
     },
   },
 ];
-

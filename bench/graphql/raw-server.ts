@@ -6,7 +6,11 @@ import { bearerToken } from '../../src/security/auth';
 import { AppError } from '../../src/common/errors';
 import { openBackend, type Backend } from './backend';
 
-type Operation = (backend: Backend, caller: ReturnType<Backend['verifier']['verify']> | null, body: never) => Promise<unknown>;
+type Operation = (
+  backend: Backend,
+  caller: ReturnType<Backend['verifier']['verify']> | null,
+  body: never,
+) => Promise<unknown>;
 
 const OPERATIONS: Record<string, Operation> = {
   sendMessage: (b, caller, body) => b.sendMessage(caller, body),

@@ -11,7 +11,11 @@ export interface RoundTripCount {
   firstOperation: string[][];
 }
 
-export async function countRoundTrips(redisUrl: string, count: number, operation: (n: number) => Promise<void>): Promise<RoundTripCount> {
+export async function countRoundTrips(
+  redisUrl: string,
+  count: number,
+  operation: (n: number) => Promise<void>,
+): Promise<RoundTripCount> {
   const control = new Redis(redisUrl);
   // monitor() answers with a second connection; both are closed at the end.
   const source = new Redis(redisUrl);
@@ -53,13 +57,34 @@ export async function countRoundTrips(redisUrl: string, count: number, operation
  * run by redis-benchmark with `clients` connections, and the operation's rate is
  * 1 / (sum of 1/rate of its commands).
  */
-export function redisLimit(redisUrl: string, commands: string[][], clients: number, requests: number, cpus?: string): number {
+export function redisLimit(
+  redisUrl: string,
+  commands: string[][],
+  clients: number,
+  requests: number,
+  cpus?: string,
+): number {
   const { hostname, port, username, password } = new URL(redisUrl);
-  const auth = password ? ['--user', decodeURIComponent(username || 'default'), '-a', decodeURIComponent(password)] : [];
+  const auth = password
+    ? ['--user', decodeURIComponent(username || 'default'), '-a', decodeURIComponent(password)]
+    : [];
   let secondsPerOperation = 0;
   for (const args of commands) {
-    const benchmark = ['-h', hostname, '-p', port, '-c', String(clients), '-n', String(requests), '--csv', ...auth, ...args];
-    const [command, argv] = cpus === undefined ? ['redis-benchmark', benchmark] : ['taskset', ['-c', cpus, 'redis-benchmark', ...benchmark]];
+    const benchmark = [
+      '-h',
+      hostname,
+      '-p',
+      port,
+      '-c',
+      String(clients),
+      '-n',
+      String(requests),
+      '--csv',
+      ...auth,
+      ...args,
+    ];
+    const [command, argv] =
+      cpus === undefined ? ['redis-benchmark', benchmark] : ['taskset', ['-c', cpus, 'redis-benchmark', ...benchmark]];
     const result = spawnSync(command, argv, { encoding: 'utf8', timeout: 60_000 });
     const last = result.stdout.trim().split('\n').pop() ?? '';
     // The test name is the command line and may hold quotes; seven numbers end the line.

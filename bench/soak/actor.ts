@@ -49,4 +49,7 @@ export const check = (name: string, ok: boolean, detail: string): Check => ({ na
 
 /** The first few entries of a list, for a failure's detail line. */
 export const sample = (values: unknown[], count = 5): string =>
-  `${values.slice(0, count).map((v) => JSON.stringify(v)).join(', ')}${values.length > count ? `, … (${values.length} in all)` : ''}`;
+  `${values
+    .slice(0, count)
+    .map((v) => JSON.stringify(v))
+    .join(', ')}${values.length > count ? `, … (${values.length} in all)` : ''}`;

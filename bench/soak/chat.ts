@@ -94,7 +94,8 @@ export class ChatLoad implements Actor {
     for (const chat of this.chats) {
       const expected = [...chat.sent.values()].sort((a, b) => a - b);
       const ids = new Set(chat.sent.values());
-      if (ids.size !== chat.sent.size) twice.push(`${chat.id}: ${chat.sent.size} acknowledged texts have ${ids.size} distinct ids`);
+      if (ids.size !== chat.sent.size)
+        twice.push(`${chat.id}: ${chat.sent.size} acknowledged texts have ${ids.size} distinct ids`);
       for (const [member, shown] of chat.shown) {
         const got = new Set(shown.map((m) => m.id));
         for (const id of expected) if (!got.has(id)) lost.push(`${member} in ${chat.id}: id ${id}`);
@@ -105,14 +106,29 @@ export class ChatLoad implements Actor {
           }
         }
         const texts = new Set(shown.map((m) => m.message));
-        if (texts.size !== shown.length) twice.push(`${member} in ${chat.id}: ${shown.length - texts.size} texts shown under two ids`);
+        if (texts.size !== shown.length)
+          twice.push(`${member} in ${chat.id}: ${shown.length - texts.size} texts shown under two ids`);
       }
     }
     const acknowledged = this.chats.reduce((n, chat) => n + chat.sent.size, 0);
     return [
-      check('chat: every acknowledged message reached every member', lost.length === 0, lost.length ? `missing ${sample(lost)}` : `${acknowledged} messages × ${MEMBERS} members`),
-      check('chat: in id order, each once', this.problems.length === 0 && twice.length === 0, this.problems.length || twice.length ? sample([...this.problems, ...twice]) : `${this.counts.shown} shown, ${this.counts.repeats} repeats of a shown id dropped`),
-      check('chat: nothing shown that was not sent', extra.length === 0, extra.length ? sample(extra) : `${this.counts.resent} sends were sent again after a lost answer`),
+      check(
+        'chat: every acknowledged message reached every member',
+        lost.length === 0,
+        lost.length ? `missing ${sample(lost)}` : `${acknowledged} messages × ${MEMBERS} members`,
+      ),
+      check(
+        'chat: in id order, each once',
+        this.problems.length === 0 && twice.length === 0,
+        this.problems.length || twice.length
+          ? sample([...this.problems, ...twice])
+          : `${this.counts.shown} shown, ${this.counts.repeats} repeats of a shown id dropped`,
+      ),
+      check(
+        'chat: nothing shown that was not sent',
+        extra.length === 0,
+        extra.length ? sample(extra) : `${this.counts.resent} sends were sent again after a lost answer`,
+      ),
     ];
   }
 
@@ -137,7 +153,12 @@ export class ChatLoad implements Actor {
       let sends = 0;
       const outcome = await untilAnswered(() => {
         if (sends++ > 0) this.counts.resent++;
-        return this.soak.api.call<{ id: number }>(token, SEND, { chatId: chat.id, message, clientMessageId }, 'sendMessage');
+        return this.soak.api.call<{ id: number }>(
+          token,
+          SEND,
+          { chatId: chat.id, message, clientMessageId },
+          'sendMessage',
+        );
       }, stop);
       if (outcome === undefined) chat.unanswered.add(message);
       else if (outcome.kind === 'ok') {
@@ -159,7 +180,12 @@ export class ChatLoad implements Actor {
   private async pullOnce(member: string): Promise<number> {
     const token = this.soak.token(member);
     this.counts.pulls++;
-    const outcome = await this.soak.api.call<{ chatId: string; messages: Message[] }[]>(token, PENDING, {}, 'pendingMessages');
+    const outcome = await this.soak.api.call<{ chatId: string; messages: Message[] }[]>(
+      token,
+      PENDING,
+      {},
+      'pendingMessages',
+    );
     if (outcome.kind !== 'ok') return -1;
     let pulled = 0;
     for (const pending of outcome.data) {
@@ -185,7 +211,12 @@ export class ChatLoad implements Actor {
       }
       if (pending.messages.length > 0) {
         // A lost acknowledgement only means the same messages come again; they are dropped above.
-        await this.soak.api.call<boolean>(token, SEEN, { chatId: chat.id, messageId: pending.messages.at(-1)!.id }, 'markSeen');
+        await this.soak.api.call<boolean>(
+          token,
+          SEEN,
+          { chatId: chat.id, messageId: pending.messages.at(-1)!.id },
+          'markSeen',
+        );
       }
     }
     return pulled;

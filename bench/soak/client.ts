@@ -15,7 +15,15 @@ export type Outcome<T> =
   | { kind: 'unknown'; reason: string };
 
 /** Codes that say the call was refused before it changed anything. */
-const REFUSALS = new Set(['BAD_USER_INPUT', 'CONFLICT', 'NOT_FOUND', 'FORBIDDEN', 'UNAUTHENTICATED', 'RATE_LIMITED', 'GRAPHQL_VALIDATION_FAILED']);
+const REFUSALS = new Set([
+  'BAD_USER_INPUT',
+  'CONFLICT',
+  'NOT_FOUND',
+  'FORBIDDEN',
+  'UNAUTHENTICATED',
+  'RATE_LIMITED',
+  'GRAPHQL_VALIDATION_FAILED',
+]);
 /** Node's codes for a connection that never carried the request. */
 const NEVER_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EADDRNOTAVAIL']);
 
@@ -56,12 +64,19 @@ export class ApiPool {
     this.latencies.record(performance.now() - started, outcome.kind);
     if (outcome.kind !== 'ok') {
       const code = outcome.kind === 'refused' ? outcome.code : outcome.reason;
-      if (code === 'INTERNAL_SERVER_ERROR' || /^HTTP 5/.test(code)) this.unexpected.set(code, (this.unexpected.get(code) ?? 0) + 1);
+      if (code === 'INTERNAL_SERVER_ERROR' || /^HTTP 5/.test(code))
+        this.unexpected.set(code, (this.unexpected.get(code) ?? 0) + 1);
     }
     return outcome;
   }
 
-  private async post<T>(origin: string, token: string, query: string, variables: Record<string, unknown>, field: string): Promise<Outcome<T>> {
+  private async post<T>(
+    origin: string,
+    token: string,
+    query: string,
+    variables: Record<string, unknown>,
+    field: string,
+  ): Promise<Outcome<T>> {
     let response: Response;
     try {
       response = await fetch(`${origin}/graphql`, {
@@ -110,11 +125,20 @@ export const sleep = (ms: number): Promise<void> => new Promise((resolve) => set
  * again (the key makes the second send return the first result). Undefined when `stop()` turned
  * true before an answer came: its outcome stays unknown.
  */
-export async function untilAnswered<T>(send: () => Promise<Outcome<T>>, stop: () => boolean): Promise<Exclude<Outcome<T>, { kind: 'unknown' }> | undefined> {
+export async function untilAnswered<T>(
+  send: () => Promise<Outcome<T>>,
+  stop: () => boolean,
+): Promise<Exclude<Outcome<T>, { kind: 'unknown' }> | undefined> {
   for (let attempt = 0; ; attempt++) {
     const outcome = await send();
     if (outcome.kind === 'ok') return outcome;
-    if (outcome.kind === 'refused' && outcome.code !== 'NO_PROCESS' && !NEVER_SENT.has(outcome.code) && outcome.code !== 'RATE_LIMITED') return outcome;
+    if (
+      outcome.kind === 'refused' &&
+      outcome.code !== 'NO_PROCESS' &&
+      !NEVER_SENT.has(outcome.code) &&
+      outcome.code !== 'RATE_LIMITED'
+    )
+      return outcome;
     if (stop()) return undefined;
     await sleep(Math.min(1000, 50 * 2 ** Math.min(attempt, 5)));
   }

@@ -39,8 +39,17 @@ export class CounterLoad implements Actor {
   async drain(): Promise<void> {
     const token = this.soak.token('soak-counters', true);
     for (const precision of this.precisions) {
-      const samples = await this.soak.api.call<{ count: number }[]>(token, READ, { name: this.counterName, precision }, 'counter');
-      if (samples.kind === 'ok') this.totals.set(precision, samples.data.reduce((sum, s) => sum + s.count, 0));
+      const samples = await this.soak.api.call<{ count: number }[]>(
+        token,
+        READ,
+        { name: this.counterName, precision },
+        'counter',
+      );
+      if (samples.kind === 'ok')
+        this.totals.set(
+          precision,
+          samples.data.reduce((sum, s) => sum + s.count, 0),
+        );
     }
   }
 
@@ -67,7 +76,12 @@ export class CounterLoad implements Actor {
     const token = this.soak.token('soak-counters', true);
     while (!stop()) {
       const count = 1 + Math.floor(this.soak.random() * 3);
-      const outcome = await this.soak.api.call<boolean>(token, UPDATE, { name: this.counterName, count }, 'updateCounter');
+      const outcome = await this.soak.api.call<boolean>(
+        token,
+        UPDATE,
+        { name: this.counterName, count },
+        'updateCounter',
+      );
       if (outcome.kind === 'ok') this.acknowledged += count;
       else if (outcome.kind === 'unknown') this.lost += count;
       else this.refused++;

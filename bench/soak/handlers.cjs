@@ -7,7 +7,11 @@ const fs = require('node:fs');
 const log = process.env.SOAK_TASK_LOG;
 
 function note(event, context) {
-  if (log) fs.appendFileSync(log, `${JSON.stringify({ event, id: context.id, attempt: context.attempt, pid: process.pid, at: Date.now() })}\n`);
+  if (log)
+    fs.appendFileSync(
+      log,
+      `${JSON.stringify({ event, id: context.id, attempt: context.attempt, pid: process.pid, at: Date.now() })}\n`,
+    );
 }
 
 exports.handlers = {
@@ -16,10 +20,14 @@ exports.handlers = {
     note('start', context);
     await new Promise((resolve, reject) => {
       const timer = setTimeout(resolve, Number(args && args.ms) || 0);
-      context.signal.addEventListener('abort', () => {
-        clearTimeout(timer);
-        reject(context.signal.reason);
-      }, { once: true });
+      context.signal.addEventListener(
+        'abort',
+        () => {
+          clearTimeout(timer);
+          reject(context.signal.reason);
+        },
+        { once: true },
+      );
     });
     note('end', context);
     return { pid: process.pid, attempt: context.attempt };

@@ -36,7 +36,14 @@ export class LeaseLoad implements Actor {
   readonly name = 'leases';
   private readonly lockHolds: Hold[] = [];
   private readonly semaphoreHolds: Hold[] = [];
-  private readonly counts: Record<CountName, number> = { lockGrants: 0, lockTimeouts: 0, semaphoreGrants: 0, semaphoreFull: 0, failed: 0, releasedFalse: 0 };
+  private readonly counts: Record<CountName, number> = {
+    lockGrants: 0,
+    lockTimeouts: 0,
+    semaphoreGrants: 0,
+    semaphoreFull: 0,
+    failed: 0,
+    releasedFalse: 0,
+  };
   private readonly lockName: string;
   private readonly semaphoreName: string;
 
@@ -61,9 +68,21 @@ export class LeaseLoad implements Actor {
     const semaphoreOverlaps = overlaps(this.semaphoreHolds, SEMAPHORE_LIMIT);
     const order = [...tokenOrder(this.lockHolds, 'lock'), ...tokenOrder(this.semaphoreHolds, 'semaphore')];
     return [
-      check('lock: no two holders at once', lockOverlaps.length === 0, lockOverlaps.length ? sample(lockOverlaps) : `${this.lockHolds.length} holds`),
-      check(`semaphore: never more than ${SEMAPHORE_LIMIT} holders`, semaphoreOverlaps.length === 0, semaphoreOverlaps.length ? sample(semaphoreOverlaps) : `${this.semaphoreHolds.length} holds`),
-      check('fencing tokens rise in grant order, never repeat', order.length === 0, order.length ? sample(order) : `${this.lockHolds.length + this.semaphoreHolds.length} tokens`),
+      check(
+        'lock: no two holders at once',
+        lockOverlaps.length === 0,
+        lockOverlaps.length ? sample(lockOverlaps) : `${this.lockHolds.length} holds`,
+      ),
+      check(
+        `semaphore: never more than ${SEMAPHORE_LIMIT} holders`,
+        semaphoreOverlaps.length === 0,
+        semaphoreOverlaps.length ? sample(semaphoreOverlaps) : `${this.semaphoreHolds.length} holds`,
+      ),
+      check(
+        'fencing tokens rise in grant order, never repeat',
+        order.length === 0,
+        order.length ? sample(order) : `${this.lockHolds.length + this.semaphoreHolds.length} tokens`,
+      ),
     ];
   }
 
@@ -74,8 +93,14 @@ export class LeaseLoad implements Actor {
   private lockClient(user: string, stop: () => boolean): Promise<void> {
     return this.holder(user, stop, this.lockHolds, {
       acquire: (token) =>
-        this.soak.api.call<{ token: string; fencingToken: number } | null>(token, ACQUIRE_LOCK, { name: this.lockName, wait: WAIT_MS, hold: HOLD_MS }, 'acquireLock'),
-      release: (token, grant) => this.soak.api.call<boolean>(token, RELEASE_LOCK, { name: this.lockName, token: grant.token }, 'releaseLock'),
+        this.soak.api.call<{ token: string; fencingToken: number } | null>(
+          token,
+          ACQUIRE_LOCK,
+          { name: this.lockName, wait: WAIT_MS, hold: HOLD_MS },
+          'acquireLock',
+        ),
+      release: (token, grant) =>
+        this.soak.api.call<boolean>(token, RELEASE_LOCK, { name: this.lockName, token: grant.token }, 'releaseLock'),
       holdMs: () => 2 + this.soak.random() * 10,
       counts: ['lockGrants', 'lockTimeouts'],
     });
@@ -90,7 +115,13 @@ export class LeaseLoad implements Actor {
           { name: this.semaphoreName, limit: SEMAPHORE_LIMIT, wait: WAIT_MS, hold: HOLD_MS },
           'acquireSemaphore',
         ),
-      release: (token, grant) => this.soak.api.call<boolean>(token, RELEASE_SEMAPHORE, { name: this.semaphoreName, id: grant.id }, 'releaseSemaphore'),
+      release: (token, grant) =>
+        this.soak.api.call<boolean>(
+          token,
+          RELEASE_SEMAPHORE,
+          { name: this.semaphoreName, id: grant.id },
+          'releaseSemaphore',
+        ),
       holdMs: () => 5 + this.soak.random() * 20,
       counts: ['semaphoreGrants', 'semaphoreFull'],
     });
@@ -150,7 +181,8 @@ export function overlaps(holds: Hold[], limit: number): string[] {
       continue;
     }
     open.add(hold);
-    if (open.size > limit) found.push(`at ${new Date(at).toISOString()}: tokens ${[...open].map((h) => h.fencingToken).join(', ')}`);
+    if (open.size > limit)
+      found.push(`at ${new Date(at).toISOString()}: tokens ${[...open].map((h) => h.fencingToken).join(', ')}`);
   }
   return found;
 }
@@ -167,7 +199,8 @@ export function tokenOrder(holds: Hold[], what: string): string[] {
   const byToken = [...holds].sort((a, b) => a.fencingToken - b.fencingToken);
   let latestAsk: Hold | undefined;
   for (const hold of byToken) {
-    if (latestAsk && hold.granted < latestAsk.asked) found.push(`${what} token ${hold.fencingToken} arrived before token ${latestAsk.fencingToken} was asked for`);
+    if (latestAsk && hold.granted < latestAsk.asked)
+      found.push(`${what} token ${hold.fencingToken} arrived before token ${latestAsk.fencingToken} was asked for`);
     if (!latestAsk || hold.asked > latestAsk.asked) latestAsk = hold;
   }
   return found;

@@ -29,7 +29,8 @@ export class MarketLoad implements Actor {
   private readonly traders: string[];
   private readonly items: string[] = [];
   private readonly counts = { listed: 0, purchased: 0, outcomes: 0, refused: 0, unknown: 0 };
-  private final: { funds: number; inventories: Map<string, string[]>; listings: Listing[]; itemCounts: number } | undefined;
+  private final:
+    { funds: number; inventories: Map<string, string[]>; listings: Listing[]; itemCounts: number } | undefined;
 
   constructor(private readonly soak: SoakContext) {
     this.traders = Array.from({ length: TRADERS }, (_, i) => `soak-${soak.runId}-trader${i}`);
@@ -73,17 +74,27 @@ export class MarketLoad implements Actor {
     if (!this.final) return [check('market: read back', false, 'the final state could not be read')];
     const { funds, inventories, listings, itemCounts } = this.final;
     const places = new Map<string, string[]>();
-    for (const [trader, items] of inventories) for (const item of items) places.set(item, [...(places.get(item) ?? []), `inventory of ${trader}`]);
-    for (const listing of listings) places.set(listing.itemId, [...(places.get(listing.itemId) ?? []), `listed by ${listing.sellerId}`]);
-    const misplaced = this.items.filter((item) => places.get(item)?.length !== 1).map((item) => `${item}: ${places.get(item)?.join(' and ') ?? 'nowhere'}`);
+    for (const [trader, items] of inventories)
+      for (const item of items) places.set(item, [...(places.get(item) ?? []), `inventory of ${trader}`]);
+    for (const listing of listings)
+      places.set(listing.itemId, [...(places.get(listing.itemId) ?? []), `listed by ${listing.sellerId}`]);
+    const misplaced = this.items
+      .filter((item) => places.get(item)?.length !== 1)
+      .map((item) => `${item}: ${places.get(item)?.join(' and ') ?? 'nowhere'}`);
     const held = [...inventories.values()].reduce((n, items) => n + items.length, 0);
     const expected = TRADERS * FUNDS_EACH;
     return [
-      check('market: funds conserved', funds === expected, `${funds} held in all, ${expected} granted; ${this.counts.purchased} purchases`),
+      check(
+        'market: funds conserved',
+        funds === expected,
+        `${funds} held in all, ${expected} granted; ${this.counts.purchased} purchases`,
+      ),
       check(
         'market: every item in exactly one place',
         misplaced.length === 0 && itemCounts === held,
-        misplaced.length ? sample(misplaced) : `${this.items.length} items: ${held} in inventories (me.items says ${itemCounts}), ${listings.length} listed`,
+        misplaced.length
+          ? sample(misplaced)
+          : `${this.items.length} items: ${held} in inventories (me.items says ${itemCounts}), ${listings.length} listed`,
       ),
     ];
   }
@@ -99,14 +110,28 @@ export class MarketLoad implements Actor {
         const inventory = await this.soak.api.call<string[]>(token, INVENTORY, { after: null }, 'inventory');
         if (inventory.kind === 'ok' && inventory.data.length > 0) {
           const item = inventory.data[Math.floor(this.soak.random() * inventory.data.length)];
-          this.tally(await this.soak.api.call(token, LIST, { item, price: 1 + Math.floor(this.soak.random() * 100) }, 'listItem'), 'listed');
+          this.tally(
+            await this.soak.api.call(
+              token,
+              LIST,
+              { item, price: 1 + Math.floor(this.soak.random() * 100) },
+              'listItem',
+            ),
+            'listed',
+          );
         }
       } else {
         const market = await this.soak.api.call<Listing[]>(token, MARKET, { after: null }, 'market');
-        const offers = market.kind === 'ok' ? market.data.filter((l) => l.sellerId !== trader && this.items.includes(l.itemId)) : [];
+        const offers =
+          market.kind === 'ok' ? market.data.filter((l) => l.sellerId !== trader && this.items.includes(l.itemId)) : [];
         if (offers.length > 0) {
           const offer = offers[Math.floor(this.soak.random() * offers.length)];
-          const bought = await this.soak.api.call<{ outcome: string }>(token, BUY, { item: offer.itemId, seller: offer.sellerId, price: offer.price }, 'purchaseItem');
+          const bought = await this.soak.api.call<{ outcome: string }>(
+            token,
+            BUY,
+            { item: offer.itemId, seller: offer.sellerId, price: offer.price },
+            'purchaseItem',
+          );
           if (bought.kind === 'ok' && bought.data.outcome === 'PURCHASED') this.counts.purchased++;
           this.tally(bought, 'outcomes');
         }

@@ -43,7 +43,7 @@ export class MemorySampler {
           minutes: round(minutes),
           firstMb: mb(points[0][1]),
           lastMb: mb(points.at(-1)![1]),
-          mbPerMinute: round(slope(points) * 60 / 2 ** 20, 3),
+          mbPerMinute: round((slope(points) * 60) / 2 ** 20, 3),
         },
       ];
     });

@@ -25,7 +25,9 @@ const KEY_SHAPES_SHOWN = 12;
 
 export function writeReport(report: SoakReport, dir: string): void {
   const passed = report.checks.filter((c) => c.ok).length;
-  console.log(`\nSoak: ${report.minutes} min, seed ${report.seed}, ${report.calls} calls; ${passed}/${report.checks.length} invariants held\n`);
+  console.log(
+    `\nSoak: ${report.minutes} min, seed ${report.seed}, ${report.calls} calls; ${passed}/${report.checks.length} invariants held\n`,
+  );
   for (const c of report.checks) console.log(`${c.ok ? 'PASS' : 'FAIL'}  ${c.name}: ${c.detail}`);
   console.log('\nFaults');
   for (const f of report.faults) console.log(`  ${f.at}  ${f.what}: ${f.detail}`);
@@ -35,10 +37,16 @@ export function writeReport(report: SoakReport, dir: string): void {
   printTable(...memoryTable(report.memory), 1);
   console.log(`\nWhat Redis grew by, by key shape (top ${KEY_SHAPES_SHOWN})`);
   printTable(...keyTable(report.keyspace), 1);
-  console.log(`\nError-level log lines: ${report.errorLines.api} from the API processes, ${report.errorLines.worker} from the worker`);
+  console.log(
+    `\nError-level log lines: ${report.errorLines.api} from the API processes, ${report.errorLines.worker} from the worker`,
+  );
   for (const line of report.errorLines.samples) console.log(`  ${line}`);
   for (const [actor, counts] of Object.entries(report.stats)) {
-    console.log(`${actor}: ${Object.entries(counts).map(([k, v]) => `${k} ${v}`).join(', ')}`);
+    console.log(
+      `${actor}: ${Object.entries(counts)
+        .map(([k, v]) => `${k} ${v}`)
+        .join(', ')}`,
+    );
   }
 
   fs.mkdirSync(dir, { recursive: true });
@@ -52,23 +60,49 @@ export function writeReport(report: SoakReport, dir: string): void {
 function phaseTable(phases: PhaseSummary[]): [string[], string[][]] {
   return [
     ['phase', 'seconds', 'calls', 'calls/s', 'refused', 'lost', 'p50', 'p90', 'p99', 'max'],
-    phases.map((p) => [p.name, String(p.seconds), String(p.calls), String(p.perSecond), String(p.refused), String(p.unknown), String(p.p50), String(p.p90), String(p.p99), String(p.max)]),
+    phases.map((p) => [
+      p.name,
+      String(p.seconds),
+      String(p.calls),
+      String(p.perSecond),
+      String(p.refused),
+      String(p.unknown),
+      String(p.p50),
+      String(p.p90),
+      String(p.p99),
+      String(p.max),
+    ]),
   ];
 }
 
 function memoryTable(memory: Growth[]): [string[], string[][]] {
-  return [['series', 'minutes', 'first MB', 'last MB', 'MB/min'], memory.map((m) => [m.name, String(m.minutes), String(m.firstMb), String(m.lastMb), String(m.mbPerMinute)])];
+  return [
+    ['series', 'minutes', 'first MB', 'last MB', 'MB/min'],
+    memory.map((m) => [m.name, String(m.minutes), String(m.firstMb), String(m.lastMb), String(m.mbPerMinute)]),
+  ];
 }
 
 function keyTable(keys: SoakReport['keyspace']): [string[], string[][]] {
   return [
     ['key shape', 'keys', 'added', 'KB', 'KB added'],
-    keys.slice(0, KEY_SHAPES_SHOWN).map((k) => [k.shape, String(k.keys), String(k.keysAdded), String(Math.round(k.bytes / 1024)), String(Math.round(k.bytesAdded / 1024))]),
+    keys
+      .slice(0, KEY_SHAPES_SHOWN)
+      .map((k) => [
+        k.shape,
+        String(k.keys),
+        String(k.keysAdded),
+        String(Math.round(k.bytes / 1024)),
+        String(Math.round(k.bytesAdded / 1024)),
+      ]),
   ];
 }
 
 function table([header, rows]: [string[], string[][]]): string {
-  return [`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
+  return [
+    `| ${header.join(' | ')} |`,
+    `|${header.map(() => '---').join('|')}|`,
+    ...rows.map((r) => `| ${r.join(' | ')} |`),
+  ].join('\n');
 }
 
 function markdown(report: SoakReport, machine: Machine): string {
@@ -103,7 +137,12 @@ function markdown(report: SoakReport, machine: Machine): string {
     '',
     '## Counts',
     '',
-    ...Object.entries(report.stats).map(([actor, counts]) => `- ${actor}: ${Object.entries(counts).map(([k, v]) => `${k} ${v}`).join(', ')}`),
+    ...Object.entries(report.stats).map(
+      ([actor, counts]) =>
+        `- ${actor}: ${Object.entries(counts)
+          .map(([k, v]) => `${k} ${v}`)
+          .join(', ')}`,
+    ),
     '',
   ].join('\n');
 }

@@ -46,7 +46,10 @@ interface Options {
 }
 
 function parseOptions(argv: string[]): Options {
-  const options: Options = { minutes: Number(process.env.SOAK_MINUTES ?? 5), seed: Number(process.env.SOAK_SEED ?? Date.now() % 100_000) };
+  const options: Options = {
+    minutes: Number(process.env.SOAK_MINUTES ?? 5),
+    seed: Number(process.env.SOAK_SEED ?? Date.now() % 100_000),
+  };
   for (let i = 0; i < argv.length; i++) {
     const [flag, inline] = argv[i].split('=', 2);
     const value = inline ?? argv[++i];
@@ -112,7 +115,9 @@ async function main(): Promise<void> {
     bar.log(`${clock(elapsed())}  ${what}: ${detail}`);
   };
 
-  bar.log(`soak: ${options.minutes} min, seed ${options.seed}; logs in ${path.relative(process.cwd(), LOGS)}/soak-*.log`);
+  bar.log(
+    `soak: ${options.minutes} min, seed ${options.seed}; logs in ${path.relative(process.cwd(), LOGS)}/soak-*.log`,
+  );
   const redis = await startRedisProcess();
   const processes: (ServerProcess | undefined)[] = new Array<ServerProcess | undefined>(API_PROCESSES).fill(undefined);
   let worker: ChildProcess | undefined;
@@ -153,7 +158,9 @@ async function main(): Promise<void> {
         child.kill('SIGKILL');
         reject(new Error('the worker did not start within 30 s'));
       }, 30_000);
-      child.once('exit', (code) => reject(new Error(`the worker exited during start-up (${code}); see soak-worker.log`)));
+      child.once('exit', (code) =>
+        reject(new Error(`the worker exited during start-up (${code}); see soak-worker.log`)),
+      );
       readline.createInterface({ input: child.stdout }).on('line', (line) => {
         if (line.includes('task workers started')) {
           clearTimeout(timer);
@@ -186,7 +193,14 @@ async function main(): Promise<void> {
     worker = await startWorker();
     const chat = new ChatLoad(soak);
     const phones = new SubscriberLoad(soak, () => chat.members());
-    const actors: Actor[] = [chat, phones, new LeaseLoad(soak), tasks, new MarketLoad(soak), new CounterLoad(soak, options.minutes)];
+    const actors: Actor[] = [
+      chat,
+      phones,
+      new LeaseLoad(soak),
+      tasks,
+      new MarketLoad(soak),
+      new CounterLoad(soak, options.minutes),
+    ];
     for (const actor of actors) await actor.setup();
     const keysBefore = await keyspace(redis.client());
 
@@ -260,7 +274,11 @@ async function main(): Promise<void> {
     latencies.begin('worker killed mid-task');
     const longTask = await tasks.killMidTask(oldWorker.pid!, async () => {
       oldWorker.kill('SIGKILL');
-      await new Promise((resolve) => (oldWorker.exitCode !== null || oldWorker.signalCode !== null ? resolve(undefined) : oldWorker.once('exit', resolve)));
+      await new Promise((resolve) =>
+        oldWorker.exitCode !== null || oldWorker.signalCode !== null
+          ? resolve(undefined)
+          : oldWorker.once('exit', resolve),
+      );
     });
     note('SIGKILL the task worker', `pid ${oldWorker.pid} while it ran task ${longTask}`);
     await sleep(1000);
@@ -277,13 +295,16 @@ async function main(): Promise<void> {
     const undrained: string[] = [];
     for (const actor of actors) {
       // A part that cannot read its final state fails its own checks; the others still report.
-      await actor.drain(deadline).catch((error: unknown) => undrained.push(`${actor.name}: ${(error as Error)?.message ?? String(error)}`));
+      await actor
+        .drain(deadline)
+        .catch((error: unknown) => undrained.push(`${actor.name}: ${(error as Error)?.message ?? String(error)}`));
     }
     clearInterval(ticker);
     clearInterval(sampler);
     const keysAfter = await keyspace(redis.client());
     const checks: Check[] = actors.flatMap((actor) => actor.check());
-    if (undrained.length > 0) checks.push({ name: 'every part read its final state', ok: false, detail: undrained.join('; ') });
+    if (undrained.length > 0)
+      checks.push({ name: 'every part read its final state', ok: false, detail: undrained.join('; ') });
     const unexpected = [...api.unexpected].map(([code, n]) => `${code} × ${n}`);
     checks.push({
       name: 'no INTERNAL_SERVER_ERROR or 5xx answer',
@@ -303,7 +324,11 @@ async function main(): Promise<void> {
       stats: Object.fromEntries(actors.map((actor) => [actor.name, actor.stats()])),
       memory: memory.growth(WARM_UP_SECONDS),
       keyspace: growthByShape(keysBefore, keysAfter),
-      errorLines: { api: apiLog.errors.length, worker: workerLog.errors.length, samples: [...apiLog.errors, ...workerLog.errors].slice(0, 10) },
+      errorLines: {
+        api: apiLog.errors.length,
+        worker: workerLog.errors.length,
+        samples: [...apiLog.errors, ...workerLog.errors].slice(0, 10),
+      },
     };
     writeReport(report, RESULTS);
     process.exitCode = checks.every((c) => c.ok) ? 0 : 1;
@@ -319,9 +344,21 @@ function guard(child: ChildProcess): void {
   child.once('exit', () => watchdog.kill('SIGKILL'));
 }
 
-const PHASES = ['steady', 'API process killed', 'after the API kill', 'Redis killed', 'after the Redis kill', 'worker killed mid-task', 'after the worker kill', 'draining'];
+const PHASES = [
+  'steady',
+  'API process killed',
+  'after the API kill',
+  'Redis killed',
+  'after the Redis kill',
+  'worker killed mid-task',
+  'after the worker kill',
+  'draining',
+];
 
-function growthByShape(before: KeyGroup[], after: KeyGroup[]): { shape: string; keys: number; bytes: number; keysAdded: number; bytesAdded: number }[] {
+function growthByShape(
+  before: KeyGroup[],
+  after: KeyGroup[],
+): { shape: string; keys: number; bytes: number; keysAdded: number; bytesAdded: number }[] {
   return after
     .map((group) => {
       const old = before.find((b) => b.shape === group.shape);
@@ -334,4 +371,3 @@ main().catch((error: unknown) => {
   console.error(`soak failed: ${(error as Error)?.stack ?? String(error)}`);
   process.exit(1);
 });
-

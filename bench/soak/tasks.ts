@@ -80,14 +80,16 @@ export class TaskLoad implements Actor {
     await kill();
     const lines = this.lines().filter((line) => line.pid === pid);
     const ended = new Set(lines.filter((line) => line.event === 'end').map((line) => `${line.id}/${line.attempt}`));
-    for (const line of lines) if (line.event === 'start' && !ended.has(`${line.id}/${line.attempt}`)) this.orphans.set(line.id, pid);
+    for (const line of lines)
+      if (line.event === 'start' && !ended.has(`${line.id}/${line.attempt}`)) this.orphans.set(line.id, pid);
     return id;
   }
 
   async drain(deadline: number): Promise<void> {
     // The idempotency key makes a second send return the task the first stored, or store it now:
     // either way every key ends with one known task, and the queue's count must match exactly.
-    for (const { key, ms, query } of this.unanswered.splice(0)) await this.enqueue(ms, query, () => Date.now() > deadline, key);
+    for (const { key, ms, query } of this.unanswered.splice(0))
+      await this.enqueue(ms, query, () => Date.now() > deadline, key);
     const pending = new Set(this.tasks.values());
     const token = this.soak.token('soak-tasks', true);
     while (pending.size > 0 && Date.now() < deadline) {
@@ -105,9 +107,13 @@ export class TaskLoad implements Actor {
 
   check(): Check[] {
     const ids = [...this.tasks.values()];
-    const notDone = ids.filter((id) => this.finals.get(id)?.state !== 'COMPLETED').map((id) => `${id}: ${this.finals.get(id)?.state ?? 'unknown'} ${this.finals.get(id)?.error ?? ''}`.trim());
+    const notDone = ids
+      .filter((id) => this.finals.get(id)?.state !== 'COMPLETED')
+      .map((id) => `${id}: ${this.finals.get(id)?.state ?? 'unknown'} ${this.finals.get(id)?.error ?? ''}`.trim());
     const lines = this.lines();
-    const ends = new Set(lines.filter((line) => line.event === 'end').map((line) => `${line.id}/${line.attempt}/${line.pid}`));
+    const ends = new Set(
+      lines.filter((line) => line.event === 'end').map((line) => `${line.id}/${line.attempt}/${line.pid}`),
+    );
     const unrecorded = ids.filter((id) => {
       const final = this.finals.get(id);
       if (final?.state !== 'COMPLETED') return false;
@@ -121,15 +127,26 @@ export class TaskLoad implements Actor {
     const count = this.queueStats?.completed;
     const distinct = new Set(ids).size;
     return [
-      check('tasks: every acknowledged task completed', notDone.length === 0 && ids.length > 0, notDone.length ? sample(notDone) : `${ids.length} tasks`),
+      check(
+        'tasks: every acknowledged task completed',
+        notDone.length === 0 && ids.length > 0,
+        notDone.length ? sample(notDone) : `${ids.length} tasks`,
+      ),
       check(
         'tasks: each once (one task per key, the queue counts each completion once)',
-        this.keyConflicts.length === 0 && this.unanswered.length === 0 && distinct === ids.length && count === ids.length,
+        this.keyConflicts.length === 0 &&
+          this.unanswered.length === 0 &&
+          distinct === ids.length &&
+          count === ids.length,
         this.keyConflicts.length
           ? sample(this.keyConflicts)
           : `${distinct} distinct ids for ${ids.length} keys${this.unanswered.length ? ` and ${this.unanswered.length} never answered` : ''}; queue counts ${count ?? 'unknown'} completed; ${this.resent} enqueues sent again`,
       ),
-      check('tasks: the recorded result is a run the handler finished', unrecorded.length === 0, unrecorded.length ? sample(unrecorded) : `${ids.length} results matched`),
+      check(
+        'tasks: the recorded result is a run the handler finished',
+        unrecorded.length === 0,
+        unrecorded.length ? sample(unrecorded) : `${ids.length} results matched`,
+      ),
       check(
         'tasks: a task running when its worker was killed ran again and completed',
         orphans.length > 0 && orphans.every((o) => o.ok),
@@ -139,7 +156,12 @@ export class TaskLoad implements Actor {
   }
 
   stats(): Record<string, number> {
-    return { enqueued: this.tasks.size, resent: this.resent, unanswered: this.unanswered.length, leftRunningByKill: this.orphans.size };
+    return {
+      enqueued: this.tasks.size,
+      resent: this.resent,
+      unanswered: this.unanswered.length,
+      leftRunningByKill: this.orphans.size,
+    };
   }
 
   private async producer(stop: () => boolean): Promise<void> {
@@ -149,7 +171,12 @@ export class TaskLoad implements Actor {
     }
   }
 
-  private async enqueue(ms: number, query: string, stop: () => boolean, key = `soak-${this.soak.runId}-${this.next++}`): Promise<string | undefined> {
+  private async enqueue(
+    ms: number,
+    query: string,
+    stop: () => boolean,
+    key = `soak-${this.soak.runId}-${this.next++}`,
+  ): Promise<string | undefined> {
     const token = this.soak.token('soak-tasks', true);
     let sends = 0;
     const outcome = await untilAnswered(() => {
@@ -164,7 +191,8 @@ export class TaskLoad implements Actor {
       this.keyConflicts.push(`${key}: refused ${outcome.code} ${outcome.message}`);
       return undefined;
     }
-    if (this.ids.has(outcome.data.id)) this.keyConflicts.push(`${key}: answered with another key's task ${outcome.data.id}`);
+    if (this.ids.has(outcome.data.id))
+      this.keyConflicts.push(`${key}: answered with another key's task ${outcome.data.id}`);
     this.tasks.set(key, outcome.data.id);
     this.ids.add(outcome.data.id);
     return outcome.data.id;

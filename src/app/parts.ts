@@ -7,7 +7,13 @@ import type { Config } from '../config';
 import type { SqlRowSource } from '../db/row-source';
 import { createRowSource } from './row-source';
 import type { Logger } from '../common/logger';
-import { closeRedis, connectRedis, warnIfEvicting, warnIfTooFewReplicas, type RedisTarget } from '../redis/client/connection';
+import {
+  closeRedis,
+  connectRedis,
+  warnIfEvicting,
+  warnIfTooFewReplicas,
+  type RedisTarget,
+} from '../redis/client/connection';
 import type { RedisClient } from '../redis/client/redis-client';
 import { ChatRepository } from '../redis/chat';
 import { ContactsRepository } from '../redis/contacts';
@@ -74,7 +80,12 @@ export async function buildParts(config: Config, logger: Logger, teardown: Teard
     redis = started.url;
   }
 
-  const commands = await connectRedis(redis, { name: 'ria:commands', logger, commandTimeoutMs: COMMAND_TIMEOUT_MS, replicaWait: config.redisWait });
+  const commands = await connectRedis(redis, {
+    name: 'ria:commands',
+    logger,
+    commandTimeoutMs: COMMAND_TIMEOUT_MS,
+    replicaWait: config.redisWait,
+  });
   teardown.add(() => closeRedis(commands));
   await warnIfEvicting(commands, logger);
   await warnIfTooFewReplicas(commands, config.redisWait, logger);
@@ -97,7 +108,12 @@ export async function buildParts(config: Config, logger: Logger, teardown: Teard
     audience: config.jwtAudience,
   });
 
-  const pubSub = createRedisPubSub({ publisher: commands, subscriber, channelOf: channels({ rowCacheTable: config.rowCache.table }), logger });
+  const pubSub = createRedisPubSub({
+    publisher: commands,
+    subscriber,
+    channelOf: channels({ rowCacheTable: config.rowCache.table }),
+    logger,
+  });
   const counters = new CounterRepository(commands, config.counters, TOPICS.counterUpdated.channel);
   const inbox = new InboxNotifier(pubSub);
   const tasks = new TaskRepository(commands, config.tasks);

@@ -10,7 +10,11 @@ import { SqlRowSource } from '../db/row-source';
 export function createRowSource(config: Config, logger: Logger): SqlRowSource {
   const { dbTimeoutMs } = config.rowCache;
   const url = config.databaseUrl;
-  if (url === undefined && config.rowCache.enabled && (config.redisUrl !== undefined || config.redisCluster !== undefined)) {
+  if (
+    url === undefined &&
+    config.rowCache.enabled &&
+    (config.redisUrl !== undefined || config.redisCluster !== undefined)
+  ) {
     // Instances that share a Redis share the copies: each with a database of its own would
     // overwrite the others' copies with its own rows (and one directory serves one process).
     logger.warn(

@@ -63,7 +63,11 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
     // The handler is set once Apollo has started (the fast path needs it); until then, the app.
     let handle: http.RequestListener = app;
     const httpServer = http.createServer((req, res) => handle(req, res));
-    const formatError = createErrorFormatter({ isProduction: config.isProduction, logger, fieldSuggestions: config.security.fieldSuggestions });
+    const formatError = createErrorFormatter({
+      isProduction: config.isProduction,
+      logger,
+      fieldSuggestions: config.security.fieldSuggestions,
+    });
     const ws = startWebSocketServer({
       httpServer,
       schema,
@@ -125,7 +129,14 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
       });
     };
     app.use('/graphql', expressMiddleware(apollo, { context: async ({ res }) => context(res) }));
-    handle = withGraphqlFastPath(app, { logger, gate, bodyLimitBytes: config.bodyLimitBytes, securityHeaders: headers, apollo, context });
+    handle = withGraphqlFastPath(app, {
+      logger,
+      gate,
+      bodyLimitBytes: config.bodyLimitBytes,
+      securityHeaders: headers,
+      apollo,
+      context,
+    });
     finishHttpApp(app, logger);
 
     await new Promise<void>((resolve, reject) => {
@@ -151,7 +162,11 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
 }
 
 /** A signal that fires if the client disconnects before its response was sent (at once if it already has). */
-function abortedOnClose(res: { writableFinished: boolean; closed: boolean; once(event: 'close', listener: () => void): unknown }): AbortSignal {
+function abortedOnClose(res: {
+  writableFinished: boolean;
+  closed: boolean;
+  once(event: 'close', listener: () => void): unknown;
+}): AbortSignal {
   const controller = new AbortController();
   if (res.closed) {
     if (!res.writableFinished) controller.abort();

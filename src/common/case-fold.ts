@@ -21,4 +21,3 @@ export function foldCase(text: string): string {
   const folded = text.toUpperCase().toLowerCase().replace(/ς/g, 'σ').replace(/ß/g, 'ss');
   return COMBINING_MARK.test(folded) ? folded.normalize('NFC') : folded;
 }
-

@@ -5,13 +5,13 @@ import { badInput } from './errors';
 const NAME_MAX_LENGTH = 128;
 
 /** Documented in the schema wherever a name argument appears. */
-export const NAME_RULE =
-  `1 to ${NAME_MAX_LENGTH} characters: Unicode letters, digits, marks, emoji and _ - . / @ (compared after NFC normalisation)`;
+export const NAME_RULE = `1 to ${NAME_MAX_LENGTH} characters: Unicode letters, digits, marks, emoji and _ - . / @ (compared after NFC normalisation)`;
 
 // Emoji are pictographs, skin-tone modifiers, flag letters, and the zero-width joiner that glues
 // a sequence such as a family together. The joiner is allowed only between two emoji, never next
 // to a letter, so it cannot hide inside a word ("ab" against "a\u200Db").
-const NAME_PATTERN = /^[\p{L}\p{N}\p{M}\p{Extended_Pictographic}\p{Emoji_Modifier}\p{Regional_Indicator}\u200D_\-./@]+$/u;
+const NAME_PATTERN =
+  /^[\p{L}\p{N}\p{M}\p{Extended_Pictographic}\p{Emoji_Modifier}\p{Regional_Indicator}\u200D_\-./@]+$/u;
 const STRAY_JOINER =
   /(?<!(?:\p{Extended_Pictographic}|\p{Emoji_Modifier})\uFE0F?)\u200D|\u200D(?!\p{Extended_Pictographic})/u;
 
@@ -51,7 +51,8 @@ const BIDI_OVERRIDES = /[\u202A-\u202E]/u;
  */
 export function validPrefix(value: string, argument: string): string {
   const normalised = value.normalize('NFC');
-  if ([...normalised].length > NAME_MAX_LENGTH) throw badInput(`${argument} must be at most ${NAME_MAX_LENGTH} characters`, argument);
+  if ([...normalised].length > NAME_MAX_LENGTH)
+    throw badInput(`${argument} must be at most ${NAME_MAX_LENGTH} characters`, argument);
   if (FORBIDDEN_IN_TEXT.test(normalised) || BIDI_CONTROLS.test(normalised)) {
     throw badInput(`${argument} must not hold control or text-direction characters`, argument);
   }
@@ -62,11 +63,13 @@ export function validPrefix(value: string, argument: string): string {
 export function validText(value: string, argument: string, maxLength: number): string {
   const normalised = value.normalize('NFC');
   if (INVISIBLE.test(normalised)) throw badInput(`${argument} must not be empty`, argument);
-  if ([...normalised].length > maxLength) throw badInput(`${argument} must be at most ${maxLength} characters`, argument);
+  if ([...normalised].length > maxLength)
+    throw badInput(`${argument} must be at most ${maxLength} characters`, argument);
   // Embeddings and overrides make text display in another order than it is stored (an
   // "invoice\u202Efdp.exe" shows as "invoiceexe.pdf"); isolates and marks, which right-to-left
   // writing needs, stay allowed.
-  if (BIDI_OVERRIDES.test(normalised)) throw badInput(`${argument} must not hold bidi embedding or override characters`, argument);
+  if (BIDI_OVERRIDES.test(normalised))
+    throw badInput(`${argument} must not hold bidi embedding or override characters`, argument);
   if (FORBIDDEN_IN_TEXT.test(normalised.replace(/[\t\n]/g, ''))) {
     throw badInput(`${argument} must not hold control characters other than tab and newline`, argument);
   }
@@ -117,9 +120,11 @@ export const TOO_DEEP_JSON: object = Object.freeze({
  */
 export function validJson(value: unknown, argument: string, maxBytes: number): string | undefined {
   if (value === null || value === undefined) return undefined;
-  if (value === TOO_DEEP_JSON || nestedDeeperThan(value, JSON_MAX_DEPTH)) throw badInput(`${argument} may be nested at most ${JSON_MAX_DEPTH} deep`, argument);
+  if (value === TOO_DEEP_JSON || nestedDeeperThan(value, JSON_MAX_DEPTH))
+    throw badInput(`${argument} may be nested at most ${JSON_MAX_DEPTH} deep`, argument);
   const text = JSON.stringify(value);
-  if (Buffer.byteLength(text) > maxBytes) throw badInput(`${argument} must be at most ${maxBytes} bytes of JSON`, argument);
+  if (Buffer.byteLength(text) > maxBytes)
+    throw badInput(`${argument} must be at most ${maxBytes} bytes of JSON`, argument);
   return text;
 }
 

@@ -26,6 +26,7 @@ create(process.argv[2]).then(
 function describe(error: unknown): string {
   const { message, name, errno } = (error ?? {}) as { message?: unknown; name?: unknown; errno?: unknown };
   if (typeof message === 'string' && message !== '') return message;
-  if (errno !== undefined) return `${String(name ?? 'file system error')} (emscripten errno ${String(errno)}) writing the data directory`;
+  if (errno !== undefined)
+    return `${String(name ?? 'file system error')} (emscripten errno ${String(errno)}) writing the data directory`;
   return String(error);
 }

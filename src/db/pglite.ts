@@ -46,7 +46,10 @@ const CREATE_TIMEOUT_MS = 120_000;
  */
 function createDirectory(dir: string): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = fork(builtScript('pglite-create.js'), [dir], { stdio: ['ignore', 'ignore', 'pipe', 'ipc'], execArgv: [] });
+    const child = fork(builtScript('pglite-create.js'), [dir], {
+      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+      execArgv: [],
+    });
     let stderr = '';
     child.stderr!.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString('utf8')).slice(-2000)));
     const timer = setTimeout(() => {
@@ -60,7 +63,12 @@ function createDirectory(dir: string): Promise<void> {
     child.once('exit', (code, signal) => {
       clearTimeout(timer);
       if (code === 0) resolve();
-      else reject(new Error(`creating the embedded database in ${dir} failed (${signal ?? `exit code ${code}`}): ${stderr.trim() || 'no message'}`));
+      else
+        reject(
+          new Error(
+            `creating the embedded database in ${dir} failed (${signal ?? `exit code ${code}`}): ${stderr.trim() || 'no message'}`,
+          ),
+        );
     });
   });
 }
@@ -84,7 +92,9 @@ class DirectoryLockedError extends Error {
     readonly lockFile: string,
     readonly holder: string,
   ) {
-    super(`${lockFile} says the embedded database is in use by ${holder}; one embedded database serves one process (several instances need DATABASE_URL)`);
+    super(
+      `${lockFile} says the embedded database is in use by ${holder}; one embedded database serves one process (several instances need DATABASE_URL)`,
+    );
     this.name = 'DirectoryLockedError';
   }
 }
@@ -128,8 +138,13 @@ export function lockDirectory(dir: string): () => void {
       const pid = Number(pidText);
       const ours = pid === process.pid && host === os.hostname();
       if (ours && heldLocks.has(file)) throw new DirectoryLockedError(file, 'this process (another connection)');
-      if (host !== os.hostname()) throw new DirectoryLockedError(file, `process ${pidText} on ${host || 'an unknown host'} (remove the file if that process is gone)`);
-      if (!ours && Number.isInteger(pid) && pid > 0 && processAlive(pid)) throw new DirectoryLockedError(file, `process ${pid}`);
+      if (host !== os.hostname())
+        throw new DirectoryLockedError(
+          file,
+          `process ${pidText} on ${host || 'an unknown host'} (remove the file if that process is gone)`,
+        );
+      if (!ours && Number.isInteger(pid) && pid > 0 && processAlive(pid))
+        throw new DirectoryLockedError(file, `process ${pid}`);
       // Stale. Removed only if it still says the same, so a racing process's new lock stays.
       try {
         if (fs.readFileSync(file, 'utf8') === found) fs.unlinkSync(file);
@@ -174,7 +189,10 @@ export function pgliteDatabase(dir: string, options: PgliteOptions = {}): SqlDat
         release();
         throw error;
       }
-      const pending = new Map<number, { resolve: (rows: Record<string, unknown>[]) => void; reject: (error: Error) => void }>();
+      const pending = new Map<
+        number,
+        { resolve: (rows: Record<string, unknown>[]) => void; reject: (error: Error) => void }
+      >();
       let nextId = 0;
       let ended: Error | undefined;
 
@@ -197,7 +215,11 @@ export function pgliteDatabase(dir: string, options: PgliteOptions = {}): SqlDat
         thread.on('exit', (code) => end(new Error(`the embedded database's thread stopped (exit code ${code})`)));
       });
 
-      const send = (request: { sql?: string; params?: unknown[]; close?: boolean }): Promise<Record<string, unknown>[]> => {
+      const send = (request: {
+        sql?: string;
+        params?: unknown[];
+        close?: boolean;
+      }): Promise<Record<string, unknown>[]> => {
         if (ended) return Promise.reject(ended);
         return new Promise((resolve, reject) => {
           const id = ++nextId;
@@ -206,7 +228,9 @@ export function pgliteDatabase(dir: string, options: PgliteOptions = {}): SqlDat
               ? undefined
               : setTimeout(() => {
                   // A query that runs on (or a thread that hangs) would stall the refresher and stop().
-                  ended ??= new Error(`the embedded database did not answer within ${timeoutMs} ms (ROW_CACHE_DB_TIMEOUT_MS); its thread is stopped`);
+                  ended ??= new Error(
+                    `the embedded database did not answer within ${timeoutMs} ms (ROW_CACHE_DB_TIMEOUT_MS); its thread is stopped`,
+                  );
                   void thread.terminate();
                   pending.delete(id);
                   reject(ended);

@@ -26,7 +26,9 @@ export function postgresDatabase(url: string, timeoutMs: number, logger: Logger)
       });
       // An idle connection that breaks (the server restarted) is dropped and replaced by the pool;
       // without a listener it would crash the process.
-      pool.on('error', (error) => logger.info({ component: 'row-cache', database: name, err: error.message }, 'idle database connection lost'));
+      pool.on('error', (error) =>
+        logger.info({ component: 'row-cache', database: name, err: error.message }, 'idle database connection lost'),
+      );
       return {
         query: async (sql, params) => (await pool.query<Record<string, unknown>>(sql, params)).rows,
         close: () => pool.end(),

@@ -148,12 +148,15 @@ export class SqlRowSource implements RowSource {
       const key = `r.${quoteName(keyColumn)}`;
       const where = cast === undefined ? `${key}::text = ANY($1::text[])` : `${key} = ANY($1::${cast}[])`;
       const select = `SELECT ${key}::text AS id, row_to_json(r.*)::text AS json FROM ${quoteTable(table)} AS r WHERE ${where}`;
-      if (cast === undefined) log.warn({ keyType: type }, 'row cache keys of this type are compared as text, without the index');
+      if (cast === undefined)
+        log.warn({ keyType: type }, 'row cache keys of this type are compared as text, without the index');
       log.info({ keyType: type, ms: Date.now() - started }, 'row cache database open');
       return { connection, select, possible };
     } catch (error) {
       await connection?.close().catch(() => undefined);
-      throw new Error(`cannot open ${this.database.name} for the row cache: ${(error as Error).message}`, { cause: error });
+      throw new Error(`cannot open ${this.database.name} for the row cache: ${(error as Error).message}`, {
+        cause: error,
+      });
     }
   }
 }

@@ -70,7 +70,12 @@ export class ChatRepository {
   ) {}
 
   /** Creates a chat of `sender` and `others` (distinct, without the sender) and sends its first message. */
-  async create(sender: string, others: string[], text: string, open: boolean): Promise<{ chat: ChatSummary; message: ChatMessage }> {
+  async create(
+    sender: string,
+    others: string[],
+    text: string,
+    open: boolean,
+  ): Promise<{ chat: ChatSummary; message: ChatMessage }> {
     const members = [sender, ...others];
     // The id counter lives on another shard than the chat. If a failover lost its last
     // increments, ids it hands out again are already taken: step past them, further each time.
@@ -100,12 +105,12 @@ export class ChatRepository {
 
   /** Stores a message with the chat's next id; members only. */
   async send(chatId: string, sender: string, text: string, clientMessageId?: string): Promise<SentMessage> {
-    const [stored, json, ...members] = (await runScript(this.redis, 'chat-send', this.keys(chatId, 'members', 'messages', 'meta', 'sent', 'sentExpiry'), [
-      sender,
-      text,
-      clientMessageId ?? '',
-      this.settings.dedupeSeconds * 1000,
-    ])) as [number, string, ...string[]];
+    const [stored, json, ...members] = (await runScript(
+      this.redis,
+      'chat-send',
+      this.keys(chatId, 'members', 'messages', 'meta', 'sent', 'sentExpiry'),
+      [sender, text, clientMessageId ?? '', this.settings.dedupeSeconds * 1000],
+    )) as [number, string, ...string[]];
     return { message: parseMessage(chatId, json), stored: stored === 1, members };
   }
 
@@ -124,19 +129,42 @@ export class ChatRepository {
     // a chat could not use go round again to the chats that had more. Two round trips in the
     // usual case, three when shares go round again.
     const start = Math.floor(Math.random() * entries.length);
-    const found = await this.fetchEach(user, entries, shareFairly(entries.map(() => limit), limit, start), advance);
+    const found = await this.fetchEach(
+      user,
+      entries,
+      shareFairly(
+        entries.map(() => limit),
+        limit,
+        start,
+      ),
+      advance,
+    );
     const left = limit - found.reduce((sum, chat) => sum + (chat?.messages.length ?? 0), 0);
     const more = found.map((chat) => (chat && left > 0 ? chat.remaining : 0));
     const again = more.flatMap((count, i) => (count > 0 ? [i] : []));
     if (again.length > 0) {
-      const quotas = shareFairly(again.map((i) => more[i]), left, start % again.length);
+      const quotas = shareFairly(
+        again.map((i) => more[i]),
+        left,
+        start % again.length,
+      );
       // Without advance the seen-id did not move: fetch the first share again plus the extra one.
       const asked = advance ? quotas : quotas.map((quota, k) => quota + found[again[k]]!.messages.length);
-      const fetched = await this.fetchEach(user, again.map((i) => entries[i]), asked, advance);
+      const fetched = await this.fetchEach(
+        user,
+        again.map((i) => entries[i]),
+        asked,
+        advance,
+      );
       fetched.forEach((chat, k) => {
         const i = again[k];
         const first = found[i]!;
-        if (chat) found[i] = { chatId: chat.chatId, messages: advance ? [...first.messages, ...chat.messages] : chat.messages, remaining: chat.remaining };
+        if (chat)
+          found[i] = {
+            chatId: chat.chatId,
+            messages: advance ? [...first.messages, ...chat.messages] : chat.messages,
+            remaining: chat.remaining,
+          };
         // Left between the passes: what the first pass took (and, with advance, moved past) is still theirs.
         else found[i] = { ...first, remaining: 0 };
       });
@@ -147,14 +175,20 @@ export class ChatRepository {
   }
 
   /** One chat-fetch per entry with a quota (undefined for chats the user is no longer in, whose entries go). */
-  private fetchEach(user: string, entries: IndexEntry[], quotas: number[], advance: boolean): Promise<(PendingChat | undefined)[]> {
+  private fetchEach(
+    user: string,
+    entries: IndexEntry[],
+    quotas: number[],
+    advance: boolean,
+  ): Promise<(PendingChat | undefined)[]> {
     return Promise.all(
       entries.map(async (entry, i): Promise<PendingChat | undefined> => {
-        const [remaining, ...found] = (await runScript(this.redis, 'chat-fetch', this.keys(entry.chatId, 'members', 'messages', 'meta'), [
-          user,
-          quotas[i],
-          advance ? '1' : '0',
-        ])) as [number, ...string[]];
+        const [remaining, ...found] = (await runScript(
+          this.redis,
+          'chat-fetch',
+          this.keys(entry.chatId, 'members', 'messages', 'meta'),
+          [user, quotas[i], advance ? '1' : '0'],
+        )) as [number, ...string[]];
         if (remaining < 0) {
           await this.unindex(user, entry);
           return undefined;
@@ -166,7 +200,12 @@ export class ChatRepository {
 
   /** Moves the member's seen-id forward to `messageId`; false when it already was there. */
   async markSeen(chatId: string, user: string, messageId: number): Promise<boolean> {
-    return (await runScript(this.redis, 'chat-mark-seen', this.keys(chatId, 'members', 'messages', 'meta'), [user, messageId])) === 1;
+    return (
+      (await runScript(this.redis, 'chat-mark-seen', this.keys(chatId, 'members', 'messages', 'meta'), [
+        user,
+        messageId,
+      ])) === 1
+    );
   }
 
   /** The caller joins an open chat (or one they are in already, keeping their seen-id). */
@@ -182,7 +221,12 @@ export class ChatRepository {
   /** False when the user was not a member. The last member out deletes the chat. */
   async leave(chatId: string, user: string): Promise<boolean> {
     const stamp = await this.redis.zscore(userKeys.chats(user), chatId);
-    const left = await runScript(this.redis, 'chat-leave', this.keys(chatId, 'members', 'messages', 'meta', 'sent', 'sentExpiry'), [user]);
+    const left = await runScript(
+      this.redis,
+      'chat-leave',
+      this.keys(chatId, 'members', 'messages', 'meta', 'sent', 'sentExpiry'),
+      [user],
+    );
     if (stamp !== null) await this.unindex(user, { chatId, stamp: Number(stamp) });
     return left === 1;
   }
@@ -204,7 +248,10 @@ export class ChatRepository {
 
   /** The chat as `user` sees it, or undefined when it does not exist or they are not a member. */
   async summary(chatId: string, user: string): Promise<ChatSummary | undefined> {
-    return toSummary(chatId, (await runScript(this.redis, 'chat-status', this.keys(chatId, 'members', 'meta'), [user])) as StatusReply);
+    return toSummary(
+      chatId,
+      (await runScript(this.redis, 'chat-status', this.keys(chatId, 'members', 'meta'), [user])) as StatusReply,
+    );
   }
 
   /** Member names in byte order. Callers check membership first. */
@@ -214,7 +261,12 @@ export class ChatRepository {
   }
 
   /** Returns the chat as the caller sees it right after the change. */
-  private async addMembers(chatId: string, caller: string, users: string[], mode: 'join' | 'add'): Promise<ChatSummary> {
+  private async addMembers(
+    chatId: string,
+    caller: string,
+    users: string[],
+    mode: 'join' | 'add',
+  ): Promise<ChatSummary> {
     // Checked first so that nobody outside the chat can touch the indexes of the users named.
     if (mode === 'add' && !(await this.summary(chatId, caller))) throw notFound('chat not found', 'chatId');
     const entries = await this.indexAll(chatId, users);
@@ -236,7 +288,9 @@ export class ChatRepository {
 
   /** Records the chat for every user, or for none when one of them is in too many chats. */
   private async indexAll(chatId: string, users: string[]): Promise<IndexEntry[]> {
-    const results = await Promise.allSettled(users.map((user) => this.index(user, chatId, this.settings.maxChatsPerUser)));
+    const results = await Promise.allSettled(
+      users.map((user) => this.index(user, chatId, this.settings.maxChatsPerUser)),
+    );
     const failed = results.findIndex((result) => result.status === 'rejected');
     if (failed < 0) return results.map((result) => (result as PromiseFulfilledResult<IndexEntry>).value);
     const reason = (results[failed] as PromiseRejectedResult).reason as unknown;
@@ -247,7 +301,10 @@ export class ChatRepository {
       reason,
     );
     if (reason instanceof AppError && reason.code === 'CONFLICT') {
-      throw conflict(`${users[failed]} already belongs to the most chats allowed (${this.settings.maxChatsPerUser})`, 'members');
+      throw conflict(
+        `${users[failed]} already belongs to the most chats allowed (${this.settings.maxChatsPerUser})`,
+        'members',
+      );
     }
     throw reason;
   }
@@ -259,7 +316,12 @@ export class ChatRepository {
    * when the answer was lost, the change may have gone through after all. Only an entry still
    * holding the stamp written here is touched, so never one that a concurrent join rewrote.
    */
-  private async takeBack(chatId: string, users: string[], entries: (IndexEntry | undefined)[], failure: unknown): Promise<void> {
+  private async takeBack(
+    chatId: string,
+    users: string[],
+    entries: (IndexEntry | undefined)[],
+    failure: unknown,
+  ): Promise<void> {
     const refused = !isStoreUnavailable(failure);
     await Promise.all(
       entries.map(async (entry, i) => {
@@ -282,7 +344,12 @@ export class ChatRepository {
   }
 
   private async index(user: string, chatId: string, limit: number): Promise<IndexEntry> {
-    const [stamp, previous] = (await runScript(this.redis, 'chat-index-add', [userKeys.chats(user)], [chatId, limit])) as [number, string | null];
+    const [stamp, previous] = (await runScript(
+      this.redis,
+      'chat-index-add',
+      [userKeys.chats(user)],
+      [chatId, limit],
+    )) as [number, string | null];
     return { chatId, stamp: Number(stamp), ...(previous === null ? {} : { previous: Number(previous) }) };
   }
 

@@ -18,7 +18,9 @@ export class ContactsRepository {
 
   /** Moves `contact` to the front of the user's list, trimming it; returns the list's length. */
   async add(user: string, contact: string): Promise<number> {
-    return Number(await runScript(this.redis, 'contacts-add', [userKeys.contacts(user)], [contact, this.settings.maxContacts]));
+    return Number(
+      await runScript(this.redis, 'contacts-add', [userKeys.contacts(user)], [contact, this.settings.maxContacts]),
+    );
   }
 
   /** Returns whether the contact was on the list. */

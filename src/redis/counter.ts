@@ -46,7 +46,14 @@ export class CounterRepository {
     const bucket = counterBucket(name);
     const keys = this.settings.precisions.flatMap((p) => [counterKeys.known(bucket, p), counterKeys.samples(name, p)]);
     const channel = this.announceOn?.(name) ?? '';
-    const args = [name, count, at === undefined ? '' : String(at), this.settings.maxFutureSeconds, channel, ...this.settings.precisions];
+    const args = [
+      name,
+      count,
+      at === undefined ? '' : String(at),
+      this.settings.maxFutureSeconds,
+      channel,
+      ...this.settings.precisions,
+    ];
     return Number(await runScript(this.redis, 'counter-update', keys, args));
   }
 

@@ -45,10 +45,12 @@ export class GuildRepository {
     const first = await this.reserve(guild, user);
     let added: boolean;
     try {
-      const joined = await runScript(this.redis, 'guild-join', [guildKeys.members(guild)], [
-        guildEntry(user),
-        this.limits.maxGuildMembers,
-      ]);
+      const joined = await runScript(
+        this.redis,
+        'guild-join',
+        [guildKeys.members(guild)],
+        [guildEntry(user), this.limits.maxGuildMembers],
+      );
       added = Number(joined) === 1;
     } catch (error) {
       if (!first.wasCounted) await this.release(guild, user, first.ticket).catch(() => undefined);
@@ -74,10 +76,12 @@ export class GuildRepository {
   }
 
   private async reserve(guild: string, user: string): Promise<{ wasCounted: boolean; ticket: string }> {
-    const [counted, ticket] = (await runScript(this.redis, 'guild-reserve', [userKeys.guilds(user), userKeys.guildTickets(user)], [
-      guild,
-      this.limits.maxGuildsPerUser,
-    ])) as [number, number];
+    const [counted, ticket] = (await runScript(
+      this.redis,
+      'guild-reserve',
+      [userKeys.guilds(user), userKeys.guildTickets(user)],
+      [guild, this.limits.maxGuildsPerUser],
+    )) as [number, number];
     return { wasCounted: counted === 1, ticket: String(ticket) };
   }
 
@@ -90,11 +94,12 @@ export class GuildRepository {
    * With `asMember` set, fails with FORBIDDEN unless that user belongs to the guild.
    */
   async search(guild: string, prefix: string, limit: number, asMember?: string): Promise<string[]> {
-    const entries = (await runScript(this.redis, 'guild-search', [guildKeys.members(guild)], [
-      asMember === undefined ? '' : guildEntry(asMember),
-      foldCase(prefix),
-      limit,
-    ])) as string[];
+    const entries = (await runScript(
+      this.redis,
+      'guild-search',
+      [guildKeys.members(guild)],
+      [asMember === undefined ? '' : guildEntry(asMember), foldCase(prefix), limit],
+    )) as string[];
     return entries.map(nameOfEntry);
   }
 }

@@ -28,20 +28,23 @@ export class MailboxRepository {
 
   /** Appends to the recipient's mailbox; returns the message and how many now wait there. */
   async send(to: string, sender: string, text: string): Promise<{ message: DirectMessage; waiting: number }> {
-    const [json, waiting] = (await runScript(this.redis, 'mailbox-send', [userKeys.mailbox(to), userKeys.mailboxIds(to)], [
-      sender,
-      text,
-      this.settings.maxMailboxMessages,
-    ])) as [string, number];
+    const [json, waiting] = (await runScript(
+      this.redis,
+      'mailbox-send',
+      [userKeys.mailbox(to), userKeys.mailboxIds(to)],
+      [sender, text, this.settings.maxMailboxMessages],
+    )) as [string, number];
     return { message: JSON.parse(json) as DirectMessage, waiting };
   }
 
   /** The oldest `limit` messages, removed from the mailbox when `remove` is set. */
   async take(user: string, limit: number, remove: boolean): Promise<{ messages: DirectMessage[]; remaining: number }> {
-    const [remaining, ...found] = (await runScript(this.redis, 'mailbox-take', [userKeys.mailbox(user)], [
-      limit,
-      remove ? '1' : '0',
-    ])) as [number, ...string[]];
+    const [remaining, ...found] = (await runScript(
+      this.redis,
+      'mailbox-take',
+      [userKeys.mailbox(user)],
+      [limit, remove ? '1' : '0'],
+    )) as [number, ...string[]];
     return { messages: found.map((json) => JSON.parse(json) as DirectMessage), remaining };
   }
 
@@ -52,7 +55,12 @@ export class MailboxRepository {
 
   async status(user: string): Promise<MailboxStatus> {
     const [waiting, oldest, latest] = (await repliesOf(
-      this.redis.multi().llen(userKeys.mailbox(user)).lindex(userKeys.mailbox(user), 0).get(userKeys.mailboxIds(user)).exec(),
+      this.redis
+        .multi()
+        .llen(userKeys.mailbox(user))
+        .lindex(userKeys.mailbox(user), 0)
+        .get(userKeys.mailboxIds(user))
+        .exec(),
     )) as [number, string | null, string | null];
     return {
       waiting,

@@ -102,10 +102,12 @@ export class RowCacheRepository {
   /** Scheduled rows in byte order of their ids, after `after`. */
   async list(after: string | undefined, first: number): Promise<ScheduledRow[]> {
     const keys = this.keys;
-    const flat = (await runScript(this.redis, 'row-cache-list', [keys.ids, keys.delay, keys.schedule, keys.refreshed], [after ?? '', first])) as (
-      | string
-      | null
-    )[];
+    const flat = (await runScript(
+      this.redis,
+      'row-cache-list',
+      [keys.ids, keys.delay, keys.schedule, keys.refreshed],
+      [after ?? '', first],
+    )) as (string | null)[];
     const rows: ScheduledRow[] = [];
     for (let i = 0; i < flat.length; i += 4) {
       const [rowId, delay, due, refreshed] = flat.slice(i, i + 4);
@@ -131,10 +133,12 @@ export class RowCacheRepository {
   async claim(count: number): Promise<ClaimedRows> {
     const keys = this.keys;
     const lease = this.settings.claimLeaseMs ?? claimLeaseMs(this.settings.dbTimeoutMs);
-    const [nextInMs, ...flat] = (await runScript(this.redis, 'row-cache-claim', [keys.schedule, keys.delay, keys.ids, keys.claims], [count, lease])) as [
-      number,
-      ...(string | number)[],
-    ];
+    const [nextInMs, ...flat] = (await runScript(
+      this.redis,
+      'row-cache-claim',
+      [keys.schedule, keys.delay, keys.ids, keys.claims],
+      [count, lease],
+    )) as [number, ...(string | number)[]];
     const rows: RowClaim[] = [];
     for (let i = 0; i < flat.length; i += 2) rows.push({ rowId: String(flat[i]), token: Number(flat[i + 1]) });
     return { rows, nextInMs: Number(nextInMs) };
@@ -158,6 +162,8 @@ export class RowCacheRepository {
   /** After a failed read or store: the rows are due again `backoffMs` from now, or at their lease's end or usual time if sooner. */
   async retryLater(rowIds: string[], backoffMs: number): Promise<number> {
     if (rowIds.length === 0) return 0;
-    return Number(await runScript(this.redis, 'row-cache-retry', [this.keys.schedule, this.keys.delay], [backoffMs, ...rowIds]));
+    return Number(
+      await runScript(this.redis, 'row-cache-retry', [this.keys.schedule, this.keys.delay], [backoffMs, ...rowIds]),
+    );
   }
 }

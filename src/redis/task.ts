@@ -82,7 +82,9 @@ export interface TaskSettings {
 const PROMOTE_BATCH = 1000;
 
 /** The record as task scripts keep it (JSON), with the idempotency key it was enqueued under. */
-type StoredFields = Omit<TaskRecord, 'id' | 'queue' | 'number' | 'args' | 'result' | 'error'> & { idempotencyKey?: string };
+type StoredFields = Omit<TaskRecord, 'id' | 'queue' | 'number' | 'args' | 'result' | 'error'> & {
+  idempotencyKey?: string;
+};
 
 function decode(queue: string, number: number | string, json: string, extra: Partial<TaskRecord> = {}): TaskRecord {
   // The idempotency key stays inside: the scripts keep it so the history trim can forget it.
@@ -108,7 +110,16 @@ export class TaskRepository {
     const [created, number, json] = (await runScript(
       this.redis,
       'task-enqueue',
-      [keys.seq, keys.meta, keys.args, keys.idempotency, keys.delayed, keys.lists[priority * 2 + 1], keys.workerWake, keys.pollerWake],
+      [
+        keys.seq,
+        keys.meta,
+        keys.args,
+        keys.idempotency,
+        keys.delayed,
+        keys.lists[priority * 2 + 1],
+        keys.workerWake,
+        keys.pollerWake,
+      ],
       [
         request.name,
         request.args ?? '',
@@ -129,10 +140,20 @@ export class TaskRepository {
   async get(queue: string, number: string): Promise<TaskRecord | undefined> {
     const keys = queueKeys(queue);
     const [json, args, result, error] = (await repliesOf(
-      this.redis.multi().hget(keys.meta, number).hget(keys.args, number).hget(keys.results, number).hget(keys.errors, number).exec(),
+      this.redis
+        .multi()
+        .hget(keys.meta, number)
+        .hget(keys.args, number)
+        .hget(keys.results, number)
+        .hget(keys.errors, number)
+        .exec(),
     )) as (string | null)[];
     if (json === null || json === undefined) return undefined;
-    return decode(queue, number, json, { args: orUndefined(args), result: orUndefined(result), error: orUndefined(error) });
+    return decode(queue, number, json, {
+      args: orUndefined(args),
+      result: orUndefined(result),
+      error: orUndefined(error),
+    });
   }
 
   async stats(queue: string): Promise<QueueStats> {
@@ -156,7 +177,12 @@ export class TaskRepository {
   /** Cancels a task that has not started; false when it had started, finished or does not exist. */
   async cancel(queue: string, number: string): Promise<boolean> {
     const keys = queueKeys(queue);
-    const cancelled = await runScript(this.redis, 'task-cancel', [keys.meta, keys.delayed, ...keys.lists, keys.done, keys.counts], [queue, number]);
+    const cancelled = await runScript(
+      this.redis,
+      'task-cancel',
+      [keys.meta, keys.delayed, ...keys.lists, keys.done, keys.counts],
+      [queue, number],
+    );
     return Number(cancelled) === 1;
   }
 
@@ -183,7 +209,11 @@ export class TaskRepository {
   }
 
   /** Renews the leases of runs a worker holds; returns the runs it has lost. */
-  async extend<R extends Pick<TakenTask, 'number' | 'attempt'>>(queue: string, runs: R[], leaseMs: number): Promise<R[]> {
+  async extend<R extends Pick<TakenTask, 'number' | 'attempt'>>(
+    queue: string,
+    runs: R[],
+    leaseMs: number,
+  ): Promise<R[]> {
     if (runs.length === 0) return [];
     const keys = queueKeys(queue);
     const held = (await runScript(
@@ -196,7 +226,11 @@ export class TaskRepository {
   }
 
   /** Records how a run ended; returns the new state, or undefined when the run was no longer held. */
-  async settle(queue: string, run: Pick<TakenTask, 'number' | 'attempt'>, outcome: Outcome): Promise<TaskState | undefined> {
+  async settle(
+    queue: string,
+    run: Pick<TakenTask, 'number' | 'attempt'>,
+    outcome: Outcome,
+  ): Promise<TaskState | undefined> {
     return (await this.next(queue, { run, outcome }, 0, 0)).state;
   }
 
@@ -219,7 +253,14 @@ export class TaskRepository {
   ): Promise<{ state: TaskState | undefined; taken: TakenTask[] }> {
     const keys = queueKeys(queue);
     const outcome = ended?.outcome;
-    const kind = outcome === undefined ? '' : outcome.kind === 'COMPLETED' ? 'COMPLETED' : outcome.retry ? 'FAILED' : 'FAILED_FOR_GOOD';
+    const kind =
+      outcome === undefined
+        ? ''
+        : outcome.kind === 'COMPLETED'
+          ? 'COMPLETED'
+          : outcome.retry
+            ? 'FAILED'
+            : 'FAILED_FOR_GOOD';
     const detail = outcome === undefined ? '' : outcome.kind === 'COMPLETED' ? (outcome.result ?? '') : outcome.error;
     const [state, ...rest] = (await runScript(
       this.redis,
@@ -254,7 +295,13 @@ export class TaskRepository {
     const taken: TakenTask[] = [];
     for (let i = 0; i < rest.length; i += 3) {
       const record = decode(queue, rest[i], String(rest[i + 1]));
-      taken.push({ id: record.id, number: record.number, name: record.name, attempt: record.attempts, args: orUndefined(String(rest[i + 2])) });
+      taken.push({
+        id: record.id,
+        number: record.number,
+        name: record.name,
+        attempt: record.attempts,
+        args: orUndefined(String(rest[i + 2])),
+      });
     }
     return { state: state === '' ? undefined : (state as TaskState), taken };
   }

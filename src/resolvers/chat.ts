@@ -30,7 +30,9 @@ export class ChatResolver {
   ) {}
 
   @Authorized()
-  @Mutation(() => Chat, { description: 'Creates a chat of the caller and `members`, all at seen-id 0, and sends its first message.' })
+  @Mutation(() => Chat, {
+    description: 'Creates a chat of the caller and `members`, all at seen-id 0, and sends its first message.',
+  })
   async createChat(@Args() { members, message, open }: CreateChatArgs, @Ctx() context: GraphQLContext): Promise<Chat> {
     const caller = callerId(context);
     const others = this.userIds(members, 'members').filter((user) => user !== caller);
@@ -45,11 +47,17 @@ export class ChatResolver {
 
   @Authorized()
   @Mutation(() => ChatMessage, { description: 'Sends a message to a chat the caller is a member of.' })
-  async sendMessage(@Args() { chatId, message, clientMessageId }: SendMessageArgs, @Ctx() context: GraphQLContext): Promise<ChatMessage> {
+  async sendMessage(
+    @Args() { chatId, message, clientMessageId }: SendMessageArgs,
+    @Ctx() context: GraphQLContext,
+  ): Promise<ChatMessage> {
     const caller = callerId(context);
     const id = validId(chatId, 'chatId');
     const text = this.text(message);
-    const clientId = clientMessageId === null || clientMessageId === undefined ? undefined : validName(clientMessageId, 'clientMessageId');
+    const clientId =
+      clientMessageId === null || clientMessageId === undefined
+        ? undefined
+        : validName(clientMessageId, 'clientMessageId');
     const sent = await this.repository.send(id, caller, text, clientId);
     this.inbox.chat(sent.members, id, sent.message.id);
     return toMessage(sent.message);
@@ -60,20 +68,29 @@ export class ChatResolver {
     description:
       "Takes the caller's unseen messages from every chat (oldest first) and moves their seen-ids past them: each message is returned once. Messages every member has seen are deleted.",
   })
-  async fetchPendingMessages(@Args() { limit }: PendingMessagesArgs, @Ctx() context: GraphQLContext): Promise<PendingChat[]> {
+  async fetchPendingMessages(
+    @Args() { limit }: PendingMessagesArgs,
+    @Ctx() context: GraphQLContext,
+  ): Promise<PendingChat[]> {
     return this.pending(context, limit, true);
   }
 
   @Authorized()
   @Query(() => [PendingChat], {
-    description: "The caller's unseen messages from every chat, without moving anything: acknowledge them with markSeen after showing them.",
+    description:
+      "The caller's unseen messages from every chat, without moving anything: acknowledge them with markSeen after showing them.",
   })
-  async pendingMessages(@Args() { limit }: PendingMessagesArgs, @Ctx() context: GraphQLContext): Promise<PendingChat[]> {
+  async pendingMessages(
+    @Args() { limit }: PendingMessagesArgs,
+    @Ctx() context: GraphQLContext,
+  ): Promise<PendingChat[]> {
     return this.pending(context, limit, false);
   }
 
   @Authorized()
-  @Mutation(() => Boolean, { description: "Moves the caller's seen-id in a chat forward to `messageId`; false when it was already there." })
+  @Mutation(() => Boolean, {
+    description: "Moves the caller's seen-id in a chat forward to `messageId`; false when it was already there.",
+  })
   async markSeen(@Args() { chatId, messageId }: MarkSeenArgs, @Ctx() context: GraphQLContext): Promise<boolean> {
     const id = validId(chatId, 'chatId');
     intInRange(messageId, 'messageId', 0, 2 ** 31 - 1);
@@ -102,7 +119,8 @@ export class ChatResolver {
 
   @Authorized()
   @Mutation(() => Boolean, {
-    description: 'Leaves a chat; false when the caller was not in it. When the last member leaves, the chat and its messages are deleted.',
+    description:
+      'Leaves a chat; false when the caller was not in it. When the last member leaves, the chat and its messages are deleted.',
   })
   async leaveChat(@Args() { chatId }: ChatIdArgs, @Ctx() context: GraphQLContext): Promise<boolean> {
     return this.repository.leave(validId(chatId, 'chatId'), callerId(context));
@@ -115,7 +133,10 @@ export class ChatResolver {
   }
 
   @Authorized()
-  @Query(() => Chat, { nullable: true, description: 'One chat of the caller; null when it does not exist or the caller is not a member.' })
+  @Query(() => Chat, {
+    nullable: true,
+    description: 'One chat of the caller; null when it does not exist or the caller is not a member.',
+  })
   async chat(@Args() { chatId }: ChatIdArgs, @Ctx() context: GraphQLContext): Promise<Chat | null> {
     const summary = await this.repository.summary(validId(chatId, 'chatId'), callerId(context));
     return summary ? toChat(summary) : null;
@@ -127,11 +148,19 @@ export class ChatResolver {
     return this.repository.members(chat.id);
   }
 
-  private async pending(context: GraphQLContext, limit: number | null | undefined, advance: boolean): Promise<PendingChat[]> {
+  private async pending(
+    context: GraphQLContext,
+    limit: number | null | undefined,
+    advance: boolean,
+  ): Promise<PendingChat[]> {
     const max = this.settings.maxFetch;
     const count = limit === null || limit === undefined ? max : intInRange(limit, 'limit', 1, max);
     const chats = await this.repository.pending(callerId(context), count, advance);
-    return chats.map((chat) => ({ chatId: chat.chatId, remaining: chat.remaining, messages: chat.messages.map(toMessage) }));
+    return chats.map((chat) => ({
+      chatId: chat.chatId,
+      remaining: chat.remaining,
+      messages: chat.messages.map(toMessage),
+    }));
   }
 
   private text(message: string): string {

@@ -16,7 +16,8 @@ export class ContactsResolver {
 
   @Authorized()
   @Mutation(() => Boolean, {
-    description: "Puts `contact` first in the caller's recent contacts, removing an older copy; the oldest beyond CONTACTS_MAX (100) drop off.",
+    description:
+      "Puts `contact` first in the caller's recent contacts, removing an older copy; the oldest beyond CONTACTS_MAX (100) drop off.",
   })
   async addRecentContact(@Args() { contact }: ContactArgs, @Ctx() context: GraphQLContext): Promise<boolean> {
     const caller = callerId(context);
@@ -27,14 +28,21 @@ export class ContactsResolver {
   }
 
   @Authorized()
-  @Mutation(() => Boolean, { description: "Takes `contact` off the caller's recent contacts; false when it was not there." })
+  @Mutation(() => Boolean, {
+    description: "Takes `contact` off the caller's recent contacts; false when it was not there.",
+  })
   async removeRecentContact(@Args() { contact }: ContactArgs, @Ctx() context: GraphQLContext): Promise<boolean> {
     return this.contacts.remove(callerId(context), validName(contact, 'contact'));
   }
 
   @Authorized()
-  @Query(() => [String], { description: "The caller's recent contacts whose name starts with `prefix`, most recent first." })
-  async recentContacts(@Args() { prefix, limit }: RecentContactsArgs, @Ctx() context: GraphQLContext): Promise<string[]> {
+  @Query(() => [String], {
+    description: "The caller's recent contacts whose name starts with `prefix`, most recent first.",
+  })
+  async recentContacts(
+    @Args() { prefix, limit }: RecentContactsArgs,
+    @Ctx() context: GraphQLContext,
+  ): Promise<string[]> {
     const wanted = validPrefix(prefix, 'prefix');
     return this.contacts.find(callerId(context), wanted, intInRange(limit, 'limit', 1, this.settings.maxContacts));
   }

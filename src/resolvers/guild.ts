@@ -18,7 +18,8 @@ export class GuildResolver {
 
   @Authorized()
   @Mutation(() => Boolean, {
-    description: 'Adds the user (the caller by default) to the guild; false when already a member. CONFLICT when the guild (GUILD_MAX_MEMBERS) or the user (GUILD_MAX_PER_USER) is full.',
+    description:
+      'Adds the user (the caller by default) to the guild; false when already a member. CONFLICT when the guild (GUILD_MAX_MEMBERS) or the user (GUILD_MAX_PER_USER) is full.',
   })
   async joinGuild(@Args() { guild, user }: GuildMembershipArgs, @Ctx() context: GraphQLContext): Promise<boolean> {
     const name = validName(guild, 'guild');
@@ -26,7 +27,9 @@ export class GuildResolver {
   }
 
   @Authorized()
-  @Mutation(() => Boolean, { description: 'Removes the user (the caller by default) from the guild; false when not a member.' })
+  @Mutation(() => Boolean, {
+    description: 'Removes the user (the caller by default) from the guild; false when not a member.',
+  })
   async leaveGuild(@Args() { guild, user }: GuildMembershipArgs, @Ctx() context: GraphQLContext): Promise<boolean> {
     const name = validName(guild, 'guild');
     return this.guilds.leave(name, actingUser(user, context));
@@ -34,9 +37,13 @@ export class GuildResolver {
 
   @Authorized()
   @Query(() => [String], {
-    description: 'Members whose name starts with `prefix`, ignoring case, in name order (case-folded), as they wrote their names. Members of the guild and service callers only.',
+    description:
+      'Members whose name starts with `prefix`, ignoring case, in name order (case-folded), as they wrote their names. Members of the guild and service callers only.',
   })
-  async guildMembers(@Args() { guild, prefix, limit }: GuildMembersArgs, @Ctx() context: GraphQLContext): Promise<string[]> {
+  async guildMembers(
+    @Args() { guild, prefix, limit }: GuildMembersArgs,
+    @Ctx() context: GraphQLContext,
+  ): Promise<string[]> {
     const name = validName(guild, 'guild');
     const wanted = validPrefix(prefix, 'prefix');
     const count = intInRange(limit, 'limit', 1, this.settings.maxGuildSearch);

@@ -25,7 +25,8 @@ export class InboxNotifier {
 export class InboxResolver {
   @Authorized()
   @Subscription(() => InboxNotification, {
-    description: "Tells the caller that something new is waiting for them; pull it. Notifications may be coalesced or dropped under load; the pull is the source of truth.",
+    description:
+      'Tells the caller that something new is waiting for them; pull it. Notifications may be coalesced or dropped under load; the pull is the source of truth.',
     topics: TOPICS.inboxChanged.name,
     topicId: ({ context }) => callerId(context as GraphQLContext),
   })

@@ -30,7 +30,10 @@ export class MarketResolver {
   ) {}
 
   @Authorized()
-  @Mutation(() => Boolean, { description: "Moves an item from the caller's inventory to the market at `price`. NOT_FOUND when the caller does not hold it." })
+  @Mutation(() => Boolean, {
+    description:
+      "Moves an item from the caller's inventory to the market at `price`. NOT_FOUND when the caller does not hold it.",
+  })
   async listItem(@Args() args: ListItemArgs, @Ctx() context: GraphQLContext): Promise<boolean> {
     const item = validName(args.itemId, 'itemId');
     const price = intInRange(args.price, 'price', 1, this.settings.maxPrice);
@@ -49,15 +52,29 @@ export class MarketResolver {
     const seller = validName(args.sellerId, 'sellerId');
     const price = intInRange(args.price, 'price', 1, this.settings.maxPrice);
     const report = await this.repository.purchase({ buyer: callerId(context), seller, item, price }, context.signal);
-    return { outcome: report.outcome, itemId: item, sellerId: seller, listedPrice: report.listedPrice ?? null, funds: report.funds };
+    return {
+      outcome: report.outcome,
+      itemId: item,
+      sellerId: seller,
+      listedPrice: report.listedPrice ?? null,
+      funds: report.funds,
+    };
   }
 
   @Authorized()
   @Query(() => [Listing], { description: 'Listings, cheapest first (then by item and seller).' })
   async market(@Args() { first, after }: MarketArgs): Promise<Listing[]> {
     const count = intInRange(first, 'first', 1, this.settings.maxPage);
-    const listings = await this.repository.page(count, after === null || after === undefined ? undefined : decodeCursor(after));
-    return listings.map((listing) => ({ itemId: listing.item, sellerId: listing.seller, price: listing.price, cursor: encodeCursor(listing) }));
+    const listings = await this.repository.page(
+      count,
+      after === null || after === undefined ? undefined : decodeCursor(after),
+    );
+    return listings.map((listing) => ({
+      itemId: listing.item,
+      sellerId: listing.seller,
+      price: listing.price,
+      cursor: encodeCursor(listing),
+    }));
   }
 
   @Authorized()
@@ -76,16 +93,25 @@ export class MarketResolver {
   }
 
   @Authorized(SERVICE_ROLE)
-  @Mutation(() => Boolean, { description: 'Creates an item in a user\'s inventory. CONFLICT when the id exists or the inventory holds MARKET_MAX_INVENTORY items. Service callers only.' })
+  @Mutation(() => Boolean, {
+    description:
+      "Creates an item in a user's inventory. CONFLICT when the id exists or the inventory holds MARKET_MAX_INVENTORY items. Service callers only.",
+  })
   async grantItem(@Args() args: GrantItemArgs): Promise<boolean> {
     await this.repository.grantItem(validName(args.userId, 'userId'), validName(args.itemId, 'itemId'));
     return true;
   }
 
   @Authorized(SERVICE_ROLE)
-  @Mutation(() => GraphQLSafeInt, { description: "Adds to a user's funds and returns the new balance. CONFLICT beyond MARKET_MAX_FUNDS. Service callers only." })
+  @Mutation(() => GraphQLSafeInt, {
+    description:
+      "Adds to a user's funds and returns the new balance. CONFLICT beyond MARKET_MAX_FUNDS. Service callers only.",
+  })
   async grantFunds(@Args() args: GrantFundsArgs): Promise<number> {
-    return this.repository.grantFunds(validName(args.userId, 'userId'), intInRange(args.amount, 'amount', 1, MAX_GRANT));
+    return this.repository.grantFunds(
+      validName(args.userId, 'userId'),
+      intInRange(args.amount, 'amount', 1, MAX_GRANT),
+    );
   }
 }
 

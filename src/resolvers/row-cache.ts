@@ -6,7 +6,13 @@ import { SERVICE_ROLE } from '../security/auth';
 import type { RowCacheConfig } from '../config';
 import { badInput } from '../common/errors';
 import type { RowCacheChange, RowCacheRepository } from '../redis/row-cache';
-import { RowCacheScheduleArgs, RowCacheUpdate, RowIdArgs, ScheduledRow, ScheduleRowCacheArgs } from '../schema/row-cache';
+import {
+  RowCacheScheduleArgs,
+  RowCacheUpdate,
+  RowIdArgs,
+  ScheduledRow,
+  ScheduleRowCacheArgs,
+} from '../schema/row-cache';
 import { TOPICS } from '../schema/topics';
 import { intInRange, validKey } from '../common/validation';
 
@@ -33,20 +39,28 @@ export class RowCacheResolver {
       throw badInput(`delaySeconds must be a number from -${max} to ${max}`, 'delaySeconds');
     }
     if (delaySeconds > 0 && delaySeconds < MIN_DELAY_SECONDS) {
-      throw badInput(`delaySeconds must be at least ${MIN_DELAY_SECONDS}, or 0 or less to stop caching the row`, 'delaySeconds');
+      throw badInput(
+        `delaySeconds must be at least ${MIN_DELAY_SECONDS}, or 0 or less to stop caching the row`,
+        'delaySeconds',
+      );
     }
     return this.rows.schedule(id, delaySeconds > 0 ? Math.round(delaySeconds * 1000) : 0);
   }
 
   @Authorized()
-  @Query(() => JSONScalar, { nullable: true, description: 'The cached copy of a row (its columns by name), or null when there is none.' })
+  @Query(() => JSONScalar, {
+    nullable: true,
+    description: 'The cached copy of a row (its columns by name), or null when there is none.',
+  })
   async cachedRow(@Args() { rowId }: RowIdArgs): Promise<unknown> {
     const json = await this.rows.cached(validKey(rowId, 'rowId'));
     return json === undefined ? null : JSON.parse(json);
   }
 
   @Authorized(SERVICE_ROLE)
-  @Query(() => [ScheduledRow], { description: 'The scheduled rows, a page at a time, in byte order of their ids. Service callers only.' })
+  @Query(() => [ScheduledRow], {
+    description: 'The scheduled rows, a page at a time, in byte order of their ids. Service callers only.',
+  })
   async rowCacheSchedule(@Args() { first, after }: RowCacheScheduleArgs): Promise<ScheduledRow[]> {
     const cursor = after === null || after === undefined ? undefined : validKey(after, 'after');
     const page = await this.rows.list(cursor, intInRange(first, 'first', 1, MAX_PAGE));
@@ -60,7 +74,8 @@ export class RowCacheResolver {
 
   @Authorized()
   @Subscription(() => RowCacheUpdate, {
-    description: "Tells each time the row's cached copy changes (a changed row, a row gone from the database, unscheduled); read it with `cachedRow`.",
+    description:
+      "Tells each time the row's cached copy changes (a changed row, a row gone from the database, unscheduled); read it with `cachedRow`.",
     topics: TOPICS.rowCacheUpdated.name,
     topicId: ({ args }) => validKey((args as RowIdArgs).rowId, 'rowId'),
   })

@@ -6,7 +6,15 @@ import type { TaskConfig } from '../config';
 import { badInput } from '../common/errors';
 import { parseTaskId } from '../redis/keys';
 import type { TaskRecord, TaskRepository } from '../redis/task';
-import { EnqueueTaskArgs, QueueArgs, QueueStats, RescheduleTaskArgs, Task, TaskChange, TaskIdArgs } from '../schema/task';
+import {
+  EnqueueTaskArgs,
+  QueueArgs,
+  QueueStats,
+  RescheduleTaskArgs,
+  Task,
+  TaskChange,
+  TaskIdArgs,
+} from '../schema/task';
 import { TOPICS } from '../schema/topics';
 import { intInRange, validJson, validName } from '../common/validation';
 
@@ -26,14 +34,20 @@ export class TaskResolver {
       args: validJson(args.args, 'args', this.settings.maxArgsBytes),
       priority: args.priority,
       delayMs: intInRange(args.delayMs, 'delayMs', 0, this.settings.maxDelayMs),
-      idempotencyKey: args.idempotencyKey === null || args.idempotencyKey === undefined ? undefined : validName(args.idempotencyKey, 'idempotencyKey'),
+      idempotencyKey:
+        args.idempotencyKey === null || args.idempotencyKey === undefined
+          ? undefined
+          : validName(args.idempotencyKey, 'idempotencyKey'),
     };
     const { task } = await this.tasks.enqueue(request);
     return toTask(task);
   }
 
   @Authorized(SERVICE_ROLE)
-  @Query(() => Task, { nullable: true, description: 'A task, or null when there is none (finished tasks are forgotten beyond TASK_HISTORY per queue).' })
+  @Query(() => Task, {
+    nullable: true,
+    description: 'A task, or null when there is none (finished tasks are forgotten beyond TASK_HISTORY per queue).',
+  })
   async task(@Args() { id }: TaskIdArgs): Promise<Task | null> {
     const { queue, number } = taskAddress(id);
     const task = await this.tasks.get(queue, number);
@@ -59,7 +73,9 @@ export class TaskResolver {
   }
 
   @Authorized(SERVICE_ROLE)
-  @Mutation(() => Boolean, { description: 'Cancels a task that has not started; false once it has started or finished.' })
+  @Mutation(() => Boolean, {
+    description: 'Cancels a task that has not started; false once it has started or finished.',
+  })
   async cancelTask(@Args() { id }: TaskIdArgs): Promise<boolean> {
     const { queue, number } = taskAddress(id);
     return this.tasks.cancel(queue, number);
@@ -68,11 +84,16 @@ export class TaskResolver {
   @Authorized(SERVICE_ROLE)
   @Mutation(() => Task, {
     nullable: true,
-    description: 'Runs a task that has not started `delayMs` from now instead; null when there is no such task, CONFLICT once it has started.',
+    description:
+      'Runs a task that has not started `delayMs` from now instead; null when there is no such task, CONFLICT once it has started.',
   })
   async rescheduleTask(@Args() { id, delayMs }: RescheduleTaskArgs): Promise<Task | null> {
     const { queue, number } = taskAddress(id);
-    const task = await this.tasks.reschedule(queue, number, intInRange(delayMs, 'delayMs', 0, this.settings.maxDelayMs));
+    const task = await this.tasks.reschedule(
+      queue,
+      number,
+      intInRange(delayMs, 'delayMs', 0, this.settings.maxDelayMs),
+    );
     return task ? toTask(task) : null;
   }
 

@@ -40,6 +40,9 @@ export class GuildMembersArgs {
   @Field({ description: `${PREFIX} Empty: the first members in name order.` })
   prefix!: string;
 
-  @Field(() => Int, { defaultValue: 10, description: 'Most members returned, 1 to GUILD_SEARCH_MAX_LIMIT (default 50).' })
+  @Field(() => Int, {
+    defaultValue: 10,
+    description: 'Most members returned, 1 to GUILD_SEARCH_MAX_LIMIT (default 50).',
+  })
   limit!: number;
 }

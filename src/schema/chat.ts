@@ -47,7 +47,7 @@ export class ChatMessage extends MessageFields {
   chatId!: string;
 }
 
-@ObjectType({ description: 'Messages of one chat after the caller\'s seen-id, oldest first.' })
+@ObjectType({ description: "Messages of one chat after the caller's seen-id, oldest first." })
 export class PendingChat {
   @Field(() => ID)
   chatId!: string;
@@ -75,7 +75,8 @@ export class Mailbox {
 
   @Field(() => Int, {
     nullable: true,
-    description: "Id of the newest message ever sent to this mailbox (how many it has received): for its owner and service callers only, null for others.",
+    description:
+      'Id of the newest message ever sent to this mailbox (how many it has received): for its owner and service callers only, null for others.',
   })
   latestMessageId!: number | null;
 }
@@ -102,10 +103,14 @@ const USER = `A user id: ${NAME_RULE}.`;
 
 @ArgsType()
 export class CreateChatArgs {
-  @Field(() => [ID], { description: `The other members (the caller is always one). ${USER} At most CHAT_MAX_MEMBERS in all.` })
+  @Field(() => [ID], {
+    description: `The other members (the caller is always one). ${USER} At most CHAT_MAX_MEMBERS in all.`,
+  })
   members!: string[];
 
-  @Field({ description: 'The first message, 1 to MESSAGE_MAX_LENGTH characters; no control characters but tab and newline.' })
+  @Field({
+    description: 'The first message, 1 to MESSAGE_MAX_LENGTH characters; no control characters but tab and newline.',
+  })
   message!: string;
 
   @Field({ defaultValue: false, description: 'Whether anyone who knows the id may join.' })
@@ -129,7 +134,10 @@ export class SendMessageArgs {
 
 @ArgsType()
 export class PendingMessagesArgs {
-  @Field(() => Int, { nullable: true, description: 'Most messages over all chats, 1 to MESSAGE_MAX_FETCH (the default).' })
+  @Field(() => Int, {
+    nullable: true,
+    description: 'Most messages over all chats, 1 to MESSAGE_MAX_FETCH (the default).',
+  })
   limit?: number | null;
 }
 
@@ -168,7 +176,10 @@ export class SendDirectMessageArgs {
 
 @ArgsType()
 export class DirectMessagesArgs {
-  @Field(() => Int, { nullable: true, description: 'Most messages to return, 1 to MESSAGE_MAX_FETCH; 10 when omitted.' })
+  @Field(() => Int, {
+    nullable: true,
+    description: 'Most messages to return, 1 to MESSAGE_MAX_FETCH; 10 when omitted.',
+  })
   limit?: number | null;
 }
 

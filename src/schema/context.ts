@@ -52,7 +52,8 @@ export const authChecker: AuthChecker<GraphQLContext> = ({ context }, roles) => 
     if (role === SERVICE_ROLE && !principal.isService) {
       throw forbidden('This operation is for service callers (a token whose roles include "service")');
     }
-    if (role !== SERVICE_ROLE && !principal.roles.includes(role)) throw forbidden(`This operation needs the role "${role}"`);
+    if (role !== SERVICE_ROLE && !principal.roles.includes(role))
+      throw forbidden(`This operation needs the role "${role}"`);
   }
   return true;
 };

@@ -35,12 +35,16 @@ export class UpdateCounterArgs {
   @Field({ description: `Counter name: ${NAME_RULE}.` })
   name!: string;
 
-  @Field(() => Int, { defaultValue: 1, description: 'Added to the current slice; a non-zero integer within COUNTER_MAX_INCREMENT.' })
+  @Field(() => Int, {
+    defaultValue: 1,
+    description: 'Added to the current slice; a non-zero integer within COUNTER_MAX_INCREMENT.',
+  })
   count!: number;
 
   @Field(() => Float, {
     nullable: true,
-    description: "Unix seconds to count at; defaults to the server's clock. At most COUNTER_MAX_FUTURE_SECONDS ahead of it.",
+    description:
+      "Unix seconds to count at; defaults to the server's clock. At most COUNTER_MAX_FUTURE_SECONDS ahead of it.",
   })
   at?: number | null;
 }
@@ -62,7 +66,10 @@ export class CounterArgs {
 
 @ArgsType()
 export class CountersArgs {
-  @Field(() => String, { nullable: true, description: 'Return names after this one (the last name of the previous page).' })
+  @Field(() => String, {
+    nullable: true,
+    description: 'Return names after this one (the last name of the previous page).',
+  })
   after?: string | null;
 
   @Field(() => Int, { defaultValue: 100, description: 'Page size, 1 to 1000.' })

@@ -14,7 +14,11 @@ const SUGGESTION = / ?Did you mean .+\?$/;
 
 const withoutSuggestion = (message: string): string => message.replace(SUGGESTION, '');
 
-export function createErrorFormatter(options: { isProduction: boolean; logger: Logger; fieldSuggestions?: boolean }): ErrorFormatter {
+export function createErrorFormatter(options: {
+  isProduction: boolean;
+  logger: Logger;
+  fieldSuggestions?: boolean;
+}): ErrorFormatter {
   const format = createFormatter(options);
   if (options.fieldSuggestions !== false) return format;
   return (formatted, error) => {
@@ -28,7 +32,8 @@ function createFormatter(options: { isProduction: boolean; logger: Logger }): Er
     const original = unwrapResolverError(error);
     const where = { locations: formatted.locations, path: formatted.path };
 
-    const known = original instanceof AppError ? original : isStoreUnavailable(original) ? storeUnavailable() : undefined;
+    const known =
+      original instanceof AppError ? original : isStoreUnavailable(original) ? storeUnavailable() : undefined;
     if (known) {
       if (known.code === 'STORE_UNAVAILABLE') options.logger.warn({ err: errorMessage(original) }, 'store unavailable');
       return { message: known.message, ...where, extensions: { code: known.code, ...known.details } };
@@ -37,7 +42,11 @@ function createFormatter(options: { isProduction: boolean; logger: Logger }): Er
     const code = formatted.extensions?.code;
     if (typeof code === 'string' && code !== 'INTERNAL_SERVER_ERROR') {
       // Apollo's own codes (parse, validation, bad variables) and type-graphql's.
-      return { message: formatted.message, ...where, extensions: { ...formatted.extensions, code, stacktrace: undefined } };
+      return {
+        message: formatted.message,
+        ...where,
+        extensions: { ...formatted.extensions, code, stacktrace: undefined },
+      };
     }
     if (isArgumentError(error)) {
       // graphql-js checks some arguments only while executing, e.g. an explicit null variable for

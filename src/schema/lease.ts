@@ -23,7 +23,9 @@ export class Lock {
   expiresAt!: number;
 }
 
-@ObjectType({ description: 'A held slot of a counting semaphore. Keep `id` secret: it is what releases and refreshes the slot.' })
+@ObjectType({
+  description: 'A held slot of a counting semaphore. Keep `id` secret: it is what releases and refreshes the slot.',
+})
 export class SemaphoreLease {
   @Field()
   name!: string;
@@ -49,7 +51,7 @@ export class LeaseHolder {
   @Field(() => Float, { description: EXPIRES })
   expiresAt!: number;
 
-  @Field(() => Int, { description: 'Milliseconds left, by the server\'s clock when this was read.' })
+  @Field(() => Int, { description: "Milliseconds left, by the server's clock when this was read." })
   timeLeftMs!: number;
 }
 
@@ -64,7 +66,10 @@ export class LockState {
   @Field(() => Int, { description: 'Callers waiting in acquireLock.' })
   waiting!: number;
 
-  @Field(() => GraphQLSafeInt, { nullable: true, description: 'The fencing token of the last grant; null if never granted.' })
+  @Field(() => GraphQLSafeInt, {
+    nullable: true,
+    description: 'The fencing token of the last grant; null if never granted.',
+  })
   lastFencingToken!: number | null;
 }
 
@@ -82,11 +87,16 @@ export class SemaphoreState {
   @Field(() => Int, { description: 'Callers waiting in acquireSemaphore.' })
   waiting!: number;
 
-  @Field(() => GraphQLSafeInt, { nullable: true, description: 'The fencing token of the last grant; null if never granted.' })
+  @Field(() => GraphQLSafeInt, {
+    nullable: true,
+    description: 'The fencing token of the last grant; null if never granted.',
+  })
   lastFencingToken!: number | null;
 }
 
-@ObjectType({ description: 'A lock or semaphore slot was freed, or a queued caller gave up its turn: try to acquire now.' })
+@ObjectType({
+  description: 'A lock or semaphore slot was freed, or a queued caller gave up its turn: try to acquire now.',
+})
 export class LeaseReleased {
   @Field()
   name!: string;
@@ -108,11 +118,15 @@ export class AcquireLockArgs {
 
   @Field(() => Int, {
     defaultValue: 10_000,
-    description: 'How long to wait for the lock, 0 (one try) to LEASE_MAX_WAIT_MS. Waiters are served in the order they asked.',
+    description:
+      'How long to wait for the lock, 0 (one try) to LEASE_MAX_WAIT_MS. Waiters are served in the order they asked.',
   })
   acquireTimeoutMs!: number;
 
-  @Field(() => Int, { defaultValue: 10_000, description: 'How long the lock is held unless refreshed, 1 to LEASE_MAX_TIMEOUT_MS.' })
+  @Field(() => Int, {
+    defaultValue: 10_000,
+    description: 'How long the lock is held unless refreshed, 1 to LEASE_MAX_TIMEOUT_MS.',
+  })
   lockTimeoutMs!: number;
 }
 
@@ -127,7 +141,10 @@ export class LockTokenArgs {
 
 @ArgsType()
 export class RefreshLockArgs extends LockTokenArgs {
-  @Field(() => Int, { nullable: true, description: 'New hold time from now, 1 to LEASE_MAX_TIMEOUT_MS; defaults to the one it was acquired with.' })
+  @Field(() => Int, {
+    nullable: true,
+    description: 'New hold time from now, 1 to LEASE_MAX_TIMEOUT_MS; defaults to the one it was acquired with.',
+  })
   lockTimeoutMs?: number | null;
 }
 
@@ -139,12 +156,16 @@ export class AcquireSemaphoreArgs {
   @Field(() => Int, { description: 'Most holders at once, 1 to SEMAPHORE_MAX_LIMIT.' })
   limit!: number;
 
-  @Field(() => Int, { defaultValue: 10_000, description: 'How long the slot is held unless refreshed, 1 to LEASE_MAX_TIMEOUT_MS.' })
+  @Field(() => Int, {
+    defaultValue: 10_000,
+    description: 'How long the slot is held unless refreshed, 1 to LEASE_MAX_TIMEOUT_MS.',
+  })
   timeoutMs!: number;
 
   @Field(() => Int, {
     defaultValue: 0,
-    description: 'How long to wait for a slot, 0 (fail fast, the default) to LEASE_MAX_WAIT_MS. Callers are served in the order they asked.',
+    description:
+      'How long to wait for a slot, 0 (fail fast, the default) to LEASE_MAX_WAIT_MS. Callers are served in the order they asked.',
   })
   waitMs!: number;
 }

@@ -39,7 +39,10 @@ export class PurchaseResult {
   @Field(() => ID)
   sellerId!: string;
 
-  @Field(() => Int, { nullable: true, description: 'The listing\'s price, when the item is still listed or was just bought.' })
+  @Field(() => Int, {
+    nullable: true,
+    description: "The listing's price, when the item is still listed or was just bought.",
+  })
   listedPrice?: number | null;
 
   @Field(() => GraphQLSafeInt, { description: "The buyer's funds afterwards." })
@@ -114,6 +117,8 @@ export class GrantFundsArgs {
   @Field(() => ID, { description: `The user: ${NAME_RULE}.` })
   userId!: string;
 
-  @Field(() => Int, { description: 'A whole number from 1 to 1,000,000,000 added to the balance (which may reach MARKET_MAX_FUNDS).' })
+  @Field(() => Int, {
+    description: 'A whole number from 1 to 1,000,000,000 added to the balance (which may reach MARKET_MAX_FUNDS).',
+  })
   amount!: number;
 }

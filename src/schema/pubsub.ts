@@ -62,7 +62,8 @@ export function createRedisPubSub(options: RedisPubSubOptions): PubSub {
 
   return {
     publish(routingKey: string, ...args: unknown[]) {
-      const [channel, payload] = args.length >= 2 ? [channelOf(routingKey, String(args[0])), args[1]] : [routingKey, args[0]];
+      const [channel, payload] =
+        args.length >= 2 ? [channelOf(routingKey, String(args[0])), args[1]] : [routingKey, args[0]];
       const message = JSON.stringify(payload ?? null);
       telling.publish(channel, message).catch(failed('publish', channel));
     },

@@ -2,7 +2,8 @@
 import { ArgsType, Field, Float, ID, Int, ObjectType } from 'type-graphql';
 
 const TIME = "Unix seconds (millisecond precision) by the Redis server's clock.";
-const ROW_ID = "The row's key as PostgreSQL prints it (`7`, not `007`): 1 to 128 characters, no control or text-direction characters.";
+const ROW_ID =
+  "The row's key as PostgreSQL prints it (`7`, not `007`): 1 to 128 characters, no control or text-direction characters.";
 
 @ObjectType({ description: 'A row the daemon copies from the database into Redis.' })
 export class ScheduledRow {
@@ -15,7 +16,10 @@ export class ScheduledRow {
   @Field(() => Float, { description: `When it is read next. ${TIME}` })
   nextRefreshAt!: number;
 
-  @Field(() => Float, { nullable: true, description: `When it was last read from the database (found or not); null until the first time. ${TIME}` })
+  @Field(() => Float, {
+    nullable: true,
+    description: `When it was last read from the database (found or not); null until the first time. ${TIME}`,
+  })
   lastRefreshedAt?: number | null;
 }
 
@@ -54,6 +58,9 @@ export class RowCacheScheduleArgs {
   @Field(() => Int, { defaultValue: 100, description: 'Page size, 1 to 1000.' })
   first!: number;
 
-  @Field(() => ID, { nullable: true, description: 'Return rows after this row id (the last one of the previous page); ids are in byte order.' })
+  @Field(() => ID, {
+    nullable: true,
+    description: 'Return rows after this row id (the last one of the previous page); ids are in byte order.',
+  })
   after?: string | null;
 }

@@ -12,7 +12,8 @@ const TaskState = enumOf(TASK_STATES);
 registerEnumType(TaskPriority, { name: 'TaskPriority', description: 'Workers take HIGH before NORMAL before LOW.' });
 registerEnumType(TaskState, {
   name: 'TaskState',
-  description: 'DELAYED (waiting for its time, or for a retry), WAITING, ACTIVE (a worker runs it), then COMPLETED, FAILED or CANCELLED.',
+  description:
+    'DELAYED (waiting for its time, or for a retry), WAITING, ACTIVE (a worker runs it), then COMPLETED, FAILED or CANCELLED.',
 });
 
 const TIME = "Unix seconds (millisecond precision) by the Redis server's clock.";
@@ -109,13 +110,19 @@ export class EnqueueTaskArgs {
   @Field({ description: `Task name, which picks the handler: ${NAME_RULE}.` })
   name!: string;
 
-  @Field(() => JSONScalar, { nullable: true, description: 'Passed to the handler: any JSON up to TASK_MAX_ARGS_BYTES, nested at most 32 deep.' })
+  @Field(() => JSONScalar, {
+    nullable: true,
+    description: 'Passed to the handler: any JSON up to TASK_MAX_ARGS_BYTES, nested at most 32 deep.',
+  })
   args?: unknown;
 
   @Field(() => TaskPriority, { defaultValue: 'NORMAL' })
   priority!: Priority;
 
-  @Field(() => Int, { defaultValue: 0, description: 'Run no sooner than this many ms from now: 0 to TASK_MAX_DELAY_MS.' })
+  @Field(() => Int, {
+    defaultValue: 0,
+    description: 'Run no sooner than this many ms from now: 0 to TASK_MAX_DELAY_MS.',
+  })
   delayMs!: number;
 
   @Field(() => String, {

@@ -98,7 +98,12 @@ export const TOPICS = {
   inboxChanged: {
     name: 'INBOX_CHANGED',
     channel: (user: string) => inboxChannel(user),
-    payload: { chatId: 'string|null', latestMessageId: 'number|null', mailbox: 'boolean', waiting: 'number|null' } satisfies Shape<InboxNotice>,
+    payload: {
+      chatId: 'string|null',
+      latestMessageId: 'number|null',
+      mailbox: 'boolean',
+      waiting: 'number|null',
+    } satisfies Shape<InboxNotice>,
   },
 } as const satisfies Record<string, TopicSpec>;
 

@@ -29,7 +29,11 @@ export interface OperationCheck {
   operation(document: DocumentNode, name: string | null | undefined): OperationDefinitionNode | GraphQLError;
 }
 
-export function createOperationCheck(options: { schema: GraphQLSchema; introspection: boolean; documents: DocumentGuard }): OperationCheck {
+export function createOperationCheck(options: {
+  schema: GraphQLSchema;
+  introspection: boolean;
+  documents: DocumentGuard;
+}): OperationCheck {
   const rules: ValidationRule[] = [
     ...specifiedRules.map((rule) => (rule === SingleFieldSubscriptionsRule ? SubscriptionRootRule : rule)),
     ...(options.introspection ? [] : [NoSchemaIntrospectionCustomRule]),
@@ -59,7 +63,9 @@ export function createOperationCheck(options: { schema: GraphQLSchema; introspec
       const operation = getOperationAST(document, name);
       if (operation) return operation;
       // graphql-js's words for it, which Apollo passes on over HTTP.
-      const operations = document.definitions.filter((definition) => definition.kind === Kind.OPERATION_DEFINITION).length;
+      const operations = document.definitions.filter(
+        (definition) => definition.kind === Kind.OPERATION_DEFINITION,
+      ).length;
       const message =
         name !== null && name !== undefined
           ? `Unknown operation named "${name}".`
@@ -76,7 +82,10 @@ export function createOperationCheck(options: { schema: GraphQLSchema; introspec
  * error (Apollo's own answer to an invalid document), and refuses subscriptions, which Apollo
  * would run like a query without an event to deliver.
  */
-export function operationCheckPlugin<Context extends BaseContext>(check: OperationCheck, formatError: ErrorFormatter): ApolloServerPlugin<Context> {
+export function operationCheckPlugin<Context extends BaseContext>(
+  check: OperationCheck,
+  formatError: ErrorFormatter,
+): ApolloServerPlugin<Context> {
   const refuse = (errors: readonly GraphQLError[]): GraphQLResponse => ({
     http: { status: 400, headers: new HeaderMap() },
     body: { kind: 'single', singleResult: { errors: errors.map((error) => formatError(error.toJSON(), error)) } },
@@ -89,7 +98,9 @@ export function operationCheckPlugin<Context extends BaseContext>(check: Operati
           if (errors.length > 0) return refuse(errors);
           if (operation?.operation === OperationTypeNode.SUBSCRIPTION) {
             return refuse([
-              new GraphQLError('Subscriptions are served over WebSocket (graphql-ws) at /graphql', { extensions: { code: 'BAD_REQUEST' } }),
+              new GraphQLError('Subscriptions are served over WebSocket (graphql-ws) at /graphql', {
+                extensions: { code: 'BAD_REQUEST' },
+              }),
             ]);
           }
           return null;

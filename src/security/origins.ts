@@ -4,7 +4,11 @@
 import type { IncomingMessage } from 'node:http';
 import type { RequestHandler } from 'express';
 
-export function originAllowed(origin: string | undefined, host: string | undefined, allowed: readonly string[]): boolean {
+export function originAllowed(
+  origin: string | undefined,
+  host: string | undefined,
+  allowed: readonly string[],
+): boolean {
   if (origin === undefined) return true;
   if (allowed.includes('*') || allowed.includes(origin)) return true;
   return host !== undefined && (origin === `http://${host}` || origin === `https://${host}`);
@@ -23,7 +27,10 @@ export function originOf(req: IncomingMessage): string | undefined {
 const ALLOWED_HEADERS = 'authorization, content-type, apollo-require-preflight, x-apollo-operation-name, x-request-id';
 
 /** Refuses foreign origins with 403, and answers CORS (preflights included) for allowed ones. */
-export function originPolicy(allowed: readonly string[], refuse: (res: Parameters<RequestHandler>[1]) => void): RequestHandler {
+export function originPolicy(
+  allowed: readonly string[],
+  refuse: (res: Parameters<RequestHandler>[1]) => void,
+): RequestHandler {
   return (req, res, next) => {
     const origin = originOf(req);
     if (!originAllowed(origin, req.headers.host, allowed)) return refuse(res);

@@ -55,10 +55,14 @@ export class RateLimits {
         waitMs = Math.max(waitMs, outcome.reason.msBeforeNext);
       } else if (!this.failing) {
         this.failing = true;
-        this.logger.warn({ err: (outcome.reason as Error)?.message }, 'rate limits cannot be counted; letting requests through');
+        this.logger.warn(
+          { err: (outcome.reason as Error)?.message },
+          'rate limits cannot be counted; letting requests through',
+        );
       }
     }
-    if (outcomes.every((outcome) => outcome.status === 'fulfilled' || outcome.reason instanceof RateLimiterRes)) this.failing = false;
+    if (outcomes.every((outcome) => outcome.status === 'fulfilled' || outcome.reason instanceof RateLimiterRes))
+      this.failing = false;
     if (waitMs > 0) throw rateLimited(waitMs);
   }
 }
@@ -75,6 +79,11 @@ export function clientKey(address: string | undefined): string {
   const [head, tail = ''] = address.split('::');
   const left = head ? head.split(':') : [];
   const right = tail ? tail.split(':') : [];
-  const groups = address.includes('::') ? [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right] : left;
-  return `${groups.slice(0, 4).map((group) => group.replace(/^0+(?=.)/, '').toLowerCase()).join(':')}::/64`;
+  const groups = address.includes('::')
+    ? [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right]
+    : left;
+  return `${groups
+    .slice(0, 4)
+    .map((group) => group.replace(/^0+(?=.)/, '').toLowerCase())
+    .join(':')}::/64`;
 }

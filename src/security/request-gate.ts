@@ -18,7 +18,11 @@ export interface Refusal {
 }
 
 /** The JSON body of a refusal: the GraphQL error shape, with the code in `extensions`. */
-export function errorBody(code: string, message: string, details: Record<string, unknown> = {}): { errors: { message: string; extensions: Record<string, unknown> }[] } {
+export function errorBody(
+  code: string,
+  message: string,
+  details: Record<string, unknown> = {},
+): { errors: { message: string; extensions: Record<string, unknown> }[] } {
   return { errors: [{ message, extensions: { code, ...details } }] };
 }
 
@@ -42,7 +46,8 @@ export class RequestGate {
    */
   identify(authorization: unknown): Principal | null {
     if (authorization === undefined) return null;
-    if (typeof authorization !== 'string') throw new AppError('UNAUTHENTICATED', 'Authorization must be a bearer token');
+    if (typeof authorization !== 'string')
+      throw new AppError('UNAUTHENTICATED', 'Authorization must be a bearer token');
     const token = bearerToken(authorization);
     return token === undefined ? null : this.verifier.verify(token);
   }
@@ -55,7 +60,13 @@ export class RequestGate {
     } catch (error) {
       if (!(error instanceof AppError) || error.code !== 'RATE_LIMITED') throw error;
       const retryAfterMs = Number(error.details.retryAfterMs);
-      return { status: 429, code: error.code, message: error.message, details: { retryAfterMs }, headers: { 'retry-after': String(Math.ceil(retryAfterMs / 1000)) } };
+      return {
+        status: 429,
+        code: error.code,
+        message: error.message,
+        details: { retryAfterMs },
+        headers: { 'retry-after': String(Math.ceil(retryAfterMs / 1000)) },
+      };
     }
   }
 
@@ -81,7 +92,16 @@ export class RequestGate {
     }
     if (overLimit) return { principal, refusal: overLimit };
     if (refusedToken) {
-      return { principal, refusal: { status: 401, code: refusedToken.code, message: refusedToken.message, details: {}, headers: { 'www-authenticate': 'Bearer' } } };
+      return {
+        principal,
+        refusal: {
+          status: 401,
+          code: refusedToken.code,
+          message: refusedToken.message,
+          details: {},
+          headers: { 'www-authenticate': 'Bearer' },
+        },
+      };
     }
     return { principal };
   }

@@ -57,15 +57,23 @@ export function SubscriptionRootRule(context: ValidationContext): ASTVisitor {
       collect(node.selectionSet);
 
       if (conditional.length > 0) {
-        context.reportError(new GraphQLError(`${subject} must not use @skip or @include in its top level selection.`, { nodes: conditional }));
+        context.reportError(
+          new GraphQLError(`${subject} must not use @skip or @include in its top level selection.`, {
+            nodes: conditional,
+          }),
+        );
       }
       const groups = [...fields.values()];
       if (groups.length > 1) {
-        context.reportError(new GraphQLError(`${subject} must select only one top level field.`, { nodes: groups.slice(1).flat() }));
+        context.reportError(
+          new GraphQLError(`${subject} must select only one top level field.`, { nodes: groups.slice(1).flat() }),
+        );
       }
       for (const group of groups) {
         if (group[0].name.value.startsWith('__')) {
-          context.reportError(new GraphQLError(`${subject} must not select an introspection top level field.`, { nodes: group }));
+          context.reportError(
+            new GraphQLError(`${subject} must not select an introspection top level field.`, { nodes: group }),
+          );
         }
       }
     },

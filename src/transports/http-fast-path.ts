@@ -28,12 +28,18 @@ export interface FastPathOptions<Context extends BaseContext> {
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
 /** Wraps `fallback` (the express app) with the fast path for the requests it can serve. */
-export function withGraphqlFastPath<Context extends BaseContext>(fallback: Handler, options: FastPathOptions<Context>): Handler {
+export function withGraphqlFastPath<Context extends BaseContext>(
+  fallback: Handler,
+  options: FastPathOptions<Context>,
+): Handler {
   const headers = captureHeaders(options.securityHeaders);
   return (req, res) => {
     if (!servedHere(req, options.bodyLimitBytes)) return fallback(req, res);
     const incoming = req.headers['x-request-id'];
-    const report: RequestReport = { requestId: typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID(), principal: null };
+    const report: RequestReport = {
+      requestId: typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID(),
+      principal: null,
+    };
     // reportOf(res) reads res.locals.report, as on the express path.
     (res as ServerResponse & { locals: unknown }).locals = { report };
     for (const [name, value] of headers) res.setHeader(name, value);
@@ -62,7 +68,12 @@ function servedHere(req: IncomingMessage, limit: number): boolean {
   return url === '/graphql' || url.startsWith('/graphql?');
 }
 
-async function serve<Context extends BaseContext>(req: IncomingMessage, res: ServerResponse, report: RequestReport, options: FastPathOptions<Context>): Promise<void> {
+async function serve<Context extends BaseContext>(
+  req: IncomingMessage,
+  res: ServerResponse,
+  report: RequestReport,
+  options: FastPathOptions<Context>,
+): Promise<void> {
   const { principal, refusal, error } = await options.gate.admit(req.headers.authorization, req.socket.remoteAddress);
   report.principal = principal;
   // eslint-disable-next-line @typescript-eslint/only-throw-error -- the store's own error, passed on as it came
@@ -91,7 +102,12 @@ async function serve<Context extends BaseContext>(req: IncomingMessage, res: Ser
   }
   const url = req.url ?? '';
   const answer = await options.apollo.executeHTTPGraphQLRequest({
-    httpGraphQLRequest: { method: 'POST', headers: requestHeaders, search: url.includes('?') ? url.slice(url.indexOf('?')) : '', body },
+    httpGraphQLRequest: {
+      method: 'POST',
+      headers: requestHeaders,
+      search: url.includes('?') ? url.slice(url.indexOf('?')) : '',
+      body,
+    },
     context: () => options.context(res),
   });
   for (const [name, value] of answer.headers) res.setHeader(name, value);
@@ -125,7 +141,14 @@ function readBody(req: IncomingMessage, length: number): Promise<string> {
 }
 
 /** The same JSON error answer as http.ts's sendError. */
-function refuse(res: ServerResponse, report: RequestReport, status: number, code: string, message: string, details: Record<string, unknown> = {}): void {
+function refuse(
+  res: ServerResponse,
+  report: RequestReport,
+  status: number,
+  code: string,
+  message: string,
+  details: Record<string, unknown> = {},
+): void {
   report.errorCodes = [code];
   const body = JSON.stringify(errorBody(code, message, details));
   res.statusCode = status;

@@ -69,7 +69,9 @@ export function createHttpApp(options: HttpAppOptions): Express {
 
   app.use(
     '/graphql',
-    originPolicy(options.allowedOrigins, (res) => sendError(res, 403, 'FORBIDDEN', 'Requests from this origin are not allowed (ALLOWED_ORIGINS)')),
+    originPolicy(options.allowedOrigins, (res) =>
+      sendError(res, 403, 'FORBIDDEN', 'Requests from this origin are not allowed (ALLOWED_ORIGINS)'),
+    ),
     admit(options.gate),
     express.json({ limit: options.bodyLimitBytes }),
   );
@@ -81,10 +83,20 @@ export function finishHttpApp(app: Express, logger: Logger): void {
   app.use((_req, res) => {
     sendError(res, 404, 'NOT_FOUND', 'Not found; the API is at /graphql');
   });
-  const onError: ErrorRequestHandler = (error: { status?: number; type?: string; message?: string }, _req, res, _next) => {
+  const onError: ErrorRequestHandler = (
+    error: { status?: number; type?: string; message?: string },
+    _req,
+    res,
+    _next,
+  ) => {
     if (error.type === 'entity.too.large') return sendError(res, 413, 'PAYLOAD_TOO_LARGE', 'Request body is too large');
     if (error.status && error.status >= 400 && error.status < 500) {
-      return sendError(res, error.status, 'BAD_REQUEST', error.type === 'entity.parse.failed' ? 'Request body is not valid JSON' : 'Bad request');
+      return sendError(
+        res,
+        error.status,
+        'BAD_REQUEST',
+        error.type === 'entity.parse.failed' ? 'Request body is not valid JSON' : 'Bad request',
+      );
     }
     logger.error({ err: error }, 'unexpected HTTP error');
     sendError(res, 500, 'INTERNAL_SERVER_ERROR', 'Internal server error');
@@ -144,7 +156,13 @@ function admit(gate: RequestGate): RequestHandler {
   };
 }
 
-function sendError(res: express.Response, status: number, code: string, message: string, details: Record<string, unknown> = {}): void {
+function sendError(
+  res: express.Response,
+  status: number,
+  code: string,
+  message: string,
+  details: Record<string, unknown> = {},
+): void {
   reportOf(res).errorCodes = [code];
   res.status(status).json(errorBody(code, message, details));
 }

@@ -50,14 +50,21 @@ export function closeReason(reason: string | undefined): string | undefined {
 }
 
 /** Pings every `keepAliveMs`; a socket that has not answered the last ping by the next is dropped. */
-export function serveGraphqlWs(wss: WebSocketServer, server: Server<SocketExtra>, log: Logger, keepAliveMs = 12_000): Transport {
+export function serveGraphqlWs(
+  wss: WebSocketServer,
+  server: Server<SocketExtra>,
+  log: Logger,
+  keepAliveMs = 12_000,
+): Transport {
   wss.options.handleProtocols = handleProtocols;
   wss.on('error', (error) => log.error({ err: error }, 'websocket server error'));
 
   wss.on('connection', (socket, request) => {
     // `ws` has already closed the socket (1009 for an oversized frame, 1002 for a malformed one);
     // an 'error' event with no listener would end the process.
-    socket.on('error', (error: Error & { code?: string }) => log.info({ err: error.message, code: error.code }, 'websocket closed on a protocol error'));
+    socket.on('error', (error: Error & { code?: string }) =>
+      log.info({ err: error.message, code: error.code }, 'websocket closed on a protocol error'),
+    );
 
     let alive = true;
     socket.on('pong', () => (alive = true));
@@ -90,7 +97,9 @@ export function serveGraphqlWs(wss: WebSocketServer, server: Server<SocketExtra>
 
     socket.once('close', (code, reason) => {
       clearInterval(pinger);
-      closed(code, reason.toString()).catch((error: unknown) => log.error({ err: error }, 'websocket close handling failed'));
+      closed(code, reason.toString()).catch((error: unknown) =>
+        log.error({ err: error }, 'websocket close handling failed'),
+      );
     });
   });
 

@@ -137,9 +137,12 @@ export function startWebSocketServer(options: WebSocketOptions): WebSocketHandle
       }
       if (operations.size >= options.maxOperations) {
         return [
-          new GraphQLError(`At most ${options.maxOperations} operations may run at once on one connection (WS_MAX_OPERATIONS)`, {
-            extensions: { code: 'CONFLICT' },
-          }),
+          new GraphQLError(
+            `At most ${options.maxOperations} operations may run at once on one connection (WS_MAX_OPERATIONS)`,
+            {
+              extensions: { code: 'CONFLICT' },
+            },
+          ),
         ];
       }
       // The slot is taken before the first wait, so a burst cannot pass the cap; a refusal
@@ -158,7 +161,10 @@ export function startWebSocketServer(options: WebSocketOptions): WebSocketHandle
         log.error({ err: error, user: principal.userId }, 'rate limit could not be counted');
         return refuse([new GraphQLError('Internal server error', { extensions: { code: 'INTERNAL_SERVER_ERROR' } })]);
       }
-      if (overLimit) return refuse([new GraphQLError(overLimit.message, { extensions: { code: overLimit.code, ...overLimit.details } })]);
+      if (overLimit)
+        return refuse([
+          new GraphQLError(overLimit.message, { extensions: { code: overLimit.code, ...overLimit.details } }),
+        ]);
       let document = validDocuments.get(payload.query);
       if (!document) {
         try {
@@ -222,10 +228,13 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
 /** Closes the socket when its token expires; long delays are chained, as timers overflow at ~24.8 days. */
 function closeAtExpiry(socket: WebSocket, expiresAt: number, session: SocketSession): void {
   const delay = expiresAt - Date.now();
-  session.expiryTimer = setTimeout(() => {
-    if (delay > MAX_TIMER_MS) closeAtExpiry(socket, expiresAt, session);
-    else socket.close(CloseCode.Forbidden, 'Token expired');
-  }, Math.min(Math.max(delay, 0), MAX_TIMER_MS));
+  session.expiryTimer = setTimeout(
+    () => {
+      if (delay > MAX_TIMER_MS) closeAtExpiry(socket, expiresAt, session);
+      else socket.close(CloseCode.Forbidden, 'Token expired');
+    },
+    Math.min(Math.max(delay, 0), MAX_TIMER_MS),
+  );
   session.expiryTimer.unref();
 }
 

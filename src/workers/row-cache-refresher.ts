@@ -74,7 +74,8 @@ export class RowCacheRefresher {
         this.redisFailing = false;
       } catch (error) {
         if (this.stopping) break;
-        if (!this.redisFailing) log.warn({ err: (error as Error).message }, 'row cache refresher cannot reach Redis; retrying');
+        if (!this.redisFailing)
+          log.warn({ err: (error as Error).message }, 'row cache refresher cannot reach Redis; retrying');
         this.redisFailing = true;
         await this.sleep(this.options.retryMs ?? 1000);
         continue;
@@ -98,14 +99,20 @@ export class RowCacheRefresher {
       return this.failed(ids, error, log);
     }
     if (this.failures > 0) {
-      log.info({ failedBatches: this.failures, outageMs: Math.round(performance.now() - this.outageSince) }, 'row cache database reachable again');
+      log.info(
+        { failedBatches: this.failures, outageMs: Math.round(performance.now() - this.outageSince) },
+        'row cache database reachable again',
+      );
       this.failures = 0;
     }
     this.rowsRead += rows.length;
     try {
       const changed = await repository.store(rows.map((row) => ({ ...row, json: found.get(row.rowId) })));
       this.rowsChanged += changed.length;
-      log.debug({ rows: rows.length, found: found.size, changed: changed.length, ms: Math.round(performance.now() - started) }, 'row cache batch');
+      log.debug(
+        { rows: rows.length, found: found.size, changed: changed.length, ms: Math.round(performance.now() - started) },
+        'row cache batch',
+      );
     } catch (error) {
       // The copies are as they were, and the rows would wait for their lease to end: try sooner.
       log.warn({ err: (error as Error).message, rows: rows.length }, 'cannot store refreshed rows in Redis; retrying');
@@ -120,14 +127,23 @@ export class RowCacheRefresher {
     const backoff = Math.min(retryMs * 2 ** Math.min(this.failures - 1, 30), maxRetryMs);
     if (this.failures === 1) {
       this.outageSince = performance.now();
-      log.warn({ err: (error as Error).message, rows: ids.length }, 'cannot read rows from the row cache database; the cached copies stay as they are, retrying');
+      log.warn(
+        { err: (error as Error).message, rows: ids.length },
+        'cannot read rows from the row cache database; the cached copies stay as they are, retrying',
+      );
     } else {
-      log.debug({ err: (error as Error).message, rows: ids.length, backoffMs: backoff }, 'row cache database still failing');
+      log.debug(
+        { err: (error as Error).message, rows: ids.length, backoffMs: backoff },
+        'row cache database still failing',
+      );
     }
     try {
       await this.options.repository.retryLater(ids, backoff);
     } catch (redisError) {
-      log.warn({ err: (redisError as Error).message }, 'cannot reschedule rows whose read failed; they wait for their usual time');
+      log.warn(
+        { err: (redisError as Error).message },
+        'cannot reschedule rows whose read failed; they wait for their usual time',
+      );
     }
     // Rows due sooner than the backoff wait a little too, so an outage is not hammered.
     return Math.min(backoff, maxSleepMs);

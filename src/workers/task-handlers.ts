@@ -28,7 +28,9 @@ export async function loadHandlers(modulePath: string): Promise<TaskHandlers> {
     throw new Error(`${modulePath} must export \`handlers\`: an object from task name to function`);
   }
   if (Object.keys(handlers).length === 0) throw new Error(`${modulePath} exports no handlers`);
-  const notFunctions = Object.entries(handlers).filter(([, value]) => typeof value !== 'function').map(([name]) => name);
+  const notFunctions = Object.entries(handlers)
+    .filter(([, value]) => typeof value !== 'function')
+    .map(([name]) => name);
   if (notFunctions.length > 0) throw new Error(`${modulePath}: handlers ${notFunctions.join(', ')} are not functions`);
   return handlers as TaskHandlers;
 }

@@ -74,7 +74,7 @@ export class TaskPoller {
       await blocking.blpop(queueKeys(queue).pollerWake, Math.max(ms, 1) / 1000);
       return;
     }
-    this.blockingId ??= (await blocking.client('ID'));
+    this.blockingId ??= await blocking.client('ID');
     const id = this.blockingId;
     let woken = false;
     let timer: NodeJS.Timeout | undefined;

@@ -58,6 +58,9 @@ export async function startTaskRunner(options: TaskRunnerOptions): Promise<TaskR
     throw error;
   }
   for (const one of [...pollers, ...workers]) one.start();
-  logger.info({ queues: worker.queues, concurrency: worker.concurrency, handlers: Object.keys(handlers) }, 'task workers started');
+  logger.info(
+    { queues: worker.queues, concurrency: worker.concurrency, handlers: Object.keys(handlers) },
+    'task workers started',
+  );
   return { workers, pollers, stop };
 }

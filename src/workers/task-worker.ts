@@ -113,13 +113,18 @@ export class TaskWorker {
     // execute() settles every run itself; this catch is the last line, so that nothing a handler
     // does can become an unhandled rejection, which ends the process.
     const done = this.execute(task, controller)
-      .catch((error: unknown) => this.log.error({ err: describeThrown(error), task: task.id }, 'task run failed unexpectedly; it runs again once its lease ends'))
+      .catch((error: unknown) =>
+        this.log.error(
+          { err: describeThrown(error), task: task.id },
+          'task run failed unexpectedly; it runs again once its lease ends',
+        ),
+      )
       .finally(() => {
-      this.running.delete(key);
-      const freed = this.slotFreed;
-      this.slotFreed = undefined;
-      freed?.();
-    });
+        this.running.delete(key);
+        const freed = this.slotFreed;
+        this.slotFreed = undefined;
+        freed?.();
+      });
     this.running.set(key, { task, controller, done });
   }
 
@@ -130,13 +135,20 @@ export class TaskWorker {
       // Record the outcome and take the next task in the same round trip, unless stopping.
       const wanted = this.stopping ? 0 : 1;
       const { state, taken } = await repository.settleAndTake(queue, task, outcome, wanted, leaseMs);
-      if (state === undefined) this.log.warn({ task: task.id, attempt: task.attempt }, 'run no longer held when it ended; its outcome was not recorded');
+      if (state === undefined)
+        this.log.warn(
+          { task: task.id, attempt: task.attempt },
+          'run no longer held when it ended; its outcome was not recorded',
+        );
       for (const next of taken) this.launch(next);
     } catch (error) {
       // Redis away (restarting, failing over) is an outage the lease already covers: a warning.
       // Anything else is a bug worth an error line.
       const level = isStoreUnavailable(error) ? 'warn' : 'error';
-      this.log[level]({ err: describeThrown(error), task: task.id }, 'cannot record the outcome; the task runs again once its lease ends');
+      this.log[level](
+        { err: describeThrown(error), task: task.id },
+        'cannot record the outcome; the task runs again once its lease ends',
+      );
     }
   }
 
@@ -147,7 +159,8 @@ export class TaskWorker {
    */
   private async outcomeOf(task: TakenTask, controller: AbortController): Promise<Outcome> {
     const handler = handlerFor(this.options.handlers, task.name);
-    if (!handler) return { kind: 'FAILED', error: `no handler for task name "${task.name}" in this worker`, retry: false };
+    if (!handler)
+      return { kind: 'FAILED', error: `no handler for task name "${task.name}" in this worker`, retry: false };
     let timer: NodeJS.Timeout | undefined;
     let result: unknown;
     try {
@@ -160,7 +173,13 @@ export class TaskWorker {
           controller.abort(error);
         }, this.options.runTimeoutMs);
       });
-      const context = { id: task.id, name: task.name, attempt: task.attempt, signal: controller.signal, logger: this.log.child({ task: task.id }) };
+      const context = {
+        id: task.id,
+        name: task.name,
+        attempt: task.attempt,
+        signal: controller.signal,
+        logger: this.log.child({ task: task.id }),
+      };
       result = await Promise.race([Promise.resolve(handler(args, context)), timedOut]);
     } catch (error) {
       return { kind: 'FAILED', error: describeThrown(error), retry: true };
@@ -176,7 +195,11 @@ export class TaskWorker {
       return { kind: 'FAILED', error: `the result cannot be stored as JSON: ${describeThrown(error)}`, retry: false };
     }
     if (json !== undefined && Buffer.byteLength(json) > this.options.maxResultBytes) {
-      return { kind: 'FAILED', error: `the result is larger than ${this.options.maxResultBytes} bytes of JSON`, retry: false };
+      return {
+        kind: 'FAILED',
+        error: `the result is larger than ${this.options.maxResultBytes} bytes of JSON`,
+        retry: false,
+      };
     }
     // As deep as args may be: a client reading a deeper result back would meet recursive code.
     // Checked on the JSON itself, which is what a toJSON method made of the result.
@@ -210,9 +233,15 @@ function describeThrown(thrown: unknown): string {
   try {
     if (thrown instanceof Error) {
       const message: unknown = thrown.message;
-      text = typeof message === 'string' ? message : message === undefined || message === null ? undefined : String(message);
+      text =
+        typeof message === 'string' ? message : message === undefined || message === null ? undefined : String(message);
     } else {
-      text = typeof thrown === 'string' ? thrown : thrown === undefined || thrown === null ? `the handler threw ${thrown}` : String(thrown);
+      text =
+        typeof thrown === 'string'
+          ? thrown
+          : thrown === undefined || thrown === null
+            ? `the handler threw ${thrown}`
+            : String(thrown);
     }
   } catch {
     text = undefined;
@@ -224,7 +253,9 @@ function describeThrown(thrown: unknown): string {
     } catch {
       name = undefined;
     }
-    return typeof name === 'string' && name !== '' ? `the handler threw ${name.slice(0, 100)} without a message` : 'the handler failed (it threw a value that cannot be shown as text)';
+    return typeof name === 'string' && name !== ''
+      ? `the handler threw ${name.slice(0, 100)} without a message`
+      : 'the handler failed (it threw a value that cannot be shown as text)';
   }
   if (text.length <= MAX_ERROR_LENGTH) return text;
   // Cut at a code point boundary, so no half of a surrogate pair is stored.

@@ -113,10 +113,14 @@ interface RootField {
 }
 
 const rootType = (schema: GraphQLSchema, root: RootType) =>
-  ({ Query: schema.getQueryType(), Mutation: schema.getMutationType(), Subscription: schema.getSubscriptionType() })[root];
+  ({ Query: schema.getQueryType(), Mutation: schema.getMutationType(), Subscription: schema.getSubscriptionType() })[
+    root
+  ];
 
 function rootFields(schema: GraphQLSchema): RootField[] {
-  return ROOT_TYPES.flatMap((root) => Object.keys(rootType(schema, root)?.getFields() ?? {}).map((name) => ({ key: `${root}.${name}`, root, name })));
+  return ROOT_TYPES.flatMap((root) =>
+    Object.keys(rootType(schema, root)?.getFields() ?? {}).map((name) => ({ key: `${root}.${name}`, root, name })),
+  );
 }
 
 /** A literal of the type for a required argument; a scalar without one fails loudly, to be added here. */
@@ -125,12 +129,23 @@ function placeholder(type: GraphQLInputType): string {
   if (isListType(type)) return `[${placeholder(type.ofType)}]`;
   if (isEnumType(type)) return type.getValues()[0].name;
   if (isInputObjectType(type)) {
-    const fields = Object.values(type.getFields()).filter((field) => isNonNullType(field.type) && field.defaultValue === undefined);
+    const fields = Object.values(type.getFields()).filter(
+      (field) => isNonNullType(field.type) && field.defaultValue === undefined,
+    );
     return `{ ${fields.map((field) => `${field.name}: ${placeholder(field.type)}`).join(', ')} }`;
   }
-  const scalars: Record<string, string> = { String: '"x"', ID: '"1"', Int: '1', SafeInt: '1', Float: '1', Boolean: 'true', JSON: '{}' };
+  const scalars: Record<string, string> = {
+    String: '"x"',
+    ID: '"1"',
+    Int: '1',
+    SafeInt: '1',
+    Float: '1',
+    Boolean: 'true',
+    JSON: '{}',
+  };
   const literal = scalars[type.name];
-  if (literal === undefined) throw new Error(`no placeholder literal for the scalar ${type.name}: add one to placeholder()`);
+  if (literal === undefined)
+    throw new Error(`no placeholder literal for the scalar ${type.name}: add one to placeholder()`);
   return literal;
 }
 
@@ -162,11 +177,19 @@ describe('the access matrix', () => {
     const handlers = { Query: storage.queries, Mutation: storage.mutations, Subscription: storage.subscriptions };
     const actual: Record<string, string> = {};
     for (const field of fields) {
-      const matching = handlers[field.root].filter((handler) => handler.schemaName === field.name && classes.includes(handler.target));
+      const matching = handlers[field.root].filter(
+        (handler) => handler.schemaName === field.name && classes.includes(handler.target),
+      );
       expect(matching).toHaveLength(1);
       const roles: unknown[] | undefined = matching[0].roles;
       actual[field.key] =
-        roles === undefined ? 'no @Authorized' : roles.length === 0 ? 'signed-in' : roles.length === 1 && roles[0] === SERVICE_ROLE ? 'service' : `roles ${JSON.stringify(roles)}`;
+        roles === undefined
+          ? 'no @Authorized'
+          : roles.length === 0
+            ? 'signed-in'
+            : roles.length === 1 && roles[0] === SERVICE_ROLE
+              ? 'service'
+              : `roles ${JSON.stringify(roles)}`;
     }
     const expected = Object.fromEntries(Object.entries(RULES).map(([key, [role]]) => [key, role]));
     expect(actual).toEqual(expected);
@@ -200,7 +223,8 @@ beforeAll(() => {
 async function snapshot(): Promise<{ size: number; keys: Record<string, string> }> {
   const redis = api.redis.client;
   const keys: Record<string, string> = {};
-  for (const key of (await redis.keys('*')).sort()) keys[key] = (await redis.dumpBuffer(key))?.toString('hex') ?? 'gone';
+  for (const key of (await redis.keys('*')).sort())
+    keys[key] = (await redis.dumpBuffer(key))?.toString('hex') ?? 'gone';
   return { size: await redis.dbsize(), keys };
 }
 
@@ -221,7 +245,9 @@ const valueOf = (outcome: Outcome, field: string): unknown => outcome.data?.[fie
 describe('every root field', () => {
   // Subscriptions are refused over HTTP before anything else (BAD_REQUEST: wrong transport); over
   // WebSocket, where they run, the tests below check their access rules.
-  const overHttp = (field: { root: string }, code: string): string[] => [field.root === 'Subscription' ? 'BAD_REQUEST' : code];
+  const overHttp = (field: { root: string }, code: string): string[] => [
+    field.root === 'Subscription' ? 'BAD_REQUEST' : code,
+  ];
 
   it('answers a caller without a token with UNAUTHENTICATED over HTTP, and no data', async () => {
     await api.redis.client.set('seen', '1');
@@ -231,7 +257,9 @@ describe('every root field', () => {
       const result = await post(api.url, documentOf(operationText(schema, field)), {});
       answers[field.key] = { codes: codes(result), data: valueOf(result, field.name) };
     }
-    expect(answers).toEqual(Object.fromEntries(fields.map((field) => [field.key, { codes: overHttp(field, 'UNAUTHENTICATED'), data: null }])));
+    expect(answers).toEqual(
+      Object.fromEntries(fields.map((field) => [field.key, { codes: overHttp(field, 'UNAUTHENTICATED'), data: null }])),
+    );
     expect(await snapshot()).toEqual(before);
   });
 
@@ -265,9 +293,14 @@ describe('every root field', () => {
       expect(result.errors).toBeUndefined();
       return result.data!;
     };
-    const task = (await seed('mutation { enqueueTask(queue: "x", name: "x", delayMs: 60000) { id } }')).enqueueTask as { id: string };
-    const lock = (await seed('mutation { acquireLock(name: "x", acquireTimeoutMs: 0, lockTimeoutMs: 60000) { token } }')).acquireLock as { token: string };
-    const lease = (await seed('mutation { acquireSemaphore(name: "x", limit: 1, timeoutMs: 60000) { id } }')).acquireSemaphore as { id: string };
+    const task = (await seed('mutation { enqueueTask(queue: "x", name: "x", delayMs: 60000) { id } }')).enqueueTask as {
+      id: string;
+    };
+    const lock = (
+      await seed('mutation { acquireLock(name: "x", acquireTimeoutMs: 0, lockTimeoutMs: 60000) { token } }')
+    ).acquireLock as { token: string };
+    const lease = (await seed('mutation { acquireSemaphore(name: "x", limit: 1, timeoutMs: 60000) { id } }'))
+      .acquireSemaphore as { id: string };
     await seed('mutation { scheduleRowCache(rowId: "1", delaySeconds: 600) }');
     await seed('mutation { updateCounter(name: "x") }');
     await seed('mutation { grantFunds(userId: "1", amount: 5) }');
@@ -291,9 +324,19 @@ describe('every root field', () => {
       const text = operationText(schema, field, given);
       const http = await post(api.url, documentOf(text), {}, api.tokens.user);
       const ws = await overWs(socket, text);
-      answers[field.key] = { http: codes(http), httpData: valueOf(http, field.name), ws: codes(ws), wsData: valueOf(ws, field.name) };
+      answers[field.key] = {
+        http: codes(http),
+        httpData: valueOf(http, field.name),
+        ws: codes(ws),
+        wsData: valueOf(ws, field.name),
+      };
     }
-    const refused = (field: (typeof serviceOnly)[number]) => ({ http: overHttp(field, 'FORBIDDEN'), httpData: null, ws: ['FORBIDDEN'], wsData: null });
+    const refused = (field: (typeof serviceOnly)[number]) => ({
+      http: overHttp(field, 'FORBIDDEN'),
+      httpData: null,
+      ws: ['FORBIDDEN'],
+      wsData: null,
+    });
     expect(answers).toEqual(Object.fromEntries(serviceOnly.map((field) => [field.key, refused(field)])));
     expect(await snapshot()).toEqual(before);
   });
@@ -306,10 +349,17 @@ describe('every root field', () => {
     const answers: Record<string, unknown> = {};
     for (const field of subscriptions) {
       const token = RULES[field.key]?.[0] === 'service' ? api.tokens.service : api.tokens.user;
-      const result = await post(api.url, documentOf(operationText(schema, field, { 'taskChanged.id': '"x:1"' })), {}, token);
+      const result = await post(
+        api.url,
+        documentOf(operationText(schema, field, { 'taskChanged.id': '"x:1"' })),
+        {},
+        token,
+      );
       answers[field.key] = { codes: codes(result), data: result.data ?? null };
     }
-    expect(answers).toEqual(Object.fromEntries(subscriptions.map((field) => [field.key, { codes: ['BAD_REQUEST'], data: null }])));
+    expect(answers).toEqual(
+      Object.fromEntries(subscriptions.map((field) => [field.key, { codes: ['BAD_REQUEST'], data: null }])),
+    );
     expect(api.logs.slice(logged).filter((line) => line.msg === 'unexpected error')).toEqual([]);
   });
 });
@@ -326,37 +376,52 @@ async function call<R, V>(transport: Transport, token: string, document: TypedDo
   const operation = wsOperation(fixture.connect(token).client, document, variables);
   const results = await operation.completion();
   // A document refused before it runs (validation) arrives as graphql-ws's `error` message.
-  if (results.length === 0 && Array.isArray(operation.failure)) return { errors: operation.failure as GraphQLFormattedError[] };
+  if (results.length === 0 && Array.isArray(operation.failure))
+    return { errors: operation.failure as GraphQLFormattedError[] };
   expect(results).toHaveLength(1);
   return results[0];
 }
 
 describe('mailboxes: only the recipient reads, takes or acknowledges its messages', () => {
-  it.each(TRANSPORTS)('over %s, another user finds nothing of them, changes nothing, and cannot name the mailbox', async (transport) => {
-    for (const message of ['one', 'two']) {
-      expect((await post(api.url, SendDirectMessageDocument, { to: 'bob', message }, api.tokens.user)).errors).toBeUndefined();
-    }
-    const before = await snapshot();
-    const alice = api.tokens.user;
-    expect((await call(transport, alice, DirectMessagesDocument, { limit: 10 })).data).toEqual({ directMessages: [] });
-    expect((await call(transport, alice, FetchDirectMessagesDocument, { limit: 10 })).data).toEqual({ fetchDirectMessages: [] });
-    expect((await call(transport, alice, AckDirectMessagesDocument, { upToId: 1000 })).data).toEqual({ ackDirectMessages: 0 });
-    // What anyone may see: how many wait (README, "Mailboxes").
-    const status = await call(transport, alice, MailboxDocument, { user: 'bob' });
-    expect(status.data?.mailbox).toMatchObject({ user: 'bob', waiting: 2 });
-    for (const text of ['query { directMessages(user: "bob") { id } }', 'mutation { fetchDirectMessages(user: "bob") { id } }']) {
-      const refused = await call(transport, alice, documentOf(text), {});
-      expect(codes(refused)).toEqual(['GRAPHQL_VALIDATION_FAILED']);
-    }
-    expect(await snapshot()).toEqual(before);
+  it.each(TRANSPORTS)(
+    'over %s, another user finds nothing of them, changes nothing, and cannot name the mailbox',
+    async (transport) => {
+      for (const message of ['one', 'two']) {
+        expect(
+          (await post(api.url, SendDirectMessageDocument, { to: 'bob', message }, api.tokens.user)).errors,
+        ).toBeUndefined();
+      }
+      const before = await snapshot();
+      const alice = api.tokens.user;
+      expect((await call(transport, alice, DirectMessagesDocument, { limit: 10 })).data).toEqual({
+        directMessages: [],
+      });
+      expect((await call(transport, alice, FetchDirectMessagesDocument, { limit: 10 })).data).toEqual({
+        fetchDirectMessages: [],
+      });
+      expect((await call(transport, alice, AckDirectMessagesDocument, { upToId: 1000 })).data).toEqual({
+        ackDirectMessages: 0,
+      });
+      // What anyone may see: how many wait (README, "Mailboxes").
+      const status = await call(transport, alice, MailboxDocument, { user: 'bob' });
+      expect(status.data?.mailbox).toMatchObject({ user: 'bob', waiting: 2 });
+      for (const text of [
+        'query { directMessages(user: "bob") { id } }',
+        'mutation { fetchDirectMessages(user: "bob") { id } }',
+      ]) {
+        const refused = await call(transport, alice, documentOf(text), {});
+        expect(codes(refused)).toEqual(['GRAPHQL_VALIDATION_FAILED']);
+      }
+      expect(await snapshot()).toEqual(before);
 
-    // The recipient does get them, over the same transport.
-    const taken = await call(transport, api.tokens.other, FetchDirectMessagesDocument, { limit: 10 });
-    expect(taken.data?.fetchDirectMessages.map((message) => [message.sender, message.message])).toEqual([
-      ['alice', 'one'],
-      ['alice', 'two'],
-    ]);
-  });
+      // The recipient does get them, over the same transport.
+      const taken = await call(transport, api.tokens.other, FetchDirectMessagesDocument, { limit: 10 });
+      expect(taken.data?.fetchDirectMessages.map((message) => [message.sender, message.message])).toEqual([
+        ['alice', 'one'],
+        ['alice', 'two'],
+      ]);
+    },
+  );
 
   it("shows another user's mailbox as README documents it (waiting, oldestTs), without its message ids", async () => {
     // latestMessageId is how many messages the user ever received: for the owner only.
@@ -370,49 +435,68 @@ describe('mailboxes: only the recipient reads, takes or acknowledges its message
 });
 
 describe('locks and semaphores: only whoever holds the token or lease id refreshes or releases it', () => {
-  it.each(TRANSPORTS)('over %s, another service caller with a wrong token, or the token of another name, changes nothing', async (transport) => {
-    const holder = api.tokens.service;
-    const lock = (await post(api.url, AcquireLockDocument, { name: 'orders', acquireTimeoutMs: 0, lockTimeoutMs: 60_000 }, holder)).data!.acquireLock!;
-    const lease = (await post(api.url, AcquireSemaphoreDocument, { name: 'exports', limit: 2, timeoutMs: 60_000 }, holder)).data!.acquireSemaphore!;
-    const before = await snapshot();
-    const stranger = api.server.verifier.sign('reports-service', ['service'], 3600);
-    const wrong = 'f'.repeat(32);
+  it.each(TRANSPORTS)(
+    'over %s, another service caller with a wrong token, or the token of another name, changes nothing',
+    async (transport) => {
+      const holder = api.tokens.service;
+      const lock = (
+        await post(api.url, AcquireLockDocument, { name: 'orders', acquireTimeoutMs: 0, lockTimeoutMs: 60_000 }, holder)
+      ).data!.acquireLock!;
+      const lease = (
+        await post(api.url, AcquireSemaphoreDocument, { name: 'exports', limit: 2, timeoutMs: 60_000 }, holder)
+      ).data!.acquireSemaphore!;
+      const before = await snapshot();
+      const stranger = api.server.verifier.sign('reports-service', ['service'], 3600);
+      const wrong = 'f'.repeat(32);
 
-    const answers = [
-      (await call(transport, stranger, ReleaseLockDocument, { name: 'orders', token: wrong })).data,
-      (await call(transport, stranger, RefreshLockDocument, { name: 'orders', token: wrong, lockTimeoutMs: 1 })).data,
-      (await call(transport, stranger, ReleaseLockDocument, { name: 'invoices', token: lock.token })).data,
-      (await call(transport, stranger, RefreshLockDocument, { name: 'invoices', token: lock.token })).data,
-      (await call(transport, stranger, ReleaseSemaphoreDocument, { name: 'exports', id: wrong })).data,
-      (await call(transport, stranger, RefreshSemaphoreDocument, { name: 'exports', id: wrong })).data,
-      (await call(transport, stranger, ReleaseSemaphoreDocument, { name: 'exports', id: lock.token })).data,
-      (await call(transport, stranger, ReleaseLockDocument, { name: 'exports', token: lease.id })).data,
-    ];
-    expect(answers).toEqual([
-      { releaseLock: false },
-      { refreshLock: null },
-      { releaseLock: false },
-      { refreshLock: null },
-      { releaseSemaphore: false },
-      { refreshSemaphore: null },
-      { releaseSemaphore: false },
-      { releaseLock: false },
-    ]);
-    expect(await snapshot()).toEqual(before);
-    expect((await post(api.url, LockStateDocument, { name: 'orders' }, holder)).data!.lock.holder).toMatchObject({ fencingToken: 1 });
+      const answers = [
+        (await call(transport, stranger, ReleaseLockDocument, { name: 'orders', token: wrong })).data,
+        (await call(transport, stranger, RefreshLockDocument, { name: 'orders', token: wrong, lockTimeoutMs: 1 })).data,
+        (await call(transport, stranger, ReleaseLockDocument, { name: 'invoices', token: lock.token })).data,
+        (await call(transport, stranger, RefreshLockDocument, { name: 'invoices', token: lock.token })).data,
+        (await call(transport, stranger, ReleaseSemaphoreDocument, { name: 'exports', id: wrong })).data,
+        (await call(transport, stranger, RefreshSemaphoreDocument, { name: 'exports', id: wrong })).data,
+        (await call(transport, stranger, ReleaseSemaphoreDocument, { name: 'exports', id: lock.token })).data,
+        (await call(transport, stranger, ReleaseLockDocument, { name: 'exports', token: lease.id })).data,
+      ];
+      expect(answers).toEqual([
+        { releaseLock: false },
+        { refreshLock: null },
+        { releaseLock: false },
+        { refreshLock: null },
+        { releaseSemaphore: false },
+        { refreshSemaphore: null },
+        { releaseSemaphore: false },
+        { releaseLock: false },
+      ]);
+      expect(await snapshot()).toEqual(before);
+      expect((await post(api.url, LockStateDocument, { name: 'orders' }, holder)).data!.lock.holder).toMatchObject({
+        fencingToken: 1,
+      });
 
-    // The token itself works, over the same transport.
-    expect((await call(transport, holder, RefreshLockDocument, { name: 'orders', token: lock.token })).data?.refreshLock).toMatchObject({ fencingToken: 1 });
-    expect((await call(transport, holder, ReleaseLockDocument, { name: 'orders', token: lock.token })).data).toEqual({ releaseLock: true });
-    expect((await call(transport, holder, ReleaseSemaphoreDocument, { name: 'exports', id: lease.id })).data).toEqual({ releaseSemaphore: true });
-  });
+      // The token itself works, over the same transport.
+      expect(
+        (await call(transport, holder, RefreshLockDocument, { name: 'orders', token: lock.token })).data?.refreshLock,
+      ).toMatchObject({ fencingToken: 1 });
+      expect((await call(transport, holder, ReleaseLockDocument, { name: 'orders', token: lock.token })).data).toEqual({
+        releaseLock: true,
+      });
+      expect((await call(transport, holder, ReleaseSemaphoreDocument, { name: 'exports', id: lease.id })).data).toEqual(
+        { releaseSemaphore: true },
+      );
+    },
+  );
 });
 
 describe('guilds: a user joins and leaves only for themselves (over WebSocket; HTTP is in autocomplete-api)', () => {
   it('refuses a user acting for someone else with FORBIDDEN, changing nothing, and lets a service caller do it', async () => {
     const service = api.tokens.service;
-    expect((await post(api.url, JoinGuildDocument, { guild: 'raiders' }, api.tokens.user)).data).toEqual({ joinGuild: true });
-    expect((await post(api.url, JoinGuildDocument, { guild: 'raiders', user: 'carol' }, service)).data).toEqual({ joinGuild: true });
+    expect((await post(api.url, JoinGuildDocument, { guild: 'raiders' }, api.tokens.user)).data).toEqual({
+      joinGuild: true,
+    });
+    expect((await post(api.url, JoinGuildDocument, { guild: 'raiders', user: 'carol' }, service)).data).toEqual({
+      joinGuild: true,
+    });
     const before = await snapshot();
     const refused = [
       await call('WebSocket', api.tokens.user, JoinGuildDocument, { guild: 'raiders', user: 'bob' }),
@@ -423,9 +507,17 @@ describe('guilds: a user joins and leaves only for themselves (over WebSocket; H
     expect(refused.map((result) => result.data ?? null)).toEqual([null, null, null]);
     expect(await snapshot()).toEqual(before);
 
-    expect((await call('WebSocket', service, JoinGuildDocument, { guild: 'raiders', user: 'bob' })).data).toEqual({ joinGuild: true });
-    expect((await call('WebSocket', service, LeaveGuildDocument, { guild: 'raiders', user: 'carol' })).data).toEqual({ leaveGuild: true });
-    const members = await call('WebSocket', api.tokens.other, GuildMembersDocument, { guild: 'raiders', prefix: '', limit: 10 });
+    expect((await call('WebSocket', service, JoinGuildDocument, { guild: 'raiders', user: 'bob' })).data).toEqual({
+      joinGuild: true,
+    });
+    expect((await call('WebSocket', service, LeaveGuildDocument, { guild: 'raiders', user: 'carol' })).data).toEqual({
+      leaveGuild: true,
+    });
+    const members = await call('WebSocket', api.tokens.other, GuildMembersDocument, {
+      guild: 'raiders',
+      prefix: '',
+      limit: 10,
+    });
     expect(members.data).toEqual({ guildMembers: ['alice', 'bob'] });
   });
 });

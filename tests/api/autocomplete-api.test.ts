@@ -64,7 +64,20 @@ describe('recent contacts', () => {
   });
 
   it('matches prefixes case-insensitively in any script, newest first, and takes every prefix literally', async () => {
-    const written = ['Zoë', 'zoey', 'ÉLOÏSE', 'eloise', '王小明', '王芳', '🙂fan', 'Straße', 'x-ray', 'x.ray', 'Ÿvonne', 'ΟΔΟΣ'];
+    const written = [
+      'Zoë',
+      'zoey',
+      'ÉLOÏSE',
+      'eloise',
+      '王小明',
+      '王芳',
+      '🙂fan',
+      'Straße',
+      'x-ray',
+      'x.ray',
+      'Ÿvonne',
+      'ΟΔΟΣ',
+    ];
     for (const name of written) await add(name);
     expect(await contacts('ZO')).toEqual(['zoey', 'Zoë']);
     expect(await contacts('zoë')).toEqual(['Zoë']);
@@ -79,7 +92,8 @@ describe('recent contacts', () => {
     expect(await contacts('x-')).toEqual(['x-ray']);
     expect(await contacts('x.')).toEqual(['x.ray']);
     expect(await contacts('\xff')).toEqual(['Ÿvonne']); // the character ÿ, which folds like Ÿ
-    for (const syntax of ['[', '(', '-', '+', '{', '*', '?', '[x', '(x', 'x\\']) expect(await contacts(syntax)).toEqual([]);
+    for (const syntax of ['[', '(', '-', '+', '{', '*', '?', '[x', '(x', 'x\\'])
+      expect(await contacts(syntax)).toEqual([]);
     expect(await contacts('nobody')).toEqual([]);
     expect(await contacts('')).toEqual([...written].reverse().slice(0, 10));
     expect(await contacts(undefined, 3)).toEqual(['ΟΔΟΣ', 'Ÿvonne', 'x.ray']);
@@ -89,8 +103,12 @@ describe('recent contacts', () => {
     await add('carol');
     await add('dave');
     await add('erin', api.tokens.other);
-    expect((await post(api.url, RemoveRecentContactDocument, { contact: 'carol' }, api.tokens.user)).data).toEqual({ removeRecentContact: true });
-    expect((await post(api.url, RemoveRecentContactDocument, { contact: 'carol' }, api.tokens.user)).data).toEqual({ removeRecentContact: false });
+    expect((await post(api.url, RemoveRecentContactDocument, { contact: 'carol' }, api.tokens.user)).data).toEqual({
+      removeRecentContact: true,
+    });
+    expect((await post(api.url, RemoveRecentContactDocument, { contact: 'carol' }, api.tokens.user)).data).toEqual({
+      removeRecentContact: false,
+    });
     expect(await contacts()).toEqual(['dave']);
     expect(await contacts('', 10, api.tokens.other)).toEqual(['erin']);
     await post(api.url, RemoveRecentContactDocument, { contact: 'dave' }, api.tokens.user);
@@ -100,9 +118,21 @@ describe('recent contacts', () => {
   it('refuses bad contacts, prefixes and limits with BAD_USER_INPUT, writing nothing', async () => {
     await add('kept');
     const before = await api.redis.client.get('user:{u:alice}:contacts');
-    for (const contact of ['', 'x'.repeat(129), 'a\u0000b', 'a\nb', 'two words', 'a:b', 'a{b}', 'a\u202Eb', 'a\u200Db']) {
+    for (const contact of [
+      '',
+      'x'.repeat(129),
+      'a\u0000b',
+      'a\nb',
+      'two words',
+      'a:b',
+      'a{b}',
+      'a\u202Eb',
+      'a\u200Db',
+    ]) {
       expect(codes(await add(contact))).toEqual(['BAD_USER_INPUT']);
-      expect(codes(await post(api.url, RemoveRecentContactDocument, { contact }, api.tokens.user))).toEqual(['BAD_USER_INPUT']);
+      expect(codes(await post(api.url, RemoveRecentContactDocument, { contact }, api.tokens.user))).toEqual([
+        'BAD_USER_INPUT',
+      ]);
     }
     expect(codes(await add('alice'))).toEqual(['BAD_USER_INPUT']); // oneself
     for (const [prefix, limit] of [
@@ -114,7 +144,9 @@ describe('recent contacts', () => {
       ['', 101],
       ['', -1],
     ] as const) {
-      expect(codes(await post(api.url, RecentContactsDocument, { prefix, limit }, api.tokens.user))).toEqual(['BAD_USER_INPUT']);
+      expect(codes(await post(api.url, RecentContactsDocument, { prefix, limit }, api.tokens.user))).toEqual([
+        'BAD_USER_INPUT',
+      ]);
     }
     expect(await api.redis.client.get('user:{u:alice}:contacts')).toBe(before);
     expect(await keyCount()).toBe(1);
@@ -128,7 +160,23 @@ describe('recent contacts', () => {
 });
 
 describe('guild prefix search', () => {
-  const roster = ['Alice', 'alice', 'alicia', 'ALINA', 'Zoë', 'zoey', '王小明', '王芳', 'Éloïse', 'eloise', '🙂fan', 'Straße', 'x-ray', 'x.ray', 'Ÿvonne'];
+  const roster = [
+    'Alice',
+    'alice',
+    'alicia',
+    'ALINA',
+    'Zoë',
+    'zoey',
+    '王小明',
+    '王芳',
+    'Éloïse',
+    'eloise',
+    '🙂fan',
+    'Straße',
+    'x-ray',
+    'x.ray',
+    'Ÿvonne',
+  ];
 
   beforeEach(async () => {
     for (const user of roster) expect((await joinFor('raiders', user)).data).toEqual({ joinGuild: true });
@@ -169,33 +217,56 @@ describe('guild prefix search', () => {
     expect(codes(await search('raiders', 'a', 2, api.tokens.other))).toEqual(['FORBIDDEN']);
     expect(codes(await search('no-such-guild', 'a', 2, api.tokens.other))).toEqual(['FORBIDDEN']);
 
-    expect((await post(api.url, JoinGuildDocument, { guild: 'raiders' }, api.tokens.other)).data).toEqual({ joinGuild: true });
-    expect((await post(api.url, JoinGuildDocument, { guild: 'raiders' }, api.tokens.other)).data).toEqual({ joinGuild: false });
+    expect((await post(api.url, JoinGuildDocument, { guild: 'raiders' }, api.tokens.other)).data).toEqual({
+      joinGuild: true,
+    });
+    expect((await post(api.url, JoinGuildDocument, { guild: 'raiders' }, api.tokens.other)).data).toEqual({
+      joinGuild: false,
+    });
     expect((await search('raiders', 'b', 5, api.tokens.other)).data).toEqual({ guildMembers: ['bob'] });
-    expect((await post(api.url, LeaveGuildDocument, { guild: 'raiders' }, api.tokens.other)).data).toEqual({ leaveGuild: true });
-    expect((await post(api.url, LeaveGuildDocument, { guild: 'raiders' }, api.tokens.other)).data).toEqual({ leaveGuild: false });
+    expect((await post(api.url, LeaveGuildDocument, { guild: 'raiders' }, api.tokens.other)).data).toEqual({
+      leaveGuild: true,
+    });
+    expect((await post(api.url, LeaveGuildDocument, { guild: 'raiders' }, api.tokens.other)).data).toEqual({
+      leaveGuild: false,
+    });
     expect(codes(await search('raiders', 'b', 5, api.tokens.other))).toEqual(['FORBIDDEN']);
   });
 
   it('lets a member search over WebSocket, and refuses a non-member there too', async () => {
     const member = fixture.connect(api.tokens.user);
-    const [found] = await wsOperation(member.client, GuildMembersDocument, { guild: 'raiders', prefix: 'ALI', limit: 2 }).completion();
+    const [found] = await wsOperation(member.client, GuildMembersDocument, {
+      guild: 'raiders',
+      prefix: 'ALI',
+      limit: 2,
+    }).completion();
     expect(found.data).toEqual({ guildMembers: ['alice', 'Alice'] });
     const outsider = fixture.connect(api.tokens.other);
-    const [refused] = await wsOperation(outsider.client, GuildMembersDocument, { guild: 'raiders', prefix: 'a' }).completion();
+    const [refused] = await wsOperation(outsider.client, GuildMembersDocument, {
+      guild: 'raiders',
+      prefix: 'a',
+    }).completion();
     expect(codes(refused)).toEqual(['FORBIDDEN']);
   });
 
   it('lets only service callers add or remove someone else', async () => {
     const before = await members('raiders', 'bob');
     expect(before).toEqual([]);
-    expect(codes(await post(api.url, JoinGuildDocument, { guild: 'raiders', user: 'bob' }, api.tokens.user))).toEqual(['FORBIDDEN']);
-    expect(codes(await post(api.url, LeaveGuildDocument, { guild: 'raiders', user: 'Alice' }, api.tokens.user))).toEqual(['FORBIDDEN']);
+    expect(codes(await post(api.url, JoinGuildDocument, { guild: 'raiders', user: 'bob' }, api.tokens.user))).toEqual([
+      'FORBIDDEN',
+    ]);
+    expect(
+      codes(await post(api.url, LeaveGuildDocument, { guild: 'raiders', user: 'Alice' }, api.tokens.user)),
+    ).toEqual(['FORBIDDEN']);
     expect(await members('raiders', 'bob')).toEqual([]);
     expect(await members('raiders', 'Alice', 50)).toEqual(['alice', 'Alice']);
     // Naming yourself is allowed.
-    expect((await post(api.url, LeaveGuildDocument, { guild: 'raiders', user: 'alice' }, api.tokens.user)).data).toEqual({ leaveGuild: true });
-    expect((await post(api.url, LeaveGuildDocument, { guild: 'raiders', user: 'Alice' }, api.tokens.service)).data).toEqual({ leaveGuild: true });
+    expect(
+      (await post(api.url, LeaveGuildDocument, { guild: 'raiders', user: 'alice' }, api.tokens.user)).data,
+    ).toEqual({ leaveGuild: true });
+    expect(
+      (await post(api.url, LeaveGuildDocument, { guild: 'raiders', user: 'Alice' }, api.tokens.service)).data,
+    ).toEqual({ leaveGuild: true });
     expect(await members('raiders', 'ali')).toEqual(['alicia', 'ALINA']);
   });
 
@@ -204,7 +275,9 @@ describe('guild prefix search', () => {
     const roster0 = await api.redis.client.zrange('guild:{g:raiders}:members', 0, -1);
     for (const guild of ['', 'g'.repeat(129), 'a\u0000b', 'a b', 'a:b', '{g}', 'a\u202Eb']) {
       expect(codes(await joinFor(guild, 'carol'))).toEqual(['BAD_USER_INPUT']);
-      expect(codes(await post(api.url, LeaveGuildDocument, { guild, user: 'alice' }, api.tokens.service))).toEqual(['BAD_USER_INPUT']);
+      expect(codes(await post(api.url, LeaveGuildDocument, { guild, user: 'alice' }, api.tokens.service))).toEqual([
+        'BAD_USER_INPUT',
+      ]);
       expect(codes(await search(guild, 'a'))).toEqual(['BAD_USER_INPUT']);
     }
     expect(codes(await joinFor('raiders', 'bad user'))).toEqual(['BAD_USER_INPUT']);

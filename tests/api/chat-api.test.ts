@@ -47,7 +47,12 @@ const fetchAs = async (token: string, limit?: number) =>
 
 describe('a chat over HTTP', () => {
   it('creates a chat of the caller and the members, with the first message pending for everyone', async () => {
-    const created = await post(api.url, CreateChatDocument, { members: ['bob', 'carol', 'bob'], message: 'hi all' }, api.tokens.user);
+    const created = await post(
+      api.url,
+      CreateChatDocument,
+      { members: ['bob', 'carol', 'bob'], message: 'hi all' },
+      api.tokens.user,
+    );
     expect(created.data?.createChat).toEqual({
       id: '1',
       open: false,
@@ -59,7 +64,11 @@ describe('a chat over HTTP', () => {
     });
     const pending = await fetchAs(carol);
     expect(pending).toEqual([
-      { chatId: '1', remaining: 0, messages: [{ id: 1, chatId: '1', sender: 'alice', message: 'hi all', ts: expect.any(Number) }] },
+      {
+        chatId: '1',
+        remaining: 0,
+        messages: [{ id: 1, chatId: '1', sender: 'alice', message: 'hi all', ts: expect.any(Number) }],
+      },
     ]);
     expect(Math.abs(pending[0].messages[0].ts - Date.now() / 1000)).toBeLessThan(60);
   });
@@ -97,16 +106,18 @@ describe('a chat over HTTP', () => {
 
   it('pages a backlog with `limit`, reporting what remains', async () => {
     const chatId = await aliceAndBob();
-    for (let i = 2; i <= 5; i++) await post(api.url, SendMessageDocument, { chatId, message: `m${i}` }, api.tokens.user);
+    for (let i = 2; i <= 5; i++)
+      await post(api.url, SendMessageDocument, { chatId, message: `m${i}` }, api.tokens.user);
     const first = await fetchAs(api.tokens.other, 2);
     expect(first.map((c) => [c.messages.map((m) => m.id), c.remaining])).toEqual([[[1, 2], 3]]);
     const rest = await fetchAs(api.tokens.other, 10);
     expect(rest.map((c) => [c.messages.map((m) => m.id), c.remaining])).toEqual([[[3, 4, 5], 0]]);
   });
 
-  it('lists the caller\'s chats with unread counts', async () => {
+  it("lists the caller's chats with unread counts", async () => {
     const first = await aliceAndBob();
-    const second = (await post(api.url, CreateChatDocument, { members: [], message: 'note to self' }, api.tokens.user)).data!.createChat.id;
+    const second = (await post(api.url, CreateChatDocument, { members: [], message: 'note to self' }, api.tokens.user))
+      .data!.createChat.id;
     await post(api.url, SendMessageDocument, { chatId: first, message: 'more' }, api.tokens.other);
     await fetchAs(api.tokens.other);
 
@@ -122,7 +133,13 @@ describe('a chat over HTTP', () => {
   it('starts a member who joins an open chat after the messages already sent', async () => {
     const chatId = await aliceAndBob('before', true);
     const joined = await post(api.url, JoinChatDocument, { chatId }, carol);
-    expect(joined.data?.joinChat).toMatchObject({ id: chatId, memberCount: 3, latestMessageId: 1, seenMessageId: 1, unreadCount: 0 });
+    expect(joined.data?.joinChat).toMatchObject({
+      id: chatId,
+      memberCount: 3,
+      latestMessageId: 1,
+      seenMessageId: 1,
+      unreadCount: 0,
+    });
     await post(api.url, SendMessageDocument, { chatId, message: 'after' }, api.tokens.user);
     expect((await fetchAs(carol))[0].messages.map((m) => m.message)).toEqual(['after']);
   });
@@ -204,9 +221,18 @@ describe('who may do what', () => {
       await wsOperation(client, AddChatMembersDocument, { chatId, members: ['carol'] }).completion(),
     ];
     expect(refused.map((results) => codes(results[0]))).toEqual([['NOT_FOUND'], ['NOT_FOUND'], ['NOT_FOUND']]);
-    expect((await wsOperation(client, LeaveChatDocument, { chatId }).completion())[0].data).toEqual({ leaveChat: false });
-    expect((await wsOperation(client, FetchPendingMessagesDocument, {}).completion())[0].data).toEqual({ fetchPendingMessages: [] });
-    expect(await api.redis.client.zrange(`chat:{c${chatId}}:members`, 0, -1, 'WITHSCORES')).toEqual(['alice', '0', 'bob', '0']);
+    expect((await wsOperation(client, LeaveChatDocument, { chatId }).completion())[0].data).toEqual({
+      leaveChat: false,
+    });
+    expect((await wsOperation(client, FetchPendingMessagesDocument, {}).completion())[0].data).toEqual({
+      fetchPendingMessages: [],
+    });
+    expect(await api.redis.client.zrange(`chat:{c${chatId}}:members`, 0, -1, 'WITHSCORES')).toEqual([
+      'alice',
+      '0',
+      'bob',
+      '0',
+    ]);
 
     const member = connect(api.tokens.other);
     const sent = await wsOperation(member.client, SendMessageDocument, { chatId, message: 'over ws' }).completion();
@@ -343,14 +369,18 @@ describe('inboxChanged', () => {
     for (let from = 1; from <= total; from += 10_000) {
       const pipeline = api.redis.client.pipeline();
       for (let id = from; id < from + 10_000; id++) {
-        pipeline[api.redis.cluster ? 'spublish' : 'publish']('INBOX_CHANGED:bob', JSON.stringify({ chatId: '1', latestMessageId: id, mailbox: false, waiting: null }));
+        pipeline[api.redis.cluster ? 'spublish' : 'publish'](
+          'INBOX_CHANGED:bob',
+          JSON.stringify({ chatId: '1', latestMessageId: id, mailbox: false, waiting: null }),
+        );
       }
       await pipeline.exec();
     }
     await new Promise((resolve) => setTimeout(resolve, 1500));
     socket.resume();
 
-    const latest = () => frames.filter((frame) => frame.type === 'next').map((frame) => frame.payload!.data!.inboxChanged.latestMessageId);
+    const latest = () =>
+      frames.filter((frame) => frame.type === 'next').map((frame) => frame.payload!.data!.inboxChanged.latestMessageId);
     await eventually(async () => latest().includes(total), 20_000, 50);
     const ids = latest();
     // The newest hint always arrives, in order; older ones were dropped rather than queued.

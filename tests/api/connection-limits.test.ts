@@ -41,7 +41,11 @@ describe('sockets per user', () => {
     const other = await initialised(api.url, api.tokens.other);
     expect(other.frames.map((frame) => frame.type)).toEqual(['connection_ack']);
     const services = await Promise.all([1, 2, 3].map(() => initialised(api.url, api.tokens.service)));
-    expect(services.map((socket) => socket.frames[0]?.type)).toEqual(['connection_ack', 'connection_ack', 'connection_ack']);
+    expect(services.map((socket) => socket.frames[0]?.type)).toEqual([
+      'connection_ack',
+      'connection_ack',
+      'connection_ack',
+    ]);
 
     first.socket.close();
     await first.closed;
@@ -53,7 +57,11 @@ describe('sockets per user', () => {
   it('closes with 4409 a socket that reuses an operation id before that operation ended, leaving nothing running', async () => {
     const { api } = fixture;
     const socket = await initialised(api.url, api.tokens.user);
-    const subscribe = (id: string) => ({ type: 'subscribe', id, payload: { query: 'subscription { counterUpdated(name: "leak") { name } }' } });
+    const subscribe = (id: string) => ({
+      type: 'subscribe',
+      id,
+      payload: { query: 'subscription { counterUpdated(name: "leak") { name } }' },
+    });
     socket.send(subscribe('x'));
     await new Promise((resolve) => setTimeout(resolve, 100));
     socket.sendTogether([{ type: 'complete', id: 'x' }, subscribe('x')]);

@@ -27,7 +27,12 @@ async function serverNow(): Promise<number> {
 describe('updating and reading counters', () => {
   it('reads back an update at every precision', async () => {
     const base = Math.floor((await serverNow()) / ALIGN) * ALIGN - ALIGN;
-    const update = await post(api.url, UpdateCounterDocument, { name: 'page/home', count: 5, at: base + 3661.5 }, api.tokens.service);
+    const update = await post(
+      api.url,
+      UpdateCounterDocument,
+      { name: 'page/home', count: 5, at: base + 3661.5 },
+      api.tokens.service,
+    );
     expect(update.errors).toBeUndefined();
     expect(update.data).toEqual({ updateCounter: true });
 
@@ -102,7 +107,10 @@ describe('authentication and roles', () => {
   it.each([
     ['a token signed with another secret', jwt.sign({ sub: 'alice' }, 'x'.repeat(40), { algorithm: 'HS256' })],
     ['an expired token', jwt.sign({ sub: 'alice', exp: Math.floor(Date.now() / 1000) - 60 }, TEST_SECRET)],
-    ['an unsigned token', `${Buffer.from('{"alg":"none"}').toString('base64url')}.${Buffer.from('{"sub":"alice"}').toString('base64url')}.`],
+    [
+      'an unsigned token',
+      `${Buffer.from('{"alg":"none"}').toString('base64url')}.${Buffer.from('{"sub":"alice"}').toString('base64url')}.`,
+    ],
     ['a token without a subject', jwt.sign({ roles: ['service'] }, TEST_SECRET)],
     ['a token whose subject cannot be a user id', jwt.sign({ sub: 'a:b{c}' }, TEST_SECRET)],
     ['a token whose roles are not a list', jwt.sign({ sub: 'alice', roles: 'service' }, TEST_SECRET)],
@@ -156,7 +164,12 @@ describe('bad input is refused with BAD_USER_INPUT and writes nothing', () => {
   });
 
   it('a time far in the future', async () => {
-    const update = await post(api.url, UpdateCounterDocument, { name: 'hits', at: (await serverNow()) + 3600 }, api.tokens.service);
+    const update = await post(
+      api.url,
+      UpdateCounterDocument,
+      { name: 'hits', at: (await serverNow()) + 3600 },
+      api.tokens.service,
+    );
     expect(codes(update)).toEqual(['BAD_USER_INPUT']);
     expect(update.errors?.[0].message).toMatch(/ahead of the server clock/);
     expect(await api.redis.client.dbsize()).toBe(0);
@@ -223,7 +236,9 @@ describe('HTTP plumbing', () => {
   it('returns a JSON 404 for unknown paths', async () => {
     const response = await fetch(api.url.replace('/graphql', '/nope'));
     expect(response.status).toBe(404);
-    expect(await response.json()).toEqual({ errors: [{ message: expect.any(String), extensions: { code: 'NOT_FOUND' } }] });
+    expect(await response.json()).toEqual({
+      errors: [{ message: expect.any(String), extensions: { code: 'NOT_FOUND' } }],
+    });
   });
 
   it('refuses a body over the size limit with 413', async () => {
@@ -233,12 +248,20 @@ describe('HTTP plumbing', () => {
       body: JSON.stringify({ query: `{ counters { name } } # ${'x'.repeat(api.config.bodyLimitBytes)}` }),
     });
     expect(response.status).toBe(413);
-    expect(((await response.json()) as { errors: { extensions: { code: string } }[] }).errors[0].extensions.code).toBe('PAYLOAD_TOO_LARGE');
+    expect(((await response.json()) as { errors: { extensions: { code: string } }[] }).errors[0].extensions.code).toBe(
+      'PAYLOAD_TOO_LARGE',
+    );
   });
 
   it('refuses malformed JSON with 400', async () => {
-    const response = await fetch(api.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query":' });
+    const response = await fetch(api.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"query":',
+    });
     expect(response.status).toBe(400);
-    expect(((await response.json()) as { errors: { extensions: { code: string } }[] }).errors[0].extensions.code).toBe('BAD_REQUEST');
+    expect(((await response.json()) as { errors: { extensions: { code: string } }[] }).errors[0].extensions.code).toBe(
+      'BAD_REQUEST',
+    );
   });
 });

@@ -4,7 +4,9 @@ import { startTestServer, type TestServer } from '../support/server';
 
 const INTROSPECTION = '{ __schema { queryType { name } } }';
 
-async function introspectOverHttp(api: TestServer): Promise<{ data?: unknown; errors?: { message: string; extensions: { code: string } }[] }> {
+async function introspectOverHttp(
+  api: TestServer,
+): Promise<{ data?: unknown; errors?: { message: string; extensions: { code: string } }[] }> {
   const response = await fetch(api.url, {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: `Bearer ${api.tokens.user}` },

@@ -8,7 +8,11 @@ import { startTestServer } from '../support/server';
 
 describe('createErrorFormatter', () => {
   const resolverError = (original: Error) =>
-    new GraphQLError(original.message, { path: ['counter'], originalError: original, extensions: { code: 'INTERNAL_SERVER_ERROR', stacktrace: ['at secret.ts:1'] } });
+    new GraphQLError(original.message, {
+      path: ['counter'],
+      originalError: original,
+      extensions: { code: 'INTERNAL_SERVER_ERROR', stacktrace: ['at secret.ts:1'] },
+    });
 
   it('hides the message and stack of an unexpected error in production', () => {
     const format = createErrorFormatter({ isProduction: true, logger: pino({ level: 'silent' }) });
@@ -23,7 +27,10 @@ describe('createErrorFormatter', () => {
   it('shows the message outside production', () => {
     const format = createErrorFormatter({ isProduction: false, logger: pino({ level: 'silent' }) });
     const error = resolverError(new TypeError('boom'));
-    expect(format(error.toJSON(), error)).toMatchObject({ message: 'boom', extensions: { code: 'INTERNAL_SERVER_ERROR' } });
+    expect(format(error.toJSON(), error)).toMatchObject({
+      message: 'boom',
+      extensions: { code: 'INTERNAL_SERVER_ERROR' },
+    });
   });
 
   it('reports a lost Redis connection as STORE_UNAVAILABLE', () => {

@@ -5,7 +5,11 @@ import { serverForThisFile } from '../support/fixture';
 const fixture = serverForThisFile({ COUNTER_CLEANUP: 'off', ROW_CACHE: 'off' });
 
 async function post(body: Buffer | string, headers: Record<string, string>) {
-  const response = await fetch(fixture.api.url, { method: 'POST', body, headers: { 'content-type': 'application/json', ...headers } });
+  const response = await fetch(fixture.api.url, {
+    method: 'POST',
+    body,
+    headers: { 'content-type': 'application/json', ...headers },
+  });
   return { status: response.status, body: await response.text() };
 }
 
@@ -13,8 +17,12 @@ function partialBody(extra: Record<string, string>): Promise<void> {
   const url = new URL(fixture.api.url);
   return new Promise((resolve) => {
     const socket = net.connect(Number(url.port), url.hostname, () => {
-      const head = Object.entries(extra).map(([k, v]) => `${k}: ${v}\r\n`).join('');
-      socket.write(`POST /graphql HTTP/1.1\r\nHost: ${url.host}\r\ncontent-type: application/json\r\ncontent-length: 100\r\n${head}\r\n{"query":`);
+      const head = Object.entries(extra)
+        .map(([k, v]) => `${k}: ${v}\r\n`)
+        .join('');
+      socket.write(
+        `POST /graphql HTTP/1.1\r\nHost: ${url.host}\r\ncontent-type: application/json\r\ncontent-length: 100\r\n${head}\r\n{"query":`,
+      );
       setTimeout(() => {
         socket.destroy();
         setTimeout(resolve, 300);
@@ -35,7 +43,10 @@ describe('fast path vs express', () => {
   });
 
   it('a body with a UTF-8 BOM is answered alike', async () => {
-    const body = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(JSON.stringify({ query: '{ __typename }' }))]);
+    const body = Buffer.concat([
+      Buffer.from([0xef, 0xbb, 0xbf]),
+      Buffer.from(JSON.stringify({ query: '{ __typename }' })),
+    ]);
     const origin = new URL(fixture.api.url).origin;
     const viaExpress = await post(body, { origin });
     const fast = await post(body, {});

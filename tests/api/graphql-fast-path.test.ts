@@ -12,7 +12,11 @@ interface Answer {
 }
 
 async function post(body: string, headers: Record<string, string>): Promise<Answer> {
-  const response = await fetch(fixture.api.url, { method: 'POST', body, headers: { 'content-type': 'application/json', ...headers } });
+  const response = await fetch(fixture.api.url, {
+    method: 'POST',
+    body,
+    headers: { 'content-type': 'application/json', ...headers },
+  });
   return { status: response.status, body: await response.text(), headers: response.headers };
 }
 
@@ -22,12 +26,24 @@ async function bothWays(body: string, headers: Record<string, string> = {}): Pro
   return [await post(body, headers), await post(body, { ...headers, origin })];
 }
 
-const SECURITY_HEADERS = ['content-security-policy', 'strict-transport-security', 'x-content-type-options', 'x-frame-options', 'referrer-policy', 'cross-origin-opener-policy'];
+const SECURITY_HEADERS = [
+  'content-security-policy',
+  'strict-transport-security',
+  'x-content-type-options',
+  'x-frame-options',
+  'referrer-policy',
+  'cross-origin-opener-policy',
+];
 
 describe('the GraphQL fast path answers as express does', () => {
   it.each([
     ['a query', JSON.stringify({ query: '{ chats { id } }' }), 'user', 200],
-    ['a resolver error', JSON.stringify({ query: 'mutation { sendMessage(chatId: "1", message: "hi") { id } }' }), 'user', 200],
+    [
+      'a resolver error',
+      JSON.stringify({ query: 'mutation { sendMessage(chatId: "1", message: "hi") { id } }' }),
+      'user',
+      200,
+    ],
     ['a validation error', JSON.stringify({ query: '{ nope }' }), 'user', 400],
     ['no token for a signed-in field', JSON.stringify({ query: '{ chats { id } }' }), undefined, 200],
     ['a bad token', JSON.stringify({ query: '{ chats { id } }' }), 'bad', 401],
@@ -41,7 +57,8 @@ describe('the GraphQL fast path answers as express does', () => {
     expect(fast.body).toBe(express.body);
     expect(fast.headers.get('content-type')).toBe(express.headers.get('content-type'));
     expect(fast.headers.get('www-authenticate')).toBe(express.headers.get('www-authenticate'));
-    for (const name of SECURITY_HEADERS) expect([name, fast.headers.get(name)]).toEqual([name, express.headers.get(name)]);
+    for (const name of SECURITY_HEADERS)
+      expect([name, fast.headers.get(name)]).toEqual([name, express.headers.get(name)]);
     expect(fast.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
     // Only express hashes each body into an ETag: this shows which path answered.
     if (status === 200) {
@@ -55,7 +72,9 @@ describe('the GraphQL fast path answers as express does', () => {
     const fast = await post(body, { authorization: `Bearer ${fixture.api.tokens.user}`, 'x-request-id': 'fast-1' });
     expect(fast.headers.get('x-request-id')).toBe('fast-1');
     const lines = fixture.api.logs.filter((line) => line.reqId === 'fast-1');
-    expect(lines).toEqual([expect.objectContaining({ msg: 'request', method: 'POST', path: '/graphql', status: 200, operation: 'Mine' })]);
+    expect(lines).toEqual([
+      expect.objectContaining({ msg: 'request', method: 'POST', path: '/graphql', status: 200, operation: 'Mine' }),
+    ]);
     expect(lines[0].user).toEqual(expect.any(String));
   });
 });

@@ -43,7 +43,10 @@ const SEED: [string, Caller][] = [
   ['mutation { createChat(members: ["alice"], message: "hello") { id } }', 'other'],
   ['mutation { joinGuild(guild: "guild1") }', 'user'],
   ['mutation { updateCounter(name: "hits", count: 3) }', 'service'],
-  ['mutation { enqueueTask(queue: "q", name: "t", args: { a: 1 }, idempotencyKey: "k1", delayMs: 60000) { id } }', 'service'],
+  [
+    'mutation { enqueueTask(queue: "q", name: "t", args: { a: 1 }, idempotencyKey: "k1", delayMs: 60000) { id } }',
+    'service',
+  ],
   ['mutation { grantFunds(userId: "alice", amount: 100) }', 'service'],
   ['mutation { grantItem(userId: "alice", itemId: "sword") }', 'service'],
   ['mutation { grantItem(userId: "bob", itemId: "shield") }', 'service'],
@@ -95,26 +98,97 @@ describe('a development server', () => {
 
     const argsList = (count: number) => Array.from({ length: count }, (_, i) => i).join(', ');
     // 19 tokens around the list, one per number: 981 numbers make exactly 1000 tokens.
-    const tokens = (total: number) => `mutation { enqueueTask(queue: "tokens", name: "t", args: [${argsList(total - 19)}]) { id } }`;
+    const tokens = (total: number) =>
+      `mutation { enqueueTask(queue: "tokens", name: "t", args: [${argsList(total - 19)}]) { id } }`;
 
     // [what, expected code, document, message, caller]
     const refused: [string, string, string, RegExp, Caller][] = [
       // sendDirectMessage (1) + 18 inline fragments + id (1)
-      ['a mutation 20 levels deep', 'GRAPHQL_VALIDATION_FAILED', `mutation { sendDirectMessage(to: "bob", message: "deep") { ${inline(18, 'id', 'DirectMessage')} } }`, /depth limit of 8 exceeded, found 20/, 'user'],
-      ['a mutation one level deeper than GRAPHQL_MAX_DEPTH (9)', 'GRAPHQL_VALIDATION_FAILED', `mutation { sendDirectMessage(to: "bob", message: "deep") { ${inline(7, 'id', 'DirectMessage')} } }`, /depth limit of 8 exceeded, found 9/, 'user'],
-      ['16 aliases of a mutation', 'GRAPHQL_VALIDATION_FAILED', `mutation { ${aliases(16)} }`, /Aliases limit of 15 exceeded, found 16/, 'user'],
-      ['500 aliases of a mutation (over the token limit first)', 'GRAPHQL_PARSE_FAILED', `mutation { ${aliases(500)} }`, /token/i, 'user'],
-      ['11 directives', 'GRAPHQL_VALIDATION_FAILED', `mutation { ${Array(11).fill('... @include(if: true) { addRecentContact(contact: "mallory") }').join(' ')} }`, /Directives limit of 10 exceeded, found 11/, 'user'],
-      ['1,000 repeated directives (over the token limit first)', 'GRAPHQL_PARSE_FAILED', `mutation { addRecentContact(contact: "mallory") ${'@skip(if: false) '.repeat(1000)}}`, /token/i, 'user'],
-      ['a page size that costs 15,000', 'GRAPHQL_VALIDATION_FAILED', '{ market(first: 3000) { itemId sellerId } }', /Cost limit of 10000 exceeded/, 'user'],
-      ['fragments that multiply the cost to ~12,000 within the depth limit', 'GRAPHQL_VALIDATION_FAILED', `query { me { ...A2 } } fragment A2 on Account { ${spreads('A1', 12)} } fragment A1 on Account { ${spreads('A0', 12)} } fragment A0 on Account { funds items userId }`, /Cost limit of 10000 exceeded/, 'user'],
-      ['a mutation of 1001 tokens, one over GRAPHQL_MAX_TOKENS', 'GRAPHQL_PARSE_FAILED', tokens(1001), /token/i, 'service'],
-      ['one field repeated 990 times', 'GRAPHQL_VALIDATION_FAILED', `{ me { ${'funds '.repeat(990)}} }`, /Validation aborted/, 'user'],
-      ['a document that does not parse', 'GRAPHQL_PARSE_FAILED', 'mutation { addRecentContact(contact: "mallory") ', /Syntax Error/, 'user'],
+      [
+        'a mutation 20 levels deep',
+        'GRAPHQL_VALIDATION_FAILED',
+        `mutation { sendDirectMessage(to: "bob", message: "deep") { ${inline(18, 'id', 'DirectMessage')} } }`,
+        /depth limit of 8 exceeded, found 20/,
+        'user',
+      ],
+      [
+        'a mutation one level deeper than GRAPHQL_MAX_DEPTH (9)',
+        'GRAPHQL_VALIDATION_FAILED',
+        `mutation { sendDirectMessage(to: "bob", message: "deep") { ${inline(7, 'id', 'DirectMessage')} } }`,
+        /depth limit of 8 exceeded, found 9/,
+        'user',
+      ],
+      [
+        '16 aliases of a mutation',
+        'GRAPHQL_VALIDATION_FAILED',
+        `mutation { ${aliases(16)} }`,
+        /Aliases limit of 15 exceeded, found 16/,
+        'user',
+      ],
+      [
+        '500 aliases of a mutation (over the token limit first)',
+        'GRAPHQL_PARSE_FAILED',
+        `mutation { ${aliases(500)} }`,
+        /token/i,
+        'user',
+      ],
+      [
+        '11 directives',
+        'GRAPHQL_VALIDATION_FAILED',
+        `mutation { ${Array(11).fill('... @include(if: true) { addRecentContact(contact: "mallory") }').join(' ')} }`,
+        /Directives limit of 10 exceeded, found 11/,
+        'user',
+      ],
+      [
+        '1,000 repeated directives (over the token limit first)',
+        'GRAPHQL_PARSE_FAILED',
+        `mutation { addRecentContact(contact: "mallory") ${'@skip(if: false) '.repeat(1000)}}`,
+        /token/i,
+        'user',
+      ],
+      [
+        'a page size that costs 15,000',
+        'GRAPHQL_VALIDATION_FAILED',
+        '{ market(first: 3000) { itemId sellerId } }',
+        /Cost limit of 10000 exceeded/,
+        'user',
+      ],
+      [
+        'fragments that multiply the cost to ~12,000 within the depth limit',
+        'GRAPHQL_VALIDATION_FAILED',
+        `query { me { ...A2 } } fragment A2 on Account { ${spreads('A1', 12)} } fragment A1 on Account { ${spreads('A0', 12)} } fragment A0 on Account { funds items userId }`,
+        /Cost limit of 10000 exceeded/,
+        'user',
+      ],
+      [
+        'a mutation of 1001 tokens, one over GRAPHQL_MAX_TOKENS',
+        'GRAPHQL_PARSE_FAILED',
+        tokens(1001),
+        /token/i,
+        'service',
+      ],
+      [
+        'one field repeated 990 times',
+        'GRAPHQL_VALIDATION_FAILED',
+        `{ me { ${'funds '.repeat(990)}} }`,
+        /Validation aborted/,
+        'user',
+      ],
+      [
+        'a document that does not parse',
+        'GRAPHQL_PARSE_FAILED',
+        'mutation { addRecentContact(contact: "mallory") ',
+        /Syntax Error/,
+        'user',
+      ],
     ];
 
     it.each(refused)('refuses %s with %s', async (_what, code, query, message, caller) => {
-      const outcome = await expectNothingStored(api, () => send(fixture, transport, query, undefined, caller), transport === 'ws' ? 50 : 0);
+      const outcome = await expectNothingStored(
+        api,
+        () => send(fixture, transport, query, undefined, caller),
+        transport === 'ws' ? 50 : 0,
+      );
       // A document may break more than one limit (20 levels also cost more than the cost limit): every error
       // has the code, and one of them names the limit.
       expect(outcome.codes.length).toBeGreaterThan(0);
@@ -151,10 +225,18 @@ describe('a development server', () => {
     // Fields only service callers may use; everything else is called as a signed-in user.
     const SERVICE_ONLY = new Set(['Mutation.acquireSemaphore', 'Query.rowCacheSchedule']);
     // Values for other required arguments, so that only the size can be wrong.
-    const FILLERS: Record<string, string> = { precision: '60', chatId: '"1"', guild: '"guild1"', name: '"s1"', prefix: '""' };
+    const FILLERS: Record<string, string> = {
+      precision: '60',
+      chatId: '"1"',
+      guild: '"guild1"',
+      name: '"s1"',
+      prefix: '""',
+    };
 
     const schema = buildSchema(fs.readFileSync(path.join(__dirname, '..', '..', 'schema.graphql'), 'utf8'));
-    const roots = [schema.getQueryType(), schema.getMutationType()].filter((type): type is GraphQLObjectType => type !== null && type !== undefined);
+    const roots = [schema.getQueryType(), schema.getMutationType()].filter(
+      (type): type is GraphQLObjectType => type !== null && type !== undefined,
+    );
     const sized: { root: GraphQLObjectType; field: GraphQLField<unknown, unknown>; argument: string }[] = [];
     for (const root of roots) {
       for (const field of Object.values(root.getFields())) {
@@ -167,7 +249,12 @@ describe('a development server', () => {
       }
     }
 
-    const call = (root: GraphQLObjectType, field: GraphQLField<unknown, unknown>, argument: string, value: string): string => {
+    const call = (
+      root: GraphQLObjectType,
+      field: GraphQLField<unknown, unknown>,
+      argument: string,
+      value: string,
+    ): string => {
       const others = field.args
         .filter((a) => a.name !== argument && isNonNullType(a.type) && a.defaultValue === undefined)
         .map((a) => {
@@ -205,7 +292,9 @@ describe('a development server', () => {
     const COSTED = new Set(['first', 'last']);
     // [literal or variable, its value, expected code, whether the resolver names the argument]
     const values = (field: GraphQLField<unknown, unknown>, argument: string): [string, unknown, string, boolean][] => [
-      COSTED.has(argument) && isObjectType(getNamedType(field.type)) ? ['99999999', undefined, 'GRAPHQL_VALIDATION_FAILED', false] : ['99999999', undefined, 'BAD_USER_INPUT', true],
+      COSTED.has(argument) && isObjectType(getNamedType(field.type))
+        ? ['99999999', undefined, 'GRAPHQL_VALIDATION_FAILED', false]
+        : ['99999999', undefined, 'BAD_USER_INPUT', true],
       ['-1', undefined, 'BAD_USER_INPUT', true],
       ['1.5', undefined, 'GRAPHQL_VALIDATION_FAILED', false],
       ['$size', 1.5, 'BAD_USER_INPUT', false],
@@ -237,93 +326,478 @@ describe('a development server', () => {
     const DM = 'mutation($m: String!) { sendDirectMessage(to: "bob", message: $m) { id } }';
     const JOIN = 'mutation($g: String!) { joinGuild(guild: $g) }';
     const SCHEDULE = 'mutation($r: ID!, $d: Float!) { scheduleRowCache(rowId: $r, delaySeconds: $d) }';
-    const ENQUEUE = 'mutation($n: String, $a: JSON, $d: Int, $p: TaskPriority) { enqueueTask(queue: "q", name: "t", idempotencyKey: $n, args: $a, delayMs: $d, priority: $p) { id } }';
-    const LOCK = 'mutation($t: Int, $w: Int) { acquireLock(name: "l2", lockTimeoutMs: $t, acquireTimeoutMs: $w) { token } }';
+    const ENQUEUE =
+      'mutation($n: String, $a: JSON, $d: Int, $p: TaskPriority) { enqueueTask(queue: "q", name: "t", idempotencyKey: $n, args: $a, delayMs: $d, priority: $p) { id } }';
+    const LOCK =
+      'mutation($t: Int, $w: Int) { acquireLock(name: "l2", lockTimeoutMs: $t, acquireTimeoutMs: $w) { token } }';
 
     // [what, query, variables, caller, code, argument]
     const cases: [string, string, Variables | undefined, Caller, string, string | undefined][] = [
       // Text
-      ['a chat message one character over MESSAGE_MAX_LENGTH (4000)', 'mutation($m: String!) { sendMessage(chatId: "1", message: $m) { id } }', { m: 'x'.repeat(4001) }, 'user', 'BAD_USER_INPUT', 'message'],
+      [
+        'a chat message one character over MESSAGE_MAX_LENGTH (4000)',
+        'mutation($m: String!) { sendMessage(chatId: "1", message: $m) { id } }',
+        { m: 'x'.repeat(4001) },
+        'user',
+        'BAD_USER_INPUT',
+        'message',
+      ],
       ['a message holding NUL', DM, { m: 'hi\u0000there' }, 'user', 'BAD_USER_INPUT', 'message'],
-      ['a message holding an ANSI escape sequence', DM, { m: 'hi \u001b[2J there' }, 'user', 'BAD_USER_INPUT', 'message'],
+      [
+        'a message holding an ANSI escape sequence',
+        DM,
+        { m: 'hi \u001b[2J there' },
+        'user',
+        'BAD_USER_INPUT',
+        'message',
+      ],
       ['a message holding a C1 control (CSI)', DM, { m: 'hi \u009b31m there' }, 'user', 'BAD_USER_INPUT', 'message'],
-      ['a message holding a right-to-left override', DM, { m: 'invoice\u202Efdp.exe' }, 'user', 'BAD_USER_INPUT', 'message'],
+      [
+        'a message holding a right-to-left override',
+        DM,
+        { m: 'invoice\u202Efdp.exe' },
+        'user',
+        'BAD_USER_INPUT',
+        'message',
+      ],
       ['a message holding a lone surrogate', DM, { m: 'hi \ud800 there' }, 'user', 'BAD_USER_INPUT', 'message'],
       ['a message of zero-width spaces only', DM, { m: '\u200b\u200b \u200b' }, 'user', 'BAD_USER_INPUT', 'message'],
-      ['a recipient holding a bidi override', 'mutation($t: ID!) { sendDirectMessage(to: $t, message: "hi") { id } }', { t: 'bob\u202E' }, 'user', 'BAD_USER_INPUT', 'to'],
-      ['a chat member id holding NUL', 'mutation($m: [ID!]!) { createChat(members: $m, message: "hi") { id } }', { m: ['bob\u0000'] }, 'user', 'BAD_USER_INPUT', 'members'],
-      ['a clientMessageId holding ":"', 'mutation { sendMessage(chatId: "1", message: "hi", clientMessageId: "a:b") { id } }', undefined, 'user', 'BAD_USER_INPUT', 'clientMessageId'],
+      [
+        'a recipient holding a bidi override',
+        'mutation($t: ID!) { sendDirectMessage(to: $t, message: "hi") { id } }',
+        { t: 'bob\u202E' },
+        'user',
+        'BAD_USER_INPUT',
+        'to',
+      ],
+      [
+        'a chat member id holding NUL',
+        'mutation($m: [ID!]!) { createChat(members: $m, message: "hi") { id } }',
+        { m: ['bob\u0000'] },
+        'user',
+        'BAD_USER_INPUT',
+        'members',
+      ],
+      [
+        'a clientMessageId holding ":"',
+        'mutation { sendMessage(chatId: "1", message: "hi", clientMessageId: "a:b") { id } }',
+        undefined,
+        'user',
+        'BAD_USER_INPUT',
+        'clientMessageId',
+      ],
       // Names that would reach a key name
-      ...[':', '{', '}', '*', '?', '['].map(
-        (char): [string, string, Variables, Caller, string, string] => [`a guild name holding "${char}"`, JOIN, { g: `guild${char}x` }, 'user', 'BAD_USER_INPUT', 'guild'],
-      ),
+      ...[':', '{', '}', '*', '?', '['].map((char): [string, string, Variables, Caller, string, string] => [
+        `a guild name holding "${char}"`,
+        JOIN,
+        { g: `guild${char}x` },
+        'user',
+        'BAD_USER_INPUT',
+        'guild',
+      ]),
       ['a guild name of 129 characters', JOIN, { g: long(129) }, 'user', 'BAD_USER_INPUT', 'guild'],
       ['a guild name holding a bidi isolate', JOIN, { g: 'guild\u2066' }, 'user', 'BAD_USER_INPUT', 'guild'],
-      ['a counter name holding a hash tag', 'mutation { updateCounter(name: "hits{x}") }', undefined, 'service', 'BAD_USER_INPUT', 'name'],
-      ['a recent contact of 129 characters', 'mutation($c: String!) { addRecentContact(contact: $c) }', { c: long(129) }, 'user', 'BAD_USER_INPUT', 'contact'],
-      ['a lock name holding "*"', 'mutation { acquireLock(name: "l*") { token } }', undefined, 'service', 'BAD_USER_INPUT', 'name'],
-      ['a queue name holding ":"', 'mutation { enqueueTask(queue: "q:x", name: "t") { id } }', undefined, 'service', 'BAD_USER_INPUT', 'queue'],
-      ['an item id holding "?"', 'mutation { grantItem(userId: "alice", itemId: "sw?rd") }', undefined, 'service', 'BAD_USER_INPUT', 'itemId'],
+      [
+        'a counter name holding a hash tag',
+        'mutation { updateCounter(name: "hits{x}") }',
+        undefined,
+        'service',
+        'BAD_USER_INPUT',
+        'name',
+      ],
+      [
+        'a recent contact of 129 characters',
+        'mutation($c: String!) { addRecentContact(contact: $c) }',
+        { c: long(129) },
+        'user',
+        'BAD_USER_INPUT',
+        'contact',
+      ],
+      [
+        'a lock name holding "*"',
+        'mutation { acquireLock(name: "l*") { token } }',
+        undefined,
+        'service',
+        'BAD_USER_INPUT',
+        'name',
+      ],
+      [
+        'a queue name holding ":"',
+        'mutation { enqueueTask(queue: "q:x", name: "t") { id } }',
+        undefined,
+        'service',
+        'BAD_USER_INPUT',
+        'queue',
+      ],
+      [
+        'an item id holding "?"',
+        'mutation { grantItem(userId: "alice", itemId: "sw?rd") }',
+        undefined,
+        'service',
+        'BAD_USER_INPUT',
+        'itemId',
+      ],
       ['a row id holding NUL', SCHEDULE, { r: '7\u0000', d: 1 }, 'service', 'BAD_USER_INPUT', 'rowId'],
       ['a row id holding a bidi isolate', SCHEDULE, { r: '7\u2066', d: 1 }, 'service', 'BAD_USER_INPUT', 'rowId'],
       ['a row id of 129 characters', SCHEDULE, { r: '7'.repeat(129), d: 1 }, 'service', 'BAD_USER_INPUT', 'rowId'],
-      ['a task id whose queue holds "{"', 'mutation { cancelTask(id: "q{x}:1") }', undefined, 'service', 'BAD_USER_INPUT', 'id'],
-      ['a chat id that is not a number', 'mutation { joinChat(chatId: "1 OR 1=1") { id } }', undefined, 'user', 'BAD_USER_INPUT', 'chatId'],
+      [
+        'a task id whose queue holds "{"',
+        'mutation { cancelTask(id: "q{x}:1") }',
+        undefined,
+        'service',
+        'BAD_USER_INPUT',
+        'id',
+      ],
+      [
+        'a chat id that is not a number',
+        'mutation { joinChat(chatId: "1 OR 1=1") { id } }',
+        undefined,
+        'user',
+        'BAD_USER_INPUT',
+        'chatId',
+      ],
       ['a negative chat id', 'mutation { leaveChat(chatId: "-1") }', undefined, 'user', 'BAD_USER_INPUT', 'chatId'],
-      ['a prefix holding NUL', 'query($p: String!) { recentContacts(prefix: $p) }', { p: 'b\u0000' }, 'user', 'BAD_USER_INPUT', 'prefix'],
-      ['a prefix holding a bidi override', 'query($p: String!) { guildMembers(guild: "guild1", prefix: $p) }', { p: '\u202E' }, 'user', 'BAD_USER_INPUT', 'prefix'],
-      ['a prefix of 129 characters', 'query($p: String!) { recentContacts(prefix: $p) }', { p: long(129) }, 'user', 'BAD_USER_INPUT', 'prefix'],
-      ['a forged market cursor whose item holds "{"', 'query($a: String) { market(after: $a) { itemId } }', { a: cursor('50:a{b}:bob') }, 'user', 'BAD_USER_INPUT', 'after'],
-      ['a market cursor that is not base64 of a listing', 'query { market(after: "*") { itemId } }', undefined, 'user', 'BAD_USER_INPUT', 'after'],
+      [
+        'a prefix holding NUL',
+        'query($p: String!) { recentContacts(prefix: $p) }',
+        { p: 'b\u0000' },
+        'user',
+        'BAD_USER_INPUT',
+        'prefix',
+      ],
+      [
+        'a prefix holding a bidi override',
+        'query($p: String!) { guildMembers(guild: "guild1", prefix: $p) }',
+        { p: '\u202E' },
+        'user',
+        'BAD_USER_INPUT',
+        'prefix',
+      ],
+      [
+        'a prefix of 129 characters',
+        'query($p: String!) { recentContacts(prefix: $p) }',
+        { p: long(129) },
+        'user',
+        'BAD_USER_INPUT',
+        'prefix',
+      ],
+      [
+        'a forged market cursor whose item holds "{"',
+        'query($a: String) { market(after: $a) { itemId } }',
+        { a: cursor('50:a{b}:bob') },
+        'user',
+        'BAD_USER_INPUT',
+        'after',
+      ],
+      [
+        'a market cursor that is not base64 of a listing',
+        'query { market(after: "*") { itemId } }',
+        undefined,
+        'user',
+        'BAD_USER_INPUT',
+        'after',
+      ],
       // Numbers
-      ['NaN as a Float literal', 'mutation { scheduleRowCache(rowId: "7", delaySeconds: NaN) }', undefined, 'service', 'GRAPHQL_VALIDATION_FAILED', undefined],
+      [
+        'NaN as a Float literal',
+        'mutation { scheduleRowCache(rowId: "7", delaySeconds: NaN) }',
+        undefined,
+        'service',
+        'GRAPHQL_VALIDATION_FAILED',
+        undefined,
+      ],
       ['"Infinity" for a Float variable', SCHEDULE, { r: '7', d: 'Infinity' }, 'service', 'BAD_USER_INPUT', undefined],
-      ['"NaN" for an Int variable', 'mutation($a: Int!) { grantFunds(userId: "alice", amount: $a) }', { a: 'NaN' }, 'service', 'BAD_USER_INPUT', undefined],
-      ['1e308 seconds as a row cache delay', 'mutation { scheduleRowCache(rowId: "7", delaySeconds: 1e308) }', undefined, 'service', 'BAD_USER_INPUT', 'delaySeconds'],
-      ['1e309 (Infinity once parsed) as a row cache delay', 'mutation { scheduleRowCache(rowId: "7", delaySeconds: 1e309) }', undefined, 'service', 'BAD_USER_INPUT', 'delaySeconds'],
-      ['-1e308 seconds as a row cache delay', 'mutation { scheduleRowCache(rowId: "7", delaySeconds: -1e308) }', undefined, 'service', 'BAD_USER_INPUT', 'delaySeconds'],
-      ['a row cache delay below 0.05 s', 'mutation { scheduleRowCache(rowId: "7", delaySeconds: 0.001) }', undefined, 'service', 'BAD_USER_INPUT', 'delaySeconds'],
-      ['1e308 as a counter time', 'mutation { updateCounter(name: "hits", at: 1e308) }', undefined, 'service', 'BAD_USER_INPUT', 'at'],
-      ['a negative counter time', 'mutation { updateCounter(name: "hits", at: -1) }', undefined, 'service', 'BAD_USER_INPUT', 'at'],
-      ['1e308 as an Int literal', 'mutation { grantFunds(userId: "alice", amount: 1e308) }', undefined, 'service', 'GRAPHQL_VALIDATION_FAILED', undefined],
-      ['2^31 as an Int literal', 'mutation { enqueueTask(queue: "q", name: "t", delayMs: 2147483648) { id } }', undefined, 'service', 'GRAPHQL_VALIDATION_FAILED', undefined],
-      ['a counter increment of 99999999', 'mutation { updateCounter(name: "hits", count: 99999999) }', undefined, 'service', 'BAD_USER_INPUT', 'count'],
-      ['a counter increment of 0', 'mutation { updateCounter(name: "hits", count: 0) }', undefined, 'service', 'BAD_USER_INPUT', 'count'],
-      ['a negative listing price', 'mutation { listItem(itemId: "sword", price: -1) }', undefined, 'user', 'BAD_USER_INPUT', 'price'],
-      ['a purchase at a negative price', 'mutation { purchaseItem(itemId: "shield", sellerId: "bob", price: -50) { outcome } }', undefined, 'user', 'BAD_USER_INPUT', 'price'],
-      ['a grant of no funds', 'mutation { grantFunds(userId: "alice", amount: 0) }', undefined, 'service', 'BAD_USER_INPUT', 'amount'],
-      ['a negative seen-id', 'mutation { markSeen(chatId: "1", messageId: -1) }', undefined, 'user', 'BAD_USER_INPUT', 'messageId'],
-      ['a negative acknowledgement id', 'mutation { ackDirectMessages(upToId: -1) }', undefined, 'user', 'BAD_USER_INPUT', 'upToId'],
+      [
+        '"NaN" for an Int variable',
+        'mutation($a: Int!) { grantFunds(userId: "alice", amount: $a) }',
+        { a: 'NaN' },
+        'service',
+        'BAD_USER_INPUT',
+        undefined,
+      ],
+      [
+        '1e308 seconds as a row cache delay',
+        'mutation { scheduleRowCache(rowId: "7", delaySeconds: 1e308) }',
+        undefined,
+        'service',
+        'BAD_USER_INPUT',
+        'delaySeconds',
+      ],
+      [
+        '1e309 (Infinity once parsed) as a row cache delay',
+        'mutation { scheduleRowCache(rowId: "7", delaySeconds: 1e309) }',
+        undefined,
+        'service',
+        'BAD_USER_INPUT',
+        'delaySeconds',
+      ],
+      [
+        '-1e308 seconds as a row cache delay',
+        'mutation { scheduleRowCache(rowId: "7", delaySeconds: -1e308) }',
+        undefined,
+        'service',
+        'BAD_USER_INPUT',
+        'delaySeconds',
+      ],
+      [
+        'a row cache delay below 0.05 s',
+        'mutation { scheduleRowCache(rowId: "7", delaySeconds: 0.001) }',
+        undefined,
+        'service',
+        'BAD_USER_INPUT',
+        'delaySeconds',
+      ],
+      [
+        '1e308 as a counter time',
+        'mutation { updateCounter(name: "hits", at: 1e308) }',
+        undefined,
+        'service',
+        'BAD_USER_INPUT',
+        'at',
+      ],
+      [
+        'a negative counter time',
+        'mutation { updateCounter(name: "hits", at: -1) }',
+        undefined,
+        'service',
+        'BAD_USER_INPUT',
+        'at',
+      ],
+      [
+        '1e308 as an Int literal',
+        'mutation { grantFunds(userId: "alice", amount: 1e308) }',
+        undefined,
+        'service',
+        'GRAPHQL_VALIDATION_FAILED',
+        undefined,
+      ],
+      [
+        '2^31 as an Int literal',
+        'mutation { enqueueTask(queue: "q", name: "t", delayMs: 2147483648) { id } }',
+        undefined,
+        'service',
+        'GRAPHQL_VALIDATION_FAILED',
+        undefined,
+      ],
+      [
+        'a counter increment of 99999999',
+        'mutation { updateCounter(name: "hits", count: 99999999) }',
+        undefined,
+        'service',
+        'BAD_USER_INPUT',
+        'count',
+      ],
+      [
+        'a counter increment of 0',
+        'mutation { updateCounter(name: "hits", count: 0) }',
+        undefined,
+        'service',
+        'BAD_USER_INPUT',
+        'count',
+      ],
+      [
+        'a negative listing price',
+        'mutation { listItem(itemId: "sword", price: -1) }',
+        undefined,
+        'user',
+        'BAD_USER_INPUT',
+        'price',
+      ],
+      [
+        'a purchase at a negative price',
+        'mutation { purchaseItem(itemId: "shield", sellerId: "bob", price: -50) { outcome } }',
+        undefined,
+        'user',
+        'BAD_USER_INPUT',
+        'price',
+      ],
+      [
+        'a grant of no funds',
+        'mutation { grantFunds(userId: "alice", amount: 0) }',
+        undefined,
+        'service',
+        'BAD_USER_INPUT',
+        'amount',
+      ],
+      [
+        'a negative seen-id',
+        'mutation { markSeen(chatId: "1", messageId: -1) }',
+        undefined,
+        'user',
+        'BAD_USER_INPUT',
+        'messageId',
+      ],
+      [
+        'a negative acknowledgement id',
+        'mutation { ackDirectMessages(upToId: -1) }',
+        undefined,
+        'user',
+        'BAD_USER_INPUT',
+        'upToId',
+      ],
       // Delays and timeouts
       ['a negative task delay', ENQUEUE, { d: -1 }, 'service', 'BAD_USER_INPUT', 'delayMs'],
-      ['a task delay of 2^31-1 ms (beyond TASK_MAX_DELAY_MS)', ENQUEUE, { d: 2 ** 31 - 1 }, 'service', 'BAD_USER_INPUT', 'delayMs'],
-      ['a negative reschedule delay', 'mutation { rescheduleTask(id: "q:1", delayMs: -1) { id } }', undefined, 'service', 'BAD_USER_INPUT', 'delayMs'],
-      ['a huge reschedule delay', 'mutation { rescheduleTask(id: "q:1", delayMs: 2147483647) { id } }', undefined, 'service', 'BAD_USER_INPUT', 'delayMs'],
+      [
+        'a task delay of 2^31-1 ms (beyond TASK_MAX_DELAY_MS)',
+        ENQUEUE,
+        { d: 2 ** 31 - 1 },
+        'service',
+        'BAD_USER_INPUT',
+        'delayMs',
+      ],
+      [
+        'a negative reschedule delay',
+        'mutation { rescheduleTask(id: "q:1", delayMs: -1) { id } }',
+        undefined,
+        'service',
+        'BAD_USER_INPUT',
+        'delayMs',
+      ],
+      [
+        'a huge reschedule delay',
+        'mutation { rescheduleTask(id: "q:1", delayMs: 2147483647) { id } }',
+        undefined,
+        'service',
+        'BAD_USER_INPUT',
+        'delayMs',
+      ],
       ['a negative lock timeout', LOCK, { t: -1 }, 'service', 'BAD_USER_INPUT', 'lockTimeoutMs'],
       ['a lock timeout of 0', LOCK, { t: 0 }, 'service', 'BAD_USER_INPUT', 'lockTimeoutMs'],
       ['a lock timeout of 2^31-1 ms', LOCK, { t: 2 ** 31 - 1 }, 'service', 'BAD_USER_INPUT', 'lockTimeoutMs'],
       ['a negative lock wait', LOCK, { w: -1 }, 'service', 'BAD_USER_INPUT', 'acquireTimeoutMs'],
       ['a lock wait of 2^31-1 ms', LOCK, { w: 2 ** 31 - 1 }, 'service', 'BAD_USER_INPUT', 'acquireTimeoutMs'],
-      ['a negative semaphore wait', 'mutation { acquireSemaphore(name: "s2", limit: 1, waitMs: -5) { id } }', undefined, 'service', 'BAD_USER_INPUT', 'waitMs'],
-      ['a semaphore timeout of 2e9 ms', 'mutation { acquireSemaphore(name: "s2", limit: 1, timeoutMs: 2000000000) { id } }', undefined, 'service', 'BAD_USER_INPUT', 'timeoutMs'],
-      ['a negative lock refresh', 'mutation { refreshLock(name: "l1", token: "00000000000000000000000000000000", lockTimeoutMs: -1) { token } }', undefined, 'service', 'BAD_USER_INPUT', 'lockTimeoutMs'],
+      [
+        'a negative semaphore wait',
+        'mutation { acquireSemaphore(name: "s2", limit: 1, waitMs: -5) { id } }',
+        undefined,
+        'service',
+        'BAD_USER_INPUT',
+        'waitMs',
+      ],
+      [
+        'a semaphore timeout of 2e9 ms',
+        'mutation { acquireSemaphore(name: "s2", limit: 1, timeoutMs: 2000000000) { id } }',
+        undefined,
+        'service',
+        'BAD_USER_INPUT',
+        'timeoutMs',
+      ],
+      [
+        'a negative lock refresh',
+        'mutation { refreshLock(name: "l1", token: "00000000000000000000000000000000", lockTimeoutMs: -1) { token } }',
+        undefined,
+        'service',
+        'BAD_USER_INPUT',
+        'lockTimeoutMs',
+      ],
       // A reused idempotency key (the seed enqueued k1 with args {a: 1}, NORMAL, 60000 ms)
-      ['a reused idempotency key with other args', ENQUEUE, { n: 'k1', a: { a: 2 }, d: 60000 }, 'service', 'CONFLICT', 'idempotencyKey'],
-      ['a reused idempotency key with another delay', ENQUEUE, { n: 'k1', a: { a: 1 }, d: 5 }, 'service', 'CONFLICT', 'idempotencyKey'],
-      ['a reused idempotency key with another priority', ENQUEUE, { n: 'k1', a: { a: 1 }, d: 60000, p: 'HIGH' }, 'service', 'CONFLICT', 'idempotencyKey'],
-      ['task args nested 40 deep', ENQUEUE, { a: JSON.parse(`${'['.repeat(40)}${']'.repeat(40)}`) }, 'service', 'BAD_USER_INPUT', 'args'],
+      [
+        'a reused idempotency key with other args',
+        ENQUEUE,
+        { n: 'k1', a: { a: 2 }, d: 60000 },
+        'service',
+        'CONFLICT',
+        'idempotencyKey',
+      ],
+      [
+        'a reused idempotency key with another delay',
+        ENQUEUE,
+        { n: 'k1', a: { a: 1 }, d: 5 },
+        'service',
+        'CONFLICT',
+        'idempotencyKey',
+      ],
+      [
+        'a reused idempotency key with another priority',
+        ENQUEUE,
+        { n: 'k1', a: { a: 1 }, d: 60000, p: 'HIGH' },
+        'service',
+        'CONFLICT',
+        'idempotencyKey',
+      ],
+      [
+        'task args nested 40 deep',
+        ENQUEUE,
+        { a: JSON.parse(`${'['.repeat(40)}${']'.repeat(40)}`) },
+        'service',
+        'BAD_USER_INPUT',
+        'args',
+      ],
       // Variables of the wrong type
-      ['an object where a String is expected', 'mutation($c: String!) { addRecentContact(contact: $c) }', { c: { $gt: '' } }, 'user', 'BAD_USER_INPUT', undefined],
-      ['a list where a String is expected', 'mutation($c: String!) { addRecentContact(contact: $c) }', { c: ['bob', 'eve'] }, 'user', 'BAD_USER_INPUT', undefined],
-      ['a numeric string where an Int is expected', 'mutation($l: Int) { fetchDirectMessages(limit: $l) { id } }', { l: '5' }, 'user', 'BAD_USER_INPUT', undefined],
-      ['a String variable in an Int position', 'mutation($l: String) { fetchDirectMessages(limit: $l) { id } }', { l: '5' }, 'user', 'GRAPHQL_VALIDATION_FAILED', undefined],
-      ['a required variable left out', 'mutation($c: String!) { addRecentContact(contact: $c) }', {}, 'user', 'BAD_USER_INPUT', undefined],
-      ['an explicit null for a non-null argument with a default', 'query($l: Int) { recentContacts(limit: $l) }', { l: null }, 'user', 'BAD_USER_INPUT', undefined],
+      [
+        'an object where a String is expected',
+        'mutation($c: String!) { addRecentContact(contact: $c) }',
+        { c: { $gt: '' } },
+        'user',
+        'BAD_USER_INPUT',
+        undefined,
+      ],
+      [
+        'a list where a String is expected',
+        'mutation($c: String!) { addRecentContact(contact: $c) }',
+        { c: ['bob', 'eve'] },
+        'user',
+        'BAD_USER_INPUT',
+        undefined,
+      ],
+      [
+        'a numeric string where an Int is expected',
+        'mutation($l: Int) { fetchDirectMessages(limit: $l) { id } }',
+        { l: '5' },
+        'user',
+        'BAD_USER_INPUT',
+        undefined,
+      ],
+      [
+        'a String variable in an Int position',
+        'mutation($l: String) { fetchDirectMessages(limit: $l) { id } }',
+        { l: '5' },
+        'user',
+        'GRAPHQL_VALIDATION_FAILED',
+        undefined,
+      ],
+      [
+        'a required variable left out',
+        'mutation($c: String!) { addRecentContact(contact: $c) }',
+        {},
+        'user',
+        'BAD_USER_INPUT',
+        undefined,
+      ],
+      [
+        'an explicit null for a non-null argument with a default',
+        'query($l: Int) { recentContacts(limit: $l) }',
+        { l: null },
+        'user',
+        'BAD_USER_INPUT',
+        undefined,
+      ],
       ['an unknown enum value', ENQUEUE, { p: 'URGENT' }, 'service', 'BAD_USER_INPUT', undefined],
       // Roles
-      ['a user enqueueing a task', 'mutation { enqueueTask(queue: "q", name: "t") { id } }', undefined, 'user', 'FORBIDDEN', undefined],
-      ['a user joining someone else to a guild', 'mutation { joinGuild(guild: "guild1", user: "bob") }', undefined, 'user', 'FORBIDDEN', undefined],
-      ['a user granting funds', 'mutation { grantFunds(userId: "alice", amount: 5) }', undefined, 'user', 'FORBIDDEN', undefined],
+      [
+        'a user enqueueing a task',
+        'mutation { enqueueTask(queue: "q", name: "t") { id } }',
+        undefined,
+        'user',
+        'FORBIDDEN',
+        undefined,
+      ],
+      [
+        'a user joining someone else to a guild',
+        'mutation { joinGuild(guild: "guild1", user: "bob") }',
+        undefined,
+        'user',
+        'FORBIDDEN',
+        undefined,
+      ],
+      [
+        'a user granting funds',
+        'mutation { grantFunds(userId: "alice", amount: 5) }',
+        undefined,
+        'user',
+        'FORBIDDEN',
+        undefined,
+      ],
     ];
 
     it.each(cases)('refuses %s', async (_what, query, variables, caller, code, argument) => {
@@ -336,7 +810,13 @@ describe('a development server', () => {
         await ok(api, 'mutation($u: String) { joinGuild(guild: "g2", user: $u) }', { u: member }, 'service');
       }
       const search = async (prefix: string) => {
-        const outcome = await send(fixture, transport, 'query($p: String!) { guildMembers(guild: "g2", prefix: $p, limit: 50) }', { p: prefix }, 'service');
+        const outcome = await send(
+          fixture,
+          transport,
+          'query($p: String!) { guildMembers(guild: "g2", prefix: $p, limit: 50) }',
+          { p: prefix },
+          'service',
+        );
         expect(outcome.codes).toEqual([]);
         return (outcome.data as { guildMembers: string[] }).guildMembers;
       };
@@ -356,9 +836,15 @@ describe('a development server', () => {
     });
 
     it('takes every range-syntax character in a recent-contacts prefix literally', async () => {
-      for (const contact of ['-dash', 'alpha', 'ÿes', 'x-ray']) await ok(api, 'mutation($c: String!) { addRecentContact(contact: $c) }', { c: contact });
+      for (const contact of ['-dash', 'alpha', 'ÿes', 'x-ray'])
+        await ok(api, 'mutation($c: String!) { addRecentContact(contact: $c) }', { c: contact });
       const find = async (prefix: string) => {
-        const outcome = await send(fixture, transport, 'query($p: String!) { recentContacts(prefix: $p, limit: 100) }', { p: prefix });
+        const outcome = await send(
+          fixture,
+          transport,
+          'query($p: String!) { recentContacts(prefix: $p, limit: 100) }',
+          { p: prefix },
+        );
         expect(outcome.codes).toEqual([]);
         return (outcome.data as { recentContacts: string[] }).recentContacts;
       };
@@ -371,9 +857,16 @@ describe('a development server', () => {
     });
 
     it('takes range-syntax characters in a row-cache cursor literally', async () => {
-      for (const rowId of ['-', '+', '[a', '(b', 'a']) await ok(api, 'mutation($r: ID!) { scheduleRowCache(rowId: $r, delaySeconds: 60) }', { r: rowId }, 'service');
+      for (const rowId of ['-', '+', '[a', '(b', 'a'])
+        await ok(api, 'mutation($r: ID!) { scheduleRowCache(rowId: $r, delaySeconds: 60) }', { r: rowId }, 'service');
       const after = async (cursor: string) => {
-        const outcome = await send(fixture, transport, 'query($a: ID) { rowCacheSchedule(after: $a) { rowId } }', { a: cursor }, 'service');
+        const outcome = await send(
+          fixture,
+          transport,
+          'query($a: ID) { rowCacheSchedule(after: $a) { rowId } }',
+          { a: cursor },
+          'service',
+        );
         expect(outcome.codes).toEqual([]);
         return (outcome.data as { rowCacheSchedule: { rowId: string }[] }).rowCacheSchedule.map((row) => row.rowId);
       };
@@ -393,7 +886,9 @@ describe('a development server', () => {
     const body = JSON.stringify({ query: MUTATION });
 
     it('refuses a batch of 100 operations with 400 BAD_REQUEST', async () => {
-      const batch = JSON.stringify(Array.from({ length: 100 }, (_, i) => ({ query: `mutation { addRecentContact(contact: "m${i}") }` })));
+      const batch = JSON.stringify(
+        Array.from({ length: 100 }, (_, i) => ({ query: `mutation { addRecentContact(contact: "m${i}") }` })),
+      );
       const outcome = await expectNothingStored(api, () => postBody(api, batch, api.tokens.user));
       expect(outcome.status).toBe(400);
       expectRefused(outcome, 'BAD_REQUEST');
@@ -408,7 +903,12 @@ describe('a development server', () => {
 
     it('refuses a 1 MB chat message with 413 PAYLOAD_TOO_LARGE', async () => {
       const outcome = await expectNothingStored(api, () =>
-        overHttp(api, 'mutation($m: String!) { sendMessage(chatId: "1", message: $m) { id } }', { m: 'x'.repeat(MEGABYTE) }, api.tokens.user),
+        overHttp(
+          api,
+          'mutation($m: String!) { sendMessage(chatId: "1", message: $m) { id } }',
+          { m: 'x'.repeat(MEGABYTE) },
+          api.tokens.user,
+        ),
       );
       expect(outcome.status).toBe(413);
       expectRefused(outcome, 'PAYLOAD_TOO_LARGE');
@@ -417,7 +917,9 @@ describe('a development server', () => {
     it.each(['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x'])(
       'refuses a %s POST without a preflight header with 400 BAD_REQUEST (CSRF)',
       async (contentType) => {
-        const outcome = await expectNothingStored(api, () => postBody(api, body, api.tokens.user, { 'content-type': contentType }));
+        const outcome = await expectNothingStored(api, () =>
+          postBody(api, body, api.tokens.user, { 'content-type': contentType }),
+        );
         expect(outcome.status).toBe(400);
         expectRefused(outcome, 'BAD_REQUEST');
       },
@@ -428,7 +930,9 @@ describe('a development server', () => {
       ['with a preflight header (GET is for queries)', { 'apollo-require-preflight': 'true' }, 405],
     ])('refuses a mutation over GET %s with BAD_REQUEST', async (_what, extra: Record<string, string>, status) => {
       const response = await expectNothingStored(api, () =>
-        fetch(`${api.url}?query=${encodeURIComponent(MUTATION)}`, { headers: { authorization: `Bearer ${api.tokens.user}`, ...extra } }),
+        fetch(`${api.url}?query=${encodeURIComponent(MUTATION)}`, {
+          headers: { authorization: `Bearer ${api.tokens.user}`, ...extra },
+        }),
       );
       expect(response.status).toBe(status);
       const { errors } = (await response.json()) as { errors: GraphQLFormattedError[] };
@@ -436,7 +940,9 @@ describe('a development server', () => {
     });
 
     it('refuses a body that is not JSON with 400 BAD_REQUEST', async () => {
-      const outcome = await expectNothingStored(api, () => postBody(api, '{"query": "mutation { addRecentContact(contact: \\"m\\") }"', api.tokens.user));
+      const outcome = await expectNothingStored(api, () =>
+        postBody(api, '{"query": "mutation { addRecentContact(contact: \\"m\\") }"', api.tokens.user),
+      );
       expect(outcome.status).toBe(400);
       expectRefused(outcome, 'BAD_REQUEST');
     });
@@ -457,7 +963,10 @@ describe('a development server', () => {
       expect(outcome.status).toBe(403);
       expectRefused(outcome, 'FORBIDDEN');
       expect(outcome.headers!.get('access-control-allow-origin')).toBeNull();
-      const preflight = await fetch(api.url, { method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'POST' } });
+      const preflight = await fetch(api.url, {
+        method: 'OPTIONS',
+        headers: { origin, 'access-control-request-method': 'POST' },
+      });
       expect(preflight.status).toBe(403);
       expect(preflight.headers.get('access-control-allow-origin')).toBeNull();
     });
@@ -470,7 +979,11 @@ describe('a development server', () => {
       expect(outcome.headers!.get('vary')).toMatch(/Origin/);
       const preflight = await fetch(api.url, {
         method: 'OPTIONS',
-        headers: { origin: ALLOWED_ORIGIN, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type' },
+        headers: {
+          origin: ALLOWED_ORIGIN,
+          'access-control-request-method': 'POST',
+          'access-control-request-headers': 'authorization, content-type',
+        },
       });
       expect(preflight.status).toBe(204);
       expect(preflight.headers.get('access-control-allow-origin')).toBe(ALLOWED_ORIGIN);
@@ -502,7 +1015,11 @@ describe('a development server', () => {
 
   describe('WebSocket protocol abuse', () => {
     const init = (token: string): Frame => ({ type: 'connection_init', payload: { authorization: `Bearer ${token}` } });
-    const subscribe = (id: string, query: string, variables?: Variables): Frame => ({ id, type: 'subscribe', payload: { query, variables } });
+    const subscribe = (id: string, query: string, variables?: Variables): Frame => ({
+      id,
+      type: 'subscribe',
+      payload: { query, variables },
+    });
     const MUTATION = 'mutation { addRecentContact(contact: "mallory") }';
     const INBOX = 'subscription { inboxChanged { mailbox } }';
 
@@ -557,7 +1074,11 @@ describe('a development server', () => {
     it('closes a socket that sends a 1 MB frame with 1009, running nothing', async () => {
       const socket = await initialised();
       const closed = await expectNothingStored(api, async () => {
-        socket.send(subscribe('big', 'mutation($m: String!) { sendMessage(chatId: "1", message: $m) { id } }', { m: 'x'.repeat(MEGABYTE) }));
+        socket.send(
+          subscribe('big', 'mutation($m: String!) { sendMessage(chatId: "1", message: $m) { id } }', {
+            m: 'x'.repeat(MEGABYTE),
+          }),
+        );
         return socket.closedWithin();
       });
       expect(closed.code).toBe(1009);
@@ -635,7 +1156,9 @@ describe('a development server', () => {
       const shortLived = api.server.verifier.sign('alice', [], 2);
       const socket = await initialised(shortLived);
       socket.send(subscribe('me', '{ me { funds } }'));
-      expect(await socket.next((frame) => frame.id === 'me' && frame.type === 'next')).toMatchObject({ payload: { data: { me: { funds: 100 } } } });
+      expect(await socket.next((frame) => frame.id === 'me' && frame.type === 'next')).toMatchObject({
+        payload: { data: { me: { funds: 100 } } },
+      });
       socket.send(subscribe('inbox', INBOX));
       const closed = await expectNothingStored(api, () => socket.closedWithin());
       expect(closed.code).toBe(4403);
@@ -679,7 +1202,10 @@ describe('a production server', () => {
     it.each([
       ['__schema', '{ __schema { queryType { name } } }'],
       ['__type', '{ __type(name: "Mutation") { fields { name } } }'],
-      ['__schema beside a mutation in one document', 'mutation M { addRecentContact(contact: "mallory") } query Q { __schema { types { name } } }'],
+      [
+        '__schema beside a mutation in one document',
+        'mutation M { addRecentContact(contact: "mallory") } query Q { __schema { types { name } } }',
+      ],
     ])('refuses introspection through %s with GRAPHQL_VALIDATION_FAILED', async (_what, query) => {
       const outcome = await expectNothingStored(fixture.api, () => send(fixture, transport, query));
       expect(outcome.codes.length).toBeGreaterThan(0);
@@ -688,14 +1214,52 @@ describe('a production server', () => {
     });
 
     it.each([
-      ['a misspelled field', '{ mee { funds } }', {}, 'GRAPHQL_VALIDATION_FAILED', /^Cannot query field "mee" on type "Query"\.$/],
-      ['a misspelled argument', '{ recentContacts(limt: 5) }', {}, 'GRAPHQL_VALIDATION_FAILED', /^Unknown argument "limt"/],
-      ['a misspelled mutation', 'mutation { addRecentContacts(contact: "mallory") }', {}, 'GRAPHQL_VALIDATION_FAILED', /^Cannot query field "addRecentContacts"/],
-      ['a misspelled type condition', '{ ... on Quer { me { funds } } }', {}, 'GRAPHQL_VALIDATION_FAILED', /^Unknown type "Quer"\.$/],
-      ['a misspelled enum literal', 'mutation { enqueueTask(queue: "q", name: "t", priority: HIG) { id } }', {}, 'GRAPHQL_VALIDATION_FAILED', /^Value "HIG" does not exist/],
-      ['a misspelled enum value in a variable', 'mutation($p: TaskPriority!) { enqueueTask(queue: "q", name: "t", priority: $p) { id } }', { p: 'HIG' }, 'BAD_USER_INPUT', /does not exist in "TaskPriority" enum/],
+      [
+        'a misspelled field',
+        '{ mee { funds } }',
+        {},
+        'GRAPHQL_VALIDATION_FAILED',
+        /^Cannot query field "mee" on type "Query"\.$/,
+      ],
+      [
+        'a misspelled argument',
+        '{ recentContacts(limt: 5) }',
+        {},
+        'GRAPHQL_VALIDATION_FAILED',
+        /^Unknown argument "limt"/,
+      ],
+      [
+        'a misspelled mutation',
+        'mutation { addRecentContacts(contact: "mallory") }',
+        {},
+        'GRAPHQL_VALIDATION_FAILED',
+        /^Cannot query field "addRecentContacts"/,
+      ],
+      [
+        'a misspelled type condition',
+        '{ ... on Quer { me { funds } } }',
+        {},
+        'GRAPHQL_VALIDATION_FAILED',
+        /^Unknown type "Quer"\.$/,
+      ],
+      [
+        'a misspelled enum literal',
+        'mutation { enqueueTask(queue: "q", name: "t", priority: HIG) { id } }',
+        {},
+        'GRAPHQL_VALIDATION_FAILED',
+        /^Value "HIG" does not exist/,
+      ],
+      [
+        'a misspelled enum value in a variable',
+        'mutation($p: TaskPriority!) { enqueueTask(queue: "q", name: "t", priority: $p) { id } }',
+        { p: 'HIG' },
+        'BAD_USER_INPUT',
+        /does not exist in "TaskPriority" enum/,
+      ],
     ])('answers %s without a suggestion', async (_what, query, variables, code, message) => {
-      const outcome = await expectNothingStored(fixture.api, () => send(fixture, transport, query, variables, 'service'));
+      const outcome = await expectNothingStored(fixture.api, () =>
+        send(fixture, transport, query, variables, 'service'),
+      );
       expectRefused(outcome, code);
       expect(outcome.errors[0].message).toMatch(message);
       expect(outcome.errors[0].message).not.toMatch(/Did you mean|HIGH|"me"|"limit"|"addRecentContact"|"Query"\?/);
@@ -707,7 +1271,11 @@ describe('a production server', () => {
 // Rate limits: real, low limits on servers of their own (the other servers allow millions).
 // ---------------------------------------------------------------------------------------------
 describe('a server with a user limit of 5 a minute', () => {
-  const fixture = serverForThisFile({ ROW_CACHE: 'off', RATE_LIMIT_USER_PER_MINUTE: '5', RATE_LIMIT_IP_PER_MINUTE: '1000' });
+  const fixture = serverForThisFile({
+    ROW_CACHE: 'off',
+    RATE_LIMIT_USER_PER_MINUTE: '5',
+    RATE_LIMIT_IP_PER_MINUTE: '1000',
+  });
   // A user of its own per test, as counts last a minute and the tests share the server.
   const tokenFor = (user: string) => fixture.api.server.verifier.sign(user, [], 3600);
   const add = (contact: string) => `mutation { addRecentContact(contact: "${contact}") }`;
@@ -731,7 +1299,10 @@ describe('a server with a user limit of 5 a minute', () => {
 
   it('does not limit service callers', async () => {
     for (let i = 0; i < 12; i++) {
-      expect((await overHttp(fixture.api, 'mutation { updateCounter(name: "hits") }', undefined, fixture.api.tokens.service)).codes).toEqual([]);
+      expect(
+        (await overHttp(fixture.api, 'mutation { updateCounter(name: "hits") }', undefined, fixture.api.tokens.service))
+          .codes,
+      ).toEqual([]);
     }
   });
 
@@ -759,7 +1330,11 @@ describe('a server with a user limit of 5 a minute', () => {
 });
 
 describe('a server with an address limit of 10 a minute', () => {
-  const fixture = serverForThisFile({ ROW_CACHE: 'off', RATE_LIMIT_USER_PER_MINUTE: '1000', RATE_LIMIT_IP_PER_MINUTE: '10' });
+  const fixture = serverForThisFile({
+    ROW_CACHE: 'off',
+    RATE_LIMIT_USER_PER_MINUTE: '1000',
+    RATE_LIMIT_IP_PER_MINUTE: '10',
+  });
 
   it('refuses the 11th request from one address, any user, and its WebSocket handshakes, but not service callers', async () => {
     const api = fixture.api;
@@ -768,7 +1343,12 @@ describe('a server with an address limit of 10 a minute', () => {
       expect(outcome.codes).toEqual([]);
     }
     await expectNothingStored(api, async () => {
-      const user = await overHttp(api, 'mutation { addRecentContact(contact: "bob") }', undefined, api.server.verifier.sign('ip10', [], 3600));
+      const user = await overHttp(
+        api,
+        'mutation { addRecentContact(contact: "bob") }',
+        undefined,
+        api.server.verifier.sign('ip10', [], 3600),
+      );
       expect(user.status).toBe(429);
       expectRefused(user, 'RATE_LIMITED');
       const anonymous = await overHttp(api, '{ __typename }');

@@ -19,14 +19,19 @@ import { serverForThisFile } from '../support/fixture';
 import { codes, eventually, post, wsOperation } from '../support/graphql';
 import type { TestServer } from '../support/server';
 
-const fixture = serverForThisFile({ SEMAPHORE_MAX_LIMIT: '50', LEASE_MAX_TIMEOUT_MS: '60000', LEASE_MAX_WAIT_MS: '20000' });
+const fixture = serverForThisFile({
+  SEMAPHORE_MAX_LIMIT: '50',
+  LEASE_MAX_TIMEOUT_MS: '60000',
+  LEASE_MAX_WAIT_MS: '20000',
+});
 let api: TestServer;
 
 beforeAll(() => {
   api = fixture.api;
 });
 
-const lockState = async (name: string) => (await post(api.url, LockStateDocument, { name }, api.tokens.service)).data!.lock;
+const lockState = async (name: string) =>
+  (await post(api.url, LockStateDocument, { name }, api.tokens.service)).data!.lock;
 const acquireLock = (name: string, acquireTimeoutMs = 0, lockTimeoutMs = 10_000) =>
   post(api.url, AcquireLockDocument, { name, acquireTimeoutMs, lockTimeoutMs }, api.tokens.service);
 
@@ -38,7 +43,12 @@ describe('locks over HTTP', () => {
     expect((await acquireLock('orders')).data).toEqual({ acquireLock: null });
 
     const state = await lockState('orders');
-    expect(state).toMatchObject({ name: 'orders', waiting: 0, lastFencingToken: 1, holder: { fencingToken: 1, owner: 'billing-service' } });
+    expect(state).toMatchObject({
+      name: 'orders',
+      waiting: 0,
+      lastFencingToken: 1,
+      holder: { fencingToken: 1, owner: 'billing-service' },
+    });
     expect(state.holder!.expiresAt).toBe(first.expiresAt);
     expect(Math.abs(first.expiresAt - (Date.now() + 10_000) / 1000)).toBeLessThan(60);
     expect(state.holder!.timeLeftMs).toBeGreaterThan(0);
@@ -46,16 +56,29 @@ describe('locks over HTTP', () => {
     expect(JSON.stringify(state)).not.toContain(first.token);
 
     const wrong = 'f'.repeat(32);
-    expect((await post(api.url, ReleaseLockDocument, { name: 'orders', token: wrong }, api.tokens.service)).data).toEqual({ releaseLock: false });
-    expect((await post(api.url, RefreshLockDocument, { name: 'orders', token: wrong }, api.tokens.service)).data).toEqual({ refreshLock: null });
+    expect(
+      (await post(api.url, ReleaseLockDocument, { name: 'orders', token: wrong }, api.tokens.service)).data,
+    ).toEqual({ releaseLock: false });
+    expect(
+      (await post(api.url, RefreshLockDocument, { name: 'orders', token: wrong }, api.tokens.service)).data,
+    ).toEqual({ refreshLock: null });
     expect((await lockState('orders')).holder?.fencingToken).toBe(1);
 
-    const refreshed = await post(api.url, RefreshLockDocument, { name: 'orders', token: first.token, lockTimeoutMs: 30_000 }, api.tokens.service);
+    const refreshed = await post(
+      api.url,
+      RefreshLockDocument,
+      { name: 'orders', token: first.token, lockTimeoutMs: 30_000 },
+      api.tokens.service,
+    );
     expect(refreshed.data!.refreshLock).toMatchObject({ token: first.token, fencingToken: 1 });
     expect(refreshed.data!.refreshLock!.expiresAt).toBeGreaterThan(first.expiresAt);
 
-    expect((await post(api.url, ReleaseLockDocument, { name: 'orders', token: first.token }, api.tokens.service)).data).toEqual({ releaseLock: true });
-    expect((await post(api.url, ReleaseLockDocument, { name: 'orders', token: first.token }, api.tokens.service)).data).toEqual({ releaseLock: false });
+    expect(
+      (await post(api.url, ReleaseLockDocument, { name: 'orders', token: first.token }, api.tokens.service)).data,
+    ).toEqual({ releaseLock: true });
+    expect(
+      (await post(api.url, ReleaseLockDocument, { name: 'orders', token: first.token }, api.tokens.service)).data,
+    ).toEqual({ releaseLock: false });
     expect((await acquireLock('orders')).data!.acquireLock!.fencingToken).toBe(2);
   });
 
@@ -76,7 +99,10 @@ describe('locks over HTTP', () => {
     const request = fetch(api.url, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${api.tokens.service}` },
-      body: JSON.stringify({ query: print(AcquireLockDocument), variables: { name: 'abandoned', acquireTimeoutMs: 15_000 } }),
+      body: JSON.stringify({
+        query: print(AcquireLockDocument),
+        variables: { name: 'abandoned', acquireTimeoutMs: 15_000 },
+      }),
       signal: gone.signal,
     }).catch((error: unknown) => error);
     await eventually(async () => (await lockState('abandoned')).waiting === 1, 5000, 20);
@@ -98,13 +124,16 @@ describe('semaphores over HTTP', () => {
     const leases = [(await acquire(2)).data!.acquireSemaphore!, (await acquire(2)).data!.acquireSemaphore!];
     expect(leases.map((lease) => lease.fencingToken)).toEqual([1, 2]);
     expect((await acquire(2)).data).toEqual({ acquireSemaphore: null });
-    const state = (await post(api.url, SemaphoreStateDocument, { name: 'exports' }, api.tokens.service)).data!.semaphore;
+    const state = (await post(api.url, SemaphoreStateDocument, { name: 'exports' }, api.tokens.service)).data!
+      .semaphore;
     expect(state).toMatchObject({ name: 'exports', limit: 2, waiting: 0, lastFencingToken: 2 });
     expect(state.holders.map((holder) => [holder.owner, holder.fencingToken]).sort()).toEqual([
       ['billing-service', 1],
       ['billing-service', 2],
     ]);
-    expect((await post(api.url, ReleaseSemaphoreDocument, { name: 'exports', id: leases[0].id }, api.tokens.service)).data).toEqual({
+    expect(
+      (await post(api.url, ReleaseSemaphoreDocument, { name: 'exports', id: leases[0].id }, api.tokens.service)).data,
+    ).toEqual({
       releaseSemaphore: true,
     });
     expect((await acquire(2)).data!.acquireSemaphore!.fencingToken).toBe(3);
@@ -112,14 +141,20 @@ describe('semaphores over HTTP', () => {
 
   it('keeps a refreshed slot and tells a holder whose slot lapsed that it lost it', async () => {
     const lease = (await acquire(1, { timeoutMs: 300 })).data!.acquireSemaphore!;
-    const refreshed = (await post(api.url, RefreshSemaphoreDocument, { name: 'exports', id: lease.id }, api.tokens.service)).data!.refreshSemaphore;
+    const refreshed = (
+      await post(api.url, RefreshSemaphoreDocument, { name: 'exports', id: lease.id }, api.tokens.service)
+    ).data!.refreshSemaphore;
     expect(refreshed).toMatchObject({ id: lease.id, fencingToken: 1 });
     const next = (await acquire(1, { waitMs: 10_000 })).data!.acquireSemaphore!;
     expect(next.fencingToken).toBe(2);
-    expect((await post(api.url, RefreshSemaphoreDocument, { name: 'exports', id: lease.id }, api.tokens.service)).data).toEqual({
+    expect(
+      (await post(api.url, RefreshSemaphoreDocument, { name: 'exports', id: lease.id }, api.tokens.service)).data,
+    ).toEqual({
       refreshSemaphore: null,
     });
-    expect((await post(api.url, ReleaseSemaphoreDocument, { name: 'exports', id: lease.id }, api.tokens.service)).data).toEqual({
+    expect(
+      (await post(api.url, ReleaseSemaphoreDocument, { name: 'exports', id: lease.id }, api.tokens.service)).data,
+    ).toEqual({
       releaseSemaphore: false,
     });
   });
@@ -127,7 +162,13 @@ describe('semaphores over HTTP', () => {
   it('queues a caller that may wait and serves it when a slot is released', async () => {
     const held = (await acquire(1)).data!.acquireSemaphore!;
     const waiting = acquire(1, { waitMs: 15_000 });
-    await eventually(async () => (await post(api.url, SemaphoreStateDocument, { name: 'exports' }, api.tokens.service)).data!.semaphore.waiting === 1, 5000, 20);
+    await eventually(
+      async () =>
+        (await post(api.url, SemaphoreStateDocument, { name: 'exports' }, api.tokens.service)).data!.semaphore
+          .waiting === 1,
+      5000,
+      20,
+    );
     // A fail-fast caller does not overtake the one waiting.
     expect((await acquire(1)).data).toEqual({ acquireSemaphore: null });
     await post(api.url, ReleaseSemaphoreDocument, { name: 'exports', id: held.id }, api.tokens.service);
@@ -159,9 +200,14 @@ describe('over WebSocket', () => {
   it('tells semaphore subscribers about a freed slot', async () => {
     const socket = fixture.connect(api.tokens.service);
     const released = wsOperation(socket.client, SemaphoreReleasedDocument, { name: 'ws-sem' });
-    const lease = (await post(api.url, AcquireSemaphoreDocument, { name: 'ws-sem', limit: 3 }, api.tokens.service)).data!.acquireSemaphore!;
+    const lease = (await post(api.url, AcquireSemaphoreDocument, { name: 'ws-sem', limit: 3 }, api.tokens.service))
+      .data!.acquireSemaphore!;
     // The subscription is registered on the server before the release, or the notice is lost.
-    await eventually(async () => (await api.redis.subscribers(leaseKeys('semaphore', 'ws-sem').released)) === 1, 5000, 20);
+    await eventually(
+      async () => (await api.redis.subscribers(leaseKeys('semaphore', 'ws-sem').released)) === 1,
+      5000,
+      20,
+    );
     await post(api.url, ReleaseSemaphoreDocument, { name: 'ws-sem', id: lease.id }, api.tokens.service);
     const [notice] = await released.take(1);
     expect(notice.data!.semaphoreReleased.name).toBe('ws-sem');
@@ -213,18 +259,21 @@ describe('who may use locks and semaphores', () => {
     ['semaphoreReleased', SemaphoreReleasedDocument, { name: 'x' }],
   ] as const;
 
-  it.each(operations)('%s is FORBIDDEN to a user over HTTP and WebSocket, and writes nothing', async (field, document, variables) => {
-    if (field !== 'lockReleased' && field !== 'semaphoreReleased') {
-      const http = await post(api.url, document as never, variables as never, api.tokens.user);
-      expect(codes(http)).toEqual(['FORBIDDEN']);
-      const anonymous = await post(api.url, document as never, variables as never);
-      expect(codes(anonymous)).toEqual(['UNAUTHENTICATED']);
-    }
-    const socket = fixture.connect(api.tokens.user);
-    const results = await wsOperation(socket.client, document as never, variables as never).completion();
-    expect(results.map((result) => codes(result))).toEqual([['FORBIDDEN']]);
-    expect(await api.redis.client.dbsize()).toBe(0);
-  });
+  it.each(operations)(
+    '%s is FORBIDDEN to a user over HTTP and WebSocket, and writes nothing',
+    async (field, document, variables) => {
+      if (field !== 'lockReleased' && field !== 'semaphoreReleased') {
+        const http = await post(api.url, document as never, variables as never, api.tokens.user);
+        expect(codes(http)).toEqual(['FORBIDDEN']);
+        const anonymous = await post(api.url, document as never, variables as never);
+        expect(codes(anonymous)).toEqual(['UNAUTHENTICATED']);
+      }
+      const socket = fixture.connect(api.tokens.user);
+      const results = await wsOperation(socket.client, document as never, variables as never).completion();
+      expect(results.map((result) => codes(result))).toEqual([['FORBIDDEN']]);
+      expect(await api.redis.client.dbsize()).toBe(0);
+    },
+  );
 });
 
 describe('bad input is refused with BAD_USER_INPUT and nothing written', () => {
@@ -235,10 +284,25 @@ describe('bad input is refused with BAD_USER_INPUT and nothing written', () => {
     ['a name with a colon', AcquireLockDocument, { name: 'a:b' }, 'name'],
     ['a name with braces', AcquireSemaphoreDocument, { name: '{s:x}', limit: 1 }, 'name'],
     ['a negative acquireTimeoutMs', AcquireLockDocument, { name: 'x', acquireTimeoutMs: -1 }, 'acquireTimeoutMs'],
-    ['an acquireTimeoutMs over LEASE_MAX_WAIT_MS', AcquireLockDocument, { name: 'x', acquireTimeoutMs: 20_001 }, 'acquireTimeoutMs'],
+    [
+      'an acquireTimeoutMs over LEASE_MAX_WAIT_MS',
+      AcquireLockDocument,
+      { name: 'x', acquireTimeoutMs: 20_001 },
+      'acquireTimeoutMs',
+    ],
     ['a lockTimeoutMs of 0', AcquireLockDocument, { name: 'x', lockTimeoutMs: 0 }, 'lockTimeoutMs'],
-    ['a lockTimeoutMs over LEASE_MAX_TIMEOUT_MS', AcquireLockDocument, { name: 'x', lockTimeoutMs: 60_001 }, 'lockTimeoutMs'],
-    ['a refresh lockTimeoutMs of -5', RefreshLockDocument, { name: 'x', token: 'a'.repeat(32), lockTimeoutMs: -5 }, 'lockTimeoutMs'],
+    [
+      'a lockTimeoutMs over LEASE_MAX_TIMEOUT_MS',
+      AcquireLockDocument,
+      { name: 'x', lockTimeoutMs: 60_001 },
+      'lockTimeoutMs',
+    ],
+    [
+      'a refresh lockTimeoutMs of -5',
+      RefreshLockDocument,
+      { name: 'x', token: 'a'.repeat(32), lockTimeoutMs: -5 },
+      'lockTimeoutMs',
+    ],
     ['a malformed token', ReleaseLockDocument, { name: 'x', token: 'not-a-token' }, 'token'],
     ['an upper-case token', RefreshLockDocument, { name: 'x', token: 'A'.repeat(32) }, 'token'],
     ['a limit of 0', AcquireSemaphoreDocument, { name: 'x', limit: 0 }, 'limit'],

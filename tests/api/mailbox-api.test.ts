@@ -19,7 +19,8 @@ beforeAll(() => {
   api = fixture.api;
 });
 
-const sendToBob = (message: string, token = api.tokens.user) => post(api.url, SendDirectMessageDocument, { to: 'bob', message }, token);
+const sendToBob = (message: string, token = api.tokens.user) =>
+  post(api.url, SendDirectMessageDocument, { to: 'bob', message }, token);
 
 describe('direct messages', () => {
   it('delivers messages to the recipient oldest first, each once', async () => {
@@ -34,7 +35,9 @@ describe('direct messages', () => {
     ]);
     const rest = await post(api.url, FetchDirectMessagesDocument, {}, api.tokens.other);
     expect(rest.data?.fetchDirectMessages.map((m) => m.id)).toEqual([3]);
-    expect((await post(api.url, FetchDirectMessagesDocument, {}, api.tokens.other)).data?.fetchDirectMessages).toEqual([]);
+    expect((await post(api.url, FetchDirectMessagesDocument, {}, api.tokens.other)).data?.fetchDirectMessages).toEqual(
+      [],
+    );
   });
 
   it('never hands one message to two concurrent fetches', async () => {
@@ -54,14 +57,24 @@ describe('direct messages', () => {
 
     const acked = await post(api.url, AckDirectMessagesDocument, { upToId: 2 }, api.tokens.other);
     expect(acked.data).toEqual({ ackDirectMessages: 2 });
-    expect((await post(api.url, DirectMessagesDocument, {}, api.tokens.other)).data?.directMessages.map((m) => m.id)).toEqual([3]);
-    expect((await post(api.url, AckDirectMessagesDocument, { upToId: 2 }, api.tokens.other)).data).toEqual({ ackDirectMessages: 0 });
+    expect(
+      (await post(api.url, DirectMessagesDocument, {}, api.tokens.other)).data?.directMessages.map((m) => m.id),
+    ).toEqual([3]);
+    expect((await post(api.url, AckDirectMessagesDocument, { upToId: 2 }, api.tokens.other)).data).toEqual({
+      ackDirectMessages: 0,
+    });
     await sendToBob('four');
-    expect((await post(api.url, AckDirectMessagesDocument, { upToId: 1000 }, api.tokens.other)).data).toEqual({ ackDirectMessages: 2 });
+    expect((await post(api.url, AckDirectMessagesDocument, { upToId: 1000 }, api.tokens.other)).data).toEqual({
+      ackDirectMessages: 2,
+    });
     expect(await api.redis.client.llen('user:{u:bob}:mailbox')).toBe(0);
     await sendToBob('five');
-    expect((await post(api.url, AckDirectMessagesDocument, { upToId: 4 }, api.tokens.other)).data).toEqual({ ackDirectMessages: 0 });
-    expect((await post(api.url, DirectMessagesDocument, {}, api.tokens.other)).data?.directMessages.map((m) => m.id)).toEqual([5]);
+    expect((await post(api.url, AckDirectMessagesDocument, { upToId: 4 }, api.tokens.other)).data).toEqual({
+      ackDirectMessages: 0,
+    });
+    expect(
+      (await post(api.url, DirectMessagesDocument, {}, api.tokens.other)).data?.directMessages.map((m) => m.id),
+    ).toEqual([5]);
   });
 
   it('shows a sender how far behind the recipient is', async () => {
@@ -69,7 +82,12 @@ describe('direct messages', () => {
     await sendToBob('two');
     const status = await post(api.url, MailboxDocument, { user: 'bob' }, api.tokens.user);
     // The sender sees what waits, not how many messages bob ever received.
-    expect(status.data?.mailbox).toEqual({ user: 'bob', waiting: 2, oldestTs: expect.any(Number), latestMessageId: null });
+    expect(status.data?.mailbox).toEqual({
+      user: 'bob',
+      waiting: 2,
+      oldestTs: expect.any(Number),
+      latestMessageId: null,
+    });
     await post(api.url, FetchDirectMessagesDocument, { limit: 10 }, api.tokens.other);
     const own = await post(api.url, MailboxDocument, {}, api.tokens.other);
     expect(own.data?.mailbox).toEqual({ user: 'bob', waiting: 0, oldestTs: null, latestMessageId: 2 });

@@ -59,7 +59,8 @@ function marketClient(api: TestServer) {
       expect(result.errors).toBeUndefined();
       return result.data!.grantFunds;
     },
-    list: (user: string, itemId: string, price: number) => post(api.url, ListItemDocument, { itemId, price }, token(user)),
+    list: (user: string, itemId: string, price: number) =>
+      post(api.url, ListItemDocument, { itemId, price }, token(user)),
     async listed(user: string, itemId: string, price: number): Promise<void> {
       const result = await post(api.url, ListItemDocument, { itemId, price }, token(user));
       expect(result.errors).toBeUndefined();
@@ -117,7 +118,10 @@ const marketDump = (redis: Redis) => dump(redis, 'market:');
 function inDocumentedOrder<T extends { itemId: string; sellerId: string; price: number }>(listings: T[]): T[] {
   const bytes = (text: string) => Buffer.from(text, 'utf8');
   return [...listings].sort(
-    (a, b) => a.price - b.price || Buffer.compare(bytes(a.itemId), bytes(b.itemId)) || Buffer.compare(bytes(a.sellerId), bytes(b.sellerId)),
+    (a, b) =>
+      a.price - b.price ||
+      Buffer.compare(bytes(a.itemId), bytes(b.itemId)) ||
+      Buffer.compare(bytes(a.sellerId), bytes(b.sellerId)),
   );
 }
 
@@ -283,7 +287,13 @@ describe.each(MARKET_STRATEGIES)('the market with MARKET_STRATEGY=%s', (strategy
         expect(winners).toHaveLength(1);
         results.forEach((result, i) => {
           if (buyers[i] === winners[0]) return;
-          expect(result).toEqual({ outcome: 'ITEM_GONE', itemId: item, sellerId: 'alice', listedPrice: null, funds: expect.any(Number) });
+          expect(result).toEqual({
+            outcome: 'ITEM_GONE',
+            itemId: item,
+            sellerId: 'alice',
+            listedPrice: null,
+            funds: expect.any(Number),
+          });
         });
         expect(results.find((result) => result.outcome === 'PURCHASED')!.listedPrice).toBe(50);
         expect(await market.inventory(winners[0])).toContain(item);
@@ -419,7 +429,9 @@ describe.each(MARKET_STRATEGIES)('the market with MARKET_STRATEGY=%s', (strategy
       // Every granted item is in exactly one place: an inventory or the listings.
       const inventories = new Map<string, string[]>();
       for (const user of users) inventories.set(user, await redis.zrange(marketKeys.inventory(user), 0, -1));
-      const listed = (await redis.zrange(marketKeys.listings(), 0, -1)).map((member) => member.slice(0, member.indexOf(' ')));
+      const listed = (await redis.zrange(marketKeys.listings(), 0, -1)).map((member) =>
+        member.slice(0, member.indexOf(' ')),
+      );
       const everywhere = [...[...inventories.values()].flat(), ...listed];
       expect([...everywhere].sort()).toEqual([...grantedItems].sort());
       expect((await redis.smembers(marketKeys.items())).sort()).toEqual([...grantedItems].sort());
@@ -435,7 +447,11 @@ describe.each(MARKET_STRATEGIES)('the market with MARKET_STRATEGY=%s', (strategy
       // What each user was told agrees with what Redis holds, and with the API.
       for (const user of users) {
         expect([...held.get(user)!].sort()).toEqual([...inventories.get(user)!].sort());
-        expect(await market.me(user)).toEqual({ userId: user, funds: funds.get(user), items: inventories.get(user)!.length });
+        expect(await market.me(user)).toEqual({
+          userId: user,
+          funds: funds.get(user),
+          items: inventories.get(user)!.length,
+        });
       }
     });
   });
@@ -461,7 +477,8 @@ describe.each(MARKET_STRATEGIES)('the market with MARKET_STRATEGY=%s', (strategy
       const expected = await arrange();
       const pages: ListingView[][] = [await market.page(10)];
       // Bounded, so a cursor that does not move on fails the test instead of looping.
-      while (pages.at(-1)!.length > 0 && pages.length < 6) pages.push(await market.page(10, pages.at(-1)!.at(-1)!.cursor));
+      while (pages.at(-1)!.length > 0 && pages.length < 6)
+        pages.push(await market.page(10, pages.at(-1)!.at(-1)!.cursor));
       expect(pages.map((page) => page.length)).toEqual([10, 10, 5, 0]);
       const all = pages.flat();
       expect(strip(all)).toEqual(expected);
@@ -511,13 +528,28 @@ describe.each(MARKET_STRATEGIES)('the market with MARKET_STRATEGY=%s', (strategy
         await market.grantItem(sellers[i % 3], item);
         await market.listed(sellers[i % 3], item, i < 8 ? 12 : 11);
       }
-      const expected = inDocumentedOrder(items.map((itemId, i) => ({ itemId, sellerId: sellers[i % 3], price: i < 8 ? 12 : 11 })));
+      const expected = inDocumentedOrder(
+        items.map((itemId, i) => ({ itemId, sellerId: sellers[i % 3], price: i < 8 ? 12 : 11 })),
+      );
       const walked: ListingView[] = [];
-      for (let page = await market.page(1); page.length > 0 && walked.length <= items.length; page = await market.page(1, page[0].cursor)) {
+      for (
+        let page = await market.page(1);
+        page.length > 0 && walked.length <= items.length;
+        page = await market.page(1, page[0].cursor)
+      ) {
         walked.push(...page);
       }
       expect(strip(walked)).toEqual(expected);
-      expect(walked.slice(2).map((listing) => listing.itemId)).toEqual(['Zulu', 'zèbre', 'étage', 'été', 'ωmega', '王', '王子', '🙂']);
+      expect(walked.slice(2).map((listing) => listing.itemId)).toEqual([
+        'Zulu',
+        'zèbre',
+        'étage',
+        'été',
+        'ωmega',
+        '王',
+        '王子',
+        '🙂',
+      ]);
     });
   });
 
@@ -563,7 +595,10 @@ describe.each(MARKET_STRATEGIES)('the market with MARKET_STRATEGY=%s', (strategy
         await wsOperation(service.client, GrantItemDocument, { userId: 'alice', itemId: 'gift' }).completion(),
         await wsOperation(service.client, GrantFundsDocument, { userId: 'bob', amount: 5 }).completion(),
       ];
-      expect(granted.map((results) => results.map((result) => result.data))).toEqual([[{ grantItem: true }], [{ grantFunds: 15 }]]);
+      expect(granted.map((results) => results.map((result) => result.data))).toEqual([
+        [{ grantItem: true }],
+        [{ grantFunds: 15 }],
+      ]);
       expect(await market.inventory('alice')).toEqual(['gift']);
       expect(await market.me('bob')).toEqual({ userId: 'bob', funds: 15, items: 0 });
     });
@@ -603,7 +638,9 @@ describe.each(MARKET_STRATEGIES)('the market with MARKET_STRATEGY=%s', (strategy
       expect(codes(notHis)).toEqual(['NOT_FOUND']);
       const own = await one(alice, PurchaseItemDocument, { itemId: 'lamp', sellerId: 'alice', price: 30 });
       expect(codes(own)).toEqual(['BAD_USER_INPUT']);
-      expect((await one(bob, MarketDocument, { first: 5 })).data?.market.map((listing) => listing.itemId)).toEqual(['lamp']);
+      expect((await one(bob, MarketDocument, { first: 5 })).data?.market.map((listing) => listing.itemId)).toEqual([
+        'lamp',
+      ]);
       expect((await one(bob, PurchaseItemDocument, { itemId: 'lamp', sellerId: 'alice', price: 30 })).data).toEqual({
         purchaseItem: { outcome: 'PURCHASED', itemId: 'lamp', sellerId: 'alice', listedPrice: 30, funds: 70 },
       });
@@ -615,7 +652,11 @@ describe.each(MARKET_STRATEGIES)('the market with MARKET_STRATEGY=%s', (strategy
 
     it.each([
       ['listItem with a seller', 'mutation { listItem(itemId: "lamp", price: 5, sellerId: "bob") }', 'sellerId'],
-      ['purchaseItem with a buyer', 'mutation { purchaseItem(itemId: "lamp", sellerId: "alice", price: 5, buyerId: "carol") { outcome } }', 'buyerId'],
+      [
+        'purchaseItem with a buyer',
+        'mutation { purchaseItem(itemId: "lamp", sellerId: "alice", price: 5, buyerId: "carol") { outcome } }',
+        'buyerId',
+      ],
       ['inventory of another user', '{ inventory(userId: "alice") }', 'userId'],
       ['me of another user', '{ me(userId: "alice") { funds } }', 'userId'],
     ])('has no argument to act as someone else: %s is refused by validation', async (_case, query, argument) => {
@@ -648,13 +689,30 @@ describe.each(MARKET_STRATEGIES)('the market with MARKET_STRATEGY=%s', (strategy
     };
 
     type Call = (api: TestServer, token: (user: string) => string) => ReturnType<typeof post>;
-    const listItem = (variables: Record<string, unknown>): Call => (a, token) => post(a.url, ListItemDocument, variables as never, token('alice'));
-    const purchase = (variables: Record<string, unknown>, user = 'alice'): Call => (a, token) =>
-      post(a.url, PurchaseItemDocument, variables as never, token(user));
-    const page = (variables: Record<string, unknown>): Call => (a, token) => post(a.url, MarketDocument, variables as never, token('alice'));
-    const inventory = (variables: Record<string, unknown>): Call => (a, token) => post(a.url, InventoryDocument, variables as never, token('alice'));
-    const grantItem = (variables: Record<string, unknown>): Call => (a) => post(a.url, GrantItemDocument, variables as never, a.tokens.service);
-    const grantFunds = (variables: Record<string, unknown>): Call => (a) => post(a.url, GrantFundsDocument, variables as never, a.tokens.service);
+    const listItem =
+      (variables: Record<string, unknown>): Call =>
+      (a, token) =>
+        post(a.url, ListItemDocument, variables as never, token('alice'));
+    const purchase =
+      (variables: Record<string, unknown>, user = 'alice'): Call =>
+      (a, token) =>
+        post(a.url, PurchaseItemDocument, variables as never, token(user));
+    const page =
+      (variables: Record<string, unknown>): Call =>
+      (a, token) =>
+        post(a.url, MarketDocument, variables as never, token('alice'));
+    const inventory =
+      (variables: Record<string, unknown>): Call =>
+      (a, token) =>
+        post(a.url, InventoryDocument, variables as never, token('alice'));
+    const grantItem =
+      (variables: Record<string, unknown>): Call =>
+      (a) =>
+        post(a.url, GrantItemDocument, variables as never, a.tokens.service);
+    const grantFunds =
+      (variables: Record<string, unknown>): Call =>
+      (a) =>
+        post(a.url, GrantFundsDocument, variables as never, a.tokens.service);
 
     // [case, call, code, the argument the error names: a name when the resolver refused it (200,
     // data null), VARIABLES when GraphQL's own variable check did (400, no data), NULL for an explicit
@@ -664,7 +722,12 @@ describe.each(MARKET_STRATEGIES)('the market with MARKET_STRATEGY=%s', (strategy
     const table: [string, Call, string, string][] = [
       ['listItem at price 0', listItem({ itemId: 'lamp', price: 0 }), 'BAD_USER_INPUT', 'price'],
       ['listItem at a negative price', listItem({ itemId: 'lamp', price: -5 }), 'BAD_USER_INPUT', 'price'],
-      ['listItem above MARKET_MAX_PRICE', listItem({ itemId: 'lamp', price: MAX_PRICE + 1 }), 'BAD_USER_INPUT', 'price'],
+      [
+        'listItem above MARKET_MAX_PRICE',
+        listItem({ itemId: 'lamp', price: MAX_PRICE + 1 }),
+        'BAD_USER_INPUT',
+        'price',
+      ],
       ['listItem at a fractional price', listItem({ itemId: 'lamp', price: 1.5 }), 'BAD_USER_INPUT', VARIABLES],
       ['listItem at price 1e308', listItem({ itemId: 'lamp', price: 1e308 }), 'BAD_USER_INPUT', VARIABLES],
       ['listItem at price NaN (null in JSON)', listItem({ itemId: 'lamp', price: NaN }), 'BAD_USER_INPUT', VARIABLES],
@@ -679,15 +742,60 @@ describe.each(MARKET_STRATEGIES)('the market with MARKET_STRATEGY=%s', (strategy
       ['listItem of an item id with a colon', listItem({ itemId: 'lamp:alice', price: 5 }), 'BAD_USER_INPUT', 'itemId'],
       ['listItem of an item id with braces', listItem({ itemId: '{market}', price: 5 }), 'BAD_USER_INPUT', 'itemId'],
       ['purchaseItem at price 0', purchase({ itemId: 'vase', sellerId: 'bob', price: 0 }), 'BAD_USER_INPUT', 'price'],
-      ['purchaseItem at a negative price', purchase({ itemId: 'vase', sellerId: 'bob', price: -20 }), 'BAD_USER_INPUT', 'price'],
-      ['purchaseItem at a fractional price', purchase({ itemId: 'vase', sellerId: 'bob', price: 20.5 }), 'BAD_USER_INPUT', VARIABLES],
-      ['purchaseItem at price 1e308', purchase({ itemId: 'vase', sellerId: 'bob', price: 1e308 }), 'BAD_USER_INPUT', VARIABLES],
-      ['purchaseItem at price "-Infinity"', purchase({ itemId: 'vase', sellerId: 'bob', price: '-Infinity' }), 'BAD_USER_INPUT', VARIABLES],
-      ['purchaseItem of a 129-character item', purchase({ itemId: long, sellerId: 'bob', price: 20 }), 'BAD_USER_INPUT', 'itemId'],
-      ['purchaseItem from a 129-character seller', purchase({ itemId: 'vase', sellerId: long, price: 20 }), 'BAD_USER_INPUT', 'sellerId'],
-      ['purchaseItem from a seller id with a colon', purchase({ itemId: 'vase', sellerId: 'bob:x', price: 20 }), 'BAD_USER_INPUT', 'sellerId'],
-      ['purchaseItem of your own listing', purchase({ itemId: 'vase', sellerId: 'bob', price: 20 }, 'bob'), 'BAD_USER_INPUT', 'sellerId'],
-      ['purchaseItem with a null price', purchase({ itemId: 'vase', sellerId: 'bob', price: null }), 'BAD_USER_INPUT', VARIABLES],
+      [
+        'purchaseItem at a negative price',
+        purchase({ itemId: 'vase', sellerId: 'bob', price: -20 }),
+        'BAD_USER_INPUT',
+        'price',
+      ],
+      [
+        'purchaseItem at a fractional price',
+        purchase({ itemId: 'vase', sellerId: 'bob', price: 20.5 }),
+        'BAD_USER_INPUT',
+        VARIABLES,
+      ],
+      [
+        'purchaseItem at price 1e308',
+        purchase({ itemId: 'vase', sellerId: 'bob', price: 1e308 }),
+        'BAD_USER_INPUT',
+        VARIABLES,
+      ],
+      [
+        'purchaseItem at price "-Infinity"',
+        purchase({ itemId: 'vase', sellerId: 'bob', price: '-Infinity' }),
+        'BAD_USER_INPUT',
+        VARIABLES,
+      ],
+      [
+        'purchaseItem of a 129-character item',
+        purchase({ itemId: long, sellerId: 'bob', price: 20 }),
+        'BAD_USER_INPUT',
+        'itemId',
+      ],
+      [
+        'purchaseItem from a 129-character seller',
+        purchase({ itemId: 'vase', sellerId: long, price: 20 }),
+        'BAD_USER_INPUT',
+        'sellerId',
+      ],
+      [
+        'purchaseItem from a seller id with a colon',
+        purchase({ itemId: 'vase', sellerId: 'bob:x', price: 20 }),
+        'BAD_USER_INPUT',
+        'sellerId',
+      ],
+      [
+        'purchaseItem of your own listing',
+        purchase({ itemId: 'vase', sellerId: 'bob', price: 20 }, 'bob'),
+        'BAD_USER_INPUT',
+        'sellerId',
+      ],
+      [
+        'purchaseItem with a null price',
+        purchase({ itemId: 'vase', sellerId: 'bob', price: null }),
+        'BAD_USER_INPUT',
+        VARIABLES,
+      ],
       ['market with first 0', page({ first: 0 }), 'BAD_USER_INPUT', 'first'],
       ['market with a negative first', page({ first: -1 }), 'BAD_USER_INPUT', 'first'],
       ['market with first above MARKET_PAGE_MAX', page({ first: PAGE_MAX + 1 }), 'BAD_USER_INPUT', 'first'],
@@ -700,12 +808,37 @@ describe.each(MARKET_STRATEGIES)('the market with MARKET_STRATEGY=%s', (strategy
       ['market after a cursor of two parts', page({ after: cursorOf('20:vase') }), 'BAD_USER_INPUT', 'after'],
       ['market after a cursor of four parts', page({ after: cursorOf('20:vase:bob:x') }), 'BAD_USER_INPUT', 'after'],
       ['market after a cursor priced 0', page({ after: cursorOf('0:vase:bob') }), 'BAD_USER_INPUT', 'after'],
-      ['market after a cursor with a leading zero', page({ after: cursorOf('020:vase:bob') }), 'BAD_USER_INPUT', 'after'],
-      ['market after a cursor with a negative price', page({ after: cursorOf('-1:vase:bob') }), 'BAD_USER_INPUT', 'after'],
-      ['market after a cursor with a fractional price', page({ after: cursorOf('1.5:vase:bob') }), 'BAD_USER_INPUT', 'after'],
+      [
+        'market after a cursor with a leading zero',
+        page({ after: cursorOf('020:vase:bob') }),
+        'BAD_USER_INPUT',
+        'after',
+      ],
+      [
+        'market after a cursor with a negative price',
+        page({ after: cursorOf('-1:vase:bob') }),
+        'BAD_USER_INPUT',
+        'after',
+      ],
+      [
+        'market after a cursor with a fractional price',
+        page({ after: cursorOf('1.5:vase:bob') }),
+        'BAD_USER_INPUT',
+        'after',
+      ],
       ['market after a cursor with an empty item', page({ after: cursorOf('20::bob') }), 'BAD_USER_INPUT', 'after'],
-      ['market after a cursor with a brace in the item', page({ after: cursorOf('20:{v}:bob') }), 'BAD_USER_INPUT', 'after'],
-      ['market after a cursor with a 129-character item', page({ after: cursorOf(`20:${long}:bob`) }), 'BAD_USER_INPUT', 'after'],
+      [
+        'market after a cursor with a brace in the item',
+        page({ after: cursorOf('20:{v}:bob') }),
+        'BAD_USER_INPUT',
+        'after',
+      ],
+      [
+        'market after a cursor with a 129-character item',
+        page({ after: cursorOf(`20:${long}:bob`) }),
+        'BAD_USER_INPUT',
+        'after',
+      ],
       ['market after a cursor of 2000 characters', page({ after: 'A'.repeat(2000) }), 'BAD_USER_INPUT', 'after'],
       ['inventory with first 0', inventory({ first: 0 }), 'BAD_USER_INPUT', 'first'],
       ['inventory with a negative first', inventory({ first: -100 }), 'BAD_USER_INPUT', 'first'],
@@ -719,27 +852,40 @@ describe.each(MARKET_STRATEGIES)('the market with MARKET_STRATEGY=%s', (strategy
       ['grantItem to a 129-character user', grantItem({ userId: long, itemId: 'gift' }), 'BAD_USER_INPUT', 'userId'],
       ['grantFunds of 0', grantFunds({ userId: 'carol', amount: 0 }), 'BAD_USER_INPUT', 'amount'],
       ['grantFunds of a negative amount', grantFunds({ userId: 'carol', amount: -100 }), 'BAD_USER_INPUT', 'amount'],
-      ['grantFunds beyond MARKET_MAX_FUNDS', grantFunds({ userId: 'carol', amount: MAX_FUNDS - 99 }), 'CONFLICT', 'amount'],
+      [
+        'grantFunds beyond MARKET_MAX_FUNDS',
+        grantFunds({ userId: 'carol', amount: MAX_FUNDS - 99 }),
+        'CONFLICT',
+        'amount',
+      ],
       ['grantFunds of 1e308', grantFunds({ userId: 'carol', amount: 1e308 }), 'BAD_USER_INPUT', VARIABLES],
       ['grantFunds of "NaN"', grantFunds({ userId: 'carol', amount: 'NaN' }), 'BAD_USER_INPUT', VARIABLES],
-      ['grantFunds to a user id with a colon', grantFunds({ userId: 'carol:x', amount: 5 }), 'BAD_USER_INPUT', 'userId'],
+      [
+        'grantFunds to a user id with a colon',
+        grantFunds({ userId: 'carol:x', amount: 5 }),
+        'BAD_USER_INPUT',
+        'userId',
+      ],
     ];
 
-    it.each(table)('%s: refused with the exact code, and nothing in Redis changes', async (_case, call, code, argument) => {
-      await arrange();
-      const before = await dump(api.redis.client);
-      const result = await call(api, market.token);
-      expect(codes(result)).toEqual([code]);
-      if (argument === VARIABLES) {
-        expect(result.status).toBe(400);
-        expect(result.data).toBeUndefined();
-      } else {
-        expect(result.status).toBe(200);
-        expect(result.data).toBeNull();
-        expect(result.errors![0].extensions!.argument).toBe(argument === NULL ? undefined : argument);
-      }
-      expect(await dump(api.redis.client)).toEqual(before);
-    });
+    it.each(table)(
+      '%s: refused with the exact code, and nothing in Redis changes',
+      async (_case, call, code, argument) => {
+        await arrange();
+        const before = await dump(api.redis.client);
+        const result = await call(api, market.token);
+        expect(codes(result)).toEqual([code]);
+        if (argument === VARIABLES) {
+          expect(result.status).toBe(400);
+          expect(result.data).toBeUndefined();
+        } else {
+          expect(result.status).toBe(200);
+          expect(result.data).toBeNull();
+          expect(result.errors![0].extensions!.argument).toBe(argument === NULL ? undefined : argument);
+        }
+        expect(await dump(api.redis.client)).toEqual(before);
+      },
+    );
 
     it('answers a purchase of an item that was never granted with ITEM_GONE, and nothing in Redis changes', async () => {
       await arrange();
@@ -778,7 +924,11 @@ describe.each(MARKET_STRATEGIES)('the market with MARKET_STRATEGY=%s', (strategy
         await wsOperation(socket.client, ListItemDocument, { itemId: 'lamp', price: 0 }).completion(),
         await wsOperation(socket.client, ListItemDocument, { itemId: 'lamp', price: 1.5 }).completion(),
         await wsOperation(socket.client, ListItemDocument, { itemId: long, price: 5 }).completion(),
-        await wsOperation(socket.client, PurchaseItemDocument, { itemId: 'vase', sellerId: 'bob', price: 1e308 }).completion(),
+        await wsOperation(socket.client, PurchaseItemDocument, {
+          itemId: 'vase',
+          sellerId: 'bob',
+          price: 1e308,
+        }).completion(),
         await wsOperation(socket.client, MarketDocument, { first: null }).completion(),
         await wsOperation(socket.client, MarketDocument, { after: 'garbage' }).completion(),
         await wsOperation(socket.client, InventoryDocument, { first: -1 }).completion(),
@@ -791,7 +941,9 @@ describe.each(MARKET_STRATEGIES)('the market with MARKET_STRATEGY=%s', (strategy
       await arrange();
       await market.grantItem('carol', 'cup');
       await market.listed('carol', 'cup', 20);
-      expect(strip(await market.page(5, cursorOf('20:urn:zed')))).toEqual([{ itemId: 'vase', sellerId: 'bob', price: 20 }]);
+      expect(strip(await market.page(5, cursorOf('20:urn:zed')))).toEqual([
+        { itemId: 'vase', sellerId: 'bob', price: 20 },
+      ]);
       expect(strip(await market.page(5, cursorOf('19:zzz:zed')))).toEqual([
         { itemId: 'cup', sellerId: 'carol', price: 20 },
         { itemId: 'vase', sellerId: 'bob', price: 20 },
@@ -826,7 +978,9 @@ describe('the market with the default strategy and MARKET_PAGE_MAX=20, the lowes
     expect((await market.page()).map((listing) => listing.itemId)).toEqual(
       Array.from({ length: 20 }, (_, i) => `bead-${String(i).padStart(2, '0')}`),
     );
-    expect(codes(await post(fixture.api.url, MarketDocument, { first: 21 }, fixture.api.tokens.user))).toEqual(['BAD_USER_INPUT']);
+    expect(codes(await post(fixture.api.url, MarketDocument, { first: 21 }, fixture.api.tokens.user))).toEqual([
+      'BAD_USER_INPUT',
+    ]);
     expect(await market.inventory('alice', 20)).toEqual(['bead-22', 'bead-23', 'bead-24']);
     const defaulted = await post(fixture.api.url, InventoryDocument, {}, fixture.api.tokens.user);
     expect(defaulted.errors).toBeUndefined();
@@ -842,7 +996,15 @@ describe('the market with the default strategy and MARKET_PAGE_MAX=20, the lowes
       await market.listed('alice', item, 7);
     }
     const expected = inDocumentedOrder(items.map((itemId) => ({ itemId, sellerId: 'alice', price: 7 })));
-    expect(expected.map((listing) => listing.itemId)).toEqual(['gem', 'gem-a', 'gem.b', 'gem/c', 'gem1', 'gem@d', 'gemz']);
+    expect(expected.map((listing) => listing.itemId)).toEqual([
+      'gem',
+      'gem-a',
+      'gem.b',
+      'gem/c',
+      'gem1',
+      'gem@d',
+      'gemz',
+    ]);
     expect(strip(await market.page(20))).toEqual(expected);
   });
 });

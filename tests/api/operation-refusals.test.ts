@@ -27,7 +27,11 @@ afterEach(() => {
   console.warn = consoleWarn;
   closeRawSockets();
   expect(stderr).toEqual([]);
-  expect(api().logs.slice(logsBefore).filter((line) => Number(line.level) >= 50)).toEqual([]);
+  expect(
+    api()
+      .logs.slice(logsBefore)
+      .filter((line) => Number(line.level) >= 50),
+  ).toEqual([]);
 });
 
 const init = (token: string) => ({ type: 'connection_init', payload: { authorization: `Bearer ${token}` } });
@@ -49,7 +53,13 @@ const overExpress = (query: string, variables?: Variables, token?: string): Prom
   overHttp(api(), query, variables, token, { origin: new URL(api().url).origin });
 
 /** One frame's error answer on a socket that stays open. */
-async function refusedOnSocket(socket: RawSocket, id: string, query: string, variables?: Variables, operationName?: string) {
+async function refusedOnSocket(
+  socket: RawSocket,
+  id: string,
+  query: string,
+  variables?: Variables,
+  operationName?: string,
+) {
   socket.send(subscribe(id, query, variables, operationName));
   const frame = await socket.next((f) => f.id === id && (f.type === 'error' || f.type === 'next'));
   expect(frame.type).toBe('error');
@@ -59,7 +69,8 @@ async function refusedOnSocket(socket: RawSocket, id: string, query: string, var
 describe('@skip and @include on a subscription root field', () => {
   const SKIP_VARIABLE = 'subscription ($x: Boolean!) { inboxChanged @skip(if: $x) { mailbox } }';
   const SKIP_LITERAL = 'subscription { inboxChanged @skip(if: true) { mailbox } }';
-  const INCLUDE_IN_FRAGMENT = 'subscription { ...F } fragment F on Subscription { inboxChanged @include(if: false) { mailbox } }';
+  const INCLUDE_IN_FRAGMENT =
+    'subscription { ...F } fragment F on Subscription { inboxChanged @include(if: false) { mailbox } }';
   const ROOT_MESSAGE = 'Anonymous Subscription must not use @skip or @include in its top level selection.';
 
   it.each([
@@ -67,15 +78,21 @@ describe('@skip and @include on a subscription root field', () => {
     ['with a variable', SKIP_VARIABLE, { x: false }, 'user'],
     ['with a literal', SKIP_LITERAL, undefined, 'user'],
     ['in a fragment at the root', INCLUDE_IN_FRAGMENT, undefined, 'user'],
-  ] as const)('answers 400 GRAPHQL_VALIDATION_FAILED over both HTTP paths (%s)', async (_, query, variables, caller) => {
-    const token = caller ? api().tokens[caller] : undefined;
-    for (const outcome of [await overHttp(api(), query, variables, token), await overExpress(query, variables, token)]) {
-      expect(outcome.status).toBe(400);
-      expect(outcome.codes.length).toBeGreaterThan(0);
-      expect(new Set(outcome.codes)).toEqual(new Set(['GRAPHQL_VALIDATION_FAILED']));
-      expect(outcome.errors.map((error) => error.message)).toContain(ROOT_MESSAGE);
-    }
-  });
+  ] as const)(
+    'answers 400 GRAPHQL_VALIDATION_FAILED over both HTTP paths (%s)',
+    async (_, query, variables, caller) => {
+      const token = caller ? api().tokens[caller] : undefined;
+      for (const outcome of [
+        await overHttp(api(), query, variables, token),
+        await overExpress(query, variables, token),
+      ]) {
+        expect(outcome.status).toBe(400);
+        expect(outcome.codes.length).toBeGreaterThan(0);
+        expect(new Set(outcome.codes)).toEqual(new Set(['GRAPHQL_VALIDATION_FAILED']));
+        expect(outcome.errors.map((error) => error.message)).toContain(ROOT_MESSAGE);
+      }
+    },
+  );
 
   it('refuses the operation over WebSocket and leaves the socket and its other subscriptions running', async () => {
     const socket = await initialised();
@@ -93,28 +110,52 @@ describe('@skip and @include on a subscription root field', () => {
       expect(errors.map((error) => error.message)).toContain(ROOT_MESSAGE);
     }
     // Still open, and the first subscription is still told of a message sent to alice.
-    await overHttp(api(), 'mutation { createChat(members: ["alice"], message: "still there?") { id } }', undefined, api().tokens.other);
+    await overHttp(
+      api(),
+      'mutation { createChat(members: ["alice"], message: "still there?") { id } }',
+      undefined,
+      api().tokens.other,
+    );
     const notice = await socket.next((frame) => frame.id === 'inbox' && frame.type === 'next');
     expect(notice.payload).toEqual({ data: { inboxChanged: { mailbox: false, chatId: '1' } } });
     expect((await socket.closedWithin(200)).code).toBe(-1);
   });
 
   it('still refuses two root fields and an introspection root field, as graphql-js did', async () => {
-    const two = await overHttp(api(), 'subscription { inboxChanged { mailbox } lockReleased(name: "a") { name } }', undefined, api().tokens.user);
+    const two = await overHttp(
+      api(),
+      'subscription { inboxChanged { mailbox } lockReleased(name: "a") { name } }',
+      undefined,
+      api().tokens.user,
+    );
     expect(two.status).toBe(400);
-    expect(two.errors.map((error) => error.message)).toEqual(['Anonymous Subscription must select only one top level field.']);
+    expect(two.errors.map((error) => error.message)).toEqual([
+      'Anonymous Subscription must select only one top level field.',
+    ]);
     const socket = await initialised();
     const errors = await refusedOnSocket(socket, 'i', 'subscription Peek { __typename }');
     expect(errors).toEqual([
-      expect.objectContaining({ message: 'Subscription "Peek" must not select an introspection top level field.', extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } }),
+      expect.objectContaining({
+        message: 'Subscription "Peek" must not select an introspection top level field.',
+        extensions: { code: 'GRAPHQL_VALIDATION_FAILED' },
+      }),
     ]);
   });
 
   it('serves a subscription with directives below its root field as before', async () => {
     const socket = await initialised();
-    socket.send(subscribe('inbox', 'subscription ($x: Boolean!) { inboxChanged { mailbox chatId @include(if: $x) } }', { x: true }));
+    socket.send(
+      subscribe('inbox', 'subscription ($x: Boolean!) { inboxChanged { mailbox chatId @include(if: $x) } }', {
+        x: true,
+      }),
+    );
     await sleep(100);
-    await overHttp(api(), 'mutation { createChat(members: ["alice"], message: "hi") { id } }', undefined, api().tokens.other);
+    await overHttp(
+      api(),
+      'mutation { createChat(members: ["alice"], message: "hi") { id } }',
+      undefined,
+      api().tokens.other,
+    );
     const notice = await socket.next((frame) => frame.id === 'inbox' && frame.type === 'next');
     expect(notice.payload).toEqual({ data: { inboxChanged: { mailbox: false, chatId: '1' } } });
   });
@@ -140,7 +181,9 @@ describe('JSON arguments nested beyond their limit', () => {
         expect(outcome.errors[0]).toMatchObject({ message: MESSAGE, extensions: { argument: 'args' } });
       }
       const socket = await initialised(api().tokens.service);
-      socket.send(`{"type": "subscribe", "id": "deep", "payload": {"query": ${JSON.stringify(ENQUEUE)}, "variables": {"args": ${deep}}}}`);
+      socket.send(
+        `{"type": "subscribe", "id": "deep", "payload": {"query": ${JSON.stringify(ENQUEUE)}, "variables": {"args": ${deep}}}}`,
+      );
       const frame = await socket.next((f) => f.id === 'deep' && f.type === 'next');
       const errors = (frame.payload as { errors: { message: string; extensions: { code: string } }[] }).errors;
       expect(errors.map((error) => error.extensions.code)).toEqual(['BAD_USER_INPUT']);
@@ -154,7 +197,12 @@ describe('JSON arguments nested beyond their limit', () => {
     const refused = await overHttp(api(), ENQUEUE, { args: nested(33) }, service);
     expect(refused.codes).toEqual(['BAD_USER_INPUT']);
     expect(refused.errors[0].extensions?.argument).toBe('args');
-    const literal = await overHttp(api(), `mutation { enqueueTask(queue: "deep", name: "n", args: ${'['.repeat(33)}${']'.repeat(33)}) { id } }`, undefined, service);
+    const literal = await overHttp(
+      api(),
+      `mutation { enqueueTask(queue: "deep", name: "n", args: ${'['.repeat(33)}${']'.repeat(33)}) { id } }`,
+      undefined,
+      service,
+    );
     expect(literal.codes).toEqual(['BAD_USER_INPUT']);
     expect(literal.errors[0].extensions?.argument).toBe('args');
     const taken = await overHttp(api(), ENQUEUE, { args: nested(32) }, service);
@@ -167,7 +215,11 @@ describe('JSON arguments nested beyond their limit', () => {
   it('refuses a deep variable placed inside a literal (an object and a list around it), storing nothing', async () => {
     const service = api().tokens.service;
     await expectNothingStored(api(), async () => {
-      for (const [shape, depth] of [['{a: $x}', 33], ['[$x]', 33], ['{a: [1, {b: $x}]}', 45_000]] as const) {
+      for (const [shape, depth] of [
+        ['{a: $x}', 33],
+        ['[$x]', 33],
+        ['{a: [1, {b: $x}]}', 45_000],
+      ] as const) {
         const deep = '['.repeat(depth) + ']'.repeat(depth);
         const body = `{"query": ${JSON.stringify(`mutation ($x: JSON) { enqueueTask(queue: "deep", name: "n", args: ${shape}) { id } }`)}, "variables": {"x": ${deep}}}`;
         const outcome = await postBody(api(), body, service);
@@ -177,7 +229,12 @@ describe('JSON arguments nested beyond their limit', () => {
       }
     });
     // 31 levels inside one of the literal's: 32 in all, taken.
-    const taken = await overHttp(api(), 'mutation ($x: JSON) { enqueueTask(queue: "deep", name: "n", args: [$x]) { id } }', { x: nested(31) }, service);
+    const taken = await overHttp(
+      api(),
+      'mutation ($x: JSON) { enqueueTask(queue: "deep", name: "n", args: [$x]) { id } }',
+      { x: nested(31) },
+      service,
+    );
     expect(taken.errors).toEqual([]);
   });
 });
@@ -206,10 +263,16 @@ describe('a WebSocket frame over the size limit', () => {
   it('closes that socket with 1009 and says so in one JSON log line, with nothing on stderr', async () => {
     const socket = await initialised();
     const before = api().logs.length;
-    socket.send(subscribe('big', 'mutation($m: String!) { sendMessage(chatId: "1", message: $m) { id } }', { m: 'x'.repeat(api().config.security.wsMaxPayloadBytes) }));
+    socket.send(
+      subscribe('big', 'mutation($m: String!) { sendMessage(chatId: "1", message: $m) { id } }', {
+        m: 'x'.repeat(api().config.security.wsMaxPayloadBytes),
+      }),
+    );
     expect((await socket.closedWithin()).code).toBe(1009);
     await sleep(50);
-    const lines = api().logs.slice(before).filter((line) => line.msg === 'websocket closed on a protocol error');
+    const lines = api()
+      .logs.slice(before)
+      .filter((line) => line.msg === 'websocket closed on a protocol error');
     expect(lines).toEqual([expect.objectContaining({ level: 30, code: 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH' })]);
   });
 });

@@ -7,7 +7,12 @@ import path from 'node:path';
 import { parse } from 'graphql';
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import { rowCacheKeys } from '../../src/redis/keys';
-import { CachedRowDocument, RowCacheScheduleDocument, RowCacheUpdatedDocument, ScheduleRowCacheDocument } from '../generated/graphql';
+import {
+  CachedRowDocument,
+  RowCacheScheduleDocument,
+  RowCacheUpdatedDocument,
+  ScheduleRowCacheDocument,
+} from '../generated/graphql';
 import { serverForThisFile } from '../support/fixture';
 import { codes, eventually, post, wsOperation } from '../support/graphql';
 import type { TestServer } from '../support/server';
@@ -82,10 +87,15 @@ describe('scheduling and reading cached rows', () => {
       stock: 4,
       updated_at: expect.any(String),
     });
-    expect(api.logs.some((line) => line.msg === 'row cache database open' && String(line.database).includes(dataDir))).toBe(true);
+    expect(
+      api.logs.some((line) => line.msg === 'row cache database open' && String(line.database).includes(dataDir)),
+    ).toBe(true);
     // This server has an external Redis (REDIS_URL) and no DATABASE_URL: said once, at start.
-    expect(api.logs.filter((line) => line.level === 40 && /several instances on this Redis need DATABASE_URL/.test(String(line.msg)))).toHaveLength(1);
-
+    expect(
+      api.logs.filter(
+        (line) => line.level === 40 && /several instances on this Redis need DATABASE_URL/.test(String(line.msg)),
+      ),
+    ).toHaveLength(1);
 
     // A refresh in flight: the embedded database runs one statement at a time, so while it sleeps
     // here, the refresh of the rescheduled row (due at once) waits behind it, claimed but unread.
@@ -192,7 +202,7 @@ describe('notifications', () => {
       const changes = (await updates.take(2, 5000)).map((result) => result.data!.rowCacheUpdated.cached);
       expect(changes).toEqual([true, false]);
       // Still scheduled: it comes back if the row does.
-      expect((await api.redis.client.zrange(keys.delay, 0, -1))).toEqual(['500']);
+      expect(await api.redis.client.zrange(keys.delay, 0, -1)).toEqual(['500']);
     } finally {
       await sql('DELETE FROM inventory WHERE id = 500');
     }
@@ -201,7 +211,10 @@ describe('notifications', () => {
 
 describe('bad input', () => {
   const literal = (delay: string) =>
-    parse(`mutation { scheduleRowCache(rowId: "1", delaySeconds: ${delay}) }`) as TypedDocumentNode<unknown, Record<string, never>>;
+    parse(`mutation { scheduleRowCache(rowId: "1", delaySeconds: ${delay}) }`) as TypedDocumentNode<
+      unknown,
+      Record<string, never>
+    >;
 
   it.each([
     ['an id over 128 characters', () => schedule('x'.repeat(129), 1)],
@@ -215,7 +228,16 @@ describe('bad input', () => {
     ['a delay under 0.05 s', () => schedule('1', 0.01)],
     ['an infinite delay (literal 1e400)', () => post(api.url, literal('1e400'), {}, api.tokens.service)],
     ['a negative infinite delay (literal -1e400)', () => post(api.url, literal('-1e400'), {}, api.tokens.service)],
-    ['NaN as a delay', () => post(api.url, ScheduleRowCacheDocument, { rowId: '1', delaySeconds: 'NaN' as unknown as number }, api.tokens.service)],
+    [
+      'NaN as a delay',
+      () =>
+        post(
+          api.url,
+          ScheduleRowCacheDocument,
+          { rowId: '1', delaySeconds: 'NaN' as unknown as number },
+          api.tokens.service,
+        ),
+    ],
     ['an over-long id to read', () => post(api.url, CachedRowDocument, { rowId: 'x'.repeat(129) }, api.tokens.user)],
     ['a page of 0', () => post(api.url, RowCacheScheduleDocument, { first: 0 }, api.tokens.service)],
   ])('refuses %s with BAD_USER_INPUT, and changes nothing', async (_label, send) => {

@@ -48,7 +48,8 @@ afterAll(() => {
   fs.rmSync(scratch, { recursive: true, force: true });
 });
 
-const enqueue = (variables: EnqueueTaskMutationVariables, url = api.url) => post(url, EnqueueTaskDocument, variables, api.tokens.service);
+const enqueue = (variables: EnqueueTaskMutationVariables, url = api.url) =>
+  post(url, EnqueueTaskDocument, variables, api.tokens.service);
 const enqueued = async (variables: EnqueueTaskMutationVariables, url = api.url) => {
   const result = await enqueue(variables, url);
   expect(result.errors).toBeUndefined();
@@ -65,7 +66,8 @@ const queueStats = async (name: string, url = api.url) => {
   return result.data!.queue;
 };
 const cancel = (id: string) => post(api.url, CancelTaskDocument, { id }, api.tokens.service);
-const reschedule = (id: string, delayMs: number) => post(api.url, RescheduleTaskDocument, { id, delayMs }, api.tokens.service);
+const reschedule = (id: string, delayMs: number) =>
+  post(api.url, RescheduleTaskDocument, { id, delayMs }, api.tokens.service);
 
 const EMPTY_STATS: Omit<QueueStatsQuery['queue'], 'name'> = {
   waitingHigh: 0,
@@ -150,7 +152,14 @@ describe('enqueueing and reading tasks', () => {
 
   it('records a delayed task as DELAYED with runAt = createdAt + delayMs, and reads it back', async () => {
     const task = await enqueued({ queue: 'later', name: 'remind', delayMs: 5000, priority: 'LOW' });
-    expect(task).toMatchObject({ id: 'later:1', state: 'DELAYED', priority: 'LOW', attempts: 0, startedAt: null, finishedAt: null });
+    expect(task).toMatchObject({
+      id: 'later:1',
+      state: 'DELAYED',
+      priority: 'LOW',
+      attempts: 0,
+      startedAt: null,
+      finishedAt: null,
+    });
     expect(msBetween(task.createdAt, task.runAt)).toBe(5000);
     expect(await readTask('later:1')).toEqual(task);
     // Due time in the delayed zset, in unix ms, and in no waiting list.
@@ -167,7 +176,10 @@ describe('enqueueing and reading tasks', () => {
   });
 
   it.each([
-    ['a nested object', { user: { id: 7, tags: ['a', 'b'], prefs: { deep: { deeper: [1, { x: null, y: [true, false] }] } } } }],
+    [
+      'a nested object',
+      { user: { id: 7, tags: ['a', 'b'], prefs: { deep: { deeper: [1, { x: null, y: [true, false] }] } } } },
+    ],
     ['unicode strings and keys', { text: '任务队列 — naïve café 🚀 👩‍👩‍👧', 键: 'значение', emoji: '🇫🇷' }],
     ['an array of mixed values', [1, 'two', true, null, { three: 3 }, [4.5, -6e-7]]],
     ['a bare string', 'just a string'],
@@ -210,7 +222,9 @@ describe('enqueueing and reading tasks', () => {
       { queue: 'other', name: 'x', priority: 'HIGH' },
     ];
     for (const variables of plan) await enqueued(variables);
-    expect(await queueStats('jobs')).toEqual(statsOf('jobs', { waitingHigh: 2, waitingNormal: 3, waitingLow: 1, delayed: 2 }));
+    expect(await queueStats('jobs')).toEqual(
+      statsOf('jobs', { waitingHigh: 2, waitingNormal: 3, waitingLow: 1, delayed: 2 }),
+    );
     expect(await queueStats('other')).toEqual(statsOf('other', { waitingHigh: 1 }));
   });
 
@@ -263,7 +277,14 @@ describe('enqueueing and reading tasks', () => {
 });
 
 describe('idempotency keys', () => {
-  const request = { queue: 'pay', name: 'charge', args: { order: 17, cents: 1999 }, priority: 'HIGH', delayMs: 0, idempotencyKey: 'order-17' } as const;
+  const request = {
+    queue: 'pay',
+    name: 'charge',
+    args: { order: 17, cents: 1999 },
+    priority: 'HIGH',
+    delayMs: 0,
+    idempotencyKey: 'order-17',
+  } as const;
 
   it('returns the first task for the same key and request, enqueueing nothing more', async () => {
     const first = await enqueued(request);
@@ -423,7 +444,11 @@ describe('bad input is refused with BAD_USER_INPUT and nothing enqueued', () => 
     ['a task name with a space', { queue: 'q', name: 'send mail' }, 'name'],
     ['a negative delayMs', { queue: 'q', name: 'n', delayMs: -1 }, 'delayMs'],
     ['a delayMs over TASK_MAX_DELAY_MS', { queue: 'q', name: 'n', delayMs: MAX_DELAY_MS + 1 }, 'delayMs'],
-    ['args over TASK_MAX_ARGS_BYTES (counted in UTF-8 bytes)', { queue: 'q', name: 'n', args: 'é'.repeat(512) }, 'args'],
+    [
+      'args over TASK_MAX_ARGS_BYTES (counted in UTF-8 bytes)',
+      { queue: 'q', name: 'n', args: 'é'.repeat(512) },
+      'args',
+    ],
     ['args nested 33 deep', { queue: 'q', name: 'n', args: deep }, 'args'],
     ['an idempotencyKey with a space', { queue: 'q', name: 'n', idempotencyKey: 'a b' }, 'idempotencyKey'],
     ['an empty idempotencyKey', { queue: 'q', name: 'n', idempotencyKey: '' }, 'idempotencyKey'],
@@ -474,21 +499,32 @@ describe('bad input is refused with BAD_USER_INPUT and nothing enqueued', () => 
     expect(await api.redis.client.dbsize()).toBe(0);
   });
 
-  it.each(['x', 'q:0', 'q:01', ':1', 'q:abc', 'q:', 'q:-1', 'q:1.5', 'q: 1', 'a b:1', '{q}:1', 'q:12345678901234567', ''])(
-    'task, cancelTask and rescheduleTask with the malformed id %j',
-    async (id) => {
-      await enqueued({ queue: 'q', name: 'existing' });
-      const before = await snapshot();
-      const results = [
-        await post(api.url, TaskDocument, { id }, api.tokens.service),
-        await post(api.url, CancelTaskDocument, { id }, api.tokens.service),
-        await post(api.url, RescheduleTaskDocument, { id, delayMs: 0 }, api.tokens.service),
-      ];
-      expect(results.map(codes)).toEqual([['BAD_USER_INPUT'], ['BAD_USER_INPUT'], ['BAD_USER_INPUT']]);
-      expect(results.map((result) => result.errors![0].extensions!.argument)).toEqual(['id', 'id', 'id']);
-      expect(await snapshot()).toEqual(before);
-    },
-  );
+  it.each([
+    'x',
+    'q:0',
+    'q:01',
+    ':1',
+    'q:abc',
+    'q:',
+    'q:-1',
+    'q:1.5',
+    'q: 1',
+    'a b:1',
+    '{q}:1',
+    'q:12345678901234567',
+    '',
+  ])('task, cancelTask and rescheduleTask with the malformed id %j', async (id) => {
+    await enqueued({ queue: 'q', name: 'existing' });
+    const before = await snapshot();
+    const results = [
+      await post(api.url, TaskDocument, { id }, api.tokens.service),
+      await post(api.url, CancelTaskDocument, { id }, api.tokens.service),
+      await post(api.url, RescheduleTaskDocument, { id, delayMs: 0 }, api.tokens.service),
+    ];
+    expect(results.map(codes)).toEqual([['BAD_USER_INPUT'], ['BAD_USER_INPUT'], ['BAD_USER_INPUT']]);
+    expect(results.map((result) => result.errors![0].extensions!.argument)).toEqual(['id', 'id', 'id']);
+    expect(await snapshot()).toEqual(before);
+  });
 
   it.each([
     ['a negative delayMs', -1],
@@ -531,26 +567,28 @@ describe('who may use task queues', () => {
     ['taskChanged', TaskChangedDocument, { id: 'q:1' }],
   ] as const;
 
-  it.each(operations)('%s is FORBIDDEN to a user over HTTP and WebSocket, UNAUTHENTICATED without a token, and changes nothing', async (field, document, variables) => {
-    const existing = await enqueued({ queue: 'q', name: 'existing' });
-    const before = await snapshot();
-    if (field !== 'taskChanged') {
-      const http = await post(api.url, document as never, variables as never, api.tokens.user);
-      expect(codes(http)).toEqual(['FORBIDDEN']);
-      expect((http.data as Record<string, unknown> | null | undefined)?.[field] ?? null).toBeNull();
-      const anonymous = await post(api.url, document as never, variables as never);
-      expect(codes(anonymous)).toEqual(['UNAUTHENTICATED']);
-    }
-    const socket = fixture.connect(api.tokens.user);
-    const results = await wsOperation(socket.client, document as never, variables as never).completion();
-    expect(results.map((result) => codes(result))).toEqual([['FORBIDDEN']]);
-    expect(await snapshot()).toEqual(before);
-    expect(await readTask(existing.id)).toEqual(existing);
-  });
+  it.each(operations)(
+    '%s is FORBIDDEN to a user over HTTP and WebSocket, UNAUTHENTICATED without a token, and changes nothing',
+    async (field, document, variables) => {
+      const existing = await enqueued({ queue: 'q', name: 'existing' });
+      const before = await snapshot();
+      if (field !== 'taskChanged') {
+        const http = await post(api.url, document as never, variables as never, api.tokens.user);
+        expect(codes(http)).toEqual(['FORBIDDEN']);
+        expect((http.data as Record<string, unknown> | null | undefined)?.[field] ?? null).toBeNull();
+        const anonymous = await post(api.url, document as never, variables as never);
+        expect(codes(anonymous)).toEqual(['UNAUTHENTICATED']);
+      }
+      const socket = fixture.connect(api.tokens.user);
+      const results = await wsOperation(socket.client, document as never, variables as never).completion();
+      expect(results.map((result) => codes(result))).toEqual([['FORBIDDEN']]);
+      expect(await snapshot()).toEqual(before);
+      expect(await readTask(existing.id)).toEqual(existing);
+    },
+  );
 });
 
 describe('taskChanged', () => {
-
   it('tells a service subscriber each state change of its task only, in order', async () => {
     for (let i = 1; i <= 10; i++) await enqueued({ queue: 'n', name: 'tick', delayMs: 30_000 });
     const subscription = await watch('n:1');
@@ -625,7 +663,13 @@ describe('with workers inside an API process (TASK_WORKER=on)', () => {
     expect(statesOf(events, 'worked:1')).toEqual(['ACTIVE', 'COMPLETED']);
 
     const done = (await readTask('worked:1', url))!;
-    expect(done).toMatchObject({ state: 'COMPLETED', attempts: 1, result: { id: 'worked:1', attempt: 1 }, error: null, args: { ms: 100, log } });
+    expect(done).toMatchObject({
+      state: 'COMPLETED',
+      attempts: 1,
+      result: { id: 'worked:1', attempt: 1 },
+      error: null,
+      args: { ms: 100, log },
+    });
     expect(done.startedAt).toBeGreaterThanOrEqual(done.createdAt);
     expect(done.finishedAt).toBeGreaterThanOrEqual(done.startedAt!);
     expect(await queueStats('worked', url)).toEqual(statsOf('worked', { completed: 1 }));
@@ -643,10 +687,25 @@ describe('with workers inside an API process (TASK_WORKER=on)', () => {
     const subscription = await watch('worked:1');
     await enqueued({ queue: 'worked', name: 'fail', args: { log } });
     const events = await subscription.take(8, 30_000);
-    expect(statesOf(events, 'worked:1')).toEqual(['ACTIVE', 'DELAYED', 'WAITING', 'ACTIVE', 'DELAYED', 'WAITING', 'ACTIVE', 'FAILED']);
+    expect(statesOf(events, 'worked:1')).toEqual([
+      'ACTIVE',
+      'DELAYED',
+      'WAITING',
+      'ACTIVE',
+      'DELAYED',
+      'WAITING',
+      'ACTIVE',
+      'FAILED',
+    ]);
 
     const failed = (await readTask('worked:1'))!;
-    expect(failed).toMatchObject({ state: 'FAILED', attempts: 3, maxAttempts: 3, error: 'boom on attempt 3', result: null });
+    expect(failed).toMatchObject({
+      state: 'FAILED',
+      attempts: 3,
+      maxAttempts: 3,
+      error: 'boom on attempt 3',
+      result: null,
+    });
     expect(failed.finishedAt).toBeGreaterThanOrEqual(failed.startedAt!);
     expect(await queueStats('worked')).toEqual(statsOf('worked', { failed: 1 }));
 
@@ -677,13 +736,20 @@ describe('with workers inside an API process (TASK_WORKER=on)', () => {
     // echo returns its args and more: 1000 bytes of args make a result over the 1024-byte limit.
     const task = await enqueued({ queue: 'worked', name: 'echo', args: 'x'.repeat(998) });
     await eventually(async () => (await readTask(task.id))!.state === 'FAILED', 20_000);
-    expect((await readTask(task.id))!).toMatchObject({ attempts: 1, result: null, error: `the result is larger than ${MAX_ARGS_BYTES} bytes of JSON` });
+    expect((await readTask(task.id))!).toMatchObject({
+      attempts: 1,
+      result: null,
+      error: `the result is larger than ${MAX_ARGS_BYTES} bytes of JSON`,
+    });
   });
 
   it('does not run a task named after an Object.prototype member', async () => {
     await enqueued({ queue: 'worked', name: 'constructor' });
     await eventually(async () => (await readTask('worked:1'))!.state === 'FAILED', 20_000);
-    expect((await readTask('worked:1'))!).toMatchObject({ attempts: 1, error: expect.stringContaining('"constructor"') });
+    expect((await readTask('worked:1'))!).toMatchObject({
+      attempts: 1,
+      error: expect.stringContaining('"constructor"'),
+    });
   });
 
   it('runs a delayed task no sooner than its runAt', async () => {
@@ -737,7 +803,11 @@ describe('with workers inside an API process (TASK_WORKER=on)', () => {
     await eventually(async () => (await readTask(task.id))!.state === 'COMPLETED', 20_000);
     expect((await cancel(task.id)).data).toEqual({ cancelTask: false });
     expect(codes(await reschedule(task.id, 0))).toEqual(['CONFLICT']);
-    expect((await readTask(task.id))!).toMatchObject({ state: 'COMPLETED', attempts: 1, result: { released: true, attempt: 1 } });
+    expect((await readTask(task.id))!).toMatchObject({
+      state: 'COMPLETED',
+      attempts: 1,
+      result: { released: true, attempt: 1 },
+    });
     expect(await queueStats('worked')).toEqual(statsOf('worked', { completed: 1 }));
   });
 

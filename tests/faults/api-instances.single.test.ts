@@ -6,7 +6,17 @@
 // other. `npm test` builds dist/ before jest runs.
 import { InboxChangedDocument } from '../generated/graphql';
 import { chatKeys } from '../../src/redis/keys';
-import { createChat, oneTo, pullAll, serverEnv, sleep, trySend, userToken, type SendOutcome, type Stored } from '../support/chat-faults';
+import {
+  createChat,
+  oneTo,
+  pullAll,
+  serverEnv,
+  sleep,
+  trySend,
+  userToken,
+  type SendOutcome,
+  type Stored,
+} from '../support/chat-faults';
 import { connectWs, eventually, wsOperation, type WsClient } from '../support/graphql';
 import { cleanUpProcesses, ensureBuilt, startAndWait, tempDir, type Started } from '../support/process';
 import { startTestRedis, type TestRedis } from '../support/redis';
@@ -25,7 +35,10 @@ const sockets: WsClient[] = [];
 beforeAll(ensureBuilt, 120_000);
 beforeAll(async () => {
   redis = await startTestRedis();
-  [a, b] = await Promise.all([startAndWait(serverEnv(redis.env, tempDir())), startAndWait(serverEnv(redis.env, tempDir()))]);
+  [a, b] = await Promise.all([
+    startAndWait(serverEnv(redis.env, tempDir())),
+    startAndWait(serverEnv(redis.env, tempDir())),
+  ]);
 }, 60_000);
 afterAll(async () => {
   await Promise.all(sockets.map((socket) => socket.dispose()));
@@ -47,8 +60,9 @@ const keepRedisBusy = (chatId: string, ms: number): Promise<unknown> =>
 
 /** Messages of the chat as stored in Redis right now, by text. */
 const storedIds = async (chatId: string, message: string): Promise<number[]> =>
-  (await redis.client.zrange(chatKeys.messages(chatId), 0, -1, 'WITHSCORES'))
-    .flatMap((value, i, all) => (i % 2 === 0 && (JSON.parse(value) as { message: string }).message === message ? [Number(all[i + 1])] : []));
+  (await redis.client.zrange(chatKeys.messages(chatId), 0, -1, 'WITHSCORES')).flatMap((value, i, all) =>
+    i % 2 === 0 && (JSON.parse(value) as { message: string }).message === message ? [Number(all[i + 1])] : [],
+  );
 
 interface ClientSend {
   sender: string;
@@ -93,9 +107,22 @@ it('loses and duplicates nothing when an instance dies mid-stream and the client
   // The stream: each sender alternates between A and B and retries on B what got no answer.
   let streaming = true;
   const sends: ClientSend[] = [];
-  const send = async (sender: string, message: string, clientMessageId: string, via: 'A' | 'B'): Promise<ClientSend> => {
+  const send = async (
+    sender: string,
+    message: string,
+    clientMessageId: string,
+    via: 'A' | 'B',
+  ): Promise<ClientSend> => {
     const token = userToken(sender);
-    const record: ClientSend = { sender, message, clientMessageId, via, first: await trySend((via === 'A' ? a : b).url, token, chatId, message, clientMessageId), retries: [], id: undefined };
+    const record: ClientSend = {
+      sender,
+      message,
+      clientMessageId,
+      via,
+      first: await trySend((via === 'A' ? a : b).url, token, chatId, message, clientMessageId),
+      retries: [],
+      id: undefined,
+    };
     let outcome = record.first;
     while (outcome.kind !== 'acked' && record.retries.length < 20) {
       outcome = await trySend(b.url, token, chatId, message, clientMessageId);
@@ -110,15 +137,25 @@ it('loses and duplicates nothing when an instance dies mid-stream and the client
       await sleep(5);
     }
   });
-  await eventually(async () => SENDERS.every((sender) => sends.filter((x) => x.sender === sender && x.id !== undefined).length >= 20), 20_000, 20);
+  await eventually(
+    async () => SENDERS.every((sender) => sends.filter((x) => x.sender === sender && x.id !== undefined).length >= 20),
+    20_000,
+    20,
+  );
 
   // Redis is busy for a moment; meanwhile each sender has one more send in flight through A, and
   // A dies. A has handed those sends to Redis, which runs them once it is free: stored, never
   // answered.
   const busy = keepRedisBusy(chatId, BUSY_MS);
   await sleep(50);
-  const inFlight = SENDERS.map((sender) => ({ sender, message: `${sender} in flight`, clientMessageId: `${sender}-in-flight` }));
-  const inFlightOutcomes = inFlight.map((x) => trySend(a.url, userToken(x.sender), chatId, x.message, x.clientMessageId));
+  const inFlight = SENDERS.map((sender) => ({
+    sender,
+    message: `${sender} in flight`,
+    clientMessageId: `${sender}-in-flight`,
+  }));
+  const inFlightOutcomes = inFlight.map((x) =>
+    trySend(a.url, userToken(x.sender), chatId, x.message, x.clientMessageId),
+  );
   await sleep(200);
   a.server.proc.kill('SIGKILL');
   await a.server.exited;
@@ -137,7 +174,13 @@ it('loses and duplicates nothing when an instance dies mid-stream and the client
     sends.push({ ...retried, via: 'A', first: await inFlightOutcomes[i], retries: [retried.first] });
   }
 
-  await eventually(async () => sends.slice(sentAtKill).filter((x) => x.via === 'A').length >= 9 && sends.slice(sentAtKill).filter((x) => x.via === 'B').length >= 9, 20_000, 20);
+  await eventually(
+    async () =>
+      sends.slice(sentAtKill).filter((x) => x.via === 'A').length >= 9 &&
+      sends.slice(sentAtKill).filter((x) => x.via === 'B').length >= 9,
+    20_000,
+    20,
+  );
   streaming = false;
   await Promise.all(streams);
 
@@ -156,7 +199,11 @@ it('loses and duplicates nothing when an instance dies mid-stream and the client
   expect(new Set(expected.map((m) => m.message)).size).toBe(expected.length);
 
   // carol, still on B, hears of the last send; everyone pulls each message exactly once, in order.
-  await eventually(async () => carolInbox.results.some((r) => r.data?.inboxChanged.latestMessageId === expected.length), 5000, 20);
+  await eventually(
+    async () => carolInbox.results.some((r) => r.data?.inboxChanged.latestMessageId === expected.length),
+    5000,
+    20,
+  );
   for (const member of MEMBERS) {
     expect(await pullAll(b.url, userToken(member), chatId)).toEqual(expected);
   }

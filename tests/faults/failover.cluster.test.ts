@@ -13,7 +13,12 @@
 import { TokenVerifier } from '../../src/security/auth';
 import { chatKeys } from '../../src/redis/keys';
 import { TOPICS } from '../../src/schema/topics';
-import { CreateChatDocument, FetchPendingMessagesDocument, InboxChangedDocument, SendMessageDocument } from '../generated/graphql';
+import {
+  CreateChatDocument,
+  FetchPendingMessagesDocument,
+  InboxChangedDocument,
+  SendMessageDocument,
+} from '../generated/graphql';
 import { serverEnv } from '../support/chat-faults';
 import { startTestCluster, type TestCluster } from '../support/cluster';
 import { connectWs, eventually, post, wsOperation, type WsClient } from '../support/graphql';
@@ -36,10 +41,14 @@ const api = {
   },
 };
 const signer = new TokenVerifier({ secret: TEST_SECRET });
-const token = Object.fromEntries(MEMBERS.map((member) => [member, signer.sign(member, [], 3600)])) as Record<Member, string>;
+const token = Object.fromEntries(MEMBERS.map((member) => [member, signer.sign(member, [], 3600)])) as Record<
+  Member,
+  string
+>;
 const sockets: WsClient[] = [];
 
-const startServer = (extra: Record<string, string> = {}): Promise<Started> => startAndWait(serverEnv(cluster.env, tempDir(), extra));
+const startServer = (extra: Record<string, string> = {}): Promise<Started> =>
+  startAndWait(serverEnv(cluster.env, tempDir(), extra));
 
 /**
  * Other shards serve on while one has no primary only with cluster-require-full-coverage no. With
@@ -79,8 +88,14 @@ afterAll(async () => {
 /** The server process is still running and logged no error (an unexpected error, an uncaught exception). */
 function expectServerRunning(): void {
   const proc = server.server.proc;
-  const errors = server.server.lines.filter((line) => Number(line.level) >= 50).map((line) => `${String(line.msg)}: ${JSON.stringify(line.err)}`);
-  expect({ exitCode: proc.exitCode, signal: proc.signalCode, errors }).toEqual({ exitCode: null, signal: null, errors: [] });
+  const errors = server.server.lines
+    .filter((line) => Number(line.level) >= 50)
+    .map((line) => `${String(line.msg)}: ${JSON.stringify(line.err)}`);
+  expect({ exitCode: proc.exitCode, signal: proc.signalCode, errors }).toEqual({
+    exitCode: null,
+    signal: null,
+    errors: [],
+  });
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
@@ -93,23 +108,27 @@ type SlotRanges = [number, number, [string, number, ...unknown[]], ...unknown[]]
  */
 async function slotOwners(): Promise<(slot: number) => number> {
   let ranges: SlotRanges = [];
-  await eventually(async () => {
-    const { primaries } = await cluster.roles();
-    const views = await Promise.all(
-      primaries.map(async (port) => {
-        const node = cluster.node(port);
-        try {
-          const slots = (await node.cluster('SLOTS')) as unknown as SlotRanges;
-          return slots.map(([from, to, [, owner]]) => [from, to, owner] as const).sort((a, b) => a[0] - b[0]);
-        } finally {
-          node.disconnect();
-        }
-      }),
-    );
-    const agreed = views.every((view) => JSON.stringify(view) === JSON.stringify(views[0]));
-    if (agreed) ranges = views[0].map(([from, to, owner]) => [from, to, ['127.0.0.1', owner]]);
-    return agreed;
-  }, 20_000, 100);
+  await eventually(
+    async () => {
+      const { primaries } = await cluster.roles();
+      const views = await Promise.all(
+        primaries.map(async (port) => {
+          const node = cluster.node(port);
+          try {
+            const slots = (await node.cluster('SLOTS')) as unknown as SlotRanges;
+            return slots.map(([from, to, [, owner]]) => [from, to, owner] as const).sort((a, b) => a[0] - b[0]);
+          } finally {
+            node.disconnect();
+          }
+        }),
+      );
+      const agreed = views.every((view) => JSON.stringify(view) === JSON.stringify(views[0]));
+      if (agreed) ranges = views[0].map(([from, to, owner]) => [from, to, ['127.0.0.1', owner]]);
+      return agreed;
+    },
+    20_000,
+    100,
+  );
   return (slot) => {
     const range = ranges.find(([from, to]) => slot >= from && slot <= to);
     if (!range) throw new Error(`slot ${slot} is not served`);
@@ -148,7 +167,8 @@ async function holdFailover(replica: number, hold: boolean): Promise<void> {
 }
 
 /** Acknowledgements for these chats after `since` (Date.now() time). */
-const acksAfter = (acks: Ack[], chatIds: Set<string>, since: number): number => acks.filter((ack) => chatIds.has(ack.chatId) && ack.at > since).length;
+const acksAfter = (acks: Ack[], chatIds: Set<string>, since: number): number =>
+  acks.filter((ack) => chatIds.has(ack.chatId) && ack.at > since).length;
 
 async function keySlot(key: string): Promise<number> {
   const { primaries } = await cluster.roles();
@@ -172,7 +192,12 @@ async function createChats(): Promise<Chat[]> {
   const chats: Chat[] = [];
   const perPrimary = new Map<number, number>();
   for (let made = 0; made < 40; made++) {
-    const created = await post(api.url, CreateChatDocument, { members: ['bob', 'carol'], message: 'opened' }, token.alice);
+    const created = await post(
+      api.url,
+      CreateChatDocument,
+      { members: ['bob', 'carol'], message: 'opened' },
+      token.alice,
+    );
     expect(created.errors).toBeUndefined();
     const id = created.data!.createChat.id;
     const primary = owner(await keySlot(chatKeys.messages(id)));
@@ -219,7 +244,12 @@ function startStream(chats: Chat[], label: string, giveUpMs = 20_000) {
       let code: string;
       let message: string;
       try {
-        const result = await post(api.url, SendMessageDocument, { chatId, message: clientMessageId, clientMessageId }, token.alice);
+        const result = await post(
+          api.url,
+          SendMessageDocument,
+          { chatId, message: clientMessageId, clientMessageId },
+          token.alice,
+        );
         if (!result.errors && result.data?.sendMessage) {
           acks.push({ chatId, clientMessageId, id: result.data.sendMessage.id, triedAt, at: Date.now(), tries });
           return;
@@ -266,7 +296,8 @@ async function pullAll(member: Member): Promise<Fetched[]> {
     const result = await post(api.url, FetchPendingMessagesDocument, { limit: 1000 }, token[member]);
     expect(result.errors).toBeUndefined();
     const chats = result.data!.fetchPendingMessages;
-    for (const chat of chats) fetched.push(...chat.messages.map((m) => ({ chatId: chat.chatId, id: m.id, message: m.message })));
+    for (const chat of chats)
+      fetched.push(...chat.messages.map((m) => ({ chatId: chat.chatId, id: m.id, message: m.message })));
     if (chats.every((chat) => chat.remaining === 0)) return fetched;
   }
 }
@@ -300,7 +331,11 @@ async function settle(acks: Ack[], chats: Chat[], label: string): Promise<Outcom
   const lost = acks.filter((ack) => !byMessage.has(ack.clientMessageId));
   const renumbered = acks
     .filter((ack) => byMessage.has(ack.clientMessageId) && byMessage.get(ack.clientMessageId)!.id !== ack.id)
-    .map((ack) => ({ clientMessageId: ack.clientMessageId, acked: ack.id, fetched: byMessage.get(ack.clientMessageId)!.id }));
+    .map((ack) => ({
+      clientMessageId: ack.clientMessageId,
+      acked: ack.id,
+      fetched: byMessage.get(ack.clientMessageId)!.id,
+    }));
   const gapped: string[] = [];
   for (const chatId of chatIds) {
     const ids = fetched.bob.filter((m) => m.chatId === chatId).map((m) => m.id);
@@ -319,12 +354,16 @@ function longestGap(acks: Ack[], chatIds: Set<string>): { ms: number; from: numb
     .map((ack) => ack.at)
     .sort((a, b) => a - b);
   let best = { ms: 0, from: 0, to: 0 };
-  for (let i = 1; i < times.length; i++) if (times[i] - times[i - 1] > best.ms) best = { ms: times[i] - times[i - 1], from: times[i - 1], to: times[i] };
+  for (let i = 1; i < times.length; i++)
+    if (times[i] - times[i - 1] > best.ms) best = { ms: times[i] - times[i - 1], from: times[i - 1], to: times[i] };
   return best;
 }
 
 const countBy = <T>(items: T[], keyOf: (item: T) => string): Record<string, number> =>
-  items.reduce<Record<string, number>>((counts, item) => ({ ...counts, [keyOf(item)]: (counts[keyOf(item)] ?? 0) + 1 }), {});
+  items.reduce<Record<string, number>>(
+    (counts, item) => ({ ...counts, [keyOf(item)]: (counts[keyOf(item)] ?? 0) + 1 }),
+    {},
+  );
 
 async function replicaOf(primary: number): Promise<number> {
   const { replicas } = await cluster.roles();
@@ -352,11 +391,22 @@ function watchInbox() {
     async heardAfter(chatId: string, timeoutMs = 15_000): Promise<number> {
       const started = Date.now();
       const sent = new Set<number>();
-      await eventually(async () => {
-        const result = await post(api.url, SendMessageDocument, { chatId, message: `nudge-${sent.size}` }, token.alice);
-        if (result.data?.sendMessage) sent.add(result.data.sendMessage.id);
-        return inbox.results.some((r) => r.data?.inboxChanged.chatId === chatId && sent.has(r.data.inboxChanged.latestMessageId ?? -1));
-      }, timeoutMs, 100);
+      await eventually(
+        async () => {
+          const result = await post(
+            api.url,
+            SendMessageDocument,
+            { chatId, message: `nudge-${sent.size}` },
+            token.alice,
+          );
+          if (result.data?.sendMessage) sent.add(result.data.sendMessage.id);
+          return inbox.results.some(
+            (r) => r.data?.inboxChanged.chatId === chatId && sent.has(r.data.inboxChanged.latestMessageId ?? -1),
+          );
+        },
+        timeoutMs,
+        100,
+      );
       return Date.now() - started;
     },
   };
@@ -373,7 +423,10 @@ function errorLogs(since: number): string[] {
 /** Server log lines at warn or above, counted by message and error. */
 function serverWarnings(since: number): Record<string, number> {
   const lines = api.logs.slice(since).filter((line) => Number(line.level) >= 40);
-  return countBy(lines, (line) => `${String(line.msg)}${typeof line.err === 'string' ? `: ${line.err.slice(0, 60)}` : ''}`);
+  return countBy(
+    lines,
+    (line) => `${String(line.msg)}${typeof line.err === 'string' ? `: ${line.err.slice(0, 60)}` : ''}`,
+  );
 }
 
 describe('a managed failover (CLUSTER FAILOVER on a replica) under a stream of sends', () => {
@@ -415,8 +468,16 @@ describe('a managed failover (CLUSTER FAILOVER on a replica) under a stream of s
     expect(stream.givenUp).toEqual([]);
     expect(stream.acks.filter((ack) => affected.has(ack.chatId) && ack.at > promotedAt).length).toBeGreaterThan(0);
     // A failed try is STORE_UNAVAILABLE (retry), never INTERNAL_SERVER_ERROR.
-    expect([...new Set(stream.failures.map((failure) => failure.code))].filter((code) => code !== 'STORE_UNAVAILABLE')).toEqual([]);
-    expect(outcome).toEqual({ lost: [], duplicates: { alice: [], bob: [], carol: [] }, renumbered: [], gapped: [], sameForAll: true });
+    expect(
+      [...new Set(stream.failures.map((failure) => failure.code))].filter((code) => code !== 'STORE_UNAVAILABLE'),
+    ).toEqual([]);
+    expect(outcome).toEqual({
+      lost: [],
+      duplicates: { alice: [], bob: [], carol: [] },
+      renumbered: [],
+      gapped: [],
+      sameForAll: true,
+    });
   }, 120_000);
 });
 
@@ -452,12 +513,26 @@ describe('an unmanaged failover (a primary killed with SIGKILL) under a stream o
       for (let probe = 0; !promoted; probe++) {
         const chat = on === 'dead' ? affected[0] : others[probe % others.length];
         const started = Date.now();
-        const result = await post(api.url, SendMessageDocument, { chatId: chat.id, message: `probe-${on}-${probe}` }, token.alice);
-        probes.push({ on, code: result.errors ? String(result.errors[0]?.extensions?.code) : undefined, at: Date.now(), ms: Date.now() - started });
+        const result = await post(
+          api.url,
+          SendMessageDocument,
+          { chatId: chat.id, message: `probe-${on}-${probe}` },
+          token.alice,
+        );
+        probes.push({
+          on,
+          code: result.errors ? String(result.errors[0]?.extensions?.code) : undefined,
+          at: Date.now(),
+          ms: Date.now() - started,
+        });
         await sleep(20);
       }
     });
-    await eventually(async () => probes.filter((p) => p.on === 'dead').length >= 2 && probes.some((p) => p.on === 'live'), 30_000, 20);
+    await eventually(
+      async () => probes.filter((p) => p.on === 'dead').length >= 2 && probes.some((p) => p.on === 'live'),
+      30_000,
+      20,
+    );
     const resumedAt = Date.now();
     await holdFailover(replica, false);
     await eventually(() => isPrimary(replica), 30_000, 20);
@@ -491,14 +566,17 @@ describe('an unmanaged failover (a primary killed with SIGKILL) under a stream o
         `${stream.acks.filter((ack) => onShard(ack) && ack.at >= replicatedBefore && ack.at <= killedAt).length} after the replica was last known to have everything, ${killedAt - replicatedBefore} ms before the kill); ` +
         `bob told of a send ${noticeAfterMs} ms after the stream; server warnings ${JSON.stringify(serverWarnings(logged))}`,
     );
-    if (outcome.lost.length > 0) console.log(`lost, ms before the kill: ${JSON.stringify(outcome.lost.map((ack) => killedAt - ack.at))}`);
+    if (outcome.lost.length > 0)
+      console.log(`lost, ms before the kill: ${JSON.stringify(outcome.lost.map((ack) => killedAt - ack.at))}`);
 
     // While the primary is down its slots answer STORE_UNAVAILABLE; the other slots keep working.
     expect(dead.length).toBeGreaterThan(0);
     expect(dead.map((p) => p.code)).toEqual(dead.map(() => 'STORE_UNAVAILABLE'));
     expect(live.length).toBeGreaterThan(0);
     expect(live.map((p) => p.code)).toEqual(live.map(() => undefined));
-    expect([...new Set(stream.failures.map((failure) => failure.code))].filter((code) => code !== 'STORE_UNAVAILABLE')).toEqual([]);
+    expect(
+      [...new Set(stream.failures.map((failure) => failure.code))].filter((code) => code !== 'STORE_UNAVAILABLE'),
+    ).toEqual([]);
     // Sends to those slots succeed again after the promotion, and none was given up. (How soon
     // is printed above: a test does not assert on wall-clock time.)
     expect(stream.givenUp).toEqual([]);
@@ -518,7 +596,12 @@ describe('an unmanaged failover (a primary killed with SIGKILL) under a stream o
     await eventually(async () => (await cluster.roles()).replicas.get(victim) === replica, 20_000, 100);
     await cluster.waitHealthy(20_000);
     expect(await isPrimary(victim)).toBe(false);
-    const again = await post(api.url, SendMessageDocument, { chatId: affected[0].id, message: 'after rejoin' }, token.alice);
+    const again = await post(
+      api.url,
+      SendMessageDocument,
+      { chatId: affected[0].id, message: 'after rejoin' },
+      token.alice,
+    );
     expect(again.errors).toBeUndefined();
     expectServerRunning();
   }, 180_000);
@@ -546,7 +629,8 @@ describe('an unmanaged failover with REDIS_WAIT_REPLICAS=1 (writes acknowledged 
     await eventually(() => isPrimary(replica), 30_000, 20);
     const promotedAt = Date.now();
     // The promoted node has no replica: writes there cannot be confirmed, so they fail.
-    const refusedByPromoted = (f: Failure) => affectedIds.has(f.chatId) && f.at > promotedAt && /of the 1 replicas required/.test(f.message);
+    const refusedByPromoted = (f: Failure) =>
+      affectedIds.has(f.chatId) && f.at > promotedAt && /of the 1 replicas required/.test(f.message);
     await eventually(async () => stream.failures.some(refusedByPromoted), 30_000, 20);
     const failedWithoutReplica = stream.failures.filter(refusedByPromoted);
     const restartedAt = Date.now();
@@ -572,7 +656,9 @@ describe('an unmanaged failover with REDIS_WAIT_REPLICAS=1 (writes acknowledged 
     );
 
     expect(stream.givenUp).toEqual([]);
-    expect([...new Set(stream.failures.map((failure) => failure.code))].filter((code) => code !== 'STORE_UNAVAILABLE')).toEqual([]);
+    expect(
+      [...new Set(stream.failures.map((failure) => failure.code))].filter((code) => code !== 'STORE_UNAVAILABLE'),
+    ).toEqual([]);
     expect(failedWithoutReplica.length).toBeGreaterThan(0);
     expect(ackedLastSecond.length).toBeGreaterThan(0);
     expect(outcome.lost).toEqual([]);
@@ -591,7 +677,12 @@ describe('a write cut off by a failover (REDIS_WAIT_REPLICAS=1, the primary kill
     await new Promise((resolve) => server.server.proc.once('exit', resolve));
     // A WAIT longer than the test needs: it is still pending when the primary dies.
     server = await startServer({ REDIS_WAIT_REPLICAS: '1', REDIS_WAIT_TIMEOUT_MS: '4000' });
-    const created = await post(api.url, CreateChatDocument, { members: ['bob', 'carol'], message: 'opened' }, token.alice);
+    const created = await post(
+      api.url,
+      CreateChatDocument,
+      { members: ['bob', 'carol'], message: 'opened' },
+      token.alice,
+    );
     expect(created.errors).toBeUndefined();
     const chatId = created.data!.createChat.id;
     const victim = (await slotOwners())(await keySlot(chatKeys.messages(chatId)));
@@ -603,7 +694,12 @@ describe('a write cut off by a failover (REDIS_WAIT_REPLICAS=1, the primary kill
     runningLoops.push(() => cluster.resume(replica));
     const clientMessageId = 'cut-off-1';
     const sentAt = Date.now();
-    const first = post(api.url, SendMessageDocument, { chatId, message: clientMessageId, clientMessageId }, token.alice);
+    const first = post(
+      api.url,
+      SendMessageDocument,
+      { chatId, message: clientMessageId, clientMessageId },
+      token.alice,
+    );
     await sleep(200);
     // The script has run and its reply is written once the primary holds the connection in WAIT.
     const probe = cluster.node(victim);
@@ -623,7 +719,12 @@ describe('a write cut off by a failover (REDIS_WAIT_REPLICAS=1, the primary kill
       message: answer.errors?.[0]?.message,
       data: answer.data ?? null,
       errorLogs: errorLogs(logged),
-    }).toEqual({ code: 'STORE_UNAVAILABLE', message: 'The data store is unavailable; retry shortly', data: null, errorLogs: [] });
+    }).toEqual({
+      code: 'STORE_UNAVAILABLE',
+      message: 'The data store is unavailable; retry shortly',
+      data: null,
+      errorLogs: [],
+    });
 
     // The replica goes on and is promoted; the killed node comes back as its replica, so writes
     // there can be confirmed again.
@@ -637,15 +738,24 @@ describe('a write cut off by a failover (REDIS_WAIT_REPLICAS=1, the primary kill
 
     let retried: { id: number; tries: number; codes: string[] } | undefined;
     const codes: string[] = [];
-    await eventually(async () => {
-      const result = await post(api.url, SendMessageDocument, { chatId, message: clientMessageId, clientMessageId }, token.alice);
-      if (result.data?.sendMessage && !result.errors) {
-        retried = { id: result.data.sendMessage.id, tries: codes.length + 1, codes };
-        return true;
-      }
-      codes.push(String(result.errors?.[0]?.extensions?.code ?? `HTTP ${result.status}`));
-      return false;
-    }, 20_000, 100);
+    await eventually(
+      async () => {
+        const result = await post(
+          api.url,
+          SendMessageDocument,
+          { chatId, message: clientMessageId, clientMessageId },
+          token.alice,
+        );
+        if (result.data?.sendMessage && !result.errors) {
+          retried = { id: result.data.sendMessage.id, tries: codes.length + 1, codes };
+          return true;
+        }
+        codes.push(String(result.errors?.[0]?.extensions?.code ?? `HTTP ${result.status}`));
+        return false;
+      },
+      20_000,
+      100,
+    );
     console.log(
       `write cut off by a failover: answered ${answer.errors?.[0]?.extensions?.code} "${answer.errors?.[0]?.message}" ${answeredAt - killedAt} ms after the kill ` +
         `(${killedAt - sentAt} ms after the send); replica primary ${promotedAt - killedAt} ms after the kill; the retry got id ${retried!.id} ` +

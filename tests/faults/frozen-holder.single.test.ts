@@ -8,7 +8,12 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import readline from 'node:readline';
-import { AcquireSemaphoreDocument, RefreshSemaphoreDocument, ReleaseSemaphoreDocument, SemaphoreStateDocument } from '../generated/graphql';
+import {
+  AcquireSemaphoreDocument,
+  RefreshSemaphoreDocument,
+  ReleaseSemaphoreDocument,
+  SemaphoreStateDocument,
+} from '../generated/graphql';
 import { serverForThisFile } from '../support/fixture';
 import { eventually, post } from '../support/graphql';
 import type { TestServer } from '../support/server';
@@ -28,7 +33,8 @@ beforeAll(() => {
   api = fixture.api;
 });
 afterEach(async () => {
-  for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  for (const child of children.splice(0))
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   await new Promise<void>((resolve) => (resource ? resource.close(() => resolve()) : resolve()));
   resource = undefined;
 });
@@ -61,8 +67,15 @@ async function fencedResource(): Promise<{ url: string; writes: Write[] }> {
 
 type Line = Record<string, unknown> & { event: string };
 
-function startHolder(env: Record<string, string>): { proc: ChildProcess; lines: Line[]; exited: Promise<number | null> } {
-  const proc = spawn(process.execPath, [HOLDER], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+function startHolder(env: Record<string, string>): {
+  proc: ChildProcess;
+  lines: Line[];
+  exited: Promise<number | null>;
+} {
+  const proc = spawn(process.execPath, [HOLDER], {
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   children.push(proc);
   const lines: Line[] = [];
   readline.createInterface({ input: proc.stdout }).on('line', (line) => lines.push(JSON.parse(line) as Line));
@@ -74,9 +87,17 @@ it('refuses a holder frozen past its timeout, whose token is lower than the next
   const { url: resourceUrl, writes } = await fencedResource();
   const frozenToken = api.server.verifier.sign('frozen-worker', ['service'], 3600);
   const freshToken = api.server.verifier.sign('fresh-worker', ['service'], 3600);
-  const state = async () => (await post(api.url, SemaphoreStateDocument, { name: NAME }, api.tokens.service)).data!.semaphore;
+  const state = async () =>
+    (await post(api.url, SemaphoreStateDocument, { name: NAME }, api.tokens.service)).data!.semaphore;
 
-  const holder = startHolder({ API_URL: api.url, API_TOKEN: frozenToken, RESOURCE_URL: resourceUrl, NAME, TIMEOUT_MS: String(TIMEOUT_MS), PAUSE_MS: String(PAUSE_MS) });
+  const holder = startHolder({
+    API_URL: api.url,
+    API_TOKEN: frozenToken,
+    RESOURCE_URL: resourceUrl,
+    NAME,
+    TIMEOUT_MS: String(TIMEOUT_MS),
+    PAUSE_MS: String(PAUSE_MS),
+  });
   // It holds steadily: two rounds of write and refresh, then it is frozen in its pause.
   await eventually(async () => holder.lines.some((line) => line.event === 'idle' && line.seq === 2), 15_000, 5);
   holder.proc.kill('SIGSTOP');
@@ -96,14 +117,28 @@ it('refuses a holder frozen past its timeout, whose token is lower than the next
   // Frozen but within its time, it still holds the only slot: nobody else gets it early.
   const early = await post(api.url, AcquireSemaphoreDocument, { name: NAME, limit: 1, timeoutMs: 10_000 }, freshToken);
   expect(early.data).toEqual({ acquireSemaphore: null });
-  expect(await state()).toMatchObject({ limit: 1, lastFencingToken: 1, holders: [{ owner: 'frozen-worker', fencingToken: 1 }] });
+  expect(await state()).toMatchObject({
+    limit: 1,
+    lastFencingToken: 1,
+    holders: [{ owner: 'frozen-worker', fencingToken: 1 }],
+  });
 
   // Past its timeout the slot goes to the next caller, with a higher fencing token.
-  const next = (await post(api.url, AcquireSemaphoreDocument, { name: NAME, limit: 1, timeoutMs: 10_000, waitMs: 15_000 }, freshToken)).data!.acquireSemaphore!;
+  const next = (
+    await post(
+      api.url,
+      AcquireSemaphoreDocument,
+      { name: NAME, limit: 1, timeoutMs: 10_000, waitMs: 15_000 },
+      freshToken,
+    )
+  ).data!.acquireSemaphore!;
   expect(next.fencingToken).toBe(2);
   expect(next.fencingToken).toBeGreaterThan(first.fencingToken);
   expect(await state()).toMatchObject({ lastFencingToken: 2, holders: [{ owner: 'fresh-worker', fencingToken: 2 }] });
-  const freshWrite = await fetch(resourceUrl, { method: 'POST', body: JSON.stringify({ writer: 'fresh', fencingToken: next.fencingToken, seq: 1 }) });
+  const freshWrite = await fetch(resourceUrl, {
+    method: 'POST',
+    body: JSON.stringify({ writer: 'fresh', fencingToken: next.fencingToken, seq: 1 }),
+  });
   expect(freshWrite.status).toBe(200);
   // The holder never ran meanwhile: it printed nothing more.
   expect(holder.lines).toHaveLength(7);
@@ -126,11 +161,17 @@ it('refuses a holder frozen past its timeout, whose token is lower than the next
   ]);
 
   // The new holder is untouched by all that: it still holds, refreshes and releases its slot.
-  expect(await state()).toMatchObject({ lastFencingToken: 2, waiting: 0, holders: [{ owner: 'fresh-worker', fencingToken: 2 }] });
+  expect(await state()).toMatchObject({
+    lastFencingToken: 2,
+    waiting: 0,
+    holders: [{ owner: 'fresh-worker', fencingToken: 2 }],
+  });
   const refreshed = await post(api.url, RefreshSemaphoreDocument, { name: NAME, id: next.id }, freshToken);
   expect(refreshed.data!.refreshSemaphore).toMatchObject({ id: next.id, fencingToken: 2 });
   // The frozen holder's lease id was never the new one's.
   expect(next.id).not.toBe(first.id);
-  expect((await post(api.url, ReleaseSemaphoreDocument, { name: NAME, id: next.id }, freshToken)).data).toEqual({ releaseSemaphore: true });
+  expect((await post(api.url, ReleaseSemaphoreDocument, { name: NAME, id: next.id }, freshToken)).data).toEqual({
+    releaseSemaphore: true,
+  });
   expect((await state()).holders).toEqual([]);
 }, 45_000);

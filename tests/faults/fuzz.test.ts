@@ -48,10 +48,12 @@ import { closeRawSockets } from '../support/raw-ws';
 // Settings: a fixed seed and bounded runs in CI; `npm run fuzz` (FUZZ=long) a random seed and more.
 // ---------------------------------------------------------------------------------------------
 const LONG = process.env.FUZZ === 'long';
-const SEED = process.env.FUZZ_SEED !== undefined ? Number(process.env.FUZZ_SEED) : LONG ? Math.floor(Math.random() * 2 ** 31) : 20;
+const SEED =
+  process.env.FUZZ_SEED !== undefined ? Number(process.env.FUZZ_SEED) : LONG ? Math.floor(Math.random() * 2 ** 31) : 20;
 const RUNS = process.env.FUZZ_RUNS !== undefined ? Number(process.env.FUZZ_RUNS) : LONG ? 200 : undefined;
 const REPLAY_PATH = process.env.FUZZ_PATH;
-if (!Number.isInteger(SEED) || (RUNS !== undefined && !(Number.isInteger(RUNS) && RUNS > 0))) throw new Error('FUZZ_SEED must be an integer and FUZZ_RUNS a positive integer');
+if (!Number.isInteger(SEED) || (RUNS !== undefined && !(Number.isInteger(RUNS) && RUNS > 0)))
+  throw new Error('FUZZ_SEED must be an integer and FUZZ_RUNS a positive integer');
 
 /** Runs per property in CI, chosen to keep this file well under a minute on two cores. */
 const CI_RUNS = {
@@ -80,7 +82,11 @@ let seed: SeedState;
 beforeAll(async () => {
   const api = fixture.api;
   // The schema as the server serves it: introspected over HTTP, not read from a list of fields.
-  const introspection = await postBody(api, JSON.stringify({ query: getIntrospectionQuery({ specifiedByUrl: true, directiveIsRepeatable: true }) }), api.tokens.user);
+  const introspection = await postBody(
+    api,
+    JSON.stringify({ query: getIntrospectionQuery({ specifiedByUrl: true, directiveIsRepeatable: true }) }),
+    api.tokens.user,
+  );
   schema = buildClientSchema(introspection.data as IntrospectionQuery);
   fields = rootFields(schema);
   scalars = inputScalars(schema);
@@ -88,7 +94,9 @@ beforeAll(async () => {
   await seed.create();
   runner = new FuzzRunner(api, seed);
   await runner.start();
-  console.info(`fuzz: seed ${SEED}${REPLAY_PATH ? `, replaying path ${REPLAY_PATH}` : ''}; runs per property ${RUNS ?? JSON.stringify(CI_RUNS)}`);
+  console.info(
+    `fuzz: seed ${SEED}${REPLAY_PATH ? `, replaying path ${REPLAY_PATH}` : ''}; runs per property ${RUNS ?? JSON.stringify(CI_RUNS)}`,
+  );
 }, 60_000);
 
 beforeEach(() => runner.reset());
@@ -96,7 +104,7 @@ beforeEach(() => runner.reset());
 afterAll(() => {
   if (runner) {
     const t = runner.tally;
-      console.info(
+    console.info(
       `fuzz: ${t.cases} cases (${JSON.stringify(t.byTransport)}), ${t.refused} refused and checked against Redis, ` +
         `${t.arguments.size} arguments given values, ${seed.slowChecks} Redis comparisons by snapshot, ` +
         `${runner.notificationsSeen} notifications to the long-running subscription; answers: ${JSON.stringify(t.codes)}`,
@@ -113,7 +121,11 @@ const target = (key: string): RootField => {
 };
 
 /** Runs the property; on failure, fast-check's report (shrunk counterexample) and the command that replays it. */
-async function fuzz(arbitrary: fc.Arbitrary<FuzzCase | FuzzCase[]>, runs: number, expectation?: Expectation): Promise<void> {
+async function fuzz(
+  arbitrary: fc.Arbitrary<FuzzCase | FuzzCase[]>,
+  runs: number,
+  expectation?: Expectation,
+): Promise<void> {
   const details = await fc.check(
     fc.asyncProperty(arbitrary, async (cases) => {
       for (const c of Array.isArray(cases) ? cases : [cases]) {
@@ -135,7 +147,8 @@ async function fuzz(arbitrary: fc.Arbitrary<FuzzCase | FuzzCase[]>, runs: number
   );
 }
 
-const anyField = (options: CaseOptions = {}): fc.Arbitrary<FuzzCase> => fc.constantFrom(...fields).chain((f) => caseFor(f, scalars, options));
+const anyField = (options: CaseOptions = {}): fc.Arbitrary<FuzzCase> =>
+  fc.constantFrom(...fields).chain((f) => caseFor(f, scalars, options));
 
 describe('the schema-driven fuzzer', () => {
   it('fuzzes the schema the server serves, every root field of it', () => {
@@ -166,7 +179,9 @@ describe('the schema-driven fuzzer', () => {
       const withJson = fields.filter((f) => f.field.args.some((a) => getNamedType(a.type).name === 'JSON'));
       expect(withJson.length).toBeGreaterThan(0);
       // Mostly as a service caller: a user is refused (FORBIDDEN) before the arguments are converted.
-      const cases = fc.constantFrom(...withJson).chain((f) => caseFor(f, scalars, { hugeJson: true, callers: ['service', 'service', 'service', 'user'] }));
+      const cases = fc
+        .constantFrom(...withJson)
+        .chain((f) => caseFor(f, scalars, { hugeJson: true, callers: ['service', 'service', 'service', 'user'] }));
       await fuzz(cases, runsOf('json'));
     },
     timeoutFor(runsOf('json'), 300),
@@ -176,15 +191,43 @@ describe('the schema-driven fuzzer', () => {
     'refuses bodies and frames over the size limit: 413 PAYLOAD_TOO_LARGE over HTTP, 1009 over WebSocket',
     async () => {
       const padding = fc.constantFrom<[string, (c: FuzzCase) => FuzzCase]>(
-        ['a comment', (c) => ({ ...c, request: { ...c.request, query: `${c.request.query}\n#${'x'.repeat(LIMITS.bodyBytes)}` } })],
-        ['an unused variable', (c) => ({ ...c, request: { ...c.request, variables: { ...(c.request.variables as object), pad: 'x'.repeat(LIMITS.bodyBytes) } } })],
-        ['an array 60,000 deep', (c) => ({ ...c, request: { ...c.request, variables: { ...(c.request.variables as object), pad: deepArray(60_000) } } })],
-        ['a megabyte of spaces', (c) => ({ ...c, request: { ...c.request, query: `${c.request.query}${' '.repeat(1024 * 1024)}` } })],
+        [
+          'a comment',
+          (c) => ({ ...c, request: { ...c.request, query: `${c.request.query}\n#${'x'.repeat(LIMITS.bodyBytes)}` } }),
+        ],
+        [
+          'an unused variable',
+          (c) => ({
+            ...c,
+            request: {
+              ...c.request,
+              variables: { ...(c.request.variables as object), pad: 'x'.repeat(LIMITS.bodyBytes) },
+            },
+          }),
+        ],
+        [
+          'an array 60,000 deep',
+          (c) => ({
+            ...c,
+            request: { ...c.request, variables: { ...(c.request.variables as object), pad: deepArray(60_000) } },
+          }),
+        ],
+        [
+          'a megabyte of spaces',
+          (c) => ({ ...c, request: { ...c.request, query: `${c.request.query}${' '.repeat(1024 * 1024)}` } }),
+        ],
       );
-      const cases = fc.tuple(anyField(), padding).map(([c, [what, pad]]) => withDisplay({ ...pad(c), notes: [...c.notes, `padded with ${what} past the limit`] }));
+      const cases = fc
+        .tuple(anyField(), padding)
+        .map(([c, [what, pad]]) =>
+          withDisplay({ ...pad(c), notes: [...c.notes, `padded with ${what} past the limit`] }),
+        );
       const tooLarge: Expectation = (answer) => {
-        if (answer.transport === 'ws') return answer.closed?.code === 1009 ? [] : ['expected the socket to close with 1009'];
-        return answer.status === 413 && answer.codes.join() === 'PAYLOAD_TOO_LARGE' ? [] : ['expected HTTP 413 PAYLOAD_TOO_LARGE'];
+        if (answer.transport === 'ws')
+          return answer.closed?.code === 1009 ? [] : ['expected the socket to close with 1009'];
+        return answer.status === 413 && answer.codes.join() === 'PAYLOAD_TOO_LARGE'
+          ? []
+          : ['expected HTTP 413 PAYLOAD_TOO_LARGE'];
       };
       await fuzz(cases, runsOf('oversize'), tooLarge);
     },
@@ -194,15 +237,17 @@ describe('the schema-driven fuzzer', () => {
   it(
     'answers mutated documents of every root field (tokens deleted, inserted, duplicated, swapped)',
     async () => {
-      const cases = fc
-        .tuple(anyField(), mutationsFor(schema))
-        .map(([c, mutations]) =>
-          withDisplay({
-            ...c,
-            request: { ...c.request, query: mutate(c.request.query, mutations) },
-            notes: [...c.notes, `mutated from: ${c.request.query.slice(0, 300)}`, `mutations: ${JSON.stringify(mutations)}`],
-          }),
-        );
+      const cases = fc.tuple(anyField(), mutationsFor(schema)).map(([c, mutations]) =>
+        withDisplay({
+          ...c,
+          request: { ...c.request, query: mutate(c.request.query, mutations) },
+          notes: [
+            ...c.notes,
+            `mutated from: ${c.request.query.slice(0, 300)}`,
+            `mutations: ${JSON.stringify(mutations)}`,
+          ],
+        }),
+      );
       await fuzz(cases, runsOf('mutated'));
     },
     timeoutFor(runsOf('mutated')),
@@ -225,7 +270,9 @@ describe('the schema-driven fuzzer', () => {
       };
       const expectation: Expectation = (answer: Answer, c: FuzzCase) => {
         if (!resolutionFails(c) || answer.closed) return [];
-        return answer.codes.join() === 'OPERATION_RESOLUTION_FAILURE' ? [] : [`expected OPERATION_RESOLUTION_FAILURE (as over HTTP), got ${JSON.stringify(answer.codes)}`];
+        return answer.codes.join() === 'OPERATION_RESOLUTION_FAILURE'
+          ? []
+          : [`expected OPERATION_RESOLUTION_FAILURE (as over HTTP), got ${JSON.stringify(answer.codes)}`];
       };
       await fuzz(anyField({ operationNames: true, portable: true }), runsOf('operationNames'), expectation);
     },
@@ -254,7 +301,8 @@ describe('the schema-driven fuzzer', () => {
           if (transport === 'get' && /\\ud[89a-f][0-9a-f]{2}/i.test(requestJson(c.request))) continue;
           const mine = [...new Set(other.codes.map(String))].sort();
           const theirs = [...new Set(fast.codes.map(String))].sort();
-          if (mine.join() !== theirs.join()) problems.push(`over ${transport} ${JSON.stringify(mine)}, over the fast path ${JSON.stringify(theirs)}`);
+          if (mine.join() !== theirs.join())
+            problems.push(`over ${transport} ${JSON.stringify(mine)}, over the fast path ${JSON.stringify(theirs)}`);
         }
         return problems;
       };
@@ -267,11 +315,14 @@ describe('the schema-driven fuzzer', () => {
   );
 
   // Only a full run can be held to it: not a replay, nor fewer runs than CI's.
-  (REPLAY_PATH || runsOf('perField') < CI_RUNS.perField ? it.skip : it)('gave a value to every argument of every root field', () => {
-    const all = fields.flatMap((f) => f.field.args.map((a) => `${f.key}.${a.name}`));
-    expect(all.length).toBeGreaterThan(80);
-    expect(all.filter((a) => !runner.tally.arguments.has(a))).toEqual([]);
-  });
+  (REPLAY_PATH || runsOf('perField') < CI_RUNS.perField ? it.skip : it)(
+    'gave a value to every argument of every root field',
+    () => {
+      const all = fields.flatMap((f) => f.field.args.map((a) => `${f.key}.${a.name}`));
+      expect(all.length).toBeGreaterThan(80);
+      expect(all.filter((a) => !runner.tally.arguments.has(a))).toEqual([]);
+    },
+  );
 
   it('kept the long-running subscription beside the fuzzed operations open and notified', async () => {
     expect(await runner.watcherStillNotified()).toEqual([]);

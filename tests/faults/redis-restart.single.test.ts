@@ -11,7 +11,17 @@
 // fsync is in progress (up to 2 s), which a loaded disk can cause.
 import { InboxChangedDocument } from '../generated/graphql';
 import { chatKeys } from '../../src/redis/keys';
-import { createChat, oneTo, pullAll, serverEnv, sleep, trySend, userToken, type Send, type Stored } from '../support/chat-faults';
+import {
+  createChat,
+  oneTo,
+  pullAll,
+  serverEnv,
+  sleep,
+  trySend,
+  userToken,
+  type Send,
+  type Stored,
+} from '../support/chat-faults';
 import { connectWs, wsOperation, type WsClient } from '../support/graphql';
 import { cleanUpProcesses, ensureBuilt, startAndWait, tempDir, type Started } from '../support/process';
 import { startRedisProcess, stopRedisProcesses, type RedisProcess } from '../support/redis-process';
@@ -74,12 +84,17 @@ it('fails fast while Redis is down, recovers without a restart, and loses no ack
   const waitFor = async (what: string, probe: () => boolean, timeoutMs: number): Promise<void> => {
     const deadline = Date.now() + timeoutMs;
     while (!probe()) {
-      if (Date.now() > deadline) throw new Error(`${what} not reached in ${timeoutMs} ms; server output:\n${api.server.output().slice(-3000)}`);
+      if (Date.now() > deadline)
+        throw new Error(`${what} not reached in ${timeoutMs} ms; server output:\n${api.server.output().slice(-3000)}`);
       await sleep(20);
     }
   };
 
-  await waitFor('30 acknowledged sends per sender', () => SENDERS.every((s) => sends.filter((x) => x.sender === s && x.outcome.kind === 'acked').length >= 30), 20_000);
+  await waitFor(
+    '30 acknowledged sends per sender',
+    () => SENDERS.every((s) => sends.filter((x) => x.sender === s && x.outcome.kind === 'acked').length >= 30),
+    20_000,
+  );
   // Redis hangs for a moment, then dies: the sends that reached it meanwhile are in flight when
   // it is killed, and their replies are lost.
   process.kill(redis.pid!, 'SIGSTOP');
@@ -100,8 +115,17 @@ it('fails fast while Redis is down, recovers without a restart, and loses no ack
   const restartedAt = Date.now();
 
   // Without restarting the API: sends succeed again, and readiness follows.
-  await waitFor('10 acknowledged sends per sender after the restart', () => SENDERS.every((s) => sends.filter((x) => x.sender === s && x.phase === 'after' && x.outcome.kind === 'acked').length >= 10), 15_000);
-  const firstAckAfter = Math.min(...sends.filter((s) => s.phase === 'after' && s.outcome.kind === 'acked').map((s) => s.finishedAt)) - restartedAt;
+  await waitFor(
+    '10 acknowledged sends per sender after the restart',
+    () =>
+      SENDERS.every(
+        (s) => sends.filter((x) => x.sender === s && x.phase === 'after' && x.outcome.kind === 'acked').length >= 10,
+      ),
+    15_000,
+  );
+  const firstAckAfter =
+    Math.min(...sends.filter((s) => s.phase === 'after' && s.outcome.kind === 'acked').map((s) => s.finishedAt)) -
+    restartedAt;
   let ready = await readyz(url);
   for (let i = 0; ready.status !== 200 && i < 50; i++) {
     await sleep(100);
@@ -119,8 +143,12 @@ it('fails fast while Redis is down, recovers without a restart, and loses no ack
     expect(send.outcome.elapsedMs).toBeLessThan(FAILS_FAST_MS);
   }
   // Nothing was acknowledged while Redis was down (a send waiting when it came back may have been).
-  expect(sends.filter((s) => s.outcome.kind === 'acked' && s.startedAt > killedAt && s.finishedAt < restartingAt)).toEqual([]);
-  expect(sends.filter((s) => s.phase === 'down' && s.outcome.kind !== 'acked').length).toBeGreaterThanOrEqual(SENDERS.length * 3);
+  expect(
+    sends.filter((s) => s.outcome.kind === 'acked' && s.startedAt > killedAt && s.finishedAt < restartingAt),
+  ).toEqual([]);
+  expect(sends.filter((s) => s.phase === 'down' && s.outcome.kind !== 'acked').length).toBeGreaterThanOrEqual(
+    SENDERS.length * 3,
+  );
   // Each sender had a send in flight when Redis died (sent while it hung); it failed too.
   const inFlight = failed.filter((s) => s.startedAt < killedAt);
   expect(new Set(inFlight.map((s) => s.sender))).toEqual(new Set(SENDERS));
@@ -136,8 +164,12 @@ it('fails fast while Redis is down, recovers without a restart, and loses no ack
     expect(outcome).toMatchObject({ kind: 'acked' });
     retried.push({ id: (outcome as { id: number }).id, sender: send.sender, message: send.message });
   }
-  const ackedSends: Stored[] = sends.flatMap((s) => (s.outcome.kind === 'acked' ? [{ id: s.outcome.id, sender: s.sender, message: s.message }] : []));
-  const expected = [{ id: 1, sender: 'alice', message: 'welcome' }, ...ackedSends, ...retried].sort((a, b) => a.id - b.id);
+  const ackedSends: Stored[] = sends.flatMap((s) =>
+    s.outcome.kind === 'acked' ? [{ id: s.outcome.id, sender: s.sender, message: s.message }] : [],
+  );
+  const expected = [{ id: 1, sender: 'alice', message: 'welcome' }, ...ackedSends, ...retried].sort(
+    (a, b) => a.id - b.id,
+  );
   // No two sends share an id, and ids are 1..N without gaps: nothing stored is unaccounted for.
   expect(expected.map((m) => m.id)).toEqual(oneTo(expected.length));
   expect(new Set(expected.map((m) => m.message)).size).toBe(expected.length);
@@ -153,7 +185,11 @@ it('fails fast while Redis is down, recovers without a restart, and loses no ack
   // dave's subscription, opened before the outage, hears of sends after it.
   const probe = await trySend(url, userToken('alice'), chatId, 'are you there?', 'alice-probe');
   expect(probe).toMatchObject({ kind: 'acked', id: expected.length + 1 });
-  await waitFor('a notification of the probe', () => daveInbox.results.some((r) => r.data?.inboxChanged.latestMessageId === expected.length + 1), 5000);
+  await waitFor(
+    'a notification of the probe',
+    () => daveInbox.results.some((r) => r.data?.inboxChanged.latestMessageId === expected.length + 1),
+    5000,
+  );
 
   const figures = {
     inFlightAtKill: inFlight.length,
@@ -161,7 +197,10 @@ it('fails fast while Redis is down, recovers without a restart, and loses no ack
     ackedBefore: acked('before'),
     ackedAfter: acked('after'),
     failed: failed.length,
-    failedElapsedMs: { max: Math.max(...failed.map((s) => s.outcome.elapsedMs)), median: failed.map((s) => s.outcome.elapsedMs).sort((a, b) => a - b)[Math.floor(failed.length / 2)] },
+    failedElapsedMs: {
+      max: Math.max(...failed.map((s) => s.outcome.elapsedMs)),
+      median: failed.map((s) => s.outcome.elapsedMs).sort((a, b) => a - b)[Math.floor(failed.length / 2)],
+    },
     // Retries come after every other send, so one answered with an older id had been stored.
     retriedAlreadyStored: retried.filter((m) => m.id < lastAcked).length,
     readyzWhileDown: probes.length,

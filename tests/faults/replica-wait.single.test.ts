@@ -106,7 +106,10 @@ it('answers STORE_UNAVAILABLE, logging no error, when the connection drops while
   expect(isStoreUnavailable(error)).toBe(true);
 
   const { logger, lines } = captureLogs('debug');
-  const formatted = createErrorFormatter({ isProduction: true, logger })({ message: String((error as Error).message) }, error);
+  const formatted = createErrorFormatter({ isProduction: true, logger })(
+    { message: String((error as Error).message) },
+    error,
+  );
   expect(formatted.extensions).toEqual({ code: 'STORE_UNAVAILABLE' });
   expect(lines.filter((line) => Number(line.level) >= 50)).toEqual([]);
 

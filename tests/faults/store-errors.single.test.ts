@@ -36,7 +36,9 @@ async function blockedClient(redis: RedisProcess): Promise<void> {
 }
 
 /** What a promise rejected with (it must reject). */
-async function rejection(pending: Promise<unknown>): Promise<Error & { command?: { name: string }; previousErrors?: Error[] }> {
+async function rejection(
+  pending: Promise<unknown>,
+): Promise<Error & { command?: { name: string }; previousErrors?: Error[] }> {
   return pending.then(
     (value) => {
       throw new Error(`expected a rejection, got ${JSON.stringify(value)}`);
@@ -49,7 +51,9 @@ async function rejection(pending: Promise<unknown>): Promise<Error & { command?:
  * A loopback proxy to `port` that, once armed, lets through only the first reply line after the
  * client sends `marker`, then closes the client's connection: a connection lost between replies.
  */
-async function cuttingProxy(port: number): Promise<{ url: (password: string) => string; cutAfterFirstReplyTo: (marker: string) => void }> {
+async function cuttingProxy(
+  port: number,
+): Promise<{ url: (password: string) => string; cutAfterFirstReplyTo: (marker: string) => void }> {
   let marker: string | undefined;
   const server = net.createServer((downstream) => {
     const upstream = net.connect(port, '127.0.0.1');
@@ -152,7 +156,11 @@ describe('errors that mean the store cannot serve now (STORE_UNAVAILABLE)', () =
 
     const error = await rejection(new MailboxRepository(client, SETTINGS).status('bob'));
     expect(error.message).toMatch(/^EXECABORT /);
-    expect(error.previousErrors?.map((refusal) => refusal.message.split(' ')[0])).toEqual(['MASTERDOWN', 'MASTERDOWN', 'MASTERDOWN']);
+    expect(error.previousErrors?.map((refusal) => refusal.message.split(' ')[0])).toEqual([
+      'MASTERDOWN',
+      'MASTERDOWN',
+      'MASTERDOWN',
+    ]);
     expect(isStoreUnavailable(error)).toBe(true);
   });
 

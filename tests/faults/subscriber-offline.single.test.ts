@@ -33,7 +33,9 @@ async function subscribe(user: string): Promise<Listener> {
   await raw.next((frame) => frame.type === 'connection_ack');
   raw.send({ id: 'inbox', type: 'subscribe', payload: { query: print(InboxChangedDocument) } });
   const notices = (): Notice[] =>
-    raw.frames.filter((frame) => frame.type === 'next' && frame.id === 'inbox').map((frame) => (frame.payload as { data: { inboxChanged: Notice } }).data.inboxChanged);
+    raw.frames
+      .filter((frame) => frame.type === 'next' && frame.id === 'inbox')
+      .map((frame) => (frame.payload as { data: { inboxChanged: Notice } }).data.inboxChanged);
   return Object.assign(raw, { notices });
 }
 
@@ -41,14 +43,20 @@ async function subscribe(user: string): Promise<Listener> {
  * The first pull after reconnecting: fetchPendingMessages in small pages while `remaining` says
  * there is more. Returns the messages and how many fetches it took.
  */
-async function pullWhileRemaining(user: string, chatId: string, limit: number): Promise<{ messages: Stored[]; fetches: number }> {
+async function pullWhileRemaining(
+  user: string,
+  chatId: string,
+  limit: number,
+): Promise<{ messages: Stored[]; fetches: number }> {
   const messages: Stored[] = [];
   for (let fetches = 1; fetches <= 1000; fetches++) {
     const result = await post(api.url, FetchPendingMessagesDocument, { limit }, token(user));
     expect(result.errors).toBeUndefined();
     const chats = result.data!.fetchPendingMessages;
     expect(chats.every((chat) => chat.chatId === chatId)).toBe(true);
-    messages.push(...chats.flatMap((chat) => chat.messages.map(({ id, sender, message }) => ({ id, sender, message }))));
+    messages.push(
+      ...chats.flatMap((chat) => chat.messages.map(({ id, sender, message }) => ({ id, sender, message }))),
+    );
     if (chats.every((chat) => chat.remaining === 0)) return { messages, fetches };
   }
   throw new Error('remaining never reached 0');
@@ -131,7 +139,8 @@ it('gives a subscriber whose socket dropped mid-stream exactly what it missed in
   expect(await pullAll(api.url, token('bob'), chatId)).toEqual(afterwards);
   // carol, who never listened, has everything once.
   expect(await pullAll(api.url, token('carol'), chatId)).toEqual([...all, ...afterwards]);
-  if (process.env.FAULT_FIGURES) process.stdout.write(`${JSON.stringify({ pulledOnline: pulledOnline.length, missed: missed.length, fetches })}\n`);
+  if (process.env.FAULT_FIGURES)
+    process.stdout.write(`${JSON.stringify({ pulledOnline: pulledOnline.length, missed: missed.length, fetches })}\n`);
 });
 
 it('fills a full minute offline exactly with the next pull', async () => {

@@ -63,7 +63,9 @@ async function startInstance(extra: Record<string, string> = {}): Promise<Starte
   return startAndWait(serverEnv(redis.env, tempDir(), extra));
 }
 
-async function startPair(extra: (which: 'a' | 'b') => Record<string, string> = () => ({})): Promise<[Started, Started]> {
+async function startPair(
+  extra: (which: 'a' | 'b') => Record<string, string> = () => ({}),
+): Promise<[Started, Started]> {
   return Promise.all([startInstance(extra('a')), startInstance(extra('b'))]);
 }
 
@@ -103,10 +105,20 @@ describe('two instances serving clients', () => {
   it('shows a chat created on A, written to on B, to its members on either', async () => {
     const created = await ok(a.url, CreateChatDocument, { members: ['bob'], message: 'hello from A' }, token.alice);
     const chatId = created.createChat.id;
-    const sent = await ok(b.url, SendMessageDocument, { chatId, message: 'reply via B', clientMessageId: 'bob-1' }, token.bob);
+    const sent = await ok(
+      b.url,
+      SendMessageDocument,
+      { chatId, message: 'reply via B', clientMessageId: 'bob-1' },
+      token.bob,
+    );
     expect(sent.sendMessage.id).toBe(2);
     // The same clientMessageId through the other instance is the same message, not a copy.
-    const resent = await ok(a.url, SendMessageDocument, { chatId, message: 'reply via B', clientMessageId: 'bob-1' }, token.bob);
+    const resent = await ok(
+      a.url,
+      SendMessageDocument,
+      { chatId, message: 'reply via B', clientMessageId: 'bob-1' },
+      token.bob,
+    );
     expect(resent.sendMessage.id).toBe(2);
 
     const expected = [
@@ -137,15 +149,24 @@ describe('two instances serving clients', () => {
 
   it('refuses through B a lock held through A, and grants it through B with the next fencing token once A releases it', async () => {
     const name = `invoice/${Date.now()}`;
-    const held = (await ok(a.url, AcquireLockDocument, { name, acquireTimeoutMs: 0, lockTimeoutMs: 20_000 }, token.service)).acquireLock;
+    const held = (
+      await ok(a.url, AcquireLockDocument, { name, acquireTimeoutMs: 0, lockTimeoutMs: 20_000 }, token.service)
+    ).acquireLock;
     expect(held).not.toBeNull();
-    const refused = await ok(b.url, AcquireLockDocument, { name, acquireTimeoutMs: 0, lockTimeoutMs: 20_000 }, token.service);
+    const refused = await ok(
+      b.url,
+      AcquireLockDocument,
+      { name, acquireTimeoutMs: 0, lockTimeoutMs: 20_000 },
+      token.service,
+    );
     expect(refused.acquireLock).toBeNull();
     const state = await ok(b.url, LockStateDocument, { name }, token.service);
     expect(state.lock.holder?.fencingToken).toBe(held!.fencingToken);
 
     expect((await ok(a.url, ReleaseLockDocument, { name, token: held!.token }, token.service)).releaseLock).toBe(true);
-    const next = (await ok(b.url, AcquireLockDocument, { name, acquireTimeoutMs: 0, lockTimeoutMs: 20_000 }, token.service)).acquireLock;
+    const next = (
+      await ok(b.url, AcquireLockDocument, { name, acquireTimeoutMs: 0, lockTimeoutMs: 20_000 }, token.service)
+    ).acquireLock;
     expect(next?.fencingToken).toBe(held!.fencingToken + 1);
     // A's token is spent: releasing with it again through either instance does nothing.
     expect((await ok(b.url, ReleaseLockDocument, { name, token: held!.token }, token.service)).releaseLock).toBe(false);
@@ -159,10 +180,17 @@ describe('two instances serving clients', () => {
     const chatId = created.createChat.id;
     const inbox = wsOperation(socketTo(b.url, token.bob).client, InboxChangedDocument, {});
     const sentIds: number[] = [];
-    await eventually(async () => {
-      sentIds.push((await ok(a.url, SendMessageDocument, { chatId, message: `ping ${sentIds.length}` }, token.alice)).sendMessage.id);
-      return inbox.results.length > 0;
-    }, 10_000, 100);
+    await eventually(
+      async () => {
+        sentIds.push(
+          (await ok(a.url, SendMessageDocument, { chatId, message: `ping ${sentIds.length}` }, token.alice)).sendMessage
+            .id,
+        );
+        return inbox.results.length > 0;
+      },
+      10_000,
+      100,
+    );
     const notice = inbox.results[0].data!.inboxChanged;
     expect(notice).toMatchObject({ chatId, mailbox: false });
     expect(sentIds).toContain(notice.latestMessageId);
@@ -174,33 +202,49 @@ describe('two instances serving clients', () => {
   it('tells a subscriber on A of a counter updated through B (counterUpdated)', async () => {
     const name = `notify/${Date.now()}`;
     const updates = wsOperation(socketTo(a.url, token.alice).client, CounterUpdatedDocument, { name });
-    await eventually(async () => {
-      await ok(b.url, UpdateCounterDocument, { name, count: 1 }, token.service);
-      return updates.results.length > 0;
-    }, 10_000, 100);
+    await eventually(
+      async () => {
+        await ok(b.url, UpdateCounterDocument, { name, count: 1 }, token.service);
+        return updates.results.length > 0;
+      },
+      10_000,
+      100,
+    );
     expect(updates.results[0].data!.counterUpdated.name).toBe(name);
   });
 
   it('tells a subscriber on B of a semaphore released through A (semaphoreReleased)', async () => {
     const name = `render/${Date.now()}`;
     const released = wsOperation(socketTo(b.url, token.service).client, SemaphoreReleasedDocument, { name });
-    await eventually(async () => {
-      const lease = (await ok(a.url, AcquireSemaphoreDocument, { name, limit: 1, timeoutMs: 10_000 }, token.service)).acquireSemaphore;
-      expect(lease).not.toBeNull();
-      expect((await ok(a.url, ReleaseSemaphoreDocument, { name, id: lease!.id }, token.service)).releaseSemaphore).toBe(true);
-      return released.results.length > 0;
-    }, 10_000, 100);
+    await eventually(
+      async () => {
+        const lease = (await ok(a.url, AcquireSemaphoreDocument, { name, limit: 1, timeoutMs: 10_000 }, token.service))
+          .acquireSemaphore;
+        expect(lease).not.toBeNull();
+        expect(
+          (await ok(a.url, ReleaseSemaphoreDocument, { name, id: lease!.id }, token.service)).releaseSemaphore,
+        ).toBe(true);
+        return released.results.length > 0;
+      },
+      10_000,
+      100,
+    );
     expect(released.results[0].data!.semaphoreReleased.name).toBe(name);
   });
 
   it('tells a subscriber on A of a task changed through B (taskChanged)', async () => {
     const queue = `notify-${Date.now()}`;
-    const task = (await ok(b.url, EnqueueTaskDocument, { queue, name: 'work', delayMs: 3_600_000 }, token.service)).enqueueTask;
+    const task = (await ok(b.url, EnqueueTaskDocument, { queue, name: 'work', delayMs: 3_600_000 }, token.service))
+      .enqueueTask;
     const changes = wsOperation(socketTo(a.url, token.service).client, TaskChangedDocument, { id: task.id });
-    await eventually(async () => {
-      await ok(b.url, RescheduleTaskDocument, { id: task.id, delayMs: 3_600_000 }, token.service);
-      return changes.results.length > 0;
-    }, 10_000, 100);
+    await eventually(
+      async () => {
+        await ok(b.url, RescheduleTaskDocument, { id: task.id, delayMs: 3_600_000 }, token.service);
+        return changes.results.length > 0;
+      },
+      10_000,
+      100,
+    );
     expect(changes.results[0].data!.taskChanged).toEqual({ id: task.id, state: 'DELAYED' });
     expect((await ok(b.url, CancelTaskDocument, { id: task.id }, token.service)).cancelTask).toBe(true);
     await eventually(async () => changes.results.some((r) => r.data?.taskChanged.state === 'CANCELLED'), 5000, 20);
@@ -214,7 +258,12 @@ describe('background workers on two instances', () => {
 
   it('runs each counter cleanup pass on one instance: passes of a precision are a lease apart, not one per instance', async () => {
     // One precision of 1 s with 8 samples: its pass is due every 1000 ms (8 passes per window).
-    const [a, b] = await startPair(() => ({ COUNTER_CLEANUP: 'on', COUNTER_PRECISIONS: '1', COUNTER_SAMPLES: '8', LOG_LEVEL: 'debug' }));
+    const [a, b] = await startPair(() => ({
+      COUNTER_CLEANUP: 'on',
+      COUNTER_PRECISIONS: '1',
+      COUNTER_SAMPLES: '8',
+      LOG_LEVEL: 'debug',
+    }));
     const from = Date.now();
     await sleep(5000);
     const until = Date.now();
@@ -234,7 +283,11 @@ describe('background workers on two instances', () => {
       .filter((pass) => pass.at >= from && pass.at <= until)
       .sort((x, y) => x.at - y.at);
     const gaps = passes.slice(1).map((pass, i) => pass.at - passes[i].at);
-    const summary = { passes: passes.length, byInstance: [0, 1].map((w) => passes.filter((p) => p.which === w).length), gaps };
+    const summary = {
+      passes: passes.length,
+      byInstance: [0, 1].map((w) => passes.filter((p) => p.which === w).length),
+      gaps,
+    };
     // One pass per interval across both instances (plus the one the window may open on); each
     // instance on its own would make about twice as many, and some within a few ms of another's.
     const most = Math.floor((until - from) / 1000) + 1;
@@ -247,45 +300,75 @@ describe('background workers on two instances', () => {
   it('runs each delayed task once, with the delayed-task pollers and workers of both instances on its queue', async () => {
     const queue = 'later';
     const log = path.join(tempDir(), 'runs.jsonl');
-    const [a, b] = await startPair(() => ({ TASK_WORKER: 'on', WORKER_QUEUES: queue, TASK_HANDLERS: HANDLERS, WORKER_CONCURRENCY: '4' }));
+    const [a, b] = await startPair(() => ({
+      TASK_WORKER: 'on',
+      WORKER_QUEUES: queue,
+      TASK_HANDLERS: HANDLERS,
+      WORKER_CONCURRENCY: '4',
+    }));
     const count = 60;
     const ids: string[] = [];
     for (let i = 0; i < count; i++) {
       // Due over the next 1.5 s, enqueued through both instances.
       const url = i % 2 === 0 ? a.url : b.url;
-      const task = await ok(url, EnqueueTaskDocument, { queue, name: 'work', args: { log, ms: 10 }, delayMs: 200 + (i % 15) * 100 }, token.service);
+      const task = await ok(
+        url,
+        EnqueueTaskDocument,
+        { queue, name: 'work', args: { log, ms: 10 }, delayMs: 200 + (i % 15) * 100 },
+        token.service,
+      );
       expect(task.enqueueTask.state).toBe('DELAYED');
       ids.push(task.enqueueTask.id);
     }
-    await eventually(async () => (await ok(a.url, QueueStatsDocument, { name: queue }, token.service)).queue.completed === count, 20_000, 100);
+    await eventually(
+      async () => (await ok(a.url, QueueStatsDocument, { name: queue }, token.service)).queue.completed === count,
+      20_000,
+      100,
+    );
     // A window in which a second, late run of any task would show.
     await sleep(300);
     const stats = (await ok(b.url, QueueStatsDocument, { name: queue }, token.service)).queue;
-    expect(stats).toMatchObject({ delayed: 0, active: 0, completed: count, failed: 0, waitingHigh: 0, waitingNormal: 0, waitingLow: 0 });
+    expect(stats).toMatchObject({
+      delayed: 0,
+      active: 0,
+      completed: count,
+      failed: 0,
+      waitingHigh: 0,
+      waitingNormal: 0,
+      waitingLow: 0,
+    });
 
     const starts = runsIn(log).filter((run) => run.event === 'start');
     expect(starts.map((run) => run.id).sort()).toEqual([...ids].sort());
     expect(starts.every((run) => run.attempt === 1)).toBe(true);
     const pids = [a.server.proc.pid, b.server.proc.pid];
     expect(starts.every((run) => pids.includes(run.pid))).toBe(true);
-    const records = await Promise.all(ids.map(async (id) => (await ok(a.url, TaskDocument, { id }, token.service)).task));
+    const records = await Promise.all(
+      ids.map(async (id) => (await ok(a.url, TaskDocument, { id }, token.service)).task),
+    );
     expect(records.filter((record) => record?.state === 'COMPLETED' && record.attempts === 1)).toHaveLength(count);
-    console.log(`instances: ${count} delayed tasks run by pid ${pids[0]}: ${starts.filter((r) => r.pid === pids[0]).length}, pid ${pids[1]}: ${starts.filter((r) => r.pid === pids[1]).length}`);
+    console.log(
+      `instances: ${count} delayed tasks run by pid ${pids[0]}: ${starts.filter((r) => r.pid === pids[0]).length}, pid ${pids[1]}: ${starts.filter((r) => r.pid === pids[1]).length}`,
+    );
     expect(await Promise.all([stopInstance(a), stopInstance(b)])).toEqual([0, 0]);
   }, 40_000);
 
   const binDir = findPostgres();
   const withPostgres = binDir === undefined ? it.skip : it;
   if (binDir === undefined) {
-    console.warn('instances: no initdb/postgres found (PATH, /usr/local/bin, /usr/lib/postgresql/*/bin); the two-refresher row cache case is skipped');
+    console.warn(
+      'instances: no initdb/postgres found (PATH, /usr/local/bin, /usr/lib/postgresql/*/bin); the two-refresher row cache case is skipped',
+    );
   }
 
-  withPostgres('reads each due row from the database once, not once per instance, with the row cache refresher on both', async () => {
-    const pg = await startTestPostgres(binDir!);
-    try {
-      // The refreshers read a view that notes every row it returns, and who read it: each
-      // instance connects as its own database user.
-      await pg.query(`
+  withPostgres(
+    'reads each due row from the database once, not once per instance, with the row cache refresher on both',
+    async () => {
+      const pg = await startTestPostgres(binDir!);
+      try {
+        // The refreshers read a view that notes every row it returns, and who read it: each
+        // instance connects as its own database user.
+        await pg.query(`
         CREATE ROLE instance_a LOGIN SUPERUSER;
         CREATE ROLE instance_b LOGIN SUPERUSER;
         CREATE TABLE inventory (id integer PRIMARY KEY, name text NOT NULL, stock integer NOT NULL);
@@ -295,65 +378,85 @@ describe('background workers on two instances', () => {
           $$ BEGIN INSERT INTO reads (row_id) VALUES (row_id); RETURN true; END $$;
         CREATE VIEW counted_inventory AS SELECT i.* FROM inventory AS i WHERE note_read(i.id);
       `);
-      const url = (user: string) => pg.url.replace('postgres@', `${user}@`);
-      const [a, b] = await startPair((which) => ({
-        ROW_CACHE: 'on',
-        DATABASE_URL: url(`instance_${which}`),
-        ROW_CACHE_TABLE: 'counted_inventory',
-        ROW_CACHE_MAX_SLEEP_MS: '50',
-        ROW_CACHE_DB_TIMEOUT_MS: '1000',
-      }));
-      const rows = Array.from({ length: 12 }, (_, i) => String(i + 1));
-      const delaySeconds = 1;
-      for (const [i, rowId] of rows.entries()) {
-        await ok(i % 2 === 0 ? a.url : b.url, ScheduleRowCacheDocument, { rowId, delaySeconds }, token.service);
-        await sleep(40); // spread the rows' due times over the second, so both refreshers find some due
+        const url = (user: string) => pg.url.replace('postgres@', `${user}@`);
+        const [a, b] = await startPair((which) => ({
+          ROW_CACHE: 'on',
+          DATABASE_URL: url(`instance_${which}`),
+          ROW_CACHE_TABLE: 'counted_inventory',
+          ROW_CACHE_MAX_SLEEP_MS: '50',
+          ROW_CACHE_DB_TIMEOUT_MS: '1000',
+        }));
+        const rows = Array.from({ length: 12 }, (_, i) => String(i + 1));
+        const delaySeconds = 1;
+        for (const [i, rowId] of rows.entries()) {
+          await ok(i % 2 === 0 ? a.url : b.url, ScheduleRowCacheDocument, { rowId, delaySeconds }, token.service);
+          await sleep(40); // spread the rows' due times over the second, so both refreshers find some due
+        }
+        await sleep(4500);
+        for (const rowId of rows) await ok(a.url, ScheduleRowCacheDocument, { rowId, delaySeconds: 0 }, token.service);
+        // Copies are gone once unscheduled; before that both instances served them (checked below).
+        await sleep(300);
+        const reads = (
+          await pg.query('SELECT row_id, extract(epoch FROM at) * 1000 AS at, reader FROM reads ORDER BY at')
+        ).map((read) => ({
+          rowId: String(read.row_id),
+          at: Number(read.at),
+          reader: String(read.reader),
+        }));
+        expect(await Promise.all([stopInstance(a), stopInstance(b)])).toEqual([0, 0]);
+
+        const byRow = new Map(rows.map((rowId) => [rowId, reads.filter((read) => read.rowId === rowId)]));
+        const readers = new Set(reads.map((read) => read.reader));
+        console.log(
+          `instances: ${reads.length} row reads over ${rows.length} rows (${[...readers].map((r) => `${r}: ${reads.filter((x) => x.reader === r).length}`).join(', ')})`,
+        );
+        // Both refreshers took part, so the once-each below is not one instance doing everything.
+        expect([...readers].sort()).toEqual(['instance_a', 'instance_b']);
+        expect(reads.every((read) => rows.includes(read.rowId))).toBe(true);
+        // Scheduled for about 5 s at 1 s: read at once, then once per second, 5 or 6 times in all.
+        // A due time refreshed by both instances would add a second read within ms of the first.
+        const offending = [...byRow]
+          .map(([rowId, own]) => ({
+            rowId,
+            reads: own.length,
+            gaps: own.slice(1).map((read, i) => Math.round(read.at - own[i].at)),
+          }))
+          .filter(({ reads, gaps }) => reads < 4 || reads > 6 || gaps.some((gap) => gap < delaySeconds * 1000 * 0.5));
+        expect(offending).toEqual([]);
+      } finally {
+        await pg.stop();
       }
-      await sleep(4500);
-      for (const rowId of rows) await ok(a.url, ScheduleRowCacheDocument, { rowId, delaySeconds: 0 }, token.service);
-      // Copies are gone once unscheduled; before that both instances served them (checked below).
-      await sleep(300);
-      const reads = (await pg.query('SELECT row_id, extract(epoch FROM at) * 1000 AS at, reader FROM reads ORDER BY at')).map((read) => ({
-        rowId: String(read.row_id),
-        at: Number(read.at),
-        reader: String(read.reader),
-      }));
-      expect(await Promise.all([stopInstance(a), stopInstance(b)])).toEqual([0, 0]);
+    },
+    45_000,
+  );
 
-      const byRow = new Map(rows.map((rowId) => [rowId, reads.filter((read) => read.rowId === rowId)]));
-      const readers = new Set(reads.map((read) => read.reader));
-      console.log(`instances: ${reads.length} row reads over ${rows.length} rows (${[...readers].map((r) => `${r}: ${reads.filter((x) => x.reader === r).length}`).join(', ')})`);
-      // Both refreshers took part, so the once-each below is not one instance doing everything.
-      expect([...readers].sort()).toEqual(['instance_a', 'instance_b']);
-      expect(reads.every((read) => rows.includes(read.rowId))).toBe(true);
-      // Scheduled for about 5 s at 1 s: read at once, then once per second, 5 or 6 times in all.
-      // A due time refreshed by both instances would add a second read within ms of the first.
-      const offending = [...byRow]
-        .map(([rowId, own]) => ({ rowId, reads: own.length, gaps: own.slice(1).map((read, i) => Math.round(read.at - own[i].at)) }))
-        .filter(({ reads, gaps }) => reads < 4 || reads > 6 || gaps.some((gap) => gap < delaySeconds * 1000 * 0.5));
-      expect(offending).toEqual([]);
-    } finally {
-      await pg.stop();
-    }
-  }, 45_000);
-
-  withPostgres('serves the same cached copy through either instance', async () => {
-    const pg = await startTestPostgres(binDir!);
-    try {
-      await pg.query(`
+  withPostgres(
+    'serves the same cached copy through either instance',
+    async () => {
+      const pg = await startTestPostgres(binDir!);
+      try {
+        await pg.query(`
         CREATE TABLE inventory (id integer PRIMARY KEY, name text NOT NULL, stock integer NOT NULL);
         INSERT INTO inventory VALUES (7, 'kettle', 3);
       `);
-      const [a, b] = await startPair(() => ({ ROW_CACHE: 'on', DATABASE_URL: pg.url, ROW_CACHE_MAX_SLEEP_MS: '50', ROW_CACHE_DB_TIMEOUT_MS: '1000' }));
-      await ok(a.url, ScheduleRowCacheDocument, { rowId: '7', delaySeconds: 0.2 }, token.service);
-      const cached = async (url: string) => (await ok(url, CachedRowDocument, { rowId: '7' }, token.alice)).cachedRow as Record<string, unknown> | null;
-      await eventually(async () => (await cached(b.url)) !== null, 10_000, 50);
-      await pg.query('UPDATE inventory SET stock = 2 WHERE id = 7');
-      await eventually(async () => (await cached(a.url))?.stock === 2, 10_000, 50);
-      expect(await cached(b.url)).toEqual({ id: 7, name: 'kettle', stock: 2 });
-      expect(await Promise.all([stopInstance(a), stopInstance(b)])).toEqual([0, 0]);
-    } finally {
-      await pg.stop();
-    }
-  }, 30_000);
+        const [a, b] = await startPair(() => ({
+          ROW_CACHE: 'on',
+          DATABASE_URL: pg.url,
+          ROW_CACHE_MAX_SLEEP_MS: '50',
+          ROW_CACHE_DB_TIMEOUT_MS: '1000',
+        }));
+        await ok(a.url, ScheduleRowCacheDocument, { rowId: '7', delaySeconds: 0.2 }, token.service);
+        const cached = async (url: string) =>
+          (await ok(url, CachedRowDocument, { rowId: '7' }, token.alice)).cachedRow as Record<string, unknown> | null;
+        await eventually(async () => (await cached(b.url)) !== null, 10_000, 50);
+        await pg.query('UPDATE inventory SET stock = 2 WHERE id = 7');
+        await eventually(async () => (await cached(a.url))?.stock === 2, 10_000, 50);
+        expect(await cached(b.url)).toEqual({ id: 7, name: 'kettle', stock: 2 });
+        expect(await Promise.all([stopInstance(a), stopInstance(b)])).toEqual([0, 0]);
+      } finally {
+        await pg.stop();
+      }
+    },
+    30_000,
+  );
 });

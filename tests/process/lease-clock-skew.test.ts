@@ -4,7 +4,12 @@
 // let the instance that runs ahead evict live holders).
 import path from 'node:path';
 import { TokenVerifier } from '../../src/security/auth';
-import { AcquireLockDocument, AcquireSemaphoreDocument, LockStateDocument, ReleaseLockDocument } from '../generated/graphql';
+import {
+  AcquireLockDocument,
+  AcquireSemaphoreDocument,
+  LockStateDocument,
+  ReleaseLockDocument,
+} from '../generated/graphql';
 import { eventually, post } from '../support/graphql';
 import { cleanUpProcesses, ensureBuilt, startAndWait, tempDir, type Started } from '../support/process';
 import { startTestRedis, type TestRedis } from '../support/redis';
@@ -17,7 +22,11 @@ let redis: TestRedis;
 let onTime: TestServer;
 let ahead: Started;
 let behind: Started;
-const token = new TokenVerifier({ secret: TEST_SECRET, issuer: undefined, audience: undefined }).sign('scheduler', ['service'], 24 * 3600);
+const token = new TokenVerifier({ secret: TEST_SECRET, issuer: undefined, audience: undefined }).sign(
+  'scheduler',
+  ['service'],
+  24 * 3600,
+);
 
 const skewedServer = (skewMs: number) =>
   startAndWait({
@@ -50,14 +59,16 @@ const redisNow = async (): Promise<number> => {
 };
 
 it('runs the two other servers with clocks an hour off', () => {
-  const loggedAt = (started: Started) => Number(started.server.lines.find((line) => String(line.msg).startsWith('listening on'))!.time);
+  const loggedAt = (started: Started) =>
+    Number(started.server.lines.find((line) => String(line.msg).startsWith('listening on'))!.time);
   const started = Date.now();
   expect(loggedAt(ahead) - started).toBeGreaterThan(HOUR - 60_000);
   expect(started - loggedAt(behind)).toBeGreaterThan(HOUR - 60_000);
 });
 
 it('does not let an instance whose clock runs ahead take a slot that is still held', async () => {
-  const acquire = (url: string) => post(url, AcquireSemaphoreDocument, { name: 'reports', limit: 1, timeoutMs: 30_000 }, token);
+  const acquire = (url: string) =>
+    post(url, AcquireSemaphoreDocument, { name: 'reports', limit: 1, timeoutMs: 30_000 }, token);
   expect((await acquire(onTime.url)).data!.acquireSemaphore!.fencingToken).toBe(1);
   expect((await acquire(ahead.url)).data).toEqual({ acquireSemaphore: null });
   expect((await acquire(behind.url)).data).toEqual({ acquireSemaphore: null });
@@ -65,7 +76,9 @@ it('does not let an instance whose clock runs ahead take a slot that is still he
 
 it("times a slot taken through an instance whose clock runs behind by the server's clock", async () => {
   const before = await redisNow();
-  const lock = (await post(behind.url, AcquireLockDocument, { name: 'nightly', acquireTimeoutMs: 0, lockTimeoutMs: 1000 }, token)).data!.acquireLock!;
+  const lock = (
+    await post(behind.url, AcquireLockDocument, { name: 'nightly', acquireTimeoutMs: 0, lockTimeoutMs: 1000 }, token)
+  ).data!.acquireLock!;
   const after = await redisNow();
   expect(lock.expiresAt * 1000).toBeGreaterThanOrEqual(before + 1000);
   expect(lock.expiresAt * 1000).toBeLessThanOrEqual(after + 1000);
@@ -76,7 +89,8 @@ it("times a slot taken through an instance whose clock runs behind by the server
 
 it('serves waiters in the order they asked, whatever their instance believes the time is', async () => {
   const state = async () => (await post(onTime.url, LockStateDocument, { name: 'queue' }, token)).data!.lock;
-  const held = (await post(onTime.url, AcquireLockDocument, { name: 'queue', acquireTimeoutMs: 0 }, token)).data!.acquireLock!;
+  const held = (await post(onTime.url, AcquireLockDocument, { name: 'queue', acquireTimeoutMs: 0 }, token)).data!
+    .acquireLock!;
   const first = post(ahead.url, AcquireLockDocument, { name: 'queue', acquireTimeoutMs: 15_000 }, token);
   await eventually(async () => (await state()).waiting === 1, 5000, 20);
   const second = post(behind.url, AcquireLockDocument, { name: 'queue', acquireTimeoutMs: 15_000 }, token);

@@ -72,7 +72,12 @@ it('ends with every user holding exactly the messages sent to them, in order', a
   };
 
   // Alice opens the chat on server A; Bob listens on server B; Carol is offline.
-  const created = await post(serverA, CreateChatDocument, { members: ['bob', 'carol'], message: 'welcome' }, token.alice);
+  const created = await post(
+    serverA,
+    CreateChatDocument,
+    { members: ['bob', 'carol'], message: 'welcome' },
+    token.alice,
+  );
   expect(created.data?.createChat.id).toBe('1');
   sent.push({ id: 1, sender: 'alice', message: 'welcome' });
   const bobOnB = subscribe(serverB, token.bob);
@@ -92,7 +97,11 @@ it('ends with every user holding exactly the messages sent to them, in order', a
   };
   const afterPhase1 = await phase(1);
   await bobOnB.inbox.take(1);
-  await eventually(async () => bobOnB.inbox.results.some((r) => r.data?.inboxChanged.latestMessageId === afterPhase1), 5000, 20);
+  await eventually(
+    async () => bobOnB.inbox.results.some((r) => r.data?.inboxChanged.latestMessageId === afterPhase1),
+    5000,
+    20,
+  );
   await pull(serverB, token.bob, bobReceived);
 
   // Phase 2: Bob's connection drops in the middle of the stream.
@@ -114,7 +123,11 @@ it('ends with every user holding exactly the messages sent to them, in order', a
 
   // Phase 3, then Carol comes online, pulls everything and the mailbox, and speaks.
   const afterPhase3 = await phase(3);
-  await eventually(async () => bobOnA.inbox.results.some((r) => r.data?.inboxChanged.latestMessageId === afterPhase3), 5000, 20);
+  await eventually(
+    async () => bobOnA.inbox.results.some((r) => r.data?.inboxChanged.latestMessageId === afterPhase3),
+    5000,
+    20,
+  );
   for (let i = 1; i <= 3; i++) {
     const dm = await post(serverB, SendDirectMessageDocument, { to: 'carol', message: `psst ${i}` }, token.alice);
     expect(dm.errors).toBeUndefined();
@@ -133,8 +146,16 @@ it('ends with every user holding exactly the messages sent to them, in order', a
 
   const last = await send(serverB, 'carol', 'hi, I was away');
   sent.push({ id: last.id, sender: 'carol', message: last.message });
-  await eventually(async () => bobOnA.inbox.results.some((r) => r.data?.inboxChanged.latestMessageId === last.id), 5000, 20);
-  await eventually(async () => carolOnB.inbox.results.some((r) => r.data?.inboxChanged.latestMessageId === last.id), 5000, 20);
+  await eventually(
+    async () => bobOnA.inbox.results.some((r) => r.data?.inboxChanged.latestMessageId === last.id),
+    5000,
+    20,
+  );
+  await eventually(
+    async () => carolOnB.inbox.results.some((r) => r.data?.inboxChanged.latestMessageId === last.id),
+    5000,
+    20,
+  );
   await pull(serverA, token.bob, bobReceived);
   await pull(serverB, token.carol, carolReceived);
   const aliceReceived: Received[] = [];

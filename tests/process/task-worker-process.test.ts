@@ -28,7 +28,13 @@ beforeAll(async () => {
   commands = redis.newClient({ maxRetriesPerRequest: 1 });
   defineScripts(commands);
   // maxAttempts is recorded on each task when it is enqueued; the rest is the workers' business.
-  tasks = new TaskRepository(commands, { maxAttempts: 3, backoffMs: 100, maxBackoffMs: 1000, history: 10_000, maxTasksPerQueue: 100_000 });
+  tasks = new TaskRepository(commands, {
+    maxAttempts: 3,
+    backoffMs: 100,
+    maxBackoffMs: 1000,
+    history: 10_000,
+    maxTasksPerQueue: 100_000,
+  });
 });
 beforeEach(async () => {
   await redis.client.flushdb();
@@ -50,12 +56,28 @@ const workerEnv = (extra: Record<string, string> = {}): Record<string, string> =
   ...extra,
 });
 
-
-const enqueue = async (name: string, args: unknown, priority: TaskPriority = 'NORMAL', delayMs = 0): Promise<TaskRecord> =>
-  (await tasks.enqueue({ queue: 'jobs', name, args: args === undefined ? undefined : JSON.stringify(args), priority, delayMs, idempotencyKey: undefined })).task;
-const read = async (id: string): Promise<TaskRecord | undefined> => tasks.get('jobs', id.slice(id.lastIndexOf(':') + 1));
+const enqueue = async (
+  name: string,
+  args: unknown,
+  priority: TaskPriority = 'NORMAL',
+  delayMs = 0,
+): Promise<TaskRecord> =>
+  (
+    await tasks.enqueue({
+      queue: 'jobs',
+      name,
+      args: args === undefined ? undefined : JSON.stringify(args),
+      priority,
+      delayMs,
+      idempotencyKey: undefined,
+    })
+  ).task;
+const read = async (id: string): Promise<TaskRecord | undefined> =>
+  tasks.get('jobs', id.slice(id.lastIndexOf(':') + 1));
 const stats = (): Promise<QueueStats> => tasks.stats('jobs');
-const statsWith = (counts: Partial<Omit<QueueStats, 'waiting'>> & { waiting?: Partial<QueueStats['waiting']> }): QueueStats => ({
+const statsWith = (
+  counts: Partial<Omit<QueueStats, 'waiting'>> & { waiting?: Partial<QueueStats['waiting']> },
+): QueueStats => ({
   delayed: 0,
   active: 0,
   completed: 0,
@@ -83,7 +105,10 @@ describe('a worker killed mid-task', () => {
     await eventually(
       async () => {
         const runs = runsIn(log);
-        return runs.some((run) => run.id === slow.id && run.event === 'start') && runs.filter((run) => run.event === 'end').length >= 5;
+        return (
+          runs.some((run) => run.id === slow.id && run.event === 'start') &&
+          runs.filter((run) => run.event === 'end').length >= 5
+        );
       },
       20_000,
       20,
@@ -174,7 +199,11 @@ describe('leases, timeouts and concurrency', () => {
     expect(starts.map((run) => run.attempt)).toEqual([1, 2]);
     expect(starts[1].pid).not.toBe(starts[0].pid);
     const completed = (await read(task.id))!;
-    expect(completed).toMatchObject({ attempts: 2, error: LEASE_ERROR, result: JSON.stringify({ attempt: 2, pid: starts[1].pid }) });
+    expect(completed).toMatchObject({
+      attempts: 2,
+      error: LEASE_ERROR,
+      result: JSON.stringify({ attempt: 2, pid: starts[1].pid }),
+    });
 
     // The first run ends late; its worker is told it no longer holds the run and records nothing.
     const blocked = workers.find((worker) => worker.proc.pid === starts[0].pid)!;
@@ -190,7 +219,11 @@ describe('leases, timeouts and concurrency', () => {
     const task = await enqueue('stall', { log, stallAttempts: 1 });
     const worker = await startWorker(workerEnv({ TASK_RUN_TIMEOUT_MS: '300' }));
     await eventually(async () => (await read(task.id))!.state === 'COMPLETED', 20_000);
-    expect(await read(task.id)).toMatchObject({ attempts: 2, error: 'the run took longer than 300 ms', result: JSON.stringify({ attempt: 2 }) });
+    expect(await read(task.id)).toMatchObject({
+      attempts: 2,
+      error: 'the run took longer than 300 ms',
+      result: JSON.stringify({ attempt: 2 }),
+    });
     expect(runsIn(log).map((run) => [run.event, run.attempt])).toEqual([
       ['start', 1],
       ['start', 2],
@@ -248,13 +281,23 @@ describe('leases, timeouts and concurrency', () => {
 
   it('remembers only the newest TASK_HISTORY finished tasks, forgetting their args, results and idempotency keys', async () => {
     const keys = queueKeys('jobs');
-    const first = await tasks.enqueue({ queue: 'jobs', name: 'work', args: JSON.stringify({ ms: 5 }), priority: 'NORMAL', delayMs: 0, idempotencyKey: 'first' });
+    const first = await tasks.enqueue({
+      queue: 'jobs',
+      name: 'work',
+      args: JSON.stringify({ ms: 5 }),
+      priority: 'NORMAL',
+      delayMs: 0,
+      idempotencyKey: 'first',
+    });
     for (let i = 2; i <= 10; i++) await enqueue('work', { ms: 5 });
     const worker = await startWorker(workerEnv({ TASK_HISTORY: '5', WORKER_CONCURRENCY: '1' }));
     await eventually(async () => (await stats()).completed === 10 && (await commands.hlen(keys.meta)) === 5, 20_000);
 
     const records = await Promise.all(Array.from({ length: 10 }, (_, i) => read(`jobs:${i + 1}`)));
-    expect(records.map((record) => record?.state)).toEqual([...Array(5).fill(undefined), ...Array(5).fill('COMPLETED')]);
+    expect(records.map((record) => record?.state)).toEqual([
+      ...Array(5).fill(undefined),
+      ...Array(5).fill('COMPLETED'),
+    ]);
     expect((await commands.hkeys(keys.args)).sort()).toEqual(['10', '6', '7', '8', '9']);
     expect((await commands.hkeys(keys.results)).sort()).toEqual(['10', '6', '7', '8', '9']);
     expect(await commands.zcard(keys.done)).toBe(5);
@@ -264,7 +307,14 @@ describe('leases, timeouts and concurrency', () => {
 
     worker.proc.kill('SIGTERM');
     expect(await worker.exited).toBe(0);
-    const again = await tasks.enqueue({ queue: 'jobs', name: 'work', args: JSON.stringify({ ms: 5 }), priority: 'NORMAL', delayMs: 0, idempotencyKey: 'first' });
+    const again = await tasks.enqueue({
+      queue: 'jobs',
+      name: 'work',
+      args: JSON.stringify({ ms: 5 }),
+      priority: 'NORMAL',
+      delayMs: 0,
+      idempotencyKey: 'first',
+    });
     expect(first.task.id).toBe('jobs:1');
     expect([again.created, again.task.id]).toEqual([true, 'jobs:11']);
   }, 30_000);
@@ -278,7 +328,11 @@ describe('SIGTERM', () => {
     await eventually(async () => runsIn(log).some((run) => run.event === 'start'), 20_000, 20);
     worker.proc.kill('SIGTERM');
     expect(await worker.exited).toBe(0);
-    expect(await read(task.id)).toMatchObject({ state: 'COMPLETED', attempts: 1, result: JSON.stringify({ id: task.id, attempt: 1 }) });
+    expect(await read(task.id)).toMatchObject({
+      state: 'COMPLETED',
+      attempts: 1,
+      result: JSON.stringify({ id: task.id, attempt: 1 }),
+    });
     expect((await read(task.id))!.error).toBeUndefined();
     expect(runsIn(log).map((run) => run.event)).toEqual(['start', 'end']);
     expect(await stats()).toEqual(statsWith({ completed: 1 }));
@@ -325,7 +379,11 @@ describe('SIGTERM', () => {
     const second = await startWorker(workerEnv());
     await eventually(async () => (await read(task.id))!.state === 'COMPLETED', 20_000);
     expect(await read(task.id)).toMatchObject({ attempts: 2, result: JSON.stringify({ attempt: 2 }) });
-    expect(runsIn(log).filter((run) => run.event === 'start').map((run) => [run.attempt, run.pid])).toEqual([
+    expect(
+      runsIn(log)
+        .filter((run) => run.event === 'start')
+        .map((run) => [run.attempt, run.pid]),
+    ).toEqual([
       [1, first.proc.pid],
       [2, second.proc.pid],
     ]);
@@ -384,7 +442,17 @@ describe('order', () => {
     const order = runsIn(log)
       .filter((run) => run.event === 'start')
       .map((run) => byId.get(run.id));
-    expect(order).toEqual(['high-1', 'high-2', 'due-normal-early', 'due-normal-late', 'normal-1', 'normal-2', 'due-low', 'low-1', 'low-2']);
+    expect(order).toEqual([
+      'high-1',
+      'high-2',
+      'due-normal-early',
+      'due-normal-late',
+      'normal-1',
+      'normal-2',
+      'due-low',
+      'low-1',
+      'low-2',
+    ]);
     worker.proc.kill('SIGTERM');
     expect(await worker.exited).toBe(0);
   }, 30_000);
@@ -392,16 +460,31 @@ describe('order', () => {
   it('serves only the queues in WORKER_QUEUES, several at once', async () => {
     const log = path.join(tempDir(), 'runs.jsonl');
     const onQueue = (queue: string) =>
-      tasks.enqueue({ queue, name: 'work', args: JSON.stringify({ log }), priority: 'NORMAL', delayMs: 0, idempotencyKey: undefined });
+      tasks.enqueue({
+        queue,
+        name: 'work',
+        args: JSON.stringify({ log }),
+        priority: 'NORMAL',
+        delayMs: 0,
+        idempotencyKey: undefined,
+      });
     await onQueue('alpha');
     await onQueue('beta');
     await onQueue('gamma');
     const worker = await startWorker(workerEnv({ WORKER_QUEUES: 'alpha, beta' }));
-    await eventually(async () => (await tasks.stats('alpha')).completed === 1 && (await tasks.stats('beta')).completed === 1, 20_000);
+    await eventually(
+      async () => (await tasks.stats('alpha')).completed === 1 && (await tasks.stats('beta')).completed === 1,
+      20_000,
+    );
     worker.proc.kill('SIGTERM');
     expect(await worker.exited).toBe(0);
     expect((await tasks.get('gamma', '1'))!.state).toBe('WAITING');
-    expect(runsIn(log).filter((run) => run.event === 'start').map((run) => run.id).sort()).toEqual(['alpha:1', 'beta:1']);
+    expect(
+      runsIn(log)
+        .filter((run) => run.event === 'start')
+        .map((run) => run.id)
+        .sort(),
+    ).toEqual(['alpha:1', 'beta:1']);
   }, 30_000);
 });
 
@@ -430,11 +513,19 @@ describe('handlers that throw or return odd values', () => {
     const noResult = await enqueue('odd', { kind: 'function-result' });
     const worker = await startWorker(workerEnv());
     const finished = async (id: string): Promise<boolean> => ['FAILED', 'COMPLETED'].includes((await read(id))!.state);
-    await eventually(async () => (await Promise.all([...failing, cyclic, noResult].map((task) => finished(task.id)))).every(Boolean), 20_000);
+    await eventually(
+      async () => (await Promise.all([...failing, cyclic, noResult].map((task) => finished(task.id)))).every(Boolean),
+      20_000,
+    );
 
     for (const [index, [kind, error, attempts]] of failures.entries()) {
       const record = (await read(failing[index].id))!;
-      expect({ kind, state: record.state, error: record.error, attempts: record.attempts }).toEqual({ kind, state: 'FAILED', error, attempts });
+      expect({ kind, state: record.state, error: record.error, attempts: record.attempts }).toEqual({
+        kind,
+        state: 'FAILED',
+        error,
+        attempts,
+      });
     }
     const cyclicRecord = (await read(cyclic.id))!;
     expect(cyclicRecord.state).toBe('FAILED');
@@ -473,11 +564,19 @@ describe('handler modules', () => {
   it('loads an ES module exporting `handlers`, and passes args, id, name and attempt', async () => {
     const dir = tempDir();
     const module = path.join(dir, 'handlers.mjs');
-    fs.writeFileSync(module, 'export const handlers = { greet: (args, ctx) => ({ hello: args.who, id: ctx.id, name: ctx.name, attempt: ctx.attempt }) };\n');
+    fs.writeFileSync(
+      module,
+      'export const handlers = { greet: (args, ctx) => ({ hello: args.who, id: ctx.id, name: ctx.name, attempt: ctx.attempt }) };\n',
+    );
     const task = await enqueue('greet', { who: 'мир 🌍' });
     const worker = await startWorker(workerEnv({ TASK_HANDLERS: module }));
     await eventually(async () => (await read(task.id))!.state === 'COMPLETED', 20_000);
-    expect(JSON.parse((await read(task.id))!.result!)).toEqual({ hello: 'мир 🌍', id: task.id, name: 'greet', attempt: 1 });
+    expect(JSON.parse((await read(task.id))!.result!)).toEqual({
+      hello: 'мир 🌍',
+      id: task.id,
+      name: 'greet',
+      attempt: 1,
+    });
     worker.proc.kill('SIGTERM');
     expect(await worker.exited).toBe(0);
   }, 30_000);
@@ -487,7 +586,9 @@ describe('handler modules', () => {
     const module = path.join(dir, 'plain.cjs');
     fs.writeFileSync(module, 'module.exports = { double: (args) => args * 2 };\n');
     const task = await enqueue('double', 21);
-    const worker = await startWorker(workerEnv({ TASK_HANDLERS: path.relative(path.resolve(__dirname, '..', '..'), module) }));
+    const worker = await startWorker(
+      workerEnv({ TASK_HANDLERS: path.relative(path.resolve(__dirname, '..', '..'), module) }),
+    );
     await eventually(async () => (await read(task.id))!.state === 'COMPLETED', 20_000);
     expect((await read(task.id))!.result).toBe('42');
     worker.proc.kill('SIGTERM');
@@ -496,7 +597,11 @@ describe('handler modules', () => {
 });
 
 describe('start-up errors', () => {
-  const complete = (): Record<string, string> => ({ REDIS_URL: redis.url, WORKER_QUEUES: 'jobs', TASK_HANDLERS: HANDLERS });
+  const complete = (): Record<string, string> => ({
+    REDIS_URL: redis.url,
+    WORKER_QUEUES: 'jobs',
+    TASK_HANDLERS: HANDLERS,
+  });
   const without = (...names: string[]): Record<string, string> => {
     const env = complete();
     for (const name of names) delete env[name];
@@ -527,7 +632,11 @@ describe('start-up errors', () => {
   it.each([
     ['a number', 'module.exports = 42;\n', 'must export `handlers`'],
     ['`handlers` that is a string', "exports.handlers = 'send';\n", 'must export `handlers`'],
-    ['a handler that is not a function', "exports.handlers = { send: () => 1, broken: 'nope' };\n", 'handlers broken are not functions'],
+    [
+      'a handler that is not a function',
+      "exports.handlers = { send: () => 1, broken: 'nope' };\n",
+      'handlers broken are not functions',
+    ],
   ])('refuses to start with a handlers module exporting %s, naming the module', async (_case, source, message) => {
     const module = path.join(tempDir(), 'bad-handlers.cjs');
     fs.writeFileSync(module, source);
@@ -554,14 +663,22 @@ describe('start-up errors', () => {
     void worker.exited.then((code) => (exitCode = code));
     await eventually(async () => exitCode !== undefined || (await read(task.id))!.state !== 'WAITING', 20_000, 20);
     const record = (await read(task.id))!;
-    expect({ exitCode, state: record.state, error: record.error }).toEqual({ exitCode: 1, state: 'WAITING', error: undefined });
+    expect({ exitCode, state: record.state, error: record.error }).toEqual({
+      exitCode: 1,
+      state: 'WAITING',
+      error: undefined,
+    });
     expect(worker.output()).toContain(module);
   });
 
   it.each([
     ['a bad WORKER_QUEUES', { WORKER_QUEUES: 'my queue' }, 'WORKER_QUEUES must be'],
     ['a WORKER_CONCURRENCY of 0', { WORKER_CONCURRENCY: '0' }, 'WORKER_CONCURRENCY must be an integer'],
-    ['a TASK_VISIBILITY_TIMEOUT_MS under a second', { TASK_VISIBILITY_TIMEOUT_MS: '999' }, 'TASK_VISIBILITY_TIMEOUT_MS must be an integer'],
+    [
+      'a TASK_VISIBILITY_TIMEOUT_MS under a second',
+      { TASK_VISIBILITY_TIMEOUT_MS: '999' },
+      'TASK_VISIBILITY_TIMEOUT_MS must be an integer',
+    ],
     ['a REDIS_URL that is not redis://', { REDIS_URL: 'http://127.0.0.1:6379' }, 'REDIS_URL must be a redis://'],
   ])('refuses to start with %s, naming the variable', async (_case, env, message) => {
     const worker = spawnWorker({ ...complete(), ...env });

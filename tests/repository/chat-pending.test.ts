@@ -56,7 +56,8 @@ describe('pending more cases', () => {
       const pending = await chats.pending('bob', 3, true);
       if (pending.length === 0) break;
       expect(pending.reduce((n, c) => n + c.messages.length, 0)).toBeLessThanOrEqual(3);
-      for (const chat of pending) seen.set(chat.chatId, [...(seen.get(chat.chatId) ?? []), ...chat.messages.map((m) => m.id)]);
+      for (const chat of pending)
+        seen.set(chat.chatId, [...(seen.get(chat.chatId) ?? []), ...chat.messages.map((m) => m.id)]);
     }
     for (const id of ids) expect(seen.get(id)).toEqual([1, 2, 3, 4]);
   });
@@ -71,7 +72,8 @@ describe('pending more cases', () => {
     let calls = 0;
     (client as any)[name] = async function (...args: unknown[]) {
       calls++;
-      if (calls === 3) await new ChatRepository(redis.client as never, SETTINGS).leave(busy, 'bob').catch(() => undefined);
+      if (calls === 3)
+        await new ChatRepository(redis.client as never, SETTINGS).leave(busy, 'bob').catch(() => undefined);
       return original.apply(this, args);
     };
     try {
@@ -98,8 +100,14 @@ describe('notification payloads from the scripts', () => {
   it('counter-update publishes what JSON.stringify would, for unusual names', async () => {
     const got: [string, unknown][] = [];
     const names = ['a/b', 'é.x', 'ß@y', '😀_z', 'e\u0301'.normalize('NFC'), '日本-語'];
-    const sub = await listen(redis, names.map(counterKeys.updated), (channel, message) => got.push([channel, JSON.parse(message)]));
-    const repo = new CounterRepository(client, { precisions: [1, 5], maxFutureSeconds: 60 } as never, counterKeys.updated);
+    const sub = await listen(redis, names.map(counterKeys.updated), (channel, message) =>
+      got.push([channel, JSON.parse(message)]),
+    );
+    const repo = new CounterRepository(
+      client,
+      { precisions: [1, 5], maxFutureSeconds: 60 } as never,
+      counterKeys.updated,
+    );
     const times: number[] = [];
     for (const n of names) times.push(await repo.update(n, 1, 1700000000.25));
     // Each name is its own channel; on a cluster they live on different shards, heard on
@@ -107,6 +115,8 @@ describe('notification payloads from the scripts', () => {
     await eventually(async () => got.length >= names.length, 10_000, 10);
     sub.disconnect();
     const byChannel = (entries: [string, unknown][]) => [...entries].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    expect(byChannel(got)).toEqual(byChannel(names.map((n, i) => [counterKeys.updated(n), JSON.parse(JSON.stringify({ name: n, time: times[i] }))])));
+    expect(byChannel(got)).toEqual(
+      byChannel(names.map((n, i) => [counterKeys.updated(n), JSON.parse(JSON.stringify({ name: n, time: times[i] }))])),
+    );
   });
 });

@@ -35,7 +35,9 @@ beforeEach(async () => {
 });
 
 async function chatKeysExisting(chatId: string): Promise<number> {
-  const keys = [chatKeys.members, chatKeys.messages, chatKeys.meta, chatKeys.sent, chatKeys.sentExpiry].map((key) => key(chatId));
+  const keys = [chatKeys.members, chatKeys.messages, chatKeys.meta, chatKeys.sent, chatKeys.sentExpiry].map((key) =>
+    key(chatId),
+  );
   return redis.client.exists(...keys);
 }
 
@@ -57,7 +59,14 @@ describe('create', () => {
 
     expect(chat).toEqual({ id: '1', open: false, memberCount: 3, latestMessageId: 1, seenMessageId: 0 });
     expect(message).toMatchObject({ id: 1, chatId: '1', sender: 'alice', message: 'hello' });
-    expect(await redis.client.zrange(chatKeys.members('1'), 0, -1, 'WITHSCORES')).toEqual(['alice', '0', 'bob', '0', 'carol', '0']);
+    expect(await redis.client.zrange(chatKeys.members('1'), 0, -1, 'WITHSCORES')).toEqual([
+      'alice',
+      '0',
+      'bob',
+      '0',
+      'carol',
+      '0',
+    ]);
     for (const user of ['alice', 'bob', 'carol']) {
       expect(await redis.client.zrange(userKeys.chats(user), 0, -1)).toEqual(['1']);
     }
@@ -235,7 +244,10 @@ describe('pending', () => {
     await chats.markSeen('1', 'alice', 2);
     expect(await redis.client.zcard(chatKeys.messages('1'))).toBe(2);
     await chats.markSeen('1', 'bob', 1);
-    expect(await redis.client.zrange(chatKeys.messages('1'), 0, -1, 'WITHSCORES')).toEqual([expect.stringContaining('"two"'), '2']);
+    expect(await redis.client.zrange(chatKeys.messages('1'), 0, -1, 'WITHSCORES')).toEqual([
+      expect.stringContaining('"two"'),
+      '2',
+    ]);
   });
 
   it('shares the limit between chats and reports what remains in each', async () => {
@@ -350,7 +362,7 @@ describe('join and leave', () => {
     expect(await chats.leave('1', 'bob')).toBe(false);
   });
 
-  it("deletes every key of the chat when the last member leaves", async () => {
+  it('deletes every key of the chat when the last member leaves', async () => {
     const chats = repo();
     await chats.create('alice', ['bob'], 'one', false);
     await chats.send('1', 'bob', 'two', 'c-1');
@@ -383,13 +395,19 @@ describe('the chat index', () => {
     const after = await snapshotRedis(redis.client);
     const ids = (snapshot: typeof before) => snapshot.keys.find((key) => key.key === chatKeys.ids())?.value;
     expect([ids(before), ids(after)]).toEqual(['2', '3']);
-    const withoutIds = (snapshot: typeof before) => ({ ...snapshot, keys: snapshot.keys.filter((key) => key.key !== chatKeys.ids()) });
+    const withoutIds = (snapshot: typeof before) => ({
+      ...snapshot,
+      keys: snapshot.keys.filter((key) => key.key !== chatKeys.ids()),
+    });
     expect(withoutIds(after)).toEqual(withoutIds(before));
   });
 
-  it('stamps an entry provisionally (below zero) until the change lands, then with the chat\'s membership generation', async () => {
+  it("stamps an entry provisionally (below zero) until the change lands, then with the chat's membership generation", async () => {
     const index = [userKeys.chats('alice')];
-    const [provisional, previous] = (await runScript(connections[0], 'chat-index-add', index, ['7', 0])) as [number, string | null];
+    const [provisional, previous] = (await runScript(connections[0], 'chat-index-add', index, ['7', 0])) as [
+      number,
+      string | null,
+    ];
     expect(provisional).toBeLessThan(0);
     expect(previous).toBeNull();
     const chats = repo();
@@ -403,7 +421,7 @@ describe('the chat index', () => {
     expect(await redis.client.zscore(userKeys.chats('bob'), '1')).toBe('2');
   });
 
-  it('never lets a reader that found an entry stale remove a later join\'s entry, whatever the clock did', async () => {
+  it("never lets a reader that found an entry stale remove a later join's entry, whatever the clock did", async () => {
     const chats = repo();
     await chats.create('owner', ['alice'], 'open chat', true);
     const index = userKeys.chats('alice');
@@ -458,7 +476,7 @@ describe('the chat index', () => {
     expect(await redis.client.zscore(index[0], '5')).toBeNull();
   });
 
-  it('keeps a joiner\'s entry that a concurrent reader finds before the join landed', async () => {
+  it("keeps a joiner's entry that a concurrent reader finds before the join landed", async () => {
     const chats = repo();
     await chats.create('owner', [], 'open chat', true);
     // Just before the join script runs, a fetch by the joiner finds the new entry stale (the
@@ -528,7 +546,12 @@ describe('shareFairly', () => {
       const limit = 1 + ((trial * 13) % 120);
       const quotas = shareFairly(pending, limit, trial % pending.length);
       const total = quotas.reduce((a, b) => a + b, 0);
-      expect(total).toBe(Math.min(limit, pending.reduce((a, b) => a + b, 0)));
+      expect(total).toBe(
+        Math.min(
+          limit,
+          pending.reduce((a, b) => a + b, 0),
+        ),
+      );
       quotas.forEach((quota, i) => expect(quota).toBeLessThanOrEqual(pending[i]));
     }
   });

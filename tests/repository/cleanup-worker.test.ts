@@ -42,11 +42,21 @@ beforeEach(async () => {
 
 describe('CounterCleanupWorker', () => {
   it('visits a precision eight times per retention window, and never more often than the floor', () => {
-    const worker = new CounterCleanupWorker({ repository: repository(120), precisions: PRECISIONS, samples: 120, logger: silent });
+    const worker = new CounterCleanupWorker({
+      repository: repository(120),
+      precisions: PRECISIONS,
+      samples: 120,
+      logger: silent,
+    });
     expect(worker.intervalMs(1)).toBe(15_000);
     expect(worker.intervalMs(60)).toBe(900_000);
     expect(worker.intervalMs(86400)).toBe(1_296_000_000);
-    const tiny = new CounterCleanupWorker({ repository: repository(2), precisions: PRECISIONS, samples: 2, logger: silent });
+    const tiny = new CounterCleanupWorker({
+      repository: repository(2),
+      precisions: PRECISIONS,
+      samples: 2,
+      logger: silent,
+    });
     expect(tiny.intervalMs(1)).toBe(1000);
   });
 
@@ -86,7 +96,12 @@ describe('CounterCleanupWorker', () => {
   });
 
   it('stops promptly while sleeping', async () => {
-    const worker = new CounterCleanupWorker({ repository: repository(120), precisions: PRECISIONS, samples: 120, logger: silent });
+    const worker = new CounterCleanupWorker({
+      repository: repository(120),
+      precisions: PRECISIONS,
+      samples: 120,
+      logger: silent,
+    });
     worker.start();
     await new Promise((resolve) => setTimeout(resolve, 100));
     const started = Date.now();

@@ -168,7 +168,9 @@ describe('list', () => {
     await counters.update('partial', 1);
     await redis.client.zrem(counterKeys.known(counterBucket('partial'), 1), 'partial');
     await redis.client.zrem(counterKeys.known(counterBucket('partial'), 5), 'partial');
-    expect(await counters.list(undefined, 10)).toEqual([{ name: 'partial', precisions: [60, 300, 3600, 18000, 86400] }]);
+    expect(await counters.list(undefined, 10)).toEqual([
+      { name: 'partial', precisions: [60, 300, 3600, 18000, 86400] },
+    ]);
   });
 });
 

@@ -36,7 +36,29 @@ function makeNames(count: number, seed: number): string[] {
     state = (Math.imul(state, 1103515245) + 12345) >>> 0;
     return state % n;
   };
-  const starts = ['al', 'Al', 'AL', 'be', 'Bé', 'ca', 'Ça', 'da', 'é', 'É', 'zo', 'Zö', '王', '李', '🙂', 'ß', 'ss', 'Ω', 'ω', 'x-', 'x.'];
+  const starts = [
+    'al',
+    'Al',
+    'AL',
+    'be',
+    'Bé',
+    'ca',
+    'Ça',
+    'da',
+    'é',
+    'É',
+    'zo',
+    'Zö',
+    '王',
+    '李',
+    '🙂',
+    'ß',
+    'ss',
+    'Ω',
+    'ω',
+    'x-',
+    'x.',
+  ];
   const letters = 'abcdefghijklmnopqrstuvwxyzéüßABCDEFGHIJ王李小明'.split('');
   const names = new Set<string>();
   while (names.size < count) {
@@ -64,7 +86,8 @@ function reference(names: string[]): (prefix: string) => string[] {
 async function rdbChanges(): Promise<number> {
   const nodes = redis.cluster ? (redis.client as unknown as Cluster).nodes('master') : [redis.client];
   let changes = 0;
-  for (const node of nodes) changes += Number(/rdb_changes_since_last_save:(\d+)/.exec(await node.info('persistence'))![1]);
+  for (const node of nodes)
+    changes += Number(/rdb_changes_since_last_save:(\d+)/.exec(await node.info('persistence'))![1]);
   return changes;
 }
 
@@ -87,7 +110,30 @@ describe('guild prefix search in Redis', () => {
 
     const expected = reference(stable);
     const searcher = new GuildRepository(connection(), LIMITS);
-    const prefixes = ['al', 'AL', 'alb', 'Bé', 'É', 'é', '王', '李小', '🙂', 'SS', 'ß', 'ω', 'x-', 'x.', 'zö', '', 'q', '[', '(', '-', '+', '{'];
+    const prefixes = [
+      'al',
+      'AL',
+      'alb',
+      'Bé',
+      'É',
+      'é',
+      '王',
+      '李小',
+      '🙂',
+      'SS',
+      'ß',
+      'ω',
+      'x-',
+      'x.',
+      'zö',
+      '',
+      'q',
+      '[',
+      '(',
+      '-',
+      '+',
+      '{',
+    ];
 
     let churning = true;
     const churn = (async () => {
@@ -195,7 +241,8 @@ describe('guild prefix search in Redis', () => {
         }),
       );
       const memberOf: string[] = [];
-      for (const guild of guilds) if ((await redis.client.zscore(guildKeys.members(guild), 'u')) !== null) memberOf.push(guild);
+      for (const guild of guilds)
+        if ((await redis.client.zscore(guildKeys.members(guild), 'u')) !== null) memberOf.push(guild);
       const counted = await redis.client.zrange(userKeys.guilds('u'), 0, -1);
       expect(memberOf.length).toBeLessThanOrEqual(3);
       expect(counted.length).toBeLessThanOrEqual(3);
@@ -206,11 +253,13 @@ describe('guild prefix search in Redis', () => {
     expect(unexpected).toEqual([]);
   });
 
-  it('keeps a join counted whichever way its steps and a leave\'s interleave (the scripts, step by step)', async () => {
+  it("keeps a join counted whichever way its steps and a leave's interleave (the scripts, step by step)", async () => {
     const client = connection();
     const index = userKeys.guilds('u');
     const reserve = async () =>
-      ((await runScript(client, 'guild-reserve', [index, userKeys.guildTickets('u')], ['g', 3])) as [number, number])[1];
+      (
+        (await runScript(client, 'guild-reserve', [index, userKeys.guildTickets('u')], ['g', 3])) as [number, number]
+      )[1];
     const release = async (ticket: number) => Number(await runScript(client, 'guild-release', [index], ['g', ticket]));
     const add = async () => runScript(client, 'guild-join', [guildKeys.members('g')], ['u', 10]);
 
@@ -236,8 +285,11 @@ describe('guild prefix search in Redis', () => {
     expect(await client.zcard(index)).toBe(1);
 
     // A full user is refused a new guild, and a renewal of a counted one never counts as new.
-    for (const other of ['h', 'i']) await runScript(client, 'guild-reserve', [index, userKeys.guildTickets('u')], [other, 3]);
-    await expect(runScript(client, 'guild-reserve', [index, userKeys.guildTickets('u')], ['j', 3])).rejects.toMatchObject({ code: 'CONFLICT' });
+    for (const other of ['h', 'i'])
+      await runScript(client, 'guild-reserve', [index, userKeys.guildTickets('u')], [other, 3]);
+    await expect(
+      runScript(client, 'guild-reserve', [index, userKeys.guildTickets('u')], ['j', 3]),
+    ).rejects.toMatchObject({ code: 'CONFLICT' });
     await expect(reserve()).resolves.toEqual(expect.any(Number));
     expect(await client.zcard(index)).toBe(3);
   });

@@ -33,16 +33,37 @@ describe('keys on a Redis Cluster', () => {
       const friend = users[(i + 1) % users.length];
       const chat = await post(api.url, CreateChatDocument, { members: [friend], message: `hi ${friend}` }, token(user));
       expect(chat.errors).toBeUndefined();
-      const sent = await post(api.url, SendMessageDocument, { chatId: chat.data!.createChat.id, message: 'second' }, token(friend));
+      const sent = await post(
+        api.url,
+        SendMessageDocument,
+        { chatId: chat.data!.createChat.id, message: 'second' },
+        token(friend),
+      );
       expect(sent.errors).toBeUndefined();
-      expect((await post(api.url, SendDirectMessageDocument, { to: friend, message: 'psst' }, token(user))).errors).toBeUndefined();
+      expect(
+        (await post(api.url, SendDirectMessageDocument, { to: friend, message: 'psst' }, token(user))).errors,
+      ).toBeUndefined();
       expect((await post(api.url, AddRecentContactDocument, { contact: friend }, token(user))).errors).toBeUndefined();
       expect((await post(api.url, JoinGuildDocument, { guild: `guild${i % 10}` }, token(user))).errors).toBeUndefined();
     }
-    for (let i = 0; i < 20; i++) expect((await post(api.url, UpdateCounterDocument, { name: `page/${i}`, count: 1 }, service)).errors).toBeUndefined();
+    for (let i = 0; i < 20; i++)
+      expect(
+        (await post(api.url, UpdateCounterDocument, { name: `page/${i}`, count: 1 }, service)).errors,
+      ).toBeUndefined();
     for (let i = 0; i < 10; i++) {
-      expect((await post(api.url, EnqueueTaskDocument, { queue: `queue${i}`, name: 'work', delayMs: i % 2 === 0 ? 0 : 60_000 }, service)).errors).toBeUndefined();
-      expect((await post(api.url, AcquireSemaphoreDocument, { name: `sem${i}`, limit: 2 }, service)).errors).toBeUndefined();
+      expect(
+        (
+          await post(
+            api.url,
+            EnqueueTaskDocument,
+            { queue: `queue${i}`, name: 'work', delayMs: i % 2 === 0 ? 0 : 60_000 },
+            service,
+          )
+        ).errors,
+      ).toBeUndefined();
+      expect(
+        (await post(api.url, AcquireSemaphoreDocument, { name: `sem${i}`, limit: 2 }, service)).errors,
+      ).toBeUndefined();
     }
 
     const cluster = api.redis.client as unknown as Cluster;

@@ -77,7 +77,13 @@ describe('a counting semaphore', () => {
       Array.from({ length: 200 }, async (_, caller) => {
         const acquirer = instances[caller % instances.length];
         for (let round = 0; round < 5; round += 1) {
-          const lease = await acquirer.acquire({ name: 'pool', limit, ttlMs: 60_000, owner: `c${caller}`, waitMs: 30_000 });
+          const lease = await acquirer.acquire({
+            name: 'pool',
+            limit,
+            ttlMs: 60_000,
+            owner: `c${caller}`,
+            waitMs: 30_000,
+          });
           if (!lease) throw new Error(`caller ${caller} got no slot in round ${round}`);
           inside += 1;
           most = Math.max(most, inside);
@@ -116,7 +122,8 @@ describe('a counting semaphore', () => {
 
   it('serves queued callers in the order they asked, and a fail-fast caller does not jump the queue', async () => {
     const repository = new LeaseRepository(connection(), 'semaphore', SETTINGS);
-    const ask = (id: string, holdMs: number) => repository.attempt({ name: 's', id, limit: 2, ttlMs: 60_000, owner: 'svc', holdMs });
+    const ask = (id: string, holdMs: number) =>
+      repository.attempt({ name: 's', id, limit: 2, ttlMs: 60_000, owner: 'svc', holdMs });
     const [a, b, c, d, e] = [newLeaseId(), newLeaseId(), newLeaseId(), newLeaseId(), newLeaseId()];
     expect((await ask(a, 0)).granted).toBe(true);
     expect((await ask(b, 0)).granted).toBe(true);
@@ -142,7 +149,8 @@ describe('a counting semaphore', () => {
 
   it('lets callers queued within the number of free slots go together', async () => {
     const repository = new LeaseRepository(connection(), 'semaphore', SETTINGS);
-    const ask = (id: string) => repository.attempt({ name: 'wide', id, limit: 3, ttlMs: 60_000, owner: 'svc', holdMs: 10_000 });
+    const ask = (id: string) =>
+      repository.attempt({ name: 'wide', id, limit: 3, ttlMs: 60_000, owner: 'svc', holdMs: 10_000 });
     const holders = [newLeaseId(), newLeaseId(), newLeaseId()];
     for (const id of holders) expect((await ask(id)).granted).toBe(true);
     const waiters = Array.from({ length: 4 }, () => newLeaseId());
@@ -160,7 +168,8 @@ describe('a counting semaphore', () => {
 
   it('drops the place of a queued caller that stopped asking, so it cannot hold up the others', async () => {
     const repository = new LeaseRepository(connection(), 'semaphore', SETTINGS);
-    const ask = (id: string, holdMs: number) => repository.attempt({ name: 'lapse', id, limit: 1, ttlMs: 60_000, owner: 'svc', holdMs });
+    const ask = (id: string, holdMs: number) =>
+      repository.attempt({ name: 'lapse', id, limit: 1, ttlMs: 60_000, owner: 'svc', holdMs });
     const holder = newLeaseId();
     const dead = newLeaseId();
     expect((await ask(holder, 0)).granted).toBe(true);
@@ -173,7 +182,8 @@ describe('a counting semaphore', () => {
 
   it('refuses to queue more than maxWaiters callers, and writes nothing then', async () => {
     const repository = new LeaseRepository(connection(), 'semaphore', { maxWaiters: 2 });
-    const ask = (id: string) => repository.attempt({ name: 'full', id, limit: 1, ttlMs: 60_000, owner: 'svc', holdMs: 10_000 });
+    const ask = (id: string) =>
+      repository.attempt({ name: 'full', id, limit: 1, ttlMs: 60_000, owner: 'svc', holdMs: 10_000 });
     expect((await ask(newLeaseId())).granted).toBe(true);
     await ask(newLeaseId());
     await ask(newLeaseId());
@@ -186,7 +196,8 @@ describe('a counting semaphore', () => {
 
   it('refuses a different limit while the semaphore is in use, writing nothing, and accepts it once idle', async () => {
     const repository = new LeaseRepository(connection(), 'semaphore', SETTINGS);
-    const ask = (id: string, limit: number, holdMs = 0) => repository.attempt({ name: 'fixed', id, limit, ttlMs: 60_000, owner: 'svc', holdMs });
+    const ask = (id: string, limit: number, holdMs = 0) =>
+      repository.attempt({ name: 'fixed', id, limit, ttlMs: 60_000, owner: 'svc', holdMs });
     const first = newLeaseId();
     expect((await ask(first, 2)).granted).toBe(true);
     expect((await ask(newLeaseId(), 2)).granted).toBe(true);
@@ -210,8 +221,13 @@ describe('a counting semaphore', () => {
   it('names a live waiter, not one whose place lapsed, when a slot is released', async () => {
     const repository = new LeaseRepository(connection(), 'semaphore', SETTINGS);
     const notices: { upTo: number }[] = [];
-    connections.push(await listen(redis, [repository.channel('lapsed')], (_channel, message) => notices.push(JSON.parse(message) as { upTo: number })));
-    const ask = (id: string, holdMs: number) => repository.attempt({ name: 'lapsed', id, limit: 1, ttlMs: 60_000, owner: 'svc', holdMs });
+    connections.push(
+      await listen(redis, [repository.channel('lapsed')], (_channel, message) =>
+        notices.push(JSON.parse(message) as { upTo: number }),
+      ),
+    );
+    const ask = (id: string, holdMs: number) =>
+      repository.attempt({ name: 'lapsed', id, limit: 1, ttlMs: 60_000, owner: 'svc', holdMs });
     const holder = newLeaseId();
     await ask(holder, 0);
     await ask(newLeaseId(), 100); // ticket 1, dies
@@ -248,7 +264,13 @@ describe('a lock', () => {
       Array.from({ length: 30 }, async (_, caller) => {
         const acquirer = instances[caller % 3];
         for (let round = 0; round < 10; round += 1) {
-          const lease = await acquirer.acquire({ name: 'mutex', limit: 1, ttlMs: 60_000, owner: 'svc', waitMs: 30_000 });
+          const lease = await acquirer.acquire({
+            name: 'mutex',
+            limit: 1,
+            ttlMs: 60_000,
+            owner: 'svc',
+            waitMs: 30_000,
+          });
           if (!lease) throw new Error('no lock in time');
           inside += 1;
           most = Math.max(most, inside);
@@ -292,7 +314,9 @@ describe('a lock', () => {
     expect(await acquirer.repository.refresh('mine', newLeaseId())).toBeUndefined();
     // The same token on another name is not the holder either.
     expect(await acquirer.repository.release('other', holder!.id)).toBe(false);
-    expect((await acquirer.repository.state('mine', 1)).holders.map((h) => h.fencingToken)).toEqual([holder!.fencingToken]);
+    expect((await acquirer.repository.state('mine', 1)).holders.map((h) => h.fencingToken)).toEqual([
+      holder!.fencingToken,
+    ]);
     expect(await acquirer.acquire({ name: 'mine', limit: 1, ttlMs: 10_000, owner: 'svc', waitMs: 0 })).toBeUndefined();
     expect(await acquirer.repository.release('mine', holder!.id)).toBe(true);
     expect(await acquirer.repository.release('mine', holder!.id)).toBe(false);
@@ -325,7 +349,9 @@ describe('a lock', () => {
     // Redis holds writes for 1 s, ten times the client's patience: the grant runs after the
     // client has given up on it.
     await (await redis.nodeFor(key)).client('PAUSE', 1_000, 'WRITE');
-    const failed = await acquirer.acquire({ name: 'lost-reply', limit: 1, ttlMs: 60_000, owner: 'svc', waitMs: 0 }).catch((e: unknown) => e);
+    const failed = await acquirer
+      .acquire({ name: 'lost-reply', limit: 1, ttlMs: 60_000, owner: 'svc', waitMs: 0 })
+      .catch((e: unknown) => e);
     expect(String(failed)).toMatch(/timed out/i);
     await until(async () => (await redis.client.hget(key, 'fence')) === '1');
     await until(async () => (await acquirer.repository.state('lost-reply', 1)).holders.length === 0);
@@ -335,10 +361,19 @@ describe('a lock', () => {
   it('announces a release on its channel with the server time and the tickets that may go', async () => {
     const repository = new LeaseRepository(connection(), 'lock', SETTINGS);
     const messages: string[] = [];
-    connections.push(await listen(redis, [repository.channel('announce')], (_channel, message) => messages.push(message)));
+    connections.push(
+      await listen(redis, [repository.channel('announce')], (_channel, message) => messages.push(message)),
+    );
     const holder = newLeaseId();
     await repository.attempt({ name: 'announce', id: holder, limit: 1, ttlMs: 10_000, owner: 'svc', holdMs: 0 });
-    await repository.attempt({ name: 'announce', id: newLeaseId(), limit: 1, ttlMs: 10_000, owner: 'svc', holdMs: 10_000 });
+    await repository.attempt({
+      name: 'announce',
+      id: newLeaseId(),
+      limit: 1,
+      ttlMs: 10_000,
+      owner: 'svc',
+      holdMs: 10_000,
+    });
     const [seconds] = await redis.client.time();
     expect(await repository.release('announce', holder)).toBe(true);
     await until(async () => messages.length === 1);
@@ -352,23 +387,33 @@ describe('a lock', () => {
     const acquirer = instance('lock');
     const holder = await acquirer.acquire({ name: 'gone', limit: 1, ttlMs: 10_000, owner: 'svc', waitMs: 0 });
     const clientGone = new AbortController();
-    const waiting = acquirer.acquire({ name: 'gone', limit: 1, ttlMs: 10_000, owner: 'svc', waitMs: 30_000 }, clientGone.signal);
+    const waiting = acquirer.acquire(
+      { name: 'gone', limit: 1, ttlMs: 10_000, owner: 'svc', waitMs: 30_000 },
+      clientGone.signal,
+    );
     await until(async () => (await waitingCount(acquirer.repository, 'gone')) === 1);
     clientGone.abort();
     expect(await waiting).toBeUndefined();
     expect(await waitingCount(acquirer.repository, 'gone')).toBe(0);
-    expect((await acquirer.repository.state('gone', 1)).holders.map((h) => h.fencingToken)).toEqual([holder!.fencingToken]);
+    expect((await acquirer.repository.state('gone', 1)).holders.map((h) => h.fencingToken)).toEqual([
+      holder!.fencingToken,
+    ]);
   });
 
   it('asks nothing for a caller that is already gone, and gives back a slot granted after it went', async () => {
     const acquirer = instance('lock');
     const gone = new AbortController();
     gone.abort();
-    expect(await acquirer.acquire({ name: 'late', limit: 1, ttlMs: 10_000, owner: 'svc', waitMs: 0 }, gone.signal)).toBeUndefined();
+    expect(
+      await acquirer.acquire({ name: 'late', limit: 1, ttlMs: 10_000, owner: 'svc', waitMs: 0 }, gone.signal),
+    ).toBeUndefined();
     expect((await acquirer.repository.state('late', 1)).lastFencingToken).toBeUndefined();
 
     const goingAway = new AbortController();
-    const pending = acquirer.acquire({ name: 'late', limit: 1, ttlMs: 10_000, owner: 'svc', waitMs: 0 }, goingAway.signal);
+    const pending = acquirer.acquire(
+      { name: 'late', limit: 1, ttlMs: 10_000, owner: 'svc', waitMs: 0 },
+      goingAway.signal,
+    );
     goingAway.abort(); // the attempt is already on its way to Redis
     expect(await pending).toBeUndefined();
     const state = await acquirer.repository.state('late', 1);
@@ -395,31 +440,36 @@ describe('a lock', () => {
 
 describe('release notices', () => {
   // One Redis only: on a cluster, ioredis moves sharded subscriptions itself.
-  itSingle('are heard again after the subscriber connection was cut, even for a name listened to while it reconnected', async () => {
-    const subscriber = connection();
-    // ioredis reports its own readiness check failing on a subscribed connection; expected here.
-    subscriber.on('error', () => undefined);
-    const signals = new LeaseSignals(subscriber, pino({ level: 'silent' }), 60_000);
-    signalSets.push(signals);
-    const heard: string[] = [];
-    await signals.listen('LOCK_RELEASED:a', (notice) => heard.push(notice.name));
-    // Listen to a second name in the middle of the reconnect, when a SUBSCRIBE can be lost.
-    const listenedDuringReconnect = new Promise<void>((resolve) => {
-      subscriber.once('connect', () => {
-        void signals.listen('LOCK_RELEASED:b', (notice) => heard.push(notice.name)).then(() => resolve());
+  itSingle(
+    'are heard again after the subscriber connection was cut, even for a name listened to while it reconnected',
+    async () => {
+      const subscriber = connection();
+      // ioredis reports its own readiness check failing on a subscribed connection; expected here.
+      subscriber.on('error', () => undefined);
+      const signals = new LeaseSignals(subscriber, pino({ level: 'silent' }), 60_000);
+      signalSets.push(signals);
+      const heard: string[] = [];
+      await signals.listen('LOCK_RELEASED:a', (notice) => heard.push(notice.name));
+      // Listen to a second name in the middle of the reconnect, when a SUBSCRIBE can be lost.
+      const listenedDuringReconnect = new Promise<void>((resolve) => {
+        subscriber.once('connect', () => {
+          void signals.listen('LOCK_RELEASED:b', (notice) => heard.push(notice.name)).then(() => resolve());
+        });
       });
-    });
-    await redis.client.client('KILL', 'TYPE', 'pubsub');
-    await listenedDuringReconnect;
-    await until(async () => {
-      const counts = (await redis.client.pubsub('NUMSUB', 'LOCK_RELEASED:a', 'LOCK_RELEASED:b')) as (string | number)[];
-      return Number(counts[1]) === 1 && Number(counts[3]) === 1;
-    });
-    for (const name of ['a', 'b']) {
-      await redis.client.publish(`LOCK_RELEASED:${name}`, JSON.stringify({ name, releasedAt: 1, upTo: 0 }));
-    }
-    await until(async () => heard.length === 2);
-    expect(heard.sort()).toEqual(['a', 'b']);
-    expect(signals.isSubscribed('LOCK_RELEASED:b')).toBe(true);
-  });
+      await redis.client.client('KILL', 'TYPE', 'pubsub');
+      await listenedDuringReconnect;
+      await until(async () => {
+        const counts = (await redis.client.pubsub('NUMSUB', 'LOCK_RELEASED:a', 'LOCK_RELEASED:b')) as (
+          string | number
+        )[];
+        return Number(counts[1]) === 1 && Number(counts[3]) === 1;
+      });
+      for (const name of ['a', 'b']) {
+        await redis.client.publish(`LOCK_RELEASED:${name}`, JSON.stringify({ name, releasedAt: 1, upTo: 0 }));
+      }
+      await until(async () => heard.length === 2);
+      expect(heard.sort()).toEqual(['a', 'b']);
+      expect(signals.isSubscribed('LOCK_RELEASED:b')).toBe(true);
+    },
+  );
 });

@@ -7,7 +7,12 @@ import { marketKeys } from '../../src/redis/keys';
 import { LeaseRepository } from '../../src/redis/leases/repository';
 import { LeaseSignals } from '../../src/redis/leases/signals';
 import { LeaseAcquirer } from '../../src/redis/leases/acquirer';
-import { MarketRepository, MARKET_STRATEGIES, type MarketStrategyName, type PurchaseReport } from '../../src/redis/market/repository';
+import {
+  MarketRepository,
+  MARKET_STRATEGIES,
+  type MarketStrategyName,
+  type PurchaseReport,
+} from '../../src/redis/market/repository';
 import { createMarketStrategy } from '../../src/redis/market/strategies';
 import { defineScripts } from '../../src/redis/client/scripts';
 import { startTestRedis, type TestRedis } from '../support/redis';
@@ -79,7 +84,8 @@ async function snapshot(users: string[]) {
   return { funds, inventories, listings };
 }
 
-const outcome = (report: PurchaseReport) => `${report.outcome} funds=${report.funds} listed=${report.listedPrice ?? '-'}`;
+const outcome = (report: PurchaseReport) =>
+  `${report.outcome} funds=${report.funds} listed=${report.listedPrice ?? '-'}`;
 
 describe('every strategy gives the same results', () => {
   async function scenario(strategy: MarketStrategyName) {
@@ -95,13 +101,25 @@ describe('every strategy gives the same results', () => {
     log.push(`list shield: ${(await m.list('ann', 'shield', 25)).listed}`);
     log.push(`list bow: ${(await m.list('ann', 'bow', 30)).listed}`);
     log.push(`bob buys sword: ${outcome(await m.purchase({ buyer: 'bob', seller: 'ann', item: 'sword', price: 40 }))}`);
-    log.push(`bob buys shield at a stale price: ${outcome(await m.purchase({ buyer: 'bob', seller: 'ann', item: 'shield', price: 20 }))}`);
-    log.push(`bob buys shield: ${outcome(await m.purchase({ buyer: 'bob', seller: 'ann', item: 'shield', price: 25 }))}`);
-    log.push(`bob buys shield again: ${outcome(await m.purchase({ buyer: 'bob', seller: 'ann', item: 'shield', price: 25 }))}`);
-    log.push(`bob buys bow from the wrong seller: ${outcome(await m.purchase({ buyer: 'bob', seller: 'cy', item: 'bow', price: 30 }))}`);
-    log.push(`bob buys bow with 5 left: ${outcome(await m.purchase({ buyer: 'bob', seller: 'ann', item: 'bow', price: 30 }))}`);
+    log.push(
+      `bob buys shield at a stale price: ${outcome(await m.purchase({ buyer: 'bob', seller: 'ann', item: 'shield', price: 20 }))}`,
+    );
+    log.push(
+      `bob buys shield: ${outcome(await m.purchase({ buyer: 'bob', seller: 'ann', item: 'shield', price: 25 }))}`,
+    );
+    log.push(
+      `bob buys shield again: ${outcome(await m.purchase({ buyer: 'bob', seller: 'ann', item: 'shield', price: 25 }))}`,
+    );
+    log.push(
+      `bob buys bow from the wrong seller: ${outcome(await m.purchase({ buyer: 'bob', seller: 'cy', item: 'bow', price: 30 }))}`,
+    );
+    log.push(
+      `bob buys bow with 5 left: ${outcome(await m.purchase({ buyer: 'bob', seller: 'ann', item: 'bow', price: 30 }))}`,
+    );
     log.push(`bob lists the shield he bought: ${(await m.list('bob', 'shield', 60)).listed}`);
-    log.push(`ann buys it back: ${outcome(await m.purchase({ buyer: 'ann', seller: 'bob', item: 'shield', price: 60 }))}`);
+    log.push(
+      `ann buys it back: ${outcome(await m.purchase({ buyer: 'ann', seller: 'bob', item: 'shield', price: 60 }))}`,
+    );
     await expect(m.purchase({ buyer: 'ann', seller: 'ann', item: 'bow', price: 30 })).rejects.toThrow(/own listing/);
     return { log, state: await snapshot(['ann', 'bob', 'cy']), page: await m.page(10, undefined) };
   }
@@ -146,13 +164,23 @@ describe.each(MARKET_STRATEGIES)('%s under concurrency', (strategy) => {
       const item = `gem${round}`;
       await m.grantItem('seller', item);
       expect((await m.list('seller', item, 10)).listed).toBe(true);
-      const reports = await Promise.all(buyers.map((buyer) => m.purchase({ buyer, seller: 'seller', item, price: 10 })));
-      expect(reports.map((r) => r.outcome).sort()).toEqual(['ITEM_GONE', 'ITEM_GONE', 'ITEM_GONE', 'ITEM_GONE', 'PURCHASED']);
+      const reports = await Promise.all(
+        buyers.map((buyer) => m.purchase({ buyer, seller: 'seller', item, price: 10 })),
+      );
+      expect(reports.map((r) => r.outcome).sort()).toEqual([
+        'ITEM_GONE',
+        'ITEM_GONE',
+        'ITEM_GONE',
+        'ITEM_GONE',
+        'PURCHASED',
+      ]);
     }
     const state = await snapshot(['seller', ...buyers]);
     expect(state.funds.seller).toBe(100);
     expect(Object.values(state.funds).reduce((a, b) => a + b, 0)).toBe(500);
-    expect(buyers.flatMap((buyer) => state.inventories[buyer]).sort()).toEqual(Array.from({ length: 10 }, (_, i) => `gem${i}`));
+    expect(buyers.flatMap((buyer) => state.inventories[buyer]).sort()).toEqual(
+      Array.from({ length: 10 }, (_, i) => `gem${i}`),
+    );
     expect(state.listings).toEqual([]);
   });
 
@@ -161,7 +189,10 @@ describe.each(MARKET_STRATEGIES)('%s under concurrency', (strategy) => {
     for (let round = 0; round < 10; round += 1) {
       const buyer = `buyer${round}`;
       await m.grantFunds(buyer, 30);
-      for (const [seller, item] of [[`s${round}a`, `left${round}`], [`s${round}b`, `right${round}`]]) {
+      for (const [seller, item] of [
+        [`s${round}a`, `left${round}`],
+        [`s${round}b`, `right${round}`],
+      ]) {
         await m.grantItem(seller, item);
         await m.list(seller, item, 30);
       }
@@ -239,12 +270,19 @@ describe.each(MARKET_STRATEGIES)('%s limits', (strategy) => {
     await m.grantItem('rich', 'vase');
     await m.list('rich', 'vase', 10);
     const before = await snapshot(['rich', 'buyer']);
-    await expect(m.purchase({ buyer: 'buyer', seller: 'rich', item: 'vase', price: 10 })).rejects.toMatchObject({ code: 'CONFLICT' });
+    await expect(m.purchase({ buyer: 'buyer', seller: 'rich', item: 'vase', price: 10 })).rejects.toMatchObject({
+      code: 'CONFLICT',
+    });
     expect(await snapshot(['rich', 'buyer'])).toEqual(before);
-    await expect(m.purchase({ buyer: 'buyer', seller: 'rich', item: 'vase', price: 10 })).rejects.toMatchObject({ code: 'CONFLICT' });
+    await expect(m.purchase({ buyer: 'buyer', seller: 'rich', item: 'vase', price: 10 })).rejects.toMatchObject({
+      code: 'CONFLICT',
+    });
     // Once the seller has room, the same purchase goes through (WATCH: on a pooled connection left clean).
     await redis.client.hset(marketKeys.user('rich'), 'funds', 90);
-    expect(await m.purchase({ buyer: 'buyer', seller: 'rich', item: 'vase', price: 10 })).toMatchObject({ outcome: 'PURCHASED', funds: 40 });
+    expect(await m.purchase({ buyer: 'buyer', seller: 'rich', item: 'vase', price: 10 })).toMatchObject({
+      outcome: 'PURCHASED',
+      funds: 40,
+    });
     expect((await snapshot(['rich'])).funds.rich).toBe(100);
   });
 });

@@ -70,8 +70,10 @@ describe('Redis PubSub', () => {
     void other.next();
     await subscribed(channel('COUNTER_UPDATED', 'page/home'));
     await subscribed(channel('COUNTER_UPDATED', 'page/other'));
-    const counters = new CounterRepository(publisher, { precisions: [1, 60], samples: 10, maxFutureSeconds: 60 }, (name) =>
-      channel('COUNTER_UPDATED', name),
+    const counters = new CounterRepository(
+      publisher,
+      { precisions: [1, 60], samples: 10, maxFutureSeconds: 60 },
+      (name) => channel('COUNTER_UPDATED', name),
     );
     await counters.update('page/home', 3);
     expect((await first).value).toEqual({ name: 'page/home', time: expect.any(Number) });

@@ -14,7 +14,9 @@ import { startTestServer, type TestServer } from '../support/server';
 
 const binDir = findPostgres();
 if (binDir === undefined) {
-  console.warn('row-cache-postgres: no initdb/postgres found (PATH, /usr/local/bin, /usr/lib/postgresql/*/bin); the real-PostgreSQL tests are skipped');
+  console.warn(
+    'row-cache-postgres: no initdb/postgres found (PATH, /usr/local/bin, /usr/lib/postgresql/*/bin); the real-PostgreSQL tests are skipped',
+  );
 }
 const describeWithPostgres = binDir === undefined ? describe.skip : describe;
 
@@ -30,7 +32,8 @@ function source(table: string, keyColumn: string, logger = silent): SqlRowSource
   return opened;
 }
 
-const parsed = (rows: Map<string, string>) => Object.fromEntries([...rows].map(([id, json]) => [id, JSON.parse(json) as unknown]));
+const parsed = (rows: Map<string, string>) =>
+  Object.fromEntries([...rows].map(([id, json]) => [id, JSON.parse(json) as unknown]));
 
 describeWithPostgres('against a real PostgreSQL server', () => {
   beforeAll(async () => {
@@ -76,7 +79,13 @@ describeWithPostgres('against a real PostgreSQL server', () => {
       const rows = source('inventory', 'id');
       const found = parsed(await rows.fetchRows(['7', 'abc', '007', '3', '999', '99999999999', '-1', '7']));
       expect(Object.keys(found).sort()).toEqual(['3', '7']);
-      expect(found['7']).toEqual({ id: 7, name: 'item 7', price_cents: 700, stock: 7, updated_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) });
+      expect(found['7']).toEqual({
+        id: 7,
+        name: 'item 7',
+        price_cents: 700,
+        stock: 7,
+        updated_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      });
       const hundred = Array.from({ length: 100 }, (_, i) => String(i + 50));
       expect((await rows.fetchRows(hundred)).size).toBe(100);
     });
@@ -85,7 +94,13 @@ describeWithPostgres('against a real PostgreSQL server', () => {
       const rows = source('shop.Products', 'sku');
       const found = parsed(await rows.fetchRows(['TEA-1', 'with space', 'a:b{c}', 'tea-1', 'missing']));
       expect(found).toEqual({
-        'TEA-1': { sku: 'TEA-1', price: 4.5, tags: ['green', 'loose'], meta: { origin: { country: 'JP' } }, Shown: true },
+        'TEA-1': {
+          sku: 'TEA-1',
+          price: 4.5,
+          tags: ['green', 'loose'],
+          meta: { origin: { country: 'JP' } },
+          Shown: true,
+        },
         'with space': { sku: 'with space', price: 1, tags: [], meta: null, Shown: false },
         'a:b{c}': { sku: 'a:b{c}', price: 2, tags: null, meta: [1, 2], Shown: null },
       });
@@ -109,7 +124,10 @@ describeWithPostgres('against a real PostgreSQL server', () => {
       expect(found).toEqual({ AB: { code: 'AB   ', label: 'short' }, ABCDE: { code: 'ABCDE', label: 'full' } });
       const varying = source('varying_codes', 'code', logger);
       expect([...(await varying.fetchRows(['WXYZ', 'WXYZA', 'W'])).keys()].sort()).toEqual(['W', 'WXYZ']);
-      expect(lines.filter((line) => line.msg === 'row cache database open').map((line) => line.keyType)).toEqual(['character', 'character varying']);
+      expect(lines.filter((line) => line.msg === 'row cache database open').map((line) => line.keyType)).toEqual([
+        'character',
+        'character varying',
+      ]);
       expect(lines.filter((line) => line.level === 40)).toEqual([]); // not compared as text, which would skip the index
     });
 
@@ -117,7 +135,12 @@ describeWithPostgres('against a real PostgreSQL server', () => {
       if (!citext) return; // said in beforeAll
       const { logger, lines } = captureLogs('info');
       const members = source('members', 'email', logger);
-      const found = await members.fetchRows(['Ann@Example.com', 'ann@example.com', 'bo@example.com', 'nobody@example.com']);
+      const found = await members.fetchRows([
+        'Ann@Example.com',
+        'ann@example.com',
+        'bo@example.com',
+        'nobody@example.com',
+      ]);
       // Case-insensitive matching finds Ann for either spelling, but the copy is keyed as the key prints.
       expect([...found.keys()].sort()).toEqual(['Ann@Example.com', 'bo@example.com']);
       expect(JSON.parse(found.get('Ann@Example.com')!)).toEqual({ email: 'Ann@Example.com', name: 'Ann' });
@@ -136,7 +159,9 @@ describeWithPostgres('against a real PostgreSQL server', () => {
 
     it('fails with a message naming a missing table or column, and works once it exists', async () => {
       const missing = source('public.not_yet', 'code');
-      await expect(missing.fetchRows(['1'])).rejects.toThrow(/cannot open PostgreSQL at 127\.0\.0\.1:\d+\/postgres for the row cache: table public\.not_yet does not exist/);
+      await expect(missing.fetchRows(['1'])).rejects.toThrow(
+        /cannot open PostgreSQL at 127\.0\.0\.1:\d+\/postgres for the row cache: table public\.not_yet does not exist/,
+      );
       await pg.query('CREATE TABLE not_yet (other integer)');
       await expect(missing.fetchRows(['1'])).rejects.toThrow(/table public\.not_yet has no column code/);
       await pg.query("ALTER TABLE not_yet ADD COLUMN code text; INSERT INTO not_yet VALUES (1, 'x1')");
@@ -150,7 +175,11 @@ describeWithPostgres('against a real PostgreSQL server', () => {
     const keys = rowCacheKeys('inventory');
 
     beforeAll(async () => {
-      api = await startTestServer({ DATABASE_URL: pg.url, ROW_CACHE_MAX_SLEEP_MS: '100', ROW_CACHE_DB_TIMEOUT_MS: '1000' });
+      api = await startTestServer({
+        DATABASE_URL: pg.url,
+        ROW_CACHE_MAX_SLEEP_MS: '100',
+        ROW_CACHE_DB_TIMEOUT_MS: '1000',
+      });
     });
     afterEach(async () => {
       await Promise.all(sockets.splice(0).map((socket) => socket.dispose()));
@@ -180,7 +209,12 @@ describeWithPostgres('against a real PostgreSQL server', () => {
       await schedule('1000', 0.1);
       await eventually(async () => (await cachedRow('1000')) !== null, 10_000, 20);
       expect(await cachedRow('1000')).toMatchObject({ id: 1000, name: 'Promo kettle', price_cents: 3900, stock: 8 });
-      expect(api.logs.some((line) => line.msg === 'row cache database open' && /^PostgreSQL at 127\.0\.0\.1:/.test(String(line.database)))).toBe(true);
+      expect(
+        api.logs.some(
+          (line) =>
+            line.msg === 'row cache database open' && /^PostgreSQL at 127\.0\.0\.1:/.test(String(line.database)),
+        ),
+      ).toBe(true);
       expect(JSON.stringify(api.logs)).not.toContain(pg.url); // never the URL itself, which may hold a password
 
       await pg.query('UPDATE inventory SET stock = 7 WHERE id = 1000');
@@ -198,12 +232,20 @@ describeWithPostgres('against a real PostgreSQL server', () => {
       const logged = api.logs.length;
 
       await pg.halt();
-      const failures = () => api.logs.slice(logged).filter((line) => line.msg === 'cannot read rows from the row cache database; the cached copies stay as they are, retrying');
+      const failures = () =>
+        api.logs
+          .slice(logged)
+          .filter(
+            (line) =>
+              line.msg === 'cannot read rows from the row cache database; the cached copies stay as they are, retrying',
+          );
       await eventually(async () => failures().length === 1, 10_000, 50);
       await new Promise((resolve) => setTimeout(resolve, 1500)); // several more tries
       expect(await cachedRow('5')).toEqual(copy);
       expect(failures()).toHaveLength(1);
-      expect(failures()[0].err).toMatch(/ECONNREFUSED|terminating connection|Connection terminated|the database system is shutting down/);
+      expect(failures()[0].err).toMatch(
+        /ECONNREFUSED|terminating connection|Connection terminated|the database system is shutting down/,
+      );
       const before = Number(await api.redis.client.hget(keys.refreshed, '5'));
 
       await pg.resume();

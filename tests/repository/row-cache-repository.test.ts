@@ -34,7 +34,8 @@ function connection(): Redis {
   return client;
 }
 
-const repository = (maxRows = 1000, claimLeaseMs?: number) => new RowCacheRepository(connection(), { table: 'inventory', maxRows, claimLeaseMs });
+const repository = (maxRows = 1000, claimLeaseMs?: number) =>
+  new RowCacheRepository(connection(), { table: 'inventory', maxRows, claimLeaseMs });
 /** Redis's clock in unix ms, as the scripts read it. */
 const redisNow = async () => {
   const [seconds, micros] = await redis.client.time();
@@ -65,8 +66,19 @@ class ObservedSource implements RowSource {
   }
 }
 
-function refresher(repo: RowCacheRepository, source: RowSource, options: Partial<RowCacheRefresherOptions> = {}): RowCacheRefresher {
-  const worker = new RowCacheRefresher({ repository: repo, source, logger: silent, batchSize: 100, maxSleepMs: 100, ...options });
+function refresher(
+  repo: RowCacheRepository,
+  source: RowSource,
+  options: Partial<RowCacheRefresherOptions> = {},
+): RowCacheRefresher {
+  const worker = new RowCacheRefresher({
+    repository: repo,
+    source,
+    logger: silent,
+    batchSize: 100,
+    maxSleepMs: 100,
+    ...options,
+  });
   worker.start();
   stoppers.push(() => worker.stop());
   return worker;
@@ -96,7 +108,11 @@ const rowJson = async (id: number) => {
 beforeAll(async () => {
   redis = await startTestRedis();
   scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'ria-row-cache-'));
-  database = new SqlRowSource(pgliteDatabase(path.join(scratch, 'pglite')), { table: 'inventory', keyColumn: 'id' }, silent);
+  database = new SqlRowSource(
+    pgliteDatabase(path.join(scratch, 'pglite')),
+    { table: 'inventory', keyColumn: 'id' },
+    silent,
+  );
   await database.query('SELECT 1'); // opens it (a few seconds the first time)
 });
 
@@ -146,7 +162,9 @@ describe('the embedded database', () => {
     fs.mkdirSync(dir);
     for (const name of ['base', 'global']) fs.writeFileSync(path.join(dir, name), 'a file where a directory should be');
     const source = new SqlRowSource(pgliteDatabase(dir), { table: 'inventory', keyColumn: 'id' }, silent);
-    await expect(source.query('SELECT 1')).rejects.toThrow(/creating the embedded database in .*blocked failed \(exit code 1\): ErrnoError \(emscripten errno \d+\)/);
+    await expect(source.query('SELECT 1')).rejects.toThrow(
+      /creating the embedded database in .*blocked failed \(exit code 1\): ErrnoError \(emscripten errno \d+\)/,
+    );
     // The lock was given back, and nothing is left half-made for the next try to trust.
     expect(fs.existsSync(`${dir}.lock`)).toBe(false);
     expect(fs.existsSync(path.join(dir, 'PG_VERSION'))).toBe(false);
@@ -182,19 +200,32 @@ describe('the embedded database', () => {
 
   it('refuses a second open of its directory, logging who holds it, while the first keeps working', async () => {
     const { logger, lines } = captureLogs('info');
-    const second = new SqlRowSource(pgliteDatabase(path.join(scratch, 'pglite'), { logger }), { table: 'inventory', keyColumn: 'id' }, silent);
-    await expect(second.fetchRows(['1'])).rejects.toThrow(/pglite\.lock says the embedded database is in use by this process .*DATABASE_URL/);
+    const second = new SqlRowSource(
+      pgliteDatabase(path.join(scratch, 'pglite'), { logger }),
+      { table: 'inventory', keyColumn: 'id' },
+      silent,
+    );
+    await expect(second.fetchRows(['1'])).rejects.toThrow(
+      /pglite\.lock says the embedded database is in use by this process .*DATABASE_URL/,
+    );
     await expect(second.fetchRows(['1'])).rejects.toThrow(/in use by this process/);
     const errors = lines.filter((line) => line.level === 50);
     expect(errors).toHaveLength(1); // once, not once per retry
-    expect(errors[0]).toMatchObject({ holder: 'this process (another connection)', lockFile: path.join(scratch, 'pglite.lock') });
+    expect(errors[0]).toMatchObject({
+      holder: 'this process (another connection)',
+      lockFile: path.join(scratch, 'pglite.lock'),
+    });
     expect([...(await database.fetchRows(['1'])).keys()]).toEqual(['1']);
     expect(fs.readFileSync(path.join(scratch, 'pglite.lock'), 'utf8')).toBe(`${process.pid} ${os.hostname()}\n`);
   });
 
   it('gives up on a query that outlasts its timeout, stops the thread, and opens the database anew on the next use', async () => {
     const dir = path.join(scratch, 'slow');
-    const slow = new SqlRowSource(pgliteDatabase(dir, { timeoutMs: 1000 }), { table: 'inventory', keyColumn: 'id' }, silent);
+    const slow = new SqlRowSource(
+      pgliteDatabase(dir, { timeoutMs: 1000 }),
+      { table: 'inventory', keyColumn: 'id' },
+      silent,
+    );
     try {
       expect([...(await slow.fetchRows(['4'])).keys()]).toEqual(['4']); // creates it, untimed
       const started = Date.now();
@@ -238,7 +269,9 @@ describe('the lock on an embedded database directory', () => {
     fs.writeFileSync(lockOf(dir), `${process.pid} ${os.hostname()}\n`);
     lockDirectory(dir)();
     fs.writeFileSync(lockOf(dir), `${process.pid} elsewhere.example\n`);
-    expect(() => lockDirectory(dir)).toThrow(/in use by process \d+ on elsewhere\.example \(remove the file if that process is gone\)/);
+    expect(() => lockDirectory(dir)).toThrow(
+      /in use by process \d+ on elsewhere\.example \(remove the file if that process is gone\)/,
+    );
     expect(fs.readFileSync(lockOf(dir), 'utf8')).toBe(`${process.pid} elsewhere.example\n`);
     fs.rmSync(lockOf(dir));
   });
@@ -347,7 +380,9 @@ describe('row cache scripts, step by step', () => {
     const [next] = (await rows.claim(10)).rows;
     expect(next.rowId).toBe('r');
     expect(await rows.store([{ ...next, json: '{"v":1}' }])).toEqual([]); // unchanged copy
-    expect(Number(await redis.client.zscore(rows.keys.schedule, 'r')) - (await redisNow())).toBeGreaterThan(1_800_000 - 1000);
+    expect(Number(await redis.client.zscore(rows.keys.schedule, 'r')) - (await redisNow())).toBeGreaterThan(
+      1_800_000 - 1000,
+    );
   });
 
   it('drops a scheduled id without a positive delay instead of claiming it again and again', async () => {
@@ -364,7 +399,11 @@ describe('row cache scripts, step by step', () => {
   it('writes a copy only when its JSON changed, and announces each change on the row channel', async () => {
     const rows = repository();
     const heard: RowCacheChange[] = [];
-    connections.push(await listen(redis, [rows.keys.updated('5')], (_channel, message) => heard.push(JSON.parse(message) as RowCacheChange)));
+    connections.push(
+      await listen(redis, [rows.keys.updated('5')], (_channel, message) =>
+        heard.push(JSON.parse(message) as RowCacheChange),
+      ),
+    );
 
     await rows.schedule('5', 60_000);
     const store = async (json: string | undefined) => {
@@ -425,7 +464,12 @@ describe('row cache scripts, step by step', () => {
     await rows.schedule('short', 200);
     const { rows: claimed } = await rows.claim(10);
     const before = await redis.client.zrange(rows.keys.schedule, 0, -1, 'WITHSCORES');
-    expect(await rows.retryLater(claimed.map((claim) => claim.rowId), 1000)).toBe(1);
+    expect(
+      await rows.retryLater(
+        claimed.map((claim) => claim.rowId),
+        1000,
+      ),
+    ).toBe(1);
     const after = Object.fromEntries(chunk(await redis.client.zrange(rows.keys.schedule, 0, -1, 'WITHSCORES')));
     const was = Object.fromEntries(chunk(before));
     expect(Number(was.long) - Number(after.long)).toBeGreaterThan(590_000); // about 1 s from now instead of the 10 min lease
@@ -439,7 +483,12 @@ describe('row cache scripts, step by step', () => {
     for (const id of ['b', 'a', 'd', 'c', 'é']) await rows.schedule(id, 1500);
     const first = await rows.list(undefined, 2);
     expect(first.map((row) => row.rowId)).toEqual(['a', 'b']);
-    expect(first[0]).toEqual({ rowId: 'a', delayMs: 1500, nextRefreshAt: expect.any(Number), lastRefreshedAt: undefined });
+    expect(first[0]).toEqual({
+      rowId: 'a',
+      delayMs: 1500,
+      nextRefreshAt: expect.any(Number),
+      lastRefreshedAt: undefined,
+    });
     expect((await rows.list('b', 10)).map((row) => row.rowId)).toEqual(['c', 'd', 'é']);
     expect(await rows.list('é', 10)).toEqual([]);
   });
@@ -465,7 +514,11 @@ describe('the refresher', () => {
     await rows.schedule('1000', 100);
     await rows.schedule('3', 100);
     await rows.schedule('abc', 100); // no integer key is "abc": never a copy, and no failed batch
-    await eventually(async () => (await rows.cached('1000')) !== undefined && (await rows.cached('3')) !== undefined, 10_000, 20);
+    await eventually(
+      async () => (await rows.cached('1000')) !== undefined && (await rows.cached('3')) !== undefined,
+      10_000,
+      20,
+    );
     expect(await rows.cached('1000')).toBe(await rowJson(1000));
     expect(JSON.parse((await rows.cached('1000'))!)).toMatchObject({ id: 1000, name: 'Promo mug', stock: 5 });
 
@@ -558,7 +611,9 @@ describe('the refresher', () => {
     const rows = repository();
     const source = new ObservedSource(database);
     const { logger, lines } = captureLogs('info');
-    await database.query("INSERT INTO inventory (id, name, price_cents, stock) VALUES (1001, 'Outage kettle', 3900, 10)");
+    await database.query(
+      "INSERT INTO inventory (id, name, price_cents, stock) VALUES (1001, 'Outage kettle', 3900, 10)",
+    );
     refresher(rows, source, { logger, retryMs: 100, maxRetryMs: 200 });
     await rows.schedule('1001', 3_600_000); // an hourly row: without retries it would wait an hour
     await rows.schedule('1', 100);
@@ -574,7 +629,10 @@ describe('the refresher', () => {
     expect(await rows.cached('1001')).toBe(lastCopy);
     const warnings = lines.filter((line) => line.level === 40);
     expect(warnings).toHaveLength(1);
-    expect(warnings[0]).toMatchObject({ msg: expect.stringMatching(/cannot read rows/), err: expect.stringMatching(/ECONNREFUSED/) });
+    expect(warnings[0]).toMatchObject({
+      msg: expect.stringMatching(/cannot read rows/),
+      err: expect.stringMatching(/ECONNREFUSED/),
+    });
 
     source.down = false;
     await eventually(async () => JSON.parse((await rows.cached('1001'))!).stock === 9, 10_000, 20);

@@ -17,7 +17,13 @@ let redis: TestRedis;
 const connections: Redis[] = [];
 const stoppers: (() => Promise<void>)[] = [];
 const logger = pino({ level: 'silent' });
-const SETTINGS: TaskSettings = { maxAttempts: 3, backoffMs: 100, maxBackoffMs: 1000, history: 10_000, maxTasksPerQueue: 100_000 };
+const SETTINGS: TaskSettings = {
+  maxAttempts: 3,
+  backoffMs: 100,
+  maxBackoffMs: 1000,
+  history: 10_000,
+  maxTasksPerQueue: 100_000,
+};
 
 function connection(): Redis {
   const client = redis.newClient();
@@ -26,7 +32,8 @@ function connection(): Redis {
   return client;
 }
 
-const repository = (settings: Partial<TaskSettings> = {}) => new TaskRepository(connection(), { ...SETTINGS, ...settings });
+const repository = (settings: Partial<TaskSettings> = {}) =>
+  new TaskRepository(connection(), { ...SETTINGS, ...settings });
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 beforeAll(async () => {
@@ -44,13 +51,25 @@ afterAll(async () => {
 });
 
 function startPoller(tasks: TaskRepository, queue: string): TaskPoller {
-  const poller = new TaskPoller({ queue, repository: tasks, blocking: redis.newClient(), control: connection(), logger, maxSleepMs: 200 });
+  const poller = new TaskPoller({
+    queue,
+    repository: tasks,
+    blocking: redis.newClient(),
+    control: connection(),
+    logger,
+    maxSleepMs: 200,
+  });
   poller.start();
   stoppers.push(() => poller.stop());
   return poller;
 }
 
-function startWorker(tasks: TaskRepository, queue: string, handlers: TaskHandlers, options: { concurrency?: number; leaseMs?: number; runTimeoutMs?: number } = {}): TaskWorker {
+function startWorker(
+  tasks: TaskRepository,
+  queue: string,
+  handlers: TaskHandlers,
+  options: { concurrency?: number; leaseMs?: number; runTimeoutMs?: number } = {},
+): TaskWorker {
   const worker = new TaskWorker({
     queue,
     repository: tasks,
@@ -68,15 +87,26 @@ function startWorker(tasks: TaskRepository, queue: string, handlers: TaskHandler
   return worker;
 }
 
-const enqueue = (tasks: TaskRepository, queue: string, name: string, priority: 'HIGH' | 'NORMAL' | 'LOW' = 'NORMAL', delayMs = 0, idempotencyKey?: string, args?: string) =>
-  tasks.enqueue({ queue, name, args, priority, delayMs, idempotencyKey }).then(({ task }) => task);
+const enqueue = (
+  tasks: TaskRepository,
+  queue: string,
+  name: string,
+  priority: 'HIGH' | 'NORMAL' | 'LOW' = 'NORMAL',
+  delayMs = 0,
+  idempotencyKey?: string,
+  args?: string,
+) => tasks.enqueue({ queue, name, args, priority, delayMs, idempotencyKey }).then(({ task }) => task);
 
 /**
  * Takes the first run's lease away (as when it stalls past it) until the task has been given out
  * again: the worker's heartbeat may renew the lease between this and the reclaim, so it is
  * repeated, and only ever on the first run (one script: never on the second run's lease).
  */
-async function takeFirstLeaseAway(queue: string, number: number, reclaim: () => Promise<unknown> = async () => undefined): Promise<void> {
+async function takeFirstLeaseAway(
+  queue: string,
+  number: number,
+  reclaim: () => Promise<unknown> = async () => undefined,
+): Promise<void> {
   const keys = queueKeys(queue);
   const expireFirstRun = `
     local record = cjson.decode(redis.call('HGET', KEYS[1], ARGV[1]))
@@ -85,11 +115,15 @@ async function takeFirstLeaseAway(queue: string, number: number, reclaim: () => 
       return 1
     end
     return 0`;
-  await eventually(async () => {
-    if ((await redis.client.eval(expireFirstRun, 2, keys.meta, keys.active, String(number))) === 0) return true;
-    await reclaim();
-    return false;
-  }, 5000, 50);
+  await eventually(
+    async () => {
+      if ((await redis.client.eval(expireFirstRun, 2, keys.meta, keys.active, String(number))) === 0) return true;
+      await reclaim();
+      return false;
+    },
+    5000,
+    50,
+  );
 }
 
 async function takeAll(tasks: TaskRepository, queue: string): Promise<TakenTask[]> {
@@ -211,7 +245,11 @@ describe('task scripts, step by step', () => {
     const task = await enqueue(tasks, 'permanent', 'x');
     const [run] = await tasks.take('permanent', 1, 5000);
     expect(await tasks.settle('permanent', run, { kind: 'FAILED', error: 'no handler', retry: false })).toBe('FAILED');
-    expect(await tasks.get('permanent', String(task.number))).toMatchObject({ state: 'FAILED', attempts: 1, error: 'no handler' });
+    expect(await tasks.get('permanent', String(task.number))).toMatchObject({
+      state: 'FAILED',
+      attempts: 1,
+      error: 'no handler',
+    });
   });
 
   it('cancels only tasks that have not started, and a cancelled task is never handed out', async () => {
@@ -251,25 +289,62 @@ describe('task scripts, step by step', () => {
 
   it('returns the first task for a repeated idempotency key, refuses it for a different task, and frees it with the history', async () => {
     const tasks = repository({ history: 2 });
-    const first = await tasks.enqueue({ queue: 'idem', name: 'mail', args: '{"to":"a"}', priority: 'NORMAL', delayMs: 0, idempotencyKey: 'k1' });
-    const again = await tasks.enqueue({ queue: 'idem', name: 'mail', args: '{"to":"a"}', priority: 'NORMAL', delayMs: 0, idempotencyKey: 'k1' });
+    const first = await tasks.enqueue({
+      queue: 'idem',
+      name: 'mail',
+      args: '{"to":"a"}',
+      priority: 'NORMAL',
+      delayMs: 0,
+      idempotencyKey: 'k1',
+    });
+    const again = await tasks.enqueue({
+      queue: 'idem',
+      name: 'mail',
+      args: '{"to":"a"}',
+      priority: 'NORMAL',
+      delayMs: 0,
+      idempotencyKey: 'k1',
+    });
     expect(first.created).toBe(true);
     expect(again).toMatchObject({ created: false, task: { id: first.task.id, args: '{"to":"a"}' } });
     await expect(
-      tasks.enqueue({ queue: 'idem', name: 'mail', args: '{"to":"b"}', priority: 'NORMAL', delayMs: 0, idempotencyKey: 'k1' }),
+      tasks.enqueue({
+        queue: 'idem',
+        name: 'mail',
+        args: '{"to":"b"}',
+        priority: 'NORMAL',
+        delayMs: 0,
+        idempotencyKey: 'k1',
+      }),
     ).rejects.toMatchObject({ code: 'CONFLICT' });
     expect((await tasks.stats('idem')).waiting.NORMAL).toBe(1);
 
     // Finish it and two more; the history keeps two, so the first is forgotten with its key.
-    for (const key of ['k2', 'k3']) await tasks.enqueue({ queue: 'idem', name: 'mail', args: undefined, priority: 'NORMAL', delayMs: 0, idempotencyKey: key });
-    for (const run of await tasks.take('idem', 3, 5000)) await tasks.settle('idem', run, { kind: 'COMPLETED', result: undefined });
+    for (const key of ['k2', 'k3'])
+      await tasks.enqueue({
+        queue: 'idem',
+        name: 'mail',
+        args: undefined,
+        priority: 'NORMAL',
+        delayMs: 0,
+        idempotencyKey: key,
+      });
+    for (const run of await tasks.take('idem', 3, 5000))
+      await tasks.settle('idem', run, { kind: 'COMPLETED', result: undefined });
     await tasks.promote('idem');
     const keys = queueKeys('idem');
     expect(await redis.client.zcard(keys.done)).toBe(2);
     expect(await redis.client.hlen(keys.meta)).toBe(2);
     expect(await redis.client.hexists(keys.args, String(first.task.number))).toBe(0);
     expect(await tasks.get('idem', String(first.task.number))).toBeUndefined();
-    const reused = await tasks.enqueue({ queue: 'idem', name: 'mail', args: '{"to":"b"}', priority: 'NORMAL', delayMs: 0, idempotencyKey: 'k1' });
+    const reused = await tasks.enqueue({
+      queue: 'idem',
+      name: 'mail',
+      args: '{"to":"b"}',
+      priority: 'NORMAL',
+      delayMs: 0,
+      idempotencyKey: 'k1',
+    });
     expect(reused.created).toBe(true);
     expect(reused.task.id).not.toBe(first.task.id);
   });
@@ -306,7 +381,8 @@ describe('pollers and workers', () => {
     const tasks = repository();
     const queue = 'two-pollers';
     const numbers = new Set<string>();
-    for (let i = 0; i < 500; i++) numbers.add(String((await enqueue(tasks, queue, 'x', 'NORMAL', 1 + ((i * 7) % 300))).number));
+    for (let i = 0; i < 500; i++)
+      numbers.add(String((await enqueue(tasks, queue, 'x', 'NORMAL', 1 + ((i * 7) % 300))).number));
     const pollers = [startPoller(repository(), queue), startPoller(repository(), queue)];
     await eventually(async () => pollers[0].moved + pollers[1].moved >= 500, 10_000, 20);
     expect((await tasks.stats(queue)).delayed).toBe(0);
@@ -394,15 +470,20 @@ describe('pollers and workers', () => {
     const tasks = repository({ maxAttempts: 1 });
     const task = await enqueue(tasks, 'slow', 'hang');
     let aborted: unknown;
-    startWorker(tasks, 'slow', {
-      hang: (_args, context) =>
-        new Promise((resolve) => {
-          context.signal.addEventListener('abort', () => {
-            aborted = context.signal.reason;
-            resolve('too late');
-          });
-        }),
-    }, { runTimeoutMs: 200 });
+    startWorker(
+      tasks,
+      'slow',
+      {
+        hang: (_args, context) =>
+          new Promise((resolve) => {
+            context.signal.addEventListener('abort', () => {
+              aborted = context.signal.reason;
+              resolve('too late');
+            });
+          }),
+      },
+      { runTimeoutMs: 200 },
+    );
     await eventually(async () => (await tasks.get('slow', String(task.number)))!.state === 'FAILED', 5000, 20);
     expect((await tasks.get('slow', String(task.number)))!.error).toBe('the run took longer than 200 ms');
     expect(String(aborted)).toMatch(/longer than 200 ms/);
@@ -412,12 +493,17 @@ describe('pollers and workers', () => {
     const tasks = repository();
     const task = await enqueue(tasks, 'lost', 'wait');
     let signal: AbortSignal | undefined;
-    startWorker(tasks, 'lost', {
-      wait: (_args, context) => {
-        signal = context.signal;
-        return new Promise((resolve) => context.signal.addEventListener('abort', () => resolve(null)));
+    startWorker(
+      tasks,
+      'lost',
+      {
+        wait: (_args, context) => {
+          signal = context.signal;
+          return new Promise((resolve) => context.signal.addEventListener('abort', () => resolve(null)));
+        },
       },
-    }, { leaseMs: 300 });
+      { leaseMs: 300 },
+    );
     await eventually(async () => signal !== undefined, 5000, 10);
     // Another party takes the run away (as the poller does when a lease has run out).
     await takeFirstLeaseAway('lost', task.number, () => tasks.promote('lost'));
@@ -431,19 +517,24 @@ describe('pollers and workers', () => {
     const tasks = repository({ backoffMs: 0, maxAttempts: 5 });
     const task = await enqueue(tasks, 'again', 'stall');
     const attempts: number[] = [];
-    startWorker(tasks, 'again', {
-      stall: async (_args, context) => {
-        attempts.push(context.attempt);
-        if (context.attempt === 1) {
-          // Stalls until told its lease is gone, then takes a while to wind down.
-          await new Promise((resolve) => context.signal.addEventListener('abort', resolve));
-          await sleep(100);
-          return 'stale';
-        }
-        await sleep(3 * lease); // three lease lengths: only renewals keep this run
-        return 'done';
+    startWorker(
+      tasks,
+      'again',
+      {
+        stall: async (_args, context) => {
+          attempts.push(context.attempt);
+          if (context.attempt === 1) {
+            // Stalls until told its lease is gone, then takes a while to wind down.
+            await new Promise((resolve) => context.signal.addEventListener('abort', resolve));
+            await sleep(100);
+            return 'stale';
+          }
+          await sleep(3 * lease); // three lease lengths: only renewals keep this run
+          return 'done';
+        },
       },
-    }, { concurrency: 1, leaseMs: lease });
+      { concurrency: 1, leaseMs: lease },
+    );
     await eventually(async () => attempts.length === 1, 5000, 10);
     // The first run's lease is taken away (as when it stalls past it); the poller gives the task out again.
     startPoller(repository({ backoffMs: 0, maxAttempts: 5 }), 'again');
@@ -476,12 +567,17 @@ describe('pollers and workers', () => {
   it('finishes the runs in hand when stopped, and takes no more', async () => {
     const tasks = repository();
     const finished: number[] = [];
-    const worker = startWorker(tasks, 'stop', {
-      slow: async (args) => {
-        await sleep(300);
-        finished.push(args as number);
+    const worker = startWorker(
+      tasks,
+      'stop',
+      {
+        slow: async (args) => {
+          await sleep(300);
+          finished.push(args as number);
+        },
       },
-    }, { concurrency: 2 });
+      { concurrency: 2 },
+    );
     for (let i = 0; i < 4; i++) await enqueue(tasks, 'stop', 'slow', 'NORMAL', 0, undefined, String(i));
     await eventually(async () => worker.busy === 2, 5000, 10);
     await worker.stop(5000);
@@ -524,8 +620,15 @@ describe('a worker that cannot record an outcome', () => {
     // The connection the outcome goes out on is gone when the handler ends.
     client.disconnect();
     finish();
-    await eventually(async () => logs.lines.some((line) => line.msg === 'cannot record the outcome; the task runs again once its lease ends'), 5000, 20);
-    const line = logs.lines.find((l) => l.msg === 'cannot record the outcome; the task runs again once its lease ends')!;
+    await eventually(
+      async () =>
+        logs.lines.some((line) => line.msg === 'cannot record the outcome; the task runs again once its lease ends'),
+      5000,
+      20,
+    );
+    const line = logs.lines.find(
+      (l) => l.msg === 'cannot record the outcome; the task runs again once its lease ends',
+    )!;
     expect(line).toMatchObject({ level: 40, task: 'away:1' });
     // One Redis: the closed connection; a cluster client: no node left to ask.
     expect(String(line.err)).toMatch(/^Connection is closed|^None of startup nodes is available/);

@@ -78,7 +78,9 @@ it('the check itself refuses a missing field, a field of the wrong type and a fi
   const topic = TOPICS.inboxChanged;
   expect(breaches(topic, { chatId: '1', latestMessageId: 2, mailbox: false, waiting: null })).toEqual([]);
   expect(breaches(topic, { chatId: null, latestMessageId: null, mailbox: true, waiting: 3 })).toEqual([]);
-  expect(breaches(topic, { chatId: 1, latestMessageId: 2, mailbox: false, waiting: null })).toEqual(['chatId: 1 is not string|null']);
+  expect(breaches(topic, { chatId: 1, latestMessageId: 2, mailbox: false, waiting: null })).toEqual([
+    'chatId: 1 is not string|null',
+  ]);
   expect(breaches(topic, { chatId: '1', latestMessageId: 2, mailbox: null, extra: 1 })).toEqual([
     'mailbox: null is not boolean',
     'waiting: missing',
@@ -100,7 +102,11 @@ it('names every topic once, and routes a topic name to its own channel only', ()
 it('counter-update.lua', async () => {
   const names = ['hits', 'é/😀'];
   const heard = await hear(TOPICS.counterUpdated, names);
-  const counters = new CounterRepository(client, { precisions: [1, 60], maxFutureSeconds: 60 } as never, TOPICS.counterUpdated.channel);
+  const counters = new CounterRepository(
+    client,
+    { precisions: [1, 60], maxFutureSeconds: 60 } as never,
+    TOPICS.counterUpdated.channel,
+  );
   for (const name of names) await counters.update(name, 1);
   await eventually(async () => names.every((name) => heard.get(name)!.length === 1), 10_000, 10);
   expectConforming(TOPICS.counterUpdated, heard);
@@ -121,9 +127,24 @@ it.each(['lock', 'semaphore'] as const)('lease-release.lua, for a %s', async (ki
 });
 
 it('task-next, task-reschedule, task-cancel and task-promote.lua', async () => {
-  const tasks = new TaskRepository(client, { maxAttempts: 3, backoffMs: 100, maxBackoffMs: 1000, history: 100, maxTasksPerQueue: 100 });
+  const tasks = new TaskRepository(client, {
+    maxAttempts: 3,
+    backoffMs: 100,
+    maxBackoffMs: 1000,
+    history: 100,
+    maxTasksPerQueue: 100,
+  });
   const enqueue = async (delayMs: number) =>
-    (await tasks.enqueue({ queue: 'mail', name: 'send', args: undefined, priority: 'NORMAL', delayMs, idempotencyKey: undefined })).task;
+    (
+      await tasks.enqueue({
+        queue: 'mail',
+        name: 'send',
+        args: undefined,
+        priority: 'NORMAL',
+        delayMs,
+        idempotencyKey: undefined,
+      })
+    ).task;
   const ran = await enqueue(0);
   const cancelled = await enqueue(0);
   const delayed = await enqueue(60_000);
@@ -138,7 +159,11 @@ it('task-next, task-reschedule, task-cancel and task-promote.lua', async () => {
   await tasks.reschedule('mail', number(delayed.id), 0);
   await tasks.promote('mail');
 
-  await eventually(async () => ids.every((id) => heard.get(id)!.length > 0) && heard.get(ran.id)!.length >= 2, 10_000, 10);
+  await eventually(
+    async () => ids.every((id) => heard.get(id)!.length > 0) && heard.get(ran.id)!.length >= 2,
+    10_000,
+    10,
+  );
   expectConforming(TOPICS.taskChanged, heard);
   for (const id of ids) expect(heard.get(id)!.every((message) => message.id === id)).toBe(true);
   expect(heard.get(ran.id)!.map((message) => message.state)).toEqual(['ACTIVE', 'COMPLETED']);

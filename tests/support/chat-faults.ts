@@ -12,7 +12,11 @@ const verifier = new TokenVerifier({ secret: TEST_SECRET });
 export const userToken = (user: string): string => verifier.sign(user, [], 3600);
 
 /** Environment for `node dist/main.js` against a Redis the test started (`redisEnv`: REDIS_URL or the cluster's). */
-export const serverEnv = (redisEnv: Record<string, string>, dataDir: string, extra: Record<string, string> = {}): Record<string, string> => ({
+export const serverEnv = (
+  redisEnv: Record<string, string>,
+  dataDir: string,
+  extra: Record<string, string> = {},
+): Record<string, string> => ({
   NODE_ENV: 'test',
   ...redisEnv,
   JWT_SECRET: TEST_SECRET,
@@ -43,7 +47,13 @@ export interface Send {
 }
 
 /** One sendMessage; never throws, so a stream can go on through any fault. */
-export async function trySend(url: string, token: string, chatId: string, message: string, clientMessageId: string): Promise<SendOutcome> {
+export async function trySend(
+  url: string,
+  token: string,
+  chatId: string,
+  message: string,
+  clientMessageId: string,
+): Promise<SendOutcome> {
   const started = Date.now();
   try {
     const result = await post(url, SendMessageDocument, { chatId, message, clientMessageId }, token);

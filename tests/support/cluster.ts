@@ -83,22 +83,37 @@ const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
 
 function launch(node: ClusterNodeProcess, password: string, options: Required<ClusterOptions>): ChildProcess {
   const args = [
-    '--port', String(node.port),
-    '--bind', '127.0.0.1',
-    '--dir', node.dir,
-    '--cluster-enabled', 'yes',
-    '--cluster-config-file', 'nodes.conf',
-    '--cluster-node-timeout', String(options.nodeTimeoutMs),
-    '--requirepass', password,
-    '--masterauth', password,
-    '--appendonly', options.appendOnly ? 'yes' : 'no',
-    '--appendfsync', 'everysec',
+    '--port',
+    String(node.port),
+    '--bind',
+    '127.0.0.1',
+    '--dir',
+    node.dir,
+    '--cluster-enabled',
+    'yes',
+    '--cluster-config-file',
+    'nodes.conf',
+    '--cluster-node-timeout',
+    String(options.nodeTimeoutMs),
+    '--requirepass',
+    password,
+    '--masterauth',
+    password,
+    '--appendonly',
+    options.appendOnly ? 'yes' : 'no',
+    '--appendfsync',
+    'everysec',
     // Replicas sync at once instead of waiting 5 s for others to share a diskless transfer.
-    '--repl-diskless-sync-delay', '0',
-    '--save', '',
-    '--protected-mode', 'no',
-    '--loglevel', 'warning',
-    '--logfile', path.join(node.dir, 'redis.log'),
+    '--repl-diskless-sync-delay',
+    '0',
+    '--save',
+    '',
+    '--protected-mode',
+    'no',
+    '--loglevel',
+    'warning',
+    '--logfile',
+    path.join(node.dir, 'redis.log'),
   ];
   const proc = spawn('redis-server', args, { stdio: 'ignore' });
   living.add(proc);
@@ -111,7 +126,14 @@ async function waitAnswering(port: number, password: string, proc?: ChildProcess
   for (;;) {
     // Another test file may have taken the port (or its bus port) after we found it free.
     if (proc && (proc.exitCode !== null || proc.signalCode !== null)) throw new PortTaken(port);
-    const probe = new Redis({ port, host: '127.0.0.1', password, lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+    const probe = new Redis({
+      port,
+      host: '127.0.0.1',
+      password,
+      lazyConnect: true,
+      maxRetriesPerRequest: 0,
+      retryStrategy: () => null,
+    });
     probe.on('error', () => undefined);
     try {
       await probe.connect();
@@ -186,7 +208,14 @@ async function startOnce(given: ClusterOptions): Promise<TestCluster> {
 
     const created = spawnSync(
       'redis-cli',
-      ['--cluster', 'create', ...nodes.map((node) => `127.0.0.1:${node.port}`), '--cluster-replicas', String(options.replicasPerPrimary), '--cluster-yes'],
+      [
+        '--cluster',
+        'create',
+        ...nodes.map((node) => `127.0.0.1:${node.port}`),
+        '--cluster-replicas',
+        String(options.replicasPerPrimary),
+        '--cluster-yes',
+      ],
       { env: { ...process.env, REDISCLI_AUTH: password }, encoding: 'utf8', timeout: 30_000 },
     );
     if (created.status !== 0) throw new Error(`redis-cli --cluster create failed: ${created.stdout}${created.stderr}`);

@@ -28,11 +28,23 @@ export function tokenOf(api: TestServer, caller: Caller): string | undefined {
   return caller === 'anonymous' ? undefined : api.tokens[caller];
 }
 
-export async function overHttp(api: TestServer, query: string, variables?: Variables, token?: string, headers: Record<string, string> = {}): Promise<Outcome> {
+export async function overHttp(
+  api: TestServer,
+  query: string,
+  variables?: Variables,
+  token?: string,
+  headers: Record<string, string> = {},
+): Promise<Outcome> {
   return postBody(api, JSON.stringify({ query, variables }), token, headers);
 }
 
-export async function postBody(api: TestServer, body: string, token?: string, headers: Record<string, string> = {}, signal?: AbortSignal): Promise<Outcome> {
+export async function postBody(
+  api: TestServer,
+  body: string,
+  token?: string,
+  headers: Record<string, string> = {},
+  signal?: AbortSignal,
+): Promise<Outcome> {
   const response = await fetch(api.url, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers },
@@ -52,11 +64,22 @@ export async function outcomeOf(response: Response): Promise<Outcome> {
     parsed = { errors: [{ message: `not JSON: ${text.slice(0, 200)}` }] };
   }
   const errors = parsed.errors ?? [];
-  return { status: response.status, headers: response.headers, codes: errors.map((e) => e.extensions?.code), errors, data: parsed.data };
+  return {
+    status: response.status,
+    headers: response.headers,
+    codes: errors.map((e) => e.extensions?.code),
+    errors,
+    data: parsed.data,
+  };
 }
 
 /** One operation on a fresh graphql-ws connection (disposed by the fixture after the test). */
-export async function overWs(fixture: ServerFixture, query: string, variables: Variables | undefined, token: string): Promise<Outcome> {
+export async function overWs(
+  fixture: ServerFixture,
+  query: string,
+  variables: Variables | undefined,
+  token: string,
+): Promise<Outcome> {
   const { client } = fixture.connect(token);
   return new Promise<Outcome>((resolve) => {
     const errors: GraphQLFormattedError[] = [];
@@ -87,7 +110,13 @@ export async function overWs(fixture: ServerFixture, query: string, variables: V
   });
 }
 
-export function send(fixture: ServerFixture, transport: Transport, query: string, variables?: Variables, caller: Caller = 'user'): Promise<Outcome> {
+export function send(
+  fixture: ServerFixture,
+  transport: Transport,
+  query: string,
+  variables?: Variables,
+  caller: Caller = 'user',
+): Promise<Outcome> {
   const api = fixture.api;
   const token = tokenOf(api, caller);
   if (transport === 'http') return overHttp(api, query, variables, token);
@@ -111,7 +140,12 @@ export async function expectNothingStored<T>(api: TestServer, act: () => Promise
   return result;
 }
 
-export async function ok(api: TestServer, query: string, variables: Variables = {}, caller: Caller = 'user'): Promise<Record<string, unknown>> {
+export async function ok(
+  api: TestServer,
+  query: string,
+  variables: Variables = {},
+  caller: Caller = 'user',
+): Promise<Record<string, unknown>> {
   const outcome = await overHttp(api, query, variables, tokenOf(api, caller));
   expect(outcome.errors).toEqual([]);
   return outcome.data as Record<string, unknown>;

@@ -37,7 +37,12 @@ export function findPostgres(): string | undefined {
 }
 
 /** Runs a command as the postgres user when we are root (PostgreSQL refuses root). */
-function asOwner(uid: number | undefined, gid: number | undefined, command: string, args: string[]): [string, string[]] {
+function asOwner(
+  uid: number | undefined,
+  gid: number | undefined,
+  command: string,
+  args: string[],
+): [string, string[]] {
   if (uid === undefined) return [command, args];
   return ['setpriv', [`--reuid=${uid}`, `--regid=${gid}`, '--clear-groups', '--', command, ...args]];
 }
@@ -60,7 +65,16 @@ export async function startTestPostgres(binDir: string): Promise<TestPostgres> {
   if (owner) fs.chownSync(dir, owner.uid, owner.gid);
 
   const [initCommand, initArgs] = asOwner(owner?.uid, owner?.gid, path.join(binDir, 'initdb'), [
-    '-D', dataDir, '-A', 'trust', '-U', 'postgres', '--no-sync', '-E', 'UTF8', '--locale=C',
+    '-D',
+    dataDir,
+    '-A',
+    'trust',
+    '-U',
+    'postgres',
+    '--no-sync',
+    '-E',
+    'UTF8',
+    '--locale=C',
   ]);
   const init = spawnSync(initCommand, initArgs, { encoding: 'utf8' });
   if (init.status !== 0) {
@@ -75,8 +89,20 @@ export async function startTestPostgres(binDir: string): Promise<TestPostgres> {
 
   const launch = async (): Promise<void> => {
     const [command, args] = asOwner(owner?.uid, owner?.gid, path.join(binDir, 'postgres'), [
-      '-D', dataDir, '-p', String(port), '-k', dir,
-      '-c', 'listen_addresses=127.0.0.1', '-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off',
+      '-D',
+      dataDir,
+      '-p',
+      String(port),
+      '-k',
+      dir,
+      '-c',
+      'listen_addresses=127.0.0.1',
+      '-c',
+      'fsync=off',
+      '-c',
+      'synchronous_commit=off',
+      '-c',
+      'full_page_writes=off',
     ]);
     output = '';
     const started = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });

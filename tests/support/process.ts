@@ -44,20 +44,22 @@ function spawnBuilt(script: string, what: string, env: Record<string, string>): 
   const lines: Record<string, unknown>[] = [];
   let raw = '';
   const pending = { stdout: '', stderr: '' };
-  const reader = (stream: 'stdout' | 'stderr') => (chunk: Buffer): void => {
-    const text = chunk.toString('utf8');
-    raw += text;
-    const parts = (pending[stream] + text).split('\n');
-    pending[stream] = parts.pop()!;
-    for (const line of parts) {
-      if (!line.trim().startsWith('{')) continue;
-      try {
-        lines.push(JSON.parse(line));
-      } catch {
-        // not a log line: the raw output keeps it
+  const reader =
+    (stream: 'stdout' | 'stderr') =>
+    (chunk: Buffer): void => {
+      const text = chunk.toString('utf8');
+      raw += text;
+      const parts = (pending[stream] + text).split('\n');
+      pending[stream] = parts.pop()!;
+      for (const line of parts) {
+        if (!line.trim().startsWith('{')) continue;
+        try {
+          lines.push(JSON.parse(line));
+        } catch {
+          // not a log line: the raw output keeps it
+        }
       }
-    }
-  };
+    };
   proc.stdout.on('data', reader('stdout'));
   proc.stderr.on('data', reader('stderr'));
   const exited = new Promise<number | null>((resolve) => proc.once('exit', (code) => resolve(code)));
@@ -71,7 +73,8 @@ function spawnBuilt(script: string, what: string, env: Record<string, string>): 
       for (;;) {
         const found = lines.find(predicate);
         if (found) return found;
-        if (proc.exitCode !== null || proc.signalCode !== null || Date.now() > deadline) throw new Error(`${what} output:\n${raw}`);
+        if (proc.exitCode !== null || proc.signalCode !== null || Date.now() > deadline)
+          throw new Error(`${what} output:\n${raw}`);
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
     },
@@ -114,7 +117,6 @@ export function cleanUpProcesses(): void {
   for (const proc of running.splice(0)) if (proc.exitCode === null) proc.kill('SIGKILL');
   for (const dir of tempDirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
 }
-
 
 /** Runs the built task worker as users run it (`node dist/worker.js`, i.e. `npm run worker`). */
 export function spawnWorker(env: Record<string, string>): ServerProcess {

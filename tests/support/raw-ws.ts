@@ -35,7 +35,10 @@ const wsUrl = (url: string): string => url.replace(/^http/, 'ws');
  * Resolves once the socket is open; rejects with HandshakeRefused when the handshake is refused.
  * `protocol: null` offers no subprotocol at all.
  */
-export function rawSocket(url: string, options: { headers?: Record<string, string>; protocol?: string | null } = {}): Promise<RawSocket> {
+export function rawSocket(
+  url: string,
+  options: { headers?: Record<string, string>; protocol?: string | null } = {},
+): Promise<RawSocket> {
   const protocols = options.protocol === null ? [] : [options.protocol ?? PROTOCOL];
   const socket = new WebSocket(wsUrl(url), protocols, { headers: options.headers });
   open.push(socket);
@@ -69,7 +72,10 @@ export function rawSocket(url: string, options: { headers?: Record<string, strin
           reject(new Error(`socket closed before the frame came; frames: ${JSON.stringify(frames)}`));
         }
       };
-      const timer = setTimeout(() => reject(new Error(`no such frame in time; frames: ${JSON.stringify(frames)}`)), timeoutMs);
+      const timer = setTimeout(
+        () => reject(new Error(`no such frame in time; frames: ${JSON.stringify(frames)}`)),
+        timeoutMs,
+      );
       if (!check()) listeners.push(onChange);
     });
   const encode = (frame: Frame | string): string => (typeof frame === 'string' ? frame : JSON.stringify(frame));
@@ -92,7 +98,12 @@ export function rawSocket(url: string, options: { headers?: Record<string, strin
         frames,
         closed,
         closedWithin: (ms = 10_000) =>
-          Promise.race([closed, new Promise<Closed>((done) => setTimeout(() => done({ code: -1, reason: `still open after ${ms} ms` }), ms).unref())]),
+          Promise.race([
+            closed,
+            new Promise<Closed>((done) =>
+              setTimeout(() => done({ code: -1, reason: `still open after ${ms} ms` }), ms).unref(),
+            ),
+          ]),
         next,
         send: (frame) => socket.send(encode(frame)),
         sendTogether,

@@ -10,7 +10,13 @@ import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
 import Redis from 'ioredis';
-import { findExecutable, freeLoopbackPort, INSTALL_HINT, redisConf, startWatchdog } from '../../src/redis/client/embedded';
+import {
+  findExecutable,
+  freeLoopbackPort,
+  INSTALL_HINT,
+  redisConf,
+  startWatchdog,
+} from '../../src/redis/client/embedded';
 
 export interface RedisProcess {
   /** redis://:password@127.0.0.1:port, unchanged across restarts. */
@@ -59,7 +65,10 @@ export async function startRedisProcess(): Promise<RedisProcess> {
     void exited.then(() => watchdog.kill('SIGKILL'));
     running = { child, watchdog, exited };
     await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`redis-server not ready within ${READY_TIMEOUT_MS} ms:\n${output.join('\n')}`)), READY_TIMEOUT_MS);
+      const timer = setTimeout(
+        () => reject(new Error(`redis-server not ready within ${READY_TIMEOUT_MS} ms:\n${output.join('\n')}`)),
+        READY_TIMEOUT_MS,
+      );
       const onLine = (line: string): void => {
         output.push(line);
         if (output.length > 200) output.shift();
@@ -72,7 +81,11 @@ export async function startRedisProcess(): Promise<RedisProcess> {
       readline.createInterface({ input: child.stderr }).on('line', onLine);
       child.once('exit', (code, signal) => {
         clearTimeout(timer);
-        reject(new Error(`redis-server exited during start (code ${code}, signal ${signal}):\n${output.slice(-20).join('\n')}`));
+        reject(
+          new Error(
+            `redis-server exited during start (code ${code}, signal ${signal}):\n${output.slice(-20).join('\n')}`,
+          ),
+        );
       });
     }).catch(async (error: unknown) => {
       running = undefined;

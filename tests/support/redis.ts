@@ -42,7 +42,11 @@ export interface TestRedis {
  * Listens on channels as the product's scripts publish on them: SUBSCRIBE on one Redis, SSUBSCRIBE
  * (each channel at its own shard) on a cluster. Resolves once subscribed; returns the connection.
  */
-export async function listen(redis: TestRedis, channels: string[], onMessage: (channel: string, message: string) => void): Promise<Redis> {
+export async function listen(
+  redis: TestRedis,
+  channels: string[],
+  onMessage: (channel: string, message: string) => void,
+): Promise<Redis> {
   const listener = redis.newClient();
   if (redis.cluster) {
     listener.on('smessage', onMessage);
@@ -106,7 +110,9 @@ async function startClusterRedis(): Promise<TestRedis> {
     client,
     async subscribers(channel) {
       const counts = await Promise.all(
-        (client as unknown as Cluster).nodes('master').map(async (node) => Number(((await node.call('PUBSUB', 'SHARDNUMSUB', channel)) as [string, number])[1])),
+        (client as unknown as Cluster)
+          .nodes('master')
+          .map(async (node) => Number(((await node.call('PUBSUB', 'SHARDNUMSUB', channel)) as [string, number])[1])),
       );
       return counts.reduce((sum, n) => sum + n, 0);
     },

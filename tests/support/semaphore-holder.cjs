@@ -46,10 +46,13 @@ async function main() {
     );
     say({ event: 'refresh', seq, ok: refreshed !== null, ...(refreshed ?? {}) });
     if (!refreshed) {
-      const { releaseSemaphore: released } = await graphql('mutation ($name: String!, $id: String!) { releaseSemaphore(name: $name, id: $id) }', {
-        name: NAME,
-        id: lease.id,
-      });
+      const { releaseSemaphore: released } = await graphql(
+        'mutation ($name: String!, $id: String!) { releaseSemaphore(name: $name, id: $id) }',
+        {
+          name: NAME,
+          id: lease.id,
+        },
+      );
       say({ event: 'release', released });
       say({ event: 'stopped' });
       return;

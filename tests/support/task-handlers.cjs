@@ -9,7 +9,14 @@ const fs = require('node:fs');
 
 function note(args, context, event) {
   if (args === null || typeof args !== 'object' || typeof args.log !== 'string') return;
-  const line = { event, id: context.id, name: context.name, attempt: context.attempt, pid: process.pid, at: Date.now() };
+  const line = {
+    event,
+    id: context.id,
+    name: context.name,
+    attempt: context.attempt,
+    pid: process.pid,
+    at: Date.now(),
+  };
   fs.appendFileSync(args.log, `${JSON.stringify(line)}\n`);
 }
 
@@ -60,7 +67,9 @@ exports.handlers = {
   async stall(args, context) {
     note(args, context, 'start');
     if (context.attempt <= args.stallAttempts) {
-      await new Promise((_, reject) => context.signal.addEventListener('abort', () => reject(context.signal.reason), { once: true }));
+      await new Promise((_, reject) =>
+        context.signal.addEventListener('abort', () => reject(context.signal.reason), { once: true }),
+      );
     }
     note(args, context, 'end');
     return { attempt: context.attempt };
@@ -111,11 +120,19 @@ exports.handlers = {
         throw error;
       },
       'to-string-throws': () => {
-        throw { toString() { throw new Error('no text for you'); } };
+        throw {
+          toString() {
+            throw new Error('no text for you');
+          },
+        };
       },
       'message-getter-throws': () => {
         const error = new Error('x');
-        Object.defineProperty(error, 'message', { get() { throw new Error('no message for you'); } });
+        Object.defineProperty(error, 'message', {
+          get() {
+            throw new Error('no message for you');
+          },
+        });
         throw error;
       },
       'revoked-proxy': () => {
@@ -136,10 +153,19 @@ exports.handlers = {
         result.self = result;
         return result;
       },
-      'to-json-throws': () => ({ toJSON() { throw new Error('cannot serialise'); } }),
+      'to-json-throws': () => ({
+        toJSON() {
+          throw new Error('cannot serialise');
+        },
+      }),
       'function-result': () => () => 1,
       'deep-result': () => JSON.parse('['.repeat(33) + ']'.repeat(33)),
-      'then-getter-throws': () => Object.defineProperty({}, 'then', { get() { throw new Error('then getter'); } }),
+      'then-getter-throws': () =>
+        Object.defineProperty({}, 'then', {
+          get() {
+            throw new Error('then getter');
+          },
+        }),
       // Starts a promise nobody awaits, which rejects after the run has completed.
       'stray-rejection': () => {
         new Promise((_, reject) => setTimeout(() => reject(new Error('stray rejection')), 20));

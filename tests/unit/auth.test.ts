@@ -30,11 +30,18 @@ describe('TokenVerifier', () => {
   });
 
   it('treats a token without roles as a plain user', () => {
-    expect(verifier.verify(jwt.sign({ sub: 'bob' }, SECRET))).toMatchObject({ roles: [], isService: false, expiresAt: undefined });
+    expect(verifier.verify(jwt.sign({ sub: 'bob' }, SECRET))).toMatchObject({
+      roles: [],
+      isService: false,
+      expiresAt: undefined,
+    });
   });
 
   it('signs tokens it accepts', () => {
-    expect(verifier.verify(verifier.sign('carol', ['service'], 60))).toMatchObject({ userId: 'carol', isService: true });
+    expect(verifier.verify(verifier.sign('carol', ['service'], 60))).toMatchObject({
+      userId: 'carol',
+      isService: true,
+    });
   });
 
   it('refuses other algorithms, even with the right secret', () => {

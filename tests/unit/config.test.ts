@@ -26,7 +26,13 @@ describe('loadConfig', () => {
       logLevel: 'info',
       introspection: true,
     });
-    expect(config.counters).toEqual({ precisions: DEFAULT_PRECISIONS, samples: 120, cleanup: true, maxIncrement: 1_000_000, maxFutureSeconds: 60 });
+    expect(config.counters).toEqual({
+      precisions: DEFAULT_PRECISIONS,
+      samples: 120,
+      cleanup: true,
+      maxIncrement: 1_000_000,
+      maxFutureSeconds: 60,
+    });
   });
 
   it('has the documented messaging limits and reads each from its variable', () => {
@@ -46,7 +52,14 @@ describe('loadConfig', () => {
       MESSAGE_MAX_FETCH: '50',
       MAILBOX_MAX_MESSAGES: '5',
     });
-    expect(set.messaging).toEqual({ maxMessageLength: 200, maxChatMembers: 10, maxChatsPerUser: 20, dedupeSeconds: 60, maxFetch: 50, maxMailboxMessages: 5 });
+    expect(set.messaging).toEqual({
+      maxMessageLength: 200,
+      maxChatMembers: 10,
+      maxChatsPerUser: 20,
+      dedupeSeconds: 60,
+      maxFetch: 50,
+      maxMailboxMessages: 5,
+    });
   });
 
   it('names every messaging limit that is out of range', () => {
@@ -58,11 +71,26 @@ describe('loadConfig', () => {
   });
 
   it('has the documented lock and semaphore limits and reads each from its variable', () => {
-    expect(loadConfig({}).leases).toEqual({ maxLimit: 1000, maxTimeoutMs: 3_600_000, maxWaitMs: 60_000, maxWaiters: 1000 });
-    const set = loadConfig({ SEMAPHORE_MAX_LIMIT: '7', LEASE_MAX_TIMEOUT_MS: '15000', LEASE_MAX_WAIT_MS: '10000', LEASE_MAX_WAITERS: '3' });
+    expect(loadConfig({}).leases).toEqual({
+      maxLimit: 1000,
+      maxTimeoutMs: 3_600_000,
+      maxWaitMs: 60_000,
+      maxWaiters: 1000,
+    });
+    const set = loadConfig({
+      SEMAPHORE_MAX_LIMIT: '7',
+      LEASE_MAX_TIMEOUT_MS: '15000',
+      LEASE_MAX_WAIT_MS: '10000',
+      LEASE_MAX_WAITERS: '3',
+    });
     expect(set.leases).toEqual({ maxLimit: 7, maxTimeoutMs: 15_000, maxWaitMs: 10_000, maxWaiters: 3 });
     // The maxima may not be below the 10 s defaults of the timeouts they bound.
-    const found = problems({ SEMAPHORE_MAX_LIMIT: '0', LEASE_MAX_TIMEOUT_MS: '9999', LEASE_MAX_WAIT_MS: '0', LEASE_MAX_WAITERS: '1e3' });
+    const found = problems({
+      SEMAPHORE_MAX_LIMIT: '0',
+      LEASE_MAX_TIMEOUT_MS: '9999',
+      LEASE_MAX_WAIT_MS: '0',
+      LEASE_MAX_WAITERS: '1e3',
+    });
     expect(found).toEqual([
       expect.stringMatching(/^SEMAPHORE_MAX_LIMIT must be an integer from 1 to 5000/),
       expect.stringMatching(/^LEASE_MAX_TIMEOUT_MS must be an integer from 10000/),
@@ -72,11 +100,26 @@ describe('loadConfig', () => {
   });
 
   it('has the documented autocomplete limits and reads each from its variable', () => {
-    expect(loadConfig({}).autocomplete).toEqual({ maxContacts: 100, maxGuildSearch: 50, maxGuildMembers: 10_000_000, maxGuildsPerUser: 1000 });
-    const set = loadConfig({ CONTACTS_MAX: '20', GUILD_SEARCH_MAX_LIMIT: '200', GUILD_MAX_MEMBERS: '5', GUILD_MAX_PER_USER: '2' });
+    expect(loadConfig({}).autocomplete).toEqual({
+      maxContacts: 100,
+      maxGuildSearch: 50,
+      maxGuildMembers: 10_000_000,
+      maxGuildsPerUser: 1000,
+    });
+    const set = loadConfig({
+      CONTACTS_MAX: '20',
+      GUILD_SEARCH_MAX_LIMIT: '200',
+      GUILD_MAX_MEMBERS: '5',
+      GUILD_MAX_PER_USER: '2',
+    });
     expect(set.autocomplete).toEqual({ maxContacts: 20, maxGuildSearch: 200, maxGuildMembers: 5, maxGuildsPerUser: 2 });
     // The maxima of a `limit` may not be below its default of 10.
-    const found = problems({ CONTACTS_MAX: '9', GUILD_SEARCH_MAX_LIMIT: '1001', GUILD_MAX_MEMBERS: '0', GUILD_MAX_PER_USER: 'x' });
+    const found = problems({
+      CONTACTS_MAX: '9',
+      GUILD_SEARCH_MAX_LIMIT: '1001',
+      GUILD_MAX_MEMBERS: '0',
+      GUILD_MAX_PER_USER: 'x',
+    });
     expect(found).toEqual([
       expect.stringMatching(/^CONTACTS_MAX must be an integer from 10 to 1000/),
       expect.stringMatching(/^GUILD_SEARCH_MAX_LIMIT must be an integer from 10 to 1000/),
@@ -103,19 +146,27 @@ describe('loadConfig', () => {
     });
     // Frames are as large as HTTP bodies unless set apart.
     expect(loadConfig({ BODY_LIMIT_BYTES: '500000' }).security.wsMaxPayloadBytes).toBe(500_000);
-    expect(loadConfig({ BODY_LIMIT_BYTES: '500000', WS_MAX_PAYLOAD_BYTES: '2048' }).security.wsMaxPayloadBytes).toBe(2048);
+    expect(loadConfig({ BODY_LIMIT_BYTES: '500000', WS_MAX_PAYLOAD_BYTES: '2048' }).security.wsMaxPayloadBytes).toBe(
+      2048,
+    );
     const production = loadConfig({ NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(32) });
     expect(production.security.fieldSuggestions).toBe(false);
     expect(production.introspection).toBe(false);
-    expect(loadConfig({ ALLOWED_ORIGINS: 'https://app.example.com, http://localhost:3000' }).security.allowedOrigins).toEqual([
-      'https://app.example.com',
-      'http://localhost:3000',
-    ]);
+    expect(
+      loadConfig({ ALLOWED_ORIGINS: 'https://app.example.com, http://localhost:3000' }).security.allowedOrigins,
+    ).toEqual(['https://app.example.com', 'http://localhost:3000']);
     expect(loadConfig({ ALLOWED_ORIGINS: '*', RATE_LIMIT_STORE: 'redis' }).security).toMatchObject({
       allowedOrigins: ['*'],
       rateLimit: { store: 'redis' },
     });
-    expect(problems({ ALLOWED_ORIGINS: 'https://app.example.com/', GRAPHQL_MAX_DEPTH: '1', WS_MAX_OPERATIONS: '0', RATE_LIMIT_STORE: 'disk' })).toEqual([
+    expect(
+      problems({
+        ALLOWED_ORIGINS: 'https://app.example.com/',
+        GRAPHQL_MAX_DEPTH: '1',
+        WS_MAX_OPERATIONS: '0',
+        RATE_LIMIT_STORE: 'disk',
+      }),
+    ).toEqual([
       expect.stringMatching(/^GRAPHQL_MAX_DEPTH must be an integer from 2 to 100/),
       expect.stringMatching(/^ALLOWED_ORIGINS must be a comma-separated list of origins/),
       expect.stringMatching(/^WS_MAX_OPERATIONS must be an integer from 1/),
@@ -137,8 +188,18 @@ describe('loadConfig', () => {
       contentionTimeoutMs: 10_000,
       lockTtlMs: 10_000,
     });
-    expect(loadConfig({ MARKET_STRATEGY: 'WATCH', MARKET_WATCH_CONNECTIONS: '4' }).market).toMatchObject({ strategy: 'WATCH', watchConnections: 4 });
-    expect(problems({ MARKET_STRATEGY: 'watch', MARKET_MAX_PRICE: '2147483648', MARKET_PAGE_MAX: '19', MARKET_MAX_FUNDS: '0' })).toEqual([
+    expect(loadConfig({ MARKET_STRATEGY: 'WATCH', MARKET_WATCH_CONNECTIONS: '4' }).market).toMatchObject({
+      strategy: 'WATCH',
+      watchConnections: 4,
+    });
+    expect(
+      problems({
+        MARKET_STRATEGY: 'watch',
+        MARKET_MAX_PRICE: '2147483648',
+        MARKET_PAGE_MAX: '19',
+        MARKET_MAX_FUNDS: '0',
+      }),
+    ).toEqual([
       'MARKET_STRATEGY must be one of SCRIPT, WATCH, LOCK, got "watch"',
       expect.stringMatching(/^MARKET_MAX_PRICE must be an integer from 1 to 2147483647/),
       expect.stringMatching(/^MARKET_MAX_FUNDS must be an integer from 1/),
@@ -159,11 +220,23 @@ describe('loadConfig', () => {
       maxTasksPerQueue: 1_000_000,
     });
     expect(loadConfig({}).worker).toEqual({ queues: [], concurrency: 4, handlersModule: undefined, inApi: false });
-    const set = loadConfig({ WORKER_QUEUES: ' email, reports ,email', WORKER_CONCURRENCY: '16', TASK_HANDLERS: './h.js', TASK_WORKER: 'on' });
-    expect(set.worker).toEqual({ queues: ['email', 'reports'], concurrency: 16, handlersModule: './h.js', inApi: true });
+    const set = loadConfig({
+      WORKER_QUEUES: ' email, reports ,email',
+      WORKER_CONCURRENCY: '16',
+      TASK_HANDLERS: './h.js',
+      TASK_WORKER: 'on',
+    });
+    expect(set.worker).toEqual({
+      queues: ['email', 'reports'],
+      concurrency: 16,
+      handlersModule: './h.js',
+      inApi: true,
+    });
     expect(problems({ TASK_WORKER: 'on' })).toEqual(['TASK_WORKER=on needs WORKER_QUEUES and TASK_HANDLERS']);
     // Finished tasks count against a queue's limit, so the history must stay below it.
-    expect(problems({ TASK_MAX_PER_QUEUE: '100', TASK_HISTORY: '100' })).toEqual(['TASK_HISTORY must be lower than TASK_MAX_PER_QUEUE']);
+    expect(problems({ TASK_MAX_PER_QUEUE: '100', TASK_HISTORY: '100' })).toEqual([
+      'TASK_HISTORY must be lower than TASK_MAX_PER_QUEUE',
+    ]);
     expect(problems({ WORKER_QUEUES: 'a:b', WORKER_CONCURRENCY: '0', TASK_VISIBILITY_TIMEOUT_MS: '10' })).toEqual([
       expect.stringMatching(/^TASK_VISIBILITY_TIMEOUT_MS must be an integer from 1000/),
       expect.stringMatching(/^WORKER_QUEUES must be a comma-separated list/),
@@ -207,10 +280,21 @@ describe('loadConfig', () => {
       dbTimeoutMs: 1000,
     });
     for (const table of ['inventory; DROP TABLE users', 'a.b.c', '1st', '"inventory"', 'rows{x}', 'in ventory']) {
-      expect(problems({ ROW_CACHE_TABLE: table })).toEqual([expect.stringMatching(/^ROW_CACHE_TABLE must be a table name/)]);
+      expect(problems({ ROW_CACHE_TABLE: table })).toEqual([
+        expect.stringMatching(/^ROW_CACHE_TABLE must be a table name/),
+      ]);
     }
-    expect(problems({ ROW_CACHE_KEY: 'public.id' })).toEqual([expect.stringMatching(/^ROW_CACHE_KEY must be a column name/)]);
-    expect(problems({ DATABASE_URL: 'mysql://db/shop', ROW_CACHE_BATCH: '0', ROW_CACHE_MAX_DELAY_SECONDS: '1e9', ROW_CACHE: 'sometimes' })).toEqual([
+    expect(problems({ ROW_CACHE_KEY: 'public.id' })).toEqual([
+      expect.stringMatching(/^ROW_CACHE_KEY must be a column name/),
+    ]);
+    expect(
+      problems({
+        DATABASE_URL: 'mysql://db/shop',
+        ROW_CACHE_BATCH: '0',
+        ROW_CACHE_MAX_DELAY_SECONDS: '1e9',
+        ROW_CACHE: 'sometimes',
+      }),
+    ).toEqual([
       'DATABASE_URL must be a postgres:// or postgresql:// URL',
       expect.stringMatching(/^ROW_CACHE must be true or false/),
       expect.stringMatching(/^ROW_CACHE_BATCH must be an integer from 1 to 1000/),
@@ -222,7 +306,9 @@ describe('loadConfig', () => {
     const config = loadConfig({ NODE_ENV: 'production', JWT_SECRET: 's'.repeat(32) });
     expect(config.host).toBe('0.0.0.0');
     expect(config.introspection).toBe(false);
-    expect(loadConfig({ NODE_ENV: 'production', JWT_SECRET: 's'.repeat(32), INTROSPECTION: 'on' }).introspection).toBe(true);
+    expect(loadConfig({ NODE_ENV: 'production', JWT_SECRET: 's'.repeat(32), INTROSPECTION: 'on' }).introspection).toBe(
+      true,
+    );
   });
 
   it('reads a Redis Cluster from REDIS_CLUSTER_NODES: host:port or URLs, with their password and TLS', () => {
@@ -245,8 +331,14 @@ describe('loadConfig', () => {
   });
 
   it.each([
-    ['http://10.0.0.1:7000', 'REDIS_CLUSTER_NODES must list host:port or redis:// URLs separated by commas, got "http://10.0.0.1:7000"'],
-    ['10.0.0.1:99999', 'REDIS_CLUSTER_NODES must list host:port or redis:// URLs separated by commas, got "10.0.0.1:99999"'],
+    [
+      'http://10.0.0.1:7000',
+      'REDIS_CLUSTER_NODES must list host:port or redis:// URLs separated by commas, got "http://10.0.0.1:7000"',
+    ],
+    [
+      '10.0.0.1:99999',
+      'REDIS_CLUSTER_NODES must list host:port or redis:// URLs separated by commas, got "10.0.0.1:99999"',
+    ],
     [' , ', 'REDIS_CLUSTER_NODES must name at least one node'],
   ])('refuses REDIS_CLUSTER_NODES=%p, naming it', (value, message) => {
     expect(problems({ REDIS_CLUSTER_NODES: value })).toEqual([message]);
@@ -260,11 +352,22 @@ describe('loadConfig', () => {
 
   it('reads REDIS_WAIT_REPLICAS and REDIS_WAIT_TIMEOUT_MS: off by default, bounded, and only with a Redis that can have replicas', () => {
     expect(loadConfig({}).redisWait).toEqual({ replicas: 0, timeoutMs: 500 });
-    expect(loadConfig({ REDIS_URL: 'redis://a:6379', REDIS_WAIT_REPLICAS: '2', REDIS_WAIT_TIMEOUT_MS: '250' }).redisWait).toEqual({ replicas: 2, timeoutMs: 250 });
-    expect(loadConfig({ REDIS_CLUSTER_NODES: 'b:7000', REDIS_WAIT_REPLICAS: '1' }).redisWait).toEqual({ replicas: 1, timeoutMs: 500 });
-    expect(problems({ REDIS_WAIT_REPLICAS: '1' })).toEqual(['REDIS_WAIT_REPLICAS needs REDIS_URL or REDIS_CLUSTER_NODES (the embedded Redis has no replicas)']);
-    expect(problems({ REDIS_URL: 'redis://a:6379', REDIS_WAIT_REPLICAS: '11' })).toEqual(['REDIS_WAIT_REPLICAS must be an integer from 0 to 10, got "11"']);
-    expect(problems({ REDIS_URL: 'redis://a:6379', REDIS_WAIT_TIMEOUT_MS: '5000' })).toEqual(['REDIS_WAIT_TIMEOUT_MS must be an integer from 10 to 4000, got "5000"']);
+    expect(
+      loadConfig({ REDIS_URL: 'redis://a:6379', REDIS_WAIT_REPLICAS: '2', REDIS_WAIT_TIMEOUT_MS: '250' }).redisWait,
+    ).toEqual({ replicas: 2, timeoutMs: 250 });
+    expect(loadConfig({ REDIS_CLUSTER_NODES: 'b:7000', REDIS_WAIT_REPLICAS: '1' }).redisWait).toEqual({
+      replicas: 1,
+      timeoutMs: 500,
+    });
+    expect(problems({ REDIS_WAIT_REPLICAS: '1' })).toEqual([
+      'REDIS_WAIT_REPLICAS needs REDIS_URL or REDIS_CLUSTER_NODES (the embedded Redis has no replicas)',
+    ]);
+    expect(problems({ REDIS_URL: 'redis://a:6379', REDIS_WAIT_REPLICAS: '11' })).toEqual([
+      'REDIS_WAIT_REPLICAS must be an integer from 0 to 10, got "11"',
+    ]);
+    expect(problems({ REDIS_URL: 'redis://a:6379', REDIS_WAIT_TIMEOUT_MS: '5000' })).toEqual([
+      'REDIS_WAIT_TIMEOUT_MS must be an integer from 10 to 4000, got "5000"',
+    ]);
   });
 
   it('sorts configured precisions', () => {
@@ -272,7 +375,9 @@ describe('loadConfig', () => {
   });
 
   it('requires JWT_SECRET in production and a long one anywhere', () => {
-    expect(problems({ NODE_ENV: 'production' })).toEqual(['JWT_SECRET must be set in production (at least 32 characters, random)']);
+    expect(problems({ NODE_ENV: 'production' })).toEqual([
+      'JWT_SECRET must be set in production (at least 32 characters, random)',
+    ]);
     expect(problems({ JWT_SECRET: 'short' })).toEqual(['JWT_SECRET must be at least 32 characters long']);
   });
 

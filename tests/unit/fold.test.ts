@@ -34,7 +34,13 @@ describe('foldCase', () => {
   });
 
   it('gives a prefix and the names it starts the same fold at the front', () => {
-    for (const [prefix, name] of [['STRASSE', 'Straße'], ['straß', 'STRAẞE'], ['οδοσ', 'ΟΔΟΣΑ'], ['ÉL', 'éloïse'], ['x-', 'X-Ray']]) {
+    for (const [prefix, name] of [
+      ['STRASSE', 'Straße'],
+      ['straß', 'STRAẞE'],
+      ['οδοσ', 'ΟΔΟΣΑ'],
+      ['ÉL', 'éloïse'],
+      ['x-', 'X-Ray'],
+    ]) {
       expect(foldCase(name).startsWith(foldCase(prefix))).toBe(true);
     }
     expect(foldCase('zoë').startsWith(foldCase('zoe'))).toBe(false);
@@ -54,7 +60,8 @@ describe('names and prefixes', () => {
   });
 
   it('takes any printable prefix, empty included, and refuses control and direction characters', () => {
-    for (const prefix of ['', '[', '(', '-', '+', '{', '\xff', 'a b', '*?', 'p'.repeat(128)]) expect(validPrefix(prefix, 'prefix')).toBe(prefix);
+    for (const prefix of ['', '[', '(', '-', '+', '{', '\xff', 'a b', '*?', 'p'.repeat(128)])
+      expect(validPrefix(prefix, 'prefix')).toBe(prefix);
     expect(validPrefix('e\u0301', 'prefix')).toBe('é');
     for (const bad of ['a\u0000', '\t', '\n', '\u0085', '\u202E', '\u2067', '\u200F', '\uD800', 'p'.repeat(129)]) {
       expect(() => validPrefix(bad, 'prefix')).toThrow(expect.objectContaining({ code: 'BAD_USER_INPUT' }));

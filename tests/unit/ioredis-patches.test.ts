@@ -5,7 +5,8 @@ import { EventEmitter } from 'node:events';
 import ShardedSubscriber from 'ioredis/built/cluster/ShardedSubscriber';
 import '../../src/redis/client/connection';
 
-const newSubscriber = () => new ShardedSubscriber(new EventEmitter(), { host: '127.0.0.1', port: 1 }, { lazyConnect: true });
+const newSubscriber = () =>
+  new ShardedSubscriber(new EventEmitter(), { host: '127.0.0.1', port: 1 }, { lazyConnect: true });
 
 it('keeps an error listener on a stopped sharded subscriber connection, so a late error is ignored', () => {
   const subscriber = newSubscriber();
@@ -14,7 +15,9 @@ it('keeps an error listener on a stopped sharded subscriber connection, so a lat
 
   expect(subscriber.getInstance()).toBeNull();
   expect(connection.listenerCount('error')).toBe(1);
-  expect(() => connection.emit('error', new Error('Command queue state error. If you can reproduce this, please report it.'))).not.toThrow();
+  expect(() =>
+    connection.emit('error', new Error('Command queue state error. If you can reproduce this, please report it.')),
+  ).not.toThrow();
 });
 
 it('without the fix, the same late error would be thrown (what the fix guards against)', () => {
@@ -25,4 +28,3 @@ it('without the fix, the same late error would be thrown (what the fix guards ag
 
   expect(() => connection.emit('error', new Error('late'))).toThrow('late');
 });
-

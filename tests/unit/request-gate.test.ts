@@ -11,7 +11,8 @@ const verifier = new TokenVerifier({ secret: 'gate-test-secret-gate-test-secret-
 const logger = pino({ level: 'silent' });
 // The memory store never touches Redis; the limiter only needs a client for its Redis store.
 const NO_REDIS = undefined as unknown as RedisClient;
-const limits = (ipPerMinute: number) => new RateLimits({ store: 'memory', userPerMinute: 1000, ipPerMinute }, NO_REDIS, logger);
+const limits = (ipPerMinute: number) =>
+  new RateLimits({ store: 'memory', userPerMinute: 1000, ipPerMinute }, NO_REDIS, logger);
 
 describe('the request gate', () => {
   it('lets an anonymous caller and a signed-in one through, naming the caller', async () => {
@@ -26,7 +27,11 @@ describe('the request gate', () => {
     const gate = new RequestGate(verifier, limits(2));
     const refused = await gate.admit('Bearer not-a-token', '10.0.0.2');
     expect(refused.principal).toBeNull();
-    expect(refused.refusal).toMatchObject({ status: 401, code: 'UNAUTHENTICATED', headers: { 'www-authenticate': 'Bearer' } });
+    expect(refused.refusal).toMatchObject({
+      status: 401,
+      code: 'UNAUTHENTICATED',
+      headers: { 'www-authenticate': 'Bearer' },
+    });
     await gate.admit('Bearer not-a-token', '10.0.0.2');
     // Both guesses used the address's budget: a good token from there is now over the limit.
     const limited = await gate.admit(`Bearer ${verifier.sign('alice', [], 60)}`, '10.0.0.2');
@@ -41,7 +46,10 @@ describe('the request gate', () => {
   it('identifies a connection_init value the same way as a header, refusing what is not a bearer token', () => {
     const gate = new RequestGate(verifier, limits(100));
     expect(gate.identify(undefined)).toBeNull();
-    expect(gate.identify(`Bearer ${verifier.sign('bob', ['service'], 60)}`)).toMatchObject({ userId: 'bob', isService: true });
+    expect(gate.identify(`Bearer ${verifier.sign('bob', ['service'], 60)}`)).toMatchObject({
+      userId: 'bob',
+      isService: true,
+    });
     expect(() => gate.identify(42)).toThrow(expect.objectContaining({ code: 'UNAUTHENTICATED' }));
     expect(() => gate.identify('Bearer not-a-token')).toThrow(expect.objectContaining({ code: 'UNAUTHENTICATED' }));
   });
@@ -52,7 +60,10 @@ describe('the request gate', () => {
         throw new TypeError('broken limiter');
       }
     }
-    const gate = new RequestGate(verifier, new BrokenLimits({ store: 'memory', userPerMinute: 1, ipPerMinute: 1 }, NO_REDIS, logger));
+    const gate = new RequestGate(
+      verifier,
+      new BrokenLimits({ store: 'memory', userPerMinute: 1, ipPerMinute: 1 }, NO_REDIS, logger),
+    );
     const admitted = await gate.admit(`Bearer ${verifier.sign('carol', [], 60)}`, '10.0.0.4');
     expect(admitted.principal).toMatchObject({ userId: 'carol' });
     expect(admitted.refusal).toBeUndefined();

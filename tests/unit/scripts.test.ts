@@ -1,14 +1,22 @@
 // Every Lua script documents its keys and arguments, and script failures become typed errors.
 import { AppError } from '../../src/common/errors';
 import { hasFlag } from '@ioredis/commands';
-import { READ_ONLY_SCRIPTS, scriptSources, translateScriptError, type ScriptName } from '../../src/redis/client/scripts';
+import {
+  READ_ONLY_SCRIPTS,
+  scriptSources,
+  translateScriptError,
+  type ScriptName,
+} from '../../src/redis/client/scripts';
 
 describe('Lua scripts', () => {
   const sources = [...scriptSources()];
 
   // REDIS_WAIT_REPLICAS makes every script but these wait for replicas: the list must be exact.
   it('are listed as read-only exactly when they call no command that writes', () => {
-    const writes = (lua: string) => [...lua.matchAll(/redis\.call\('([A-Za-z]+)'/g)].map((match) => match[1]).filter((command) => hasFlag(command.toLowerCase(), 'write'));
+    const writes = (lua: string) =>
+      [...lua.matchAll(/redis\.call\('([A-Za-z]+)'/g)]
+        .map((match) => match[1])
+        .filter((command) => hasFlag(command.toLowerCase(), 'write'));
     const readOnly = sources.filter(([, lua]) => writes(lua).length === 0).map(([name]) => name);
     expect(readOnly).toEqual([...READ_ONLY_SCRIPTS].sort());
     expect(readOnly.length).toBeGreaterThan(0);
@@ -61,7 +69,10 @@ describe('Lua scripts', () => {
   });
 
   it.each(sources)('%s opens with a header naming its KEYS and ARGV', (name, lua) => {
-    const header = lua.split('\n').filter((line) => line.startsWith('--')).join('\n');
+    const header = lua
+      .split('\n')
+      .filter((line) => line.startsWith('--'))
+      .join('\n');
     expect(header.startsWith(`-- ${name}:`)).toBe(true);
     expect(header).toMatch(/KEYS\[/);
     expect(header).toMatch(/ARGV\[/);

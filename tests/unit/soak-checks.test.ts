@@ -3,7 +3,12 @@
 import { overlaps, tokenOrder, type Hold } from '../../bench/soak/leases';
 import { shapeOf } from '../../bench/soak/memory';
 
-const hold = (fencingToken: number, asked: number, granted: number, released: number): Hold => ({ fencingToken, asked, granted, released });
+const hold = (fencingToken: number, asked: number, granted: number, released: number): Hold => ({
+  fencingToken,
+  asked,
+  granted,
+  released,
+});
 
 describe('the soak lease checks', () => {
   it('finds two lock holders whose certain holds overlap, and none in holds that only touch', () => {
@@ -30,9 +35,13 @@ describe('the soak lease checks', () => {
   it('finds a token given twice, and a higher token that arrived before a lower one was asked for', () => {
     expect(tokenOrder([hold(1, 0, 10, 20), hold(2, 15, 25, 30)], 'lock')).toEqual([]);
     expect(tokenOrder([hold(1, 0, 10, 20), hold(1, 15, 25, 30)], 'lock')).toEqual(['lock token 1 granted twice']);
-    expect(tokenOrder([hold(1, 30, 40, 50), hold(2, 0, 10, 20)], 'lock')).toEqual(['lock token 2 arrived before token 1 was asked for']);
+    expect(tokenOrder([hold(1, 30, 40, 50), hold(2, 0, 10, 20)], 'lock')).toEqual([
+      'lock token 2 arrived before token 1 was asked for',
+    ]);
     // Not only between neighbours: token 3 arrived before token 1 was asked for.
-    expect(tokenOrder([hold(1, 10, 20, 25), hold(2, 0, 30, 35), hold(3, 1, 5, 8)], 'lock')).toEqual(['lock token 3 arrived before token 1 was asked for']);
+    expect(tokenOrder([hold(1, 10, 20, 25), hold(2, 0, 30, 35), hold(3, 1, 5, 8)], 'lock')).toEqual([
+      'lock token 3 arrived before token 1 was asked for',
+    ]);
   });
 });
 

@@ -48,14 +48,19 @@ export function notificationCommands(client: RedisClient) {
   return {
     sharded,
     messageEvent: sharded ? 'smessage' : 'message',
-    subscribe: (channel: string): Promise<unknown> => (sharded ? client.ssubscribe(channel) : client.subscribe(channel)),
-    unsubscribe: (channel: string): Promise<unknown> => (sharded ? client.sunsubscribe(channel) : client.unsubscribe(channel)),
-    publish: (channel: string, message: string): Promise<unknown> => (sharded ? client.spublish(channel, message) : client.publish(channel, message)),
+    subscribe: (channel: string): Promise<unknown> =>
+      sharded ? client.ssubscribe(channel) : client.subscribe(channel),
+    unsubscribe: (channel: string): Promise<unknown> =>
+      sharded ? client.sunsubscribe(channel) : client.unsubscribe(channel),
+    publish: (channel: string, message: string): Promise<unknown> =>
+      sharded ? client.spublish(channel, message) : client.publish(channel, message),
   };
 }
 
 const describeTarget = (target: RedisTarget): string =>
-  typeof target === 'string' ? redactUrl(target) : `cluster ${target.nodes.map((node) => `${node.host}:${node.port}`).join(',')}`;
+  typeof target === 'string'
+    ? redactUrl(target)
+    : `cluster ${target.nodes.map((node) => `${node.host}:${node.port}`).join(',')}`;
 
 function nodeOptions(options: ConnectOptions): RedisOptions {
   return {
@@ -148,7 +153,8 @@ const NODE_CONNECT_WAIT_MS = 2000;
  * reconnects by itself; its slots fail fast meanwhile).
  */
 async function connectEveryNode(client: Cluster): Promise<void> {
-  const connect = (node: Redis): Promise<unknown> => (node.status === 'wait' ? node.connect().catch(() => undefined) : Promise.resolve());
+  const connect = (node: Redis): Promise<unknown> =>
+    node.status === 'wait' ? node.connect().catch(() => undefined) : Promise.resolve();
   client.on('ready', () => void Promise.all(client.nodes('all').map(connect)));
   client.on('+node', (node: Redis) => {
     if (client.status === 'ready') void connect(node);
@@ -164,7 +170,10 @@ export async function warnIfEvicting(client: RedisClient, logger: Logger): Promi
   try {
     const [, policy] = (await client.config('GET', 'maxmemory-policy')) as [string, string];
     if (policy && policy !== 'noeviction') {
-      logger.warn({ policy }, 'Redis may evict keys (maxmemory-policy is not noeviction): locks could be freed while held and fencing tokens could repeat');
+      logger.warn(
+        { policy },
+        'Redis may evict keys (maxmemory-policy is not noeviction): locks could be freed while held and fencing tokens could repeat',
+      );
     }
     return policy;
   } catch {
@@ -176,7 +185,11 @@ export async function warnIfEvicting(client: RedisClient, logger: Logger): Promi
  * Warns when a primary has fewer replicas than writes wait for: every write there would fail
  * with STORE_UNAVAILABLE after REDIS_WAIT_TIMEOUT_MS. Returns the fewest replicas of any primary.
  */
-export async function warnIfTooFewReplicas(client: RedisClient, wait: ReplicaWait, logger: Logger): Promise<number | undefined> {
+export async function warnIfTooFewReplicas(
+  client: RedisClient,
+  wait: ReplicaWait,
+  logger: Logger,
+): Promise<number | undefined> {
   if (wait.replicas === 0) return undefined;
   try {
     const primaries = isCluster(client) ? client.nodes('master') : [client];
@@ -185,7 +198,10 @@ export async function warnIfTooFewReplicas(client: RedisClient, wait: ReplicaWai
     );
     const fewest = Math.min(...counts);
     if (fewest < wait.replicas) {
-      logger.warn({ required: wait.replicas, replicas: fewest }, 'REDIS_WAIT_REPLICAS asks for more replicas than a primary has: its writes will fail with STORE_UNAVAILABLE');
+      logger.warn(
+        { required: wait.replicas, replicas: fewest },
+        'REDIS_WAIT_REPLICAS asks for more replicas than a primary has: its writes will fail with STORE_UNAVAILABLE',
+      );
     }
     return fewest;
   } catch {

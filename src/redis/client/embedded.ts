@@ -138,7 +138,11 @@ export class EmbeddedRedis extends EventEmitter {
 }
 
 /** The redis.conf of a loopback-only, password-protected redis-server (the tests' ones too). */
-export function redisConf(options: Pick<EmbeddedRedisOptions, 'dataDir' | 'appendOnly'>, port: number, password: string): string {
+export function redisConf(
+  options: Pick<EmbeddedRedisOptions, 'dataDir' | 'appendOnly'>,
+  port: number,
+  password: string,
+): string {
   const quoted = (value: string): string => `"${value.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
   return [
     '# Written at every start by the API server; edits here are overwritten.',
@@ -216,7 +220,9 @@ function forwardLogLine(logger: Logger, line: string): void {
 }
 
 export function findExecutable(name: string): string | undefined {
-  const candidates = name.includes('/') ? [name] : (process.env.PATH ?? '').split(path.delimiter).map((dir) => path.join(dir, name));
+  const candidates = name.includes('/')
+    ? [name]
+    : (process.env.PATH ?? '').split(path.delimiter).map((dir) => path.join(dir, name));
   return candidates.find((candidate) => {
     try {
       fs.accessSync(candidate, fs.constants.X_OK);

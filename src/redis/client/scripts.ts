@@ -58,7 +58,10 @@ let sources: Map<string, string> | undefined;
 export function scriptSources(): Map<string, string> {
   if (!sources) {
     sources = new Map();
-    for (const file of fs.readdirSync(SCRIPTS_DIR).filter((f) => f.endsWith('.lua')).sort()) {
+    for (const file of fs
+      .readdirSync(SCRIPTS_DIR)
+      .filter((f) => f.endsWith('.lua'))
+      .sort()) {
       sources.set(file.slice(0, -'.lua'.length), fs.readFileSync(path.join(SCRIPTS_DIR, file), 'utf8'));
     }
   }
@@ -103,7 +106,13 @@ export function requireReplicas(client: RedisClient, wait: ReplicaWait): void {
 }
 
 /** Scripts that only read: nothing of theirs needs to reach a replica. */
-export const READ_ONLY_SCRIPTS: ReadonlySet<ScriptName> = new Set(['chat-status', 'guild-search', 'lease-state', 'market-page', 'row-cache-list']);
+export const READ_ONLY_SCRIPTS: ReadonlySet<ScriptName> = new Set([
+  'chat-status',
+  'guild-search',
+  'lease-state',
+  'market-page',
+  'row-cache-list',
+]);
 
 export async function runScript(
   client: RedisClient,
@@ -133,7 +142,13 @@ function scriptCommand(client: RedisClient | ChainableCommander, name: ScriptNam
  * too few replicas confirmed stays on the primary (it cannot be taken back), so the caller gets
  * STORE_UNAVAILABLE and retries with its idempotency key, which returns the first result.
  */
-async function runAndWait(client: RedisClient, name: ScriptName, keys: string[], args: (string | number)[], wait: ReplicaWait): Promise<unknown> {
+async function runAndWait(
+  client: RedisClient,
+  name: ScriptName,
+  keys: string[],
+  args: (string | number)[],
+  wait: ReplicaWait,
+): Promise<unknown> {
   for (let attempt = 1; ; attempt++) {
     const pipeline = client.pipeline();
     // Queued on the pipeline; its reply comes with exec().
@@ -141,7 +156,10 @@ async function runAndWait(client: RedisClient, name: ScriptName, keys: string[],
     pipeline.wait(wait.replicas, wait.timeoutMs);
     const replies = await pipeline.exec();
     if (!replies) throw new Error(`the ${name} pipeline was aborted`);
-    const [[scriptError, result], [waitError, confirmed]] = replies as [[Error | null, unknown], [Error | null, number]];
+    const [[scriptError, result], [waitError, confirmed]] = replies as [
+      [Error | null, unknown],
+      [Error | null, number],
+    ];
     if (scriptError && client.isCluster && NOT_RUN_ON_THIS_NODE.test(scriptError.message)) {
       // ioredis follows a redirection for a pipeline only when every command in it was
       // redirected, and WAIT (no keys) is not. The script did not run: learn the new slot
@@ -191,13 +209,15 @@ const SCRIPT_ERRORS: Record<string, (message: string) => AppError> = {
   E_LIMIT_MISMATCH: (message) => conflict(message || 'this semaphore is in use with another limit', 'limit'),
   E_GUILD_FULL: (message) => conflict(`the guild is full (${message})`, 'guild'),
   E_TOO_MANY_GUILDS: (message) => conflict(`the user belongs to too many guilds (${message})`, 'guild'),
-  E_IDEMPOTENCY_KEY_REUSED: (message) => conflict(message || 'idempotencyKey was used for a different task', 'idempotencyKey'),
+  E_IDEMPOTENCY_KEY_REUSED: (message) =>
+    conflict(message || 'idempotencyKey was used for a different task', 'idempotencyKey'),
   E_QUEUE_FULL: (message) => conflict(message || 'the queue is full', 'queue'),
   E_TASK_STARTED: (message) => conflict(message || 'the task has started', 'id'),
   E_ITEM_EXISTS: (message) => conflict(message || 'an item with this id exists already', 'itemId'),
   E_INVENTORY_FULL: (message) => conflict(`the inventory is full (${message})`, 'userId'),
   E_FUNDS_CAP: (message) => conflict(`the balance would exceed MARKET_MAX_FUNDS (${message})`, 'amount'),
-  E_SELLER_FUNDS_CAP: (message) => conflict(`the seller's balance would exceed MARKET_MAX_FUNDS (${message})`, 'sellerId'),
+  E_SELLER_FUNDS_CAP: (message) =>
+    conflict(`the seller's balance would exceed MARKET_MAX_FUNDS (${message})`, 'sellerId'),
   E_ROW_CACHE_FULL: (message) => conflict(`no more rows can be scheduled (${message})`, 'rowId'),
   E_NOT_GUILD_MEMBER: (message) => forbidden(message || 'only members of a guild may search it'),
 };

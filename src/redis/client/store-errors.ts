@@ -40,7 +40,8 @@ export function isStoreUnavailable(error: unknown): boolean {
 
 function unavailable(error: unknown, depth: number): boolean {
   if (!(error instanceof Error) || depth > 8) return false;
-  if (UNAVAILABLE_NAMES.has(error.name) || UNAVAILABLE_MESSAGES.some((pattern) => pattern.test(error.message))) return true;
+  if (UNAVAILABLE_NAMES.has(error.name) || UNAVAILABLE_MESSAGES.some((pattern) => pattern.test(error.message)))
+    return true;
   if (EXEC_ABORTED.test(error.message)) {
     const previous = (error as Error & { previousErrors?: unknown }).previousErrors;
     return Array.isArray(previous) && previous.some((refusal) => unavailable(refusal, depth + 1));

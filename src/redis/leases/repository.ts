@@ -93,7 +93,10 @@ export class LeaseRepository {
       this.settings.maxWaiters,
     ])) as number[];
     if (reply[0] === 1) {
-      return { granted: true, lease: { name: request.name, id: request.id, fencingToken: reply[1], expiresAt: reply[2], ttlMs: reply[3] } };
+      return {
+        granted: true,
+        lease: { name: request.name, id: request.id, fencingToken: reply[1], expiresAt: reply[2], ttlMs: reply[3] },
+      };
     }
     return { granted: false, retryAfterMs: reply[1] < 0 ? undefined : reply[1], ticket: reply[2], ahead: reply[3] };
   }
@@ -102,8 +105,7 @@ export class LeaseRepository {
   async refresh(name: string, id: string, ttlMs?: number): Promise<Lease | undefined> {
     const keys = leaseKeys(this.kind, name);
     const reply = (await runScript(this.redis, 'lease-refresh', [keys.holders, keys.leases], [id, ttlMs ?? 0])) as
-      | [number, number, number]
-      | null;
+      [number, number, number] | null;
     return reply ? { name, id, fencingToken: reply[0], expiresAt: reply[1], ttlMs: reply[2] } : undefined;
   }
 
@@ -126,9 +128,12 @@ export class LeaseRepository {
 
   async state(name: string, maxHolders: number): Promise<LeaseState> {
     const keys = leaseKeys(this.kind, name);
-    const reply = (await runScript(this.redis, 'lease-state', [keys.holders, keys.leases, keys.queueExpiry, keys.state], [
-      maxHolders,
-    ])) as (number | string | null)[];
+    const reply = (await runScript(
+      this.redis,
+      'lease-state',
+      [keys.holders, keys.leases, keys.queueExpiry, keys.state],
+      [maxHolders],
+    )) as (number | string | null)[];
     const [limit, lastFence, waiting, now] = reply;
     const holders: LeaseHolder[] = [];
     for (let i = 4; i + 2 < reply.length; i += 3) {
@@ -154,7 +159,8 @@ export class LeaseRepository {
 export function parseReleaseNotice(message: string): ReleaseNotice | undefined {
   try {
     const value = JSON.parse(message) as Partial<ReleaseNotice>;
-    if (typeof value.upTo !== 'number' || typeof value.name !== 'string' || typeof value.releasedAt !== 'number') return undefined;
+    if (typeof value.upTo !== 'number' || typeof value.name !== 'string' || typeof value.releasedAt !== 'number')
+      return undefined;
     return value as ReleaseNotice;
   } catch {
     return undefined;

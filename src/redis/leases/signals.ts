@@ -56,7 +56,12 @@ export class LeaseSignals {
   async listen(channel: string, listener: Listener): Promise<() => void> {
     let entry = this.channels.get(channel);
     if (!entry) {
-      const created: Channel = { listeners: new Set(), ready: Promise.resolve(), subscribed: false, idleTimer: undefined };
+      const created: Channel = {
+        listeners: new Set(),
+        ready: Promise.resolve(),
+        subscribed: false,
+        idleTimer: undefined,
+      };
       created.ready = this.commands.subscribe(channel).then(
         () => {
           created.subscribed = true;

@@ -14,7 +14,13 @@ import { listingMember, marketKeys } from '../keys';
 import { repliesOf } from '../client/replies';
 import type { Lease } from '../leases/repository';
 import type { LeaseAcquirer } from '../leases/acquirer';
-import { judgePurchase, type ListReport, type MarketStrategy, type PurchaseReport, type PurchaseRequest } from './repository';
+import {
+  judgePurchase,
+  type ListReport,
+  type MarketStrategy,
+  type PurchaseReport,
+  type PurchaseRequest,
+} from './repository';
 import { ScriptStrategy } from './script';
 
 export interface LockTiming {
@@ -56,7 +62,11 @@ export class LockStrategy implements MarketStrategy {
   async purchase(request: PurchaseRequest, signal?: AbortSignal): Promise<PurchaseReport> {
     const { buyer, seller, item, price } = request;
     const replies = await repliesOf(
-      this.redis.multi().zscore(marketKeys.listings(), listingMember(item, seller)).hget(marketKeys.user(buyer), 'funds').exec(),
+      this.redis
+        .multi()
+        .zscore(marketKeys.listings(), listingMember(item, seller))
+        .hget(marketKeys.user(buyer), 'funds')
+        .exec(),
     );
     const early = judgePurchase(replies[0] as string | null, replies[1] as string | null, price);
     if (early.outcome !== 'PURCHASED') return { ...early, retries: 0 };
@@ -68,7 +78,11 @@ export class LockStrategy implements MarketStrategy {
    * wait for each other. A lock that is free is taken at once; one that is not counts a retry
    * and is waited for.
    */
-  private async holding<T extends { retries: number }>(names: string[], signal: AbortSignal | undefined, work: () => Promise<T>): Promise<T> {
+  private async holding<T extends { retries: number }>(
+    names: string[],
+    signal: AbortSignal | undefined,
+    work: () => Promise<T>,
+  ): Promise<T> {
     const held: Lease[] = [];
     let retries = 0;
     try {

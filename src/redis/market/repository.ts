@@ -60,7 +60,6 @@ export interface MarketSettings {
   maxInventory: number;
 }
 
-
 /**
  * What a purchase comes to, from the listing's price and the buyer's funds as read: the rule that
  * market-purchase.lua applies, in the same order, for the strategies that read before writing.
@@ -105,16 +104,25 @@ export class MarketRepository {
   }
 
   async grantItem(user: string, item: string): Promise<void> {
-    await runScript(this.redis, 'market-grant-item', [marketKeys.items(), marketKeys.inventory(user)], [item, this.settings.maxInventory]);
+    await runScript(
+      this.redis,
+      'market-grant-item',
+      [marketKeys.items(), marketKeys.inventory(user)],
+      [item, this.settings.maxInventory],
+    );
   }
 
   /** The new balance. */
   async grantFunds(user: string, amount: number): Promise<number> {
-    return Number(await runScript(this.redis, 'market-grant-funds', [marketKeys.user(user)], [amount, this.settings.maxFunds]));
+    return Number(
+      await runScript(this.redis, 'market-grant-funds', [marketKeys.user(user)], [amount, this.settings.maxFunds]),
+    );
   }
 
   async account(user: string): Promise<{ funds: number; items: number }> {
-    const [funds, items] = await repliesOf(this.redis.multi().hget(marketKeys.user(user), 'funds').zcard(marketKeys.inventory(user)).exec());
+    const [funds, items] = await repliesOf(
+      this.redis.multi().hget(marketKeys.user(user), 'funds').zcard(marketKeys.inventory(user)).exec(),
+    );
     return { funds: Number(funds ?? 0), items: Number(items) };
   }
 

@@ -2,7 +2,13 @@
 // one round trip, never waits for another caller and never retries.
 import type { RedisClient } from '../client/connection';
 import { listingMember, marketKeys } from '../keys';
-import { PURCHASE_OUTCOMES, type ListReport, type MarketStrategy, type PurchaseReport, type PurchaseRequest } from './repository';
+import {
+  PURCHASE_OUTCOMES,
+  type ListReport,
+  type MarketStrategy,
+  type PurchaseReport,
+  type PurchaseRequest,
+} from './repository';
 import { runScript } from '../client/scripts';
 
 export class ScriptStrategy implements MarketStrategy {
@@ -15,11 +21,12 @@ export class ScriptStrategy implements MarketStrategy {
   ) {}
 
   async list(seller: string, item: string, price: number): Promise<ListReport> {
-    const listed = await runScript(this.redis, 'market-list', [marketKeys.inventory(seller), marketKeys.listings()], [
-      item,
-      listingMember(item, seller),
-      price,
-    ]);
+    const listed = await runScript(
+      this.redis,
+      'market-list',
+      [marketKeys.inventory(seller), marketKeys.listings()],
+      [item, listingMember(item, seller), price],
+    );
     return { listed: listed === 1, retries: 0 };
   }
 

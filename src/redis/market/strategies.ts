@@ -30,19 +30,29 @@ export interface MarketStrategySettings extends Pick<MarketSettings, 'maxFunds'>
   lockTtlMs: number;
 }
 
-export function createMarketStrategy(
-  settings: MarketStrategySettings,
-  parts: StrategyParts,
-): MarketStrategy {
+export function createMarketStrategy(settings: MarketStrategySettings, parts: StrategyParts): MarketStrategy {
   switch (settings.strategy) {
     case 'SCRIPT':
       return new ScriptStrategy(parts.commands, settings.maxFunds);
     case 'WATCH': {
       const connect = () =>
-        connectRedis(parts.redis, { name: 'ria:market-watch', logger: parts.logger, commandTimeoutMs: parts.commandTimeoutMs });
-      return new WatchStrategy(new ConnectionPool(connect, settings.watchConnections), settings.contentionTimeoutMs, settings.maxFunds);
+        connectRedis(parts.redis, {
+          name: 'ria:market-watch',
+          logger: parts.logger,
+          commandTimeoutMs: parts.commandTimeoutMs,
+        });
+      return new WatchStrategy(
+        new ConnectionPool(connect, settings.watchConnections),
+        settings.contentionTimeoutMs,
+        settings.maxFunds,
+      );
     }
     case 'LOCK':
-      return new LockStrategy(parts.commands, parts.locks(), { ttlMs: settings.lockTtlMs, waitMs: settings.contentionTimeoutMs }, settings.maxFunds);
+      return new LockStrategy(
+        parts.commands,
+        parts.locks(),
+        { ttlMs: settings.lockTtlMs, waitMs: settings.contentionTimeoutMs },
+        settings.maxFunds,
+      );
   }
 }

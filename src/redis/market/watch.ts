@@ -6,7 +6,13 @@ import { conflict } from '../../common/errors';
 import type { ConnectionPool } from '../client/connection-pool';
 import { listingMember, marketKeys } from '../keys';
 import { repliesOf } from '../client/replies';
-import { judgePurchase, type ListReport, type MarketStrategy, type PurchaseReport, type PurchaseRequest } from './repository';
+import {
+  judgePurchase,
+  type ListReport,
+  type MarketStrategy,
+  type PurchaseReport,
+  type PurchaseRequest,
+} from './repository';
 
 export class WatchStrategy implements MarketStrategy {
   readonly name = 'WATCH';
@@ -22,54 +28,71 @@ export class WatchStrategy implements MarketStrategy {
   list(seller: string, item: string, price: number, signal?: AbortSignal): Promise<ListReport> {
     const inventory = marketKeys.inventory(seller);
     const deadline = performance.now() + this.retryForMs;
-    return this.pool.use(async (redis) => {
-      return this.retrying(deadline, signal, async () => {
-        await redis.watch(inventory);
-        if ((await redis.zscore(inventory, item)) === null) {
-          await redis.unwatch();
-          return { listed: false };
-        }
-        const done = await redis.multi().zadd(marketKeys.listings(), price, listingMember(item, seller)).zrem(inventory, item).exec();
-        return done === null ? undefined : { listed: true };
-      });
-    }, deadline, signal);
+    return this.pool.use(
+      async (redis) => {
+        return this.retrying(deadline, signal, async () => {
+          await redis.watch(inventory);
+          if ((await redis.zscore(inventory, item)) === null) {
+            await redis.unwatch();
+            return { listed: false };
+          }
+          const done = await redis
+            .multi()
+            .zadd(marketKeys.listings(), price, listingMember(item, seller))
+            .zrem(inventory, item)
+            .exec();
+          return done === null ? undefined : { listed: true };
+        });
+      },
+      deadline,
+      signal,
+    );
   }
 
   purchase({ buyer, seller, item, price }: PurchaseRequest, signal?: AbortSignal): Promise<PurchaseReport> {
     const listings = marketKeys.listings();
     const member = listingMember(item, seller);
     const deadline = performance.now() + this.retryForMs;
-    return this.pool.use(async (redis) => {
-      return this.retrying(deadline, signal, async () => {
-        await redis.watch(listings, marketKeys.user(buyer));
-        const [listed, funds, sellerFunds] = await repliesOf(
-          redis.pipeline().zscore(listings, member).hget(marketKeys.user(buyer), 'funds').hget(marketKeys.user(seller), 'funds').exec(),
-        );
-        let judged: ReturnType<typeof judgePurchase>;
-        try {
-          judged = judgePurchase(listed as string | null, funds as string | null, price, {
-            fundsText: sellerFunds as string | null,
-            maxFunds: this.maxFunds,
-          });
-        } catch (error) {
-          // The seller's cap: the connection goes back to the pool, so without a WATCH.
-          await redis.unwatch();
-          throw error;
-        }
-        if (judged.outcome !== 'PURCHASED') {
-          await redis.unwatch();
-          return judged;
-        }
-        const done = await redis
-          .multi()
-          .hincrby(marketKeys.user(seller), 'funds', price)
-          .hincrby(marketKeys.user(buyer), 'funds', -price)
-          .zadd(marketKeys.inventory(buyer), 0, item)
-          .zrem(listings, member)
-          .exec();
-        return done === null ? undefined : judged;
-      });
-    }, deadline, signal);
+    return this.pool.use(
+      async (redis) => {
+        return this.retrying(deadline, signal, async () => {
+          await redis.watch(listings, marketKeys.user(buyer));
+          const [listed, funds, sellerFunds] = await repliesOf(
+            redis
+              .pipeline()
+              .zscore(listings, member)
+              .hget(marketKeys.user(buyer), 'funds')
+              .hget(marketKeys.user(seller), 'funds')
+              .exec(),
+          );
+          let judged: ReturnType<typeof judgePurchase>;
+          try {
+            judged = judgePurchase(listed as string | null, funds as string | null, price, {
+              fundsText: sellerFunds as string | null,
+              maxFunds: this.maxFunds,
+            });
+          } catch (error) {
+            // The seller's cap: the connection goes back to the pool, so without a WATCH.
+            await redis.unwatch();
+            throw error;
+          }
+          if (judged.outcome !== 'PURCHASED') {
+            await redis.unwatch();
+            return judged;
+          }
+          const done = await redis
+            .multi()
+            .hincrby(marketKeys.user(seller), 'funds', price)
+            .hincrby(marketKeys.user(buyer), 'funds', -price)
+            .zadd(marketKeys.inventory(buyer), 0, item)
+            .zrem(listings, member)
+            .exec();
+          return done === null ? undefined : judged;
+        });
+      },
+      deadline,
+      signal,
+    );
   }
 
   /** Runs `attempt` until it returns a result (undefined: EXEC was aborted), counting retries. */

@@ -9,7 +9,8 @@ export const leaseName = (name: string): string => validName(name, 'name');
 
 /** A lock token or semaphore lease id as issued: 32 lower-case hex digits. */
 export function leaseSecret(value: string, argument: string): string {
-  if (!LEASE_ID_PATTERN.test(value)) throw badInput(`${argument} must be the 32 hex digits that acquire returned`, argument);
+  if (!LEASE_ID_PATTERN.test(value))
+    throw badInput(`${argument} must be the 32 hex digits that acquire returned`, argument);
   return value;
 }
 

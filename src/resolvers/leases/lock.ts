@@ -28,7 +28,8 @@ export class LockResolver {
   @Authorized(SERVICE_ROLE)
   @Mutation(() => Lock, {
     nullable: true,
-    description: 'Takes the lock, waiting up to acquireTimeoutMs in turn; null when it stayed taken. Service callers only.',
+    description:
+      'Takes the lock, waiting up to acquireTimeoutMs in turn; null when it stayed taken. Service callers only.',
   })
   async acquireLock(@Args() args: AcquireLockArgs, @Ctx() context: GraphQLContext): Promise<Lock | null> {
     const name = leaseName(args.name);
@@ -39,17 +40,25 @@ export class LockResolver {
   }
 
   @Authorized(SERVICE_ROLE)
-  @Mutation(() => Boolean, { description: 'Frees the lock; false (and nothing changed) for a wrong token or a lock that had already lapsed.' })
+  @Mutation(() => Boolean, {
+    description: 'Frees the lock; false (and nothing changed) for a wrong token or a lock that had already lapsed.',
+  })
   async releaseLock(@Args() args: LockTokenArgs): Promise<boolean> {
     return this.locks.repository.release(leaseName(args.name), leaseSecret(args.token, 'token'));
   }
 
   @Authorized(SERVICE_ROLE)
-  @Mutation(() => Lock, { nullable: true, description: 'Extends the lock from now; null when it was lost (lapsed or wrong token): stop using it.' })
+  @Mutation(() => Lock, {
+    nullable: true,
+    description: 'Extends the lock from now; null when it was lost (lapsed or wrong token): stop using it.',
+  })
   async refreshLock(@Args() args: RefreshLockArgs): Promise<Lock | null> {
     const name = leaseName(args.name);
     const token = leaseSecret(args.token, 'token');
-    const ttlMs = args.lockTimeoutMs === null || args.lockTimeoutMs === undefined ? undefined : holdTime(args.lockTimeoutMs, 'lockTimeoutMs', this.settings);
+    const ttlMs =
+      args.lockTimeoutMs === null || args.lockTimeoutMs === undefined
+        ? undefined
+        : holdTime(args.lockTimeoutMs, 'lockTimeoutMs', this.settings);
     const lease = await this.locks.repository.refresh(name, token, ttlMs);
     return lease ? toLock(lease) : null;
   }
@@ -69,7 +78,8 @@ export class LockResolver {
 
   @Authorized(SERVICE_ROLE)
   @Subscription(() => LeaseReleased, {
-    description: 'Tells that the lock was freed (or a waiter ahead gave up its turn); try acquireLock then. Service callers only.',
+    description:
+      'Tells that the lock was freed (or a waiter ahead gave up its turn); try acquireLock then. Service callers only.',
     topics: TOPICS.lockReleased.name,
     topicId: ({ args }) => leaseName((args as LeaseNameArgs).name),
   })

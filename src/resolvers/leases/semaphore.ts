@@ -28,21 +28,29 @@ export class SemaphoreResolver {
   @Authorized(SERVICE_ROLE)
   @Mutation(() => SemaphoreLease, {
     nullable: true,
-    description: 'Takes a slot if fewer than `limit` are held and nobody asked earlier; null otherwise (after up to waitMs in turn). Service callers only.',
+    description:
+      'Takes a slot if fewer than `limit` are held and nobody asked earlier; null otherwise (after up to waitMs in turn). Service callers only.',
   })
-  async acquireSemaphore(@Args() args: AcquireSemaphoreArgs, @Ctx() context: GraphQLContext): Promise<SemaphoreLease | null> {
+  async acquireSemaphore(
+    @Args() args: AcquireSemaphoreArgs,
+    @Ctx() context: GraphQLContext,
+  ): Promise<SemaphoreLease | null> {
     const name = leaseName(args.name);
     const limit = intInRange(args.limit, 'limit', 1, this.settings.maxLimit);
     const ttlMs = holdTime(args.timeoutMs, 'timeoutMs', this.settings);
     const waitMs = waitTime(args.waitMs, 'waitMs', this.settings);
-    const lease = await this.semaphores.acquire({ name, limit, ttlMs, waitMs, owner: callerId(context) }, context.signal);
+    const lease = await this.semaphores.acquire(
+      { name, limit, ttlMs, waitMs, owner: callerId(context) },
+      context.signal,
+    );
     return lease ? toSemaphoreLease(lease) : null;
   }
 
   @Authorized(SERVICE_ROLE)
   @Mutation(() => SemaphoreLease, {
     nullable: true,
-    description: 'Extends the slot from now by its timeoutMs; null when it already lapsed (the holder lost it and must stop).',
+    description:
+      'Extends the slot from now by its timeoutMs; null when it already lapsed (the holder lost it and must stop).',
   })
   async refreshSemaphore(@Args() args: SemaphoreLeaseArgs): Promise<SemaphoreLease | null> {
     const lease = await this.semaphores.repository.refresh(leaseName(args.name), leaseSecret(args.id, 'id'));
@@ -50,13 +58,17 @@ export class SemaphoreResolver {
   }
 
   @Authorized(SERVICE_ROLE)
-  @Mutation(() => Boolean, { description: 'Frees the slot; false (and nothing changed) for an unknown id or a slot that had already lapsed.' })
+  @Mutation(() => Boolean, {
+    description: 'Frees the slot; false (and nothing changed) for an unknown id or a slot that had already lapsed.',
+  })
   async releaseSemaphore(@Args() args: SemaphoreLeaseArgs): Promise<boolean> {
     return this.semaphores.repository.release(leaseName(args.name), leaseSecret(args.id, 'id'));
   }
 
   @Authorized(SERVICE_ROLE)
-  @Query(() => SemaphoreState, { description: 'Holders with time left, waiters and the limit last used. Service callers only.' })
+  @Query(() => SemaphoreState, {
+    description: 'Holders with time left, waiters and the limit last used. Service callers only.',
+  })
   async semaphore(@Args() args: LeaseNameArgs): Promise<SemaphoreState> {
     const state = await this.semaphores.repository.state(leaseName(args.name), this.settings.maxLimit);
     return {
@@ -70,7 +82,8 @@ export class SemaphoreResolver {
 
   @Authorized(SERVICE_ROLE)
   @Subscription(() => LeaseReleased, {
-    description: 'Tells that a slot was freed (or a waiter ahead gave up its turn); try acquireSemaphore then. Service callers only.',
+    description:
+      'Tells that a slot was freed (or a waiter ahead gave up its turn); try acquireSemaphore then. Service callers only.',
     topics: TOPICS.semaphoreReleased.name,
     topicId: ({ args }) => leaseName((args as LeaseNameArgs).name),
   })

@@ -4,8 +4,16 @@
 import fc from 'fast-check';
 import type { Json } from './json';
 
-export type DirectivePosition = 'operation' | 'variableDefinition' | 'rootField' | 'inlineFragment' | 'fragmentSpread' | 'fragmentDefinition';
-const DIRECTIVE_POSITIONS: DirectivePosition[] = ['rootField', 'inlineFragment', 'fragmentSpread', 'fragmentDefinition', 'operation', 'variableDefinition'];
+export type DirectivePosition =
+  'operation' | 'variableDefinition' | 'rootField' | 'inlineFragment' | 'fragmentSpread' | 'fragmentDefinition';
+const DIRECTIVE_POSITIONS: DirectivePosition[] = [
+  'rootField',
+  'inlineFragment',
+  'fragmentSpread',
+  'fragmentDefinition',
+  'operation',
+  'variableDefinition',
+];
 
 export interface DirectivePlan {
   position: DirectivePosition;
@@ -31,23 +39,28 @@ const ifValue: fc.Arbitrary<Pick<DirectivePlan, 'variable'> & { argument: string
 
 const directiveText: fc.Arbitrary<Omit<DirectivePlan, 'position'>> = fc.oneof(
   {
-    arbitrary: fc.tuple(fc.constantFrom('skip', 'include'), ifValue).map(([name, { argument, variable }]) => ({ text: `@${name}(if: ${argument})`, ...(variable ? { variable } : {}) })),
+    arbitrary: fc.tuple(fc.constantFrom('skip', 'include'), ifValue).map(([name, { argument, variable }]) => ({
+      text: `@${name}(if: ${argument})`,
+      ...(variable ? { variable } : {}),
+    })),
     weight: 8,
   },
   {
-    arbitrary: fc.constantFrom(
-      '@skip',
-      '@include',
-      '@skip(if: true) @skip(if: false)',
-      '@include(if: true, if: false)',
-      '@skip(unless: true)',
-      '@unknown',
-      '@unknown(arg: 1)',
-      '@deprecated',
-      '@deprecated(reason: "x")',
-      '@specifiedBy(url: "https://example.com")',
-      '@oneOf',
-    ).map((text) => ({ text })),
+    arbitrary: fc
+      .constantFrom(
+        '@skip',
+        '@include',
+        '@skip(if: true) @skip(if: false)',
+        '@include(if: true, if: false)',
+        '@skip(unless: true)',
+        '@unknown',
+        '@unknown(arg: 1)',
+        '@deprecated',
+        '@deprecated(reason: "x")',
+        '@specifiedBy(url: "https://example.com")',
+        '@oneOf',
+      )
+      .map((text) => ({ text })),
     weight: 3,
   },
 );

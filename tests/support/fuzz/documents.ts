@@ -78,7 +78,8 @@ export function rootFields(schema: GraphQLSchema): RootField[] {
   const found: RootField[] = [];
   for (const [root, keyword] of roots) {
     if (!root) continue;
-    const meta = keyword === 'query' ? [TypeNameMetaFieldDef, SchemaMetaFieldDef, TypeMetaFieldDef] : [TypeNameMetaFieldDef];
+    const meta =
+      keyword === 'query' ? [TypeNameMetaFieldDef, SchemaMetaFieldDef, TypeMetaFieldDef] : [TypeNameMetaFieldDef];
     for (const field of [...Object.values(root.getFields()), ...meta]) {
       found.push({ root, keyword, field: field, key: `${root.name}.${field.name}` });
     }
@@ -110,30 +111,57 @@ const printType = (type: GraphQLInputType): string => String(type);
  * left out or null only where the type allows. Otherwise also nulls and omissions anywhere,
  * variables declared loosely or wrongly, declared and not sent.
  */
-function argumentPlan(argument: GraphQLArgument, otherScalars: string[], options: ValueOptions): fc.Arbitrary<ArgumentPlan> {
+function argumentPlan(
+  argument: GraphQLArgument,
+  otherScalars: string[],
+  options: ValueOptions,
+): fc.Arbitrary<ArgumentPlan> {
   const type = argument.type;
   const optional = !isNonNullType(type) || argument.defaultValue !== undefined;
   const sample = sampleFor(type, options);
   const declared = printType(type);
-  const asLiteral = (s: Sample): ArgumentPlan => (s.literal !== undefined ? { how: 'literal', literal: s.literal } : { how: 'variable', declared, value: s.json });
+  const asLiteral = (s: Sample): ArgumentPlan =>
+    s.literal !== undefined ? { how: 'literal', literal: s.literal } : { how: 'variable', declared, value: s.json };
   if (options.typed) {
     return fc.oneof(
       { arbitrary: sample.map(asLiteral), weight: 5 },
       { arbitrary: sample.map((s): ArgumentPlan => ({ how: 'variable', declared, value: s.json })), weight: 5 },
       { arbitrary: fc.constant<ArgumentPlan>({ how: 'omit' }), weight: optional ? 2 : 0 },
-      { arbitrary: fc.constantFrom<ArgumentPlan>({ how: 'literal', literal: 'null' }, { how: 'variable', declared, value: null }, { how: 'variable', declared }), weight: isNonNullType(type) ? 0 : 1 },
+      {
+        arbitrary: fc.constantFrom<ArgumentPlan>(
+          { how: 'literal', literal: 'null' },
+          { how: 'variable', declared, value: null },
+          { how: 'variable', declared },
+        ),
+        weight: isNonNullType(type) ? 0 : 1,
+      },
     );
   }
   const loosened = isNonNullType(type) ? printType(getNullableType<GraphQLInputType>(type)) : declared;
   const declaration: fc.Arbitrary<{ declared: string; defaultLiteral?: string }> = fc.oneof(
     { arbitrary: fc.constant({ declared }), weight: 6 },
     { arbitrary: fc.constant({ declared: loosened }), weight: 2 },
-    { arbitrary: sample.filter((s) => s.literal !== undefined).map((s) => ({ declared: loosened, defaultLiteral: s.literal! })), weight: 1 },
-    { arbitrary: fc.constantFrom(...otherScalars.filter((name) => name !== getNamedType(type).name), `[${declared}]`, 'Unknown').map((name) => ({ declared: name })), weight: 1 },
+    {
+      arbitrary: sample
+        .filter((s) => s.literal !== undefined)
+        .map((s) => ({ declared: loosened, defaultLiteral: s.literal! })),
+      weight: 1,
+    },
+    {
+      arbitrary: fc
+        .constantFrom(...otherScalars.filter((name) => name !== getNamedType(type).name), `[${declared}]`, 'Unknown')
+        .map((name) => ({ declared: name })),
+      weight: 1,
+    },
   );
   return fc.oneof(
     { arbitrary: sample.map(asLiteral), weight: 5 },
-    { arbitrary: fc.tuple(sample, declaration).map(([s, d]): ArgumentPlan => ({ how: 'variable', ...d, value: s.json })), weight: 5 },
+    {
+      arbitrary: fc
+        .tuple(sample, declaration)
+        .map(([s, d]): ArgumentPlan => ({ how: 'variable', ...d, value: s.json })),
+      weight: 5,
+    },
     { arbitrary: fc.constant<ArgumentPlan>({ how: 'omit' }), weight: optional ? 3 : 1 },
     { arbitrary: fc.constant<ArgumentPlan>({ how: 'literal', literal: 'null' }), weight: 1 },
     { arbitrary: declaration.map((d): ArgumentPlan => ({ how: 'variable', ...d, value: null })), weight: 1 },
@@ -165,7 +193,16 @@ interface CasePlan {
   secondOperation: boolean;
   directives: DirectivePlan[];
   /** Variables nobody declared or used; over HTTP only, variables, extensions or operationName of the wrong shape. */
-  shape: 'plain' | 'variablesNull' | 'variablesString' | 'variablesArray' | 'persistedQuery' | 'extensionsString' | 'operationNameNumber' | 'unusedVariable' | 'extraVariables';
+  shape:
+    | 'plain'
+    | 'variablesNull'
+    | 'variablesString'
+    | 'variablesArray'
+    | 'persistedQuery'
+    | 'extensionsString'
+    | 'operationNameNumber'
+    | 'unusedVariable'
+    | 'extraVariables';
 }
 
 export interface CaseOptions extends ValueOptions {
@@ -186,7 +223,10 @@ export interface CaseOptions extends ValueOptions {
  * wrong operation keyword, bad selections, request shapes only HTTP takes.
  */
 function casePlan(target: RootField, otherScalars: string[], options: CaseOptions = {}): fc.Arbitrary<CasePlan> {
-  const typed = options.typed !== undefined ? fc.constant(options.typed) : fc.oneof({ arbitrary: fc.constant(true), weight: 3 }, { arbitrary: fc.constant(false), weight: 1 });
+  const typed =
+    options.typed !== undefined
+      ? fc.constant(options.typed)
+      : fc.oneof({ arbitrary: fc.constant(true), weight: 3 }, { arbitrary: fc.constant(false), weight: 1 });
   return typed.chain((isTyped) => planOf(target, otherScalars, { ...options, typed: isTyped }));
 }
 
@@ -196,14 +236,29 @@ function planOf(target: RootField, otherScalars: string[], options: CaseOptions)
   const shapes: CasePlan['shape'][] = typed
     ? ['plain', 'extraVariables']
     : options.portable
-    ? ['plain', 'unusedVariable', 'extraVariables']
-    : ['plain', 'unusedVariable', 'extraVariables', 'variablesNull', 'variablesString', 'variablesArray', 'persistedQuery', 'extensionsString', 'operationNameNumber'];
+      ? ['plain', 'unusedVariable', 'extraVariables']
+      : [
+          'plain',
+          'unusedVariable',
+          'extraVariables',
+          'variablesNull',
+          'variablesString',
+          'variablesArray',
+          'persistedQuery',
+          'extensionsString',
+          'operationNameNumber',
+        ];
   const never = fc.constant(false);
   return fc.record({
     caller: fc.constantFrom(...(options.callers ?? CALLERS)),
     transport: fc.constantFrom(...(options.transports ?? TRANSPORT_MIX[target.keyword])),
-    arguments: field.args.length === 0 ? fc.constant([]) : fc.tuple(...field.args.map((a) => argumentPlan(a, otherScalars, options))),
-    extraArgument: typed ? fc.constant(null) : fc.option(fc.constantFrom('bogus: 1', 'first: 1', 'limit: null'), { freq: 4 }),
+    arguments:
+      field.args.length === 0
+        ? fc.constant([])
+        : fc.tuple(...field.args.map((a) => argumentPlan(a, otherScalars, options))),
+    extraArgument: typed
+      ? fc.constant(null)
+      : fc.option(fc.constantFrom('bogus: 1', 'first: 1', 'limit: null'), { freq: 4 }),
     selection: selectionFor(getNamedType(field.type), 2, typed, ''),
     alias: fc.option(fc.constantFrom('a', 'alias', '__x'), { freq: 8 }),
     // Two root fields: fine for queries and mutations, refused for a subscription.
@@ -215,12 +270,18 @@ function planOf(target: RootField, otherScalars: string[], options: CaseOptions)
       : fc.constantFrom<OperationNamePlan>('absent', 'absent', 'absent', 'matching', 'matching', 'null'),
     secondOperation: options.operationNames ? fc.boolean() : never,
     directives: options.directives ? directivePlans : fc.constant([]),
-    shape: fc.oneof({ arbitrary: fc.constant<CasePlan['shape']>('plain'), weight: 12 }, { arbitrary: fc.constantFrom(...shapes), weight: 2 }),
+    shape: fc.oneof(
+      { arbitrary: fc.constant<CasePlan['shape']>('plain'), weight: 12 },
+      { arbitrary: fc.constantFrom(...shapes), weight: 2 },
+    ),
   });
 }
 
 /** False nine times in ten (shrinking to false). */
-const rarely: fc.Arbitrary<boolean> = fc.oneof({ arbitrary: fc.constant(false), weight: 9 }, { arbitrary: fc.constant(true), weight: 1 });
+const rarely: fc.Arbitrary<boolean> = fc.oneof(
+  { arbitrary: fc.constant(false), weight: 9 },
+  { arbitrary: fc.constant(true), weight: 1 },
+);
 
 /** The request a plan makes. */
 function renderCase(target: RootField, plan: CasePlan): FuzzCase {
@@ -238,14 +299,23 @@ function renderCase(target: RootField, plan: CasePlan): FuzzCase {
       argumentTexts.push(`${argument.name}: ${p.literal}`);
       return;
     }
-    variableDefinitions.push(`$${argument.name}: ${p.declared}${p.defaultLiteral !== undefined ? ` = ${p.defaultLiteral}` : ''}`);
+    variableDefinitions.push(
+      `$${argument.name}: ${p.declared}${p.defaultLiteral !== undefined ? ` = ${p.defaultLiteral}` : ''}`,
+    );
     if (p.value !== undefined) variables[argument.name] = p.value;
     argumentTexts.push(`${argument.name}: $${argument.name}`);
   });
   if (plan.extraArgument) argumentTexts.push(plan.extraArgument);
 
   // Directives: each at its position, a variable of its own where it uses one.
-  const at: Record<DirectivePosition, string[]> = { operation: [], variableDefinition: [], rootField: [], inlineFragment: [], fragmentSpread: [], fragmentDefinition: [] };
+  const at: Record<DirectivePosition, string[]> = {
+    operation: [],
+    variableDefinition: [],
+    rootField: [],
+    inlineFragment: [],
+    fragmentSpread: [],
+    fragmentDefinition: [],
+  };
   plan.directives.forEach((d, i) => {
     let text = d.text;
     if (d.variable) {
@@ -264,7 +334,8 @@ function renderCase(target: RootField, plan: CasePlan): FuzzCase {
   const selection = plan.selection.text;
   const fragments = [...plan.selection.fragments];
   const args = argumentTexts.length > 0 ? `(${argumentTexts.join(', ')})` : '';
-  const call = (alias: string | null) => `${alias ? `${alias}: ` : ''}${field.name}${args}${dirs('rootField')}${selection}`;
+  const call = (alias: string | null) =>
+    `${alias ? `${alias}: ` : ''}${field.name}${args}${dirs('rootField')}${selection}`;
   let body = plan.twice ? `${call(plan.alias ?? 'first')} ${call('second')}` : call(plan.alias);
   const rootName = target.root.name;
   if (at.inlineFragment.length > 0) body = `... on ${rootName}${dirs('inlineFragment')} { ${body} }`;
@@ -273,11 +344,19 @@ function renderCase(target: RootField, plan: CasePlan): FuzzCase {
     body = `...Root${dirs('fragmentSpread')}`;
   }
 
-  const keyword = plan.wrongKeyword ? ({ query: 'mutation', mutation: 'subscription', subscription: 'query' } as const)[target.keyword] : target.keyword;
+  const keyword = plan.wrongKeyword
+    ? ({ query: 'mutation', mutation: 'subscription', subscription: 'query' } as const)[target.keyword]
+    : target.keyword;
   if (plan.wrongKeyword) notes.push(`a ${target.keyword} field under "${keyword}"`);
   const name = plan.named || plan.operationName === 'matching' || plan.secondOperation ? 'Op' : '';
   const definitions = variableDefinitions.length > 0 ? `(${variableDefinitions.join(', ')})` : '';
-  const shorthand = keyword === 'query' && !name && !definitions && at.operation.length === 0 && plan.named === false && plan.operationName === 'absent';
+  const shorthand =
+    keyword === 'query' &&
+    !name &&
+    !definitions &&
+    at.operation.length === 0 &&
+    plan.named === false &&
+    plan.operationName === 'absent';
   const head = shorthand ? '' : `${keyword}${name ? ` ${name}` : ''}${definitions}${dirs('operation')} `;
   const parts = [`${head}{ ${body} }`, ...fragments];
   if (plan.secondOperation) parts.push('query Other { __typename }');
@@ -304,11 +383,18 @@ function renderCase(target: RootField, plan: CasePlan): FuzzCase {
   const httpOnly = plan.transport !== 'ws';
   switch (plan.shape) {
     case 'unusedVariable':
-      request.query = query.replace(/^(query|mutation|subscription)( Op)?(\(([^)]*)\))?/, (_m, kw: string, op = '', _p, inner?: string) => `${kw}${op}(${inner ? `${inner}, ` : ''}$never: Int)`);
+      request.query = query.replace(
+        /^(query|mutation|subscription)( Op)?(\(([^)]*)\))?/,
+        (_m, kw: string, op = '', _p, inner?: string) => `${kw}${op}(${inner ? `${inner}, ` : ''}$never: Int)`,
+      );
       break;
     case 'extraVariables':
       // An own "__proto__" member, as JSON.parse makes it, besides a variable nobody declared.
-      request.variables = { ...(request.variables as Record<string, Json> | undefined), notDeclared: 1, ...(JSON.parse('{"__proto__": {"polluted": true}}') as Record<string, Json>) };
+      request.variables = {
+        ...(request.variables as Record<string, Json> | undefined),
+        notDeclared: 1,
+        ...(JSON.parse('{"__proto__": {"polluted": true}}') as Record<string, Json>),
+      };
       break;
     case 'variablesNull':
       if (httpOnly) request.variables = null;
@@ -320,7 +406,13 @@ function renderCase(target: RootField, plan: CasePlan): FuzzCase {
       if (httpOnly) request.variables = [request.variables ?? null];
       break;
     case 'persistedQuery':
-      if (httpOnly) request.extensions = { persistedQuery: { version: 1, sha256Hash: 'ecf4edb46db40b5132295c0291d62fb65d6759a9eedfa4d5d612dd5ec54a6b38' } };
+      if (httpOnly)
+        request.extensions = {
+          persistedQuery: {
+            version: 1,
+            sha256Hash: 'ecf4edb46db40b5132295c0291d62fb65d6759a9eedfa4d5d612dd5ec54a6b38',
+          },
+        };
       break;
     case 'extensionsString':
       if (httpOnly) request.extensions = 'x';
@@ -344,7 +436,9 @@ export function caseFor(target: RootField, otherScalars: string[], options: Case
 /** Input scalars of the schema, to declare variables of the wrong type. */
 export function inputScalars(schema: GraphQLSchema): string[] {
   return Object.values(schema.getTypeMap())
-    .filter((type) => !type.name.startsWith('__') && (isScalarType(type) || isEnumType(type) || isInputObjectType(type)))
+    .filter(
+      (type) => !type.name.startsWith('__') && (isScalarType(type) || isEnumType(type) || isInputObjectType(type)),
+    )
     .map((type) => type.name);
 }
 
@@ -354,10 +448,15 @@ export function inputScalars(schema: GraphQLSchema): string[] {
 
 /** Invisible and unprintable characters as \u escapes, long texts shortened. */
 function visible(text: string, max = 300): string {
-  const escaped = text.replace(/[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}]/gu, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  const escaped = text.replace(
+    /[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}]/gu,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
   if (escaped.length <= max) return escaped;
   const repeated = /^(.{1,8}?)\1{20,}/su.exec(escaped);
-  const head = repeated ? `${repeated[1]}×${Math.floor(repeated[0].length / repeated[1].length)}` : escaped.slice(0, max / 2);
+  const head = repeated
+    ? `${repeated[1]}×${Math.floor(repeated[0].length / repeated[1].length)}`
+    : escaped.slice(0, max / 2);
   return `${head} …(${text.length} characters)… ${escaped.slice(-max / 4)}`;
 }
 

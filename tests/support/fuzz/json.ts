@@ -58,11 +58,19 @@ export function jsonLiteral(value: Json): string {
 // Values built as text: deep, wide, big.
 
 export function deepArray(levels: number): RawJson {
-  return new RawJson(`${'['.repeat(levels)}${']'.repeat(levels)}`, `${'['.repeat(levels)}${']'.repeat(levels)}`, `[[…${levels} deep…]]`);
+  return new RawJson(
+    `${'['.repeat(levels)}${']'.repeat(levels)}`,
+    `${'['.repeat(levels)}${']'.repeat(levels)}`,
+    `[[…${levels} deep…]]`,
+  );
 }
 
 export function deepObject(levels: number): RawJson {
-  return new RawJson(`${'{"a":'.repeat(levels)}1${'}'.repeat(levels)}`, `${'{a:'.repeat(levels)}1${'}'.repeat(levels)}`, `{a:{a:…${levels} deep…}}`);
+  return new RawJson(
+    `${'{"a":'.repeat(levels)}1${'}'.repeat(levels)}`,
+    `${'{a:'.repeat(levels)}1${'}'.repeat(levels)}`,
+    `{a:{a:…${levels} deep…}}`,
+  );
 }
 
 /** Arrays and objects nested in turn, `levels` deep. */
@@ -74,7 +82,11 @@ export function deepMixed(levels: number): RawJson {
     close = (i % 2 === 0 ? ']' : '}') + close;
   }
   const literal = open.replace(/"a"/g, 'a');
-  return new RawJson(`${open}${levels % 2 === 0 ? '1' : ''}${close}`, `${literal}${levels % 2 === 0 ? '1' : ''}${close}`, `[{a:[…${levels} deep, mixed…]}]`);
+  return new RawJson(
+    `${open}${levels % 2 === 0 ? '1' : ''}${close}`,
+    `${literal}${levels % 2 === 0 ? '1' : ''}${close}`,
+    `[{a:[…${levels} deep, mixed…]}]`,
+  );
 }
 
 export const wideArray = (count: number): RawJson => {
@@ -84,7 +96,12 @@ export const wideArray = (count: number): RawJson => {
 
 export const wideObject = (count: number): RawJson => {
   const members = Array.from({ length: count }, (_, i) => `"k${i}":${i}`);
-  return new RawJson(`{${members.join(',')}}`, `{${members.map((m) => m.replace(/"/g, '')).join(',')}}`, `{k0: 0, …${count} keys}`);
+  return new RawJson(
+    `{${members.join(',')}}`,
+    `{${members.map((m) => m.replace(/"/g, '')).join(',')}}`,
+    `{k0: 0, …${count} keys}`,
+  );
 };
 
-export const bigString = (length: number): RawJson => new RawJson(JSON.stringify('x'.repeat(length)), JSON.stringify('x'.repeat(length)), `"x"×${length}`);
+export const bigString = (length: number): RawJson =>
+  new RawJson(JSON.stringify('x'.repeat(length)), JSON.stringify('x'.repeat(length)), `"x"×${length}`);

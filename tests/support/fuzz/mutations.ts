@@ -29,11 +29,39 @@ export function mutationsFor(schema: GraphQLSchema): fc.Arbitrary<Mutation[]> {
   const typeNames = Object.keys(schema.getTypeMap()).filter((name) => !name.startsWith('__'));
   const pool = fc.oneof(
     fc.constantFrom('{', '}', '(', ')', '[', ']', ':', '$', '@', '...', '!', '=', '|', '&', ',', '"', '"""', '#'),
-    fc.constantFrom('query', 'mutation', 'subscription', 'fragment', 'on', 'null', 'true', '1', '-1', '1.5', '1e999', '"x"', '"\\ud800"', '"\u0000"', '$v', '$v: Int', '__typename', '__schema', '@skip(if: true)', '@include(if: $v)', '@skip', '... on Query', '... on Subscription'),
+    fc.constantFrom(
+      'query',
+      'mutation',
+      'subscription',
+      'fragment',
+      'on',
+      'null',
+      'true',
+      '1',
+      '-1',
+      '1.5',
+      '1e999',
+      '"x"',
+      '"\\ud800"',
+      '"\u0000"',
+      '$v',
+      '$v: Int',
+      '__typename',
+      '__schema',
+      '@skip(if: true)',
+      '@include(if: $v)',
+      '@skip',
+      '... on Query',
+      '... on Subscription',
+    ),
     fc.constantFrom(...names),
     fc.constantFrom(...typeNames),
   );
-  const one = fc.record({ kind: fc.constantFrom<Mutation['kind']>('delete', 'duplicate', 'insert', 'swap'), at: fc.nat(), token: pool });
+  const one = fc.record({
+    kind: fc.constantFrom<Mutation['kind']>('delete', 'duplicate', 'insert', 'swap'),
+    at: fc.nat(),
+    token: pool,
+  });
   return fc.array(one, { minLength: 1, maxLength: 4 });
 }
 

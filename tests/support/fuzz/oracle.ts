@@ -8,16 +8,22 @@ import type { GraphQLFormattedError } from 'graphql';
  * src/common/errors.ts name the product's own; Apollo Server adds its request-level ones.
  */
 const DOCUMENTED_CODES: Record<string, string> = {
-  BAD_USER_INPUT: 'README, src/common/errors.ts: an argument out of range or badly formed; also Apollo\'s and graphql-ws\'s code for a variable of the wrong type',
-  UNAUTHENTICATED: 'README Security: every field but __typename and introspection needs a token; the anonymous caller gets it',
+  BAD_USER_INPUT:
+    "README, src/common/errors.ts: an argument out of range or badly formed; also Apollo's and graphql-ws's code for a variable of the wrong type",
+  UNAUTHENTICATED:
+    'README Security: every field but __typename and introspection needs a token; the anonymous caller gets it',
   FORBIDDEN: 'README Security: a role the token does not hold (a user calling a service-only field)',
   NOT_FOUND: 'README: a chat, listing or task that does not exist for this caller',
   CONFLICT: 'README: a full mailbox, a taken item id, a reused idempotency key, WS_MAX_OPERATIONS',
   GRAPHQL_PARSE_FAILED: 'Apollo, README Documents: a document that does not parse, or over GRAPHQL_MAX_TOKENS',
-  GRAPHQL_VALIDATION_FAILED: 'Apollo, README Documents: a document that does not validate, or over depth, alias, directive or cost limits',
-  BAD_REQUEST: 'Apollo, README Security: a subscription over HTTP, a mutation over GET, variables or extensions of the wrong shape',
-  OPERATION_RESOLUTION_FAILURE: 'Apollo: an operationName the document does not hold, or several operations and no name',
-  PERSISTED_QUERY_NOT_SUPPORTED: 'Apollo, README Security ("automatic persisted queries are off"): a request carrying extensions.persistedQuery',
+  GRAPHQL_VALIDATION_FAILED:
+    'Apollo, README Documents: a document that does not validate, or over depth, alias, directive or cost limits',
+  BAD_REQUEST:
+    'Apollo, README Security: a subscription over HTTP, a mutation over GET, variables or extensions of the wrong shape',
+  OPERATION_RESOLUTION_FAILURE:
+    'Apollo: an operationName the document does not hold, or several operations and no name',
+  PERSISTED_QUERY_NOT_SUPPORTED:
+    'Apollo, README Security ("automatic persisted queries are off"): a request carrying extensions.persistedQuery',
   PAYLOAD_TOO_LARGE: 'README Sizes: an HTTP body over BODY_LIMIT_BYTES (413)',
 };
 
@@ -26,10 +32,11 @@ const DOCUMENTED_CODES: Record<string, string> = {
  * limits are in the millions, so these would hide a failure rather than describe the request.
  */
 const CODES_THAT_MUST_NOT_OCCUR: Record<string, string> = {
-  INTERNAL_SERVER_ERROR: 'the server failed: never an answer to a client\'s input',
+  INTERNAL_SERVER_ERROR: "the server failed: never an answer to a client's input",
   STORE_UNAVAILABLE: 'Redis is reachable throughout; a Redis error reported as unavailability is a bug',
   RATE_LIMITED: 'the fuzzed server allows 10,000,000 requests a minute',
-  PERSISTED_QUERY_NOT_FOUND: 'automatic persisted queries are off, so Apollo answers PERSISTED_QUERY_NOT_SUPPORTED instead',
+  PERSISTED_QUERY_NOT_FOUND:
+    'automatic persisted queries are off, so Apollo answers PERSISTED_QUERY_NOT_SUPPORTED instead',
 };
 
 /** HTTP statuses a fuzzed request may get, and when. */
@@ -73,19 +80,25 @@ export function problemsOf(answer: Answer): string[] {
   const problems: string[] = [];
   if (answer.status !== undefined) {
     if (answer.status >= 500) problems.push(`HTTP ${answer.status}`);
-    else if (!(answer.status in EXPECTED_STATUSES)) problems.push(`HTTP ${answer.status}, not one of ${Object.keys(EXPECTED_STATUSES).join(', ')}`);
-    if (answer.status === 200 && answer.data === undefined && answer.errors.length === 0) problems.push('HTTP 200 with neither data nor errors');
+    else if (!(answer.status in EXPECTED_STATUSES))
+      problems.push(`HTTP ${answer.status}, not one of ${Object.keys(EXPECTED_STATUSES).join(', ')}`);
+    if (answer.status === 200 && answer.data === undefined && answer.errors.length === 0)
+      problems.push('HTTP 200 with neither data nor errors');
   }
   for (const error of [...answer.errors, ...(answer.late ?? [])]) {
     const code = error.extensions?.code;
     if (typeof code !== 'string') problems.push(`an error without extensions.code: ${shown(error)}`);
-    else if (code in CODES_THAT_MUST_NOT_OCCUR) problems.push(`${code} (${CODES_THAT_MUST_NOT_OCCUR[code]}): ${shown(error)}`);
+    else if (code in CODES_THAT_MUST_NOT_OCCUR)
+      problems.push(`${code} (${CODES_THAT_MUST_NOT_OCCUR[code]}): ${shown(error)}`);
     else if (!(code in DOCUMENTED_CODES)) problems.push(`undocumented code ${code}: ${shown(error)}`);
   }
   if (answer.closed) {
     const { code, reason } = answer.closed;
     if (FAILURE_CLOSES.includes(code)) problems.push(`the socket closed with ${code} (${reason})`);
-    else if (code !== answer.expectedClose) problems.push(`the socket closed with ${code} (${reason}); expected ${answer.expectedClose ?? 'it to stay open'}`);
+    else if (code !== answer.expectedClose)
+      problems.push(
+        `the socket closed with ${code} (${reason}); expected ${answer.expectedClose ?? 'it to stay open'}`,
+      );
   } else if (answer.expectedClose !== undefined) {
     problems.push(`the socket stayed open; expected a close with ${answer.expectedClose}`);
   }

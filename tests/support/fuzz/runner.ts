@@ -3,7 +3,15 @@
 // caller, kept open across cases; the user's also holds a long-running subscription), and checks
 // each answer: documented codes only, no 5xx, no 4500/1011 close, no error-level log line, nothing
 // on console.error/warn, and Redis exactly as seeded after a refused call.
-import { getOperationAST, Kind, OperationTypeNode, parse, type DocumentNode, type GraphQLFormattedError, type SelectionSetNode } from 'graphql';
+import {
+  getOperationAST,
+  Kind,
+  OperationTypeNode,
+  parse,
+  type DocumentNode,
+  type GraphQLFormattedError,
+  type SelectionSetNode,
+} from 'graphql';
 import WebSocket from 'ws';
 import { outcomeOf, postBody, tokenOf, type Caller } from '../hostile';
 import { rawSocket, type Frame, type RawSocket } from '../raw-ws';
@@ -68,7 +76,10 @@ export class FuzzRunner {
     for (const method of ['error', 'warn'] as const) {
       this.spies.push(
         jest.spyOn(console, method).mockImplementation((...args: unknown[]) => {
-          this.consoleCalls.push({ method, text: args.map((a) => (a instanceof Error ? a.stack ?? a.message : String(a))).join(' ') });
+          this.consoleCalls.push({
+            method,
+            text: args.map((a) => (a instanceof Error ? (a.stack ?? a.message) : String(a))).join(' '),
+          });
         }),
       );
     }
@@ -107,9 +118,11 @@ export class FuzzRunner {
 
     const problems = [...problemsOf(answer), ...(expectation?.(answer, c) ?? [])];
     for (const line of this.api.logs.slice(logsBefore)) {
-      if (Number(line.level) >= 50) problems.push(`log line at level ${line.level}: ${line.msg} ${JSON.stringify(line.err ?? '').slice(0, 300)}`);
+      if (Number(line.level) >= 50)
+        problems.push(`log line at level ${line.level}: ${line.msg} ${JSON.stringify(line.err ?? '').slice(0, 300)}`);
     }
-    for (const call of this.consoleCalls.slice(consoleBefore)) problems.push(`console.${call.method}: ${call.text.slice(0, 500)}`);
+    for (const call of this.consoleCalls.slice(consoleBefore))
+      problems.push(`console.${call.method}: ${call.text.slice(0, 500)}`);
     if (this.watchSocket && this.watchSocket.socket.readyState !== WebSocket.OPEN) {
       // Reported once, by the case that closed it; a new one watches the cases that follow.
       const closed = await this.watchSocket.closedWithin(1000);
@@ -131,24 +144,35 @@ export class FuzzRunner {
     } else {
       this.dirty = true;
     }
-    if (problems.length > 0) problems.unshift(`answer: ${JSON.stringify({ ...answer, errors: answer.errors.slice(0, 5) }).slice(0, 1500)}`);
+    if (problems.length > 0)
+      problems.unshift(`answer: ${JSON.stringify({ ...answer, errors: answer.errors.slice(0, 5) }).slice(0, 1500)}`);
     return { answer, problems };
   }
 
   /** The long-running subscription's socket is open, and a new message for its user reaches it. */
   async watcherStillNotified(): Promise<string[]> {
     const socket = this.watchSocket;
-    if (this.watchLost.length > 0) return this.watchLost.map((lost) => `the socket holding the long-running subscription ${lost}`);
-    if (!socket || socket.socket.readyState !== WebSocket.OPEN) return ['the socket holding the long-running subscription closed'];
+    if (this.watchLost.length > 0)
+      return this.watchLost.map((lost) => `the socket holding the long-running subscription ${lost}`);
+    if (!socket || socket.socket.readyState !== WebSocket.OPEN)
+      return ['the socket holding the long-running subscription closed'];
     await this.seed.restore();
     this.dirty = true;
     const before = socket.frames.filter((f) => f.id === WATCH_ID).length;
-    const sent = await postBody(this.api, JSON.stringify({ query: 'mutation { sendDirectMessage(to: "alice", message: "still there?") { id } }' }), this.api.tokens.other);
+    const sent = await postBody(
+      this.api,
+      JSON.stringify({ query: 'mutation { sendDirectMessage(to: "alice", message: "still there?") { id } }' }),
+      this.api.tokens.other,
+    );
     if (sent.errors.length > 0) return [`could not send the direct message: ${JSON.stringify(sent.errors)}`];
     try {
-      const notice = await socket.next((f) => f.id === WATCH_ID && socket.frames.filter((g) => g.id === WATCH_ID).indexOf(f) >= before, 5000);
+      const notice = await socket.next(
+        (f) => f.id === WATCH_ID && socket.frames.filter((g) => g.id === WATCH_ID).indexOf(f) >= before,
+        5000,
+      );
       const payload = notice.payload as { data?: { inboxChanged?: { mailbox?: boolean } } };
-      if (notice.type !== 'next' || payload.data?.inboxChanged?.mailbox !== true) return [`the long-running subscription got ${JSON.stringify(notice)}`];
+      if (notice.type !== 'next' || payload.data?.inboxChanged?.mailbox !== true)
+        return [`the long-running subscription got ${JSON.stringify(notice)}`];
     } catch (error) {
       return [`the long-running subscription was not notified: ${(error as Error).message.slice(0, 300)}`];
     }
@@ -186,7 +210,10 @@ export class FuzzRunner {
     if (c.transport === 'get') {
       const url = getUrl(this.api.url, c.request);
       if (url.length <= MAX_GET_URL) {
-        const headers: Record<string, string> = { 'apollo-require-preflight': 'true', ...(token ? { authorization: `Bearer ${token}` } : {}) };
+        const headers: Record<string, string> = {
+          'apollo-require-preflight': 'true',
+          ...(token ? { authorization: `Bearer ${token}` } : {}),
+        };
         return fetch(url, { headers, signal }).then(outcomeOf);
       }
     }
@@ -219,7 +246,11 @@ export class FuzzRunner {
       socket.send(tooBig ? message : { type: 'connection_init', payload: {} });
       const closed = await socket.closedWithin(5000);
       socket.socket.terminate();
-      return { ...answerOf(c.transport, socket.frames, id), expectedClose: tooBig ? 1009 : 4403, ...(closed.code === -1 ? {} : { closed }) };
+      return {
+        ...answerOf(c.transport, socket.frames, id),
+        expectedClose: tooBig ? 1009 : 4403,
+        ...(closed.code === -1 ? {} : { closed }),
+      };
     }
 
     const socket = await this.socketFor(c.caller);
@@ -246,7 +277,8 @@ export class FuzzRunner {
     const answer = { ...answerOf(c.transport, socket.frames, id), ...(late.length > 0 ? { late } : {}) };
     socket.frames.splice(0);
     if (closed) return { ...answer, closed };
-    if (!ended) return { ...answer, ...(subscription ? { subscribed: true } : waits ? { cancelled: true } : { timedOut: true }) };
+    if (!ended)
+      return { ...answer, ...(subscription ? { subscribed: true } : waits ? { cancelled: true } : { timedOut: true }) };
     return answer;
   }
 
@@ -266,7 +298,10 @@ export class FuzzRunner {
     if (errors.every((e) => e.path === undefined)) return true;
     const document = parsed(request.query);
     if (!document) return true;
-    const operation = getOperationAST(document, typeof request.operationName === 'string' ? request.operationName : undefined);
+    const operation = getOperationAST(
+      document,
+      typeof request.operationName === 'string' ? request.operationName : undefined,
+    );
     return operation ? countRootFields(operation.selectionSet, document, new Set()) <= 1 : true;
   }
 
@@ -278,7 +313,8 @@ export class FuzzRunner {
     if (answer.closed) t.codes[`close ${answer.closed.code}`] = (t.codes[`close ${answer.closed.code}`] ?? 0) + 1;
     if (answer.subscribed) t.codes['subscribed'] = (t.codes['subscribed'] ?? 0) + 1;
     if (answer.cancelled) t.codes['wait cancelled'] = (t.codes['wait cancelled'] ?? 0) + 1;
-    if (answer.data !== undefined && answer.data !== null && answer.errors.length === 0) t.codes['ok'] = (t.codes['ok'] ?? 0) + 1;
+    if (answer.data !== undefined && answer.data !== null && answer.errors.length === 0)
+      t.codes['ok'] = (t.codes['ok'] ?? 0) + 1;
     for (const argument of c.given ?? []) t.arguments.add(argument);
   }
 }
@@ -287,7 +323,10 @@ function getUrl(base: string, request: FuzzRequest): string {
   const params = new URLSearchParams({ query: request.query });
   if (request.variables !== undefined) params.set('variables', toJsonText(request.variables));
   if (request.operationName !== undefined && request.operationName !== null) {
-    params.set('operationName', typeof request.operationName === 'string' ? request.operationName : toJsonText(request.operationName));
+    params.set(
+      'operationName',
+      typeof request.operationName === 'string' ? request.operationName : toJsonText(request.operationName),
+    );
   }
   if (request.extensions !== undefined) params.set('extensions', toJsonText(request.extensions));
   return `${base}?${params.toString()}`;
@@ -295,7 +334,7 @@ function getUrl(base: string, request: FuzzRequest): string {
 
 function errorsIn(frame: Frame): GraphQLFormattedError[] {
   if (frame.type === 'error') return (frame.payload as GraphQLFormattedError[]) ?? [];
-  if (frame.type === 'next') return ((frame.payload as { errors?: GraphQLFormattedError[] }).errors ?? []);
+  if (frame.type === 'next') return (frame.payload as { errors?: GraphQLFormattedError[] }).errors ?? [];
   return [];
 }
 
@@ -323,11 +362,16 @@ function parsed(query: string): DocumentNode | undefined {
 function operationType(request: FuzzRequest): string | undefined {
   const document = parsed(request.query);
   if (!document) return undefined;
-  const named = typeof request.operationName === 'string' && request.operationName !== '' ? request.operationName : undefined;
+  const named =
+    typeof request.operationName === 'string' && request.operationName !== '' ? request.operationName : undefined;
   const operation = getOperationAST(document, named);
   if (operation) return operation.operation;
   // Ambiguous: a subscription among the operations may start.
-  return document.definitions.some((d) => d.kind === Kind.OPERATION_DEFINITION && d.operation === OperationTypeNode.SUBSCRIPTION) ? 'subscription' : undefined;
+  return document.definitions.some(
+    (d) => d.kind === Kind.OPERATION_DEFINITION && d.operation === OperationTypeNode.SUBSCRIPTION,
+  )
+    ? 'subscription'
+    : undefined;
 }
 
 function countRootFields(selectionSet: SelectionSetNode, document: DocumentNode, seen: Set<string>): number {
@@ -337,8 +381,11 @@ function countRootFields(selectionSet: SelectionSetNode, document: DocumentNode,
     else if (selection.kind === Kind.INLINE_FRAGMENT) count += countRootFields(selection.selectionSet, document, seen);
     else if (!seen.has(selection.name.value)) {
       seen.add(selection.name.value);
-      const fragment = document.definitions.find((d) => d.kind === Kind.FRAGMENT_DEFINITION && d.name.value === selection.name.value);
-      if (fragment && fragment.kind === Kind.FRAGMENT_DEFINITION) count += countRootFields(fragment.selectionSet, document, seen);
+      const fragment = document.definitions.find(
+        (d) => d.kind === Kind.FRAGMENT_DEFINITION && d.name.value === selection.name.value,
+      );
+      if (fragment && fragment.kind === Kind.FRAGMENT_DEFINITION)
+        count += countRootFields(fragment.selectionSet, document, seen);
     }
   }
   return count;

@@ -22,7 +22,10 @@ const SEED: [string, Caller][] = [
   ['mutation { joinGuild(guild: "guild1", user: "bob") }', 'service'],
   ['mutation { updateCounter(name: "hits", count: 3) }', 'service'],
   ['mutation { updateCounter(name: "page/home") }', 'service'],
-  ['mutation { enqueueTask(queue: "q", name: "t", args: { a: 1 }, idempotencyKey: "k1", delayMs: 60000) { id } }', 'service'],
+  [
+    'mutation { enqueueTask(queue: "q", name: "t", args: { a: 1 }, idempotencyKey: "k1", delayMs: 60000) { id } }',
+    'service',
+  ],
   ['mutation { enqueueTask(queue: "q", name: "t", priority: HIGH) { id } }', 'service'],
   ['mutation { grantFunds(userId: "alice", amount: 100) }', 'service'],
   ['mutation { grantFunds(userId: "bob", amount: 100) }', 'service'],
@@ -90,7 +93,8 @@ export class SeedState {
   /** Whether Redis holds exactly the seed (same keys, contents and expiry times). */
   async unchanged(): Promise<boolean> {
     const now = fingerprintOf(await dumpAll(this.client));
-    if (now.size === this.fingerprint.size && [...now].every(([key, value]) => this.fingerprint.get(key) === value)) return true;
+    if (now.size === this.fingerprint.size && [...now].every(([key, value]) => this.fingerprint.get(key) === value))
+      return true;
     // A different DUMP can still be the same data (an encoding changed): the readable picture decides.
     this.slowChecks++;
     return JSON.stringify(await snapshotRedis(this.client)) === JSON.stringify(this.snapshot);
@@ -109,11 +113,16 @@ export class SeedState {
       const old = before.get(k.key);
       before.delete(k.key);
       if (!old) lines.push(`  added ${k.key} (${k.type}): ${show(k.value)}`);
-      else if (JSON.stringify(old) !== JSON.stringify(k)) lines.push(`  changed ${k.key}: ${show(old.value)} (expires ${old.expiresAt}) -> ${show(k.value)} (expires ${k.expiresAt})`);
+      else if (JSON.stringify(old) !== JSON.stringify(k))
+        lines.push(
+          `  changed ${k.key}: ${show(old.value)} (expires ${old.expiresAt}) -> ${show(k.value)} (expires ${k.expiresAt})`,
+        );
     }
     for (const k of before.values()) lines.push(`  deleted ${k.key} (${k.type}): ${show(k.value)}`);
     const shown = 12;
-    return lines.length <= shown ? lines.join('\n') : `${lines.slice(0, shown).join('\n')}\n  …and ${lines.length - shown} more keys`;
+    return lines.length <= shown
+      ? lines.join('\n')
+      : `${lines.slice(0, shown).join('\n')}\n  …and ${lines.length - shown} more keys`;
   }
 }
 

@@ -16,23 +16,39 @@ const NO_SELECTION: Selection = { text: '', fragments: [] };
  * aliases that cannot clash; otherwise also missing, empty and unknown selections and clashes.
  * `path` names the fragments, so that each is defined once.
  */
-export function selectionFor(type: GraphQLNamedType, depth: number, typed: boolean, path: string): fc.Arbitrary<Selection> {
+export function selectionFor(
+  type: GraphQLNamedType,
+  depth: number,
+  typed: boolean,
+  path: string,
+): fc.Arbitrary<Selection> {
   if (!isObjectType(type)) {
     const bogus: Selection = { text: ' { bogus }', fragments: [] };
-    return typed ? fc.constant(NO_SELECTION) : fc.oneof({ arbitrary: fc.constant(NO_SELECTION), weight: 4 }, { arbitrary: fc.constant(bogus), weight: 1 });
+    return typed
+      ? fc.constant(NO_SELECTION)
+      : fc.oneof({ arbitrary: fc.constant(NO_SELECTION), weight: 4 }, { arbitrary: fc.constant(bogus), weight: 1 });
   }
-  const fields = Object.values(type.getFields()).filter((field) => field.args.every((a) => !isNonNullType(a.type) || a.defaultValue !== undefined));
+  const fields = Object.values(type.getFields()).filter((field) =>
+    field.args.every((a) => !isNonNullType(a.type) || a.defaultValue !== undefined),
+  );
   const leaves = fields.filter((field) => !isObjectType(getNamedType(field.type)));
   const usable = depth > 0 ? fields : leaves;
   if (usable.length === 0) return fc.constant({ text: ' { __typename }', fragments: [] });
-  const aliases = typed ? (name: string) => fc.constantFrom(`${name}_a`, `${name}_b`) : () => fc.constantFrom('a', 'b', 'x1');
+  const aliases = typed
+    ? (name: string) => fc.constantFrom(`${name}_a`, `${name}_b`)
+    : () => fc.constantFrom('a', 'b', 'x1');
   const one = (field: GraphQLField<unknown, unknown>): fc.Arbitrary<Selection> =>
     fc
       .tuple(
         fc.option(aliases(field.name), { freq: 6 }),
-        isObjectType(getNamedType(field.type)) ? selectionFor(getNamedType(field.type), depth - 1, typed, `${path}_${field.name}`) : fc.constant(NO_SELECTION),
+        isObjectType(getNamedType(field.type))
+          ? selectionFor(getNamedType(field.type), depth - 1, typed, `${path}_${field.name}`)
+          : fc.constant(NO_SELECTION),
       )
-      .map(([alias, inner]) => ({ text: `${alias ? `${alias}: ` : ''}${field.name}${inner.text}`, fragments: inner.fragments }));
+      .map(([alias, inner]) => ({
+        text: `${alias ? `${alias}: ` : ''}${field.name}${inner.text}`,
+        fragments: inner.fragments,
+      }));
   const picked: fc.Arbitrary<Selection> = fc
     .subarray(usable, { minLength: 1, maxLength: Math.min(4, usable.length) })
     .chain((chosen) => fc.tuple(...chosen.map(one)))
@@ -40,13 +56,21 @@ export function selectionFor(type: GraphQLNamedType, depth: number, typed: boole
   const fragment = `F${path}`;
   const odd: Selection[] = typed
     ? [{ text: ' { __typename }', fragments: [] }]
-    : [NO_SELECTION, { text: ' { }', fragments: [] }, { text: ' { bogusField }', fragments: [] }, { text: ' { __typename }', fragments: [] }];
+    : [
+        NO_SELECTION,
+        { text: ' { }', fragments: [] },
+        { text: ' { bogusField }', fragments: [] },
+        { text: ' { __typename }', fragments: [] },
+      ];
   return fc.oneof(
     { arbitrary: picked.map((inner) => ({ ...inner, text: ` { ${inner.text} }` })), weight: 10 },
     { arbitrary: picked.map((inner) => ({ ...inner, text: ` { __typename ${inner.text} }` })), weight: 2 },
     { arbitrary: picked.map((inner) => ({ ...inner, text: ` { ... on ${type.name} { ${inner.text} } }` })), weight: 1 },
     {
-      arbitrary: picked.map((inner) => ({ text: ` { ...${fragment} }`, fragments: [...inner.fragments, `fragment ${fragment} on ${type.name} { ${inner.text} }`] })),
+      arbitrary: picked.map((inner) => ({
+        text: ` { ...${fragment} }`,
+        fragments: [...inner.fragments, `fragment ${fragment} on ${type.name} { ${inner.text} }`],
+      })),
       weight: 1,
     },
     { arbitrary: fc.constantFrom(...odd), weight: 1 },

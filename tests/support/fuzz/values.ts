@@ -13,7 +13,20 @@ import {
   parseValue,
   type GraphQLInputType,
 } from 'graphql';
-import { bigString, deepArray, deepMixed, deepObject, jsonLiteral, NAME, RawJson, stringLiteral, wideArray, wideObject, type Json, type StringStyle } from './json';
+import {
+  bigString,
+  deepArray,
+  deepMixed,
+  deepObject,
+  jsonLiteral,
+  NAME,
+  RawJson,
+  stringLiteral,
+  wideArray,
+  wideObject,
+  type Json,
+  type StringStyle,
+} from './json';
 
 export interface Sample {
   /** As a variable's value. */
@@ -61,7 +74,24 @@ const samples = (...values: Json[]): fc.Arbitrary<Sample> => fc.constantFrom(...
 // ---------------------------------------------------------------------------------------------
 
 /** Names the seed stores (tests/support/fuzz/seed.ts), so that calls meet existing state. */
-const SEED_NAMES = ['alice', 'bob', 'carol', 'billing-service', 'guild1', 'hits', 'page/home', 'q', 't', 'k1', 'sword', 'shield', 'axe', 'l1', 's1', '7'];
+const SEED_NAMES = [
+  'alice',
+  'bob',
+  'carol',
+  'billing-service',
+  'guild1',
+  'hits',
+  'page/home',
+  'q',
+  't',
+  'k1',
+  'sword',
+  'shield',
+  'axe',
+  'l1',
+  's1',
+  '7',
+];
 const SEED_IDS = ['1', '2', '3', '7', 'q:1', 'q:2', 'q:3', 'nope:1'];
 
 /** Any UTF-16 code unit, lone surrogates included. */
@@ -70,7 +100,22 @@ const codeUnit = fc.integer({ min: 0, max: 0xffff }).map((n) => String.fromCharC
 const plausibleText: fc.Arbitrary<string> = fc.oneof(
   { arbitrary: fc.constantFrom(...SEED_NAMES), weight: 4 },
   { arbitrary: fc.stringMatching(/^[a-z][a-z0-9_.\-/@]{0,11}$/), weight: 3 },
-  { arbitrary: fc.constantFrom('Zoë', 'Straße', 'STRASSE', 'éloïse', 'e\u0301', '用户', 'مرحبا', '👩‍👩‍👧', '👍🏽', '🇫🇷', 'ÿes'), weight: 1 },
+  {
+    arbitrary: fc.constantFrom(
+      'Zoë',
+      'Straße',
+      'STRASSE',
+      'éloïse',
+      'e\u0301',
+      '用户',
+      'مرحبا',
+      '👩‍👩‍👧',
+      '👍🏽',
+      '🇫🇷',
+      'ÿes',
+    ),
+    weight: 1,
+  },
 );
 
 const BOUNDARY_TEXT = [
@@ -127,7 +172,7 @@ const HOSTILE_TEXT = [
   ' a ',
   '"',
   '\\',
-  '\'',
+  "'",
   '1 OR 1=1',
   '%s%n',
   '${x}',
@@ -179,7 +224,21 @@ const looseText: fc.Arbitrary<Sample> = fc
 const typedInt: fc.Arbitrary<Sample> = fc.oneof(
   { arbitrary: samples(1, 5, 10, 20, 60, 100, 1000, 10_000, 60_000), weight: 4 },
   { arbitrary: fc.integer({ min: -5, max: 300 }).map(same), weight: 2 },
-  { arbitrary: samples(0, -1, 2 ** 31 - 1, -(2 ** 31), 1_000_000, 1_000_001, 3_600_000, 3_600_001, 604_800_000, 604_800_001), weight: 3 },
+  {
+    arbitrary: samples(
+      0,
+      -1,
+      2 ** 31 - 1,
+      -(2 ** 31),
+      1_000_000,
+      1_000_001,
+      3_600_000,
+      3_600_001,
+      604_800_000,
+      604_800_001,
+    ),
+    weight: 3,
+  },
   { arbitrary: fc.integer({ min: -(2 ** 31), max: 2 ** 31 - 1 }).map(same), weight: 1 },
 );
 
@@ -200,7 +259,15 @@ const WRONG_FOR_NUMBER: Sample[] = [
 /** Beyond 32 bits, fractions, and numbers written as Int cannot be. */
 const looseInt: fc.Arbitrary<Sample> = fc.oneof(
   { arbitrary: samples(2 ** 31, -(2 ** 31) - 1, 2 ** 53 - 1, 2 ** 53, -(2 ** 53), 1e21, 1.5, -0.5), weight: 3 },
-  { arbitrary: fc.constantFrom<Sample>({ json: TOO_PRECISE, literal: TOO_PRECISE.literal }, { json: 1, literal: '1.0' }, { json: 1000, literal: '1e3' }, { json: 0, literal: '-0' }), weight: 1 },
+  {
+    arbitrary: fc.constantFrom<Sample>(
+      { json: TOO_PRECISE, literal: TOO_PRECISE.literal },
+      { json: 1, literal: '1.0' },
+      { json: 1000, literal: '1e3' },
+      { json: 0, literal: '-0' },
+    ),
+    weight: 1,
+  },
   { arbitrary: fc.integer({ min: Number.MIN_SAFE_INTEGER, max: Number.MAX_SAFE_INTEGER }).map(same), weight: 1 },
   { arbitrary: fc.constantFrom(...WRONG_FOR_NUMBER), weight: 2 },
 );
@@ -210,15 +277,42 @@ const INFINITY_TEXT = new RawJson('1e309', '1e309', '1e309');
 const typedFloat: fc.Arbitrary<Sample> = fc.oneof(
   { arbitrary: samples(0.05, 0.5, 1, 5, 60, 3600, 1.5, 1_700_000_000), weight: 4 },
   {
-    arbitrary: samples(0, -0, 0.049, 86_400, 86_400.001, 86_401, -86_400, -86_400.001, 1e-7, 5e-324, 1e308, -1e308, Number.MAX_VALUE, 2 ** 53, 4_102_444_800, -1),
+    arbitrary: samples(
+      0,
+      -0,
+      0.049,
+      86_400,
+      86_400.001,
+      86_401,
+      -86_400,
+      -86_400.001,
+      1e-7,
+      5e-324,
+      1e308,
+      -1e308,
+      Number.MAX_VALUE,
+      2 ** 53,
+      4_102_444_800,
+      -1,
+    ),
     weight: 3,
   },
-  { arbitrary: fc.constantFrom<Sample>({ json: 1, literal: '1' }, { json: 2 ** 31, literal: '2147483648' }), weight: 1 },
+  {
+    arbitrary: fc.constantFrom<Sample>({ json: 1, literal: '1' }, { json: 2 ** 31, literal: '2147483648' }),
+    weight: 1,
+  },
   { arbitrary: fc.double({ noNaN: true, noDefaultInfinity: true }).map(same), weight: 1 },
 );
 
 const looseFloat: fc.Arbitrary<Sample> = fc.oneof(
-  { arbitrary: fc.constantFrom<Sample>({ json: INFINITY_TEXT, literal: INFINITY_TEXT.literal }, { json: 0.5, literal: '.5' }, { json: 5, literal: '5.' }), weight: 1 },
+  {
+    arbitrary: fc.constantFrom<Sample>(
+      { json: INFINITY_TEXT, literal: INFINITY_TEXT.literal },
+      { json: 0.5, literal: '.5' },
+      { json: 5, literal: '5.' },
+    ),
+    weight: 1,
+  },
   { arbitrary: fc.constantFrom(...WRONG_FOR_NUMBER), weight: 2 },
 );
 
@@ -240,7 +334,11 @@ const typedId: fc.Arbitrary<Sample> = fc.oneof(
 
 const looseId: fc.Arbitrary<Sample> = fc.oneof(
   looseText,
-  fc.constantFrom<Sample>({ json: 1.5, literal: '1.5' }, { json: true, literal: 'true' }, { json: ['1'], literal: '["1"]' }),
+  fc.constantFrom<Sample>(
+    { json: 1.5, literal: '1.5' },
+    { json: true, literal: 'true' },
+    { json: ['1'], literal: '["1"]' },
+  ),
 );
 
 // ---------------------------------------------------------------------------------------------
@@ -265,7 +363,10 @@ const JSON_DEPTHS = [LIMITS.jsonDepth - 1, LIMITS.jsonDepth, LIMITS.jsonDepth + 
 
 const jsonBounded: fc.Arbitrary<Json> = fc.oneof(
   { arbitrary: jsonSmall, weight: 5 },
-  { arbitrary: fc.constantFrom(...JSON_DEPTHS).chain((n) => fc.constantFrom(deepArray(n), deepObject(n), deepMixed(n))), weight: 3 },
+  {
+    arbitrary: fc.constantFrom(...JSON_DEPTHS).chain((n) => fc.constantFrom(deepArray(n), deepObject(n), deepMixed(n))),
+    weight: 3,
+  },
   {
     arbitrary: fc.constantFrom<Json>(
       wideArray(10_000),
@@ -286,7 +387,9 @@ const jsonHuge: fc.Arbitrary<Json> = fc
   .chain((n) => fc.constantFrom(deepArray(n), deepObject(Math.floor(n / 3)), deepMixed(Math.floor(n / 2))));
 
 function jsonSample(options: ValueOptions): fc.Arbitrary<Sample> {
-  const value = options.hugeJson ? fc.oneof({ arbitrary: jsonHuge, weight: 4 }, { arbitrary: jsonBounded, weight: 1 }) : jsonBounded;
+  const value = options.hugeJson
+    ? fc.oneof({ arbitrary: jsonHuge, weight: 4 }, { arbitrary: jsonBounded, weight: 1 })
+    : jsonBounded;
   return value.map(same);
 }
 
@@ -305,15 +408,25 @@ export function sampleFor(type: GraphQLInputType, options: ValueOptions = {}): f
 }
 
 function typedSampleFor(type: GraphQLInputType, options: ValueOptions): fc.Arbitrary<Sample> {
-  if (isEnumType(type)) return fc.constantFrom(...type.getValues().map((v) => v.name)).map((name): Sample => ({ json: name, literal: name }));
+  if (isEnumType(type))
+    return fc
+      .constantFrom(...type.getValues().map((v) => v.name))
+      .map((name): Sample => ({ json: name, literal: name }));
   if (isInputObjectType(type)) {
     const fields = Object.values(type.getFields());
     return fc
       .tuple(...fields.map((field) => fc.option(sampleFor(field.type, options), { nil: undefined, freq: 4 })))
       .map((values): Sample => {
-        const present = fields.map((field, i) => [field.name, values[i]] as const).filter((entry): entry is [string, Sample] => entry[1] !== undefined);
-        const literal = present.every(([, sample]) => sample.literal !== undefined) ? `{${present.map(([name, sample]) => `${name}: ${sample.literal}`).join(', ')}}` : undefined;
-        return { json: Object.fromEntries(present.map(([name, sample]) => [name, sample.json])), ...(literal === undefined ? {} : { literal }) };
+        const present = fields
+          .map((field, i) => [field.name, values[i]] as const)
+          .filter((entry): entry is [string, Sample] => entry[1] !== undefined);
+        const literal = present.every(([, sample]) => sample.literal !== undefined)
+          ? `{${present.map(([name, sample]) => `${name}: ${sample.literal}`).join(', ')}}`
+          : undefined;
+        return {
+          json: Object.fromEntries(present.map(([name, sample]) => [name, sample.json])),
+          ...(literal === undefined ? {} : { literal }),
+        };
       });
   }
   if (isScalarType(type)) {
@@ -346,7 +459,16 @@ function looseSampleFor(type: GraphQLInputType): fc.Arbitrary<Sample> | undefine
       // A string literal where an enum is expected, and names that are not values.
       fc.constantFrom(...values).map((name): Sample => ({ json: name, literal: JSON.stringify(name) })),
       fc
-        .constantFrom(...values.map((v) => v.toLowerCase()), 'URGENT', '', `${values[0]} `, `${values[0]}\u0000`, '__proto__', 'true', 'null')
+        .constantFrom(
+          ...values.map((v) => v.toLowerCase()),
+          'URGENT',
+          '',
+          `${values[0]} `,
+          `${values[0]}\u0000`,
+          '__proto__',
+          'true',
+          'null',
+        )
         .map((name): Sample => ({ json: name, literal: NAME.test(name) ? name : JSON.stringify(name) })),
       fc.constantFrom<Sample>({ json: 1, literal: '1' }, { json: [values[0]], literal: `[${values[0]}]` }),
     );
@@ -373,10 +495,13 @@ function looseSampleFor(type: GraphQLInputType): fc.Arbitrary<Sample> | undefine
 function listSample(item: GraphQLInputType, options: ValueOptions): fc.Arbitrary<Sample> {
   const one = sampleFor(item, options);
   const list = (items: Sample[]): Sample => {
-    const literal = items.every((s) => s.literal !== undefined) ? `[${items.map((s) => s.literal).join(', ')}]` : undefined;
+    const literal = items.every((s) => s.literal !== undefined)
+      ? `[${items.map((s) => s.literal).join(', ')}]`
+      : undefined;
     return { json: items.map((s) => s.json), ...(literal === undefined ? {} : { literal }) };
   };
-  const many = (count: number): Sample => list(Array.from({ length: count }, (_, i) => ({ json: `m${i}`, literal: `"m${i}"` })));
+  const many = (count: number): Sample =>
+    list(Array.from({ length: count }, (_, i) => ({ json: `m${i}`, literal: `"m${i}"` })));
   const typed = fc.oneof(
     { arbitrary: fc.array(one, { maxLength: 3 }).map(list), weight: 6 },
     // A single value where a list is expected (coerced to a list of one).
