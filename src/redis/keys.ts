@@ -1,4 +1,4 @@
-// Every Redis key name is built here. The part in {braces} is the Redis Cluster hash tag: keys
+// Every Redis key and channel name is built here. The part in {braces} is the Redis Cluster hash tag: keys
 // that one script touches always share it, so each script runs unchanged on a cluster.
 // Names from users reach this module only after `validName` (no braces, colons or spaces).
 
@@ -241,3 +241,6 @@ export type RowCacheKeys = ReturnType<typeof rowCacheKeys>;
  * inbox channel is the exception: the API process publishes on it, to whichever shard owns it.
  */
 export const inboxChannel = (user: string): string => `INBOX_CHANGED:${user}`;
+
+/** Rate limit counters (rate-limiter-flexible adds `:<user or address>`): `who` is 'user' or 'ip'. */
+export const rateLimitPrefix = (who: string): string => `ratelimit:${who}`;

@@ -4,6 +4,7 @@
 // Redis with RATE_LIMIT_STORE=redis (one shared count, one more round trip per request).
 import { isIPv6 } from 'node:net';
 import type { RedisClient } from '../redis/client/connection';
+import { rateLimitPrefix } from '../redis/keys';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { Principal } from './auth';
 import { AppError } from '../common/errors';
@@ -32,7 +33,7 @@ export class RateLimits {
   ) {
     const make = (prefix: string, points: number): RateLimiterAbstract =>
       settings.store === 'redis'
-        ? new RateLimiterRedis({ storeClient: redis, keyPrefix: `ratelimit:${prefix}`, points, duration: 60 })
+        ? new RateLimiterRedis({ storeClient: redis, keyPrefix: rateLimitPrefix(prefix), points, duration: 60 })
         : new RateLimiterMemory({ keyPrefix: prefix, points, duration: 60 });
     this.byUser = make('user', settings.userPerMinute);
     this.byAddress = make('ip', settings.ipPerMinute);

@@ -1,9 +1,8 @@
 // The hot path: a JSON POST to /graphql from an app or a backend (no Origin header) is served
 // here, on node:http, straight into Apollo's executeHTTPGraphQLRequest. Everything else (GET,
 // browsers, other content types, compressed or chunked bodies, other paths) goes through the
-// express app in http.ts, which does the same checks with more generality. Measured on the
-// benchmark (bench/graphql.ts), express's router, body parser, ETag hashing and per-request
-// helmet work cost about as much CPU as Apollo and the resolvers together.
+// express app in http.ts, which does the same checks with more generality, at about the CPU cost
+// of Apollo and the resolvers again (README, Performance).
 // The two paths answer alike: the same request gate (security/request-gate.ts), then the body
 // read within the limit; the same error bodies, security headers (helmet's, captured once) and
 // request log line.
