@@ -3,7 +3,7 @@
 // to any instance; a subscriber that missed notifications pulls everything on its next fetch.
 import { Authorized, Ctx, Resolver, Root, Subscription, type PubSub } from 'type-graphql';
 import { callerId, type GraphQLContext } from '../schema/context';
-import { InboxNotification } from '../schema/chat';
+import { InboxNotification } from '../schema/inbox';
 import { TOPICS, type InboxNotice } from '../schema/topics';
 
 export class InboxNotifier {

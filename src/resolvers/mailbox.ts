@@ -11,7 +11,7 @@ import {
   Mailbox,
   MailboxArgs,
   SendDirectMessageArgs,
-} from '../schema/chat';
+} from '../schema/mailbox';
 import { callerId, type GraphQLContext } from '../schema/context';
 import { intInRange, validName, validText } from '../common/validation';
 import type { InboxNotifier } from './inbox';

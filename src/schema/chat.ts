@@ -1,8 +1,8 @@
-// GraphQL types of group chats and direct-message mailboxes.
+// GraphQL types of group chats.
 import { ArgsType, Field, Float, ID, Int, ObjectType } from 'type-graphql';
 import { NAME_RULE } from '../common/validation';
 
-const TS = "Unix seconds (millisecond precision) from the Redis server's clock.";
+export const TS = "Unix seconds (millisecond precision) from the Redis server's clock.";
 
 @ObjectType({ description: 'A group chat as the caller sees it.' })
 export class Chat {
@@ -27,7 +27,7 @@ export class Chat {
 
 /** What chat messages and direct messages share; not a type of its own in the schema. */
 @ObjectType()
-abstract class MessageFields {
+export abstract class MessageFields {
   @Field(() => Int, { description: 'Strictly increasing: per chat without gaps, or per mailbox.' })
   id!: number;
 
@@ -59,47 +59,7 @@ export class PendingChat {
   remaining!: number;
 }
 
-@ObjectType({ description: 'A message in a single-recipient mailbox; ids count up per mailbox.' })
-export class DirectMessage extends MessageFields {}
-
-@ObjectType({ description: 'How a mailbox is doing: a backlog means its owner has not been reading.' })
-export class Mailbox {
-  @Field(() => ID)
-  user!: string;
-
-  @Field(() => Int, { description: 'Messages waiting to be fetched.' })
-  waiting!: number;
-
-  @Field(() => Float, { nullable: true, description: `When the oldest waiting message was sent. ${TS}` })
-  oldestTs?: number | null;
-
-  @Field(() => Int, {
-    nullable: true,
-    description:
-      'Id of the newest message ever sent to this mailbox (how many it has received): for its owner and service callers only, null for others.',
-  })
-  latestMessageId!: number | null;
-}
-
-@ObjectType({
-  description:
-    'Something new is waiting for the subscriber: either in a chat (chatId, latestMessageId) or in their mailbox (mailbox, waiting). Pull it with fetchPendingMessages or fetchDirectMessages.',
-})
-export class InboxNotification {
-  @Field(() => ID, { nullable: true })
-  chatId?: string | null;
-
-  @Field(() => Int, { nullable: true, description: 'Pending messages of the chat run up to this id.' })
-  latestMessageId?: number | null;
-
-  @Field({ description: 'True for the mailbox, false for a chat.' })
-  mailbox!: boolean;
-
-  @Field(() => Int, { nullable: true, description: 'Messages waiting in the mailbox.' })
-  waiting?: number | null;
-}
-
-const USER = `A user id: ${NAME_RULE}.`;
+export const USER = `A user id: ${NAME_RULE}.`;
 
 @ArgsType()
 export class CreateChatArgs {
@@ -163,34 +123,4 @@ export class AddChatMembersArgs {
 
   @Field(() => [ID], { description: USER })
   members!: string[];
-}
-
-@ArgsType()
-export class SendDirectMessageArgs {
-  @Field(() => ID, { description: `The recipient. ${USER}` })
-  to!: string;
-
-  @Field({ description: '1 to MESSAGE_MAX_LENGTH characters; no control characters but tab and newline.' })
-  message!: string;
-}
-
-@ArgsType()
-export class DirectMessagesArgs {
-  @Field(() => Int, {
-    nullable: true,
-    description: 'Most messages to return, 1 to MESSAGE_MAX_FETCH; 10 when omitted.',
-  })
-  limit?: number | null;
-}
-
-@ArgsType()
-export class AckDirectMessagesArgs {
-  @Field(() => Int, { description: 'Remove waiting messages with ids up to this one.' })
-  upToId!: number;
-}
-
-@ArgsType()
-export class MailboxArgs {
-  @Field(() => ID, { nullable: true, description: `Whose mailbox; the caller's when omitted. ${USER}` })
-  user?: string | null;
 }
