@@ -36,7 +36,7 @@
 //    caller shares, so besides ops/s this reports Redis CPU per call: usec_per_call of the
 //    command itself (INFO commandstats: get, evalsha, lrange) and the whole server's CPU per call.
 //
-// Quick mode (isQuick in bench/report.ts): the 10,000-member guild only, 3 rounds of fewer queries,
+// Quick mode (isQuick in bench/harness/report.ts): the 10,000-member guild only, 3 rounds of fewer queries,
 // 100 users' contacts.
 //
 // The callers are async loops in this one Node process, on the same machine as redis-server, so
@@ -49,10 +49,10 @@ import { ContactsRepository } from '../src/redis/contacts';
 import { GuildRepository, guildEntry } from '../src/redis/guild';
 import { guildKeys, userKeys } from '../src/redis/keys';
 import { defineScripts } from '../src/redis/client/scripts';
-import { isQuick } from './report';
-import { countTraffic, since, snapshot, uncounted } from './round-trips';
-import { pairedRatio, runSuite, Steps, type SuiteReport } from './suite';
-import { commandCount, median, seeded, withBenchRedis } from './support';
+import { isQuick } from './harness/report';
+import { countTraffic, since, snapshot, uncounted } from './harness/round-trips';
+import { pairedRatio, runSuite, Steps, type SuiteReport } from './harness/suite';
+import { commandCount, median, seeded, withBenchRedis } from './harness/support';
 
 const QUICK = isQuick();
 const GUILD_SIZES = (process.env.BENCH_GUILD_SIZES ?? (QUICK ? '10000' : '10000,1000000')).split(',').map(Number);

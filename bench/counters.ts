@@ -7,9 +7,9 @@ import Redis from 'ioredis';
 import { DEFAULT_PRECISIONS } from '../src/config';
 import { CounterRepository } from '../src/redis/counter';
 import { defineScripts } from '../src/redis/client/scripts';
-import { countTraffic, since, snapshot, uncounted, type Traffic } from './round-trips';
-import { pairedRatio, runSuite, Steps, summarize } from './suite';
-import { withBenchRedis } from './support';
+import { countTraffic, since, snapshot, uncounted, type Traffic } from './harness/round-trips';
+import { pairedRatio, runSuite, Steps, summarize } from './harness/suite';
+import { withBenchRedis } from './harness/support';
 
 const IN_FLIGHT = 50;
 const SAMPLES = 120;

@@ -14,13 +14,19 @@ import os from 'node:os';
 import path from 'node:path';
 import Redis from 'ioredis';
 import { defineScripts } from '../src/redis/client/scripts';
-import { Connection, runLoad } from './http-load';
+import { Connection, runLoad } from './harness/http-load';
 import { OPERATIONS, type OperationSpec, type PeerKind } from './graphql/operations';
 import { summarizeProfile } from './graphql/profile';
 import { countRoundTrips, redisLimit } from './graphql/redis-side';
-import { figure, isQuick, progress, reportResult, summarize, type Figure, type Table } from './report';
-import { BENCH_JWT_SECRET, pinnable, startProduct, startServerProcess, type ServerProcess } from './server-process';
-import { percentile, printTable, runBenchmark, withBenchRedis } from './support';
+import { figure, isQuick, progress, reportResult, summarize, type Figure, type Table } from './harness/report';
+import {
+  BENCH_JWT_SECRET,
+  pinnable,
+  startProduct,
+  startServerProcess,
+  type ServerProcess,
+} from './harness/server-process';
+import { percentile, printTable, runBenchmark, withBenchRedis } from './harness/support';
 
 const QUICK = isQuick();
 const ROUNDS = Number(process.env.BENCH_GRAPHQL_ROUNDS ?? (QUICK ? 3 : 5));

@@ -23,7 +23,7 @@
 // shares one connection too (MULTI/EXEC only); its lock-guarded variant releases its lock with
 // WATCH, so it has a connection per caller. Each scenario gets one warm-up round per peer
 // (scripts loaded, our subscription made), then ROUNDS measured ones. Quick mode (isQuick in
-// bench/report.ts) runs 3 rounds of fewer pairs.
+// bench/harness/report.ts) runs 3 rounds of fewer pairs.
 import { performance } from 'node:perf_hooks';
 import Redis from 'ioredis';
 import pino from 'pino';
@@ -33,10 +33,10 @@ import { LeaseRepository, type Attempt, type AttemptRequest } from '../src/redis
 import { LeaseSignals } from '../src/redis/leases/signals';
 import { LeaseAcquirer } from '../src/redis/leases/acquirer';
 import { defineScripts } from '../src/redis/client/scripts';
-import { isQuick } from './report';
+import { isQuick } from './harness/report';
 import { acquireFairSemaphore, acquireSemaphoreWithLock, releaseFairSemaphore } from './book-semaphore';
-import { pairedRatio, runSuite, Steps, type SuiteReport } from './suite';
-import { commandCount, median, percentile, withBenchRedis } from './support';
+import { pairedRatio, runSuite, Steps, type SuiteReport } from './harness/suite';
+import { commandCount, median, percentile, withBenchRedis } from './harness/support';
 
 const QUICK = isQuick();
 /** Acquire+release pairs per measured round of an uncontended scenario. */

@@ -18,7 +18,7 @@ import {
   type PurchaseOutcome,
 } from '../src/redis/market/repository';
 import { createMarketStrategy } from '../src/redis/market/strategies';
-import { seeded } from './support';
+import { seeded } from './harness/support';
 
 /** Funds every buyer starts with: ample, so outcomes come from contention, never from money. */
 export const BUYER_FUNDS = 10_000_000_000;

@@ -25,7 +25,7 @@
 // length); a call in flight when the time is up is finished, not cut short. Per scenario each
 // strategy gets a short warm-up run, then the strategies take turns for BENCH_MARKET_ROUNDS
 // rounds (default 3; the order rotates each round; counts are medians, waits pooled). Quick mode
-// (bench/report.ts isQuick) makes each run 0.12 s. Every run starts
+// (bench/harness/report.ts isQuick) makes each run 0.12 s. Every run starts
 // from the same state (bench/market-state.ts), and after it the book's invariants are checked
 // from Redis: a broken one fails the bench.
 //
@@ -61,9 +61,9 @@ import {
   type WorkerSetup,
 } from './market-process';
 import { checkInvariants, StartingState } from './market-state';
-import { isQuick } from './report';
-import { pairedRatio, runSuite, Steps, type SuiteReport } from './suite';
-import { commandCount, median, percentile, redisCpuSeconds, withBenchRedis } from './support';
+import { isQuick } from './harness/report';
+import { pairedRatio, runSuite, Steps, type SuiteReport } from './harness/suite';
+import { commandCount, median, percentile, redisCpuSeconds, withBenchRedis } from './harness/support';
 
 function readSettings() {
   const number = (name: string, fallback: number, min: number, max: number, integer: boolean): number => {

@@ -7,9 +7,9 @@ import { randomUUID } from 'node:crypto';
 import Redis from 'ioredis';
 import { ChatRepository } from '../src/redis/chat';
 import { defineScripts } from '../src/redis/client/scripts';
-import { countTraffic, since, snapshot, uncounted } from './round-trips';
-import { pairedRatio, runSuite, Steps, summarize } from './suite';
-import { commandCount, withBenchRedis } from './support';
+import { countTraffic, since, snapshot, uncounted } from './harness/round-trips';
+import { pairedRatio, runSuite, Steps, summarize } from './harness/suite';
+import { commandCount, withBenchRedis } from './harness/support';
 
 const IN_FLIGHT = 50;
 const CHATS_PER_USER = 5;

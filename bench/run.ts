@@ -10,11 +10,11 @@ import { fork, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { describeMachine } from './machine';
-import { toMarkdown } from './markdown';
-import { clock, ProgressBar } from './progress-bar';
-import { isQuick, type BenchResult } from './report';
-import { countTargets, summaryText, type RunReport, type SuiteRun } from './summary';
+import { describeMachine } from './harness/machine';
+import { toMarkdown } from './harness/markdown';
+import { clock, ProgressBar } from './harness/progress-bar';
+import { isQuick, type BenchResult } from './harness/report';
+import { countTargets, summaryText, type RunReport, type SuiteRun } from './harness/summary';
 
 /**
  * In the order they run, with the seconds each is expected to take: weights for the progress bar

@@ -4,7 +4,7 @@ import http from 'node:http';
 import { performance } from 'node:perf_hooks';
 import type Redis from 'ioredis';
 import { ChatRepository } from '../src/redis/chat';
-import { benchTokens } from './server-process';
+import { benchTokens } from './harness/server-process';
 import type { DeliverySink, PulledMessage, Subscriber } from './subscribers-client';
 
 /** The sending user: a member of every chat, holding no socket. */

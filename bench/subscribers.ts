@@ -9,8 +9,8 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import Redis from 'ioredis';
 import { defineScripts } from '../src/redis/client/scripts';
-import { figure, isQuick, progress, reportResult, summarize, type Table } from './report';
-import { pinnable, startProduct, type ServerProcess } from './server-process';
+import { figure, isQuick, progress, reportResult, summarize, type Table } from './harness/report';
+import { pinnable, startProduct, type ServerProcess } from './harness/server-process';
 import { createTransport, Subscriber, type TransportKind } from './subscribers-client';
 import {
   connectAll,
@@ -23,7 +23,7 @@ import {
   untilSubscribed,
   type Chat,
 } from './subscribers-load';
-import { median, percentile, printTable, runBenchmark, seeded, withBenchRedis } from './support';
+import { median, percentile, printTable, runBenchmark, seeded, withBenchRedis } from './harness/support';
 
 const QUICK = isQuick();
 const SUBSCRIBERS = Number(process.env.BENCH_SUBSCRIBERS ?? 5_000);

@@ -30,7 +30,7 @@
 //    against the due time each peer recorded itself (ours: task.runAt; bullmq: timestamp + delay).
 //    Ours must never start early.
 //
-// Quick mode (isQuick in bench/report.ts): 3 rounds, fewer tasks (and a history of 400, so the
+// Quick mode (isQuick in bench/harness/report.ts): 3 rounds, fewer tasks (and a history of 400, so the
 // processing rounds still trim it), worker concurrency 16 only, delays of 50-250 ms at hz 10 only.
 //
 // Fairness of settings: both keep the same history of finished tasks: ours keeps TASK_HISTORY
@@ -65,10 +65,10 @@ import {
 import type { TaskHandlers } from '../src/workers/task-handlers';
 import { TaskPoller } from '../src/workers/task-poller';
 import { TaskWorker } from '../src/workers/task-worker';
-import { isQuick } from './report';
-import { countTraffic, since, snapshot, uncounted, type Traffic } from './round-trips';
-import { pairedRatio, runSuite, Steps, type SuiteReport } from './suite';
-import { commandCount, median, percentile, seeded, withBenchRedis } from './support';
+import { isQuick } from './harness/report';
+import { countTraffic, since, snapshot, uncounted, type Traffic } from './harness/round-trips';
+import { pairedRatio, runSuite, Steps, type SuiteReport } from './harness/suite';
+import { commandCount, median, percentile, seeded, withBenchRedis } from './harness/support';
 
 const QUICK = isQuick();
 

@@ -6,9 +6,9 @@ import type Redis from 'ioredis';
 import { loadConfig } from '../../src/config';
 import { ChatRepository } from '../../src/redis/chat';
 import { GuildRepository } from '../../src/redis/guild';
-import { benchTokens } from '../server-process';
-import { seeded } from '../support';
-import { post, type Answer, type Connection } from '../http-load';
+import { benchTokens } from '../harness/server-process';
+import { seeded } from '../harness/support';
+import { post, type Answer, type Connection } from '../harness/http-load';
 
 export type PeerKind = 'raw' | 'graphql';
 

@@ -1,6 +1,6 @@
 // What every part of the soak's load has in common: it sets up its data, runs until told to stop,
 // drains (pulls what is still waiting, lets tasks finish), and then checks its invariants.
-import { benchTokens } from '../server-process';
+import { benchTokens } from '../harness/server-process';
 import type { ApiPool } from './client';
 
 export interface Check {

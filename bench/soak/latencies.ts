@@ -1,6 +1,6 @@
 // Latency of every call, kept per phase of the soak (steady load, and the stretch after each
 // fault), so a report shows what a fault costs the callers and whether it recovers.
-import { percentile } from '../support';
+import { percentile } from '../harness/support';
 
 interface Phase {
   name: string;

@@ -1,8 +1,8 @@
 // The soak's report: printed as tables, and written to bench/results/soak-latest.json and .md.
 import fs from 'node:fs';
 import path from 'node:path';
-import { describeMachine, type Machine } from '../machine';
-import { printTable } from '../support';
+import { describeMachine, type Machine } from '../harness/machine';
+import { printTable } from '../harness/support';
 import type { Check } from './actor';
 import type { PhaseSummary } from './latencies';
 import type { Growth } from './memory';

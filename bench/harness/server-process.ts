@@ -4,8 +4,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import { TokenVerifier } from '../src/security/auth';
-import { freeLoopbackPort } from '../src/redis/client/embedded';
+import { TokenVerifier } from '../../src/security/auth';
+import { freeLoopbackPort } from '../../src/redis/client/embedded';
 
 export const BENCH_JWT_SECRET = 'bench-secret-bench-secret-bench-secret-0123';
 /** Signs tokens the product server started by `startProduct` accepts. */
@@ -129,7 +129,7 @@ export function startProduct(
 ): Promise<ServerProcess> {
   return startServerProcess({
     nodeArgs,
-    script: path.join(__dirname, '..', 'src', 'main.js'),
+    script: path.join(__dirname, '..', '..', 'src', 'main.js'),
     readyPath: '/readyz',
     cpus,
     env: {

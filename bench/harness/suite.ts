@@ -1,4 +1,4 @@
-// What the domain benchmarks share to meet the contract of bench/report.ts: one place to collect
+// What the domain benchmarks share to meet the contract of bench/harness/report.ts: one place to collect
 // figures, tables and notes while the benchmark still prints to its log, progress counted in
 // steps, and the ratio of two peers taken round by round.
 import { figure, isQuick, progress, reportResult, summarize, type Figure, type Table } from './report';

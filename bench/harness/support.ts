@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type Redis from 'ioredis';
 import pino from 'pino';
-import { EmbeddedRedis } from '../src/redis/client/embedded';
+import { EmbeddedRedis } from '../../src/redis/client/embedded';
 
 export async function withBenchRedis(work: (url: string) => Promise<void>): Promise<void> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ria-bench-'));
