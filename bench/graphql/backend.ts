@@ -7,7 +7,7 @@ import { SERVICE_ROLE, TokenVerifier, type Principal } from '../../src/security/
 import { loadConfig, type Config } from '../../src/config';
 import { badInput, forbidden, unauthenticated } from '../../src/common/errors';
 import { ChatRepository, type ChatMessage as StoredMessage } from '../../src/redis/chat';
-import { closeRedis, connectRedis } from '../../src/redis/client/connection';
+import { closeRedis, connectRedis, isCluster } from '../../src/redis/client/connection';
 import { CounterRepository } from '../../src/redis/counter';
 import { GuildRepository } from '../../src/redis/guild';
 import { LeaseRepository, type Lease } from '../../src/redis/leases/repository';
@@ -64,8 +64,8 @@ export async function openBackend(env: NodeJS.ProcessEnv = process.env): Promise
     subscriber,
     channelOf: channels({ rowCacheTable: config.rowCache.table }),
   });
-  const inbox = new InboxNotifier(pubSub);
-  // Built as src/app/parts.ts builds them: the update script announces counter updates.
+  const inbox = new InboxNotifier(pubSub, !isCluster(commands));
+  // Built as src/app/parts.ts builds them: the scripts announce sends (on one Redis) and counter updates.
   const chats = new ChatRepository(commands, config.messaging);
   const counters = new CounterRepository(commands, config.counters, TOPICS.counterUpdated.channel);
   const guilds = new GuildRepository(commands, config.autocomplete);
@@ -105,7 +105,8 @@ export async function openBackend(env: NodeJS.ProcessEnv = process.env): Promise
         clientMessageId === null || clientMessageId === undefined
           ? undefined
           : validName(clientMessageId, 'clientMessageId');
-      const sent = await chats.send(id, user, text, clientId);
+      const sent = await chats.send(id, user, text, clientId, inbox.forSendScript(id));
+      if (!sent.told) inbox.chat(sent.members, id, sent.message.id);
       return toMessage(sent.message);
     },
     async fetchPendingMessages(caller, { limit }) {

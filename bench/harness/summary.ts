@@ -30,7 +30,7 @@ export interface RunReport {
 }
 
 /** Ratios compare two peers measured in the same run: what the report is about. */
-export const isRatio = (f: Figure): boolean => f.unit === 'x' || f.unit === '×';
+const isRatio = (f: Figure): boolean => f.unit === 'x' || f.unit === '×';
 
 /** Three significant figures or so, without exponent notation. */
 export function formatNumber(value: number): string {

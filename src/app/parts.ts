@@ -10,6 +10,7 @@ import type { Logger } from '../common/logger';
 import {
   closeRedis,
   connectRedis,
+  isCluster,
   warnIfEvicting,
   warnIfTooFewReplicas,
   type RedisTarget,
@@ -115,7 +116,7 @@ export async function buildParts(config: Config, logger: Logger, teardown: Teard
     logger,
   });
   const counters = new CounterRepository(commands, config.counters, TOPICS.counterUpdated.channel);
-  const inbox = new InboxNotifier(pubSub);
+  const inbox = new InboxNotifier(pubSub, !isCluster(commands));
   const tasks = new TaskRepository(commands, config.tasks);
   const marketStrategy = createMarketStrategy(config.market, {
     redis,

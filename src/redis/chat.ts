@@ -40,6 +40,15 @@ export interface SentMessage {
   /** False when this was a retry of an earlier send with the same clientMessageId. */
   stored: boolean;
   members: string[];
+  /** Whether the script told the members (it was given a ScriptNotice). */
+  told: boolean;
+}
+
+/** How the send script tells each member: the notice is `before + message id + after`. */
+export interface ScriptNotice {
+  channelPrefix: string;
+  before: string;
+  after: string;
 }
 
 export interface ChatSettings {
@@ -103,15 +112,29 @@ export class ChatRepository {
     }
   }
 
-  /** Stores a message with the chat's next id; members only. */
-  async send(chatId: string, sender: string, text: string, clientMessageId?: string): Promise<SentMessage> {
+  /** Stores a message with the chat's next id; members only. With `notice`, the script tells the members. */
+  async send(
+    chatId: string,
+    sender: string,
+    text: string,
+    clientMessageId?: string,
+    notice?: ScriptNotice,
+  ): Promise<SentMessage> {
     const [stored, json, ...members] = (await runScript(
       this.redis,
       'chat-send',
       this.keys(chatId, 'members', 'messages', 'meta', 'sent', 'sentExpiry'),
-      [sender, text, clientMessageId ?? '', this.settings.dedupeSeconds * 1000],
+      [
+        sender,
+        text,
+        clientMessageId ?? '',
+        this.settings.dedupeSeconds * 1000,
+        notice?.channelPrefix ?? '',
+        notice?.before ?? '',
+        notice?.after ?? '',
+      ],
     )) as [number, string, ...string[]];
-    return { message: parseMessage(chatId, json), stored: stored === 1, members };
+    return { message: parseMessage(chatId, json), stored: stored === 1, members, told: notice !== undefined };
   }
 
   /**

@@ -240,7 +240,8 @@ export type RowCacheKeys = ReturnType<typeof rowCacheKeys>;
  * notifications go by sharded pub/sub, which only a script's own shard may publish on. A user's
  * inbox channel is the exception: the API process publishes on it, to whichever shard owns it.
  */
-export const inboxChannel = (user: string): string => `INBOX_CHANGED:${user}`;
+export const INBOX_CHANNEL_PREFIX = 'INBOX_CHANGED:';
+export const inboxChannel = (user: string): string => INBOX_CHANNEL_PREFIX + user;
 
 /** Rate limit counters (rate-limiter-flexible adds `:<user or address>`): `who` is 'user' or 'ip'. */
 export const rateLimitPrefix = (who: string): string => `ratelimit:${who}`;

@@ -58,8 +58,8 @@ export class ChatResolver {
       clientMessageId === null || clientMessageId === undefined
         ? undefined
         : validName(clientMessageId, 'clientMessageId');
-    const sent = await this.repository.send(id, caller, text, clientId);
-    this.inbox.chat(sent.members, id, sent.message.id);
+    const sent = await this.repository.send(id, caller, text, clientId, this.inbox.forSendScript(id));
+    if (!sent.told) this.inbox.chat(sent.members, id, sent.message.id);
     return toMessage(sent.message);
   }
 

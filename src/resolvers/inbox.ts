@@ -2,12 +2,33 @@
 // to which id, never what. Topics go through Redis pub/sub, so the subscriber may be connected
 // to any instance; a subscriber that missed notifications pulls everything on its next fetch.
 import { Authorized, Ctx, Resolver, Root, Subscription, type PubSub } from 'type-graphql';
+import type { ScriptNotice } from '../redis/chat';
+import { INBOX_CHANNEL_PREFIX } from '../redis/keys';
 import { callerId, type GraphQLContext } from '../schema/context';
 import { InboxNotification } from '../schema/inbox';
 import { TOPICS, type InboxNotice } from '../schema/topics';
 
+/** Stands for the message id in a notice handed to the send script, which knows the id. */
+const ID_SLOT = '"latestMessageId":-1';
+
 export class InboxNotifier {
-  constructor(private readonly pubSub: PubSub) {}
+  /**
+   * `scriptsMayTell`: on one Redis the send script publishes the notices itself, in the same
+   * round trip as the send; on a cluster a script may only publish on its own shard's channels,
+   * and members' channels are on others, so this process publishes them.
+   */
+  constructor(
+    private readonly pubSub: PubSub,
+    private readonly scriptsMayTell: boolean,
+  ) {}
+
+  /** What the send script needs to tell a chat's members itself; undefined when it may not. */
+  forSendScript(chatId: string): ScriptNotice | undefined {
+    if (!this.scriptsMayTell) return undefined;
+    const json = JSON.stringify({ chatId, latestMessageId: -1, mailbox: false, waiting: null } satisfies InboxNotice);
+    const at = json.indexOf(ID_SLOT) + ID_SLOT.length - 2;
+    return { channelPrefix: INBOX_CHANNEL_PREFIX, before: json.slice(0, at), after: json.slice(at + 2) };
+  }
 
   /** After every send, a retry included: the first attempt may have stored the message and died. */
   chat(members: string[], chatId: string, latestMessageId: number): void {

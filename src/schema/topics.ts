@@ -1,6 +1,7 @@
 // Every subscription topic, named once: the name type-graphql routes by, the Redis channel of
-// one id, and the JSON its publisher sends. Scripts publish five of them and the API process the
-// inbox; tests/repository/topic-contract.test.ts checks what each publisher really sends against `payload`.
+// one id, and the JSON its publisher sends. Scripts publish five of them; the API process builds
+// the inbox's notice, and publishes it or, on one Redis, hands it to chat-send.lua to publish.
+// tests/repository/topic-contract.test.ts checks what each publisher sends against `payload`.
 import type { ReleaseNotice } from '../redis/leases/repository';
 import type { RowCacheChange } from '../redis/row-cache';
 import { counterKeys, inboxChannel, leaseKeys, parseTaskId, queueKeys, rowCacheKeys } from '../redis/keys';
@@ -94,7 +95,10 @@ export const TOPICS = {
     channel: (rowId: string, settings: ChannelSettings) => rowCacheKeys(settings.rowCacheTable).updated(rowId),
     payload: { rowId: 'string', at: 'number', cached: 'boolean' } satisfies Shape<RowCacheChange>,
   },
-  /** Published by the API process (resolvers/inbox.ts) after a chat message or a mailbox send; the id is the user. */
+  /**
+   * Built by resolvers/inbox.ts after a chat message or a mailbox send, and published by it, or
+   * by chat-send.lua on one Redis; the id is the user.
+   */
   inboxChanged: {
     name: 'INBOX_CHANGED',
     channel: (user: string) => inboxChannel(user),

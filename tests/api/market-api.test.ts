@@ -5,7 +5,7 @@
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import { parse } from 'graphql';
 import type Redis from 'ioredis';
-import { seeded } from '../../bench/support';
+import { seeded } from '../../bench/harness/support';
 import { listingMember, marketKeys } from '../../src/redis/keys';
 import { MARKET_STRATEGIES } from '../../src/redis/market/repository';
 import {

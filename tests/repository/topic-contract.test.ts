@@ -1,9 +1,10 @@
 // The contract between the publishers of subscription notifications (Lua scripts, and the API
-// process for the inbox) and the topic registry (src/schema/topics.ts): each message arrives on
+// process or chat-send.lua for the inbox) and the topic registry (src/schema/topics.ts): each message arrives on
 // the channel the registry gives for its topic and id, and holds exactly the registry's payload
 // fields with their JSON types. A script that changes its channel or its JSON fails here.
 import Redis from 'ioredis';
 import pino from 'pino';
+import { ChatRepository } from '../../src/redis/chat';
 import { CounterRepository } from '../../src/redis/counter';
 import { closeRedis, connectRedis, type RedisClient } from '../../src/redis/client/connection';
 import { LeaseRepository, newLeaseId } from '../../src/redis/leases/repository';
@@ -14,7 +15,7 @@ import { InboxNotifier } from '../../src/resolvers/inbox';
 import { createRedisPubSub } from '../../src/schema/pubsub';
 import { channels, TOPICS, type FieldKind, type TopicSpec } from '../../src/schema/topics';
 import { eventually } from '../support/graphql';
-import { listen, startTestRedis, type TestRedis } from '../support/redis';
+import { itSingle, listen, startTestRedis, type TestRedis } from '../support/redis';
 
 const SETTINGS = { rowCacheTable: 'inventory' };
 
@@ -192,7 +193,11 @@ it('the inbox, told by the API process for a chat message and for a mailbox', as
   const publisher = await connectRedis(redis.target, { name: 'test:publisher', logger });
   const subscriber = await connectRedis(redis.target, { name: 'test:subscriber', logger, shardedSubscriber: true });
   clients.push(publisher, subscriber);
-  const inbox = new InboxNotifier(createRedisPubSub({ publisher, subscriber, channelOf: channels(SETTINGS), logger }));
+  const inbox = new InboxNotifier(
+    createRedisPubSub({ publisher, subscriber, channelOf: channels(SETTINGS), logger }),
+    false,
+  );
+  expect(inbox.forSendScript('12')).toBeUndefined();
   const heard = await hear(TOPICS.inboxChanged, ['alice', 'bób/😀']);
   inbox.chat(['alice', 'bób/😀'], '12', 3);
   inbox.mailbox('alice', 4);
@@ -203,4 +208,23 @@ it('the inbox, told by the API process for a chat message and for a mailbox', as
     { chatId: null, latestMessageId: null, mailbox: true, waiting: 4 },
   ]);
   expect(heard.get('bób/😀')).toEqual([{ chatId: '12', latestMessageId: 3, mailbox: false, waiting: null }]);
+});
+
+// On a cluster the send script may not publish on the members' channels (other shards): the
+// notifier publishes instead (above).
+itSingle('chat-send.lua, telling each member with the notice the notifier built, again on a retry', async () => {
+  const pubSub = createRedisPubSub({ publisher: client, subscriber: client, channelOf: channels(SETTINGS) });
+  const inbox = new InboxNotifier(pubSub, true);
+  const chats = new ChatRepository(client, { maxChatMembers: 10, maxChatsPerUser: 10, dedupeSeconds: 60 });
+  const members = ['alice', 'bób/😀'];
+  const heard = await hear(TOPICS.inboxChanged, members);
+  const { chat } = await chats.create('alice', ['bób/😀'], 'hi', false);
+  for (let i = 0; i < 2; i++) {
+    const sent = await chats.send(chat.id, 'alice', 'x', 'c1', inbox.forSendScript(chat.id));
+    expect([sent.told, sent.stored, sent.message.id]).toEqual([true, i === 0, 2]);
+  }
+  await eventually(async () => members.every((member) => heard.get(member)!.length === 2), 10_000, 10);
+  expectConforming(TOPICS.inboxChanged, heard);
+  const notice = { chatId: chat.id, latestMessageId: 2, mailbox: false, waiting: null };
+  for (const member of members) expect(heard.get(member)).toEqual([notice, notice]);
 });

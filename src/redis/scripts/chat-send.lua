@@ -10,6 +10,10 @@
 -- ARGV[2]  message text
 -- ARGV[3]  clientMessageId, or '' for none
 -- ARGV[4]  how long a clientMessageId is remembered, in milliseconds
+-- ARGV[5]  channel prefix: each member is told on <prefix><member> (a retry tells them again, in
+--          case the first attempt stored the message and its caller died); '' to tell nobody
+-- ARGV[6], ARGV[7]  the notice around the message id: ARGV[6] .. id .. ARGV[7] (built by the
+--          caller, resolvers/inbox.ts, so its JSON is written in one place)
 -- Returns {1 when stored or 0 when this was a retry, message JSON, member, member, ...}.
 -- Errors, with nothing written: E_CHAT_NOT_FOUND when the chat does not exist or the sender is
 -- not a member (the two look the same); E_CLIENT_MESSAGE_ID_REUSED when the clientMessageId
@@ -27,11 +31,15 @@ if #expired > 0 then
   redis.call('ZREM', KEYS[5], unpack(expired))
 end
 
--- Appended one by one: unpack() would overflow Lua's stack on a large chat. The caller tells
--- the members (resolvers/inbox.ts).
-local function withMembers(reply)
+-- Appended one by one: unpack() would overflow Lua's stack on a large chat. Telling the members
+-- here rather than from the caller keeps a send one round trip however many members it tells.
+local function withMembers(reply, id)
+  local notice = ARGV[6] .. id .. ARGV[7]
   for _, member in ipairs(redis.call('ZRANGE', KEYS[1], 0, -1)) do
     reply[#reply + 1] = member
+    if ARGV[5] ~= '' then
+      redis.call(NOTIFY, ARGV[5] .. member, notice)
+    end
   end
   return reply
 end
@@ -46,7 +54,7 @@ if clientId ~= '' then
       return redis.error_reply('E_CLIENT_MESSAGE_ID_REUSED clientMessageId was already used for a different message')
     end
     local json = cjson.encode({ id = tonumber(id), sender = sender, message = text, ts = tonumber(ts) })
-    return withMembers({ 0, json })
+    return withMembers({ 0, json }, id)
   end
 end
 
@@ -57,4 +65,4 @@ if clientId ~= '' then
   redis.call('HSET', KEYS[4], field, id .. ' ' .. now .. ' ' .. digest)
   redis.call('ZADD', KEYS[5], now + tonumber(ARGV[4]), field)
 end
-return withMembers({ 1, json })
+return withMembers({ 1, json }, id)
