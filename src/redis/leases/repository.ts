@@ -1,6 +1,6 @@
 // Locks and counting semaphores (book section 6.2-6.3) as one mechanism: a lock is a semaphore
 // of one. Each operation is one script that reads the time from Redis, so the callers' clocks
-// never decide who holds a slot or for how long. Waiting for a slot is in ./lease-wait.ts.
+// never decide who holds a slot or for how long. Waiting for a slot is in ./acquirer.ts.
 import { randomBytes } from 'node:crypto';
 import type { RedisClient } from '../client/connection';
 import { leaseKeys, type LeaseKind } from '../keys';

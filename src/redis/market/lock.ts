@@ -1,6 +1,6 @@
 // LOCK, the book's fine-grained locking (section 6.2): a purchase holds the lock of the item and
 // the lock of the buyer's funds, a listing the lock of the item. The locks are the product's own
-// (./lease-wait.ts): waiters queue fairly and wake on release rather than polling. Items are
+// (../leases/acquirer.ts): waiters queue fairly and wake on release rather than polling. Items are
 // unique, so the item's lock covers every listing of it; the buyer's lock keeps purchases of one
 // buyer in turn (the book locked the whole market instead).
 //
