@@ -7,6 +7,7 @@
 // `semname + ':owner'` in release, as printed in some editions); ':owner' and ':counter' here.
 import { randomUUID } from 'node:crypto';
 import type Redis from 'ioredis';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 type Replies = [Error | null, unknown][] | null;
 
@@ -60,8 +61,6 @@ export async function releaseFairSemaphore(redis: Redis, semname: string, identi
   const [removed] = replies(await redis.multi().zrem(semname, identifier).zrem(`${semname}:owner`, identifier).exec());
   return (removed as number) === 1;
 }
-
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** acquire_lock (6.2.3): SETNX, a millisecond's sleep between attempts, until `acquireTimeoutMs`. */
 export async function acquireLock(

@@ -37,6 +37,7 @@ import { isQuick } from './harness/report';
 import { acquireFairSemaphore, acquireSemaphoreWithLock, releaseFairSemaphore } from './book-semaphore';
 import { pairedRatio, runSuite, Steps, type SuiteReport } from './harness/suite';
 import { commandCount, median, percentile, withBenchRedis } from './harness/support';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 const QUICK = isQuick();
 /** Acquire+release pairs per measured round of an uncontended scenario. */
@@ -178,8 +179,6 @@ interface RoundResult {
  */
 const PASS_SIGNAL = process.env.BENCH_LEASE_SIGNAL !== '0';
 const requestSignal = (): AbortSignal | undefined => (PASS_SIGNAL ? new AbortController().signal : undefined);
-
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function round(peer: Peer, scenario: Scenario, admin: Redis, prefix: string, ops: number): Promise<RoundResult> {
   await admin.config('RESETSTAT');

@@ -19,6 +19,7 @@ import {
 } from '../src/redis/market/repository';
 import { createMarketStrategy } from '../src/redis/market/strategies';
 import { seeded } from './harness/support';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /** Funds every buyer starts with: ample, so outcomes come from contention, never from money. */
 export const BUYER_FUNDS = 10_000_000_000;
@@ -208,8 +209,6 @@ function emptyResult(spec: ProcessSpec): Omit<ProcessResult, 'waits' | 'purchase
 }
 
 const isConflict = (error: unknown): boolean => error instanceof AppError && error.code === 'CONFLICT';
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-
 /**
  * Lists or buys until `stopped()`; a call in flight then is finished, not cut short. `requests`
  * attributes requests to purchases, which is only right when nothing else in this thread uses

@@ -64,6 +64,7 @@ import { checkInvariants, StartingState } from './market-state';
 import { isQuick } from './harness/report';
 import { pairedRatio, runSuite, Steps, type SuiteReport } from './harness/suite';
 import { commandCount, median, percentile, redisCpuSeconds, withBenchRedis } from './harness/support';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 function readSettings() {
   const number = (name: string, fallback: number, min: number, max: number, integer: boolean): number => {
@@ -271,8 +272,6 @@ function machineIdleSeconds(): number {
 const sum = (results: ProcessResult[], pick: (r: ProcessResult) => number): number =>
   results.reduce((total, r) => total + pick(r), 0);
 const bought = (run: Run): number => sum(run.results, (r) => r.outcomes.PURCHASED);
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-
 function specsFor(scenario: Scenario, stock: number, round: number): ProcessSpec[] {
   return [
     ...Array.from({ length: scenario.listers }, (_, id): ProcessSpec => ({

@@ -5,7 +5,8 @@
 // repeats of an id already shown) and in id order; a retried send never stores a second copy; no
 // member sees a message nobody sent.
 import { check, sample, type Actor, type Check, type SoakContext } from './actor';
-import { sleep, untilAnswered } from './client';
+import { untilAnswered } from './client';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 const CHATS = 4;
 const MEMBERS = 4;

@@ -6,6 +6,7 @@
 // key may be sent again.
 import { performance } from 'node:perf_hooks';
 import type { Latencies } from './latencies';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 export type Outcome<T> =
   | { kind: 'ok'; data: T }
@@ -117,8 +118,6 @@ function errorCode(error: unknown): string {
   }
   return (error as Error)?.name ?? 'ERROR';
 }
-
-export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * Sends a call with an idempotency key until it is answered or refused: a lost answer is sent

@@ -2,7 +2,7 @@
 // was lost is not sent again: the count must then lie between the acknowledged updates and those
 // plus the lost ones, and be exact when none was lost. Every precision must agree.
 import { check, type Actor, type Check, type SoakContext } from './actor';
-import { sleep } from './client';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 const CLIENTS = 2;
 const PRECISIONS = [60, 3600, 86400];

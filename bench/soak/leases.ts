@@ -5,7 +5,8 @@
 // be later). Any overlap of such intervals beyond the limit is a real double grant, whatever the
 // network did; and fencing tokens must rise in the order grants arrived.
 import { check, sample, type Actor, type Check, type SoakContext } from './actor';
-import { sleep, type Outcome } from './client';
+import { type Outcome } from './client';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 const LOCK_CLIENTS = 4;
 const SEMAPHORE_CLIENTS = 6;

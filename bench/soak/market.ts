@@ -3,7 +3,7 @@
 // the faults did, money and items are conserved: the funds of all traders add up to what was
 // granted, and every item is in exactly one place, one inventory or one listing.
 import { check, sample, type Actor, type Check, type SoakContext } from './actor';
-import { sleep } from './client';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 const TRADERS = 6;
 const ITEMS_EACH = 6;

@@ -19,7 +19,7 @@ import { startProduct, type ServerProcess } from '../harness/server-process';
 import { seeded } from '../harness/support';
 import { signer, type Actor, type Check, type SoakContext } from './actor';
 import { ChatLoad } from './chat';
-import { ApiPool, sleep } from './client';
+import { ApiPool } from './client';
 import { CounterLoad } from './counters';
 import { Latencies } from './latencies';
 import { LeaseLoad } from './leases';
@@ -28,6 +28,7 @@ import { keyspace, MemorySampler, rssBytes, usedMemory, type KeyGroup } from './
 import { writeReport, type SoakReport } from './report';
 import { SubscriberLoad } from './subscribers';
 import { TaskLoad } from './tasks';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /** dist-bench/bench/soak/run.js: the repository is three levels up. */
 const ROOT = path.resolve(__dirname, '..', '..', '..');

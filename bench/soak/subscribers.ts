@@ -7,7 +7,7 @@
 import { createClient, type Client } from 'graphql-ws';
 import WebSocket from 'ws';
 import { check, sample, type Actor, type Check, type SoakContext } from './actor';
-import { sleep } from './client';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 const SUBSCRIBE = 'subscription { inboxChanged { mailbox chatId latestMessageId } }';
 /** Time a socket is given to come back and hear of something after a fault ended. */

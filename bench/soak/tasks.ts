@@ -5,7 +5,8 @@
 // unfinished ran again elsewhere and completed.
 import fs from 'node:fs';
 import { check, sample, type Actor, type Check, type SoakContext } from './actor';
-import { sleep, untilAnswered } from './client';
+import { untilAnswered } from './client';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 const ENQUEUE = `mutation($queue: String!, $key: String!, $ms: Int!) {
   enqueueTask(queue: $queue, name: "soak", args: { ms: $ms }, idempotencyKey: $key) { id }

@@ -23,7 +23,6 @@ import {
   overWs,
   postBody,
   send,
-  sleep,
   TRANSPORTS,
   type Caller,
   type Variables,
@@ -31,6 +30,7 @@ import {
 import { closeRawSockets, handshakeStatus, rawSocket, type Frame, type RawSocket } from '../support/raw-ws';
 import { TEST_SECRET, type TestServer } from '../support/server';
 import { snapshotRedis } from '../support/snapshot';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 const ALLOWED_ORIGIN = 'https://app.example.com';
 const WS_MAX_OPERATIONS = 3;

@@ -5,7 +5,8 @@
 // to stderr and nothing is logged as an error.
 import { closeRawSockets, rawSocket, type RawSocket } from '../support/raw-ws';
 import { serverForThisFile } from '../support/fixture';
-import { expectNothingStored, overHttp, postBody, sleep, type Outcome, type Variables } from '../support/hostile';
+import { expectNothingStored, overHttp, postBody, type Outcome, type Variables } from '../support/hostile';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 const fixture = serverForThisFile();
 const api = () => fixture.api;

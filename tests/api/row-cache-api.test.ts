@@ -16,6 +16,7 @@ import {
 import { serverForThisFile } from '../support/fixture';
 import { codes, eventually, post, wsOperation } from '../support/graphql';
 import type { TestServer } from '../support/server';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ria-row-cache-api-'));
 const fixture = serverForThisFile({
@@ -47,8 +48,6 @@ const cachedRow = async (rowId: string, token = api.tokens.user) => {
   return result.data!.cachedRow as Record<string, unknown> | null;
 };
 const sql = (text: string, params?: unknown[]) => api.server.rowSource.query(text, params);
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 /** Every key with its full content, to show that a refused request wrote nothing. */
 async function snapshot(): Promise<Record<string, unknown>> {
   const redis = api.redis.client;

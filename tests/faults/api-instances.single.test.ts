@@ -11,7 +11,6 @@ import {
   oneTo,
   pullAll,
   serverEnv,
-  sleep,
   trySend,
   userToken,
   type SendOutcome,
@@ -20,6 +19,7 @@ import {
 import { connectWs, eventually, wsOperation, type WsClient } from '../support/graphql';
 import { cleanUpProcesses, ensureBuilt, startAndWait, tempDir, type Started } from '../support/process';
 import { startTestRedis, type TestRedis } from '../support/redis';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 const SENDERS = ['alice', 'bob', 'dave'];
 const LISTENER = 'carol';

@@ -24,6 +24,7 @@ import { startTestCluster, type TestCluster } from '../support/cluster';
 import { connectWs, eventually, post, wsOperation, type WsClient } from '../support/graphql';
 import { cleanUpProcesses, ensureBuilt, startAndWait, tempDir, type Started } from '../support/process';
 import { TEST_SECRET } from '../support/server';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 const MEMBERS = ['alice', 'bob', 'carol'] as const;
 type Member = (typeof MEMBERS)[number];
@@ -97,8 +98,6 @@ function expectServerRunning(): void {
     errors: [],
   });
 }
-
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 type SlotRanges = [number, number, [string, number, ...unknown[]], ...unknown[]][];
 

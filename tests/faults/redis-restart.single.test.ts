@@ -16,7 +16,6 @@ import {
   oneTo,
   pullAll,
   serverEnv,
-  sleep,
   trySend,
   userToken,
   type Send,
@@ -25,6 +24,7 @@ import {
 import { connectWs, wsOperation, type WsClient } from '../support/graphql';
 import { cleanUpProcesses, ensureBuilt, startAndWait, tempDir, type Started } from '../support/process';
 import { startRedisProcess, stopRedisProcesses, type RedisProcess } from '../support/redis-process';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 const SENDERS = ['alice', 'bob', 'carol'];
 const MEMBERS = [...SENDERS, 'dave'];

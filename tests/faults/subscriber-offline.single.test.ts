@@ -4,11 +4,12 @@
 import { print } from 'graphql';
 import WebSocket from 'ws';
 import { FetchPendingMessagesDocument, InboxChangedDocument } from '../generated/graphql';
-import { createChat, oneTo, pullAll, sleep, trySend, type Stored } from '../support/chat-faults';
+import { createChat, oneTo, pullAll, trySend, type Stored } from '../support/chat-faults';
 import { serverForThisFile } from '../support/fixture';
 import { eventually, post } from '../support/graphql';
 import { closeRawSockets, rawSocket, type RawSocket } from '../support/raw-ws';
 import type { TestServer } from '../support/server';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 const fixture = serverForThisFile();
 let api: TestServer;

@@ -36,6 +36,7 @@ import { cleanUpProcesses, ensureBuilt, startAndWait, tempDir, type Started } fr
 import { startTestRedis, type TestRedis } from '../support/redis';
 import { TEST_SECRET } from '../support/server';
 import { runsIn } from '../support/task-runs';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 const HANDLERS = path.join(__dirname, '..', 'support', 'task-handlers.cjs');
 
@@ -87,8 +88,6 @@ async function ok<R, V>(url: string, document: TypedDocumentNode<R, V>, variable
   expect(result.errors).toBeUndefined();
   return result.data!;
 }
-
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('two instances serving clients', () => {
   let a: Started;

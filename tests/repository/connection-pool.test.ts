@@ -6,6 +6,7 @@ import type { RedisClient } from '../../src/redis/client/connection';
 import { ConnectionPool } from '../../src/redis/client/connection-pool';
 import { conflict } from '../../src/common/errors';
 import { startTestRedis, type TestRedis } from '../support/redis';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 let redis: TestRedis;
 let made: Redis[] = [];
@@ -36,7 +37,6 @@ function pool(size: number, connectDelayMs = 0): ConnectionPool {
   return created;
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const soon = (ms: number) => performance.now() + ms;
 
 it('lends at most `size` connections at once, to waiters in arrival order', async () => {

@@ -9,7 +9,9 @@ import { LeaseRepository, newLeaseId, type Lease } from '../../src/redis/leases/
 import { LeaseSignals } from '../../src/redis/leases/signals';
 import { LeaseAcquirer, type WaitTiming } from '../../src/redis/leases/acquirer';
 import { defineScripts } from '../../src/redis/client/scripts';
+import { eventually } from '../support/graphql';
 import { itSingle, listen, startTestRedis, type TestRedis } from '../support/redis';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 let redis: TestRedis;
 const connections: Redis[] = [];
@@ -37,8 +39,6 @@ function instance(kind: 'lock' | 'semaphore', settings = SETTINGS, client = conn
   return new LeaseAcquirer(new LeaseRepository(client, kind, settings), signals, shutdown.signal, WAKE_ONLY);
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 beforeAll(async () => {
   redis = await startTestRedis();
 });
@@ -56,13 +56,8 @@ async function waitingCount(repository: LeaseRepository, name: string): Promise<
   return (await repository.state(name, 10)).waiting;
 }
 
-async function until(probe: () => Promise<boolean>, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await probe())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await sleep(10);
-  }
-}
+/** The shared poll, at this file's pace: every 10 ms for up to 5 s. */
+const until = (probe: () => Promise<boolean>): Promise<void> => eventually(probe, 5000, 10);
 
 describe('a counting semaphore', () => {
   it('never has more than `limit` holders: 200 callers, limit 5, 5 rounds, over 4 instances', async () => {

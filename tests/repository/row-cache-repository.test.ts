@@ -18,6 +18,7 @@ import { RowCacheRefresher, type RowCacheRefresherOptions } from '../../src/work
 import { eventually } from '../support/graphql';
 import { captureLogs } from '../support/logs';
 import { listen, startTestRedis, type TestRedis } from '../support/redis';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 let redis: TestRedis;
 let scratch: string;
@@ -25,8 +26,6 @@ let database: SqlRowSource;
 const connections: Redis[] = [];
 const stoppers: (() => Promise<void>)[] = [];
 const silent = pino({ level: 'silent' });
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 function connection(): Redis {
   const client = redis.newClient();
   defineScripts(client);

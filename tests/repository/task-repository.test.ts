@@ -12,6 +12,7 @@ import { TaskWorker } from '../../src/workers/task-worker';
 import { eventually } from '../support/graphql';
 import { captureLogs } from '../support/logs';
 import { startTestRedis, type TestRedis } from '../support/redis';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 let redis: TestRedis;
 const connections: Redis[] = [];
@@ -34,8 +35,6 @@ function connection(): Redis {
 
 const repository = (settings: Partial<TaskSettings> = {}) =>
   new TaskRepository(connection(), { ...SETTINGS, ...settings });
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 beforeAll(async () => {
   redis = await startTestRedis();
 });

@@ -97,5 +97,3 @@ export async function pullAll(url: string, token: string, chatId: string, limit 
 
 /** 1..n: message ids of a chat have no gaps. */
 export const oneTo = (n: number): number[] => Array.from({ length: n }, (_, i) => i + 1);
-
-export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));

@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import Redis, { Cluster, type RedisOptions } from 'ioredis';
 import type { ClusterTarget } from '../../src/redis/client/connection';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 export interface ClusterOptions {
   primaries?: number;
@@ -78,8 +79,6 @@ async function freeClusterPort(taken: Set<number>): Promise<number> {
   }
   throw new Error('no free port pair for a cluster node');
 }
-
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 function launch(node: ClusterNodeProcess, password: string, options: Required<ClusterOptions>): ChildProcess {
   const args = [

@@ -5,6 +5,7 @@ import type { GraphQLFormattedError } from 'graphql';
 import type { ServerFixture } from './fixture';
 import type { TestServer } from './server';
 import { snapshotRedis } from './snapshot';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 export type Transport = 'http' | 'ws';
 export type Caller = 'user' | 'other' | 'service' | 'anonymous';
@@ -21,8 +22,6 @@ export interface Outcome {
   errors: GraphQLFormattedError[];
   data?: unknown;
 }
-
-export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export function tokenOf(api: TestServer, caller: Caller): string | undefined {
   return caller === 'anonymous' ? undefined : api.tokens[caller];
