@@ -20,6 +20,7 @@ import {
 import { callerId, type GraphQLContext } from '../schema/context';
 import { intInRange, validId, validName, validText } from '../common/validation';
 import type { InboxNotifier } from './inbox';
+import { unixSeconds } from '../common/time';
 
 @Resolver(() => Chat)
 export class ChatResolver {
@@ -181,5 +182,5 @@ function toChat(chat: ChatSummary): Chat {
 }
 
 function toMessage(message: StoredMessage): ChatMessage {
-  return { ...message, ts: message.ts / 1000 };
+  return { ...message, ts: unixSeconds(message.ts) };
 }

@@ -15,6 +15,7 @@ import {
 import { callerId, type GraphQLContext } from '../schema/context';
 import { intInRange, validName, validText } from '../common/validation';
 import type { InboxNotifier } from './inbox';
+import { unixSeconds, unixSecondsOrNull } from '../common/time';
 
 const DEFAULT_TAKE = 10;
 
@@ -84,7 +85,7 @@ export class MailboxResolver {
     return {
       user: owner,
       waiting: status.waiting,
-      oldestTs: status.oldestTs === undefined ? null : status.oldestTs / 1000,
+      oldestTs: unixSecondsOrNull(status.oldestTs),
       // Everyone may see whether a user has mail waiting; only they learn how much they ever got.
       latestMessageId: owner === callerId(context) || context.principal?.isService ? status.latestMessageId : null,
     };
@@ -104,5 +105,5 @@ export class MailboxResolver {
 }
 
 function toMessage(message: StoredMessage): DirectMessage {
-  return { ...message, ts: message.ts / 1000 };
+  return { ...message, ts: unixSeconds(message.ts) };
 }

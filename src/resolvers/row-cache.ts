@@ -15,6 +15,7 @@ import {
 } from '../schema/row-cache';
 import { TOPICS } from '../schema/topics';
 import { intInRange, validKey } from '../common/validation';
+import { unixSeconds, unixSecondsOrNull } from '../common/time';
 
 /** Shortest refresh interval: below it the daemon would spend its time on one row. */
 const MIN_DELAY_SECONDS = 0.05;
@@ -67,8 +68,8 @@ export class RowCacheResolver {
     return page.map((row) => ({
       rowId: row.rowId,
       delaySeconds: row.delayMs / 1000,
-      nextRefreshAt: row.nextRefreshAt / 1000,
-      lastRefreshedAt: row.lastRefreshedAt === undefined ? null : row.lastRefreshedAt / 1000,
+      nextRefreshAt: unixSeconds(row.nextRefreshAt),
+      lastRefreshedAt: unixSecondsOrNull(row.lastRefreshedAt),
     }));
   }
 
@@ -80,6 +81,6 @@ export class RowCacheResolver {
     topicId: ({ args }) => validKey((args as RowIdArgs).rowId, 'rowId'),
   })
   rowCacheUpdated(@Root() change: RowCacheChange, @Args() _args: RowIdArgs): RowCacheUpdate {
-    return { rowId: change.rowId, changedAt: change.at / 1000, cached: change.cached };
+    return { rowId: change.rowId, changedAt: unixSeconds(change.at), cached: change.cached };
   }
 }

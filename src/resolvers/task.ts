@@ -17,6 +17,7 @@ import {
 } from '../schema/task';
 import { TOPICS } from '../schema/topics';
 import { intInRange, validJson, validName } from '../common/validation';
+import { unixSeconds, unixSecondsOrNull } from '../common/time';
 
 @Resolver()
 export class TaskResolver {
@@ -117,7 +118,6 @@ function taskAddress(id: string): { queue: string; number: string } {
   return { queue: validName(address.queue, 'id'), number: address.number };
 }
 
-const seconds = (ms: number | undefined): number | null => (ms === undefined ? null : ms / 1000);
 const parsed = (json: string | undefined): unknown => (json === undefined ? null : JSON.parse(json));
 
 function toTask(task: TaskRecord): Task {
@@ -128,13 +128,13 @@ function toTask(task: TaskRecord): Task {
     args: parsed(task.args),
     priority: task.priority,
     state: task.state,
-    runAt: task.runAt / 1000,
+    runAt: unixSeconds(task.runAt),
     attempts: task.attempts,
     maxAttempts: task.maxAttempts,
     result: parsed(task.result),
     error: task.error ?? null,
-    createdAt: task.createdAt / 1000,
-    startedAt: seconds(task.startedAt),
-    finishedAt: seconds(task.finishedAt),
+    createdAt: unixSeconds(task.createdAt),
+    startedAt: unixSecondsOrNull(task.startedAt),
+    finishedAt: unixSecondsOrNull(task.finishedAt),
   };
 }

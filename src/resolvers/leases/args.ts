@@ -4,6 +4,7 @@ import { badInput } from '../../common/errors';
 import { LEASE_ID_PATTERN, type LeaseHolder as StoredHolder } from '../../redis/leases/repository';
 import type { LeaseHolder } from '../../schema/lease';
 import { intInRange, validName } from '../../common/validation';
+import { unixSeconds } from '../../common/time';
 
 export const leaseName = (name: string): string => validName(name, 'name');
 
@@ -19,9 +20,6 @@ export const holdTime = (value: number, argument: string, settings: LeaseConfig)
 
 export const waitTime = (value: number, argument: string, settings: LeaseConfig): number =>
   intInRange(value, argument, 0, settings.maxWaitMs);
-
-/** Times in the API are unix seconds, like every other time it shows; Redis keeps milliseconds. */
-export const unixSeconds = (ms: number): number => ms / 1000;
 
 export function toHolder(holder: StoredHolder, now: number): LeaseHolder {
   return { ...holder, expiresAt: unixSeconds(holder.expiresAt), timeLeftMs: Math.max(holder.expiresAt - now, 0) };

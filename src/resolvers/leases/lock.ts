@@ -16,7 +16,8 @@ import {
   LockTokenArgs,
   RefreshLockArgs,
 } from '../../schema/lease';
-import { holdTime, leaseName, leaseSecret, toHolder, unixSeconds, waitTime } from './args';
+import { holdTime, leaseName, leaseSecret, toHolder, waitTime } from './args';
+import { unixSeconds } from '../../common/time';
 
 @Resolver()
 export class LockResolver {
