@@ -1,11 +1,7 @@
-// The hot path: a JSON POST to /graphql from an app or a backend (no Origin header) is served
-// here, on node:http, straight into Apollo's executeHTTPGraphQLRequest. Everything else (GET,
-// browsers, other content types, compressed or chunked bodies, other paths) goes through the
-// express app in http.ts, which does the same checks with more generality, at about the CPU cost
-// of Apollo and the resolvers again (README, Performance).
-// The two paths answer alike: the same request gate (security/request-gate.ts), then the body
-// read within the limit; the same error bodies, security headers (helmet's, captured once) and
-// request log line.
+// The hot path: a JSON POST to /graphql without an Origin (apps, backends) goes from node:http
+// straight into Apollo; everything else goes through the express app (http.ts), which costs about
+// as much CPU again (README, Performance). Both answer alike: the same request gate, body limit,
+// error bodies, security headers and request log line.
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { HeaderMap, type ApolloServer, type BaseContext } from '@apollo/server';

@@ -1,11 +1,7 @@
-// The row cache's daemon (the book's cache_rows): claims the rows that are due, reads them from
-// the database in one query per batch, and stores the copies that changed (row-cache-store also
-// announces them). It sleeps until the next row is due, capped, and a row scheduled through this
-// process wakes it at once. Any number may run on one Redis: claiming leases a row in the same
-// atomic step (it is due again after a few database timeouts, or its delay if shorter), so each
-// due time is refreshed once, and storing moves it to a full delay out; a refresher that dies in
-// between holds its rows for one lease only. While the database is down the last copies stay,
-// and each claimed row is tried again after a growing backoff.
+// The row cache's daemon (the book's cache_rows): claims the due rows, reads them in one query per
+// batch and stores the copies that changed. Any number may run on one Redis: a claim leases a row
+// atomically, so each due time is refreshed once; while the database is down the last copies
+// stay, and claimed rows are tried again after a growing backoff.
 import { performance } from 'node:perf_hooks';
 import type { RowSource } from '../db/row-source';
 import type { Logger } from '../common/logger';

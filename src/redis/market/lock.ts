@@ -1,13 +1,7 @@
-// LOCK, the book's fine-grained locking (section 6.2): a purchase holds the lock of the item and
-// the lock of the buyer's funds, a listing the lock of the item. The locks are the product's own
-// (../leases/acquirer.ts): waiters queue fairly and wake on release rather than polling. Items are
-// unique, so the item's lock covers every listing of it; the buyer's lock keeps purchases of one
-// buyer in turn (the book locked the whole market instead).
-//
-// Under the locks the write itself re-checks the listing and the funds (the SCRIPT strategy's
-// scripts). The book writes whatever it read under the lock; a holder that stalls past its lock's
-// time then writes after the next holder did, and sells an item twice. Here the locks decide the
-// order and the atomic write keeps a late holder harmless (it finds the item gone).
+// LOCK, the book's fine-grained locking (section 6.2): a purchase holds the item's lock and the
+// buyer's funds lock, a listing the item's lock (the product's own fair locks, leases/acquirer.ts).
+// Under the locks the write itself re-checks the listing and the funds: the book wrote what it
+// read, so a holder that stalled past its lock's time sold an item twice; here it finds it gone.
 import type { RedisClient } from '../client/connection';
 import { conflict } from '../../common/errors';
 import { listingMember, marketKeys } from '../keys';
