@@ -333,14 +333,27 @@ describe('a lock', () => {
   });
 
   it('does not leave a slot held when the reply to its grant was lost to a timeout', async () => {
+    const key = leaseKeys('lock', 'lost-reply').state;
+    // A grant and release first, on a patient connection: the script is then cached on the node
+    // that owns the key (a NOSCRIPT after the pause would never fall back to EVAL once the client
+    // has given up), and the fence starts at 1.
+    const patient = instance('lock');
+    const first = await patient.acquire({ name: 'lost-reply', limit: 1, ttlMs: 60_000, owner: 'svc', waitMs: 0 });
+    expect(await patient.repository.release('lost-reply', first!.id)).toBe(true);
+
     const impatient = redis.newClient({ commandTimeout: 100 });
     defineScripts(impatient);
     connections.push(impatient);
     const acquirer = instance('lock', SETTINGS, impatient);
-    const key = leaseKeys('lock', 'lost-reply').state;
     // Connected first (on a cluster: slots known, the node's connection open), so the grant is
-    // sent while writes are held; a client still connecting once the pause ended got its reply.
-    expect(await impatient.exists(key)).toBe(0);
+    // sent while writes are held. On a loaded machine connecting can itself take over 100 ms, so
+    // this asks until one answer comes in time; only the grant below is meant to time out.
+    await until(() =>
+      impatient.exists(key).then(
+        () => true,
+        () => false,
+      ),
+    );
     // Redis holds writes for 1 s, ten times the client's patience: the grant runs after the
     // client has given up on it.
     await (await redis.nodeFor(key)).client('PAUSE', 1_000, 'WRITE');
@@ -348,8 +361,9 @@ describe('a lock', () => {
       .acquire({ name: 'lost-reply', limit: 1, ttlMs: 60_000, owner: 'svc', waitMs: 0 })
       .catch((e: unknown) => e);
     expect(String(failed)).toMatch(/timed out/i);
-    await until(async () => (await redis.client.hget(key, 'fence')) === '1');
-    await until(async () => (await acquirer.repository.state('lost-reply', 1)).holders.length === 0);
+    // Checked on the patient connection: the impatient one would fail these reads on a busy machine.
+    await until(async () => (await redis.client.hget(key, 'fence')) === '2');
+    await until(async () => (await patient.repository.state('lost-reply', 1)).holders.length === 0);
     expect(await redis.client.exists(leaseKeys('lock', 'lost-reply').holders)).toBe(0);
   });
 
