@@ -8,6 +8,7 @@ import type { CounterSettings } from './redis/counter';
 import { MARKET_STRATEGIES, type MarketSettings, type MarketStrategyName } from './redis/market/repository';
 import type { MarketStrategySettings } from './redis/market/strategies';
 import type { RowCacheSettings } from './redis/row-cache';
+import type { LocationSettings } from './redis/location/repository';
 import type { TaskSettings } from './redis/task';
 import type { DocumentLimits } from './security/document-limits';
 import type { LogLevel } from './common/logger';
@@ -97,6 +98,25 @@ export interface RowCacheConfig extends RowCacheSettings {
   dbTimeoutMs: number;
 }
 
+export interface LocationConfig extends LocationSettings {
+  /** MaxMind DB files for IP lookups (LOCATION_DB); empty: DB-IP Lite, installed with the product. */
+  databases: string[];
+  /** Whether this process counts log chunks (LOCATION_WORKER). */
+  aggregate: boolean;
+  /** LOCATION_WORKER was set, not left to its default: a worker process without queues then only counts. */
+  aggregateAsked: boolean;
+  /** Bytes of log lines per chunk (cut at a line end). */
+  chunkBytes: number;
+  /** A chunk taken and not done for this long is claimed by another aggregator. */
+  claimAfterMs: number;
+  /** Most lines in one appendLocationLines call. */
+  maxAppendLines: number;
+  /** Most days one query covers. */
+  maxRangeDays: number;
+  /** How long an upload waits for room in Redis (LOCATION_MAX_HELD_BYTES) before it gives up. */
+  maxWaitForRoomMs: number;
+}
+
 interface SecurityConfig extends DocumentLimits {
   /** Whether "Did you mean ...?" suggestions stay in validation errors (off in production). */
   fieldSuggestions: boolean;
@@ -145,6 +165,7 @@ export interface Config {
   /** Unset: the row cache reads an embedded PostgreSQL (PGlite) with its data in dataDir. */
   databaseUrl: string | undefined;
   rowCache: RowCacheConfig;
+  location: LocationConfig;
 }
 
 export class ConfigError extends Error {
@@ -470,6 +491,27 @@ export function loadConfig(env: Env = process.env): Config {
       maxRows: reader.int('ROW_CACHE_MAX_ROWS', 10_000, 1, 10_000_000),
       dbTimeoutMs: reader.int('ROW_CACHE_DB_TIMEOUT_MS', 5000, 100, 600_000),
     },
+    location: {
+      databases: (reader.raw('LOCATION_DB') ?? '')
+        .split(',')
+        .map((file) => file.trim())
+        .filter(Boolean)
+        .map((file) => path.resolve(file)),
+      aggregate: reader.bool('LOCATION_WORKER', !isProduction),
+      aggregateAsked: reader.raw('LOCATION_WORKER') !== undefined,
+      chunkBytes: reader.int('LOCATION_CHUNK_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),
+      // The book's bound on the bytes of files waiting in Redis, over all datasets.
+      maxHeldBytes: reader.int('LOCATION_MAX_HELD_BYTES', 1024 * 1024 * 1024, 64 * 1024, 2 ** 40),
+      maxUploadBytes: reader.int('LOCATION_MAX_UPLOAD_BYTES', 64 * 1024 * 1024 * 1024, 1024, 2 ** 44),
+      maxDatasets: reader.int('LOCATION_MAX_DATASETS', 100, 1, 100_000),
+      maxUploads: reader.int('LOCATION_MAX_UPLOADS', 10_000, 1, 10_000_000),
+      maxSamples: reader.int('LOCATION_REFUSED_SAMPLES', 20, 0, 1000),
+      claimAfterMs: reader.int('LOCATION_CLAIM_AFTER_MS', 60_000, 100, 3_600_000),
+      maxAppendLines: reader.int('LOCATION_MAX_APPEND_LINES', 10_000, 1, 1_000_000),
+      maxRangeDays: reader.int('LOCATION_MAX_RANGE_DAYS', 366, 1, 36_600),
+      // Below Node's 300 s limit on one HTTP request: the sender is told to resume instead.
+      maxWaitForRoomMs: reader.int('LOCATION_MAX_WAIT_MS', 120_000, 100, 240_000),
+    },
   };
 
   if (config.tasks.history >= config.tasks.maxTasksPerQueue) {
@@ -484,6 +526,9 @@ export function loadConfig(env: Env = process.env): Config {
     reader.problems.push(
       'REDIS_WAIT_REPLICAS needs REDIS_URL or REDIS_CLUSTER_NODES (the embedded Redis has no replicas)',
     );
+  }
+  for (const file of config.location.databases) {
+    if (!file.endsWith('.mmdb')) reader.problems.push(`LOCATION_DB must list .mmdb files, got "${file}"`);
   }
   if (reader.problems.length > 0) throw new ConfigError(reader.problems);
   return config;

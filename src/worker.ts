@@ -1,11 +1,15 @@
 // Worker process entry point (`npm run worker`): runs the handlers in TASK_HANDLERS for the
-// queues in WORKER_QUEUES against the Redis at REDIS_URL, until SIGTERM or SIGINT.
+// queues in WORKER_QUEUES, and counts location log chunks (LOCATION_WORKER, on unless
+// production), against the Redis at REDIS_URL, until SIGTERM or SIGINT.
 import { loadConfigOrExit } from './config';
 import { createLogger } from './common/logger';
 import { closeRedis, connectRedis } from './redis/client/connection';
 import { TaskRepository } from './redis/task';
 import { loadHandlers } from './workers/task-handlers';
 import { startTaskRunner } from './workers/task-runner';
+import { LocationRepository } from './redis/location/repository';
+import { LocationAggregator } from './workers/location-aggregator';
+import { lazyLocator } from './geo/ip-locator';
 
 async function main(): Promise<void> {
   const config = loadConfigOrExit();
@@ -19,12 +23,24 @@ async function main(): Promise<void> {
     process.exit(1);
   });
   process.on('unhandledRejection', (error: unknown) => logger.error({ err: error }, 'unhandled promise rejection'));
+  // Tasks are run unless LOCATION_WORKER=on was asked for with neither WORKER_QUEUES nor
+  // TASK_HANDLERS: then the process only counts location logs.
+  const locationOnly =
+    config.location.aggregate &&
+    config.location.aggregateAsked &&
+    config.worker.queues.length === 0 &&
+    config.worker.handlersModule === undefined;
+  const runsTasks = !locationOnly;
   const missing = [
     config.redisUrl === undefined &&
       config.redisCluster === undefined &&
       "REDIS_URL or REDIS_CLUSTER_NODES (the API server's embedded Redis is its own; or run the handlers inside the API with TASK_WORKER=on)",
-    config.worker.queues.length === 0 && 'WORKER_QUEUES (comma-separated queue names)',
-    config.worker.handlersModule === undefined && 'TASK_HANDLERS (path of the module exporting your handlers)',
+    runsTasks &&
+      config.worker.queues.length === 0 &&
+      'WORKER_QUEUES (comma-separated queue names), or LOCATION_WORKER=on alone to only count location logs',
+    runsTasks &&
+      config.worker.handlersModule === undefined &&
+      'TASK_HANDLERS (path of the module exporting your handlers)',
   ].filter(Boolean);
   if (missing.length > 0) {
     console.error(`The worker needs:\n  - ${missing.join('\n  - ')}`);
@@ -32,7 +48,6 @@ async function main(): Promise<void> {
   }
 
   try {
-    const handlers = await loadHandlers(config.worker.handlersModule!);
     const redis = config.redisCluster ?? config.redisUrl!;
     const commands = await connectRedis(redis, {
       name: 'ria:task-commands',
@@ -40,23 +55,35 @@ async function main(): Promise<void> {
       commandTimeoutMs: 5000,
       replicaWait: config.redisWait,
     });
-    const runner = await startTaskRunner({
-      redis,
-      commands,
-      repository: new TaskRepository(commands, config.tasks),
-      handlers,
-      tasks: config.tasks,
-      worker: config.worker,
-      logger,
-    });
+    const runner = runsTasks
+      ? await startTaskRunner({
+          redis,
+          commands,
+          repository: new TaskRepository(commands, config.tasks),
+          handlers: await loadHandlers(config.worker.handlersModule!),
+          tasks: config.tasks,
+          worker: config.worker,
+          logger,
+        })
+      : undefined;
+    const aggregator = config.location.aggregate
+      ? new LocationAggregator({
+          repository: new LocationRepository(commands, config.location),
+          locator: lazyLocator(config.location.databases),
+          logger,
+          claimAfterMs: config.location.claimAfterMs,
+          maxSamples: config.location.maxSamples,
+        })
+      : undefined;
+    aggregator?.start();
+    logger.info({ tasks: runsTasks, location: aggregator?.consumer ?? false }, 'worker started');
     let stopping = false;
     for (const signal of ['SIGTERM', 'SIGINT'] as const) {
       process.on(signal, () => {
         if (stopping) process.exit(1);
         stopping = true;
         logger.info({ signal }, 'stopping: finishing the tasks in hand');
-        runner
-          .stop(config.shutdownTimeoutMs)
+        Promise.all([runner?.stop(config.shutdownTimeoutMs), aggregator?.stop()])
           .then(() => closeRedis(commands))
           .then(
             () => process.exit(0),

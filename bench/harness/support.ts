@@ -49,17 +49,8 @@ export function median(values: number[]): number {
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
-/** mulberry32: a small seeded generator of numbers in [0, 1), so every run draws the same data. */
-export function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** mulberry32, shared with the product's log generator. */
+export { seeded } from '../../src/common/random';
 
 /** Nearest-rank percentile of an ascending array. */
 export const percentile = (sorted: number[], p: number): number =>

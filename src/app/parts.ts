@@ -29,6 +29,10 @@ import { MarketRepository } from '../redis/market/repository';
 import { createMarketStrategy } from '../redis/market/strategies';
 import { RowCacheRepository } from '../redis/row-cache';
 import { TaskRepository } from '../redis/task';
+import { LocationRepository } from '../redis/location/repository';
+import { lazyLocator } from '../geo/ip-locator';
+import { LocationResolver } from '../resolvers/location';
+import { LocationAggregator } from '../workers/location-aggregator';
 import { ChatResolver } from '../resolvers/chat';
 import { ContactsResolver } from '../resolvers/contacts';
 import { CounterResolver } from '../resolvers/counter';
@@ -64,6 +68,8 @@ export interface Parts {
   rowSource: SqlRowSource;
   /** Ends every wait for a lock or semaphore slot (with null): aborted before the HTTP drain. */
   stopWaiting: AbortController;
+  /** Location datasets: the HTTP log upload appends to them. */
+  locations: LocationRepository;
 }
 
 interface Worker {
@@ -127,6 +133,8 @@ export async function buildParts(config: Config, logger: Logger, teardown: Teard
   });
   teardown.add(() => marketStrategy.close());
   const rowCache = new RowCacheRepository(commands, config.rowCache);
+  const locations = new LocationRepository(commands, config.location);
+  const locator = lazyLocator(config.location.databases);
   // Opened only when the refresher first has a due row; closed after the workers stopped.
   const rowSource = createRowSource(config, logger);
   teardown.add(() => rowSource.close());
@@ -143,6 +151,7 @@ export async function buildParts(config: Config, logger: Logger, teardown: Teard
       new TaskResolver(tasks, config.tasks),
       new MarketResolver(new MarketRepository(commands, marketStrategy, config.market), config.market),
       new RowCacheResolver(rowCache, config.rowCache),
+      new LocationResolver(locations, config.location, locator),
     ],
     pubSub,
   );
@@ -153,6 +162,17 @@ export async function buildParts(config: Config, logger: Logger, teardown: Teard
   }
   if (config.rowCache.enabled) {
     workers.push(new RowCacheRefresher({ repository: rowCache, source: rowSource, logger, ...config.rowCache }));
+  }
+  if (config.location.aggregate) {
+    workers.push(
+      new LocationAggregator({
+        repository: locations,
+        locator,
+        logger,
+        claimAfterMs: config.location.claimAfterMs,
+        maxSamples: config.location.maxSamples,
+      }),
+    );
   }
   for (const worker of workers) worker.start();
   teardown.add(async () => {
@@ -171,5 +191,5 @@ export async function buildParts(config: Config, logger: Logger, teardown: Teard
     teardown.add(() => runner.stop(config.shutdownTimeoutMs / 2));
   }
 
-  return { schema, verifier, usesDevelopmentSecret, commands, embeddedRedis, rowSource, stopWaiting };
+  return { schema, verifier, usesDevelopmentSecret, commands, embeddedRedis, rowSource, stopWaiting, locations };
 }

@@ -13,6 +13,7 @@ import { MarketResolver } from '../resolvers/market';
 import { RowCacheResolver } from '../resolvers/row-cache';
 import { SemaphoreResolver } from '../resolvers/leases/semaphore';
 import { TaskResolver } from '../resolvers/task';
+import { LocationResolver } from '../resolvers/location';
 import { authChecker } from '../schema/context';
 
 export const RESOLVERS = [
@@ -27,6 +28,7 @@ export const RESOLVERS = [
   TaskResolver,
   MarketResolver,
   RowCacheResolver,
+  LocationResolver,
 ] as const;
 
 type ResolverClass = (typeof RESOLVERS)[number];

@@ -12,6 +12,7 @@ import type { Config } from '../config';
 import type { SqlRowSource } from '../db/row-source';
 import { withGraphqlFastPath } from '../transports/http-fast-path';
 import { createHttpApp, finishHttpApp, reportOf, securityHeaders } from '../transports/http';
+import { logUploadRoutes } from '../transports/log-upload';
 import type { Logger } from '../common/logger';
 import { buildParts } from './parts';
 import { pingRedis } from '../redis/client/connection';
@@ -60,6 +61,16 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
       isDraining: () => draining,
       allowedOrigins: config.security.allowedOrigins,
     });
+    app.use(
+      '/logs',
+      logUploadRoutes({
+        gate,
+        repository: parts.locations,
+        settings: config.location,
+        allowedOrigins: config.security.allowedOrigins,
+        logger,
+      }),
+    );
     // The handler is set once Apollo has started (the fast path needs it); until then, the app.
     let handle: http.RequestListener = app;
     const httpServer = http.createServer((req, res) => handle(req, res));

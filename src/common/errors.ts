@@ -9,6 +9,7 @@ export type ErrorCode =
   | 'CONFLICT'
   | 'STORE_UNAVAILABLE'
   | 'RATE_LIMITED'
+  | 'PAYLOAD_TOO_LARGE'
   | 'INTERNAL_SERVER_ERROR';
 
 export class AppError extends Error {

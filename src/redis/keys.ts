@@ -245,3 +245,50 @@ export const inboxChannel = (user: string): string => INBOX_CHANNEL_PREFIX + use
 
 /** Rate limit counters (rate-limiter-flexible adds `:<user or address>`): `who` is 'user' or 'ip'. */
 export const rateLimitPrefix = (who: string): string => `ratelimit:${who}`;
+
+/** Set of location dataset names (its own slot): how aggregators find the datasets' streams. */
+export const LOCATION_DATASETS = 'geo:datasets';
+
+/**
+ * One location dataset's keys share the tag `{d:<dataset>}`, so ingestion, counting and reading
+ * each run as one script on one node. Days are `YYYY-MM-DD`; country codes are two letters, so a
+ * region name (any text, from the IP database) can follow them after a colon.
+ */
+export function locationKeys(dataset: string) {
+  const tag = `geo:{d:${dataset}}`;
+  return {
+    /** What every key of the dataset starts with (location-forget.lua names a day's keys from it). */
+    prefix: tag,
+    /** hash: `created` (unix ms), `held` (bytes of chunks waiting in the stream). */
+    meta: `${tag}:meta`,
+    /** stream of chunks (`u` upload, `n` chunk number, `l` first line, `c` lines, `b` bytes, `d` data). */
+    chunks: `${tag}:chunks`,
+    /** zset of upload ids by when they began (unix ms). */
+    uploads: `${tag}:uploads`,
+    /** hash: an upload's progress (lines, bytes, chunks, doneChunks, doneLines, refused, complete, created). */
+    upload: (id: string): string => `${tag}:up:${id}`,
+    /** list: the first refused lines of an upload, as JSON. */
+    refusedSamples: (id: string): string => `${tag}:up:${id}:bad`,
+    /** zset of days that have counts, scored by days since 1970-01-01. */
+    days: `${tag}:days`,
+    /** hash from day to visits. */
+    visits: `${tag}:visits`,
+    /** hash from day to visits from addresses in no known place. */
+    unknown: `${tag}:unknown`,
+    /** zset from country code to visits on a day (the three level keys' names are repeated in location-forget.lua). */
+    countries: (day: string): string => `${tag}:c:${day}`,
+    /** zset from region ('' for none) to visits in a country on a day. */
+    regions: (day: string, country: string): string => `${tag}:r:${day}:${country}`,
+    /** zset from city ('' for none) to visits in a region on a day. */
+    cities: (day: string, country: string, region: string): string => `${tag}:t:${day}:${country}:${region}`,
+    /** channel: an upload made progress (carries the dataset's tag, so scripts publish it on a cluster). */
+    uploadChanged: (id: string): string => `LOCATION_UPLOAD_CHANGED:${tag}:${id}`,
+    /** channel: the dataset's counts for a day changed. */
+    totalsChanged: `LOCATION_TOTALS_CHANGED:${tag}`,
+  };
+}
+
+export type LocationKeys = ReturnType<typeof locationKeys>;
+
+/** Consumer group of the chunk streams. */
+export const LOCATION_GROUP = 'aggregators';

@@ -1,10 +1,18 @@
 // Every subscription topic, named once: the name type-graphql routes by, the Redis channel of
-// one id, and the JSON its publisher sends. Scripts publish five of them; the API process builds
+// one id, and the JSON its publisher sends. Scripts publish seven of them; the API process builds
 // the inbox's notice, and publishes it or, on one Redis, hands it to chat-send.lua to publish.
 // tests/repository/topic-contract.test.ts checks what each publisher sends against `payload`.
 import type { ReleaseNotice } from '../redis/leases/repository';
 import type { RowCacheChange } from '../redis/row-cache';
-import { counterKeys, inboxChannel, leaseKeys, parseTaskId, queueKeys, rowCacheKeys } from '../redis/keys';
+import {
+  counterKeys,
+  inboxChannel,
+  leaseKeys,
+  locationKeys,
+  parseTaskId,
+  queueKeys,
+  rowCacheKeys,
+} from '../redis/keys';
 
 /** The JSON type of one payload field. */
 export type FieldKind = 'string' | 'number' | 'boolean' | 'string|null' | 'number|null';
@@ -58,6 +66,33 @@ export interface InboxNotice {
   waiting: number | null;
 }
 
+/** An upload took a step: more lines stored, more counted, or its end. */
+export interface LocationUploadNotice {
+  dataset: string;
+  upload: string;
+  /** Lines stored so far. */
+  lines: number;
+  /** Lines counted so far. */
+  doneLines: number;
+  complete: boolean;
+}
+
+/** A dataset's counts for a day changed. */
+export interface LocationTotalsNotice {
+  dataset: string;
+  /** `YYYY-MM-DD` */
+  day: string;
+}
+
+/** The id of an upload's topic: `dataset:upload` (names never hold a colon). */
+export const uploadTopicId = (dataset: string, upload: string): string => `${dataset}:${upload}`;
+
+function uploadChannel(id: string): string {
+  const colon = id.indexOf(':');
+  if (colon <= 0) throw new Error(`not an upload topic id: ${id}`);
+  return locationKeys(id.slice(0, colon)).uploadChanged(id.slice(colon + 1));
+}
+
 function taskChannel(id: string): string {
   const task = parseTaskId(id);
   // The subscription checked the id before subscribing; this is a programming error.
@@ -108,6 +143,24 @@ export const TOPICS = {
       mailbox: 'boolean',
       waiting: 'number|null',
     } satisfies Shape<InboxNotice>,
+  },
+  /** Published by location-append.lua and location-commit.lua; the id is `dataset:upload`. */
+  locationUploadChanged: {
+    name: 'LOCATION_UPLOAD_CHANGED',
+    channel: uploadChannel,
+    payload: {
+      dataset: 'string',
+      upload: 'string',
+      lines: 'number',
+      doneLines: 'number',
+      complete: 'boolean',
+    } satisfies Shape<LocationUploadNotice>,
+  },
+  /** Published by location-commit.lua, once per day a chunk counted; the id is the dataset. */
+  locationTotalsChanged: {
+    name: 'LOCATION_TOTALS_CHANGED',
+    channel: (dataset: string) => locationKeys(dataset).totalsChanged,
+    payload: { dataset: 'string', day: 'string' } satisfies Shape<LocationTotalsNotice>,
   },
 } as const satisfies Record<string, TopicSpec>;
 

@@ -141,7 +141,7 @@ export function logRequest(logger: Logger, req: IncomingMessage, res: ServerResp
  * The request gate (security/request-gate.ts), before the body is read: a refused or limited
  * client costs little. No header: anonymous (introspection, Sandbox).
  */
-function admit(gate: RequestGate): RequestHandler {
+export function admit(gate: RequestGate): RequestHandler {
   return (req, res, next) => {
     gate
       .admit(req.headers.authorization, req.socket.remoteAddress)
@@ -156,7 +156,7 @@ function admit(gate: RequestGate): RequestHandler {
   };
 }
 
-function sendError(
+export function sendError(
   res: express.Response,
   status: number,
   code: string,

@@ -231,6 +231,10 @@ describe('a development server', () => {
       guild: '"guild1"',
       name: '"s1"',
       prefix: '""',
+      dataset: '"d1"',
+      from: '"2011-10-10"',
+      country: '"US"',
+      region: '""',
     };
 
     const schema = buildSchema(fs.readFileSync(path.join(__dirname, '..', '..', 'schema.graphql'), 'utf8'));

@@ -13,7 +13,10 @@ import { defineScripts } from '../../src/redis/client/scripts';
 import { TaskRepository } from '../../src/redis/task';
 import { InboxNotifier } from '../../src/resolvers/inbox';
 import { createRedisPubSub } from '../../src/schema/pubsub';
-import { channels, TOPICS, type FieldKind, type TopicSpec } from '../../src/schema/topics';
+import { channels, TOPICS, uploadTopicId, type FieldKind, type TopicSpec } from '../../src/schema/topics';
+import { LocationRepository } from '../../src/redis/location/repository';
+import { tallyChunk } from '../../src/geo/tally';
+import { lazyLocator } from '../../src/geo/ip-locator';
 import { eventually } from '../support/graphql';
 import { itSingle, listen, startTestRedis, type TestRedis } from '../support/redis';
 
@@ -94,7 +97,7 @@ it('names every topic once, and routes a topic name to its own channel only', ()
   expect(new Set(names).size).toBe(names.length);
   const channelOf = channels(SETTINGS);
   for (const topic of Object.values(TOPICS)) {
-    const id = topic === TOPICS.taskChanged ? 'mail:7' : 'x';
+    const id = topic === TOPICS.taskChanged ? 'mail:7' : topic === TOPICS.locationUploadChanged ? 'games:u1' : 'x';
     expect(channelOf(topic.name, id)).toBe(topic.channel(id, SETTINGS));
   }
   expect(() => channelOf('NO_SUCH_TOPIC', 'x')).toThrow('unknown subscription topic');
@@ -186,6 +189,37 @@ it('row-cache-store.lua and row-cache-schedule.lua', async () => {
     ['sku-1', false],
   ]);
   expect(heard.get('sku 2/é')!.map((message) => [message.rowId, message.cached])).toEqual([['sku 2/é', true]]);
+});
+
+it('location-append.lua and location-commit.lua', async () => {
+  const locations = new LocationRepository(client, {
+    maxDatasets: 10,
+    maxHeldBytes: 1 << 20,
+    maxUploadBytes: 1 << 20,
+    maxUploads: 10,
+    maxSamples: 5,
+  });
+  await locations.createDataset('spiele/é');
+  const uploads = await hear(TOPICS.locationUploadChanged, [uploadTopicId('spiele/é', 'u1')]);
+  const totals = await hear(TOPICS.locationTotalsChanged, ['spiele/é']);
+  const data = Buffer.from('8.8.8.8 2011-10-10 00:00:01 a\nbad line\n');
+  await locations.append('spiele/é', 'u1', 0, { data, lines: 2 }, true);
+  const [entry] = await locations.take('spiele/é', 'c', 1, 60_000);
+  expect(
+    await locations.commit('spiele/é', entry, await tallyChunk(entry.data, entry.firstLine, lazyLocator([])(), 5)),
+  ).toBe('UPLOAD_COUNTED');
+  await eventually(
+    async () => uploads.get('spiele/é:u1')!.length === 2 && totals.get('spiele/é')!.length === 1,
+    10_000,
+    10,
+  );
+  expectConforming(TOPICS.locationUploadChanged, uploads);
+  expectConforming(TOPICS.locationTotalsChanged, totals);
+  expect(uploads.get('spiele/é:u1')).toEqual([
+    { dataset: 'spiele/é', upload: 'u1', lines: 2, doneLines: 0, complete: true },
+    { dataset: 'spiele/é', upload: 'u1', lines: 2, doneLines: 2, complete: true },
+  ]);
+  expect(totals.get('spiele/é')).toEqual([{ dataset: 'spiele/é', day: '2011-10-10' }]);
 });
 
 it('the inbox, told by the API process for a chat message and for a mailbox', async () => {

@@ -302,6 +302,38 @@ describe('loadConfig', () => {
     ]);
   });
 
+  it('has the documented location settings, aggregates outside production unless told, and wants .mmdb files', () => {
+    expect(loadConfig({}).location).toEqual({
+      databases: [],
+      aggregate: true,
+      aggregateAsked: false,
+      chunkBytes: 1024 * 1024,
+      maxHeldBytes: 1024 * 1024 * 1024,
+      maxUploadBytes: 64 * 1024 * 1024 * 1024,
+      maxDatasets: 100,
+      maxUploads: 10_000,
+      maxSamples: 20,
+      claimAfterMs: 60_000,
+      maxAppendLines: 10_000,
+      maxRangeDays: 366,
+      maxWaitForRoomMs: 120_000,
+    });
+    const production = { NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(32) };
+    expect(loadConfig(production).location.aggregate).toBe(false);
+    expect(loadConfig({ ...production, LOCATION_WORKER: 'on' }).location).toMatchObject({
+      aggregate: true,
+      aggregateAsked: true,
+    });
+    expect(loadConfig({ LOCATION_DB: 'a.mmdb, /b/c.mmdb' }).location.databases).toEqual([
+      path.resolve('a.mmdb'),
+      '/b/c.mmdb',
+    ]);
+    expect(problems({ LOCATION_DB: 'cities.csv' })).toEqual([
+      `LOCATION_DB must list .mmdb files, got "${path.resolve('cities.csv')}"`,
+    ]);
+    expect(problems({ LOCATION_CHUNK_BYTES: '10', LOCATION_MAX_WAIT_MS: '999999' })).toHaveLength(2);
+  });
+
   it('listens on all interfaces and hides introspection in production', () => {
     const config = loadConfig({ NODE_ENV: 'production', JWT_SECRET: 's'.repeat(32) });
     expect(config.host).toBe('0.0.0.0');

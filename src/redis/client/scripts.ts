@@ -31,6 +31,10 @@ export type ScriptName =
   | 'lease-refresh'
   | 'lease-release'
   | 'lease-state'
+  | 'location-append'
+  | 'location-commit'
+  | 'location-create'
+  | 'location-forget'
   | 'mailbox-ack'
   | 'mailbox-send'
   | 'mailbox-take'
@@ -51,7 +55,10 @@ export type ScriptName =
   | 'task-promote'
   | 'task-reschedule';
 
-type ScriptCommand = (numKeys: number, ...keysAndArgs: (string | number)[]) => Promise<unknown>;
+/** Arguments may be bytes: log chunks are stored as sent, whatever their encoding. */
+export type ScriptArg = string | number | Buffer;
+
+type ScriptCommand = (numKeys: number, ...keysAndArgs: ScriptArg[]) => Promise<unknown>;
 
 let sources: Map<string, string> | undefined;
 
@@ -118,7 +125,7 @@ export async function runScript(
   client: RedisClient,
   name: ScriptName,
   keys: string[],
-  args: (string | number)[],
+  args: ScriptArg[],
 ): Promise<unknown> {
   const wait = READ_ONLY_SCRIPTS.has(name) ? undefined : replicaWaits.get(client);
   if (wait) return runAndWait(client, name, keys, args, wait);
@@ -146,7 +153,7 @@ async function runAndWait(
   client: RedisClient,
   name: ScriptName,
   keys: string[],
-  args: (string | number)[],
+  args: ScriptArg[],
   wait: ReplicaWait,
 ): Promise<unknown> {
   for (let attempt = 1; ; attempt++) {
@@ -219,6 +226,22 @@ const SCRIPT_ERRORS: Record<string, (message: string) => AppError> = {
   E_SELLER_FUNDS_CAP: (message) =>
     conflict(`the seller's balance would exceed MARKET_MAX_FUNDS (${message})`, 'sellerId'),
   E_ROW_CACHE_FULL: (message) => conflict(`no more rows can be scheduled (${message})`, 'rowId'),
+  E_NO_DATASET: () => notFound('no such dataset; create it with createLocationDataset', 'dataset'),
+  E_UPLOAD_OFFSET: (message) =>
+    new AppError('CONFLICT', `the upload holds ${message} lines: send from line ${message}`, {
+      argument: 'fromLine',
+      lines: Number(message),
+    }),
+  E_UPLOAD_COMPLETE: (message) =>
+    new AppError('CONFLICT', `the upload is complete (${message} lines); use a new upload id`, {
+      argument: 'upload',
+      lines: Number(message),
+    }),
+  E_UPLOAD_TOO_LARGE: (message) =>
+    new AppError('PAYLOAD_TOO_LARGE', `the upload would exceed LOCATION_MAX_UPLOAD_BYTES (${message} bytes)`, {
+      limit: Number(message),
+    }),
+  E_TOO_MANY_UPLOADS: (message) => conflict(`the dataset keeps at most ${message} uploads`, 'upload'),
   E_NOT_GUILD_MEMBER: (message) => forbidden(message || 'only members of a guild may search it'),
 };
 
