@@ -29,6 +29,7 @@ const SUITES: { name: string; quick: number; full: number }[] = [
   { name: 'autocomplete', quick: 4, full: 100 },
   { name: 'tasks', quick: 5, full: 190 },
   { name: 'market', quick: 6.5, full: 70 },
+  { name: 'location', quick: 30, full: 250 },
 ];
 
 /** dist-bench/bench/run.js: the repository is two levels up. */

@@ -1,0 +1,139 @@
+// What the location suite reads from Redis around each run: the commands the clients sent, by
+// name (a hook on ioredis's sendCommand, which every command goes through, pipelines and scripts
+// too), what Redis ran (INFO commandstats deltas, which count the calls made inside Lua as well),
+// and used_memory sampled while the run goes (used_memory_peak is never reset by RESETSTAT).
+import Redis from 'ioredis';
+
+export type Counts = Map<string, number>;
+
+/** Sent by the clients under test, and by the bench's own admin connections (left out). */
+const sent: Counts = new Map();
+const adminSent: Counts = new Map();
+const admins = new WeakSet<object>();
+let installed = false;
+
+/** Commands whose first argument names the command in commandstats (`client|setname`). */
+const CONTAINERS = new Set(['client', 'config', 'script', 'xinfo', 'memory', 'object', 'xgroup', 'function']);
+
+/**
+ * ioredis sends a script as EVALSHA, but writes it as EVAL the first time on a connection (after
+ * this hook has read its name): both count as `evalsha` here.
+ */
+const fold = (name: string): string => (name === 'eval' ? 'evalsha' : name);
+
+function statName(command: { name: string; args: unknown[] }): string {
+  const name = fold(command.name.toLowerCase());
+  if (!CONTAINERS.has(name) || command.args.length === 0) return name;
+  return `${name}|${String(command.args[0]).toLowerCase()}`;
+}
+
+const bump = (counts: Counts, name: string, by = 1): void => void counts.set(name, (counts.get(name) ?? 0) + by);
+
+export function countSentCommands(): void {
+  if (installed) return;
+  installed = true;
+  const send = Redis.prototype.sendCommand;
+  Redis.prototype.sendCommand = function (this: Redis, ...args: Parameters<Redis['sendCommand']>) {
+    bump(admins.has(this) ? adminSent : sent, statName(args[0]));
+    return send.apply(this, args);
+  };
+}
+
+/** A connection of the bench's own (INFO, CONFIG, progress polls): its commands are subtracted. */
+export function adminConnection(url: string): Redis {
+  const client = new Redis(url);
+  admins.add(client);
+  return client;
+}
+
+export const total = (counts: Counts): number => [...counts.values()].reduce((sum, n) => sum + n, 0);
+
+function minus(a: Counts, b: Counts): Counts {
+  const out: Counts = new Map();
+  for (const name of new Set([...a.keys(), ...b.keys()])) {
+    const value = (a.get(name) ?? 0) - (b.get(name) ?? 0);
+    if (value !== 0) out.set(name, value);
+  }
+  return out;
+}
+
+/** The bench's own reads, never part of a run. */
+const IGNORED = new Set(['info', 'config|resetstat', 'config|get', 'config|set']);
+
+async function commandStats(admin: Redis): Promise<Counts> {
+  const text = await admin.info('commandstats');
+  const counts: Counts = new Map();
+  for (const match of text.matchAll(/^cmdstat_(\S+?):calls=(\d+)/gm))
+    if (!IGNORED.has(match[1])) bump(counts, fold(match[1]), Number(match[2]));
+  return counts;
+}
+
+async function usedMemory(admin: Redis): Promise<number> {
+  return Number(/^used_memory:(\d+)/m.exec(await admin.info('memory'))?.[1] ?? NaN);
+}
+
+export interface Measured {
+  /** Sent by this process's clients under test during the run. */
+  sent: Counts;
+  /** What Redis ran during the run (INFO commandstats), less the admin connections' commands. */
+  ran: Counts;
+  /** Highest used_memory sampled during the run, and used_memory before it started. */
+  peakBytes: number;
+  baseBytes: number;
+}
+
+/**
+ * Starts counting: RESETSTAT, a snapshot of what was sent, and a used_memory sample every
+ * `sampleMs` (between the event loop's other work: a long synchronous tally delays a sample).
+ */
+export async function startProbe(admin: Redis, sampleMs = 20): Promise<{ finish(): Promise<Measured> }> {
+  const baseBytes = await usedMemory(admin);
+  const sent0 = new Map(sent);
+  const admin0 = new Map(adminSent);
+  await admin.config('RESETSTAT');
+  let peakBytes = baseBytes;
+  let sampling = false;
+  const timer = setInterval(() => {
+    if (sampling) return;
+    sampling = true;
+    usedMemory(admin)
+      .then((bytes) => (peakBytes = Math.max(peakBytes, bytes)))
+      .catch(() => undefined)
+      .finally(() => (sampling = false));
+  }, sampleMs);
+  return {
+    async finish() {
+      clearInterval(timer);
+      peakBytes = Math.max(peakBytes, await usedMemory(admin));
+      const ran = minus(await commandStats(admin), minus(adminSent, admin0));
+      for (const name of IGNORED) ran.delete(name);
+      return { sent: minus(sent, sent0), ran, peakBytes, baseBytes };
+    },
+  };
+}
+
+/**
+ * Commands the clients sent and those Redis ran inside scripts. `outside` adds, for commands
+ * that another process sent (the worker processes), every call of those names that Redis ran:
+ * names the product's scripts never call, so all of their calls came from clients.
+ */
+export function splitSentAndInternal(
+  measured: Measured,
+  outside: readonly string[] = [],
+): { sent: Counts; internal: Counts } {
+  const clientSent = new Map(measured.sent);
+  for (const name of outside) {
+    const ran = measured.ran.get(name) ?? 0;
+    const here = measured.sent.get(name) ?? 0;
+    if (ran > here) clientSent.set(name, ran);
+  }
+  const internal = minus(measured.ran, clientSent);
+  for (const [name, n] of internal) if (n < 0) internal.delete(name);
+  return { sent: clientSent, internal };
+}
+
+export const describeCounts = (counts: Counts): string =>
+  [...counts]
+    .sort((a, b) => b[1] - a[1])
+    .map(([name, n]) => `${name} ${n}`)
+    .join(', ');

@@ -1,0 +1,908 @@
+// Location analytics benchmark (book sections 5.3 and 6.6, issue 22): the product's ingestion
+// (files cut by LineChunker and sent through LocationRepository.append, as the HTTP upload does,
+// into a stream whose consumer group hands each chunk to one LocationAggregator, which counts it
+// locally with the IpLocator and commits the counts and the chunk's XACK in one script) against
+// the book's approach ported as it is (bench/location-book.ts), all on one redis-server, on the
+// same deterministic logs, in alternating rounds after a warm-up round. Variants:
+//
+//   book, Redis lookup   files APPENDed to Redis strings and announced by chat message; 2 workers
+//                        each read every file (GETRANGE blocks, gunzip for .gz) and count their
+//                        share of its lines (line number modulo 2), find_city_by_ip per line
+//                        (ZREVRANGEBYSCORE, or ZREVRANGEBYLEX for IPv6, then HGET), local counts
+//                        per file flushed with ZADD daily:country:<day> (which overwrites)
+//   book, local lookup   the same with the product's IpLocator in place of the Redis zset
+//   product, 1 / 2 aggr. LocationAggregator instances in this process, each with a connection of
+//                        its own, started before the upload (as long-running aggregators are),
+//                        with the product's defaults (1 MiB chunks, 200 ms idle poll; the upload
+//                        starts halfway through their idle sleep)
+//   product, 2 processes the worker as `npm run worker` runs it (dist-bench/src/worker.js, built
+//                        by `npm run bench`), LOCATION_CLAIM_AFTER_MS=1000; one of the two is
+//                        SIGKILLed while it holds a chunk, once 30% of the lines are counted, and
+//                        the other finishes alone (claiming the dead one's chunk); two fresh
+//                        processes per run, warmed on a small upload of their own first
+//
+// Per variant: lines per second end to end (first byte sent to the last count written), IP
+// lookups per second alone, Redis commands per million lines (sent by clients, split into
+// aggregate writes, lookups and chunk transfer, and run by Redis inside Lua, from INFO
+// commandstats deltas), peak used_memory sampled every 20 ms, and whether the counts equal the
+// generator's reference exactly.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { performance } from 'node:perf_hooks';
+import zlib from 'node:zlib';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type Redis from 'ioredis';
+import pino from 'pino';
+import { LineChunker } from '../src/geo/chunker';
+import { lazyLocator, type IpLocator } from '../src/geo/ip-locator';
+import { tallyChunk, type ChunkTally } from '../src/geo/tally';
+import { closeRedis, connectRedis, type RedisClient } from '../src/redis/client/connection';
+import { LOCATION_GROUP, locationKeys } from '../src/redis/keys';
+import { appendWhenRoom } from '../src/redis/location/backpressure';
+import {
+  LocationRepository,
+  type AppendResult,
+  type ChunkEntry,
+  type CommitOutcome,
+  type LocationSettings,
+} from '../src/redis/location/repository';
+import { LocationAggregator } from '../src/workers/location-aggregator';
+import {
+  copyLogsToRedis,
+  dailyCountryAggregate,
+  findCityByIp,
+  importRanges,
+  newCounters,
+  processLogsFromRedis,
+} from './location-book';
+import {
+  checkBookCountries,
+  checkProduct,
+  checkSummedCountries,
+  describeComparison,
+  exact,
+  writeLogs,
+  type Comparison,
+  type LogSet,
+} from './location-logs';
+import {
+  adminConnection,
+  countSentCommands,
+  describeCounts,
+  splitSentAndInternal,
+  startProbe,
+  total,
+  type Counts,
+} from './location-redis';
+import { pairedRatio, runSuite, Steps, summarize, type SuiteReport } from './harness/suite';
+import { withBenchRedis } from './harness/support';
+
+const QUICK_LINES = 200_000;
+const FULL_LINES = 2_000_000;
+const DAYS = 7;
+/** src/config.ts defaults: LOCATION_CHUNK_BYTES, LOCATION_MAX_HELD_BYTES, LOCATION_MAX_WAIT_MS. */
+const CHUNK_BYTES = 1024 * 1024;
+const SETTINGS: LocationSettings = {
+  maxDatasets: 100,
+  maxHeldBytes: 1024 * 1024 * 1024,
+  maxUploadBytes: 64 * 1024 * 1024 * 1024,
+  maxUploads: 10_000,
+  maxSamples: 20,
+};
+const MAX_WAIT_MS = 120_000;
+/** LOCATION_CLAIM_AFTER_MS: the product's default for in-process aggregators, low for the kill run. */
+const CLAIM_AFTER_MS = 60_000;
+const KILL_CLAIM_AFTER_MS = 1000;
+/** Share of the lines counted before one worker process is killed. */
+const KILL_AT = 0.3;
+/** LocationAggregator's default sleep when no dataset had work (its idleMs). */
+const IDLE_MS = 200;
+const RUN_TIMEOUT_MS = 300_000;
+const WORKERS = 2;
+
+const logger = pino({ level: process.env.BENCH_LOCATION_LOG ?? 'silent' });
+const WORKER_SCRIPT = path.join(__dirname, '..', 'src', 'worker.js');
+
+function settings(quick: boolean) {
+  const lines = Number(process.env.BENCH_LOCATION_LINES ?? (quick ? QUICK_LINES : FULL_LINES));
+  return {
+    lines,
+    files: Number(process.env.BENCH_LOCATION_FILES ?? (quick ? 8 : 10)),
+    rounds: Number(process.env.BENCH_LOCATION_ROUNDS ?? 2),
+    /** The warm-up round's log set: its own, smaller (most of a round is the book's Redis lookups). */
+    warmLines: Math.max(2_000, Math.round(lines / (quick ? 10 : 20))),
+    /** Addresses looked up one by one in Redis for the lookup-alone figure. */
+    zsetLookups: quick ? 10_000 : 20_000,
+  };
+}
+
+// --- the product's side -------------------------------------------------------------------------
+
+/** The repository, counting the scripts it sends: appends (chunk transfer) and commits (aggregates). */
+class CountingRepository extends LocationRepository {
+  appends = 0;
+  commits = 0;
+  /** Datasets this repository's aggregator has seen listed. */
+  readonly listed = new Set<string>();
+
+  override async datasets(): Promise<string[]> {
+    const datasets = await super.datasets();
+    for (const dataset of datasets) this.listed.add(dataset);
+    return datasets;
+  }
+
+  override async append(...args: Parameters<LocationRepository['append']>): Promise<AppendResult> {
+    this.appends += 1;
+    return super.append(...args);
+  }
+
+  override async commit(dataset: string, entry: ChunkEntry, tally: ChunkTally): Promise<CommitOutcome> {
+    this.commits += 1;
+    return super.commit(dataset, entry, tally);
+  }
+}
+
+/** One file as the HTTP upload sends it: read, gunzipped if .gz, cut by LineChunker, appended. */
+async function uploadFile(
+  repo: LocationRepository,
+  dataset: string,
+  file: { name: string; path: string },
+  chunkBytes = CHUNK_BYTES,
+): Promise<void> {
+  const chunker = new LineChunker(chunkBytes);
+  let from = 0;
+  const store = async (chunk: { data: Buffer; lines: number } | undefined, last: boolean): Promise<void> => {
+    from = (await appendWhenRoom(repo, [dataset, file.name, from, chunk, last], MAX_WAIT_MS)).lines;
+  };
+  const raw = fs.createReadStream(file.path, { highWaterMark: 64 * 1024 });
+  const body = file.name.endsWith('.gz') ? raw.pipe(zlib.createGunzip()) : raw;
+  for await (const bytes of body) for (const chunk of chunker.push(bytes as Buffer)) await store(chunk, false);
+  const rest = chunker.end();
+  if (rest.length === 0) await store(undefined, true);
+  for (let i = 0; i < rest.length; i++) await store(rest[i], i === rest.length - 1);
+}
+
+async function uploadAll(repo: LocationRepository, dataset: string, logs: LogSet, chunkBytes?: number): Promise<void> {
+  for (const file of logs.files) await uploadFile(repo, dataset, file, chunkBytes);
+}
+
+/** Lines of `dataset` counted so far, over the uploads of `logs`. */
+async function countedLines(admin: Redis, dataset: string, logs: LogSet): Promise<number> {
+  const keys = locationKeys(dataset);
+  const done = await admin.pipeline(logs.files.map((file) => ['hget', keys.upload(file.name), 'doneLines'])).exec();
+  return (done ?? []).reduce((sum, [, reply]) => sum + Number(reply ?? 0), 0);
+}
+
+/** Waits until every in-process aggregator has listed `dataset` (they list datasets every second). */
+async function aggregatorsListing(repos: CountingRepository[], dataset: string): Promise<void> {
+  const deadline = Date.now() + 15_000;
+  while (!repos.every((repo) => repo.listed.has(dataset))) {
+    if (Date.now() > deadline) throw new Error(`the aggregators did not list ${dataset}`);
+    await sleep(5);
+  }
+}
+
+/** Chunks of the worker processes' warm-up upload: small, so that both take some. */
+const WARM_CHUNK_BYTES = 64 * 1024;
+
+interface WorkerProcess {
+  child: ChildProcess;
+  consumer: string;
+  output: () => string;
+}
+
+async function spawnWorker(url: string): Promise<WorkerProcess> {
+  const child = spawn(process.execPath, [WORKER_SCRIPT], {
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: os.tmpdir(),
+      REDIS_URL: url,
+      LOCATION_WORKER: 'on',
+      LOCATION_CLAIM_AFTER_MS: String(KILL_CLAIM_AFTER_MS),
+      LOG_LEVEL: 'info',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const keep = (chunk: Buffer): void => void (output = (output + chunk.toString()).slice(-20_000));
+  child.stdout.on('data', keep);
+  child.stderr.on('data', keep);
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const started = /"location":"([^"]+)"[^\n]*"msg":"worker started"/.exec(output);
+    if (started) return { child, consumer: started[1], output: () => output };
+    if (child.exitCode !== null || Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`the worker process did not start:\n${output}`);
+    }
+    await sleep(50);
+  }
+}
+
+async function stopWorker(worker: WorkerProcess): Promise<void> {
+  if (worker.child.exitCode !== null || worker.child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => worker.child.once('exit', () => resolve()));
+  worker.child.kill('SIGTERM');
+  const timer = setTimeout(() => worker.child.kill('SIGKILL'), 10_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+// --- one run of a variant -----------------------------------------------------------------------
+
+type VariantId = 'book_redis' | 'book_local' | 'product_1' | 'product_2' | 'product_kill';
+
+const VARIANTS: { id: VariantId; label: string }[] = [
+  { id: 'book_redis', label: "book's, Redis zset lookup, 2 workers" },
+  { id: 'book_local', label: "book's, local lookup (IpLocator), 2 workers" },
+  { id: 'product_1', label: 'product, 1 aggregator (in-process)' },
+  { id: 'product_2', label: 'product, 2 aggregators (in-process)' },
+  { id: 'product_kill', label: 'product, 2 worker processes, 1 SIGKILLed' },
+];
+
+interface Categories {
+  aggregate: number;
+  lookup: number;
+  transfer: number;
+  housekeeping: number;
+}
+
+interface RunResult {
+  variant: VariantId;
+  lines: number;
+  seconds: number;
+  sent: Counts;
+  internal: Counts;
+  /** Commands sent by clients, by purpose. */
+  categories: Categories;
+  /** Redis-internal calls: stream commands (XADD, XACK, XDEL) and the rest (counts, progress, notifications). */
+  internalStream: number;
+  internalOther: number;
+  peakBytes: number;
+  baseBytes: number;
+  countries: Comparison;
+  places?: Comparison;
+  totalsExact?: boolean;
+  /** Book: the flushes added up (what ZINCRBY would have kept). */
+  summed?: Comparison;
+  notes: string[];
+  /** The kill run: whether a worker was killed mid-run, and the chunks it held as it died. */
+  kill?: { landed: boolean; orphaned: number; doneAtKill: number };
+  /** In-process runs: from the first byte sent to the first chunk committed. */
+  firstCommitMs?: number;
+}
+
+/** Connection and housekeeping commands, in no purpose's count. */
+const HOUSEKEEPING = new Set([
+  'smembers',
+  'ping',
+  'client|setname',
+  'client|info',
+  'select',
+  'hello',
+  'auth',
+  'script|load',
+]);
+const STREAM = new Set(['xadd', 'xack', 'xdel', 'xautoclaim', 'xreadgroup', 'xclaim']);
+/** Commands the worker processes send; the product's scripts call none of them. */
+const WORKER_SENT = ['evalsha', 'xautoclaim', 'xreadgroup', 'smembers', 'ping', 'client|setname', 'select'];
+
+interface Context {
+  url: string;
+  admin: Redis;
+  locator: IpLocator;
+  /** The book's connections: a publisher and one per worker. */
+  bookPublisher: Redis;
+  bookWorkers: Redis[];
+  /** The product's: the uploader's (the API server's), and one per in-process aggregator. */
+  uploader: CountingRepository;
+  aggregators: CountingRepository[];
+  workers: (WorkerProcess | undefined)[];
+  warmLogs: LogSet;
+  runs: number;
+}
+
+function internalSplit(internal: Counts): { stream: number; other: number } {
+  let stream = 0;
+  let other = 0;
+  for (const [name, n] of internal) {
+    if (STREAM.has(name)) stream += n;
+    else other += n;
+  }
+  return { stream, other };
+}
+
+async function runBook(ctx: Context, logs: LogSet, lookup: 'redis' | 'local'): Promise<RunResult> {
+  await ctx.admin.flushall();
+  const ranges = lookup === 'redis' ? await importRanges(ctx.admin, logs.addresses, ctx.locator) : 0;
+  const counters = newCounters();
+  const countryOf = (redis: Redis) =>
+    lookup === 'redis'
+      ? async (ip: string): Promise<string | undefined> => {
+          counters.lookups += 2;
+          return (await findCityByIp(redis, ip))?.[2];
+        }
+      : (ip: string): string | undefined => ctx.locator.lookup(ip)?.country;
+  const probe = await startProbe(ctx.admin);
+  const started = performance.now();
+  const workers = ctx.bookWorkers.map((redis, i) =>
+    processLogsFromRedis(redis, String(i), dailyCountryAggregate(redis, i, WORKERS, countryOf(redis), counters)),
+  );
+  const publishing = copyLogsToRedis(ctx.bookPublisher, logs.dir, 'logs:', WORKERS);
+  await Promise.all(workers);
+  const seconds = (performance.now() - started) / 1000;
+  await publishing;
+  const measured = await probe.finish();
+  const { sent, internal } = splitSentAndInternal(measured);
+  const housekeeping = [...sent].filter(([name]) => HOUSEKEEPING.has(name)).reduce((s, [, n]) => s + n, 0);
+  const split = internalSplit(internal);
+  const countries = await checkBookCountries(ctx.admin, logs);
+  const summed = checkSummedCountries(counters.summed, logs);
+  return {
+    variant: lookup === 'redis' ? 'book_redis' : 'book_local',
+    lines: logs.lines,
+    seconds,
+    sent,
+    internal,
+    categories: {
+      aggregate: counters.flushes,
+      lookup: counters.lookups,
+      transfer: total(sent) - counters.flushes - counters.lookups - housekeeping,
+      housekeeping,
+    },
+    internalStream: split.stream,
+    internalOther: split.other,
+    peakBytes: measured.peakBytes,
+    baseBytes: measured.baseBytes,
+    countries,
+    summed,
+    notes: lookup === 'redis' ? [`${ranges} ranges in the lookup zsets`] : [],
+  };
+}
+
+async function runProduct(ctx: Context, logs: LogSet, aggregators: number): Promise<RunResult> {
+  await ctx.admin.flushall();
+  const dataset = `bench-${++ctx.runs}`;
+  await ctx.uploader.createDataset(dataset);
+  const repos = ctx.aggregators.slice(0, aggregators);
+  for (const repo of [ctx.uploader, ...repos]) repo.appends = repo.commits = 0;
+  let counted = 0;
+  let lost = 0;
+  let started = 0;
+  let firstCommitMs: number | undefined;
+  let finished!: () => void;
+  const done = new Promise<void>((resolve) => (finished = resolve));
+  const workers = repos.map(
+    (repository) =>
+      new LocationAggregator({
+        repository,
+        locator: () => ctx.locator,
+        logger,
+        claimAfterMs: CLAIM_AFTER_MS,
+        maxSamples: SETTINGS.maxSamples,
+        onChunk: (_dataset, lines, committed) => {
+          firstCommitMs ??= performance.now() - started;
+          if (!committed) lost += 1;
+          else if ((counted += lines) >= logs.lines) finished();
+        },
+      }),
+  );
+  for (const worker of workers) worker.start();
+  try {
+    await aggregatorsListing(repos, dataset);
+    // They found nothing yet and sleep IDLE_MS: an upload arriving at a random time finds them
+    // halfway through that sleep, on average.
+    await sleep(IDLE_MS / 2);
+    const probe = await startProbe(ctx.admin);
+    started = performance.now();
+    await uploadAll(ctx.uploader, dataset, logs);
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      done,
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(
+          () => reject(new Error(`${dataset}: ${counted} of ${logs.lines} lines counted after ${RUN_TIMEOUT_MS} ms`)),
+          RUN_TIMEOUT_MS,
+        );
+      }),
+    ]).finally(() => clearTimeout(timer));
+    const seconds = (performance.now() - started) / 1000;
+    const measured = await probe.finish();
+    const { sent, internal } = splitSentAndInternal(measured);
+    const commits = repos.reduce((sum, repo) => sum + repo.commits, 0);
+    const appends = ctx.uploader.appends;
+    const housekeeping = [...sent].filter(([name]) => HOUSEKEEPING.has(name)).reduce((s, [, n]) => s + n, 0);
+    const split = internalSplit(internal);
+    const check = await checkProduct(ctx.admin, dataset, logs);
+    return {
+      variant: aggregators === 1 ? 'product_1' : 'product_2',
+      lines: logs.lines,
+      seconds,
+      sent,
+      internal,
+      categories: { aggregate: commits, lookup: 0, transfer: total(sent) - commits - housekeeping, housekeeping },
+      internalStream: split.stream,
+      internalOther: split.other,
+      peakBytes: measured.peakBytes,
+      baseBytes: measured.baseBytes,
+      countries: check.countries,
+      places: check.places,
+      totalsExact: check.totalsExact,
+      firstCommitMs,
+      notes: [
+        `${appends} appends, ${commits} commits${lost ? `, ${lost} lost to another aggregator` : ''}; first chunk committed after ${firstCommitMs!.toFixed(0)} ms`,
+        ...check.notes,
+      ],
+    };
+  } finally {
+    await Promise.all(workers.map((worker) => worker.stop()));
+  }
+}
+
+async function runProcesses(ctx: Context, logs: LogSet, kill: boolean): Promise<RunResult> {
+  await ctx.admin.flushall();
+  const dataset = `bench-${++ctx.runs}`;
+  // Made before the worker processes start, so their first listing has both; the warm-up
+  // dataset's chunks are waiting for them: they load the IP database and compile the hot paths.
+  const warmDataset = `${dataset}-warm`;
+  await ctx.uploader.createDataset(warmDataset);
+  await ctx.uploader.createDataset(dataset);
+  await uploadAll(ctx.uploader, warmDataset, ctx.warmLogs, WARM_CHUNK_BYTES);
+  ctx.workers = await Promise.all(Array.from({ length: WORKERS }, () => spawnWorker(ctx.url)));
+  try {
+    return await killRun(ctx, logs, kill, dataset, warmDataset);
+  } finally {
+    await Promise.all(ctx.workers.filter((w): w is WorkerProcess => w !== undefined).map(stopWorker));
+    ctx.workers = [];
+  }
+}
+
+async function killRun(
+  ctx: Context,
+  logs: LogSet,
+  kill: boolean,
+  dataset: string,
+  warmDataset: string,
+): Promise<RunResult> {
+  const warmUntil = Date.now() + 60_000;
+  for (;;) {
+    const consumers = (await ctx.admin.xinfo(
+      'CONSUMERS',
+      locationKeys(warmDataset).chunks,
+      LOCATION_GROUP,
+    )) as unknown[];
+    if (consumers.length >= WORKERS && (await countedLines(ctx.admin, warmDataset, ctx.warmLogs)) >= ctx.warmLogs.lines)
+      break;
+    if (Date.now() > warmUntil) throw new Error('the worker processes did not count the warm-up upload');
+    await sleep(20);
+  }
+  ctx.uploader.appends = 0;
+  const keys = locationKeys(dataset);
+  const probe = await startProbe(ctx.admin);
+  const started = performance.now();
+  let uploadError: unknown;
+  const uploading = uploadAll(ctx.uploader, dataset, logs).catch((error: unknown) => (uploadError = error));
+  let killed: RunResult['kill'] = kill ? { landed: false, orphaned: 0, doneAtKill: 0 } : undefined;
+  for (;;) {
+    if (uploadError) throw uploadError instanceof Error ? uploadError : new Error(String(uploadError));
+    const poll = ctx.admin.pipeline();
+    for (const file of logs.files) poll.hget(keys.upload(file.name), 'doneLines');
+    poll.xpending(keys.chunks, LOCATION_GROUP);
+    const replies = ((await poll.exec()) ?? []).map(([error, reply]) => {
+      if (error) throw error;
+      return reply;
+    });
+    const counted = replies.slice(0, logs.files.length).reduce((sum: number, reply) => sum + Number(reply ?? 0), 0);
+    if (counted >= logs.lines) break;
+    if (killed && !killed.landed && counted >= KILL_AT * logs.lines) {
+      const summary = replies[logs.files.length] as [number, string | null, string | null, [string, string][] | null];
+      const holding = new Map((summary[3] ?? []).map(([consumer, count]) => [consumer, Number(count)]));
+      const victim = ctx.workers.findIndex((worker) => (holding.get(worker!.consumer) ?? 0) > 0);
+      if (victim !== -1) {
+        const worker = ctx.workers[victim]!;
+        const exited = new Promise<void>((resolve) => worker.child.once('exit', () => resolve()));
+        worker.child.kill('SIGKILL');
+        ctx.workers[victim] = undefined;
+        await exited;
+        // What it held as it died: chunks only another aggregator's XAUTOCLAIM can finish.
+        const orphaned = await ctx.admin.xpending(keys.chunks, LOCATION_GROUP, '-', '+', 100, worker.consumer);
+        killed = { landed: true, orphaned: orphaned.length, doneAtKill: counted };
+      }
+    }
+    if (performance.now() - started > RUN_TIMEOUT_MS)
+      throw new Error(`${dataset}: ${counted} of ${logs.lines} lines counted after ${RUN_TIMEOUT_MS} ms`);
+    await sleep(10);
+  }
+  const seconds = (performance.now() - started) / 1000;
+  await uploading;
+  const measured = await probe.finish();
+  const { sent, internal } = splitSentAndInternal(measured, WORKER_SENT);
+  // Every EVALSHA not sent by this process is a worker's commit.
+  const commits = (sent.get('evalsha') ?? 0) - ctx.uploader.appends;
+  const housekeeping = [...sent].filter(([name]) => HOUSEKEEPING.has(name)).reduce((s, [, n]) => s + n, 0);
+  const split = internalSplit(internal);
+  const check = await checkProduct(ctx.admin, dataset, logs);
+  const notes = [`${ctx.uploader.appends} appends, ${commits} commits`, ...check.notes];
+  if (killed?.landed)
+    notes.push(
+      `SIGKILL after ${killed.doneAtKill} of ${logs.lines} lines counted; the killed worker died holding ${killed.orphaned} chunk(s), left for the survivor to claim`,
+    );
+  else if (killed) notes.push('the kill did not land: the run ended before a worker held a chunk past 30%');
+  return {
+    variant: 'product_kill',
+    lines: logs.lines,
+    seconds,
+    sent,
+    internal,
+    categories: { aggregate: commits, lookup: 0, transfer: total(sent) - commits - housekeeping, housekeeping },
+    internalStream: split.stream,
+    internalOther: split.other,
+    peakBytes: measured.peakBytes,
+    baseBytes: measured.baseBytes,
+    countries: check.countries,
+    places: check.places,
+    totalsExact: check.totalsExact,
+    notes,
+    kill: killed,
+  };
+}
+
+async function runVariant(ctx: Context, logs: LogSet, variant: VariantId, warm: boolean): Promise<RunResult> {
+  switch (variant) {
+    case 'book_redis':
+      return runBook(ctx, logs, 'redis');
+    case 'book_local':
+      return runBook(ctx, logs, 'local');
+    case 'product_1':
+      return runProduct(ctx, logs, 1);
+    case 'product_2':
+      return runProduct(ctx, logs, 2);
+    case 'product_kill':
+      return runProcesses(ctx, logs, !warm);
+  }
+}
+
+// --- lookups alone ------------------------------------------------------------------------------
+
+interface Lookups {
+  /** find_city_by_ip on one connection, one at a time (2 round trips each). */
+  redis: number;
+  /** IpLocator.lookup. */
+  local: number;
+  /** tallyChunk over a 1 MiB chunk: parse, check, look up and count (lines/s). */
+  tally: number;
+}
+
+async function measureLookups(ctx: Context, logs: LogSet, zsetLookups: number): Promise<Lookups> {
+  await ctx.admin.flushall();
+  await importRanges(ctx.admin, logs.addresses, ctx.locator);
+  const redis = ctx.bookWorkers[0];
+  const some = logs.sample.slice(0, zsetLookups);
+  const countries: (string | undefined)[] = [];
+  let started = performance.now();
+  for (const ip of some) countries.push((await findCityByIp(redis, ip))?.[2]);
+  const redisRate = some.length / ((performance.now() - started) / 1000);
+  const mismatched = some.filter((ip, i) => countries[i] !== ctx.locator.lookup(ip)?.country).length;
+  if (mismatched > 0)
+    throw new Error(`the book's lookup table placed ${mismatched} addresses elsewhere than IpLocator`);
+  await ctx.admin.flushall();
+  started = performance.now();
+  let found = 0;
+  for (const ip of logs.sample) if (ctx.locator.lookup(ip)) found += 1;
+  const localRate = logs.sample.length / ((performance.now() - started) / 1000);
+  if (found === 0) throw new Error('no address found');
+  const first = logs.files.find((file) => !file.name.endsWith('.gz'))!;
+  const data = fs.readFileSync(first.path);
+  const end = data.lastIndexOf(0x0a, CHUNK_BYTES);
+  const chunk = data.subarray(0, end + 1);
+  started = performance.now();
+  let lines = 0;
+  for (let i = 0; i < 5; i++) lines += (await tallyChunk(chunk, 1, ctx.locator, SETTINGS.maxSamples)).lines;
+  const tallyRate = lines / ((performance.now() - started) / 1000);
+  return { redis: redisRate, local: localRate, tally: tallyRate };
+}
+
+// --- reporting ----------------------------------------------------------------------------------
+
+const perMillion = (n: number, lines: number): number => (n * 1_000_000) / lines;
+const mb = (bytes: number): string => (bytes / 1024 / 1024).toFixed(1);
+
+function roundLine(run: RunResult): string {
+  const c = run.categories;
+  const pm = (n: number): string => perMillion(n, run.lines).toFixed(0);
+  const verdict = run.variant.startsWith('book')
+    ? `countries ${describeComparison(run.countries)}; flushes summed ${describeComparison(run.summed!)}`
+    : `countries ${describeComparison(run.countries)}; regions+cities ${describeComparison(run.places!)}; totals ${run.totalsExact ? 'exact' : 'WRONG'}`;
+  return (
+    `    ${run.variant.padEnd(13)} ${(run.lines / run.seconds).toFixed(0).padStart(8)} lines/s (${run.seconds.toFixed(2)} s); ` +
+    `per M lines sent: aggregate ${pm(c.aggregate)}, lookup ${pm(c.lookup)}, transfer ${pm(c.transfer)}, other ${pm(c.housekeeping)}; ` +
+    `in Lua: stream ${pm(run.internalStream)}, other ${pm(run.internalOther)}; peak used_memory ${mb(run.peakBytes)} MB ` +
+    `(+${mb(run.peakBytes - run.baseBytes)}); ${verdict}` +
+    (run.notes.length ? `\n      ${run.notes.join('; ')}` : '') +
+    `\n      sent: ${describeCounts(run.sent)}\n      in Lua: ${describeCounts(run.internal) || 'none'}`
+  );
+}
+
+const isExact = (run: RunResult): boolean =>
+  run.variant.startsWith('book')
+    ? exact(run.countries)
+    : exact(run.countries) && exact(run.places!) && run.totalsExact === true && (!run.kill || run.kill.landed);
+
+function report(
+  suite: SuiteReport,
+  results: Map<VariantId, RunResult[]>,
+  lookups: Lookups[],
+  logs: LogSet,
+  warm: LogSet,
+  rounds: number,
+): void {
+  const rates = (id: VariantId): number[] => results.get(id)!.map((run) => run.lines / run.seconds);
+  const sumOf = (id: VariantId, pick: (run: RunResult) => number): number =>
+    results.get(id)!.reduce((sum, run) => sum + pick(run), 0);
+  const linesOf = (id: VariantId): number => sumOf(id, (run) => run.lines);
+  const lookupRate = (id: VariantId): number[] => lookups.map((l) => (id === 'book_redis' ? l.redis : l.local));
+  const rows: string[][] = [];
+  for (const { id, label } of VARIANTS) {
+    const runs = results.get(id)!;
+    const r = rates(id);
+    const pm = (pick: (run: RunResult) => number): string => perMillion(sumOf(id, pick), linesOf(id)).toFixed(0);
+    const peak = Math.max(...runs.map((run) => run.peakBytes - run.baseBytes));
+    const last = runs[runs.length - 1];
+    const verdict = runs.every(isExact)
+      ? id.startsWith('book')
+        ? 'exact'
+        : 'exact (countries, regions, cities, totals)'
+      : id.startsWith('book')
+        ? `WRONG (${last.countries.wrong}/${last.countries.compared} day-country counts; ${last.countries.stored} of ${last.countries.expected} visits)`
+        : `WRONG (${describeComparison(last.countries)}; ${describeComparison(last.places!)})`;
+    rows.push([
+      label,
+      `${summarize(r).value.toFixed(0)} (${Math.min(...r).toFixed(0)}-${Math.max(...r).toFixed(0)})`,
+      summarize(lookupRate(id)).value.toFixed(0),
+      pm((run) => run.categories.aggregate),
+      pm((run) => run.categories.lookup),
+      pm((run) => run.categories.transfer),
+      pm((run) => run.internalOther),
+      pm((run) => run.internalStream),
+      mb(peak),
+      verdict,
+    ]);
+  }
+  suite.table(
+    `location summary: ${logs.lines} lines in ${logs.files.length} files over ${logs.days.length} days (medians of ${rounds} round${rounds === 1 ? '' : 's'}, with the range; commands over all measured rounds)`,
+    [
+      'variant',
+      'lines/s end to end',
+      'lookups/s alone',
+      'sent: aggregate writes /M lines',
+      'sent: lookups /M',
+      'sent: chunk transfer /M',
+      'in Lua: counts & progress /M',
+      'in Lua: stream /M',
+      'peak used_memory MB',
+      'result against the reference',
+    ],
+    rows,
+    1,
+  );
+
+  const book = rates('book_redis');
+  suite.figure({
+    id: 'location.product2_vs_book',
+    label: "lines/s end to end: product (2 in-process aggregators) / book's port (Redis lookup, 2 workers)",
+    unit: 'x',
+    ...pairedRatio(rates('product_2'), book),
+    target: { op: '>=', value: 10 },
+  });
+  suite.figure({
+    id: 'location.product1_vs_book',
+    label: "lines/s end to end: product (1 aggregator) / book's port (Redis lookup, 2 workers)",
+    unit: 'x',
+    ...pairedRatio(rates('product_1'), book),
+  });
+  suite.figure({
+    id: 'location.product2_vs_book_local',
+    label: "lines/s end to end: product (2 aggregators) / book's with a local lookup (2 workers)",
+    unit: 'x',
+    ...pairedRatio(rates('product_2'), rates('book_local')),
+  });
+  for (const { id, label } of VARIANTS) {
+    suite.figure({
+      id: `location.${id}.rate`,
+      label: `${label}: end to end`,
+      unit: 'lines/s',
+      ...summarize(rates(id)),
+    });
+  }
+  suite.figure({
+    id: 'location.lookup.redis',
+    label: "IP lookups alone: the book's find_city_by_ip (ZREVRANGEBYSCORE + HGET, one connection)",
+    unit: 'lookups/s',
+    ...summarize(lookups.map((l) => l.redis)),
+  });
+  suite.figure({
+    id: 'location.lookup.local',
+    label: 'IP lookups alone: IpLocator (the product, and the book with a local lookup)',
+    unit: 'lookups/s',
+    ...summarize(lookups.map((l) => l.local)),
+  });
+  suite.figure({
+    id: 'location.tally',
+    label: 'tallyChunk alone (parse, check, look up, count a 1 MiB chunk)',
+    unit: 'lines/s',
+    ...summarize(lookups.map((l) => l.tally)),
+  });
+  for (const id of ['product_1', 'product_2', 'product_kill'] as const) {
+    suite.figure({
+      id: `location.${id}.aggregate_commands`,
+      label: `${VARIANTS.find((v) => v.id === id)!.label}: client-sent aggregate writes (commit scripts) per million lines`,
+      unit: 'commands',
+      value: perMillion(
+        sumOf(id, (run) => run.categories.aggregate),
+        linesOf(id),
+      ),
+      target: { op: '<=', value: 1000 },
+    });
+    suite.figure({
+      id: `location.${id}.transfer_commands`,
+      label: `${VARIANTS.find((v) => v.id === id)!.label}: client-sent chunk transfer (append scripts, XREADGROUP, XAUTOCLAIM) per million lines`,
+      unit: 'commands',
+      value: perMillion(
+        sumOf(id, (run) => run.categories.transfer),
+        linesOf(id),
+      ),
+    });
+    suite.figure({
+      id: `location.${id}.internal_commands`,
+      label: `${VARIANTS.find((v) => v.id === id)!.label}: commands run inside Lua per million lines`,
+      unit: 'commands',
+      value: perMillion(
+        sumOf(id, (run) => run.internalStream + run.internalOther),
+        linesOf(id),
+      ),
+    });
+  }
+  for (const id of ['book_redis', 'book_local'] as const) {
+    suite.figure({
+      id: `location.${id}.commands`,
+      label: `${VARIANTS.find((v) => v.id === id)!.label}: client-sent commands per million lines (lookups, flushes, file transfer)`,
+      unit: 'commands',
+      value: perMillion(
+        sumOf(id, (run) => total(run.sent)),
+        linesOf(id),
+      ),
+    });
+  }
+  for (const { id, label } of VARIANTS) {
+    suite.figure({
+      id: `location.${id}.peak_memory`,
+      label: `${label}: peak used_memory above the run's start (sampled)`,
+      unit: 'MB',
+      value: Number(mb(Math.max(...results.get(id)!.map((run) => run.peakBytes - run.baseBytes)))),
+    });
+  }
+  for (const { id, label } of VARIANTS) {
+    const product = !id.startsWith('book');
+    suite.figure({
+      id: `location.${id}.exact`,
+      label: `${label}: ${product ? 'countries, regions, cities and totals' : 'countries per day'} equal the reference (1 yes, 0 no)`,
+      unit: 'exact',
+      value: results.get(id)!.every(isExact) ? 1 : 0,
+      ...(product ? { target: { op: '==' as const, value: 1 } } : {}),
+    });
+  }
+
+  const bookRun = results.get('book_redis')!.at(-1)!;
+  suite.note(
+    `Logs: the product's LogGenerator (2000 places, 10% of them carrying 90% of the lines, 10% IPv6, 0.1% malformed), ${logs.lines} lines over ${logs.days.length} days in ${logs.files.length} files, every second one gzipped, so each day runs across files; the generator's own count is the reference.`,
+  );
+  suite.note(
+    `Book's port: ${bookRun.notes.join('')}: one range start per distinct address in the logs, the start of the DB-IP range that holds it, so every address resolves as with the full table (which has millions of ranges: memory is not comparable); IPv6 by ZREVRANGEBYLEX over hex range starts.`,
+  );
+  suite.note(
+    `Book's ZADD flush is ${exact(bookRun.countries) ? 'exact here' : 'WRONG'}: each file, and each worker's share of it, overwrites the day's counts (${describeComparison(bookRun.countries)}); the same flushes added up (as ZINCRBY would) are ${describeComparison(bookRun.summed!)}, so the lookups are right and the ZADD is what loses counts.`,
+  );
+  suite.note(
+    'Product: files read from disk, gunzipped, cut by LineChunker (1 MiB chunks) and sent with LocationRepository.append (appendWhenRoom) one after another on one connection, as the HTTP upload does (without its gzip hold-back); end to end until every chunk is committed.',
+  );
+  const inProcess = [...results.get('product_1')!, ...results.get('product_2')!];
+  const firstCommit = summarize(inProcess.map((run) => run.firstCommitMs ?? NaN)).value;
+  const runSeconds = summarize(inProcess.map((run) => run.seconds)).value;
+  suite.note(
+    `Product latency inside the rate: idle aggregators poll every ${IDLE_MS} ms (the product's default; the upload starts ${IDLE_MS / 2} ms into their sleep, the average case) and count a 1 MiB chunk in one go, so the first chunk was committed ${firstCommit.toFixed(0)} ms after the first byte sent (median of the in-process runs, which took ${runSeconds.toFixed(2)} s): fixed costs that weigh less the more lines a run has.`,
+  );
+  const kills = results.get('product_kill')!.map((run) => run.kill);
+  suite.note(
+    `Kill run: 2 worker processes (dist-bench/src/worker.js, LOCATION_CLAIM_AFTER_MS=${KILL_CLAIM_AFTER_MS}); one SIGKILLed while holding a chunk once ${KILL_AT * 100}% of the lines were counted (${kills.filter((k) => k?.landed).length} of ${kills.length} kills landed, leaving ${kills.map((k) => k?.orphaned ?? 0).join(', ')} chunk(s) held by the dead worker); its rate includes the ${KILL_CLAIM_AFTER_MS} ms before the survivor claims them.`,
+  );
+  suite.note(
+    'Commands: INFO commandstats deltas over the run, less the bench\'s own INFO/XPENDING polls. "sent" is what clients sent (counted on this process\'s connections; for the worker processes, every call of the commands they send, which the scripts never call); "in Lua" is what Redis ran inside scripts (commandstats counts those too). Aggregate writes: the commit script (product), the ZADD flushes (book); chunk transfer: append scripts, XREADGROUP, XAUTOCLAIM (product), APPEND, GETRANGE and the chat messages (book).',
+  );
+  suite.note(
+    `Warm-up: one round of every variant on a smaller log set (${warm.lines} lines, its own seed, 2 files, checked against its own reference), which loads the IP database and the scripts and compiles the hot paths; the worker processes, new for each run, first count that set in 64 KiB chunks (both must have taken some). Then the measured rounds, variants in the same order each round.`,
+  );
+}
+
+runSuite(
+  'location',
+  "Location analytics (book 5.3, 6.6): chunk stream + one-script commit, against the book's file distribution and ZSET lookup",
+  async (suite, quick) => {
+    const { lines, files, rounds, warmLines, zsetLookups } = settings(quick);
+    countSentCommands();
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ria-bench-location-'));
+    const locator = lazyLocator([])();
+    const steps = new Steps(1 + (rounds + 1) * (VARIANTS.length + 1));
+    steps.step('writing the logs');
+    let began = performance.now();
+    const warmLogs = writeLogs(path.join(dir, 'warm'), locator, {
+      lines: warmLines,
+      files: 2,
+      days: 2,
+      seed: 2,
+      prefix: 'warm',
+    });
+    const logs = writeLogs(path.join(dir, 'logs'), locator, { lines, files, days: DAYS, seed: 1, prefix: 'game' });
+    console.log(
+      `location benchmark: ${logs.lines} lines (${mb(logs.files.reduce((s, f) => s + f.rawBytes, 0))} MB, ` +
+        `${mb(logs.files.reduce((s, f) => s + f.bytes, 0))} MB on disk) in ${logs.files.length} files over ${logs.days.length} days, ` +
+        `${logs.addresses.size} distinct addresses, ${logs.reference.refused} malformed lines; written in ${((performance.now() - began) / 1000).toFixed(1)} s. ` +
+        `Warm-up set: ${warmLogs.lines} lines. 1 warm-up round + ${rounds} measured.`,
+    );
+    await withBenchRedis(async (url) => {
+      const admin = adminConnection(url);
+      const connect = async (name: string): Promise<RedisClient> =>
+        connectRedis(url, { name, logger, commandTimeoutMs: 30_000 });
+      const clients: RedisClient[] = [];
+      for (const name of ['book-publisher', 'book-0', 'book-1', 'uploader', 'aggregator-0', 'aggregator-1'])
+        clients.push(await connect(`bench:${name}`));
+      const [bookPublisher, book0, book1] = clients as Redis[];
+      const bookWorkers = [book0, book1];
+      const uploader = new CountingRepository(clients[3], SETTINGS);
+      const aggregators = [new CountingRepository(clients[4], SETTINGS), new CountingRepository(clients[5], SETTINGS)];
+      const ctx: Context = {
+        url,
+        admin,
+        locator,
+        bookPublisher,
+        bookWorkers,
+        uploader,
+        aggregators,
+        workers: [],
+        warmLogs,
+        runs: 0,
+      };
+      const results = new Map<VariantId, RunResult[]>(VARIANTS.map((v) => [v.id, []]));
+      const lookups: Lookups[] = [];
+      try {
+        for (let round = 0; round <= rounds; round++) {
+          const warm = round === 0;
+          const set = warm ? warmLogs : logs;
+          console.log(warm ? 'warm-up round:' : `round ${round}/${rounds}:`);
+          for (const { id } of VARIANTS) {
+            steps.step(`${id}, ${warm ? 'warm-up' : `round ${round}/${rounds}`}`);
+            began = performance.now();
+            const run = await runVariant(ctx, set, id, warm);
+            console.log(roundLine(run));
+            if (!warm) results.get(id)!.push(run);
+            else if (!isExact(run) && !id.startsWith('book'))
+              throw new Error(`${id} was not exact in the warm-up round: ${run.notes.join('; ')}`);
+          }
+          steps.step(`lookups alone, ${warm ? 'warm-up' : `round ${round}/${rounds}`}`);
+          const measured = await measureLookups(ctx, set, warm ? Math.ceil(zsetLookups / 4) : zsetLookups);
+          console.log(
+            `    lookups alone: find_city_by_ip ${measured.redis.toFixed(0)}/s, IpLocator ${measured.local.toFixed(0)}/s, tallyChunk ${measured.tally.toFixed(0)} lines/s`,
+          );
+          if (!warm) lookups.push(measured);
+        }
+        report(suite, results, lookups, logs, warmLogs, rounds);
+      } finally {
+        await Promise.all(ctx.workers.filter((w): w is WorkerProcess => w !== undefined).map(stopWorker));
+        for (const client of clients) await closeRedis(client);
+        admin.disconnect();
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
+    });
+  },
+);
