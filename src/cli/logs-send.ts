@@ -236,6 +236,8 @@ async function sendFrom(options: Options, file: string, upload: string, bar: Pro
 
 async function sendFile(options: Options, file: string, bar: ProgressLine): Promise<string> {
   const upload = uploadId(file, fs.statSync(file));
+  // Named first, so its progress can be watched (locationUploadChanged) while it is sent.
+  console.error(`${file}: upload ${upload} of dataset ${options.dataset}`);
   let lastLines = -1;
   for (let attempt = 1; ; attempt++) {
     try {
@@ -286,7 +288,7 @@ async function main(): Promise<void> {
   for (const file of given.files) {
     const upload = await sendFile(given, file, bar);
     bar.end();
-    console.error(`${file}: sent as upload ${upload} of dataset ${given.dataset}`);
+    console.error(`${file}: sent`);
     uploads.push({ file, upload });
   }
   if (given.wait) await waitCounted(given, uploads, bar);
