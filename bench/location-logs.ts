@@ -158,13 +158,15 @@ export const describeComparison = (c: Comparison): string =>
     ? `exact (${c.compared} counts)`
     : `WRONG: ${c.wrong} of ${c.compared} counts differ; ${c.stored} visits stored, ${c.expected} in the reference`;
 
-/** The book's `daily:country:<day>` zsets against the reference. */
-export async function checkBookCountries(admin: Redis, logs: LogSet): Promise<Comparison> {
-  const stored = await admin.keys('daily:country:*');
-  const days = [...new Set([...logs.days, ...stored.map((key) => key.slice('daily:country:'.length))])];
+/** Countries per day, as `countriesOf` finds them, against the reference. */
+async function compareCountries(
+  logs: LogSet,
+  days: Iterable<string>,
+  countriesOf: (day: string) => Promise<Map<string, number>> | Map<string, number>,
+): Promise<Comparison> {
   const result: Comparison = { compared: 0, wrong: 0, stored: 0, expected: 0 };
-  for (const day of days) {
-    const found = pairsToMap(await admin.zrange(`daily:country:${day}`, 0, -1, 'WITHSCORES'));
+  for (const day of new Set([...logs.days, ...days])) {
+    const found = await countriesOf(day);
     const expected = referenceCountries(logs, day);
     result.compared += new Set([...found.keys(), ...expected.keys()]).size;
     result.wrong += differing(found, expected);
@@ -174,18 +176,19 @@ export async function checkBookCountries(admin: Redis, logs: LogSet): Promise<Co
   return result;
 }
 
+/** The book's `daily:country:<day>` zsets against the reference. */
+export async function checkBookCountries(admin: Redis, logs: LogSet): Promise<Comparison> {
+  const stored = await admin.keys('daily:country:*');
+  return compareCountries(
+    logs,
+    stored.map((key) => key.slice('daily:country:'.length)),
+    async (day) => pairsToMap(await admin.zrange(`daily:country:${day}`, 0, -1, 'WITHSCORES')),
+  );
+}
+
 /** Counts added up in the bench (what ZINCRBY would have left) against the reference. */
-export function checkSummedCountries(summed: Map<string, Map<string, number>>, logs: LogSet): Comparison {
-  const result: Comparison = { compared: 0, wrong: 0, stored: 0, expected: 0 };
-  for (const day of new Set([...logs.days, ...summed.keys()])) {
-    const found = summed.get(day) ?? new Map<string, number>();
-    const expected = referenceCountries(logs, day);
-    result.compared += new Set([...found.keys(), ...expected.keys()]).size;
-    result.wrong += differing(found, expected);
-    result.stored += sum(found);
-    result.expected += sum(expected);
-  }
-  return result;
+export function checkSummedCountries(summed: Map<string, Map<string, number>>, logs: LogSet): Promise<Comparison> {
+  return compareCountries(logs, summed.keys(), (day) => summed.get(day) ?? new Map<string, number>());
 }
 
 export interface ProductCheck {

@@ -66,6 +66,7 @@ import {
   writeLogs,
   type Comparison,
   type LogSet,
+  type ProductCheck,
 } from './location-logs';
 import {
   adminConnection,
@@ -75,6 +76,7 @@ import {
   startProbe,
   total,
   type Counts,
+  type Measured,
 } from './location-redis';
 import { pairedRatio, runSuite, Steps, summarize, type SuiteReport } from './harness/suite';
 import { withBenchRedis } from './harness/support';
@@ -339,7 +341,7 @@ async function runBook(ctx: Context, logs: LogSet, lookup: 'redis' | 'local'): P
   const housekeeping = [...sent].filter(([name]) => HOUSEKEEPING.has(name)).reduce((s, [, n]) => s + n, 0);
   const split = internalSplit(internal);
   const countries = await checkBookCountries(ctx.admin, logs);
-  const summed = checkSummedCountries(counters.summed, logs);
+  const summed = await checkSummedCountries(counters.summed, logs);
   return {
     variant: lookup === 'redis' ? 'book_redis' : 'book_local',
     lines: logs.lines,
@@ -359,6 +361,41 @@ async function runBook(ctx: Context, logs: LogSet, lookup: 'redis' | 'local'): P
     countries,
     summed,
     notes: lookup === 'redis' ? [`${ranges} ranges in the lookup zsets`] : [],
+  };
+}
+
+/** What a product run measured, and whether its counts equal the reference. */
+async function productResult(
+  ctx: Context,
+  run: { variant: VariantId; dataset: string; logs: LogSet; seconds: number; commits: number },
+  measured: Measured,
+  sentAndInternal: { sent: Counts; internal: Counts },
+  notes: (check: ProductCheck) => string[],
+): Promise<RunResult> {
+  const { sent, internal } = sentAndInternal;
+  const housekeeping = [...sent].filter(([name]) => HOUSEKEEPING.has(name)).reduce((s, [, n]) => s + n, 0);
+  const split = internalSplit(internal);
+  const check = await checkProduct(ctx.admin, run.dataset, run.logs);
+  return {
+    variant: run.variant,
+    lines: run.logs.lines,
+    seconds: run.seconds,
+    sent,
+    internal,
+    categories: {
+      aggregate: run.commits,
+      lookup: 0,
+      transfer: total(sent) - run.commits - housekeeping,
+      housekeeping,
+    },
+    internalStream: split.stream,
+    internalOther: split.other,
+    peakBytes: measured.peakBytes,
+    baseBytes: measured.baseBytes,
+    countries: check.countries,
+    places: check.places,
+    totalsExact: check.totalsExact,
+    notes: notes(check),
   };
 }
 
@@ -410,32 +447,20 @@ async function runProduct(ctx: Context, logs: LogSet, aggregators: number): Prom
     ]).finally(() => clearTimeout(timer));
     const seconds = (performance.now() - started) / 1000;
     const measured = await probe.finish();
-    const { sent, internal } = splitSentAndInternal(measured);
     const commits = repos.reduce((sum, repo) => sum + repo.commits, 0);
     const appends = ctx.uploader.appends;
-    const housekeeping = [...sent].filter(([name]) => HOUSEKEEPING.has(name)).reduce((s, [, n]) => s + n, 0);
-    const split = internalSplit(internal);
-    const check = await checkProduct(ctx.admin, dataset, logs);
-    return {
-      variant: aggregators === 1 ? 'product_1' : 'product_2',
-      lines: logs.lines,
-      seconds,
-      sent,
-      internal,
-      categories: { aggregate: commits, lookup: 0, transfer: total(sent) - commits - housekeeping, housekeeping },
-      internalStream: split.stream,
-      internalOther: split.other,
-      peakBytes: measured.peakBytes,
-      baseBytes: measured.baseBytes,
-      countries: check.countries,
-      places: check.places,
-      totalsExact: check.totalsExact,
-      firstCommitMs,
-      notes: [
+    const variant = aggregators === 1 ? 'product_1' : 'product_2';
+    const result = await productResult(
+      ctx,
+      { variant, dataset, logs, seconds, commits },
+      measured,
+      splitSentAndInternal(measured),
+      (check) => [
         `${appends} appends, ${commits} commits${lost ? `, ${lost} lost to another aggregator` : ''}; first chunk committed after ${firstCommitMs!.toFixed(0)} ms`,
         ...check.notes,
       ],
-    };
+    );
+    return { ...result, firstCommitMs };
   } finally {
     await Promise.all(workers.map((worker) => worker.stop()));
   }
@@ -518,35 +543,26 @@ async function killRun(
   const seconds = (performance.now() - started) / 1000;
   await uploading;
   const measured = await probe.finish();
-  const { sent, internal } = splitSentAndInternal(measured, WORKER_SENT);
+  const sentAndInternal = splitSentAndInternal(measured, WORKER_SENT);
   // Every EVALSHA not sent by this process is a worker's commit.
-  const commits = (sent.get('evalsha') ?? 0) - ctx.uploader.appends;
-  const housekeeping = [...sent].filter(([name]) => HOUSEKEEPING.has(name)).reduce((s, [, n]) => s + n, 0);
-  const split = internalSplit(internal);
-  const check = await checkProduct(ctx.admin, dataset, logs);
-  const notes = [`${ctx.uploader.appends} appends, ${commits} commits`, ...check.notes];
-  if (killed?.landed)
-    notes.push(
-      `SIGKILL after ${killed.doneAtKill} of ${logs.lines} lines counted; the killed worker died holding ${killed.orphaned} chunk(s), left for the survivor to claim`,
-    );
-  else if (killed) notes.push('the kill did not land: the run ended before a worker held a chunk past 30%');
-  return {
-    variant: 'product_kill',
-    lines: logs.lines,
-    seconds,
-    sent,
-    internal,
-    categories: { aggregate: commits, lookup: 0, transfer: total(sent) - commits - housekeeping, housekeeping },
-    internalStream: split.stream,
-    internalOther: split.other,
-    peakBytes: measured.peakBytes,
-    baseBytes: measured.baseBytes,
-    countries: check.countries,
-    places: check.places,
-    totalsExact: check.totalsExact,
-    notes,
-    kill: killed,
-  };
+  const commits = (sentAndInternal.sent.get('evalsha') ?? 0) - ctx.uploader.appends;
+  const appends = ctx.uploader.appends;
+  const result = await productResult(
+    ctx,
+    { variant: 'product_kill', dataset, logs, seconds, commits },
+    measured,
+    sentAndInternal,
+    (check) => {
+      const notes = [`${appends} appends, ${commits} commits`, ...check.notes];
+      if (killed?.landed)
+        notes.push(
+          `SIGKILL after ${killed.doneAtKill} of ${logs.lines} lines counted; the killed worker died holding ${killed.orphaned} chunk(s), left for the survivor to claim`,
+        );
+      else if (killed) notes.push('the kill did not land: the run ended before a worker held a chunk past 30%');
+      return notes;
+    },
+  );
+  return { ...result, kill: killed };
 }
 
 async function runVariant(ctx: Context, logs: LogSet, variant: VariantId, warm: boolean): Promise<RunResult> {

@@ -71,8 +71,7 @@ async function main(): Promise<void> {
           repository: new LocationRepository(commands, config.location),
           locator: lazyLocator(config.location.databases),
           logger,
-          claimAfterMs: config.location.claimAfterMs,
-          maxSamples: config.location.maxSamples,
+          ...config.location,
         })
       : undefined;
     aggregator?.start();

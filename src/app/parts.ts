@@ -164,15 +164,7 @@ export async function buildParts(config: Config, logger: Logger, teardown: Teard
     workers.push(new RowCacheRefresher({ repository: rowCache, source: rowSource, logger, ...config.rowCache }));
   }
   if (config.location.aggregate) {
-    workers.push(
-      new LocationAggregator({
-        repository: locations,
-        locator,
-        logger,
-        claimAfterMs: config.location.claimAfterMs,
-        maxSamples: config.location.maxSamples,
-      }),
-    );
+    workers.push(new LocationAggregator({ repository: locations, locator, logger, ...config.location }));
   }
   for (const worker of workers) worker.start();
   teardown.add(async () => {

@@ -288,7 +288,5 @@ export function locationKeys(dataset: string) {
   };
 }
 
-export type LocationKeys = ReturnType<typeof locationKeys>;
-
 /** Consumer group of the chunk streams. */
 export const LOCATION_GROUP = 'aggregators';

@@ -1,7 +1,7 @@
 // What every resolver gets, over HTTP and WebSocket alike, and the one check behind @Authorized.
 import type { AuthChecker } from 'type-graphql';
-import { isExpired, SERVICE_ROLE, type Principal } from '../security/auth';
-import { forbidden, unauthenticated } from '../common/errors';
+import { authorize, type Principal } from '../security/auth';
+import { unauthenticated } from '../common/errors';
 import type { Logger } from '../common/logger';
 
 export interface GraphQLContext {
@@ -41,20 +41,9 @@ export function createContext(parts: {
   };
 }
 
-/**
- * @Authorized() needs any valid caller; @Authorized(SERVICE_ROLE) a service caller. Any other role
- * must be in the token's roles: a role this checker did not know would otherwise let anyone in.
- */
+/** @Authorized() needs any valid caller; @Authorized(SERVICE_ROLE) a service caller (security/auth.ts). */
 export const authChecker: AuthChecker<GraphQLContext> = ({ context }, roles) => {
-  const principal = context.principal;
-  if (!principal || isExpired(principal)) throw unauthenticated();
-  for (const role of roles) {
-    if (role === SERVICE_ROLE && !principal.isService) {
-      throw forbidden('This operation is for service callers (a token whose roles include "service")');
-    }
-    if (role !== SERVICE_ROLE && !principal.roles.includes(role))
-      throw forbidden(`This operation needs the role "${role}"`);
-  }
+  authorize(context.principal, roles);
   return true;
 };
 

@@ -4,7 +4,7 @@ import { createSecretKey, randomBytes, type KeyObject } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import jwt from 'jsonwebtoken';
-import { AppError, unauthenticated } from '../common/errors';
+import { AppError, forbidden, unauthenticated } from '../common/errors';
 import { validName } from '../common/validation';
 
 export const SERVICE_ROLE = 'service';
@@ -119,4 +119,22 @@ export function developmentSecret(dataDir: string): string {
   const secret = randomBytes(32).toString('base64url');
   fs.writeFileSync(file, `${secret}\n`, { mode: 0o600 });
   return secret;
+}
+
+/**
+ * The one check of who may call what: no roles needs any valid caller; SERVICE_ROLE a service
+ * caller. Any other role must be in the token's roles: a role this did not know would otherwise
+ * let anyone in. Throws UNAUTHENTICATED or FORBIDDEN. GraphQL's @Authorized and the log upload
+ * route both call it.
+ */
+export function authorize(principal: Principal | null, roles: readonly string[]): Principal {
+  if (!principal || isExpired(principal)) throw unauthenticated();
+  for (const role of roles) {
+    if (role === SERVICE_ROLE && !principal.isService) {
+      throw forbidden('This operation is for service callers (a token whose roles include "service")');
+    }
+    if (role !== SERVICE_ROLE && !principal.roles.includes(role))
+      throw forbidden(`This operation needs the role "${role}"`);
+  }
+  return principal;
 }

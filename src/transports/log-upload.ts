@@ -7,15 +7,16 @@
 import { Readable, pipeline } from 'node:stream';
 import zlib from 'node:zlib';
 import express, { type Request, type Response, type Router } from 'express';
-import { AppError, badInput, notFound } from '../common/errors';
+import { AppError, badInput, notFound, storeUnavailable } from '../common/errors';
 import type { Logger } from '../common/logger';
 import { validName } from '../common/validation';
-import { isExpired } from '../security/auth';
+import { authorize, SERVICE_ROLE } from '../security/auth';
 import { originPolicy } from '../security/origins';
 import type { RequestGate } from '../security/request-gate';
 import { LineChunker, type Chunk } from '../geo/chunker';
 import type { LocationRepository } from '../redis/location/repository';
 import { appendWhenRoom } from '../redis/location/backpressure';
+import { uploadOffset, uploadTooLarge } from '../redis/location/errors';
 import { isStoreUnavailable } from '../redis/client/store-errors';
 import { admit, reportOf, sendError } from './http';
 
@@ -83,30 +84,20 @@ function handle(
 ): void {
   const report = reportOf(res);
   report.operation = operation;
-  const principal = report.principal;
   const run = async (): Promise<void> => {
-    if (!principal || isExpired(principal)) {
-      res.setHeader('www-authenticate', 'Bearer');
-      throw new AppError('UNAUTHENTICATED', 'Authentication required: send a valid bearer token');
-    }
-    if (!principal.isService) {
-      throw new AppError('FORBIDDEN', 'Uploads are for service callers (a token whose roles include "service")');
-    }
+    // As @Authorized(SERVICE_ROLE) checks a GraphQL field.
+    authorize(report.principal, [SERVICE_ROLE]);
     await work();
   };
   run().catch((error: unknown) => {
-    const known =
-      error instanceof AppError
-        ? error
-        : isStoreUnavailable(error)
-          ? new AppError('STORE_UNAVAILABLE', 'The data store is unavailable; retry shortly')
-          : undefined;
+    const known = error instanceof AppError ? error : isStoreUnavailable(error) ? storeUnavailable() : undefined;
     // (req.destroyed alone says nothing: a request is destroyed once its body has been read.)
     if (res.headersSent || res.destroyed || req.socket.destroyed) {
       options.logger.info({ err: error, reqId: report.requestId }, 'log upload ended early');
       return;
     }
     if (known) {
+      if (known.code === 'UNAUTHENTICATED') res.setHeader('www-authenticate', 'Bearer');
       sendError(res, STATUS[known.code] ?? 400, known.code, known.message, known.details);
     } else {
       options.logger.error({ err: error, reqId: report.requestId }, 'log upload failed');
@@ -146,23 +137,12 @@ async function receive(req: Request, res: Response, options: LogUploadOptions): 
   // line, so those it has are recognised and skipped (another sender of the same file, or the
   // whole file sent again). Only a gap is refused; a chunk cut differently is refused as it comes.
   if (from > stored) {
-    throw new AppError('CONFLICT', `the upload holds ${stored} lines: send from line ${stored}`, {
-      argument: 'from',
-      lines: stored,
-    });
+    throw uploadOffset(stored, 'from');
   }
   // The bound is checked as bytes come out of gunzip: a small bomb stops at the limit. A plain
   // body that says it is too large is refused before anything is stored.
   const room = settings.maxUploadBytes - (from === stored ? (before?.bytes ?? 0) : 0);
-  const tooLarge = (): AppError =>
-    new AppError(
-      'PAYLOAD_TOO_LARGE',
-      `the upload would exceed LOCATION_MAX_UPLOAD_BYTES (${settings.maxUploadBytes} bytes)`,
-      {
-        limit: settings.maxUploadBytes,
-        lines: from,
-      },
-    );
+  const tooLarge = (): AppError => uploadTooLarge(settings.maxUploadBytes, from);
   const declared = Number(req.headers['content-length'] ?? NaN);
   if (!isGzip(req) && declared > room) throw tooLarge();
   const chunker = new LineChunker(settings.chunkBytes);

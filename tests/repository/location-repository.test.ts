@@ -12,7 +12,7 @@ import { lazyLocator } from '../../src/geo/ip-locator';
 import { LineChunker } from '../../src/geo/chunker';
 import { tallyChunk } from '../../src/geo/tally';
 import { LogGenerator, DEFAULT_GENERATOR } from '../../src/geo/log-generator';
-import { locationKeys } from '../../src/redis/keys';
+import { LOCATION_GROUP, locationKeys } from '../../src/redis/keys';
 import { AppError } from '../../src/common/errors';
 import { eventually } from '../support/graphql';
 import { listen, startTestRedis, type TestRedis } from '../support/redis';
@@ -35,7 +35,11 @@ function repository(settings: Partial<LocationSettings> = {}): LocationRepositor
   return new LocationRepository(client, { ...SETTINGS, ...settings });
 }
 
-function aggregator(repo: LocationRepository, claimAfterMs = 60_000): LocationAggregator {
+function aggregator(
+  repo: LocationRepository,
+  claimAfterMs = 60_000,
+  onChunk?: (dataset: string, lines: number, committed: boolean) => void,
+): LocationAggregator {
   return new LocationAggregator({
     repository: repo,
     locator,
@@ -43,6 +47,7 @@ function aggregator(repo: LocationRepository, claimAfterMs = 60_000): LocationAg
     claimAfterMs,
     maxSamples: SETTINGS.maxSamples,
     idleMs: 20,
+    onChunk,
   });
 }
 
@@ -241,15 +246,13 @@ describe('counting', () => {
     // A worker takes a chunk and dies with it (never commits).
     const [lost] = await repo.take('dead', 'died', 1, 60_000);
     expect(lost).toBeDefined();
-    const survivors = [aggregator(repository(), 300), aggregator(repository(), 300)];
     const counted: number[] = [0, 0];
-    survivors.forEach((worker, i) => {
-      (worker as unknown as { options: { onChunk: (d: string, lines: number, ok: boolean) => void } }).options.onChunk =
-        (_d, lines, ok) => {
-          if (ok) counted[i] += lines;
-        };
-      worker.start();
-    });
+    const survivors = [0, 1].map((i) =>
+      aggregator(repository(), 300, (_dataset, lines, committed) => {
+        if (committed) counted[i] += lines;
+      }),
+    );
+    for (const worker of survivors) worker.start();
     await eventually(async () => (await repo.upload('dead', 'u'))!.doneLines === 20_000, 20_000, 50);
     await Promise.all(survivors.map((worker) => worker.stop()));
     expect(counted[0] + counted[1]).toBe(20_000);
@@ -258,6 +261,22 @@ describe('counting', () => {
     expect(counted[1]).toBeGreaterThan(0);
     expect((await repo.totals('dead', ['2011-10-10'])).visits).toBe(generator.reference.visits.get('2011-10-10'));
     expect(await redis.client.xlen(locationKeys('dead').chunks)).toBe(0);
+  });
+
+  it('leaves no consumer of its own in the group once stopped with nothing in hand', async () => {
+    const repo = repository();
+    await repo.createDataset('tidy');
+    await upload(repo, 'tidy', 'u', '8.8.8.8 2011-10-10 00:00:01 a');
+    const worker = aggregator(repo);
+    worker.start();
+    await eventually(async () => (await repo.upload('tidy', 'u'))!.doneLines === 1, 5000, 10);
+    const consumers = async () =>
+      ((await redis.client.xinfo('CONSUMERS', locationKeys('tidy').chunks, LOCATION_GROUP)) as unknown[][]).map(
+        (fields) => fields[1],
+      );
+    expect(await consumers()).toEqual([worker.consumer]);
+    await worker.stop();
+    expect(await consumers()).toEqual([]);
   });
 
   it('keeps refused lines as samples with line numbers and no addresses, IPv6 counted', async () => {

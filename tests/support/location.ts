@@ -12,7 +12,6 @@ export async function sendLines(
   upload: string,
   lines: string[],
   chunkBytes: number,
-  onChunk: (linesStored: number) => void = () => undefined,
 ): Promise<number> {
   const text = Buffer.from(lines.join('\n') + '\n');
   for (let attempt = 0; attempt < 100; attempt++) {
@@ -33,7 +32,6 @@ export async function sendLines(
           }
           await sleep(20);
         }
-        onChunk(from);
       }
       return from;
     } catch {

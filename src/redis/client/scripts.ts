@@ -6,6 +6,7 @@ import path from 'node:path';
 import type { ChainableCommander, Cluster } from 'ioredis';
 import type { RedisClient } from './redis-client';
 import { AppError, badInput, conflict, forbidden, notFound, storeUnavailable } from '../../common/errors';
+import { uploadOffset, uploadTooLarge } from '../location/errors';
 
 const SCRIPTS_DIR = path.join(__dirname, '..', 'scripts');
 
@@ -227,20 +228,13 @@ const SCRIPT_ERRORS: Record<string, (message: string) => AppError> = {
     conflict(`the seller's balance would exceed MARKET_MAX_FUNDS (${message})`, 'sellerId'),
   E_ROW_CACHE_FULL: (message) => conflict(`no more rows can be scheduled (${message})`, 'rowId'),
   E_NO_DATASET: () => notFound('no such dataset; create it with createLocationDataset', 'dataset'),
-  E_UPLOAD_OFFSET: (message) =>
-    new AppError('CONFLICT', `the upload holds ${message} lines: send from line ${message}`, {
-      argument: 'fromLine',
-      lines: Number(message),
-    }),
+  E_UPLOAD_OFFSET: (message) => uploadOffset(Number(message), 'fromLine'),
   E_UPLOAD_COMPLETE: (message) =>
     new AppError('CONFLICT', `the upload is complete (${message} lines); use a new upload id`, {
       argument: 'upload',
       lines: Number(message),
     }),
-  E_UPLOAD_TOO_LARGE: (message) =>
-    new AppError('PAYLOAD_TOO_LARGE', `the upload would exceed LOCATION_MAX_UPLOAD_BYTES (${message} bytes)`, {
-      limit: Number(message),
-    }),
+  E_UPLOAD_TOO_LARGE: (message) => uploadTooLarge(Number(message)),
   E_TOO_MANY_UPLOADS: (message) => conflict(`the dataset keeps at most ${message} uploads`, 'upload'),
   E_NOT_GUILD_MEMBER: (message) => forbidden(message || 'only members of a guild may search it'),
 };

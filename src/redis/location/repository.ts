@@ -4,7 +4,7 @@
 // the same script that marks a chunk done. Every key of a dataset shares its hash tag.
 import type { RedisClient } from '../client/redis-client';
 import { runScript } from '../client/scripts';
-import { LOCATION_DATASETS, LOCATION_GROUP, locationKeys, type LocationKeys } from '../keys';
+import { LOCATION_DATASETS, LOCATION_GROUP, locationKeys } from '../keys';
 import type { ChunkTally } from '../../geo/tally';
 
 export interface LocationSettings {
@@ -126,10 +126,6 @@ export class LocationRepository {
     let sum = 0;
     for (const [name, held] of this.heldSeen.byDataset) if (name !== dataset) sum += held;
     return sum;
-  }
-
-  keys(dataset: string): LocationKeys {
-    return locationKeys(dataset);
   }
 
   /** Creates a dataset; false when it existed. Listed first, so an aggregator never misses one made. */
