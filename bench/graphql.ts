@@ -3,11 +3,12 @@
 //   apollo       bare @apollo/server, SDL + plain resolvers over the same repositories
 //   apollo+tg    the same Apollo with the product's type-graphql schema and resolver classes
 //   product      the product's own server (dist-bench/src/main.js, production mode)
+//   product#     the same server, each request naming its document by hash (trusted documents)
 //   redis        redis-benchmark running the Redis commands one operation sends (the Redis limit)
 // Each server is its own process pinned to CPU 0; redis-server and this load generator share
-// CPU 1, so a server's rate is what one core gives it. Every operation runs a warm-up per peer,
-// then rounds with the peers taking turns in a rotating order; a figure is the median of the
-// per-round values with their range.
+// CPU 1, so a server's rate is what one core gives it. Every operation first warms each peer up
+// until its rate is steady (warmUp below), then runs rounds with the peers taking turns in a
+// rotating order; a figure is the median of the per-round values with their range.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -15,7 +16,7 @@ import path from 'node:path';
 import Redis from 'ioredis';
 import { defineScripts } from '../src/redis/client/scripts';
 import { Connection, runLoad } from './harness/http-load';
-import { OPERATIONS, type OperationSpec, type PeerKind } from './graphql/operations';
+import { benchManifest, OPERATIONS, type OperationSpec, type PeerKind } from './graphql/operations';
 import { summarizeProfile } from './graphql/profile';
 import { countRoundTrips, redisLimit } from './graphql/redis-side';
 import { figure, isQuick, progress, reportResult, summarize, type Figure, type Table } from './harness/report';
@@ -30,10 +31,21 @@ import { percentile, printTable, runBenchmark, withBenchRedis } from './harness/
 
 const QUICK = isQuick();
 const ROUNDS = Number(process.env.BENCH_GRAPHQL_ROUNDS ?? (QUICK ? 3 : 5));
-const PER_ROUND = Number(process.env.BENCH_GRAPHQL_OPS ?? (QUICK ? 1000 : 3000));
-const WARM_UP = Math.ceil(PER_ROUND / 4);
+const PER_ROUND = Number(process.env.BENCH_GRAPHQL_OPS ?? (QUICK ? 2000 : 4000));
+/**
+ * Warm-up: chunks of WARM_CHUNK operations until two chunks in a row agree on the rate within
+ * WARM_AGREE and at least WARM_MIN operations ran, or WARM_MAX did. A fresh server measured
+ * 610, 410, 260 and 150 µs per operation over its first rounds of 1,000 (JIT and inline caches
+ * settling), so a figure taken before that is the compiler's, not the server's.
+ */
+const WARM_CHUNK = 1000;
+const WARM_MIN = Number(process.env.BENCH_GRAPHQL_WARM_MIN ?? 5000);
+const WARM_MAX = 30_000;
+const WARM_AGREE = 0.1;
+/** Operations in the profiled window (after a steady warm-up). */
+const PROFILED = Number(process.env.BENCH_GRAPHQL_PROFILED ?? 10_000);
 const CONCURRENCY = Number(process.env.BENCH_GRAPHQL_CONCURRENCY ?? 32);
-const PEERS = ['raw', 'apollo', 'apollo+tg', 'product'] as const;
+const PEERS = ['raw', 'apollo', 'apollo+tg', 'product', 'product#'] as const;
 const ONLY = process.env.BENCH_GRAPHQL_ONLY?.split(',');
 const SELECTED = OPERATIONS.filter((operation) => !ONLY || ONLY.includes(operation.name));
 type Peer = (typeof PEERS)[number];
@@ -55,8 +67,19 @@ function pin(pid: number, cpus: string): void {
   spawnSync('taskset', ['-a', '-p', '-c', cpus, String(pid)], { stdio: 'ignore' });
 }
 
-function startPeer(peer: Peer, redisUrl: string, nodeArgs: string[] = []): Promise<ServerProcess> {
-  const env = { REDIS_URL: redisUrl, JWT_SECRET: BENCH_JWT_SECRET, NODE_ENV: 'production', LOG_LEVEL: 'warn' };
+function startPeer(
+  peer: Peer,
+  redisUrl: string,
+  nodeArgs: string[] = [],
+  extraEnv: Record<string, string> = {},
+): Promise<ServerProcess> {
+  const env = {
+    REDIS_URL: redisUrl,
+    JWT_SECRET: BENCH_JWT_SECRET,
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'warn',
+    ...extraEnv,
+  };
   const script = (name: string): string => path.join(__dirname, 'graphql', `${name}.js`);
   const apollo = (schema: string) =>
     startServerProcess({
@@ -81,41 +104,66 @@ function startPeer(peer: Peer, redisUrl: string, nodeArgs: string[] = []): Promi
     case 'apollo+tg':
       return apollo('type-graphql');
     case 'product':
-      return startProduct(redisUrl, {}, SERVER_CPU, nodeArgs);
+    case 'product#':
+      return startProduct(redisUrl, { TRUSTED_DOCUMENTS_FILE: manifestFile(), ...extraEnv }, SERVER_CPU, nodeArgs);
   }
 }
 
-async function startPeers(redisUrl: string): Promise<Record<Peer, ServerProcess>> {
-  const started = await Promise.all(PEERS.map((peer) => startPeer(peer, redisUrl)));
-  return Object.fromEntries(PEERS.map((peer, i) => [peer, started[i]])) as Record<Peer, ServerProcess>;
+let manifest: string | undefined;
+/** The benchmark's documents registered with the product (bench/graphql/operations.ts). */
+function manifestFile(): string {
+  if (manifest) return manifest;
+  manifest = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'ria-bench-')), 'trusted-documents.json');
+  fs.writeFileSync(manifest, JSON.stringify(benchManifest()));
+  return manifest;
 }
 
-/** Runs one round against a fresh copy of the peer started with --cpu-prof, and sums up where its CPU went. */
+/** One process per peer; product# is the product's process, sent hashes instead of texts. */
+async function startPeers(redisUrl: string): Promise<Record<Peer, ServerProcess>> {
+  const own = PEERS.filter((peer) => peer !== 'product#');
+  const started = await Promise.all(own.map((peer) => startPeer(peer, redisUrl)));
+  const servers = Object.fromEntries(own.map((peer, i) => [peer, started[i]])) as Record<Peer, ServerProcess>;
+  servers['product#'] = servers.product;
+  return servers;
+}
+
+/**
+ * Profiles a fresh copy of the peer over a loaded window only: warmed up as in the rounds, then
+ * PROFILED operations between two SIGUSR2s (graphql/profiler.ts), and sums up where its CPU went.
+ */
 async function profile(
   peer: Peer,
   operation: OperationSpec,
   redis: Redis,
   redisUrl: string,
-  id: number,
+  nextId: () => number,
 ): Promise<Table[]> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ria-prof-'));
-  const server = await startPeer(peer, redisUrl, ['--cpu-prof', '--cpu-prof-dir', dir]);
+  const file = path.join(dir, 'loaded.cpuprofile');
+  const server = await startPeer(peer, redisUrl, ['--require', path.join(__dirname, 'graphql', 'profiler.js')], {
+    BENCH_PROFILE_DIR: dir,
+  });
   try {
-    await operation.prepare(redis, id, PER_ROUND);
+    await warmUp(server, peer, operation, redis, nextId);
+    const id = nextId();
+    await operation.prepare(redis, id, PROFILED);
     const connections = await Promise.all(Array.from({ length: CONCURRENCY }, () => Connection.open(server.port)));
-    await runLoad(connections, PER_ROUND, (c, n, slot) => operation.run(kindOf(peer), c, n, slot, id));
+    process.kill(server.pid, 'SIGUSR2');
+    await waitForFile(path.join(dir, 'started'));
+    await runLoad(connections, PROFILED, (c, n, slot) => operation.run(kindOf(peer), c, n, slot, id));
+    process.kill(server.pid, 'SIGUSR2');
+    await waitForFile(file);
     connections.forEach((c) => c.close());
   } finally {
     await server.stop();
   }
-  const file = fs.readdirSync(dir).find((name) => name.endsWith('.cpuprofile'));
-  if (!file) return [];
-  const summary = summarizeProfile(path.join(dir, file));
+  const summary = summarizeProfile(file);
   fs.rmSync(dir, { recursive: true, force: true });
   const rows = (list: [string, number][]) => list.map(([name, share]) => [name, `${(share * 100).toFixed(1)}%`]);
+  const window = `${PROFILED} operations after a steady warm-up`;
   return [
     {
-      title: `Where ${peer}'s CPU went on ${operation.name} (self time by package or file; Node's own charged to its caller)`,
+      title: `Where ${peer}'s CPU went on ${operation.name}, ${window} (self time by package or file; Node's own charged to its caller)`,
       header: ['where', 'share of samples'],
       rows: rows(summary.byPlace),
     },
@@ -132,7 +180,42 @@ async function profile(
   ];
 }
 
-const kindOf = (peer: Peer): PeerKind => (peer === 'raw' ? 'raw' : 'graphql');
+async function waitForFile(file: string): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while (!fs.existsSync(file)) {
+    if (Date.now() > deadline) throw new Error(`the profiled server did not write ${file}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/**
+ * Runs chunks of the operation against the peer until its rate is steady (see WARM_CHUNK);
+ * returns the operations it took.
+ */
+async function warmUp(
+  server: ServerProcess,
+  peer: Peer,
+  operation: OperationSpec,
+  redis: Redis,
+  nextId: () => number,
+): Promise<number> {
+  let done = 0;
+  let last = 0;
+  for (;;) {
+    const id = nextId();
+    await operation.prepare(redis, id, WARM_CHUNK);
+    const connections = await Promise.all(Array.from({ length: CONCURRENCY }, () => Connection.open(server.port)));
+    const result = await runLoad(connections, WARM_CHUNK, (c, n, slot) => operation.run(kindOf(peer), c, n, slot, id));
+    for (const connection of connections) connection.close();
+    done += WARM_CHUNK;
+    const rate = WARM_CHUNK / result.seconds;
+    const steady = last > 0 && Math.abs(rate - last) / last <= WARM_AGREE;
+    if ((steady && done >= WARM_MIN) || done >= WARM_MAX) return done;
+    last = rate;
+  }
+}
+
+const kindOf = (peer: Peer): PeerKind => (peer === 'raw' ? 'raw' : peer === 'product#' ? 'hash' : 'graphql');
 
 async function measure(
   server: ServerProcess,
@@ -169,30 +252,31 @@ async function main(): Promise<void> {
       for (const operation of SELECTED) await operation.prepare(redis, 0, PER_ROUND);
 
       const runs = new Map<string, Run[]>();
+      const warmUps: number[] = [];
       const steps = SELECTED.length * PEERS.length * (ROUNDS + 1);
       let step = 0;
       let roundId = 1;
+      const nextId = (): number => roundId++;
       for (const operation of SELECTED) {
-        for (let round = 0; round <= ROUNDS; round++) {
+        for (const peer of PEERS) {
+          progress(0.05 + (0.75 * step++) / steps, `${operation.name}: warming ${peer} up until its rate is steady`);
+          warmUps.push(await warmUp(servers[peer], peer, operation, redis, nextId));
+        }
+        for (let round = 1; round <= ROUNDS; round++) {
           for (let i = 0; i < PEERS.length; i++) {
             const peer = PEERS[(i + round) % PEERS.length];
-            const id = roundId++;
-            const count = round === 0 ? WARM_UP : PER_ROUND;
-            await operation.prepare(redis, id, count);
-            progress(
-              0.05 + (0.75 * step++) / steps,
-              `${operation.name}: ${round === 0 ? 'warm-up' : `round ${round}/${ROUNDS}`}, ${peer}`,
-            );
+            const id = nextId();
+            await operation.prepare(redis, id, PER_ROUND);
+            progress(0.05 + (0.75 * step++) / steps, `${operation.name}: round ${round}/${ROUNDS}, ${peer}`);
             // Fresh connections each run: servers close keep-alive connections left idle while the others ran.
             const connections = await Promise.all(
               Array.from({ length: CONCURRENCY }, () => Connection.open(servers[peer].port)),
             );
-            const run = await measure(servers[peer], connections, count, (c, n, slot) =>
+            const run = await measure(servers[peer], connections, PER_ROUND, (c, n, slot) =>
               operation.run(kindOf(peer), c, n, slot, id),
             );
             for (const connection of connections) connection.close();
-            if (round > 0)
-              runs.set(`${operation.name}/${peer}`, [...(runs.get(`${operation.name}/${peer}`) ?? []), run]);
+            runs.set(`${operation.name}/${peer}`, [...(runs.get(`${operation.name}/${peer}`) ?? []), run]);
           }
         }
       }
@@ -246,6 +330,23 @@ async function main(): Promise<void> {
           }),
         );
         if (productVsRaw.value < 0.5) missed.push(operation);
+        figures.push(
+          figure({
+            id: `graphql.${key}.product_vs_apollo`,
+            label: `${operation.name}: product / bare Apollo (req/s)`,
+            unit: 'x',
+            ...ratio('product', 'apollo'),
+            target: { op: '>=', value: 1 },
+          }),
+        );
+        figures.push(
+          figure({
+            id: `graphql.${key}.hash_vs_text`,
+            label: `${operation.name}: product, document by hash / by text (req/s)`,
+            unit: 'x',
+            ...ratio('product#', 'product'),
+          }),
+        );
         figures.push(
           figure({
             id: `graphql.${key}.apollo_vs_raw`,
@@ -346,7 +447,7 @@ async function main(): Promise<void> {
         for (const peer of PEERS) {
           if (!profiled.has(peer) && !(peer === 'product' && missed.includes(operation))) continue;
           progress(0.93, `profiling ${peer} on ${operation.name}`);
-          for (const table of await profile(peer, operation, redis, redisUrl, roundId++)) {
+          for (const table of await profile(peer, operation, redis, redisUrl, nextId)) {
             tables.push(table);
             console.log(`\n${table.title}`);
             printTable(table.header, table.rows, 1);
@@ -367,7 +468,10 @@ async function main(): Promise<void> {
         tables,
         notes: [
           `Each server is a separate process${pinned ? ' pinned to CPU 0; redis-server and the load generator share CPU 1' : ' (not pinned: taskset missing or one CPU)'}.`,
-          `${CONCURRENCY} keep-alive connections per peer; a round is ${PER_ROUND} operations; ${ROUNDS} rounds after a warm-up of ${WARM_UP}; peers take turns in rotating order.`,
+          `${CONCURRENCY} keep-alive connections per peer; a round is ${PER_ROUND} operations; ${ROUNDS} rounds; peers take turns in rotating order.`,
+          `Warm-up, per operation and peer before its rounds: chunks of ${WARM_CHUNK} operations until two chunks in a row agreed on the rate within ${WARM_AGREE * 100}% after at least ${WARM_MIN} (at most ${WARM_MAX}); this run took ${Math.min(...warmUps)}-${Math.max(...warmUps)}. A fresh server's first rounds of 1,000 measured 610, 410, 260, 150 µs per operation: before that, the figure is the JIT's.`,
+          "Profiles (where the product missed, or BENCH_GRAPHQL_PROFILE=<peers>) come from a fresh copy of the peer, warmed up the same way, and cover only the loaded window: V8's profiler started and stopped by signal around it (bench/graphql/profiler.ts), so start-up and warm-up are not in them.",
+          "product# is the product's own process sent the same documents by hash alone (extensions.persistedQuery), registered with it through TRUSTED_DOCUMENTS_FILE.",
           'The raw peer and both Apollo peers verify the same bearer tokens and call the same repositories, validation and notifications as the product; the product adds express, helmet, origin checks, rate limits, document limits and its error formatting.',
           'The product runs in production mode with LOG_LEVEL=warn (no line per request), its counter cleanup and row cache refresher off, and rate limits raised for the one load-generating address.',
           'Redis commands per operation are counted with MONITOR over 20 sequential operations: commands sent by a client, not those run inside scripts. redis-benchmark runs the commands the product sent for one operation, and the limit is 1 / (sum of 1/rate over those commands).',
@@ -375,7 +479,7 @@ async function main(): Promise<void> {
         ],
       });
     } finally {
-      await Promise.all(Object.values(servers).map((server) => server.stop()));
+      await Promise.all([...new Set(Object.values(servers))].map((server) => server.stop()));
       redis.disconnect();
     }
   });

@@ -13,6 +13,7 @@ import type { TaskSettings } from './redis/task';
 import type { DocumentLimits } from './security/document-limits';
 import type { LogLevel } from './common/logger';
 import type { RateLimitSettings } from './security/rate-limit';
+import type { TrustedDocumentsMode, TrustedDocumentsSettings } from './security/trusted-documents';
 
 type NodeEnv = 'development' | 'test' | 'production';
 
@@ -132,6 +133,8 @@ interface SecurityConfig extends DocumentLimits {
   wsMaxSocketsPerUser: number;
   wsMaxSocketsPerAddress: number;
   rateLimit: RateLimitSettings;
+  /** Registered documents: by hash for anyone, and (mode require) the only ones user callers may run. */
+  trustedDocuments: TrustedDocumentsSettings;
 }
 
 export interface Config {
@@ -174,6 +177,9 @@ export class ConfigError extends Error {
     this.name = 'ConfigError';
   }
 }
+
+/** The trusted documents `npm run schema` writes from tests/operations (codegen.yml); the build copies it. */
+const DEFAULT_MANIFEST = path.join(__dirname, 'generated', 'client', 'persisted-documents.json');
 
 export const DEFAULT_PRECISIONS = [1, 5, 60, 300, 3600, 18000, 86400];
 const LOG_LEVELS: LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -478,6 +484,10 @@ export function loadConfig(env: Env = process.env): Config {
         store: reader.oneOf<'memory' | 'redis'>('RATE_LIMIT_STORE', ['memory', 'redis'], 'memory'),
         userPerMinute: reader.int('RATE_LIMIT_USER_PER_MINUTE', 600, 1, 10_000_000),
         ipPerMinute: reader.int('RATE_LIMIT_IP_PER_MINUTE', 1200, 1, 10_000_000),
+      },
+      trustedDocuments: {
+        mode: reader.oneOf<TrustedDocumentsMode>('TRUSTED_DOCUMENTS', ['allow', 'require'], 'allow'),
+        file: reader.raw('TRUSTED_DOCUMENTS_FILE') ?? DEFAULT_MANIFEST,
       },
     },
     databaseUrl: readDatabaseUrl(reader),

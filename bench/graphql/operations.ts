@@ -2,6 +2,7 @@
 // product's repositories before any server is measured) and, per peer, the request bytes one
 // operation sends and how its answer is checked. Every peer gets the same arguments in the same
 // order, so each does the same work in Redis.
+import { createHash } from 'node:crypto';
 import type Redis from 'ioredis';
 import { loadConfig } from '../../src/config';
 import { ChatRepository } from '../../src/redis/chat';
@@ -10,7 +11,8 @@ import { benchTokens } from '../harness/server-process';
 import { seeded } from '../harness/support';
 import { post, type Answer, type Connection } from '../harness/http-load';
 
-export type PeerKind = 'raw' | 'graphql';
+/** raw: the raw server's own routes; graphql: the document's text; hash: its hash alone (trusted documents). */
+export type PeerKind = 'raw' | 'graphql' | 'hash';
 
 export interface OperationSpec {
   name: string;
@@ -44,10 +46,17 @@ function request(
   token: string,
 ): Buffer {
   const headers = { authorization: `Bearer ${token}` };
-  return kind === 'raw'
-    ? post(`/op/${operation}`, variables, headers)
-    : post('/graphql', { query, variables }, headers);
+  if (kind === 'raw') return post(`/op/${operation}`, variables, headers);
+  if (kind === 'hash')
+    return post(
+      '/graphql',
+      { extensions: { persistedQuery: { version: 1, sha256Hash: hashOf(query) } }, variables },
+      headers,
+    );
+  return post('/graphql', { query, variables }, headers);
 }
+
+const hashOf = (text: string): string => createHash('sha256').update(text).digest('hex');
 
 /** The answer's data for this operation, or an error naming what came back instead. */
 function dataOf(kind: PeerKind, operation: string, answer: Answer): unknown {
@@ -79,6 +88,12 @@ const ACQUIRE =
 const RELEASE = 'mutation Release($name: String!, $id: String!) { releaseSemaphore(name: $name, id: $id) }';
 const MEMBERS =
   'query Members($guild: String!, $prefix: String!) { guildMembers(guild: $guild, prefix: $prefix, limit: 10) }';
+
+/** The benchmark's documents as a trusted-documents manifest (the client preset's format), for the product to load. */
+export function benchManifest(): Record<string, string> {
+  const texts = [SEND, FETCH, COUNT, ACQUIRE, RELEASE, MEMBERS];
+  return Object.fromEntries(texts.map((text) => [`sha256:${hashOf(text)}`, text]));
+}
 
 export const OPERATIONS: OperationSpec[] = [
   {

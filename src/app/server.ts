@@ -2,11 +2,14 @@
 // the request gate, the HTTP and WebSocket transports and Apollo in front of them.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
+import { ApolloServer, type ApolloServerPlugin, type GraphQLRequestListener } from '@apollo/server';
 import { expressMiddleware } from '@as-integrations/express5';
 import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
 import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
-import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
+import {
+  ApolloServerPluginCacheControlDisabled,
+  ApolloServerPluginLandingPageDisabled,
+} from '@apollo/server/plugin/disabled';
 import type { TokenVerifier } from '../security/auth';
 import type { Config } from '../config';
 import type { SqlRowSource } from '../db/row-source';
@@ -23,6 +26,7 @@ import { documentGuard } from '../security/document-limits';
 import { createOperationCheck, operationCheckPlugin } from '../security/operation-check';
 import { RateLimits } from '../security/rate-limit';
 import { RequestGate } from '../security/request-gate';
+import { loadTrustedDocuments, trustedDocumentsPlugin } from '../security/trusted-documents';
 import { Teardown } from './teardown';
 import { startWebSocketServer } from '../transports/websocket';
 
@@ -48,6 +52,14 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
 
     const documents = documentGuard(config.security);
     const operationCheck = createOperationCheck({ schema, introspection: config.introspection, documents });
+    const trusted = loadTrustedDocuments(config.security.trustedDocuments, {
+      parse: (text) => documents.parse(text),
+      validate: (document) => operationCheck.validate(document),
+    });
+    logger.info(
+      { documents: trusted.count, mode: trusted.mode, file: config.security.trustedDocuments.file },
+      'trusted documents loaded',
+    );
     const gate = new RequestGate(verifier, new RateLimits(config.security.rateLimit, commands, logger));
     let draining = false;
     const headers = securityHeaders(config.isProduction);
@@ -93,6 +105,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
       allowedOrigins: config.security.allowedOrigins,
       documents,
       operationCheck,
+      trusted,
     });
 
     const apollo = new ApolloServer<GraphQLContext>({
@@ -115,6 +128,10 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
       plugins: [
         ApolloServerPluginDrainHttpServer({ httpServer, stopGracePeriodMillis: config.shutdownTimeoutMs / 2 }),
         { serverWillStart: async () => ({ drainServer: () => ws.dispose() }) },
+        // No field has a cache hint, so its answer was always `no-store`, computed by wrapping
+        // every resolver (3-20 µs an operation); both HTTP paths set the header instead (http.ts).
+        ApolloServerPluginCacheControlDisabled(),
+        trustedDocumentsPlugin(trusted),
         reportPlugin,
         operationCheckPlugin(operationCheck, formatError),
         config.isProduction
@@ -189,16 +206,14 @@ function abortedOnClose(res: {
   return controller.signal;
 }
 
-/** Records the operation name and error codes for the request's log line. */
-const reportPlugin: ApolloServerPlugin<GraphQLContext> = {
-  async requestDidStart() {
-    return {
-      async willSendResponse({ contextValue, operationName, request, response }) {
-        if (!contextValue.report) return;
-        contextValue.report.operation = operationName ?? request.operationName ?? undefined;
-        const errors = response.body.kind === 'single' ? response.body.singleResult.errors : undefined;
-        if (errors?.length) contextValue.report.errorCodes = errors.map((e) => String(e.extensions?.code ?? 'UNKNOWN'));
-      },
-    };
+/** Records the operation name and error codes for the request's log line (one listener for every request). */
+const reportListener: GraphQLRequestListener<GraphQLContext> = {
+  willSendResponse({ contextValue, operationName, request, response }) {
+    if (!contextValue.report) return Promise.resolve();
+    contextValue.report.operation = operationName ?? request.operationName ?? undefined;
+    const errors = response.body.kind === 'single' ? response.body.singleResult.errors : undefined;
+    if (errors?.length) contextValue.report.errorCodes = errors.map((e) => String(e.extensions?.code ?? 'UNKNOWN'));
+    return Promise.resolve();
   },
 };
+const reportPlugin: ApolloServerPlugin<GraphQLContext> = { requestDidStart: () => Promise.resolve(reportListener) };

@@ -25,6 +25,9 @@ export interface TokenOptions {
 
 const MAX_TOKEN_LENGTH = 4096;
 const MAX_ROLES = 16;
+/** Verified tokens remembered (the oldest go first), and the longest remembered: at most about 10 MB. */
+const REMEMBERED_TOKENS = 10_000;
+const REMEMBERED_TOKEN_LENGTH = 1024;
 
 export class TokenVerifier {
   /**
@@ -37,8 +40,30 @@ export class TokenVerifier {
     this.key = createSecretKey(Buffer.from(options.secret, 'utf8'));
   }
 
+  /**
+   * Tokens that verified, with their principal. An app sends the same token with every request,
+   * and checking its HMAC and claims again cost 10-15 µs each time; a token is only ever
+   * remembered after it verified, and a remembered one past its expiry is checked afresh (and
+   * refused). Only valid tokens get in, so a caller cannot fill it without the secret.
+   */
+  private readonly verified = new Map<string, Principal>();
+
   /** Throws UNAUTHENTICATED for any token that is not ours, is expired, or lacks a usable subject. */
   verify(token: string): Principal {
+    const known = this.verified.get(token);
+    if (known !== undefined) {
+      if (!isExpired(known)) return known;
+      this.verified.delete(token);
+    }
+    const principal = this.check(token);
+    if (token.length <= REMEMBERED_TOKEN_LENGTH) {
+      if (this.verified.size >= REMEMBERED_TOKENS) this.verified.delete(this.verified.keys().next().value!);
+      this.verified.set(token, principal);
+    }
+    return principal;
+  }
+
+  private check(token: string): Principal {
     if (token.length > MAX_TOKEN_LENGTH) throw unauthenticated('Bearer token is too long');
     let claims: jwt.JwtPayload;
     try {
@@ -80,12 +105,13 @@ function principalFromClaims(claims: jwt.JwtPayload): Principal {
   if (!Array.isArray(roles) || roles.length > MAX_ROLES || !roles.every((r) => typeof r === 'string')) {
     throw unauthenticated('Bearer token roles claim must be a list of strings');
   }
-  return {
+  // Frozen: one principal now serves every request that sends the same token.
+  return Object.freeze({
     userId,
-    roles,
+    roles: Object.freeze([...roles]) as string[],
     isService: roles.includes(SERVICE_ROLE),
     expiresAt: typeof claims.exp === 'number' ? claims.exp * 1000 : undefined,
-  };
+  });
 }
 
 /**

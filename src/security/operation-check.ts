@@ -3,7 +3,13 @@
 // is off, and the document limits; then which operation of the document runs. Apollo's own
 // validation is off (server.ts), because Apollo always runs graphql-js's rule list first and
 // one of its rules throws out of validate() (see subscription-root-rule.ts).
-import { HeaderMap, type ApolloServerPlugin, type BaseContext, type GraphQLResponse } from '@apollo/server';
+import {
+  HeaderMap,
+  type ApolloServerPlugin,
+  type BaseContext,
+  type GraphQLRequestListener,
+  type GraphQLResponse,
+} from '@apollo/server';
 import {
   getOperationAST,
   GraphQLError,
@@ -90,22 +96,22 @@ export function operationCheckPlugin<Context extends BaseContext>(
     http: { status: 400, headers: new HeaderMap() },
     body: { kind: 'single', singleResult: { errors: errors.map((error) => formatError(error.toJSON(), error)) } },
   });
-  return {
-    async requestDidStart() {
-      return {
-        async responseForOperation({ document, operation }) {
-          const errors = check.validate(document);
-          if (errors.length > 0) return refuse(errors);
-          if (operation?.operation === OperationTypeNode.SUBSCRIPTION) {
-            return refuse([
-              new GraphQLError('Subscriptions are served over WebSocket (graphql-ws) at /graphql', {
-                extensions: { code: 'BAD_REQUEST' },
-              }),
-            ]);
-          }
-          return null;
-        },
-      };
+  // One listener for every request: it keeps nothing of its own, so none is made per request.
+  const listener: GraphQLRequestListener<Context> = {
+    responseForOperation({ document, operation }) {
+      const errors = check.validate(document);
+      if (errors.length > 0) return Promise.resolve(refuse(errors));
+      if (operation?.operation === OperationTypeNode.SUBSCRIPTION) {
+        return Promise.resolve(
+          refuse([
+            new GraphQLError('Subscriptions are served over WebSocket (graphql-ws) at /graphql', {
+              extensions: { code: 'BAD_REQUEST' },
+            }),
+          ]),
+        );
+      }
+      return Promise.resolve(null);
     },
   };
+  return { requestDidStart: () => Promise.resolve(listener) };
 }

@@ -69,6 +69,7 @@ export function createHttpApp(options: HttpAppOptions): Express {
 
   app.use(
     '/graphql',
+    noStore,
     originPolicy(options.allowedOrigins, (res) =>
       sendError(res, 403, 'FORBIDDEN', 'Requests from this origin are not allowed (ALLOWED_ORIGINS)'),
     ),
@@ -104,6 +105,17 @@ export function finishHttpApp(app: Express, logger: Logger): void {
   app.use(onError);
 }
 
+/**
+ * Every answer under /graphql is for one caller at one moment: never cached. Apollo's
+ * cache-control plugin, which said so, is off (server.ts); the fast path sets the same header.
+ */
+export const NO_STORE: [string, string] = ['cache-control', 'no-store'];
+
+const noStore: RequestHandler = (_req, res, next) => {
+  res.setHeader(...NO_STORE);
+  next();
+};
+
 function requestLog(logger: Logger): RequestHandler {
   return (req, res, next) => {
     const incoming = req.headers['x-request-id'];
@@ -118,6 +130,8 @@ function requestLog(logger: Logger): RequestHandler {
 
 /** One log line when the answer has gone (probes at debug level). */
 export function logRequest(logger: Logger, req: IncomingMessage, res: ServerResponse, report: RequestReport): void {
+  // Below info nothing would be written (probes log at debug): no clock read, no listener.
+  if (!logger.isLevelEnabled('info')) return;
   const started = process.hrtime.bigint();
   // Read now: express rewrites req.url inside mounted middleware.
   const path = (req.url ?? '').split('?')[0];

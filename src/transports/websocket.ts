@@ -12,6 +12,7 @@ import type { ErrorFormatter } from '../schema/format-error';
 import { DocumentCache } from '../security/document-cache';
 import type { DocumentGuard } from '../security/document-limits';
 import type { OperationCheck } from '../security/operation-check';
+import type { TrustedDocuments } from '../security/trusted-documents';
 import { originAllowed, originOf } from '../security/origins';
 import { clientKey } from '../security/rate-limit';
 import type { Refusal, RequestGate } from '../security/request-gate';
@@ -36,6 +37,7 @@ export interface WebSocketOptions {
   allowedOrigins: readonly string[];
   documents: DocumentGuard;
   operationCheck: OperationCheck;
+  trusted: TrustedDocuments;
 }
 
 export interface WebSocketHandle {
@@ -165,16 +167,21 @@ export function startWebSocketServer(options: WebSocketOptions): WebSocketHandle
         return refuse([
           new GraphQLError(overLimit.message, { extensions: { code: overLimit.code, ...overLimit.details } }),
         ]);
-      let document = validDocuments.get(payload.query);
+      // A registered hash in place of the text (query ""), or a document not registered where
+      // only registered ones may run: decided as over HTTP (security/trusted-documents.ts).
+      const resolved = options.trusted.resolve(payload.query, payload.extensions, principal);
+      if ('error' in resolved) return refuse([resolved.error]);
+      const { query } = resolved;
+      let document = options.trusted.document(query) ?? validDocuments.get(query);
       if (!document) {
         try {
-          document = options.documents.parse(payload.query);
+          document = options.documents.parse(query);
         } catch (error) {
           return refuse([error as GraphQLError]);
         }
         const errors = options.operationCheck.validate(document);
         if (errors.length > 0) return refuse(errors);
-        validDocuments.set(payload.query, document);
+        validDocuments.set(query, document);
       }
       // As over HTTP: OPERATION_RESOLUTION_FAILURE (graphql-ws's own answer has no code).
       const operation = options.operationCheck.operation(document, payload.operationName);

@@ -33,6 +33,7 @@ const SECURITY_HEADERS = [
   'x-frame-options',
   'referrer-policy',
   'cross-origin-opener-policy',
+  'cache-control',
 ];
 
 describe('the GraphQL fast path answers as express does', () => {
@@ -60,6 +61,8 @@ describe('the GraphQL fast path answers as express does', () => {
     for (const name of SECURITY_HEADERS)
       expect([name, fast.headers.get(name)]).toEqual([name, express.headers.get(name)]);
     expect(fast.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    // Set by both paths, not by Apollo's cache-control plugin (off: no field has a cache hint).
+    expect(fast.headers.get('cache-control')).toBe('no-store');
     // Only express hashes each body into an ETag: this shows which path answered.
     if (status === 200) {
       expect(fast.headers.get('etag')).toBeNull();

@@ -63,6 +63,42 @@ describe('TokenVerifier', () => {
   });
 });
 
+describe('TokenVerifier remembers tokens that verified', () => {
+  afterEach(() => jest.restoreAllMocks());
+
+  it('answers a token seen before with the same frozen principal', () => {
+    const fresh = new TokenVerifier({ secret: SECRET });
+    const token = fresh.sign('dana', ['service'], 60);
+    const first = fresh.verify(token);
+    expect(fresh.verify(token)).toBe(first);
+    expect(Object.isFrozen(first)).toBe(true);
+    expect(Object.isFrozen(first.roles)).toBe(true);
+  });
+
+  it('refuses a remembered token once it has expired', () => {
+    const fresh = new TokenVerifier({ secret: SECRET });
+    const now = Date.now();
+    const token = jwt.sign({ sub: 'erin', exp: Math.floor(now / 1000) + 2 }, SECRET);
+    expect(fresh.verify(token).userId).toBe('erin');
+    jest.spyOn(Date, 'now').mockReturnValue(now + 10_000);
+    expect(() => fresh.verify(token)).toThrow(/expired/);
+  });
+
+  it('keeps at most 10,000 tokens, dropping the oldest, and does not keep long ones', () => {
+    const fresh = new TokenVerifier({ secret: SECRET });
+    const tokens = Array.from({ length: 10_001 }, (_, i) => fresh.sign(`u${i}`, [], 600));
+    const principals = tokens.map((token) => fresh.verify(token));
+    expect(fresh.verify(tokens[10_000])).toBe(principals[10_000]);
+    expect(fresh.verify(tokens[1])).toBe(principals[1]);
+    const again = fresh.verify(tokens[0]);
+    expect(again).not.toBe(principals[0]);
+    expect(again).toEqual(principals[0]);
+
+    const long = jwt.sign({ sub: 'frank', pad: 'p'.repeat(1200) }, SECRET);
+    expect(fresh.verify(long)).not.toBe(fresh.verify(long));
+  });
+});
+
 describe('bearerToken', () => {
   it('returns undefined without a header and the token with one', () => {
     expect(bearerToken(undefined)).toBeUndefined();

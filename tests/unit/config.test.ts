@@ -143,7 +143,12 @@ describe('loadConfig', () => {
       wsMaxSocketsPerUser: 20,
       wsMaxSocketsPerAddress: 1000,
       rateLimit: { store: 'memory', userPerMinute: 600, ipPerMinute: 1200 },
+      trustedDocuments: { mode: 'allow', file: expect.stringMatching(/generated\/client\/persisted-documents\.json$/) },
     });
+    expect(
+      loadConfig({ TRUSTED_DOCUMENTS: 'require', TRUSTED_DOCUMENTS_FILE: '/x.json' }).security.trustedDocuments,
+    ).toEqual({ mode: 'require', file: '/x.json' });
+    expect(() => loadConfig({ TRUSTED_DOCUMENTS: 'only' })).toThrow(/TRUSTED_DOCUMENTS must be one of allow, require/);
     // Frames are as large as HTTP bodies unless set apart.
     expect(loadConfig({ BODY_LIMIT_BYTES: '500000' }).security.wsMaxPayloadBytes).toBe(500_000);
     expect(loadConfig({ BODY_LIMIT_BYTES: '500000', WS_MAX_PAYLOAD_BYTES: '2048' }).security.wsMaxPayloadBytes).toBe(

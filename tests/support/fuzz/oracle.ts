@@ -22,8 +22,8 @@ const DOCUMENTED_CODES: Record<string, string> = {
     'Apollo, README Security: a subscription over HTTP, a mutation over GET, variables or extensions of the wrong shape',
   OPERATION_RESOLUTION_FAILURE:
     'Apollo: an operationName the document does not hold, or several operations and no name',
-  PERSISTED_QUERY_NOT_SUPPORTED:
-    'Apollo, README Security ("automatic persisted queries are off"): a request carrying extensions.persistedQuery',
+  PERSISTED_QUERY_NOT_FOUND:
+    'README Trusted documents, as Apollo answers it: extensions.persistedQuery names a hash the manifest does not hold',
   PAYLOAD_TOO_LARGE: 'README Sizes: an HTTP body over BODY_LIMIT_BYTES (413)',
 };
 
@@ -35,8 +35,7 @@ const CODES_THAT_MUST_NOT_OCCUR: Record<string, string> = {
   INTERNAL_SERVER_ERROR: "the server failed: never an answer to a client's input",
   STORE_UNAVAILABLE: 'Redis is reachable throughout; a Redis error reported as unavailability is a bug',
   RATE_LIMITED: 'the fuzzed server allows 10,000,000 requests a minute',
-  PERSISTED_QUERY_NOT_FOUND:
-    'automatic persisted queries are off, so Apollo answers PERSISTED_QUERY_NOT_SUPPORTED instead',
+  PERSISTED_QUERY_NOT_IN_LIST: 'the fuzzed server runs with TRUSTED_DOCUMENTS=allow, where any document may run',
 };
 
 /** HTTP statuses a fuzzed request may get, and when. */
