@@ -4,8 +4,8 @@
 // warmUp, then ROUNDS measured rounds, ours then bullmq), so the machine's noise hits both alike. Every round uses a queue name
 // of its own and the database is flushed after each round, so rounds do not see each other's data.
 //
-// 1. Tasks added per second. Ours: TaskRepository.enqueue (one task-enqueue script per task, plus
-//    a sha256 of the request in Node, as the enqueueTask resolver calls it) on ONE shared command
+// 1. Tasks added per second. Ours: TaskRepository.enqueue (one task-enqueue script per task, as
+//    the enqueueTask resolver calls it, without an idempotency key) on ONE shared command
 //    connection made by connectRedis, as the API server has; bullmq: Queue.add on one shared ioredis
 //    connection. With 1 caller (each add waits for the previous) and with ENQUEUE_CONCURRENCY
 //    callers in flight at once (the API serves many callers at once). Also, clearly apart and only
