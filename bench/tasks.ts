@@ -1,11 +1,11 @@
 // Task queue benchmark (book section 6.4, issue 6): our TaskRepository / TaskWorker / TaskPoller
 // against the npm package bullmq 6.7.0 doing the same no-op jobs, both measured in the same run
-// against the same redis-server, alternately (one warm-up round per peer, then ROUNDS measured
-// rounds, ours then bullmq), so the machine's noise hits both alike. Every round uses a queue name
+// against the same redis-server, alternately (each peer warmed up until its rate is steady, see
+// warmUp, then ROUNDS measured rounds, ours then bullmq), so the machine's noise hits both alike. Every round uses a queue name
 // of its own and the database is flushed after each round, so rounds do not see each other's data.
 //
-// 1. Tasks added per second. Ours: TaskRepository.enqueue (one task-enqueue script per task, plus
-//    a sha256 of the request in Node, as the enqueueTask resolver calls it) on ONE shared command
+// 1. Tasks added per second. Ours: TaskRepository.enqueue (one task-enqueue script per task, as
+//    the enqueueTask resolver calls it, without an idempotency key) on ONE shared command
 //    connection made by connectRedis, as the API server has; bullmq: Queue.add on one shared ioredis
 //    connection. With 1 caller (each add waits for the previous) and with ENQUEUE_CONCURRENCY
 //    callers in flight at once (the API serves many callers at once). Also, clearly apart and only
@@ -97,6 +97,16 @@ const MAX_DELAY_MS = QUICK ? 250 : 2_000;
 const ADD_BULK = Number(process.env.BENCH_TASK_ADD_BULK ?? 100);
 /** Finished tasks kept per queue: TASK_HISTORY's default, and bullmq's removeOnComplete count. */
 const HISTORY = Number(process.env.BENCH_TASK_HISTORY ?? (QUICK ? 400 : 10_000));
+/**
+ * Warm-up: each peer runs warm-up rounds (unmeasured) until its rate is steady, in quick mode too:
+ * until the last WARM_WINDOW rounds' rates are within WARM_TOLERANCE of their highest and it has
+ * handled at least WARM_MIN_TASKS tasks (rate scenarios; delay rounds need only the steadiness), or
+ * WARM_MAX_ROUNDS. Two rounds agreeing was not enough: rates still climbed by half after such a pair.
+ */
+const WARM_TOLERANCE = Number(process.env.BENCH_TASK_WARM_TOLERANCE ?? 0.1);
+const WARM_WINDOW = Number(process.env.BENCH_TASK_WARM_WINDOW ?? 3);
+const WARM_MIN_TASKS = Number(process.env.BENCH_TASK_WARM_MIN ?? 5_000);
+const WARM_MAX_ROUNDS = Number(process.env.BENCH_TASK_WARM_MAX_ROUNDS ?? 20);
 /** A round that has not finished after this long has lost tasks: the bench fails. */
 const ROUND_TIMEOUT_MS = Number(process.env.BENCH_TASK_ROUND_TIMEOUT_MS ?? 120_000);
 
@@ -557,6 +567,39 @@ function delayScenario(hz: number): Scenario {
   };
 }
 
+// --- warm-up ------------------------------------------------------------------------------------
+
+interface WarmUp {
+  rates: number[];
+  tasks: number;
+  steady: boolean;
+}
+
+/**
+ * Runs unmeasured rounds until the peer's rate is steady. A warm-up round has at least 1,000 tasks
+ * (or the measured round's count, if smaller) so its rate is not one timer tick's noise.
+ */
+async function warmUp(
+  scenario: Scenario,
+  round: (index: number, tasks: number) => Promise<RoundResult>,
+): Promise<WarmUp> {
+  const size = Math.max(Math.ceil(scenario.tasks / 4), Math.min(scenario.tasks, 1_000));
+  const minTasks = scenario.section === 'delay' ? 0 : WARM_MIN_TASKS;
+  const rates: number[] = [];
+  let tasks = 0;
+  while (rates.length < WARM_MAX_ROUNDS) {
+    const result = await round(rates.length, size);
+    rates.push(result.tasks / result.seconds);
+    tasks += result.tasks;
+    const window = rates.slice(-WARM_WINDOW);
+    const steady =
+      window.length === WARM_WINDOW &&
+      Math.max(...window) - Math.min(...window) <= WARM_TOLERANCE * Math.max(...window);
+    if (steady && tasks >= minTasks) return { rates, tasks, steady };
+  }
+  return { rates, tasks, steady: false };
+}
+
 // --- reporting ----------------------------------------------------------------------------------
 
 interface Summary {
@@ -778,6 +821,7 @@ runSuite('tasks', 'Task queues (book 6.4): ours beside bullmq 6.7.0', async (rep
       ...DELAY_HZ.map((hz) => delayScenario(hz)),
     ];
     const summaries: Summary[] = [];
+    const warmUps: (WarmUp & { scenario: string; peer: string })[] = [];
     const [, defaultHz] = (await admin.config('GET', 'hz')) as [string, string];
     const benchStarted = performance.now();
     const steps = new Steps(scenarios.length * (ROUNDS + 1));
@@ -785,7 +829,7 @@ runSuite('tasks', 'Task queues (book 6.4): ours beside bullmq 6.7.0', async (rep
       const version = (await admin.info('server')).match(/^redis_version:(\S+)/m)?.[1];
       console.log(
         `tasks benchmark: ours (TaskRepository, TaskWorker + TaskPoller) against bullmq 6.7.0 (Queue, Worker), same redis-server ${version}, ` +
-          `alternately: 1 warm-up + ${ROUNDS} rounds each, a queue of its own per round, FLUSHALL after each round.`,
+          `alternately: warm-up rounds until steady, then ${ROUNDS} rounds each, a queue of its own per round, FLUSHALL after each round.`,
       );
       console.log(
         `  both keep ${HISTORY} finished tasks per queue (ours TASK_HISTORY, bullmq removeOnComplete/removeOnFail count), ` +
@@ -800,11 +844,17 @@ runSuite('tasks', 'Task queues (book 6.4): ours beside bullmq 6.7.0', async (rep
         await admin.config('SET', 'hz', String(scenario.hz ?? defaultHz));
         const queueName = (peer: PeerRun, round: string): string =>
           `bench-${scenario.title.replace(/[^a-z0-9]+/gi, '-')}-${peer.label.replace(/[^a-z0-9]+/gi, '-')}-${round}`;
-        const warmTasks = Math.max(1, Math.ceil(scenario.tasks / 4));
         steps.step(`${scenario.title}, warm-up`);
         for (const peer of scenario.peers) {
-          await peer.round(ctx, queueName(peer, 'warm'), -1, warmTasks);
-          await admin.flushall('SYNC');
+          const warm = await warmUp(scenario, async (round, tasks) => {
+            const result = await peer.round(ctx, queueName(peer, `warm${round}`), -1 - round, tasks);
+            await admin.flushall('SYNC');
+            return result;
+          });
+          console.log(
+            `    ${peer.label.padEnd(20)} warmed: ${warm.rates.length} rounds, ${warm.tasks} tasks, rates ${warm.rates.map((r) => r.toFixed(0)).join(' ')}${warm.steady ? '' : ' (NOT steady at the cap)'}`,
+          );
+          warmUps.push({ scenario: scenario.title, peer: peer.label, ...warm });
         }
         const results = new Map<PeerRun, RoundResult[]>(scenario.peers.map((peer) => [peer, []]));
         for (let round = 0; round < ROUNDS; round++) {
@@ -837,6 +887,13 @@ runSuite('tasks', 'Task queues (book 6.4): ours beside bullmq 6.7.0', async (rep
         });
       report.note(
         `Target, ahead of bullmq on both rates: ${behind.length === 0 ? 'met in every scenario' : `NOT met in: ${behind.join('; ')}`}.`,
+      );
+      const unsteady = warmUps.filter((w) => !w.steady).map((w) => `${w.scenario} / ${w.peer}`);
+      report.note(
+        `Warm-up: each peer ran unmeasured rounds until ${WARM_WINDOW} successive rounds' rates were within ${WARM_TOLERANCE * 100}% of their highest and it had ` +
+          `handled at least ${WARM_MIN_TASKS} tasks (delay rounds: steadiness only), at most ${WARM_MAX_ROUNDS} rounds; ` +
+          `rounds per peer ${Math.min(...warmUps.map((w) => w.rates.length))}-${Math.max(...warmUps.map((w) => w.rates.length))}` +
+          `${unsteady.length === 0 ? ', every peer steady' : `; NOT steady at the cap: ${unsteady.join(', ')}`}.`,
       );
       delayTable(report, summaries);
       report.note(

@@ -92,9 +92,22 @@ function decode(queue: string, number: number | string, json: string, extra: Par
   return { id: taskId(queue, number), queue, number: Number(number), ...fields, ...extra };
 }
 
+/** What a repeated idempotency key must match: the same name, arguments, priority and delay. */
+const requestDigest = (request: EnqueueRequest): string =>
+  createHash('sha256')
+    .update(JSON.stringify([request.name, request.args ?? null, request.priority, request.delayMs]))
+    .digest('base64url');
+
+type QueueKeys = ReturnType<typeof queueKeys>;
+
+/** Queues whose key names one repository keeps built. */
+const KEY_CACHE_SIZE = 1024;
+
 const orUndefined = (value: string | null): string | undefined => (value === null || value === '' ? undefined : value);
 
 export class TaskRepository {
+  private readonly keyCache = new Map<string, QueueKeys>();
+
   constructor(
     private readonly redis: RedisClient,
     private readonly settings: TaskSettings,
@@ -102,43 +115,67 @@ export class TaskRepository {
 
   /** Records a task; with a known idempotency key, returns the first task instead (`created: false`). */
   async enqueue(request: EnqueueRequest): Promise<{ task: TaskRecord; created: boolean }> {
-    const keys = queueKeys(request.queue);
-    const priority = TASK_PRIORITIES.indexOf(request.priority);
-    const digest = createHash('sha256')
-      .update(JSON.stringify([request.name, request.args ?? null, request.priority, request.delayMs]))
-      .digest('base64url');
-    const [created, number, json] = (await runScript(
-      this.redis,
-      'task-enqueue',
-      [
-        keys.seq,
-        keys.meta,
-        keys.args,
-        keys.idempotency,
-        keys.delayed,
-        keys.lists[priority * 2 + 1],
-        keys.workerWake,
-        keys.pollerWake,
-      ],
-      [
-        request.name,
-        request.args ?? '',
-        request.priority,
-        request.delayMs,
-        request.idempotencyKey ?? '',
-        digest,
-        this.settings.maxAttempts,
-        this.settings.maxTasksPerQueue,
-      ],
-    )) as [number, number, string];
-    if (created === 1) return { task: decode(request.queue, number, json, { args: request.args }), created: true };
+    const keys = this.keysOf(request.queue);
+    const delayed = request.delayMs > 0;
+    const key = request.idempotencyKey;
+    const scriptKeys = [
+      keys.seq,
+      keys.meta,
+      keys.args,
+      delayed ? keys.delayed : keys.lists[TASK_PRIORITIES.indexOf(request.priority) * 2 + 1],
+      delayed ? keys.pollerWake : keys.workerWake,
+    ];
+    if (key !== undefined) scriptKeys.push(keys.idempotency);
+    const [created, number, timeOrJson] = (await runScript(this.redis, 'task-enqueue', scriptKeys, [
+      request.name,
+      request.args ?? '',
+      request.priority,
+      request.delayMs,
+      key ?? '',
+      // Only a repeated idempotency key is compared with the request it was first used for.
+      key === undefined ? '' : requestDigest(request),
+      this.settings.maxAttempts,
+      this.settings.maxTasksPerQueue,
+    ])) as [number, number, number | string];
+    if (created === 1) {
+      // The record as the script stored it, from the request and the time it was recorded: the
+      // script does not send back what the caller already has. task-enqueue.lua builds the same
+      // fields; a test compares this with get().
+      const now = Number(timeOrJson);
+      const task: TaskRecord = {
+        id: taskId(request.queue, number),
+        queue: request.queue,
+        number,
+        name: request.name,
+        priority: request.priority,
+        state: delayed ? 'DELAYED' : 'WAITING',
+        runAt: now + request.delayMs,
+        attempts: 0,
+        maxAttempts: this.settings.maxAttempts,
+        createdAt: now,
+        args: request.args === '' ? undefined : request.args,
+      };
+      return { task, created: true };
+    }
     // The first task with this key, as it is now (it may have finished, with a result or error).
     const first = await this.get(request.queue, String(number));
-    return { task: first ?? decode(request.queue, number, json), created: false };
+    return { task: first ?? decode(request.queue, number, String(timeOrJson)), created: false };
+  }
+
+  /** The queue's key names, built once per queue: an add is too cheap to build fifteen strings each time. */
+  private keysOf(queue: string): QueueKeys {
+    let keys = this.keyCache.get(queue);
+    if (keys === undefined) {
+      // Queue names come from callers: the cache is bounded, and simply starts over when full.
+      if (this.keyCache.size >= KEY_CACHE_SIZE) this.keyCache.clear();
+      keys = queueKeys(queue);
+      this.keyCache.set(queue, keys);
+    }
+    return keys;
   }
 
   async get(queue: string, number: string): Promise<TaskRecord | undefined> {
-    const keys = queueKeys(queue);
+    const keys = this.keysOf(queue);
     const [json, args, result, error] = (await repliesOf(
       this.redis
         .multi()
@@ -157,7 +194,7 @@ export class TaskRepository {
   }
 
   async stats(queue: string): Promise<QueueStats> {
-    const keys = queueKeys(queue);
+    const keys = this.keysOf(queue);
     const transaction = this.redis.multi();
     for (const list of keys.lists) transaction.llen(list);
     transaction.zcard(keys.delayed).zcard(keys.active).hmget(keys.counts, 'COMPLETED', 'FAILED', 'CANCELLED');
@@ -176,7 +213,7 @@ export class TaskRepository {
 
   /** Cancels a task that has not started; false when it had started, finished or does not exist. */
   async cancel(queue: string, number: string): Promise<boolean> {
-    const keys = queueKeys(queue);
+    const keys = this.keysOf(queue);
     const cancelled = await runScript(
       this.redis,
       'task-cancel',
@@ -188,7 +225,7 @@ export class TaskRepository {
 
   /** Runs a task that has not started after `delayMs` from now; undefined when there is no such task. */
   async reschedule(queue: string, number: string, delayMs: number): Promise<TaskRecord | undefined> {
-    const keys = queueKeys(queue);
+    const keys = this.keysOf(queue);
     const json = (await runScript(
       this.redis,
       'task-reschedule',
@@ -215,7 +252,7 @@ export class TaskRepository {
     leaseMs: number,
   ): Promise<R[]> {
     if (runs.length === 0) return [];
-    const keys = queueKeys(queue);
+    const keys = this.keysOf(queue);
     const held = (await runScript(
       this.redis,
       'task-extend',
@@ -251,7 +288,7 @@ export class TaskRepository {
     count: number,
     leaseMs: number,
   ): Promise<{ state: TaskState | undefined; taken: TakenTask[] }> {
-    const keys = queueKeys(queue);
+    const keys = this.keysOf(queue);
     const outcome = ended?.outcome;
     const kind =
       outcome === undefined
@@ -308,7 +345,7 @@ export class TaskRepository {
 
   /** The poller's step; `nextInMs` is how long until the next delay or lease ends (-1: none). */
   async promote(queue: string): Promise<{ moved: number; expired: number; nextInMs: number; full: boolean }> {
-    const keys = queueKeys(queue);
+    const keys = this.keysOf(queue);
     const [moved, expired, nextInMs, forgotten] = (await runScript(
       this.redis,
       'task-promote',

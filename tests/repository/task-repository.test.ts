@@ -135,6 +135,69 @@ async function takeAll(tasks: TaskRepository, queue: string): Promise<TakenTask[
 }
 
 describe('task scripts, step by step', () => {
+  it('returns from enqueue the record exactly as it was stored, for waiting and delayed tasks, with and without arguments or a key', async () => {
+    const tasks = repository({ maxAttempts: 4 });
+    const requests = [
+      { priority: 'HIGH' as const, delayMs: 0, args: '{"to":"a"}', idempotencyKey: undefined },
+      { priority: 'LOW' as const, delayMs: 0, args: undefined, idempotencyKey: 'once' },
+      { priority: 'NORMAL' as const, delayMs: 5000, args: '[1,2]', idempotencyKey: 'later' },
+      { priority: 'LOW' as const, delayMs: 1, args: undefined, idempotencyKey: undefined },
+    ];
+    for (const [i, request] of requests.entries()) {
+      const before = Date.now();
+      const { task, created } = await tasks.enqueue({ queue: 'shape', name: `job-${i}`, ...request });
+      expect(created).toBe(true);
+      expect(task).toEqual(await tasks.get('shape', String(task.number)));
+      expect(task).toMatchObject({
+        id: `shape:${i + 1}`,
+        number: i + 1,
+        name: `job-${i}`,
+        priority: request.priority,
+        state: request.delayMs > 0 ? 'DELAYED' : 'WAITING',
+        attempts: 0,
+        maxAttempts: 4,
+      });
+      expect(task.runAt - task.createdAt).toBe(request.delayMs);
+      // The Redis server's clock, on this machine: within the test's own reading of it.
+      expect(task.createdAt).toBeGreaterThanOrEqual(before - 1000);
+      expect(task.createdAt).toBeLessThanOrEqual(Date.now() + 1000);
+    }
+  });
+
+  it('wakes a worker for a task that can run now and a poller only for a delay sooner than any it knew, and writes only the keys it needs', async () => {
+    const tasks = repository();
+    const keys = queueKeys('wake');
+    await enqueue(tasks, 'wake', 'now', 'LOW');
+    await enqueue(tasks, 'wake', 'now-too', 'LOW');
+    expect(await redis.client.lrange(keys.lists[5], 0, -1)).toEqual(['1', '2']);
+    expect(await redis.client.llen(keys.workerWake)).toBe(1);
+    expect(await redis.client.exists(keys.pollerWake, keys.delayed, keys.idempotency)).toBe(0);
+
+    await enqueue(tasks, 'wake', 'later', 'HIGH', 60_000);
+    expect(await redis.client.llen(keys.pollerWake)).toBe(1);
+    await redis.client.del(keys.pollerWake);
+    await enqueue(tasks, 'wake', 'even-later', 'HIGH', 120_000);
+    expect(await redis.client.llen(keys.pollerWake)).toBe(0);
+    await enqueue(tasks, 'wake', 'sooner', 'HIGH', 30_000, 'k-sooner');
+    expect(await redis.client.llen(keys.pollerWake)).toBe(1);
+    expect(await redis.client.zrange(keys.delayed, 0, -1)).toEqual(['5', '3', '4']);
+    expect(await redis.client.llen(keys.lists[1])).toBe(0);
+    expect(await redis.client.hgetall(keys.idempotency)).toEqual({ 'k-sooner': expect.stringMatching(/^5 \S+$/) });
+    expect(await redis.client.hlen(keys.args)).toBe(0);
+    expect(await redis.client.get(keys.seq)).toBe('5');
+  });
+
+  it('keeps each queue apart when it uses more queues than it keeps key names for', async () => {
+    const tasks = repository();
+    const queues = Array.from({ length: 1100 }, (_, i) => `many-${i}`);
+    for (const queue of queues) await enqueue(tasks, queue, queue);
+    for (const queue of [queues[0], queues[1023], queues[1024], queues[1099]]) {
+      expect((await tasks.stats(queue)).waiting.NORMAL).toBe(1);
+      const [taken] = await tasks.take(queue, 2, 1000);
+      expect(taken).toMatchObject({ id: `${queue}:1`, name: queue });
+    }
+  });
+
   it('hands out HIGH before NORMAL before LOW, and tasks that came due ahead of the others of their priority, in due order', async () => {
     const tasks = repository();
     const q = 'order';
@@ -346,6 +409,24 @@ describe('task scripts, step by step', () => {
     });
     expect(reused.created).toBe(true);
     expect(reused.task.id).not.toBe(first.task.id);
+  });
+
+  it('refuses a repeated idempotency key for another name, priority or delay, and returns the first task for the same request', async () => {
+    const tasks = repository();
+    const request = {
+      queue: 'idem-fields',
+      name: 'mail',
+      args: '{"to":"a"}',
+      priority: 'NORMAL' as const,
+      delayMs: 1000,
+      idempotencyKey: 'k',
+    };
+    const first = await tasks.enqueue(request);
+    for (const change of [{ name: 'other' }, { priority: 'HIGH' as const }, { delayMs: 0 }, { args: undefined }])
+      await expect(tasks.enqueue({ ...request, ...change })).rejects.toMatchObject({ code: 'CONFLICT' });
+    const again = await tasks.enqueue(request);
+    expect(again).toEqual({ created: false, task: first.task });
+    expect(await redis.client.zcard(queueKeys('idem-fields').delayed)).toBe(1);
   });
 
   it('keeps the history at its bound as tasks finish, without waiting for a poller', async () => {
