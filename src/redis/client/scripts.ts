@@ -76,7 +76,17 @@ export function scriptSources(): Map<string, string> {
   return sources;
 }
 
-const commandName = (script: string): string => script.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+const commandNames = new Map<string, string>();
+
+/** `lease-acquire` -> `leaseAcquire`; remembered, as it is asked on every script call. */
+function commandName(script: string): string {
+  let name = commandNames.get(script);
+  if (name === undefined) {
+    name = script.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+    commandNames.set(script, name);
+  }
+  return name;
+}
 
 /**
  * Put before every script, on one line so that line numbers in script errors stay right.
