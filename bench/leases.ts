@@ -21,9 +21,9 @@
 // redis-semaphore runs with its default retryInterval (10 ms) and without auto-refresh
 // (refreshInterval 0), since ours does not refresh by itself either. The book's fair semaphore
 // shares one connection too (MULTI/EXEC only); its lock-guarded variant releases its lock with
-// WATCH, so it has a connection per caller. Each scenario gets one warm-up round per peer
-// (scripts loaded, our subscription made), then ROUNDS measured ones. Quick mode (isQuick in
-// bench/harness/report.ts) runs 3 rounds of fewer pairs.
+// WATCH, so it has a connection per caller. Each scenario warms every peer up until its rate is
+// steady (warmUp below), in quick mode too, then runs ROUNDS measured ones. Quick mode (isQuick in
+// bench/harness/report.ts) runs 3 measured rounds of fewer pairs.
 import { performance } from 'node:perf_hooks';
 import Redis from 'ioredis';
 import pino from 'pino';
@@ -45,6 +45,16 @@ const OPS = Number(process.env.BENCH_LEASE_OPS ?? (QUICK ? 400 : 4_000));
 /** Pairs per measured round of the lock with contenders holding it HOLD_MS (more for the others). */
 const CONTENDED_OPS = Number(process.env.BENCH_LEASE_CONTENDED_OPS ?? (QUICK ? 50 : 600));
 const ROUNDS = Number(process.env.BENCH_LEASE_ROUNDS ?? (QUICK ? 3 : 5));
+/**
+ * Warm-up, per scenario and peer, quick mode too: rounds of WARM_ROUND_PAIRS (or the measured
+ * size, if larger) until at least WARM_MIN_PAIRS pairs were made and the last two rounds' rates
+ * agree within WARM_STEADY, but no more than WARM_MAX_ROUNDS rounds. A JIT still compiling, a
+ * script not yet cached or a subscription not yet made shows as a rate still moving.
+ */
+const WARM_MIN_PAIRS = Number(process.env.BENCH_LEASE_WARM_PAIRS ?? 3_000);
+const WARM_ROUND_PAIRS = 1_000;
+const WARM_STEADY = 0.1;
+const WARM_MAX_ROUNDS = 12;
 const CONTENDERS = 20;
 const PARALLEL_NAMES = 50;
 const SEMAPHORE_LIMIT = 5;
@@ -165,6 +175,9 @@ interface RoundResult {
   subscriberSent: number;
   messages: number;
   executed: number;
+  /** Scripts Redis ran (EVALSHA and EVAL) and the microseconds it spent in them. */
+  scripts: number;
+  scriptMicros: number;
   attempts: number;
   abandoned: number;
   waits: number[];
@@ -223,6 +236,7 @@ async function round(peer: Peer, scenario: Scenario, admin: Redis, prefix: strin
   );
   const seconds = (performance.now() - t0) / 1000;
   const executed = await commandCount(admin);
+  const { scripts, scriptMicros } = await scriptStats(admin);
   return {
     seconds,
     pairs: waits.length,
@@ -231,12 +245,53 @@ async function round(peer: Peer, scenario: Scenario, admin: Redis, prefix: strin
     subscriberSent: (peer.subscriber?.sent ?? 0) - before.subscriber,
     messages: (peer.messages?.sent ?? 0) - before.messages,
     executed,
+    scripts,
+    scriptMicros,
     attempts: (peer.repositories ?? []).reduce((sum, r) => sum + r.attempts, 0) - before.attempts,
     abandoned: (peer.repositories ?? []).reduce((sum, r) => sum + r.abandoned, 0) - before.abandoned,
     waits,
     grants,
     overLimit,
   };
+}
+
+/** Script calls and the time Redis spent in them (INFO commandstats, since the last RESETSTAT). */
+async function scriptStats(admin: Redis): Promise<{ scripts: number; scriptMicros: number }> {
+  const stats = await admin.info('commandstats');
+  let scripts = 0;
+  let scriptMicros = 0;
+  for (const match of stats.matchAll(/^cmdstat_(?:evalsha|eval):calls=(\d+),usec=(\d+)/gm)) {
+    scripts += Number(match[1]);
+    scriptMicros += Number(match[2]);
+  }
+  return { scripts, scriptMicros };
+}
+
+interface Warmed {
+  peer: string;
+  pairs: number;
+  /** Grants that found the limit already held during the warm-up: they count against the target too. */
+  overLimit: number;
+  rounds: number;
+  steady: boolean;
+}
+
+/** Rounds until the rate is steady: see WARM_MIN_PAIRS. */
+async function warmUp(peer: Peer, scenario: Scenario, admin: Redis, prefix: string): Promise<Warmed> {
+  const size = Math.max(WARM_ROUND_PAIRS, scenario.ops);
+  let pairs = 0;
+  let overLimit = 0;
+  let previous = 0;
+  for (let rounds = 1; ; rounds++) {
+    const result = await round(peer, scenario, admin, prefix, size);
+    pairs += result.pairs + result.failures;
+    overLimit += result.overLimit;
+    const rate = result.pairs / result.seconds;
+    const steady = previous > 0 && Math.abs(rate - previous) <= WARM_STEADY * Math.max(rate, previous);
+    if ((steady && pairs >= WARM_MIN_PAIRS) || rounds >= WARM_MAX_ROUNDS)
+      return { peer: peer.label, pairs, overLimit, rounds, steady };
+    previous = rate;
+  }
 }
 
 interface Summary {
@@ -249,6 +304,8 @@ interface Summary {
   subscriberPerPair: number;
   messagesPerPair: number;
   executedPerPair: number;
+  /** Microseconds Redis spent per script it ran. */
+  microsPerScript: number;
   attemptsPerAcquire: number | undefined;
   p50: number;
   p99: number;
@@ -279,6 +336,7 @@ function summarize(scenario: Scenario, peer: Peer, rounds: RoundResult[]): Summa
     subscriberPerPair: total((r) => r.subscriberSent) / pairs,
     messagesPerPair: total((r) => r.messages) / pairs,
     executedPerPair: total((r) => r.executed) / pairs,
+    microsPerScript: total((r) => r.scriptMicros) / total((r) => r.scripts),
     attemptsPerAcquire: peer.repositories ? total((r) => r.attempts) / pairs : undefined,
     p50: percentile(waits, 50),
     p99: percentile(waits, 99),
@@ -461,6 +519,7 @@ function table(report: SuiteReport, summaries: Summary[]): void {
     'sent/pair (+sub)',
     'msgs/pair',
     'redis cmds/pair',
+    'redis µs/script',
     'attempts/acq',
     'wait p50 ms',
     'p99 ms',
@@ -480,6 +539,7 @@ function table(report: SuiteReport, summaries: Summary[]): void {
       s.peer === 'ours' ? `${s.sentPerPair.toFixed(2)} (+${s.subscriberPerPair.toFixed(3)})` : s.sentPerPair.toFixed(2),
       s.peer === 'ours' ? s.messagesPerPair.toFixed(2) : '-',
       s.executedPerPair.toFixed(1),
+      Number.isFinite(s.microsPerScript) ? s.microsPerScript.toFixed(2) : '-',
       s.attemptsPerAcquire === undefined ? '-' : s.attemptsPerAcquire.toFixed(2),
       ms(s.p50),
       ms(s.p99),
@@ -493,7 +553,7 @@ function table(report: SuiteReport, summaries: Summary[]): void {
 }
 
 /** The issue's targets and the book's ratio, as figures. */
-function figures(report: SuiteReport, scenarios: Scenario[], summaries: Summary[]): void {
+function figures(report: SuiteReport, scenarios: Scenario[], summaries: Summary[], warmups: Warmed[]): void {
   const find = (scenario: Scenario, peer: string): Summary | undefined =>
     summaries.find((s) => s.scenario === scenario.title && s.peer === peer);
   for (const scenario of scenarios) {
@@ -550,17 +610,17 @@ function figures(report: SuiteReport, scenarios: Scenario[], summaries: Summary[
     }
   }
   const over = (peer: string): number =>
-    summaries.filter((s) => s.peer === peer).reduce((sum, s) => sum + s.overLimit, 0);
+    [...summaries, ...warmups].filter((s) => s.peer === peer).reduce((sum, s) => sum + s.overLimit, 0);
   report.figure({
     id: 'leases.ours_over_limit',
-    label: 'ours: grants that found the limit already held, all scenarios',
+    label: 'ours: grants that found the limit already held, all scenarios and warm-ups',
     unit: 'grants',
     value: over('ours'),
     target: { op: '==', value: 0 },
   });
   report.figure({
     id: 'leases.book_fair_over_limit',
-    label: 'book fair semaphore: grants that found the limit already held',
+    label: 'book fair semaphore: grants that found the limit already held, warm-ups included',
     unit: 'grants',
     value: over('book fair semaphore'),
   });
@@ -575,9 +635,10 @@ runSuite(
       const made = [await ours(url), await theirs(url), await bookFair(url), await bookWithLock(url)];
       const peers = made.map((m) => m.peer);
       const summaries: Summary[] = [];
+      const warmups: Warmed[] = [];
       const benchStarted = performance.now();
       const runs = SCENARIOS.reduce(
-        (sum, scenario) => sum + peers.filter((p) => p.kinds.includes(scenario.kind)).length * (ROUNDS + 1),
+        (sum, scenario) => sum + peers.filter((p) => p.kinds.includes(scenario.kind)).length * (ROUNDS + 3),
         0,
       );
       const steps = new Steps(runs);
@@ -585,7 +646,7 @@ runSuite(
         console.log(
           `leases benchmark: ours (LeaseAcquirer: one shared command connection + one LeaseSignals subscriber connection) ` +
             `against redis-semaphore 5.8.0 (Mutex/Semaphore on one shared connection; retryInterval ${THEIR_RETRY_MS} ms (default), ` +
-            `refreshInterval 0) and, for semaphores, the book's fair semaphore (plain: one shared connection; with lock: one per caller), same redis-server, alternately: 1 warm-up + ${ROUNDS} rounds each.`,
+            `refreshInterval 0) and, for semaphores, the book's fair semaphore (plain: one shared connection; with lock: one per caller), same redis-server, alternately: warmed up until steady, then ${ROUNDS} rounds each.`,
         );
         console.log(
           `  acquire waits up to ${WAIT_MS} ms (the lock's default) and holds for ${TTL_MS} ms; "hold" callers keep the slot for a ${HOLD_MS} ms timer before ` +
@@ -600,8 +661,13 @@ runSuite(
           const prefix = (peer: Peer): string =>
             `bench-${scenario.kind}-${scenario.callers}-${scenario.ownNames ? 'own' : 'shared'}-${scenario.holdMs}-${peer.label.replace(/\W+/g, '-')}`;
           for (const peer of taking) {
-            steps.step(`${scenario.title}, warm-up, ${peer.label}`);
-            await round(peer, scenario, admin, prefix(peer), Math.ceil(scenario.ops / 4));
+            steps.step(`${scenario.title}, warm-up, ${peer.label}`, 3);
+            const warmed = await warmUp(peer, scenario, admin, prefix(peer));
+            warmups.push(warmed);
+            console.log(
+              `    ${peer.label.padEnd(15)} warmed up: ${warmed.pairs} pairs in ${warmed.rounds} rounds` +
+                (warmed.steady ? '' : `, rate still moving after ${WARM_MAX_ROUNDS} rounds`),
+            );
           }
           const results = new Map<Peer, RoundResult[]>(taking.map((peer) => [peer, []]));
           for (let i = 0; i < ROUNDS; i++) {
@@ -619,8 +685,15 @@ runSuite(
         report.note(
           'sent/pair: requests sent per acquire+release on the command connections (+ on the LeaseSignals subscriber connection, ' +
             'whose SUBSCRIBE is made in the warm-up and kept while the name is busy); msgs/pair: release notices the subscriber received; ' +
-            'attempts/acq: acquire scripts run per grant; grants/caller: fewest-most grants one caller got over all rounds (equal = fair); ' +
+            'redis µs/script: time Redis spent per script call (EVALSHA, INFO commandstats); attempts/acq: acquire scripts run per grant; grants/caller: fewest-most grants one caller got over all rounds (equal = fair); ' +
             'over limit: grants that found the limit already held (counted in the bench, a holder counted out before its release is sent).',
+        );
+        const unsteady = warmups.filter((w) => !w.steady).length;
+        report.note(
+          `Warm-up, per scenario and peer, quick mode too: rounds of at least ${WARM_ROUND_PAIRS} pairs until ${WARM_MIN_PAIRS}+ pairs were made ` +
+            `and two successive rounds' rates agreed within ${WARM_STEADY * 100} %, at most ${WARM_MAX_ROUNDS} rounds ` +
+            `(here ${Math.min(...warmups.map((w) => w.pairs))}-${Math.max(...warmups.map((w) => w.pairs))} pairs; ` +
+            `${unsteady === 0 ? 'all steady' : `${unsteady} of ${warmups.length} still moving at the cap`}).`,
         );
         report.note(
           "The book's fair semaphore gives up at once when no slot is free; its callers here try again after 1 ms (as the book's acquire_lock does), up to the same 10 s wait.",
@@ -628,7 +701,7 @@ runSuite(
         report.note(
           `Targets (the lease issue): at least as fast as redis-semaphore, one round trip per operation uncontended, and a lower p99 wait under contention.`,
         );
-        figures(report, SCENARIOS, summaries);
+        figures(report, SCENARIOS, summaries, warmups);
       } finally {
         for (const m of made) m.close();
         admin.disconnect();

@@ -5,7 +5,7 @@ import Redis from 'ioredis';
 import pino from 'pino';
 import { AppError } from '../../src/common/errors';
 import { leaseKeys } from '../../src/redis/keys';
-import { LeaseRepository, newLeaseId, type Lease } from '../../src/redis/leases/repository';
+import { LeaseRepository, newLeaseId, type Attempt, type Lease } from '../../src/redis/leases/repository';
 import { LeaseSignals } from '../../src/redis/leases/signals';
 import { LeaseAcquirer, type WaitTiming } from '../../src/redis/leases/acquirer';
 import { defineScripts } from '../../src/redis/client/scripts';
@@ -444,6 +444,153 @@ describe('a lock', () => {
     expect(await repository.abandon('handover', first)).toBe(true);
     const lease = await second;
     expect(lease?.fencingToken).toBe(2);
+  });
+});
+
+// A name nobody holds or waits for is granted and released without the queue's bookkeeping;
+// these check that the shortcut keeps every promise the queue keeps.
+describe('a name nobody holds or waits for', () => {
+  it('keeps fencing tokens rising by one whether a grant was immediate or waited for', async () => {
+    for (const kind of ['lock', 'semaphore'] as const) {
+      const repository = new LeaseRepository(connection(), kind, SETTINGS);
+      const limit = kind === 'lock' ? 1 : 2;
+      const ask = (id: string, holdMs: number) =>
+        repository.attempt({ name: 'mixed', id, limit, ttlMs: 60_000, owner: 'svc', holdMs });
+      const fences: number[] = [];
+      const granted = async (id: string, holdMs: number): Promise<void> => {
+        const attempt = await ask(id, holdMs);
+        if (!attempt.granted) throw new Error(`${kind}: ${id} was not granted`);
+        fences.push(attempt.lease.fencingToken);
+      };
+      for (let round = 0; round < 3; round += 1) {
+        // Idle: granted at once.
+        const first = newLeaseId();
+        await granted(first, 0);
+        // Full, then one more caller queues and is granted on its next ask after a release.
+        const others = Array.from({ length: limit - 1 }, () => newLeaseId());
+        for (const id of others) await granted(id, 0);
+        const waiter = newLeaseId();
+        expect((await ask(waiter, 10_000)).granted).toBe(false);
+        expect(await repository.release('mixed', first)).toBe(true);
+        await granted(waiter, 10_000);
+        for (const id of [...others, waiter]) expect(await repository.release('mixed', id)).toBe(true);
+        expect(await redis.client.exists(leaseKeys(kind, 'mixed').holders, leaseKeys(kind, 'mixed').queue)).toBe(0);
+      }
+      expect(fences).toEqual(Array.from({ length: 3 * (limit + 1) }, (_, i) => i + 1));
+      expect((await repository.state('mixed', 1)).lastFencingToken).toBe(fences.length);
+    }
+  });
+
+  it('is not taken by a newcomer while a caller queued for it has yet to come back', async () => {
+    const repository = new LeaseRepository(connection(), 'lock', SETTINGS);
+    const ask = (id: string, holdMs: number) =>
+      repository.attempt({ name: 'owed', id, limit: 1, ttlMs: 60_000, owner: 'svc', holdMs });
+    const holder = newLeaseId();
+    const [first, second] = [newLeaseId(), newLeaseId()];
+    expect((await ask(holder, 0)).granted).toBe(true);
+    expect(await ask(first, 10_000)).toMatchObject({ granted: false, ticket: 1 });
+    expect(await ask(second, 10_000)).toMatchObject({ granted: false, ticket: 2 });
+    expect(await repository.release('owed', holder)).toBe(true);
+    // Nobody holds the lock now, but two callers are queued for it.
+    expect(await redis.client.exists(leaseKeys('lock', 'owed').holders)).toBe(0);
+    expect(await ask(newLeaseId(), 0)).toMatchObject({ granted: false, ticket: 0, ahead: 2 });
+    expect(await ask(newLeaseId(), 10_000)).toMatchObject({ granted: false, ticket: 3, ahead: 2 });
+    expect((await ask(second, 10_000)).granted).toBe(false);
+    const granted = await ask(first, 10_000);
+    expect(granted.granted && granted.lease.fencingToken).toBe(2);
+    expect(await repository.release('owed', first)).toBe(true);
+    const next = await ask(second, 10_000);
+    expect(next.granted && next.lease.fencingToken).toBe(3);
+  });
+
+  it('expires an immediate grant that is not released: it has a key expiry, and the slot frees when its time is up', async () => {
+    const repository = new LeaseRepository(connection(), 'semaphore', SETTINGS);
+    const keys = leaseKeys('semaphore', 'lapse-idle');
+    const ttlMs = 1000;
+    const ask = (id: string) =>
+      repository.attempt({ name: 'lapse-idle', id, limit: 1, ttlMs, owner: 'svc', holdMs: 0 });
+    const stalled = newLeaseId();
+    const first = await ask(stalled);
+    if (!first.granted) throw new Error('an idle semaphore refused its first caller');
+    for (const key of [keys.holders, keys.leases]) {
+      const ttl = await redis.client.pttl(key);
+      expect(ttl).toBeGreaterThan(0);
+      expect(ttl).toBeLessThanOrEqual(ttlMs);
+    }
+    // Others are refused until its time is up by the server's clock, then the next one asking gets it.
+    let next: Attempt | undefined;
+    let refused = 0;
+    await until(async () => {
+      next = await ask(newLeaseId());
+      if (!next.granted) refused += 1;
+      return next.granted;
+    });
+    if (!next?.granted) throw new Error('unreachable');
+    expect(refused).toBeGreaterThan(0);
+    expect(next.lease.expiresAt - ttlMs).toBeGreaterThanOrEqual(first.lease.expiresAt);
+    expect(next.lease.fencingToken).toBe(2);
+    expect(await repository.release('lapse-idle', stalled)).toBe(false);
+    expect(await repository.refresh('lapse-idle', stalled)).toBeUndefined();
+  });
+
+  it('never grants a semaphore over its limit as it goes from idle to contended and back, over 3 instances', async () => {
+    const instances = [0, 1, 2].map(() => instance('semaphore'));
+    const limit = 3;
+    let inside = 0;
+    let most = 0;
+    const fences: number[] = [];
+    for (let wave = 0; wave < 10; wave += 1) {
+      // A wave of 1 to 8 callers on an idle semaphore, some of which will not wait.
+      const callers = 1 + ((wave * 3) % 8);
+      await Promise.all(
+        Array.from({ length: callers }, async (_, caller) => {
+          const acquirer = instances[caller % instances.length];
+          const waitMs = caller % 4 === 3 ? 0 : 30_000;
+          const lease = await acquirer.acquire({ name: 'waves', limit, ttlMs: 60_000, owner: 'svc', waitMs });
+          if (!lease) return;
+          inside += 1;
+          most = Math.max(most, inside);
+          fences.push(lease.fencingToken);
+          await sleep(Math.random() * 3);
+          inside -= 1;
+          expect(await acquirer.repository.release('waves', lease.id)).toBe(true);
+        }),
+      );
+      const keys = leaseKeys('semaphore', 'waves');
+      expect(await redis.client.exists(keys.holders, keys.queue)).toBe(0);
+    }
+    expect(most).toBe(limit);
+    expect([...fences].sort((a, b) => a - b)).toEqual(Array.from({ length: fences.length }, (_, i) => i + 1));
+  });
+
+  it('announces a release that nobody waited for, with the server time and upTo 0', async () => {
+    for (const kind of ['lock', 'semaphore'] as const) {
+      const repository = new LeaseRepository(connection(), kind, SETTINGS);
+      const messages: string[] = [];
+      connections.push(
+        await listen(redis, [repository.channel('quiet')], (_channel, message) => messages.push(message)),
+      );
+      const holder = newLeaseId();
+      const attempt = await repository.attempt({
+        name: 'quiet',
+        id: holder,
+        limit: 2,
+        ttlMs: 10_000,
+        owner: 'svc',
+        holdMs: 0,
+      });
+      expect(attempt.granted).toBe(true);
+      const [seconds] = await redis.client.time();
+      expect(await repository.release('quiet', holder)).toBe(true);
+      await until(async () => messages.length === 1);
+      const notice = JSON.parse(messages[0]) as { name: string; releasedAt: number; upTo: number };
+      expect(notice).toMatchObject({ name: 'quiet', upTo: 0 });
+      expect(Math.abs(notice.releasedAt - Number(seconds) * 1000)).toBeLessThan(5_000);
+      // A second release of the same lease frees nothing and announces nothing.
+      expect(await repository.release('quiet', holder)).toBe(false);
+      await sleep(50);
+      expect(messages).toHaveLength(1);
+    }
   });
 });
 

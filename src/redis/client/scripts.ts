@@ -78,7 +78,7 @@ export function scriptSources(): Map<string, string> {
 
 const commandNames = new Map<string, string>();
 
-/** `task-enqueue` -> `taskEnqueue`, the name defineCommand gives it; worked out once per script. */
+/** `task-enqueue` -> `taskEnqueue`, the name defineCommand gives it; remembered, as it is asked on every script call. */
 function commandName(script: string): string {
   let name = commandNames.get(script);
   if (name === undefined) {

@@ -5,7 +5,14 @@
 import { setMaxListeners } from 'node:events';
 import { performance } from 'node:perf_hooks';
 import { AppError } from '../../common/errors';
-import { newLeaseId, type Attempt, type Lease, type LeaseRepository, type ReleaseNotice } from './repository';
+import {
+  newLeaseId,
+  type Attempt,
+  type AttemptRequest,
+  type Lease,
+  type LeaseRepository,
+  type ReleaseNotice,
+} from './repository';
 import type { LeaseSignals } from './signals';
 
 export interface AcquireRequest {
@@ -64,14 +71,35 @@ export class LeaseAcquirer {
 
   private async acquireAs(id: string, request: AcquireRequest, cancel: AbortSignal[]): Promise<Lease | undefined> {
     const started = performance.now();
-    const attempt = (holdMs: number): Promise<Attempt> => this.repository.attempt({ ...request, id, holdMs });
-    if (request.waitMs === 0) {
-      const only = await attempt(0);
+    const { name, limit, ttlMs, owner, waitMs } = request;
+    const asking = { name, id, limit, ttlMs, owner, holdMs: waitMs === 0 ? 0 : this.timing.holdMs };
+    if (waitMs === 0) {
+      const only = await this.repository.attempt(asking);
       return only.granted ? only.lease : undefined;
     }
+    const channel = this.repository.channel(name);
+    // Most acquires get their slot at once: ask first, unless this process already listens to
+    // the name (then listening first costs nothing and saves asking twice).
+    if (!this.signals.isSubscribed(channel)) {
+      const first = await this.repository.attempt(asking);
+      if (first.granted) return first.lease;
+      return this.wait(asking, channel, first, started + waitMs, cancel);
+    }
+    return this.wait(asking, channel, undefined, started + waitMs, cancel);
+  }
 
-    const deadline = started + request.waitMs;
-    const channel = this.repository.channel(request.name);
+  /**
+   * Waits in the queue for a slot: `first` is the attempt already made, if any (the caller is
+   * queued, but nothing listens for releases yet).
+   */
+  private async wait(
+    asking: AttemptRequest,
+    channel: string,
+    first: Attempt | undefined,
+    deadline: number,
+    cancel: AbortSignal[],
+  ): Promise<Lease | undefined> {
+    const attempt = (): Promise<Attempt> => this.repository.attempt(asking);
     const wake = new Wake();
     // A notice names the last ticket that may take a freed slot; 0 means nobody was queued.
     // Notices that arrive before this caller knows its ticket are kept and judged once it does.
@@ -83,12 +111,10 @@ export class LeaseAcquirer {
       else if (mayGo(notice.upTo)) wake.fire();
     };
 
-    // On a name this process already listens to, listening first costs nothing and saves asking
-    // twice; otherwise ask first, as most acquires get their slot at once and need no SUBSCRIBE.
     let stopListening: (() => void) | undefined;
     try {
-      if (this.signals.isSubscribed(channel)) stopListening = await this.signals.listen(channel, onNotice);
-      let last = await attempt(this.timing.holdMs);
+      if (!first) stopListening = await this.signals.listen(channel, onNotice);
+      let last = first ?? (await attempt());
       if (last.granted) return last.lease;
       ticket = last.ticket;
       if (early.some(mayGo)) wake.fire();
@@ -98,7 +124,7 @@ export class LeaseAcquirer {
       for (;;) {
         if (askNow) {
           wake.reset();
-          last = await attempt(this.timing.holdMs);
+          last = await attempt();
           if (last.granted) return last.lease;
           ticket = last.ticket;
         }
@@ -113,7 +139,7 @@ export class LeaseAcquirer {
     }
     // Giving up the place promptly lets the next in line go; if Redis cannot be reached, the
     // place lapses by itself and the answer is still "not acquired".
-    await this.repository.abandon(request.name, id).catch(() => undefined);
+    await this.repository.abandon(asking.name, asking.id).catch(() => undefined);
     return undefined;
   }
 }

@@ -25,8 +25,26 @@ local id, limit, ttl, owner = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3]), ARG
 local holdMs, maxWaiters = tonumber(ARGV[5]), tonumber(ARGV[6])
 local now = now_ms()
 
+-- Counted before expired holders are dropped: the drop below subtracts what it removed.
+local holding = redis.call('ZCARD', KEYS[1])
+
+-- Idle name: no holders and no queue key (Redis deletes a zset with its last member) mean nobody
+-- holds a slot and nobody waits, not even with a lapsed place. The caller is then first in line,
+-- and no other limit is in use to disagree with: grant without the queue's bookkeeping.
+if holding == 0 and redis.call('EXISTS', KEYS[3]) == 0 then
+  local fence = redis.call('HINCRBY', KEYS[5], 'fence', 1)
+  if tonumber(redis.call('HGET', KEYS[5], 'limit')) ~= limit then redis.call('HSET', KEYS[5], 'limit', limit) end
+  local expiresAt = now + ttl
+  redis.call('ZADD', KEYS[1], expiresAt, id)
+  redis.call('HSET', KEYS[2], id, fence .. ' ' .. ttl .. ' ' .. owner)
+  -- Both keys were just created (leases' fields leave with their holders): no expiry to compare with.
+  redis.call('PEXPIRE', KEYS[1], ttl)
+  redis.call('PEXPIRE', KEYS[2], ttl)
+  return { 1, fence, expiresAt, ttl }
+end
+
 -- Removes members whose time is up from `zset` (and their fields from `hash`), in chunks that
--- stay within Lua's limit on unpack.
+-- stay within Lua's limit on unpack. Returns how many it removed.
 local function dropExpired(zset, other, otherIsHash)
   local expired = redis.call('ZRANGEBYSCORE', zset, '-inf', now)
   for i = 1, #expired, 1000 do
@@ -34,6 +52,7 @@ local function dropExpired(zset, other, otherIsHash)
     if otherIsHash then redis.call('HDEL', other, unpack(chunk)) else redis.call('ZREM', other, unpack(chunk)) end
   end
   if #expired > 0 then redis.call('ZREMRANGEBYSCORE', zset, '-inf', now) end
+  return #expired
 end
 
 -- Key expiry follows the longest-lived member, so an abandoned name leaves nothing but its state.
@@ -43,10 +62,9 @@ local function keepFor(ms, ...)
   end
 end
 
-dropExpired(KEYS[1], KEYS[2], true)
+if holding > 0 then holding = holding - dropExpired(KEYS[1], KEYS[2], true) end
 dropExpired(KEYS[4], KEYS[3], false)
 
-local holding = redis.call('ZCARD', KEYS[1])
 local stored = tonumber(redis.call('HGET', KEYS[5], 'limit'))
 if stored and stored ~= limit and (holding > 0 or redis.call('EXISTS', KEYS[3]) == 1) then
   return redis.error_reply('E_LIMIT_MISMATCH this semaphore is in use with limit ' .. stored)

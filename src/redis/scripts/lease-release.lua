@@ -20,8 +20,17 @@ if expiresAt then
   redis.call('ZREM', KEYS[1], id)
   redis.call('HDEL', KEYS[2], id)
   if tonumber(expiresAt) > now then result = 1 end
-end
-if redis.call('ZREM', KEYS[3], id) == 1 then
+  -- A holder is not queued too: its grant took it out of the queue. With nobody queued (a zset
+  -- goes with its last member) there are no lapsed places to drop and no tickets to name: the
+  -- freed slot is news to anyone (upTo 0). It is free indeed, as the limit cannot change while
+  -- anyone holds, so there were at most `limit` holders.
+  if redis.call('EXISTS', KEYS[3]) == 0 then
+    if result == 1 then
+      redis.call(NOTIFY, channel, string.format('{"name":%s,"releasedAt":%d,"upTo":0}', cjson.encode(name), now))
+    end
+    return result
+  end
+elseif redis.call('ZREM', KEYS[3], id) == 1 then
   redis.call('ZREM', KEYS[4], id)
   result = 2
 end
