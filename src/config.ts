@@ -178,9 +178,6 @@ export class ConfigError extends Error {
   }
 }
 
-/** The trusted documents `npm run schema` writes from tests/operations (codegen.yml); the build copies it. */
-const DEFAULT_MANIFEST = path.join(__dirname, 'generated', 'client', 'persisted-documents.json');
-
 export const DEFAULT_PRECISIONS = [1, 5, 60, 300, 3600, 18000, 86400];
 const LOG_LEVELS: LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 const MIN_SECRET_LENGTH = 32;
@@ -487,7 +484,7 @@ export function loadConfig(env: Env = process.env): Config {
       },
       trustedDocuments: {
         mode: reader.oneOf<TrustedDocumentsMode>('TRUSTED_DOCUMENTS', ['allow', 'require'], 'allow'),
-        file: reader.raw('TRUSTED_DOCUMENTS_FILE') ?? DEFAULT_MANIFEST,
+        file: reader.raw('TRUSTED_DOCUMENTS_FILE'),
       },
     },
     databaseUrl: readDatabaseUrl(reader),

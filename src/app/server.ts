@@ -1,6 +1,7 @@
 // Starts the API and knows the order in which to take it down: builds the parts (parts.ts), then
 // the request gate, the HTTP and WebSocket transports and Apollo in front of them.
 import http from 'node:http';
+import { validate } from 'graphql';
 import type { AddressInfo } from 'node:net';
 import { ApolloServer, type ApolloServerPlugin, type GraphQLRequestListener } from '@apollo/server';
 import { expressMiddleware } from '@as-integrations/express5';
@@ -52,12 +53,21 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
 
     const documents = documentGuard(config.security);
     const operationCheck = createOperationCheck({ schema, introspection: config.introspection, documents });
-    const trusted = loadTrustedDocuments(config.security.trustedDocuments, {
-      parse: (text) => documents.parse(text),
-      validate: (document) => operationCheck.validate(document),
-    });
+    const trusted = loadTrustedDocuments(
+      config.security.trustedDocuments,
+      {
+        schemaErrors: (document) => validate(schema, document),
+        parse: (text) => documents.parse(text),
+        validate: (document) => operationCheck.validate(document),
+      },
+      (message) => logger.warn(message),
+    );
     logger.info(
-      { documents: trusted.count, mode: trusted.mode, file: config.security.trustedDocuments.file },
+      {
+        documents: trusted.count,
+        mode: trusted.mode,
+        file: config.security.trustedDocuments.file ?? 'the project manifest',
+      },
       'trusted documents loaded',
     );
     const gate = new RequestGate(verifier, new RateLimits(config.security.rateLimit, commands, logger));

@@ -11,7 +11,7 @@ export const SERVICE_ROLE = 'service';
 
 export interface Principal {
   userId: string;
-  roles: string[];
+  readonly roles: readonly string[];
   isService: boolean;
   /** Epoch milliseconds after which the token is no longer valid, if it expires. */
   expiresAt: number | undefined;
@@ -108,7 +108,7 @@ function principalFromClaims(claims: jwt.JwtPayload): Principal {
   // Frozen: one principal now serves every request that sends the same token.
   return Object.freeze({
     userId,
-    roles: Object.freeze([...roles]) as string[],
+    roles: Object.freeze([...roles]),
     isService: roles.includes(SERVICE_ROLE),
     expiresAt: typeof claims.exp === 'number' ? claims.exp * 1000 : undefined,
   });

@@ -9,16 +9,18 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import type { ApolloServerPlugin } from '@apollo/server';
-import { GraphQLError, type DocumentNode } from 'graphql';
+import { GraphQLError, parse, type DocumentNode } from 'graphql';
 import type { GraphQLContext } from '../schema/context';
 import type { Principal } from './auth';
+// Imported, not read from a path: the compiler emits it beside the code, wherever that is built.
+import projectManifest from '../generated/client/persisted-documents.json';
 
 export type TrustedDocumentsMode = 'allow' | 'require';
 
 export interface TrustedDocumentsSettings {
   mode: TrustedDocumentsMode;
-  /** The manifest: the project's own unless TRUSTED_DOCUMENTS_FILE names another (config.ts). */
-  file: string;
+  /** TRUSTED_DOCUMENTS_FILE; unset: the project's own manifest (src/generated/client). */
+  file: string | undefined;
 }
 
 const MAX_DOCUMENTS = 10_000;
@@ -44,21 +46,34 @@ export class TrustedDocuments {
   /** Reads and checks a manifest: the start fails on one that is not what it says it is. */
   static load(settings: TrustedDocumentsSettings): TrustedDocuments {
     const trusted = new TrustedDocuments(settings.mode);
-    const size = fs.statSync(settings.file).size;
-    if (size > MAX_MANIFEST_BYTES) throw new Error(`${settings.file} is over ${MAX_MANIFEST_BYTES} bytes`);
-    const manifest: unknown = JSON.parse(fs.readFileSync(settings.file, 'utf8'));
+    const where = settings.file ?? 'the project manifest';
+    let manifest: unknown = projectManifest;
+    if (settings.file !== undefined) {
+      const size = fs.statSync(settings.file).size;
+      if (size > MAX_MANIFEST_BYTES)
+        throw new Error(`TRUSTED_DOCUMENTS_FILE ${where} is over ${MAX_MANIFEST_BYTES} bytes`);
+      manifest = JSON.parse(fs.readFileSync(settings.file, 'utf8'));
+    }
     if (manifest === null || typeof manifest !== 'object' || Array.isArray(manifest))
-      throw new Error(`${settings.file} is not an object of sha256 hash -> document`);
+      throw new Error(`TRUSTED_DOCUMENTS_FILE ${where} is not an object of sha256 hash -> document`);
     const entries = Object.entries(manifest);
-    if (entries.length > MAX_DOCUMENTS) throw new Error(`${settings.file} has over ${MAX_DOCUMENTS} documents`);
+    if (entries.length > MAX_DOCUMENTS)
+      throw new Error(`TRUSTED_DOCUMENTS_FILE ${where} has over ${MAX_DOCUMENTS} documents`);
     for (const [key, text] of entries) {
       const hash = HASH.exec(key)?.[1];
       if (!hash || typeof text !== 'string' || sha256(text) !== hash)
-        throw new Error(`${settings.file}: "${key.slice(0, 80)}" is not the sha256 of its document`);
+        throw new Error(`TRUSTED_DOCUMENTS_FILE ${where}: "${key.slice(0, 80)}" is not the sha256 of its document`);
       trusted.texts.set(hash, text);
       trusted.known.add(text);
     }
     return trusted;
+  }
+
+  /** Takes a document back out, as if it had never been registered. */
+  forget(text: string): void {
+    this.known.delete(text);
+    this.documents.delete(text);
+    for (const [hash, registered] of this.texts) if (registered === text) this.texts.delete(hash);
   }
 
   get count(): number {
@@ -119,18 +134,51 @@ export class TrustedDocuments {
   }
 }
 
-/** The manifest, with each document parsed and validated: a start fails on one that does not validate. */
+/**
+ * The manifest, each document parsed and validated once, here. A document the schema refuses
+ * stops the start. One over this server's document limits (GRAPHQL_MAX_*) stops it where only
+ * registered documents may run (an app's operation would be refused at every call); otherwise it
+ * is left out with a warning, as the same text sent by a client would be refused.
+ */
 export function loadTrustedDocuments(
   settings: TrustedDocumentsSettings,
-  check: { parse(text: string): DocumentNode; validate(document: DocumentNode): readonly GraphQLError[] },
+  check: {
+    /** What the document breaks of the schema's rules, limits aside. */
+    schemaErrors(document: DocumentNode): readonly GraphQLError[];
+    /** Parses with the token limit (throws past it). */
+    parse(text: string): DocumentNode;
+    /** Every rule, limits included (operation-check.ts). */
+    validate(document: DocumentNode): readonly GraphQLError[];
+  },
+  warn: (message: string) => void,
 ): TrustedDocuments {
   const trusted = TrustedDocuments.load(settings);
-  for (const text of trusted.registered()) {
-    const document = check.parse(text);
-    const errors = check.validate(document);
-    if (errors.length > 0)
-      throw new Error(`a trusted document does not validate: ${errors[0].message}\n${text.slice(0, 200)}`);
-    trusted.ready(text, document);
+  const where = `${settings.file ?? 'the project manifest'} (TRUSTED_DOCUMENTS_FILE)`;
+  for (const text of [...trusted.registered()]) {
+    let refused: string | undefined;
+    try {
+      refused = check.schemaErrors(parse(text))[0]?.message;
+    } catch (error) {
+      refused = (error as Error).message;
+    }
+    if (refused !== undefined)
+      throw new Error(`a trusted document of ${where} is refused: ${refused}\n${text.slice(0, 200)}`);
+    let overLimit: string | undefined;
+    let document: DocumentNode | undefined;
+    try {
+      document = check.parse(text);
+      overLimit = check.validate(document)[0]?.message;
+    } catch (error) {
+      overLimit = (error as Error).message;
+    }
+    if (overLimit === undefined && document !== undefined) {
+      trusted.ready(text, document);
+      continue;
+    }
+    const message = `a trusted document of ${where} is over a GRAPHQL_MAX_* limit: ${overLimit}\n${text.slice(0, 200)}`;
+    if (settings.mode === 'require') throw new Error(message);
+    warn(`${message}\nIt is left out; raise the limit to register it.`);
+    trusted.forget(text);
   }
   return trusted;
 }

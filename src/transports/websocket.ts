@@ -192,7 +192,9 @@ export function startWebSocketServer(options: WebSocketOptions): WebSocketHandle
         signal: () => controller.signal,
         logger: () => log.child({ user: principal.userId, op: payload.operationName }),
       });
-      log.info({ user: principal.userId, operation: payload.operationName, id }, 'websocket operation');
+      // The name the document gives when the operation came by hash alone, as over HTTP.
+      const name = payload.operationName ?? operation.name?.value;
+      log.info({ user: principal.userId, operation: name, id }, 'websocket operation');
       return {
         schema: options.schema,
         document,

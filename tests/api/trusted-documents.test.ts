@@ -121,6 +121,8 @@ describe('trusted documents, allowed (the default)', () => {
     ['another version', { extensions: { persistedQuery: { version: 2, sha256Hash: 'cd'.repeat(32) } } }],
     ['a hash that is not 64 hex digits', { extensions: byHash('xyz') }],
     ['a persistedQuery that is not an object', { extensions: { persistedQuery: 'yes' } }],
+    ['a persistedQuery of null', { extensions: { persistedQuery: null } }],
+    ['a persistedQuery of false', { extensions: { persistedQuery: false } }],
   ])('refuses %s with BAD_REQUEST over both paths, writing nothing', async (_name, body) => {
     for (const viaExpress of [false, true]) {
       const answer = await send(fixture, body, fixture.api.tokens.service, viaExpress);
@@ -160,6 +162,12 @@ describe('trusted documents, allowed (the default)', () => {
 
     const unknown = await overSocket(fixture, user, { query: '', extensions: byHash('ab'.repeat(32)) });
     expect(codesOf(unknown)).toEqual(['PERSISTED_QUERY_NOT_FOUND']);
+    const otherText = await overSocket(fixture, user, { query: '{ me { userId } }', extensions: byHash(updated.hash) });
+    expect(codesOf(otherText)).toEqual(['BAD_REQUEST']);
+    // Logged with the name its registered document gives, as over HTTP.
+    expect(fixture.api.logs).toContainEqual(
+      expect.objectContaining({ msg: 'websocket operation', operation: 'CounterUpdated' }),
+    );
   });
 });
 
@@ -200,6 +208,22 @@ describe('trusted documents, required (TRUSTED_DOCUMENTS=require)', () => {
     expect(codesOf(reformatted.body)).toEqual(['PERSISTED_QUERY_NOT_IN_LIST']);
   });
 
+  it('holds over GET: by hash it runs, an unregistered text is refused', async () => {
+    const get = async (params: Record<string, string>) => {
+      const url = new URL(fixture.api.url);
+      for (const [name, value] of Object.entries(params)) url.searchParams.set(name, value);
+      const response = await fetch(url, {
+        headers: { authorization: `Bearer ${fixture.api.tokens.user}`, 'apollo-require-preflight': 'true' },
+      });
+      return { status: response.status, body: (await response.json()) as Answer['body'] };
+    };
+    const unlistedGet = await get({ query: '{ me { userId } }' });
+    expect([unlistedGet.status, codesOf(unlistedGet.body)]).toEqual([400, ['PERSISTED_QUERY_NOT_IN_LIST']]);
+    const me = registered('Me');
+    const byItsHash = await get({ extensions: JSON.stringify(byHash(me.hash)) });
+    expect(byItsHash).toEqual({ status: 200, body: { data: { me: { userId: 'alice', funds: 0, items: 0 } } } });
+  });
+
   it('holds over WebSocket: an unregistered user document is refused, a registered hash runs', async () => {
     const { user, service } = fixture.api.tokens;
     const refused = await overSocket(fixture, user, { query: 'query Mine { me { userId } }' });
@@ -212,6 +236,30 @@ describe('trusted documents, required (TRUSTED_DOCUMENTS=require)', () => {
   });
 });
 
+describe("registered documents over this server's document limits", () => {
+  it('are left out with a warning where any document may run, and stop the start where only they may', async () => {
+    const deep = registered('LocationUpload');
+    const api = await startTestServer({ GRAPHQL_MAX_DEPTH: '2' });
+    try {
+      const warned = api.logs.filter((line) => String(line.msg).includes('over a GRAPHQL_MAX_* limit'));
+      expect(warned.length).toBeGreaterThan(0);
+      const loaded = api.logs.find((line) => line.msg === 'trusted documents loaded');
+      expect(loaded?.documents).toBe(entries.length - warned.length);
+      const response = await fetch(api.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${api.tokens.service}` },
+        body: JSON.stringify({ extensions: byHash(deep.hash), variables: { dataset: 'd', upload: 'u' } }),
+      });
+      expect(codesOf((await response.json()) as Answer['body'])).toEqual(['PERSISTED_QUERY_NOT_FOUND']);
+    } finally {
+      await api.stop();
+    }
+    await expect(startTestServer({ GRAPHQL_MAX_DEPTH: '2', TRUSTED_DOCUMENTS: 'require' })).rejects.toThrow(
+      /over a GRAPHQL_MAX_\* limit: .*Query depth limit of 2 exceeded/,
+    );
+  });
+});
+
 describe('a manifest that is not what it says', () => {
   it.each([
     ['a hash that is not its document', { ['sha256:' + '0'.repeat(64)]: 'query A { __typename }' }, /not the sha256/],
@@ -219,7 +267,7 @@ describe('a manifest that is not what it says', () => {
     [
       'a document that does not validate',
       { [`sha256:${createHash('sha256').update('query A { nope }').digest('hex')}`]: 'query A { nope }' },
-      /does not validate/,
+      /is refused: Cannot query field "nope"/,
     ],
   ])('fails the start: %s', async (_name, content, message) => {
     const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'ria-trusted-')), 'manifest.json');

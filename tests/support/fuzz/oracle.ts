@@ -19,11 +19,11 @@ const DOCUMENTED_CODES: Record<string, string> = {
   GRAPHQL_VALIDATION_FAILED:
     'Apollo, README Documents: a document that does not validate, or over depth, alias, directive or cost limits',
   BAD_REQUEST:
-    'Apollo, README Security: a subscription over HTTP, a mutation over GET, variables or extensions of the wrong shape',
+    'Apollo, README Security and Trusted documents: a subscription over HTTP, a mutation over GET, variables or extensions of the wrong shape, a text beside a persistedQuery hash that is not its own',
   OPERATION_RESOLUTION_FAILURE:
     'Apollo: an operationName the document does not hold, or several operations and no name',
   PERSISTED_QUERY_NOT_FOUND:
-    'README Trusted documents, as Apollo answers it: extensions.persistedQuery names a hash the manifest does not hold',
+    'README Trusted documents, as Apollo answers it: extensions.persistedQuery names a hash the manifest does not hold (no fuzz case sends a hash alone yet)',
   PAYLOAD_TOO_LARGE: 'README Sizes: an HTTP body over BODY_LIMIT_BYTES (413)',
 };
 
