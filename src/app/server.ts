@@ -15,6 +15,7 @@ import type { TokenVerifier } from '../security/auth';
 import type { Config } from '../config';
 import type { SqlRowSource } from '../db/row-source';
 import { withGraphqlFastPath } from '../transports/http-fast-path';
+import { registeredExecution } from '../transports/http-registered';
 import { createHttpApp, finishHttpApp, reportOf, securityHeaders } from '../transports/http';
 import { logUploadRoutes } from '../transports/log-upload';
 import type { Logger } from '../common/logger';
@@ -174,6 +175,13 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
       securityHeaders: headers,
       apollo,
       context,
+      registered: registeredExecution({
+        schema,
+        trusted,
+        formatError,
+        includeStacktrace: !config.isProduction,
+        isDraining: () => draining,
+      }),
     });
     finishHttpApp(app, logger);
 

@@ -9,6 +9,7 @@ import type { RequestHandler } from 'express';
 import { logRequest, NO_STORE, REQUEST_ID, type RequestReport } from './http';
 import type { Logger } from '../common/logger';
 import { errorBody, type RequestGate } from '../security/request-gate';
+import { APOLLO_JSON, type RegisteredExecution } from './http-registered';
 
 export interface FastPathOptions<Context extends BaseContext> {
   logger: Logger;
@@ -18,6 +19,8 @@ export interface FastPathOptions<Context extends BaseContext> {
   securityHeaders: RequestHandler;
   apollo: ApolloServer<Context>;
   context: (res: ServerResponse) => Promise<Context>;
+  /** Answers registered documents without Apollo's per-request pipeline (http-registered.ts). */
+  registered?: RegisteredExecution;
 }
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
@@ -27,7 +30,16 @@ export function withGraphqlFastPath<Context extends BaseContext>(
   fallback: Handler,
   options: FastPathOptions<Context>,
 ): Handler {
-  const headers = [...captureHeaders(options.securityHeaders), NO_STORE];
+  const shared = [...captureHeaders(options.securityHeaders), NO_STORE];
+  const headers: AnswerHeaders = {
+    set(res, report) {
+      for (const [name, value] of shared) res.setHeader(name, value);
+      res.setHeader('x-request-id', report.requestId);
+    },
+    // One writeHead with every header, when none was set before: Node then writes them as they
+    // are, instead of storing and checking each of a dozen setHeader calls.
+    flat: shared.flat(),
+  };
   return (req, res) => {
     if (!servedHere(req, options.bodyLimitBytes)) return fallback(req, res);
     const incoming = req.headers['x-request-id'];
@@ -37,17 +49,23 @@ export function withGraphqlFastPath<Context extends BaseContext>(
     };
     // reportOf(res) reads res.locals.report, as on the express path.
     (res as ServerResponse & { locals: unknown }).locals = { report };
-    for (const [name, value] of headers) res.setHeader(name, value);
-    res.setHeader('x-request-id', report.requestId);
     logRequest(options.logger, req, res, report);
-    serve(req, res, report, options).catch((error: unknown) => {
+    serve(req, res, report, options, headers).catch((error: unknown) => {
       // The client hung up mid-body: as raw-body's 'request aborted', not a server error.
       if (req.destroyed && !req.complete) return void res.destroy();
       options.logger.error({ err: error }, 'unexpected HTTP error');
-      if (!res.headersSent) refuse(res, report, 500, 'INTERNAL_SERVER_ERROR', 'Internal server error');
-      else res.destroy();
+      if (res.headersSent) return void res.destroy();
+      headers.set(res, report);
+      refuse(res, report, 500, 'INTERNAL_SERVER_ERROR', 'Internal server error');
     });
   };
+}
+
+/** The headers of every answer here (helmet's, no-store and the request id), set one of two ways. */
+interface AnswerHeaders {
+  set(res: ServerResponse, report: RequestReport): void;
+  /** Name, value, name, value... for writeHead. */
+  flat: string[];
 }
 
 /**
@@ -74,12 +92,14 @@ async function serve<Context extends BaseContext>(
   res: ServerResponse,
   report: RequestReport,
   options: FastPathOptions<Context>,
+  headers: AnswerHeaders,
 ): Promise<void> {
   const { principal, refusal, error } = await options.gate.admit(req.headers.authorization, req.socket.remoteAddress);
   report.principal = principal;
   // eslint-disable-next-line @typescript-eslint/only-throw-error -- the store's own error, passed on as it came
   if (error !== undefined) throw error;
   if (refusal) {
+    headers.set(res, report);
     for (const [name, value] of Object.entries(refusal.headers)) res.setHeader(name, value);
     return refuse(res, report, refusal.status, refusal.code, refusal.message, refusal.details);
   }
@@ -94,7 +114,28 @@ async function serve<Context extends BaseContext>(
   }
   // As express.json's strict mode: only an object or an array is a JSON body.
   if (body === null || typeof body !== 'object') {
+    headers.set(res, report);
     return refuse(res, report, 400, 'BAD_REQUEST', 'Request body is not valid JSON');
+  }
+
+  if (options.registered && !Array.isArray(body)) {
+    const accept = req.headers.accept;
+    const answer = await options.registered(body as Record<string, unknown>, accept, report, () =>
+      options.context(res),
+    );
+    if (answer) {
+      res.writeHead(answer.status, [
+        ...headers.flat,
+        'x-request-id',
+        report.requestId,
+        'content-type',
+        APOLLO_JSON,
+        'content-length',
+        String(Buffer.byteLength(answer.body)),
+      ]);
+      res.end(answer.body);
+      return;
+    }
   }
 
   const requestHeaders = new HeaderMap();
@@ -112,6 +153,7 @@ async function serve<Context extends BaseContext>(
     },
     context: () => options.context(res),
   });
+  headers.set(res, report);
   for (const [name, value] of answer.headers) res.setHeader(name, value);
   res.statusCode = answer.status ?? 200;
   if (answer.body.kind === 'complete') {

@@ -1,6 +1,8 @@
 // JSON POSTs without an Origin are served by src/transports/http-fast-path.ts; the same request from a page
 // on the server's own origin goes through express. Both must answer alike, byte for byte in the
 // body and header for header where it matters.
+import { ApolloServer } from '@apollo/server';
+import manifest from '../../src/generated/client/persisted-documents.json';
 import { serverForThisFile } from '../support/fixture';
 
 const fixture = serverForThisFile({ COUNTER_CLEANUP: 'off', ROW_CACHE: 'off' });
@@ -79,5 +81,81 @@ describe('the GraphQL fast path answers as express does', () => {
       expect.objectContaining({ msg: 'request', method: 'POST', path: '/graphql', status: 200, operation: 'Mine' }),
     ]);
     expect(lines[0].user).toEqual(expect.any(String));
+  });
+});
+
+/** The registered text and hash of the operation named `name` (the project's manifest). */
+function registered(name: string): { text: string; hash: string } {
+  const found = Object.entries(manifest as Record<string, string>).find(([, text]) =>
+    new RegExp(`(query|mutation) ${name}\\b`).test(text),
+  );
+  if (!found) throw new Error(`${name} is not in the manifest`);
+  return { text: found[1], hash: found[0].replace(/^sha256:/, '') };
+}
+
+describe('registered documents on the fast path skip Apollo, answering as Apollo does over express', () => {
+  afterEach(() => jest.restoreAllMocks());
+
+  const counter = registered('Counter');
+  const update = registered('UpdateCounter');
+  const send = registered('SendMessage');
+  const me = registered('Me');
+  const byHash = (hash: string) => ({ persistedQuery: { version: 1, sha256Hash: hash } });
+
+  it.each([
+    ['a query by hash', { extensions: byHash(me.hash) }, 'user', 200, false],
+    ['a query by its text', { query: me.text }, 'user', 200, false],
+    ['a resolver error', { query: send.text, variables: { chatId: '404', message: 'hi' } }, 'user', 200, false],
+    ['a role refused', { extensions: byHash(update.hash), variables: { name: 'n', count: 1 } }, 'user', 200, false],
+    ['no token', { extensions: byHash(me.hash) }, undefined, 200, false],
+    [
+      'an argument out of range',
+      { extensions: byHash(update.hash), variables: { name: 'n', count: 10 ** 9 } },
+      'service',
+      200,
+      false,
+    ],
+    [
+      'an operationName it does not hold (left to Apollo)',
+      { extensions: byHash(me.hash), operationName: 'Other' },
+      'user',
+      400,
+      true,
+    ],
+    [
+      'variables that do not coerce (left to Apollo)',
+      { extensions: byHash(counter.hash), variables: { name: 'n', precision: 'x' } },
+      'user',
+      400,
+      true,
+    ],
+    ['an accept type of its own (left to Apollo)', { extensions: byHash(me.hash), accept: true }, 'user', 200, true],
+  ] as const)('%s', async (_name, request, caller, status, apolloOnFastPath) => {
+    const { accept, ...body } = request as Record<string, unknown>;
+    const headers: Record<string, string> = {
+      ...(caller ? { authorization: `Bearer ${fixture.api.tokens[caller]}` } : {}),
+      ...(accept ? { accept: 'application/graphql-response+json' } : {}),
+    };
+    const apollo = jest.spyOn(ApolloServer.prototype, 'executeHTTPGraphQLRequest');
+    const fast = await post(JSON.stringify(body), { ...headers, 'x-request-id': `reg-fast-${_name.length}` });
+    expect(apollo).toHaveBeenCalledTimes(apolloOnFastPath ? 1 : 0);
+    const origin = new URL(fixture.api.url).origin;
+    const express = await post(JSON.stringify(body), {
+      ...headers,
+      origin,
+      'x-request-id': `reg-express-${_name.length}`,
+    });
+    expect(apollo).toHaveBeenCalledTimes(apolloOnFastPath ? 2 : 1);
+    expect([fast.status, express.status]).toEqual([status, status]);
+    expect(fast.body).toBe(express.body);
+    for (const name of ['content-type', 'cache-control', ...SECURITY_HEADERS])
+      expect([name, fast.headers.get(name)]).toEqual([name, express.headers.get(name)]);
+    const line = (id: string) => {
+      const found = fixture.api.logs.find((entry) => entry.reqId === id && entry.msg === 'request');
+      const { reqId: _id, ms: _ms, time: _time, ...rest } = found ?? {};
+      return rest;
+    };
+    expect(line(`reg-fast-${_name.length}`)).toEqual(line(`reg-express-${_name.length}`));
+    expect(line(`reg-fast-${_name.length}`)).toMatchObject({ msg: 'request', status });
   });
 });
