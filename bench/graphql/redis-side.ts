@@ -31,11 +31,14 @@ export async function countRoundTrips(
   });
   // An ECHO from this process marks where an operation's commands end: MONITOR lists
   // commands in the order Redis ran them.
-  const mark = (marker: string): Promise<void> =>
-    new Promise((resolve) => {
+  // Done when MONITOR has shown the ECHO and its reply is in: a reply still on its way when the
+  // connections close below would be rejected with nobody to hear it (a full run died of that).
+  const mark = async (marker: string): Promise<void> => {
+    const shown = new Promise<void>((resolve) => {
       waiting = { marker, resolve };
-      void control.echo(marker);
     });
+    await Promise.all([shown, control.echo(marker)]);
+  };
   try {
     await mark('start');
     seen.length = 0;

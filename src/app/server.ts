@@ -16,7 +16,7 @@ import type { Config } from '../config';
 import type { SqlRowSource } from '../db/row-source';
 import { withGraphqlFastPath } from '../transports/http-fast-path';
 import { registeredExecution } from '../transports/http-registered';
-import { createHttpApp, finishHttpApp, reportOf, securityHeaders } from '../transports/http';
+import { createHttpApp, finishHttpApp, reportErrors, reportOf, securityHeaders } from '../transports/http';
 import { logUploadRoutes } from '../transports/log-upload';
 import type { Logger } from '../common/logger';
 import { buildParts } from './parts';
@@ -57,9 +57,9 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
     const trusted = loadTrustedDocuments(
       config.security.trustedDocuments,
       {
-        schemaErrors: (document) => validate(schema, document),
         parse: (text) => documents.parse(text),
         validate: (document) => operationCheck.validate(document),
+        limitErrors: (document) => validate(schema, document, documents.rules),
       },
       (message) => logger.warn(message),
     );
@@ -229,8 +229,7 @@ const reportListener: GraphQLRequestListener<GraphQLContext> = {
   willSendResponse({ contextValue, operationName, request, response }) {
     if (!contextValue.report) return Promise.resolve();
     contextValue.report.operation = operationName ?? request.operationName ?? undefined;
-    const errors = response.body.kind === 'single' ? response.body.singleResult.errors : undefined;
-    if (errors?.length) contextValue.report.errorCodes = errors.map((e) => String(e.extensions?.code ?? 'UNKNOWN'));
+    if (response.body.kind === 'single') reportErrors(contextValue.report, response.body.singleResult.errors ?? []);
     return Promise.resolve();
   },
 };

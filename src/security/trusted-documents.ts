@@ -143,37 +143,41 @@ export class TrustedDocuments {
 export function loadTrustedDocuments(
   settings: TrustedDocumentsSettings,
   check: {
-    /** What the document breaks of the schema's rules, limits aside. */
-    schemaErrors(document: DocumentNode): readonly GraphQLError[];
-    /** Parses with the token limit (throws past it). */
+    /** Parses with the token limit (throws past it, or on a syntax error). */
     parse(text: string): DocumentNode;
     /** Every rule, limits included (operation-check.ts). */
     validate(document: DocumentNode): readonly GraphQLError[];
+    /** The document limits' rules alone (document-limits.ts). */
+    limitErrors(document: DocumentNode): readonly GraphQLError[];
   },
   warn: (message: string) => void,
 ): TrustedDocuments {
   const trusted = TrustedDocuments.load(settings);
   const where = `${settings.file ?? 'the project manifest'} (TRUSTED_DOCUMENTS_FILE)`;
+  const refuse = (text: string, why: string): Error =>
+    new Error(`a trusted document of ${where} is refused: ${why}\n${text.slice(0, 200)}`);
   for (const text of [...trusted.registered()]) {
-    let refused: string | undefined;
+    let overLimit: string;
     try {
-      refused = check.schemaErrors(parse(text))[0]?.message;
+      const document = check.parse(text);
+      const errors = check.validate(document);
+      if (errors.length === 0) {
+        trusted.ready(text, document);
+        continue;
+      }
+      const limits = new Set(check.limitErrors(document).map((error) => error.message));
+      const refused = errors.find((error) => !limits.has(error.message));
+      if (refused) throw refuse(text, refused.message);
+      overLimit = errors[0].message;
     } catch (error) {
-      refused = (error as Error).message;
-    }
-    if (refused !== undefined)
-      throw new Error(`a trusted document of ${where} is refused: ${refused}\n${text.slice(0, 200)}`);
-    let overLimit: string | undefined;
-    let document: DocumentNode | undefined;
-    try {
-      document = check.parse(text);
-      overLimit = check.validate(document)[0]?.message;
-    } catch (error) {
-      overLimit = (error as Error).message;
-    }
-    if (overLimit === undefined && document !== undefined) {
-      trusted.ready(text, document);
-      continue;
+      if (!(error instanceof GraphQLError)) throw error;
+      // The token limit, or a document that does not parse at all.
+      try {
+        parse(text);
+      } catch (syntax) {
+        throw refuse(text, (syntax as Error).message);
+      }
+      overLimit = error.message;
     }
     const message = `a trusted document of ${where} is over a GRAPHQL_MAX_* limit: ${overLimit}\n${text.slice(0, 200)}`;
     if (settings.mode === 'require') throw new Error(message);

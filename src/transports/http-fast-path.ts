@@ -128,6 +128,7 @@ async function serve<Context extends BaseContext>(
         ...headers.flat,
         'x-request-id',
         report.requestId,
+        ...[...answer.headers].flat(),
         'content-type',
         APOLLO_JSON,
         'content-length',

@@ -11,10 +11,12 @@ import { execute, GraphQLError, OperationTypeNode, getOperationAST, type GraphQL
 import type { GraphQLFormattedError } from 'graphql';
 import type { ErrorFormatter } from '../schema/format-error';
 import type { TrustedDocuments } from '../security/trusted-documents';
-import type { RequestReport } from './http';
+import { reportErrors, type RequestReport } from './http';
 
-export interface RegisteredAnswer {
+interface RegisteredAnswer {
   status: number;
+  /** Set by errors through `extensions.http`, as Apollo lets them. */
+  headers: Map<string, string>;
   /** Apollo's JSON, newline included. */
   body: string;
 }
@@ -31,7 +33,8 @@ export interface RegisteredExecutionOptions {
 
 /** Apollo's answer type for a client that names none or JSON (ApolloServer's MEDIA_TYPES). */
 export const APOLLO_JSON = 'application/json; charset=utf-8';
-const PLAIN_ACCEPT = new Set([undefined, '', '*/*', 'application/json']);
+// Accept values for which Apollo's negotiation picks that type (axios sends the last one).
+const PLAIN_ACCEPT = new Set([undefined, '', '*/*', 'application/json', 'application/json, text/plain, */*']);
 const BODY_FIELDS = new Set(['query', 'variables', 'operationName', 'extensions']);
 
 export type RegisteredExecution = (
@@ -53,7 +56,12 @@ export function registeredExecution(options: RegisteredExecutionOptions): Regist
     const operation = getOperationAST(document, operationName);
     if (!operation || operation.operation === OperationTypeNode.SUBSCRIPTION) return undefined;
 
-    const contextValue = await context();
+    let contextValue: object;
+    try {
+      contextValue = await context();
+    } catch {
+      return undefined; // nothing ran: Apollo makes it again and answers a failure in its words
+    }
     const result = await execute({
       schema: options.schema,
       document,
@@ -65,24 +73,67 @@ export function registeredExecution(options: RegisteredExecutionOptions): Regist
     // resolver ran, so Apollo can run it again and answer in its own words (400, BAD_USER_INPUT).
     if (result.data === undefined) return undefined;
     report.operation = operationName ?? operation.name?.value;
-    let status = 200;
-    let errors: GraphQLFormattedError[] | undefined;
-    if (result.errors?.length) {
-      errors = result.errors.map((error) => {
-        const formatted = enrich(error, options.includeStacktrace);
-        if (formatted.status !== undefined) status = formatted.status;
-        try {
-          return options.formatError(formatted.error, error);
-        } catch (formattingError) {
-          // As Apollo: the formatter's own failure, described outside production only.
-          if (options.includeStacktrace) return enrich(ensureGraphQLError(formattingError), true).error;
-          return { message: 'Internal server error', extensions: { code: 'INTERNAL_SERVER_ERROR' } };
-        }
-      });
-      report.errorCodes = errors.map((e) => String(e.extensions?.code ?? 'UNKNOWN'));
+    const head: Head = { status: undefined, headers: new Map() };
+    const errors = result.errors?.length ? formatErrors(result.errors, head, options) : undefined;
+    if (errors) reportErrors(report, errors);
+    try {
+      const body = `${JSON.stringify({ errors, data: result.data, extensions: result.extensions })}\n`;
+      return { status: head.status ?? 200, headers: head.headers, body };
+    } catch (error) {
+      // As Apollo's answer to a result it cannot write (errorResponse): the failure alone, 500.
+      const failed: Head = { status: undefined, headers: new Map() };
+      const failure = formatErrors([ensureGraphQLError(error)], failed, options);
+      return {
+        status: failed.status ?? 500,
+        headers: failed.headers,
+        body: `${JSON.stringify({ errors: failure })}\n`,
+      };
     }
-    return { status, body: `${JSON.stringify({ errors, data: result.data, extensions: result.extensions })}\n` };
   };
+}
+
+/** The status and headers errors may set through `extensions.http`, as Apollo merges them. */
+interface Head {
+  status: number | undefined;
+  headers: Map<string, string>;
+}
+
+/** Apollo's normalizeAndFormatErrors (errorNormalize.ts): enrich each error, then formatError. */
+function formatErrors(
+  errors: readonly GraphQLError[],
+  head: Head,
+  options: RegisteredExecutionOptions,
+): GraphQLFormattedError[] {
+  return errors.map((error) => {
+    try {
+      return options.formatError(enrich(error, options.includeStacktrace, head), error);
+    } catch (formattingError) {
+      // The formatter's own failure, described outside production only.
+      if (options.includeStacktrace) return enrich(ensureGraphQLError(formattingError), true, head);
+      return { message: 'Internal server error', extensions: { code: 'INTERNAL_SERVER_ERROR' } };
+    }
+  });
+}
+
+/** A code, the status and headers of a well-formed `extensions.http` (taken out), the stack. */
+function enrich(error: GraphQLError, includeStacktrace: boolean, head: Head): GraphQLFormattedError {
+  const extensions: Record<string, unknown> = {
+    ...error.extensions,
+    code: error.extensions.code ?? 'INTERNAL_SERVER_ERROR',
+  };
+  const http = extensions.http as { status?: unknown; headers?: unknown } | undefined | null;
+  const wellFormed =
+    !!http &&
+    (http.status === undefined || typeof http.status === 'number') &&
+    (http.headers === undefined || http.headers instanceof Map);
+  if (wellFormed) {
+    if (http.status) head.status = http.status as number;
+    for (const [name, value] of (http.headers as Map<string, string> | undefined) ?? [])
+      head.headers.set(name.toLowerCase(), value);
+    delete extensions.http;
+  }
+  if (includeStacktrace) extensions.stacktrace = error.stack?.split('\n');
+  return { ...error.toJSON(), extensions };
 }
 
 /** A JSON body Apollo would take as one request: its fields and their types as Apollo checks them. */
@@ -103,19 +154,3 @@ const ensureGraphQLError = (value: unknown): GraphQLError =>
       });
 
 const plainObject = (value: unknown): boolean => typeof value === 'object' && value !== null && !Array.isArray(value);
-
-/** Apollo's enrichment before formatError (errorNormalize.ts): a code, the status, the stack. */
-function enrich(error: GraphQLError, includeStacktrace: boolean): { error: GraphQLFormattedError; status?: number } {
-  const extensions: Record<string, unknown> = {
-    ...error.extensions,
-    code: error.extensions.code ?? 'INTERNAL_SERVER_ERROR',
-  };
-  let status: number | undefined;
-  const http = extensions.http as { status?: unknown } | undefined;
-  if (http !== undefined && typeof http === 'object' && http !== null) {
-    if (typeof http.status === 'number') status = http.status;
-    delete extensions.http;
-  }
-  if (includeStacktrace) extensions.stacktrace = error.stack?.split('\n');
-  return { error: { ...error.toJSON(), extensions }, status };
-}

@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
 import helmet from 'helmet';
+import type { GraphQLFormattedError } from 'graphql';
 import type { Principal } from '../security/auth';
 import type { Logger } from '../common/logger';
 import { originPolicy } from '../security/origins';
@@ -39,6 +40,11 @@ export function securityHeaders(isProduction: boolean): RequestHandler {
 
 export const REQUEST_ID = /^[A-Za-z0-9\-_.:]{1,128}$/;
 const PROBE_PATHS = new Set(['/healthz', '/readyz']);
+
+/** The error codes of a GraphQL answer, for its log line (Apollo's answers and registered ones alike). */
+export function reportErrors(report: { errorCodes?: string[] }, errors: readonly GraphQLFormattedError[]): void {
+  if (errors.length) report.errorCodes = errors.map((e) => String(e.extensions?.code ?? 'UNKNOWN'));
+}
 
 /** The report of a request, on the express path and on the GraphQL fast path alike (res.locals). */
 export function reportOf(res: ServerResponse): RequestReport {

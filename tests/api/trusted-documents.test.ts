@@ -261,17 +261,32 @@ describe("registered documents over this server's document limits", () => {
 });
 
 describe('a manifest that is not what it says', () => {
+  const entry = (text: string) => ({ [`sha256:${createHash('sha256').update(text).digest('hex')}`]: text });
   it.each([
-    ['a hash that is not its document', { ['sha256:' + '0'.repeat(64)]: 'query A { __typename }' }, /not the sha256/],
-    ['not an object', ['query A { __typename }'], /not an object/],
     [
-      'a document that does not validate',
-      { [`sha256:${createHash('sha256').update('query A { nope }').digest('hex')}`]: 'query A { nope }' },
-      /is refused: Cannot query field "nope"/,
+      'a hash that is not its document',
+      { ['sha256:' + '0'.repeat(64)]: 'query A { __typename }' },
+      {},
+      /not the sha256/,
     ],
-  ])('fails the start: %s', async (_name, content, message) => {
+    ['not an object', ['query A { __typename }'], {}, /not an object/],
+    ['a document that does not validate', entry('query A { nope }'), {}, /is refused: Cannot query field "nope"/],
+    ['a document that does not parse', entry('query A {'), {}, /is refused: Syntax Error/],
+    [
+      'introspection where it is off (not a limit to raise)',
+      entry('query P { __schema { queryType { name } } }'),
+      { INTROSPECTION: 'off' },
+      /is refused: GraphQL introspection has been disabled/,
+    ],
+    [
+      'a subscription that skips its root field',
+      entry('subscription S { inboxChanged @skip(if: true) { chatId } }'),
+      {},
+      /is refused: .*@skip/,
+    ],
+  ])('fails the start: %s', async (_name, content, env, message) => {
     const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'ria-trusted-')), 'manifest.json');
     fs.writeFileSync(file, JSON.stringify(content));
-    await expect(startTestServer({ TRUSTED_DOCUMENTS_FILE: file })).rejects.toThrow(message);
+    await expect(startTestServer({ ...env, TRUSTED_DOCUMENTS_FILE: file })).rejects.toThrow(message);
   });
 });
