@@ -21,13 +21,13 @@ import { countTargets, summaryText, type RunReport, type SuiteRun } from './harn
  * until a run in the same mode has left its own times in latest.json (measured on a 2-core VM).
  */
 const SUITES: { name: string; quick: number; full: number }[] = [
-  { name: 'graphql', quick: 150, full: 420 },
+  { name: 'graphql', quick: 150, full: 200 },
   { name: 'subscribers', quick: 20, full: 90 },
   { name: 'counters', quick: 2, full: 16 },
   { name: 'messaging', quick: 3, full: 20 },
-  { name: 'leases', quick: 45, full: 200 },
+  { name: 'leases', quick: 45, full: 110 },
   { name: 'autocomplete', quick: 4, full: 100 },
-  { name: 'tasks', quick: 15, full: 190 },
+  { name: 'tasks', quick: 15, full: 180 },
   { name: 'market', quick: 6.5, full: 70 },
   { name: 'location', quick: 55, full: 250 },
 ];
