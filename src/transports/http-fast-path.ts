@@ -36,9 +36,10 @@ export function withGraphqlFastPath<Context extends BaseContext>(
       for (const [name, value] of shared) res.setHeader(name, value);
       res.setHeader('x-request-id', report.requestId);
     },
-    // One writeHead with every header, when none was set before: Node then writes them as they
-    // are, instead of storing and checking each of a dozen setHeader calls.
+    // One writeHead with every header (answers in one piece), when none was set before: Node then
+    // writes them as they are, instead of storing and checking each of a dozen setHeader calls.
     flat: shared.flat(),
+    overlaps: (answer) => shared.some(([name]) => answer.has(name)),
   };
   return (req, res) => {
     if (!servedHere(req, options.bodyLimitBytes)) return fallback(req, res);
@@ -66,6 +67,8 @@ interface AnswerHeaders {
   set(res: ServerResponse, report: RequestReport): void;
   /** Name, value, name, value... for writeHead. */
   flat: string[];
+  /** Whether the answer has a header of these (a raw list would then send it twice). */
+  overlaps(answer: Map<string, string>): boolean;
 }
 
 /**
@@ -124,18 +127,8 @@ async function serve<Context extends BaseContext>(
       options.context(res),
     );
     if (answer) {
-      res.writeHead(answer.status, [
-        ...headers.flat,
-        'x-request-id',
-        report.requestId,
-        ...[...answer.headers].flat(),
-        'content-type',
-        APOLLO_JSON,
-        'content-length',
-        String(Buffer.byteLength(answer.body)),
-      ]);
-      res.end(answer.body);
-      return;
+      answer.headers.set('content-type', APOLLO_JSON);
+      return sendWhole(res, report, headers, answer.status, answer.headers, answer.body);
     }
   }
 
@@ -154,16 +147,42 @@ async function serve<Context extends BaseContext>(
     },
     context: () => options.context(res),
   });
+  if (answer.body.kind === 'complete')
+    return sendWhole(res, report, headers, answer.status ?? 200, answer.headers, answer.body.string);
   headers.set(res, report);
   for (const [name, value] of answer.headers) res.setHeader(name, value);
   res.statusCode = answer.status ?? 200;
-  if (answer.body.kind === 'complete') {
-    res.setHeader('content-length', Buffer.byteLength(answer.body.string));
-    res.end(answer.body.string);
-    return;
-  }
   for await (const chunk of answer.body.asyncIterator) res.write(chunk);
   res.end();
+}
+
+/** An answer in one piece: our headers, the answer's own (content-type among them), the body. */
+function sendWhole(
+  res: ServerResponse,
+  report: RequestReport,
+  headers: AnswerHeaders,
+  status: number,
+  own: Map<string, string>,
+  body: string,
+): void {
+  if (headers.overlaps(own)) {
+    // A raw list would repeat the header: set one by one, the answer's replacing ours.
+    headers.set(res, report);
+    for (const [name, value] of own) res.setHeader(name, value);
+    res.statusCode = status;
+    res.setHeader('content-length', Buffer.byteLength(body));
+  } else {
+    const length = String(Buffer.byteLength(body));
+    res.writeHead(status, [
+      ...headers.flat,
+      'x-request-id',
+      report.requestId,
+      ...[...own].flat(),
+      'content-length',
+      length,
+    ]);
+  }
+  res.end(body);
 }
 
 /** The body, which the caller announced as `length` bytes (at most the limit). */
