@@ -37,8 +37,7 @@ export type Resolution =
 export class TrustedDocuments {
   /** Hash (hex) -> text. */
   private readonly texts = new Map<string, string>();
-  private readonly known = new Set<string>();
-  /** Text -> its parsed, validated document (documentsReady). */
+  /** Text -> its parsed, validated document (loadTrustedDocuments): every registered text. */
   private readonly documents = new Map<string, DocumentNode>();
 
   private constructor(readonly mode: TrustedDocumentsMode) {}
@@ -64,14 +63,12 @@ export class TrustedDocuments {
       if (!hash || typeof text !== 'string' || sha256(text) !== hash)
         throw new Error(`TRUSTED_DOCUMENTS_FILE ${where}: "${key.slice(0, 80)}" is not the sha256 of its document`);
       trusted.texts.set(hash, text);
-      trusted.known.add(text);
     }
     return trusted;
   }
 
   /** Takes a document back out, as if it had never been registered. */
   forget(text: string): void {
-    this.known.delete(text);
     this.documents.delete(text);
     for (const [hash, registered] of this.texts) if (registered === text) this.texts.delete(hash);
   }
@@ -80,7 +77,7 @@ export class TrustedDocuments {
     return this.texts.size;
   }
 
-  /** Every registered text, to be parsed and validated once at start (documentsReady). */
+  /** Every registered text, to be parsed and validated once at start (loadTrustedDocuments). */
   registered(): IterableIterator<string> {
     return this.texts.values();
   }
@@ -105,20 +102,18 @@ export class TrustedDocuments {
     const persisted = (extensions as { persistedQuery?: unknown } | null | undefined)?.persistedQuery;
     if (persisted === undefined) {
       // A text is looked up as it is, not hashed: a safelist costs no more than a Map lookup.
-      if (this.mode === 'require' && !principal?.isService && !(typeof query === 'string' && this.known.has(query)))
+      if (this.mode === 'require' && !principal?.isService && !(typeof query === 'string' && this.documents.has(query)))
         return notInList();
       return { query: query as string };
     }
     const { version, sha256Hash } = (persisted ?? {}) as { version?: unknown; sha256Hash?: unknown };
     const hash = typeof sha256Hash === 'string' ? HASH.exec(sha256Hash)?.[1] : undefined;
     if (version !== 1 || hash === undefined) {
-      return {
-        ...refusal(
-          'BAD_REQUEST',
-          'extensions.persistedQuery must be { "version": 1, "sha256Hash": "<64 hex digits>" }',
-          400,
-        ),
-      };
+      return refusal(
+        'BAD_REQUEST',
+        'extensions.persistedQuery must be { "version": 1, "sha256Hash": "<64 hex digits>" }',
+        400,
+      );
     }
     const text = this.texts.get(hash);
     if (query !== undefined && query !== '' && query !== text) {
