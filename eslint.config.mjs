@@ -4,7 +4,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'dist-bench/**', 'node_modules/**', 'tests/generated/**', 'src/generated/**', 'coverage/**'] },
+  { ignores: ['dist/**', 'dist-bench/**', 'node_modules/**', 'src/generated/**', 'coverage/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

@@ -38,7 +38,7 @@ import {
   ReleaseLockDocument,
   ReleaseSemaphoreDocument,
   SendDirectMessageDocument,
-} from '../generated/graphql';
+} from '../../src/generated/client/graphql';
 import { serverForThisFile } from '../support/fixture';
 import { codes, connectWs, post, wsOperation, type WsClient } from '../support/graphql';
 import type { TestServer } from '../support/server';

@@ -7,7 +7,7 @@ import {
   LeaveGuildDocument,
   RecentContactsDocument,
   RemoveRecentContactDocument,
-} from '../generated/graphql';
+} from '../../src/generated/client/graphql';
 import { serverForThisFile } from '../support/fixture';
 import { codes, post, wsOperation } from '../support/graphql';
 import type { TestServer } from '../support/server';

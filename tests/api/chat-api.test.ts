@@ -12,7 +12,7 @@ import {
   MarkSeenDocument,
   PendingMessagesDocument,
   SendMessageDocument,
-} from '../generated/graphql';
+} from '../../src/generated/client/graphql';
 import { once } from 'node:events';
 import { print } from 'graphql';
 import WebSocket from 'ws';

@@ -1,6 +1,6 @@
 // Counters through the real HTTP server: values, auth, bad input, and the request log.
 import jwt from 'jsonwebtoken';
-import { CounterDocument, CountersDocument, UpdateCounterDocument } from '../generated/graphql';
+import { CounterDocument, CountersDocument, UpdateCounterDocument } from '../../src/generated/client/graphql';
 import { codes, post } from '../support/graphql';
 import { startTestServer, TEST_SECRET, type TestServer } from '../support/server';
 

@@ -1,7 +1,7 @@
 // What clients see when things go wrong: codes always, internals never in production.
 import { GraphQLError } from 'graphql';
 import pino from 'pino';
-import { CountersDocument } from '../generated/graphql';
+import { CountersDocument } from '../../src/generated/client/graphql';
 import { createErrorFormatter } from '../../src/schema/format-error';
 import { codes, post } from '../support/graphql';
 import { startTestServer } from '../support/server';

@@ -14,7 +14,7 @@ import {
   ReleaseSemaphoreDocument,
   SemaphoreReleasedDocument,
   SemaphoreStateDocument,
-} from '../generated/graphql';
+} from '../../src/generated/client/graphql';
 import { serverForThisFile } from '../support/fixture';
 import { codes, eventually, post, wsOperation } from '../support/graphql';
 import type { TestServer } from '../support/server';

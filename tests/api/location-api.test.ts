@@ -18,7 +18,7 @@ import {
   TopCitiesDocument,
   TopCountriesDocument,
   TopRegionsDocument,
-} from '../generated/graphql';
+} from '../../src/generated/client/graphql';
 import { serverForThisFile } from '../support/fixture';
 import { codes, eventually, post, wsOperation } from '../support/graphql';
 import type { TestServer } from '../support/server';

@@ -18,7 +18,7 @@ import {
   PurchaseItemDocument,
   type MarketQuery,
   type PurchaseItemMutation,
-} from '../generated/graphql';
+} from '../../src/generated/client/graphql';
 import { serverForThisFile, type ServerFixture } from '../support/fixture';
 import { codes, connectWs, post, wsOperation } from '../support/graphql';
 import type { TestServer } from '../support/server';

@@ -12,7 +12,7 @@ import {
   RowCacheScheduleDocument,
   RowCacheUpdatedDocument,
   ScheduleRowCacheDocument,
-} from '../generated/graphql';
+} from '../../src/generated/client/graphql';
 import { serverForThisFile } from '../support/fixture';
 import { codes, eventually, post, wsOperation } from '../support/graphql';
 import type { TestServer } from '../support/server';

@@ -1,6 +1,6 @@
 // Graceful shutdown of an in-process server: sockets are told, nothing is left listening.
 import { leaseKeys } from '../../src/redis/keys';
-import { AcquireLockDocument, CounterUpdatedDocument } from '../generated/graphql';
+import { AcquireLockDocument, CounterUpdatedDocument } from '../../src/generated/client/graphql';
 import { connectWs, eventually, post, wsOperation } from '../support/graphql';
 import { startTestRedis } from '../support/redis';
 import { startTestServer } from '../support/server';

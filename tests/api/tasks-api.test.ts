@@ -17,7 +17,7 @@ import {
   TaskDocument,
   type EnqueueTaskMutationVariables,
   type QueueStatsQuery,
-} from '../generated/graphql';
+} from '../../src/generated/client/graphql';
 import { serverForThisFile } from '../support/fixture';
 import { codes, eventually, post, wsOperation } from '../support/graphql';
 import { cleanUpProcesses, ensureBuilt, startAndWait, type ServerProcess } from '../support/process';

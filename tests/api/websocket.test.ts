@@ -1,6 +1,11 @@
 // GraphQL over WebSocket (graphql-ws) against the real server: notify-then-pull, auth, errors.
 import jwt from 'jsonwebtoken';
-import { CounterDocument, CounterUpdatedDocument, CountersDocument, UpdateCounterDocument } from '../generated/graphql';
+import {
+  CounterDocument,
+  CounterUpdatedDocument,
+  CountersDocument,
+  UpdateCounterDocument,
+} from '../../src/generated/client/graphql';
 import { codes, connectWs, eventually, post, wsOperation, type WsClient } from '../support/graphql';
 import { startTestServer, TEST_SECRET, type TestServer } from '../support/server';
 

@@ -4,7 +4,7 @@
 // answer or an error. Nothing is lost or stored twice, including sends that the dead instance had
 // handed to Redis but never answered. A subscriber on one instance hears of sends made through the
 // other. `npm test` builds dist/ before jest runs.
-import { InboxChangedDocument } from '../generated/graphql';
+import { InboxChangedDocument } from '../../src/generated/client/graphql';
 import { chatKeys } from '../../src/redis/keys';
 import {
   createChat,

@@ -18,7 +18,7 @@ import {
   FetchPendingMessagesDocument,
   InboxChangedDocument,
   SendMessageDocument,
-} from '../generated/graphql';
+} from '../../src/generated/client/graphql';
 import { serverEnv } from '../support/chat-faults';
 import { startTestCluster, type TestCluster } from '../support/cluster';
 import { connectWs, eventually, post, wsOperation, type WsClient } from '../support/graphql';

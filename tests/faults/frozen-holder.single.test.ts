@@ -13,7 +13,7 @@ import {
   RefreshSemaphoreDocument,
   ReleaseSemaphoreDocument,
   SemaphoreStateDocument,
-} from '../generated/graphql';
+} from '../../src/generated/client/graphql';
 import { serverForThisFile } from '../support/fixture';
 import { eventually, post } from '../support/graphql';
 import type { TestServer } from '../support/server';

@@ -9,7 +9,7 @@
 // had written to the AOF in the page cache, and Redis writes the AOF before it replies, so an
 // acknowledged send survives; the one exception is Redis postponing that write while a slow
 // fsync is in progress (up to 2 s), which a loaded disk can cause.
-import { InboxChangedDocument } from '../generated/graphql';
+import { InboxChangedDocument } from '../../src/generated/client/graphql';
 import { chatKeys } from '../../src/redis/keys';
 import {
   createChat,

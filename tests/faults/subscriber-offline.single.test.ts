@@ -3,7 +3,7 @@
 // something is new; the first pull after reconnecting fills the gap exactly, in order, once.
 import { print } from 'graphql';
 import WebSocket from 'ws';
-import { FetchPendingMessagesDocument, InboxChangedDocument } from '../generated/graphql';
+import { FetchPendingMessagesDocument, InboxChangedDocument } from '../../src/generated/client/graphql';
 import { createChat, oneTo, pullAll, trySend, type Stored } from '../support/chat-faults';
 import { serverForThisFile } from '../support/fixture';
 import { eventually, post } from '../support/graphql';

@@ -28,7 +28,7 @@ import {
   TaskChangedDocument,
   TaskDocument,
   UpdateCounterDocument,
-} from '../generated/graphql';
+} from '../../src/generated/client/graphql';
 import { serverEnv } from '../support/chat-faults';
 import { connectWs, eventually, post, wsOperation, type WsClient } from '../support/graphql';
 import { findPostgres, startTestPostgres } from '../support/postgres';

@@ -9,7 +9,7 @@ import {
   AcquireSemaphoreDocument,
   LockStateDocument,
   ReleaseLockDocument,
-} from '../generated/graphql';
+} from '../../src/generated/client/graphql';
 import { eventually, post } from '../support/graphql';
 import { cleanUpProcesses, ensureBuilt, startAndWait, tempDir, type Started } from '../support/process';
 import { startTestRedis, type TestRedis } from '../support/redis';

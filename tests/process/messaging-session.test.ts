@@ -10,7 +10,7 @@ import {
   InboxChangedDocument,
   SendDirectMessageDocument,
   SendMessageDocument,
-} from '../generated/graphql';
+} from '../../src/generated/client/graphql';
 import { connectWs, eventually, post, wsOperation, type WsClient } from '../support/graphql';
 import { cleanUpProcesses, ensureBuilt, startAndWait, tempDir, type Started } from '../support/process';
 import { startTestRedis, type TestRedis } from '../support/redis';

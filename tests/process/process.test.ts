@@ -1,7 +1,7 @@
 // The server as users run it: `node dist/main.js` with an embedded redis-server, restarts,
 // signals, and start-up errors. `npm test` builds dist/ before jest runs.
 import { spawnSync } from 'node:child_process';
-import { CounterDocument, UpdateCounterDocument } from '../generated/graphql';
+import { CounterDocument, UpdateCounterDocument } from '../../src/generated/client/graphql';
 import { eventually, post } from '../support/graphql';
 import { cleanUpProcesses, ensureBuilt, isAlive, spawnServer, startAndWait, tempDir } from '../support/process';
 import { startTestRedis } from '../support/redis';

@@ -10,7 +10,7 @@ import {
   SendMessageDocument,
   UpdateCounterDocument,
   AddRecentContactDocument,
-} from '../generated/graphql';
+} from '../../src/generated/client/graphql';
 import { serverForThisFile } from '../support/fixture';
 import { post } from '../support/graphql';
 

@@ -6,7 +6,11 @@ import pino from 'pino';
 import { postgresDatabase } from '../../src/db/postgres';
 import { SqlRowSource } from '../../src/db/row-source';
 import { rowCacheKeys } from '../../src/redis/keys';
-import { CachedRowDocument, RowCacheUpdatedDocument, ScheduleRowCacheDocument } from '../generated/graphql';
+import {
+  CachedRowDocument,
+  RowCacheUpdatedDocument,
+  ScheduleRowCacheDocument,
+} from '../../src/generated/client/graphql';
 import { connectWs, eventually, post, wsOperation, type WsClient } from '../support/graphql';
 import { captureLogs } from '../support/logs';
 import { findPostgres, startTestPostgres, type TestPostgres } from '../support/postgres';

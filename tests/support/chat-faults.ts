@@ -1,7 +1,11 @@
 // Chat calls for the fault tests: a send whose outcome is recorded whatever happens (answered,
 // refused with a code, or no answer at all), a pull that drains everything pending, and the
 // check that a member holds every stored message exactly once.
-import { CreateChatDocument, FetchPendingMessagesDocument, SendMessageDocument } from '../generated/graphql';
+import {
+  CreateChatDocument,
+  FetchPendingMessagesDocument,
+  SendMessageDocument,
+} from '../../src/generated/client/graphql';
 import { TokenVerifier } from '../../src/security/auth';
 import { post } from './graphql';
 import { TEST_SECRET } from './server';
