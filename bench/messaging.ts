@@ -5,7 +5,7 @@
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
 import Redis from 'ioredis';
-import { ChatRepository } from '../src/redis/chat';
+import { CHAT_DEFAULTS, ChatRepository } from '../src/redis/chat';
 import { defineScripts } from '../src/redis/client/scripts';
 import { countTraffic, since, snapshot, uncounted } from './harness/round-trips';
 import { pairedRatio, runSuite, Steps, summarize } from './harness/suite';
@@ -141,7 +141,12 @@ runSuite(
       defineScripts(redis);
       // The book's lock release uses WATCH, which needs a connection per concurrent sender.
       const pool = Array.from({ length: IN_FLIGHT }, () => new Redis(url));
-      const chats = new ChatRepository(redis, { maxChatMembers: 1000, maxChatsPerUser: 1000, dedupeSeconds: 3600 });
+      const chats = new ChatRepository(redis, {
+        maxChatMembers: 1000,
+        maxChatsPerUser: 1000,
+        dedupeSeconds: 3600,
+        ...CHAT_DEFAULTS,
+      });
       const steps = new Steps(2 * (rounds + 1));
       try {
         console.log(

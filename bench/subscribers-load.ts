@@ -3,7 +3,7 @@
 import http from 'node:http';
 import { performance } from 'node:perf_hooks';
 import type Redis from 'ioredis';
-import { ChatRepository } from '../src/redis/chat';
+import { CHAT_DEFAULTS, ChatRepository } from '../src/redis/chat';
 import { benchTokens } from './harness/server-process';
 import type { DeliverySink, PulledMessage, Subscriber } from './subscribers-client';
 
@@ -238,6 +238,7 @@ export async function createChats(redis: Redis, users: string[][]): Promise<stri
     maxChatMembers: 1000,
     maxChatsPerUser: 1_000_000,
     dedupeSeconds: 3600,
+    ...CHAT_DEFAULTS,
   });
   const ids: string[] = new Array(users.length);
   let next = 0;

@@ -3,7 +3,7 @@
 import path from 'node:path';
 import type { ClusterTarget } from './redis/client/connection';
 import type { ReplicaWait } from './redis/client/scripts';
-import type { ChatSettings } from './redis/chat';
+import { CHAT_DEFAULTS, type ChatSettings, type Retention, type RetentionMode } from './redis/chat';
 import type { CounterSettings } from './redis/counter';
 import { MARKET_STRATEGIES, type MarketSettings, type MarketStrategyName } from './redis/market/repository';
 import type { MarketStrategySettings } from './redis/market/strategies';
@@ -25,10 +25,15 @@ export interface CounterConfig extends CounterSettings {
 }
 
 export interface MessagingConfig extends ChatSettings {
+  /** The most a chat's own retention may keep. */
+  maxKeepMessages: number;
+  maxKeepDays: number;
   /** Longest chat or direct message, in Unicode code points. */
   maxMessageLength: number;
   /** Most messages one fetch of pending chat messages returns, over all chats. */
   maxFetch: number;
+  /** Most entries one page of a chat's history holds. */
+  maxPage: number;
   /** Most messages waiting in one mailbox; a send to a full mailbox is refused, never dropped. */
   maxMailboxMessages: number;
 }
@@ -222,6 +227,17 @@ class Reader {
     }
     return value as T;
   }
+}
+
+/** The retention of chats that do not choose one, and the most one may choose. */
+function readChatRetention(reader: Reader): { retention: Retention; maxKeepMessages: number; maxKeepDays: number } {
+  const fallback = CHAT_DEFAULTS.retention;
+  const maxKeepMessages = reader.int('CHAT_MAX_KEEP_MESSAGES', 100_000, 1, 10_000_000);
+  const maxKeepDays = reader.int('CHAT_MAX_KEEP_DAYS', 3650, 1, 36_500);
+  const keepMessages = reader.int('CHAT_KEEP_MESSAGES', fallback.keepMessages, 1, maxKeepMessages);
+  const keepDays = reader.int('CHAT_KEEP_DAYS', fallback.keepMs / 86_400_000, 1, maxKeepDays);
+  const mode = reader.oneOf<RetentionMode>('CHAT_RETENTION_MODE', ['history', 'seen'], fallback.mode);
+  return { retention: { mode, keepMessages, keepMs: keepDays * 86_400_000 }, maxKeepMessages, maxKeepDays };
 }
 
 function readPrecisions(reader: Reader): number[] {
@@ -418,7 +434,11 @@ export function loadConfig(env: Env = process.env): Config {
       maxChatsPerUser: reader.int('CHAT_MAX_PER_USER', 1000, 1, 100_000),
       dedupeSeconds: reader.int('CHAT_DEDUPE_SECONDS', 86_400, 1, 30 * 86_400),
       maxFetch: reader.int('MESSAGE_MAX_FETCH', 1000, 1, 10_000),
+      maxPage: reader.int('MESSAGE_MAX_PAGE', 100, 1, 1000),
       maxMailboxMessages: reader.int('MAILBOX_MAX_MESSAGES', 10_000, 1, 10_000_000),
+      ...readChatRetention(reader),
+      deviceTtlSeconds: reader.int('CHAT_DEVICE_TTL_SECONDS', CHAT_DEFAULTS.deviceTtlSeconds, 1, 365 * 86_400),
+      maxDevices: reader.int('CHAT_MAX_DEVICES', CHAT_DEFAULTS.maxDevices, 1, 100),
     },
     leases: {
       maxLimit: reader.int('SEMAPHORE_MAX_LIMIT', 1000, 1, 5000),

@@ -34,6 +34,7 @@ import { lazyLocator } from '../geo/ip-locator';
 import { LocationResolver } from '../resolvers/location';
 import { LocationAggregator } from '../workers/location-aggregator';
 import { ChatResolver } from '../resolvers/chat';
+import { ChatChangesResolver } from '../resolvers/chat-changes';
 import { ContactsResolver } from '../resolvers/contacts';
 import { CounterResolver } from '../resolvers/counter';
 import { GuildResolver } from '../resolvers/guild';
@@ -123,6 +124,7 @@ export async function buildParts(config: Config, logger: Logger, teardown: Teard
   });
   const counters = new CounterRepository(commands, config.counters, TOPICS.counterUpdated.channel);
   const inbox = new InboxNotifier(pubSub, !isCluster(commands));
+  const chats = new ChatRepository(commands, config.messaging);
   const tasks = new TaskRepository(commands, config.tasks);
   const marketStrategy = createMarketStrategy(config.market, {
     redis,
@@ -141,7 +143,8 @@ export async function buildParts(config: Config, logger: Logger, teardown: Teard
   const schema = await buildAppSchema(
     [
       new CounterResolver(counters, config.counters),
-      new ChatResolver(new ChatRepository(commands, config.messaging), config.messaging, inbox),
+      new ChatResolver(chats, config.messaging, inbox),
+      new ChatChangesResolver(chats, pubSub),
       new MailboxResolver(new MailboxRepository(commands, config.messaging), config.messaging, inbox),
       new InboxResolver(),
       new LockResolver(acquirer('lock'), config.leases),

@@ -3,6 +3,7 @@
 import { lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphql';
 import { buildSchema, type ContainerType, type PubSub } from 'type-graphql';
 import { ChatResolver } from '../resolvers/chat';
+import { ChatChangesResolver } from '../resolvers/chat-changes';
 import { ContactsResolver } from '../resolvers/contacts';
 import { CounterResolver } from '../resolvers/counter';
 import { GuildResolver } from '../resolvers/guild';
@@ -19,6 +20,7 @@ import { authChecker } from '../schema/context';
 export const RESOLVERS = [
   CounterResolver,
   ChatResolver,
+  ChatChangesResolver,
   MailboxResolver,
   InboxResolver,
   LockResolver,
@@ -43,7 +45,9 @@ export async function buildAppSchema(resolvers: ResolverInstance[], pubSub: PubS
       return instance;
     },
   };
-  return buildSchema({ resolvers: RESOLVERS, container, authChecker, pubSub, validate: false });
+  const schema = await buildSchema({ resolvers: RESOLVERS, container, authChecker, pubSub, validate: false });
+  for (const instance of resolvers) if (instance instanceof ChatChangesResolver) instance.serve(schema);
+  return schema;
 }
 
 /** The SDL as committed in schema.graphql, sorted so that it only changes when the schema does. */

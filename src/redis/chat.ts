@@ -5,18 +5,61 @@
 // member is never missing from it even on Redis Cluster, where the two cannot change together.
 import type { RedisClient } from './client/connection';
 import { AppError, conflict, notFound } from '../common/errors';
-import { chatKeys, userKeys } from './keys';
+import { chatChannel, chatKeys, userKeys } from './keys';
+import { ChatDevices, type DeviceStatus } from './chat-devices';
 import { compareBytes } from './order';
 import { runScript } from './client/scripts';
 import { isStoreUnavailable } from './client/store-errors';
+
+/** An entry of a chat's log: a message, or an edit or deletion of one (which names it in `target`). */
+export type EntryKind = 'message' | 'edit' | 'delete';
 
 export interface ChatMessage {
   id: number;
   chatId: string;
   sender: string;
+  /** The text: for a message, as last edited; '' once deleted. */
   message: string;
   /** Unix milliseconds, from the Redis server's clock. */
   ts: number;
+  kind: EntryKind;
+  /** The message an edit or deletion changes; null for a message. */
+  target: number | null;
+  /** When a message was last edited (unix ms); null when never. */
+  editedAt: number | null;
+  /** A deleted message, or an edit of one: the text is gone. */
+  deleted: boolean;
+}
+
+export type RetentionMode = 'history' | 'seen';
+
+/** How long a chat keeps its entries: the newest `keepMessages`, none older than `keepMs`. */
+export interface Retention {
+  /** 'seen' also deletes entries once every member and device has taken them (the book's way). */
+  mode: RetentionMode;
+  keepMessages: number;
+  keepMs: number;
+}
+
+export interface ChatDetails {
+  retention: Retention;
+  owner: boolean;
+  /** Members typing now, in byte order. */
+  typing: string[];
+}
+
+export interface HistoryPage {
+  /** Oldest first. */
+  messages: ChatMessage[];
+  /** Whether older entries are kept. */
+  hasMore: boolean;
+  /** No entry before this id is kept for the caller. */
+  historyStart: number;
+}
+
+export interface ReadPosition {
+  user: string;
+  messageId: number;
 }
 
 export interface ChatSummary {
@@ -31,8 +74,12 @@ export interface ChatSummary {
 export interface PendingChat {
   chatId: string;
   messages: ChatMessage[];
-  /** Messages still pending after these. */
+  /** Entries still pending after these. */
   remaining: number;
+  /** No entry before this id is kept for the reader. */
+  historyStart: number;
+  /** The device had been forgotten: its cursor started again at its user's seen-id. */
+  deviceForgotten: boolean;
 }
 
 export interface SentMessage {
@@ -58,7 +105,27 @@ export interface ChatSettings {
   maxChatsPerUser: number;
   /** How long a sender's clientMessageId is remembered, so a retry does not send twice. */
   dedupeSeconds: number;
+  /** The retention of chats created without one, and of chats from before retention existed. */
+  retention: Retention;
+  /** A device that has not fetched for this long is forgotten, and its cursors go. */
+  deviceTtlSeconds: number;
+  /** Most live devices per user; a new one beyond makes the least recent forgotten. */
+  maxDevices: number;
 }
+
+/**
+ * What a chat app would pick: the newest 10,000 entries of the last 90 days; a device silent for
+ * 30 days is forgotten; 10 live devices per user. config.ts reads each from the environment.
+ */
+export const CHAT_DEFAULTS: Pick<ChatSettings, 'retention' | 'deviceTtlSeconds' | 'maxDevices'> = {
+  retention: { mode: 'history', keepMessages: 10_000, keepMs: 90 * 86_400_000 },
+  deviceTtlSeconds: 30 * 86_400,
+  maxDevices: 10,
+};
+
+/** How long a typing notice lasts, and the least time between two of one member. */
+export const TYPING_MS = 5_000;
+export const TYPING_GAP_MS = 1_000;
 
 interface IndexEntry {
   chatId: string;
@@ -73,10 +140,14 @@ const MAX_CHAT_ID_STEPS = 12;
 const isChatIdTaken = (error: unknown): boolean => error instanceof Error && error.message.startsWith('E_CHAT_EXISTS');
 
 export class ChatRepository {
+  private readonly devices: ChatDevices;
+
   constructor(
     private readonly redis: RedisClient,
     private readonly settings: ChatSettings,
-  ) {}
+  ) {
+    this.devices = new ChatDevices(redis, settings.deviceTtlSeconds * 1000, settings.maxDevices);
+  }
 
   /** Creates a chat of `sender` and `others` (distinct, without the sender) and sends its first message. */
   async create(
@@ -84,6 +155,7 @@ export class ChatRepository {
     others: string[],
     text: string,
     open: boolean,
+    retention: Retention = this.settings.retention,
   ): Promise<{ chat: ChatSummary; message: ChatMessage }> {
     const members = [sender, ...others];
     // The id counter lives on another shard than the chat. If a failover lost its last
@@ -93,10 +165,13 @@ export class ChatRepository {
       const entries = await this.indexAll(chatId, members);
       let json: string;
       try {
-        json = (await runScript(this.redis, 'chat-create', this.keys(chatId, 'members', 'messages', 'meta'), [
+        json = (await runScript(this.redis, 'chat-create', this.keys(chatId, 'members', 'messages', 'meta', 'roles'), [
           sender,
           text,
           open ? '1' : '0',
+          retention.mode,
+          retention.keepMessages,
+          retention.keepMs,
           ...others,
         ])) as string;
       } catch (error) {
@@ -120,10 +195,39 @@ export class ChatRepository {
     clientMessageId?: string,
     notice?: ScriptNotice,
   ): Promise<SentMessage> {
+    return this.append(chatId, sender, 'message', text, 0, clientMessageId, notice);
+  }
+
+  /** Appends an edit of the sender's own message; the message itself takes the new text. */
+  async edit(
+    chatId: string,
+    sender: string,
+    messageId: number,
+    text: string,
+    notice?: ScriptNotice,
+  ): Promise<SentMessage> {
+    return this.append(chatId, sender, 'edit', text, messageId, undefined, notice);
+  }
+
+  /** Appends a deletion of the sender's own message; its text and its edits' texts are gone. */
+  async delete(chatId: string, sender: string, messageId: number, notice?: ScriptNotice): Promise<SentMessage> {
+    return this.append(chatId, sender, 'delete', '', messageId, undefined, notice);
+  }
+
+  private async append(
+    chatId: string,
+    sender: string,
+    kind: EntryKind,
+    text: string,
+    target: number,
+    clientMessageId: string | undefined,
+    notice: ScriptNotice | undefined,
+  ): Promise<SentMessage> {
+    const { retention } = this.settings;
     const [stored, json, ...members] = (await runScript(
       this.redis,
       'chat-send',
-      this.keys(chatId, 'members', 'messages', 'meta', 'sent', 'sentExpiry'),
+      this.keys(chatId, 'members', 'messages', 'meta', 'sent', 'sentExpiry', 'joined', 'cursors', 'active'),
       [
         sender,
         text,
@@ -132,28 +236,52 @@ export class ChatRepository {
         notice?.channelPrefix ?? '',
         notice?.before ?? '',
         notice?.after ?? '',
+        kind,
+        target,
+        retention.keepMessages,
+        retention.keepMs,
+        this.settings.deviceTtlSeconds * 1000,
+        chatChannel(chatId),
+        chatId,
       ],
     )) as [number, string, ...string[]];
     return { message: parseMessage(chatId, json), stored: stored === 1, members, told: notice !== undefined };
   }
 
   /**
-   * Every chat of `user` with messages after their seen-id: at most `limit` messages in all,
-   * shared fairly between chats, oldest first within each. With `advance`, the seen-ids move
-   * past what is returned and messages every member has seen are deleted.
+   * Every chat of `user` with entries after their cursor: at most `limit` entries in all,
+   * shared fairly between chats, oldest first within each. The cursor is the user's seen-id, or
+   * with `device` that device's own. With `advance`, cursors move past what is returned (the
+   * seen-id with them) and, in the 'seen' retention mode, entries everyone has taken are deleted.
+   * A forgotten device gets every chat, with or without entries, each saying where history starts.
    */
-  async pending(user: string, limit: number, advance: boolean): Promise<PendingChat[]> {
-    const flat = await this.redis.zrange(userKeys.chats(user), 0, -1, 'WITHSCORES');
+  async pending(user: string, limit: number, advance: boolean, device?: string): Promise<PendingChat[]> {
+    const [flat, status] = await Promise.all([
+      this.redis.zrange(userKeys.chats(user), 0, -1, 'WITHSCORES'),
+      device === undefined ? Promise.resolve<DeviceStatus>('known') : this.devices.check(user, device),
+    ]);
     const entries: IndexEntry[] = [];
     for (let i = 0; i < flat.length; i += 2) entries.push({ chatId: flat[i], stamp: Number(flat[i + 1]) });
-    if (entries.length === 0) return [];
+    const reader: Reader = { user, device: device ?? '', fresh: status !== 'known', forgotten: status === 'forgotten' };
+    const chats = entries.length === 0 ? [] : await this.pendingIn(reader, entries, limit, advance);
+    // Known only once its cursors are made: a fetch cut short here is a first fetch again next time.
+    if (device !== undefined && status !== 'known') await this.devices.add(user, device);
+    return chats;
+  }
+
+  private async pendingIn(
+    reader: Reader,
+    entries: IndexEntry[],
+    limit: number,
+    advance: boolean,
+  ): Promise<PendingChat[]> {
     // Fetched straight away, without first asking each chat what is waiting: every chat gets an
     // equal share as if it had plenty (a share of 0 still reports what is waiting), and shares
     // a chat could not use go round again to the chats that had more. Two round trips in the
     // usual case, three when shares go round again.
     const start = Math.floor(Math.random() * entries.length);
     const found = await this.fetchEach(
-      user,
+      reader,
       entries,
       shareFairly(
         entries.map(() => limit),
@@ -174,7 +302,7 @@ export class ChatRepository {
       // Without advance the seen-id did not move: fetch the first share again plus the extra one.
       const asked = advance ? quotas : quotas.map((quota, k) => quota + found[again[k]]!.messages.length);
       const fetched = await this.fetchEach(
-        user,
+        reader,
         again.map((i) => entries[i]),
         asked,
         advance,
@@ -184,49 +312,166 @@ export class ChatRepository {
         const first = found[i]!;
         if (chat)
           found[i] = {
-            chatId: chat.chatId,
+            ...chat,
             messages: advance ? [...first.messages, ...chat.messages] : chat.messages,
-            remaining: chat.remaining,
+            deviceForgotten: first.deviceForgotten,
           };
         // Left between the passes: what the first pass took (and, with advance, moved past) is still theirs.
         else found[i] = { ...first, remaining: 0 };
       });
     }
     return found
-      .filter((chat): chat is PendingChat => chat !== undefined && (chat.messages.length > 0 || chat.remaining > 0))
+      .filter(
+        (chat): chat is PendingChat =>
+          chat !== undefined && (reader.forgotten || chat.messages.length > 0 || chat.remaining > 0),
+      )
       .sort((a, b) => Number(a.chatId) - Number(b.chatId));
   }
 
   /** One chat-fetch per entry with a quota (undefined for chats the user is no longer in, whose entries go). */
   private fetchEach(
-    user: string,
+    reader: Reader,
     entries: IndexEntry[],
     quotas: number[],
     advance: boolean,
   ): Promise<(PendingChat | undefined)[]> {
     return Promise.all(
       entries.map(async (entry, i): Promise<PendingChat | undefined> => {
-        const [remaining, ...found] = (await runScript(
+        const [remaining, historyStart, made, ...found] = (await runScript(
           this.redis,
           'chat-fetch',
-          this.keys(entry.chatId, 'members', 'messages', 'meta'),
-          [user, quotas[i], advance ? '1' : '0'],
-        )) as [number, ...string[]];
+          this.keys(entry.chatId, 'members', 'messages', 'meta', 'joined', 'cursors', 'active'),
+          [
+            reader.user,
+            quotas[i],
+            advance ? '1' : '0',
+            reader.device,
+            reader.fresh ? '1' : '0',
+            chatChannel(entry.chatId),
+            entry.chatId,
+          ],
+        )) as [number, number?, number?, ...string[]];
         if (remaining < 0) {
-          await this.unindex(user, entry);
+          await this.unindex(reader.user, entry);
           return undefined;
         }
-        return { chatId: entry.chatId, messages: found.map((json) => parseMessage(entry.chatId, json)), remaining };
+        return {
+          chatId: entry.chatId,
+          messages: found.map((json) => parseMessage(entry.chatId, json)),
+          remaining,
+          historyStart: historyStart!,
+          deviceForgotten: reader.forgotten && made === 1,
+        };
       }),
     );
   }
 
-  /** Moves the member's seen-id forward to `messageId`; false when it already was there. */
-  async markSeen(chatId: string, user: string, messageId: number): Promise<boolean> {
+  /**
+   * Moves the member's seen-id, or with `device` that device's cursor (and the seen-id with it),
+   * forward to `messageId`; false when it already was there.
+   */
+  async markSeen(chatId: string, user: string, messageId: number, device?: string): Promise<boolean> {
     return (
-      (await runScript(this.redis, 'chat-mark-seen', this.keys(chatId, 'members', 'messages', 'meta'), [
-        user,
-        messageId,
+      (await runScript(
+        this.redis,
+        'chat-mark-seen',
+        this.keys(chatId, 'members', 'messages', 'meta', 'cursors', 'active'),
+        [user, messageId, device ?? '', chatChannel(chatId), chatId],
+      )) === 1
+    );
+  }
+
+  /**
+   * One page of the entries kept before `before` (the newest when undefined), at most `last`,
+   * oldest first; undefined when the chat does not exist or the user is not a member.
+   */
+  async history(
+    chatId: string,
+    user: string,
+    before: number | undefined,
+    last: number,
+  ): Promise<HistoryPage | undefined> {
+    const [historyStart, more, ...found] = (await runScript(
+      this.redis,
+      'chat-history',
+      this.keys(chatId, 'members', 'messages', 'meta', 'joined'),
+      [user, before ?? '', last, this.settings.retention.keepMs],
+    )) as [number, number?, ...string[]];
+    if (historyStart < 0) return undefined;
+    return {
+      messages: found.reverse().map((json) => parseMessage(chatId, json)),
+      hasMore: more === 1,
+      historyStart,
+    };
+  }
+
+  /** Where each member has read up to (their seen-id), by name. Callers check membership first. */
+  async readPositions(chatId: string): Promise<ReadPosition[]> {
+    const flat = await this.redis.zrange(chatKeys.members(chatId), 0, -1, 'WITHSCORES');
+    const positions: ReadPosition[] = [];
+    for (let i = 0; i < flat.length; i += 2) positions.push({ user: flat[i], messageId: Number(flat[i + 1]) });
+    return positions.sort((a, b) => compareBytes(a.user, b.user));
+  }
+
+  /** The member starts or stops typing; false when the others were not told (too soon, or no change). */
+  async typing(chatId: string, user: string, typing: boolean): Promise<boolean> {
+    const told = await runScript(this.redis, 'chat-typing', this.keys(chatId, 'members', 'typing'), [
+      user,
+      typing ? '1' : '0',
+      TYPING_MS,
+      TYPING_GAP_MS,
+      chatChannel(chatId),
+      chatId,
+    ]);
+    return told === 1;
+  }
+
+  /** Retention, role and who is typing, as `user` may see them; undefined for a non-member. */
+  async details(chatId: string, user: string): Promise<ChatDetails | undefined> {
+    const reply = (await runScript(
+      this.redis,
+      'chat-details',
+      this.keys(chatId, 'members', 'meta', 'roles', 'typing'),
+      [user],
+    )) as (string | null)[];
+    if (reply.length === 0) return undefined;
+    const [mode, keep, keepMs, role, ...typing] = reply;
+    const fallback = this.settings.retention;
+    return {
+      // Chats from before retention existed delete what everyone has seen, as they always did.
+      retention: {
+        mode: mode === null ? 'seen' : (mode as RetentionMode),
+        keepMessages: keep === null ? fallback.keepMessages : Number(keep),
+        keepMs: keepMs === null ? fallback.keepMs : Number(keepMs),
+      },
+      owner: role === 'owner',
+      typing: (typing as string[]).sort(compareBytes),
+    };
+  }
+
+  /** An owner (or the service, `anyChat`) sets the chat's retention; false when it already was so. */
+  async setRetention(chatId: string, caller: string, anyChat: boolean, retention: Retention): Promise<boolean> {
+    return (
+      (await runScript(this.redis, 'chat-manage', this.keys(chatId, 'members', 'messages', 'meta', 'roles'), [
+        caller,
+        anyChat ? '1' : '0',
+        'retention',
+        retention.mode,
+        retention.keepMessages,
+        retention.keepMs,
+      ])) === 1
+    );
+  }
+
+  /** An owner (or the service) makes a member an owner or takes it back; false when it already was so. */
+  async setOwner(chatId: string, caller: string, anyChat: boolean, member: string, owner: boolean): Promise<boolean> {
+    return (
+      (await runScript(this.redis, 'chat-manage', this.keys(chatId, 'members', 'messages', 'meta', 'roles'), [
+        caller,
+        anyChat ? '1' : '0',
+        'role',
+        member,
+        owner ? 'owner' : 'member',
       ])) === 1
     );
   }
@@ -243,15 +488,40 @@ export class ChatRepository {
 
   /** False when the user was not a member. The last member out deletes the chat. */
   async leave(chatId: string, user: string): Promise<boolean> {
+    return this.removeMember(chatId, user, '', false);
+  }
+
+  /**
+   * `remover`, an owner (or the service when `anyChat`), removes `user`, who at once receives
+   * nothing more; false when they were not a member. '' for a remover: the user leaves.
+   */
+  async removeMember(chatId: string, user: string, remover: string, anyChat: boolean): Promise<boolean> {
     const stamp = await this.redis.zscore(userKeys.chats(user), chatId);
     const left = await runScript(
       this.redis,
       'chat-leave',
-      this.keys(chatId, 'members', 'messages', 'meta', 'sent', 'sentExpiry'),
-      [user],
+      this.keys(
+        chatId,
+        'members',
+        'messages',
+        'meta',
+        'sent',
+        'sentExpiry',
+        'joined',
+        'roles',
+        'cursors',
+        'active',
+        'typing',
+      ),
+      [user, remover, anyChat ? '1' : '0', chatChannel(chatId), chatId],
     );
     if (stamp !== null) await this.unindex(user, { chatId, stamp: Number(stamp) });
     return left === 1;
+  }
+
+  /** The user's devices, most recent first; see ChatDevices. */
+  async deviceList(user: string): ReturnType<ChatDevices['list']> {
+    return this.devices.list(user);
   }
 
   /** The user's chats, by id; entries of chats the user has left are dropped from the index. */
@@ -295,10 +565,12 @@ export class ChatRepository {
     const entries = await this.indexAll(chatId, users);
     let status: JoinReply;
     try {
-      status = (await runScript(this.redis, 'chat-join', this.keys(chatId, 'members', 'meta'), [
+      status = (await runScript(this.redis, 'chat-join', this.keys(chatId, 'members', 'meta', 'joined'), [
         mode,
         caller,
         this.settings.maxChatMembers,
+        chatChannel(chatId),
+        chatId,
         ...users,
       ])) as JoinReply;
     } catch (error) {
@@ -393,6 +665,27 @@ export class ChatRepository {
 
 type ChatKeyName = Exclude<keyof typeof chatKeys, 'ids'>;
 
+/** Who fetches: a member, and one of their devices ('' for none) with what chat-device-check said. */
+interface Reader {
+  user: string;
+  device: string;
+  /** New to the user, or forgotten: a cursor it lacks starts at the member's seen-id. */
+  fresh: boolean;
+  forgotten: boolean;
+}
+
+/** An entry as chat-send.lua stores it; `edits`, `lastEdit` and `deletedBy` are the script's own. */
+interface StoredEntry {
+  id: number;
+  sender: string;
+  message: string;
+  ts: number;
+  kind?: 'edit' | 'delete';
+  target?: number;
+  editedAt?: number;
+  deleted?: boolean;
+}
+
 /** {seen-id or -1 for a non-member, latest id, member count, 1 when open} */
 type StatusReply = [number, number, number, number];
 /** chat-join's: the status and the chat's membership generation. */
@@ -404,8 +697,18 @@ function toSummary(chatId: string, [seen, latest, memberCount, open]: StatusRepl
 }
 
 function parseMessage(chatId: string, json: string): ChatMessage {
-  const { id, sender, message, ts } = JSON.parse(json) as Omit<ChatMessage, 'chatId'>;
-  return { id, chatId, sender, message, ts };
+  const entry = JSON.parse(json) as StoredEntry;
+  return {
+    id: entry.id,
+    chatId,
+    sender: entry.sender,
+    message: entry.message,
+    ts: entry.ts,
+    kind: entry.kind ?? 'message',
+    target: entry.target ?? null,
+    editedAt: entry.editedAt ?? null,
+    deleted: entry.deleted === true,
+  };
 }
 
 /**

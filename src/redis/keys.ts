@@ -37,10 +37,25 @@ export const chatKeys = {
   ids: (): string => 'chat:ids',
   /** zset from member to the id of the last message they have seen (the book's `chat:`). */
   members: (chatId: string): string => `chat:{c${chatId}}:members`,
-  /** zset of message JSON scored by message id (the book's `msgs:`). */
+  /** zset of entry JSON (messages, edits, deletions) scored by entry id (the book's `msgs:`). */
   messages: (chatId: string): string => `chat:{c${chatId}}:msgs`,
-  /** hash: `last` (latest message id, the book's `ids:<chat>`), `open`, `created`, `gen` (membership generation: the stamp of members' index entries). */
+  /**
+   * hash: `last` (latest entry id, the book's `ids:<chat>`), `open`, `created`, `gen` (membership
+   * generation: the stamp of members' index entries), and the retention: `mode` ('history', or
+   * 'seen' for the book's delete-once-seen, which chats without the field keep), `keep` (most
+   * entries) and `keepMs` (oldest entry's age).
+   */
   meta: (chatId: string): string => `chat:{c${chatId}}:meta`,
+  /** hash from a member who joined after the start to the entry id after which they may read. */
+  joined: (chatId: string): string => `chat:{c${chatId}}:joined`,
+  /** hash from member to role: only 'owner' is stored; the creator is one. */
+  roles: (chatId: string): string => `chat:{c${chatId}}:roles`,
+  /** zset from `user\ndevice` to the id of the last entry that device has taken. */
+  cursors: (chatId: string): string => `chat:{c${chatId}}:cursors`,
+  /** zset from `user\ndevice` to when that device last fetched (unix ms): stale cursors go. */
+  active: (chatId: string): string => `chat:{c${chatId}}:active`,
+  /** zset from member to when their typing notice runs out (unix ms); the key expires with it. */
+  typing: (chatId: string): string => `chat:{c${chatId}}:typing`,
   /** hash from `sender\nclientMessageId` to `id ts digest`, so a retried send is not stored twice. */
   sent: (chatId: string): string => `chat:{c${chatId}}:sent`,
   /** zset of the `sent` fields scored by when they may be forgotten (unix ms). */
@@ -57,6 +72,12 @@ export const userKeys = {
    * kept a counter in `user:{u:<user>}:chat-stamp`, which is no longer read and may be deleted.
    */
   chats: (user: string): string => `user:{u:${user}}:chats`,
+  /**
+   * zset from each device the user fetches chats with to its last fetch (unix ms). A device
+   * silent for CHAT_DEVICE_TTL_SECONDS is forgotten; its entry stays a while longer so that its
+   * next fetch can say so.
+   */
+  devices: (user: string): string => `user:{u:${user}}:devices`,
   /** list of direct-message JSON, oldest first (the book's per-recipient mailbox). */
   mailbox: (user: string): string => `user:{u:${user}}:mailbox`,
   /** counter of direct-message ids for this mailbox. */
@@ -242,6 +263,9 @@ export type RowCacheKeys = ReturnType<typeof rowCacheKeys>;
  */
 export const INBOX_CHANNEL_PREFIX = 'INBOX_CHANGED:';
 export const inboxChannel = (user: string): string => INBOX_CHANNEL_PREFIX + user;
+
+/** The channel of one chat's changes (chat-*.lua publish on it): it carries the chat's tag. */
+export const chatChannel = (chatId: string): string => `CHAT_CHANGED:{c${chatId}}`;
 
 /** Rate limit counters (rate-limiter-flexible adds `:<user or address>`): `who` is 'user' or 'ip'. */
 export const rateLimitPrefix = (who: string): string => `ratelimit:${who}`;

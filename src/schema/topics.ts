@@ -1,10 +1,11 @@
 // Every subscription topic, named once: the name type-graphql routes by, the Redis channel of
-// one id, and the JSON its publisher sends. Scripts publish seven of them; the API process builds
+// one id, and the JSON its publisher sends. Scripts publish eight of them; the API process builds
 // the inbox's notice, and publishes it or, on one Redis, hands it to chat-send.lua to publish.
 // tests/repository/topic-contract.test.ts checks what each publisher sends against `payload`.
 import type { ReleaseNotice } from '../redis/leases/repository';
 import type { RowCacheChange } from '../redis/row-cache';
 import {
+  chatChannel,
   counterKeys,
   inboxChannel,
   leaseKeys,
@@ -64,6 +65,15 @@ export interface InboxNotice {
   latestMessageId: number | null;
   mailbox: boolean;
   waiting: number | null;
+}
+
+/** Something changed in a chat: a new entry, a read, typing, a member joining or leaving. */
+export interface ChatChangeNotice {
+  chatId: string;
+  /** ENTRY, READ, TYPING, JOINED or LEFT (schema/chat.ts CHAT_CHANGES). */
+  change: string;
+  user: string | null;
+  messageId: number | null;
 }
 
 /** An upload took a step: more lines stored, more counted, or its end. */
@@ -143,6 +153,20 @@ export const TOPICS = {
       mailbox: 'boolean',
       waiting: 'number|null',
     } satisfies Shape<InboxNotice>,
+  },
+  /**
+   * Published by chat-send, chat-fetch, chat-mark-seen, chat-typing, chat-join and chat-leave.lua;
+   * the id is the chat's.
+   */
+  chatChanged: {
+    name: 'CHAT_CHANGED',
+    channel: (chatId: string) => chatChannel(chatId),
+    payload: {
+      chatId: 'string',
+      change: 'string',
+      user: 'string|null',
+      messageId: 'number|null',
+    } satisfies Shape<ChatChangeNotice>,
   },
   /** Published by location-append.lua and location-commit.lua; the id is `dataset:upload`. */
   locationUploadChanged: {

@@ -20,7 +20,8 @@ import { serverForThisFile } from '../support/fixture';
 import { codes, connectWs, eventually, post, wsOperation, type WsClient } from '../support/graphql';
 import { startTestServer, type TestServer } from '../support/server';
 
-const fixture = serverForThisFile({ MESSAGE_MAX_LENGTH: '50', CHAT_MAX_MEMBERS: '4' });
+// The book's retention (delete once every member has seen); tests/api/chat-devices.test.ts has history and devices.
+const fixture = serverForThisFile({ MESSAGE_MAX_LENGTH: '50', CHAT_MAX_MEMBERS: '4', CHAT_RETENTION_MODE: 'seen' });
 let api: TestServer;
 let carol: string;
 const afterThisTest: (() => void)[] = [];
@@ -67,7 +68,21 @@ describe('a chat over HTTP', () => {
       {
         chatId: '1',
         remaining: 0,
-        messages: [{ id: 1, chatId: '1', sender: 'alice', message: 'hi all', ts: expect.any(Number) }],
+        historyStart: 1,
+        deviceForgotten: false,
+        messages: [
+          {
+            id: 1,
+            chatId: '1',
+            sender: 'alice',
+            message: 'hi all',
+            ts: expect.any(Number),
+            kind: 'MESSAGE',
+            target: null,
+            editedAt: null,
+            deleted: false,
+          },
+        ],
       },
     ]);
     expect(Math.abs(pending[0].messages[0].ts - Date.now() / 1000)).toBeLessThan(60);

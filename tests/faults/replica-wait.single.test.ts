@@ -5,7 +5,7 @@
 import pino from 'pino';
 import { AppError } from '../../src/common/errors';
 import type { Logger } from '../../src/common/logger';
-import { ChatRepository } from '../../src/redis/chat';
+import { CHAT_DEFAULTS, ChatRepository } from '../../src/redis/chat';
 import { closeRedis, connectRedis, warnIfTooFewReplicas, type RedisClient } from '../../src/redis/client/connection';
 import { isStoreUnavailable } from '../../src/redis/client/store-errors';
 import { chatKeys } from '../../src/redis/keys';
@@ -15,7 +15,7 @@ import { eventually } from '../support/graphql';
 import { captureLogs } from '../support/logs';
 import { startRedisProcess, stopRedisProcesses, type RedisProcess } from '../support/redis-process';
 
-const SETTINGS = { maxChatMembers: 100, maxChatsPerUser: 100, dedupeSeconds: 3600 };
+const SETTINGS = { maxChatMembers: 100, maxChatsPerUser: 100, dedupeSeconds: 3600, ...CHAT_DEFAULTS };
 const WAIT = { replicas: 1, timeoutMs: 300 };
 
 let primary: RedisProcess;

@@ -1,7 +1,7 @@
 // pending() in two passes (with and without advance, a chat left between them) and the notification JSON the scripts publish.
 import { counterKeys } from '../../src/redis/keys';
 import Redis from 'ioredis';
-import { ChatRepository } from '../../src/redis/chat';
+import { CHAT_DEFAULTS, ChatRepository } from '../../src/redis/chat';
 import { CounterRepository } from '../../src/redis/counter';
 import { defineScripts } from '../../src/redis/client/scripts';
 import { eventually } from '../support/graphql';
@@ -9,7 +9,7 @@ import { listen, startTestRedis, type TestRedis } from '../support/redis';
 
 let redis: TestRedis;
 let client: Redis;
-const SETTINGS = { maxChatMembers: 1000, maxChatsPerUser: 1000, dedupeSeconds: 3600 };
+const SETTINGS = { maxChatMembers: 1000, maxChatsPerUser: 1000, dedupeSeconds: 3600, ...CHAT_DEFAULTS };
 
 beforeAll(async () => {
   redis = await startTestRedis();

@@ -2,7 +2,7 @@
 // separate connections.
 import Redis from 'ioredis';
 import { AppError } from '../../src/common/errors';
-import { ChatRepository, shareFairly, type ChatMessage } from '../../src/redis/chat';
+import { CHAT_DEFAULTS, ChatRepository, shareFairly, type ChatMessage } from '../../src/redis/chat';
 import { chatKeys, userKeys } from '../../src/redis/keys';
 import { defineScripts, runScript } from '../../src/redis/client/scripts';
 import { startTestRedis, type TestRedis } from '../support/redis';
@@ -11,7 +11,14 @@ import { snapshotRedis } from '../support/snapshot';
 let redis: TestRedis;
 const connections: Redis[] = [];
 
-const SETTINGS = { maxChatMembers: 1000, maxChatsPerUser: 1000, dedupeSeconds: 3600 };
+// The book's retention (delete once every member has seen): history and devices have tests/repository/chat-history.test.ts.
+const SETTINGS = {
+  maxChatMembers: 1000,
+  maxChatsPerUser: 1000,
+  dedupeSeconds: 3600,
+  ...CHAT_DEFAULTS,
+  retention: { ...CHAT_DEFAULTS.retention, mode: 'seen' as const },
+};
 
 function connection(): Redis {
   const client = redis.newClient();

@@ -4,7 +4,7 @@
 // fields with their JSON types. A script that changes its channel or its JSON fails here.
 import Redis from 'ioredis';
 import pino from 'pino';
-import { ChatRepository } from '../../src/redis/chat';
+import { CHAT_DEFAULTS, ChatRepository } from '../../src/redis/chat';
 import { CounterRepository } from '../../src/redis/counter';
 import { closeRedis, connectRedis, type RedisClient } from '../../src/redis/client/connection';
 import { LeaseRepository, newLeaseId } from '../../src/redis/leases/repository';
@@ -249,7 +249,12 @@ it('the inbox, told by the API process for a chat message and for a mailbox', as
 itSingle('chat-send.lua, telling each member with the notice the notifier built, again on a retry', async () => {
   const pubSub = createRedisPubSub({ publisher: client, subscriber: client, channelOf: channels(SETTINGS) });
   const inbox = new InboxNotifier(pubSub, true);
-  const chats = new ChatRepository(client, { maxChatMembers: 10, maxChatsPerUser: 10, dedupeSeconds: 60 });
+  const chats = new ChatRepository(client, {
+    maxChatMembers: 10,
+    maxChatsPerUser: 10,
+    dedupeSeconds: 60,
+    ...CHAT_DEFAULTS,
+  });
   const members = ['alice', 'bób/😀'];
   const heard = await hear(TOPICS.inboxChanged, members);
   const { chat } = await chats.create('alice', ['bób/😀'], 'hi', false);

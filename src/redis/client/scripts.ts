@@ -14,14 +14,20 @@ export type ScriptName =
   | 'counter-update'
   | 'counter-clean'
   | 'chat-create'
+  | 'chat-details'
+  | 'chat-device-add'
+  | 'chat-device-check'
   | 'chat-fetch'
+  | 'chat-history'
   | 'chat-index-add'
   | 'chat-index-remove'
   | 'chat-join'
   | 'chat-leave'
+  | 'chat-manage'
   | 'chat-mark-seen'
   | 'chat-send'
   | 'chat-status'
+  | 'chat-typing'
   | 'contacts-add'
   | 'contacts-remove'
   | 'guild-join'
@@ -125,6 +131,8 @@ export function requireReplicas(client: RedisClient, wait: ReplicaWait): void {
 
 /** Scripts that only read: nothing of theirs needs to reach a replica. */
 export const READ_ONLY_SCRIPTS: ReadonlySet<ScriptName> = new Set([
+  'chat-details',
+  'chat-history',
   'chat-status',
   'guild-search',
   'lease-state',
@@ -222,6 +230,13 @@ const SCRIPT_ERRORS: Record<string, (message: string) => AppError> = {
   E_TOO_MANY_CHATS: (message) => conflict(message || 'a user belongs to too many chats'),
   E_NO_SUCH_MESSAGE: (message) => badInput(message || 'no such message', 'messageId'),
   E_CLIENT_MESSAGE_ID_REUSED: (message) => conflict(message || 'clientMessageId was already used', 'clientMessageId'),
+  E_MESSAGE_NOT_FOUND: (message) => notFound(message || 'message not found', 'messageId'),
+  E_NOT_A_MESSAGE: (message) => badInput(message || 'not a message', 'messageId'),
+  E_NOT_YOURS: (message) => forbidden(message || 'only its sender may change a message'),
+  E_MESSAGE_DELETED: (message) => conflict(message || 'the message was deleted', 'messageId'),
+  E_TOO_MANY_EDITS: (message) => conflict(message || 'the message was edited too often', 'messageId'),
+  E_NOT_CHAT_OWNER: (message) => forbidden(message || 'only an owner of the chat may do this'),
+  E_NO_SUCH_MEMBER: (message) => notFound(message || 'no such member', 'user'),
   E_MAILBOX_FULL: (message) => conflict(message || 'the mailbox is full', 'to'),
   E_TOO_MANY_WAITERS: (message) => conflict(message || 'too many callers are waiting for this name', 'name'),
   E_LIMIT_MISMATCH: (message) => conflict(message || 'this semaphore is in use with another limit', 'limit'),

@@ -1,30 +1,72 @@
--- chat-fetch: the messages of one chat after a member's seen-id, oldest first. When told to
--- advance, it also moves the seen-id to the last message returned and deletes the messages that
--- every member has now seen (the book's fetch_pending_messages, for one chat, in one step).
+-- chat-fetch: the entries of one chat after a reader's cursor, oldest first. The reader is a
+-- member without a device (their cursor is their seen-id, as in the book's
+-- fetch_pending_messages) or one device of theirs (a cursor of its own, made on its first fetch).
+-- When told to advance, the cursor moves to the last entry returned and the member's seen-id (their
+-- read state, which moves with their furthest device) follows; in the 'seen' retention mode the
+-- entries every member and device has taken are deleted.
 -- KEYS[1]  members (zset member -> seen-id)
--- KEYS[2]  messages (zset message JSON -> id)
--- KEYS[3]  meta (hash: last, open, created)
+-- KEYS[2]  messages (zset entry JSON -> id)
+-- KEYS[3]  meta (hash: last, open, created, gen, mode, keep, keepMs)
+-- KEYS[4]  joined (hash member -> entry id after which they may read)
+-- KEYS[5]  cursors (zset `user\ndevice` -> entry id)
+-- KEYS[6]  active (zset `user\ndevice` -> last fetch, unix ms)
 -- ARGV[1]  user
--- ARGV[2]  most messages to return
--- ARGV[3]  '1' to advance the seen-id and clean up, '0' to only read
--- Returns {messages still pending after these (-1 when the user is not a member), JSON, JSON, ...}.
-local seen = redis.call('ZSCORE', KEYS[1], ARGV[1])
-if not seen then
+-- ARGV[2]  most entries to return
+-- ARGV[3]  '1' to advance, '0' to only read
+-- ARGV[4]  device, or '' for none
+-- ARGV[5]  '1' when the device is new to the user (or was forgotten): a cursor it lacks starts
+--          at the member's seen-id; '0': at the member's joining (the chat is new to the device)
+-- ARGV[6]  the chat's change channel; ARGV[7] the chat id
+-- Returns {entries after these (-1 when the user is not a member), id of the oldest entry the
+-- user may read (latest + 1 when none), 1 when the device's cursor was made now, JSON, JSON, ...}.
+local user, device = ARGV[1], ARGV[4]
+local seenText = redis.call('ZSCORE', KEYS[1], user)
+if not seenText then
   return { -1 }
 end
-local found = redis.call('ZRANGEBYSCORE', KEYS[2], '(' .. seen, '+inf', 'WITHSCORES', 'LIMIT', 0, tonumber(ARGV[2]))
-local latest = tonumber(redis.call('HGET', KEYS[3], 'last') or '0')
-local upTo = tonumber(seen)
-local reply = { 0 }
+local seen = tonumber(seenText)
+local joined = tonumber(redis.call('HGET', KEYS[4], user) or '0')
+local from, made, field = seen, 0, nil
+if device ~= '' then
+  field = user .. '\n' .. device
+  local cursor = redis.call('ZSCORE', KEYS[5], field)
+  if cursor then
+    from = math.max(tonumber(cursor), joined)
+  else
+    made = 1
+    from = ARGV[5] == '1' and seen or joined
+    redis.call('ZADD', KEYS[5], from, field)
+  end
+  redis.call('ZADD', KEYS[6], now_ms(), field)
+end
+
+local found = redis.call('ZRANGEBYSCORE', KEYS[2], '(' .. from, '+inf', 'WITHSCORES', 'LIMIT', 0, tonumber(ARGV[2]))
+local upTo = from
+local reply = { 0, 0, made }
 for i = 1, #found, 2 do
   reply[#reply + 1] = found[i]
   upTo = tonumber(found[i + 1])
 end
-reply[1] = latest - upTo
+reply[1] = redis.call('ZCOUNT', KEYS[2], '(' .. upTo, '+inf')
+local oldest = redis.call('ZRANGE', KEYS[2], 0, 0, 'WITHSCORES')[2]
+local start = oldest and tonumber(oldest) or tonumber(redis.call('HGET', KEYS[3], 'last') or '0') + 1
+reply[2] = math.max(start, joined + 1)
 
 if ARGV[3] == '1' and #found > 0 then
-  redis.call('ZADD', KEYS[1], 'XX', upTo, ARGV[1])
-  local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
-  redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', oldest[2])
+  if field then
+    redis.call('ZADD', KEYS[5], 'XX', upTo, field)
+  end
+  if upTo > seen then
+    redis.call('ZADD', KEYS[1], 'XX', upTo, user)
+    redis.call(NOTIFY, ARGV[6], cjson.encode({ chatId = ARGV[7], change = 'READ', user = user, messageId = upTo }))
+  end
+  if (redis.call('HGET', KEYS[3], 'mode') or 'seen') == 'seen' then
+    local floor = tonumber(redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')[2])
+    local behind = redis.call('ZRANGE', KEYS[5], 0, 0, 'WITHSCORES')[2]
+    if behind and tonumber(behind) < floor then
+      floor = tonumber(behind)
+    end
+    redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', floor)
+  end
 end
 return reply

@@ -1,13 +1,15 @@
--- chat-join: adds members to a chat, each starting at the chat's latest message id so that they
--- see only what comes after (the book's join_chat). A user who already is a member keeps their
--- seen-id, so joining twice loses nothing.
+-- chat-join: adds members to a chat, each starting at the chat's latest entry id so that they
+-- see only what comes after, in history too (the book's join_chat). A user who already is a
+-- member keeps their seen-id, so joining twice loses nothing.
 -- KEYS[1]  members (zset member -> seen-id)
 -- KEYS[2]  meta (hash: last, open, created, gen)
+-- KEYS[3]  joined (hash member -> entry id after which they may read)
 -- ARGV[1]  'join' (the caller joins: the chat must be open or the caller a member) or 'add'
 --          (the caller adds others: the caller must be a member)
 -- ARGV[2]  the caller
 -- ARGV[3]  most members a chat may have
--- ARGV[4..] users to add
+-- ARGV[4]  the chat's change channel; ARGV[5] the chat id
+-- ARGV[6..] users to add
 -- Returns the chat as the caller now sees it: {caller's seen-id, latest message id, member count,
 -- 1 when open, membership generation}. The generation goes up by one whenever members are added:
 -- it becomes the stamp of the newcomers' index entries, so a reader that found an older entry
@@ -24,7 +26,7 @@ if not callerIsMember and not (ARGV[1] == 'join' and open) then
 end
 
 local newcomers = {}
-for i = 4, #ARGV do
+for i = 6, #ARGV do
   if not redis.call('ZSCORE', KEYS[1], ARGV[i]) then
     newcomers[#newcomers + 1] = ARGV[i]
   end
@@ -33,8 +35,11 @@ if redis.call('ZCARD', KEYS[1]) + #newcomers > tonumber(ARGV[3]) then
   return redis.error_reply('E_CHAT_FULL a chat has at most ' .. ARGV[3] .. ' members')
 end
 local latest = tonumber(redis.call('HGET', KEYS[2], 'last') or '0')
+-- A newcomer reads nothing from before their joining, history included.
 for _, user in ipairs(newcomers) do
   redis.call('ZADD', KEYS[1], latest, user)
+  redis.call('HSET', KEYS[3], user, latest)
+  redis.call(NOTIFY, ARGV[4], cjson.encode({ chatId = ARGV[5], change = 'JOINED', user = user, messageId = latest }))
 end
 local gen
 if #newcomers > 0 then

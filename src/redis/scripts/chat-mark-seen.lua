@@ -1,27 +1,52 @@
--- chat-mark-seen: moves a member's seen-id forward to a message id (never back), and deletes the
--- messages that every member has now seen. With chat-fetch in read-only mode this lets a client
--- acknowledge only what it has shown (at-least-once delivery).
+-- chat-mark-seen: moves a reader's cursor forward to an entry id (never back): the member's
+-- seen-id, or one device's cursor, which the seen-id follows (a member's read state is their
+-- furthest device). In the 'seen' retention mode, the entries every member and device has now
+-- taken are deleted. With chat-fetch in read-only mode this lets a client acknowledge only what
+-- it has shown (at-least-once delivery).
 -- KEYS[1]  members (zset member -> seen-id)
--- KEYS[2]  messages (zset message JSON -> id)
--- KEYS[3]  meta (hash: last, open, created)
+-- KEYS[2]  messages (zset entry JSON -> id)
+-- KEYS[3]  meta (hash: last, open, created, mode)
+-- KEYS[4]  cursors (zset `user\ndevice` -> entry id)
+-- KEYS[5]  active (zset `user\ndevice` -> last fetch, unix ms)
 -- ARGV[1]  user
--- ARGV[2]  message id
--- Returns 1 when the seen-id moved, 0 when it already was at or past the id.
+-- ARGV[2]  entry id
+-- ARGV[3]  device, or '' for none
+-- ARGV[4]  the chat's change channel; ARGV[5] the chat id
+-- Returns 1 when the cursor moved, 0 when it already was at or past the id.
 -- Errors, with nothing written: E_CHAT_NOT_FOUND when the chat does not exist or the user is not
--- a member; E_NO_SUCH_MESSAGE when the id is past the chat's latest message.
-local seen = redis.call('ZSCORE', KEYS[1], ARGV[1])
-if not seen then
+-- a member; E_NO_SUCH_MESSAGE when the id is past the chat's latest entry.
+local user, device = ARGV[1], ARGV[3]
+local seenText = redis.call('ZSCORE', KEYS[1], user)
+if not seenText then
   return redis.error_reply('E_CHAT_NOT_FOUND chat not found')
 end
+local seen = tonumber(seenText)
 local target = tonumber(ARGV[2])
 local latest = tonumber(redis.call('HGET', KEYS[3], 'last') or '0')
 if target > latest then
   return redis.error_reply('E_NO_SUCH_MESSAGE messageId is past the latest message of the chat (' .. latest .. ')')
 end
-if target <= tonumber(seen) then
+if device ~= '' then
+  local field = user .. '\n' .. device
+  local cursor = redis.call('ZSCORE', KEYS[4], field)
+  if cursor and target <= tonumber(cursor) then
+    return 0
+  end
+  redis.call('ZADD', KEYS[4], target, field)
+  redis.call('ZADD', KEYS[5], now_ms(), field)
+elseif target <= seen then
   return 0
 end
-redis.call('ZADD', KEYS[1], 'XX', target, ARGV[1])
-local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
-redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', oldest[2])
+if target > seen then
+  redis.call('ZADD', KEYS[1], 'XX', target, user)
+  redis.call(NOTIFY, ARGV[4], cjson.encode({ chatId = ARGV[5], change = 'READ', user = user, messageId = target }))
+end
+if (redis.call('HGET', KEYS[3], 'mode') or 'seen') == 'seen' then
+  local floor = tonumber(redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')[2])
+  local behind = redis.call('ZRANGE', KEYS[4], 0, 0, 'WITHSCORES')[2]
+  if behind and tonumber(behind) < floor then
+    floor = tonumber(behind)
+  end
+  redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', floor)
+end
 return 1

@@ -1,24 +1,42 @@
--- chat-send: assigns the chat's next message id and stores the message in one step, so ids are
--- gapless and unique under any number of senders (the book takes a lock around this). A retry
--- with the same clientMessageId from the same sender returns the original message instead.
+-- chat-send: appends an entry to a chat's log with the chat's next id, in one step, so ids are
+-- gapless and unique under any number of senders (the book takes a lock around this). An entry
+-- is a message, or an edit or deletion of one of the sender's messages: the change is an entry
+-- of its own, so clients that pull in order see it, and the message itself is rewritten in place
+-- (a deletion scrubs its text and its edits' texts from Redis). Then the log is trimmed to the
+-- chat's retention, and devices that stopped fetching lose their cursors.
+-- A retry with the same clientMessageId from the same sender returns the original message; an
+-- edit to the text a message already has, or a deletion of a deleted one, returns the entry that
+-- made it so.
 -- KEYS[1]  members (zset member -> seen-id)
--- KEYS[2]  messages (zset message JSON -> id)
--- KEYS[3]  meta (hash: last, open, created)
+-- KEYS[2]  messages (zset entry JSON -> id)
+-- KEYS[3]  meta (hash: last, open, created, gen, mode, keep, keepMs)
 -- KEYS[4]  sent (hash `sender\nclientMessageId` -> `id ts digest`)
 -- KEYS[5]  sent expiry (zset of the sent fields -> unix ms when they may be forgotten)
+-- KEYS[6]  joined (hash member -> entry id after which they may read)
+-- KEYS[7]  cursors (zset `user\ndevice` -> entry id)
+-- KEYS[8]  active (zset `user\ndevice` -> last fetch, unix ms)
 -- ARGV[1]  sender
--- ARGV[2]  message text
+-- ARGV[2]  text ('' for a deletion)
 -- ARGV[3]  clientMessageId, or '' for none
 -- ARGV[4]  how long a clientMessageId is remembered, in milliseconds
--- ARGV[5]  channel prefix: each member is told on <prefix><member> (a retry tells them again, in
---          case the first attempt stored the message and its caller died); '' to tell nobody
--- ARGV[6], ARGV[7]  the notice around the message id: ARGV[6] .. id .. ARGV[7] (built by the
+-- ARGV[5]  inbox channel prefix: each member is told on <prefix><member> (a retry tells them
+--          again, in case the first attempt stored the entry and its caller died); '' for nobody
+-- ARGV[6], ARGV[7]  the inbox notice around the entry id: ARGV[6] .. id .. ARGV[7] (built by the
 --          caller, resolvers/inbox.ts, so its JSON is written in one place)
--- Returns {1 when stored or 0 when this was a retry, message JSON, member, member, ...}.
+-- ARGV[8]  'message', 'edit' or 'delete'
+-- ARGV[9]  for an edit or deletion, the id of the message it changes
+-- ARGV[10] most entries kept, for a chat that does not say (created before retention existed)
+-- ARGV[11] longest an entry is kept in milliseconds, likewise
+-- ARGV[12] how long a device's cursor outlives its last fetch, in milliseconds
+-- ARGV[13] the chat's change channel; ARGV[14] the chat id
+-- Returns {1 when appended or 0 when this was a retry, entry JSON, member, member, ...}.
 -- Errors, with nothing written: E_CHAT_NOT_FOUND when the chat does not exist or the sender is
 -- not a member (the two look the same); E_CLIENT_MESSAGE_ID_REUSED when the clientMessageId
--- was used for a different text.
-local sender, text, clientId = ARGV[1], ARGV[2], ARGV[3]
+-- was used for a different text; E_MESSAGE_NOT_FOUND when the message to change is not kept or
+-- not visible to the sender; E_NOT_A_MESSAGE when it is an edit or deletion; E_NOT_YOURS when
+-- another member sent it; E_MESSAGE_DELETED to edit a deleted one; E_TOO_MANY_EDITS.
+local MAX_EDITS = 100
+local sender, text, clientId, kind = ARGV[1], ARGV[2], ARGV[3], ARGV[8]
 if not redis.call('ZSCORE', KEYS[1], sender) then
   return redis.error_reply('E_CHAT_NOT_FOUND chat not found')
 end
@@ -44,25 +62,126 @@ local function withMembers(reply, id)
   return reply
 end
 
-local digest = redis.sha1hex(text)
-local field = sender .. '\n' .. clientId
-if clientId ~= '' then
-  local prior = redis.call('HGET', KEYS[4], field)
-  if prior then
-    local id, ts, priorDigest = string.match(prior, '^(%d+) (%d+) (%x+)$')
-    if priorDigest ~= digest then
-      return redis.error_reply('E_CLIENT_MESSAGE_ID_REUSED clientMessageId was already used for a different message')
+local function entryAt(id)
+  return redis.call('ZRANGEBYSCORE', KEYS[2], id, id)[1]
+end
+
+local function rewrite(old, entry)
+  redis.call('ZREM', KEYS[2], old)
+  redis.call('ZADD', KEYS[2], entry.id, cjson.encode(entry))
+end
+
+local digest, field
+local target, original, originalJson
+if kind == 'message' then
+  digest = redis.sha1hex(text)
+  field = sender .. '\n' .. clientId
+  if clientId ~= '' then
+    local prior = redis.call('HGET', KEYS[4], field)
+    if prior then
+      local id, ts, priorDigest = string.match(prior, '^(%d+) (%d+) (%x+)$')
+      if priorDigest ~= digest then
+        return redis.error_reply('E_CLIENT_MESSAGE_ID_REUSED clientMessageId was already used for a different message')
+      end
+      local json = cjson.encode({ id = tonumber(id), sender = sender, message = text, ts = tonumber(ts) })
+      return withMembers({ 0, json }, id)
     end
-    local json = cjson.encode({ id = tonumber(id), sender = sender, message = text, ts = tonumber(ts) })
-    return withMembers({ 0, json }, id)
+  end
+else
+  target = tonumber(ARGV[9])
+  local joined = tonumber(redis.call('HGET', KEYS[6], sender) or '0')
+  originalJson = target > joined and entryAt(target)
+  if not originalJson then
+    return redis.error_reply('E_MESSAGE_NOT_FOUND no message ' .. target .. ' is kept in this chat')
+  end
+  original = cjson.decode(originalJson)
+  if original.kind then
+    return redis.error_reply('E_NOT_A_MESSAGE entry ' .. target .. ' is an edit or deletion, not a message')
+  end
+  if original.sender ~= sender then
+    return redis.error_reply('E_NOT_YOURS only its sender may change a message')
+  end
+  -- Repeating a change returns the entry that made it, so a retried edit or deletion adds nothing.
+  local done
+  if kind == 'edit' and not original.deleted and original.lastEdit and original.message == text then
+    done = original.lastEdit
+  elseif kind == 'delete' and original.deleted then
+    done = original.deletedBy
+  end
+  if done then
+    local prior = entryAt(done) or
+      cjson.encode({ id = done, sender = sender, message = text, ts = now, kind = kind, target = target })
+    return withMembers({ 0, prior }, done)
+  end
+  if original.deleted then
+    return redis.error_reply('E_MESSAGE_DELETED message ' .. target .. ' was deleted')
+  end
+  if kind == 'edit' and original.edits and #original.edits >= MAX_EDITS then
+    return redis.error_reply('E_TOO_MANY_EDITS a message may be edited at most ' .. MAX_EDITS .. ' times')
   end
 end
 
 local id = redis.call('HINCRBY', KEYS[3], 'last', 1)
-local json = cjson.encode({ id = id, sender = sender, message = text, ts = now })
+local entry = { id = id, sender = sender, message = text, ts = now }
+if kind ~= 'message' then
+  entry.kind = kind
+  entry.target = target
+  if kind == 'edit' then
+    original.message = text
+    original.editedAt = now
+    original.lastEdit = id
+    original.edits = original.edits or {}
+    original.edits[#original.edits + 1] = id
+  else
+    -- The text goes from the message and from every edit of it; the ids stay, so the log has no gaps.
+    for _, editId in ipairs(original.edits or {}) do
+      local editJson = entryAt(editId)
+      if editJson then
+        local edit = cjson.decode(editJson)
+        edit.message = ''
+        edit.deleted = true
+        rewrite(editJson, edit)
+      end
+    end
+    original.message = ''
+    original.deleted = true
+    original.deletedBy = id
+    original.editedAt = nil
+  end
+  rewrite(originalJson, original)
+end
+local json = cjson.encode(entry)
 redis.call('ZADD', KEYS[2], id, json)
-if clientId ~= '' then
+if kind == 'message' and clientId ~= '' then
   redis.call('HSET', KEYS[4], field, id .. ' ' .. now .. ' ' .. digest)
   redis.call('ZADD', KEYS[5], now + tonumber(ARGV[4]), field)
 end
+
+-- Retention: at most `keep` entries, none older than `keepMs` (a bounded number of the oldest
+-- looked at per append; the key's expiry takes the rest once the chat has been quiet that long).
+local settings = redis.call('HMGET', KEYS[3], 'keep', 'keepMs')
+local keep = tonumber(settings[1] or ARGV[10])
+local keepMs = tonumber(settings[2] or ARGV[11])
+local excess = redis.call('ZCARD', KEYS[2]) - keep
+if excess > 0 then
+  redis.call('ZREMRANGEBYRANK', KEYS[2], 0, excess - 1)
+end
+for _ = 1, 100 do
+  local oldest = redis.call('ZRANGE', KEYS[2], 0, 0)[1]
+  -- An entry's own "ts" key comes first: in a text, quotes are escaped.
+  local ts = oldest and tonumber(string.match(oldest, '"ts":([%d%.eE%+]+)'))
+  if not ts or ts >= now - keepMs then
+    break
+  end
+  redis.call('ZREMRANGEBYRANK', KEYS[2], 0, 0)
+end
+redis.call('PEXPIRE', KEYS[2], keepMs)
+
+local stale = redis.call('ZRANGEBYSCORE', KEYS[8], '-inf', now - tonumber(ARGV[12]), 'LIMIT', 0, 20)
+if #stale > 0 then
+  redis.call('ZREM', KEYS[8], unpack(stale))
+  redis.call('ZREM', KEYS[7], unpack(stale))
+end
+
+redis.call(NOTIFY, ARGV[13], cjson.encode({ chatId = ARGV[14], change = 'ENTRY', user = sender, messageId = id }))
 return withMembers({ 1, json }, id)

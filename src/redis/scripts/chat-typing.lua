@@ -1,0 +1,32 @@
+-- chat-typing: a member starts or stops typing. The chat's other members are told on the chat's
+-- change channel; nothing is kept past the notice's short life (the key expires with it). A
+-- member told about less than a second ago is not told about again, so a client that calls on
+-- every keystroke cannot flood the chat.
+-- KEYS[1]  members (zset member -> seen-id)
+-- KEYS[2]  typing (zset member -> when their notice runs out, unix ms)
+-- ARGV[1]  user
+-- ARGV[2]  '1' to start typing, '0' to stop
+-- ARGV[3]  how long a notice lasts, in milliseconds
+-- ARGV[4]  least time between two notices of one member, in milliseconds
+-- ARGV[5]  the chat's change channel; ARGV[6] the chat id
+-- Returns 1 when the members were told, 0 when not (told a moment ago, or nothing changed).
+-- Errors: E_CHAT_NOT_FOUND when the chat does not exist or the user is not a member.
+local user = ARGV[1]
+if not redis.call('ZSCORE', KEYS[1], user) then
+  return redis.error_reply('E_CHAT_NOT_FOUND chat not found')
+end
+local now = now_ms()
+local life = tonumber(ARGV[3])
+redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now)
+local expires = redis.call('ZSCORE', KEYS[2], user)
+if ARGV[2] == '1' then
+  if expires and tonumber(expires) - life + tonumber(ARGV[4]) > now then
+    return 0
+  end
+  redis.call('ZADD', KEYS[2], now + life, user)
+  redis.call('PEXPIRE', KEYS[2], life)
+elseif not expires or redis.call('ZREM', KEYS[2], user) == 0 then
+  return 0
+end
+redis.call(NOTIFY, ARGV[5], cjson.encode({ chatId = ARGV[6], change = 'TYPING', user = user, messageId = cjson.null }))
+return 1

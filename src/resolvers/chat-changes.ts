@@ -1,0 +1,70 @@
+// The per-chat subscription, for a client that has a chat open: new entries, reads, typing and
+// members coming and going, as notices carrying ids, never text; the client pulls what it needs.
+// Only members subscribe, and a member who leaves or is removed stops hearing at once: their own
+// LEFT notice is the last one their subscription delivers.
+import type { GraphQLSchema } from 'graphql';
+import { Repeater } from '@graphql-yoga/subscription';
+import { Args, Authorized, Resolver, Root, Subscription, type PubSub } from 'type-graphql';
+import { notFound } from '../common/errors';
+import { validId } from '../common/validation';
+import type { ChatRepository } from '../redis/chat';
+import { ChatChange, ChatIdArgs, type ChatChangeName } from '../schema/chat';
+import { callerId, type GraphQLContext } from '../schema/context';
+import { TOPICS, type ChatChangeNotice } from '../schema/topics';
+
+/** Which instance serves a schema: type-graphql's `subscribe` option is static, the repository is not. */
+const served = new WeakMap<GraphQLSchema, ChatChangesResolver>();
+
+@Resolver()
+export class ChatChangesResolver {
+  constructor(
+    private readonly repository: ChatRepository,
+    private readonly pubSub: PubSub,
+  ) {}
+
+  /** Called once the schema is built (app/schema.ts). */
+  serve(schema: GraphQLSchema): void {
+    served.set(schema, this);
+  }
+
+  @Authorized()
+  @Subscription(() => ChatChange, {
+    description:
+      'Tells a member what changes in one chat: new entries, read positions, typing, members joining and leaving; pull with messages, pendingMessages or chat. A member who leaves or is removed gets their own LEFT, and then the subscription ends. Notices may be dropped under load; the pull is the source of truth.',
+    subscribe: ({ args, context, info }) => {
+      const resolver = served.get(info.schema);
+      if (!resolver) throw new Error('ChatChangesResolver.serve was not called for this schema');
+      return resolver.changes((args as ChatIdArgs).chatId, context as GraphQLContext);
+    },
+  })
+  chatChanged(@Root() notice: ChatChangeNotice, @Args() _args: ChatIdArgs): ChatChange {
+    return {
+      chatId: notice.chatId,
+      change: notice.change as ChatChangeName,
+      user: notice.user,
+      messageId: notice.messageId,
+    };
+  }
+
+  private async changes(chatId: string, context: GraphQLContext): Promise<AsyncIterable<ChatChangeNotice>> {
+    const user = callerId(context);
+    const id = validId(chatId, 'chatId');
+    // Listening before the membership check: a removal in between is heard, not missed.
+    const source = this.pubSub.subscribe(TOPICS.chatChanged.name, id) as AsyncIterableIterator<ChatChangeNotice>;
+    try {
+      if (!(await this.repository.summary(id, user))) throw notFound('chat not found', 'chatId');
+    } catch (error) {
+      await source.return?.();
+      throw error;
+    }
+    // A Repeater, not an async generator: ending the subscription must not wait for a next notice.
+    return new Repeater<ChatChangeNotice>(async (push, stop) => {
+      void stop.then(() => source.return?.());
+      for await (const notice of source) {
+        await push(notice);
+        if (notice.change === 'LEFT' && notice.user === user) break;
+      }
+      stop();
+    });
+  }
+}
