@@ -124,8 +124,8 @@ export const CHAT_DEFAULTS: Pick<ChatSettings, 'retention' | 'deviceTtlSeconds' 
 };
 
 /** How long a typing notice lasts, and the least time between two of one member. */
-export const TYPING_MS = 5_000;
-export const TYPING_GAP_MS = 1_000;
+const TYPING_MS = 5_000;
+const TYPING_GAP_MS = 1_000;
 
 interface IndexEntry {
   chatId: string;

@@ -3,9 +3,9 @@ import { ArgsType, Field, Float, ID, InputType, Int, ObjectType, registerEnumTyp
 import { NAME_RULE } from '../common/validation';
 import { enumOf } from './enums';
 
-export const ENTRY_KINDS = ['MESSAGE', 'EDIT', 'DELETE'] as const;
-export const RETENTION_MODES = ['HISTORY', 'SEEN'] as const;
-export const CHAT_CHANGES = ['ENTRY', 'READ', 'TYPING', 'JOINED', 'LEFT'] as const;
+const ENTRY_KINDS = ['MESSAGE', 'EDIT', 'DELETE'] as const;
+const RETENTION_MODES = ['HISTORY', 'SEEN'] as const;
+const CHAT_CHANGES = ['ENTRY', 'READ', 'TYPING', 'JOINED', 'LEFT'] as const;
 export type EntryKindName = (typeof ENTRY_KINDS)[number];
 export type RetentionModeName = (typeof RETENTION_MODES)[number];
 export type ChatChangeName = (typeof CHAT_CHANGES)[number];
@@ -194,7 +194,7 @@ export class PendingChat {
   deviceForgotten!: boolean;
 }
 
-export const DEVICE = `The device this is for, chosen by the client: ${NAME_RULE}. Each device has its own cursor in every chat; without one, the caller's read position is the cursor.`;
+const DEVICE = `The device this is for, chosen by the client: ${NAME_RULE}. Each device has its own cursor in every chat; without one, the caller's read position is the cursor.`;
 
 export const USER = `A user id: ${NAME_RULE}.`;
 

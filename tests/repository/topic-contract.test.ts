@@ -174,6 +174,36 @@ it('task-next, task-reschedule, task-cancel and task-promote.lua', async () => {
   expect(heard.get(cancelled.id)!.map((message) => message.state)).toEqual(['CANCELLED']);
 });
 
+it('chat-send, chat-fetch, chat-mark-seen, chat-typing, chat-join and chat-leave.lua', async () => {
+  const chats = new ChatRepository(client, {
+    maxChatMembers: 10,
+    maxChatsPerUser: 10,
+    dedupeSeconds: 60,
+    ...CHAT_DEFAULTS,
+  });
+  const { chat } = await chats.create('alice', ['bób/😀'], 'hi', true);
+  const heard = await hear(TOPICS.chatChanged, [chat.id]);
+  await chats.send(chat.id, 'alice', 'two');
+  await chats.edit(chat.id, 'alice', 2, 'two!');
+  await chats.pending('bób/😀', 10, true, 'phone');
+  await chats.markSeen(chat.id, 'alice', 3);
+  await chats.typing(chat.id, 'alice', true);
+  await chats.join(chat.id, 'carol');
+  await chats.leave(chat.id, 'carol');
+  const expected = [
+    { chatId: chat.id, change: 'ENTRY', user: 'alice', messageId: 2 },
+    { chatId: chat.id, change: 'ENTRY', user: 'alice', messageId: 3 },
+    { chatId: chat.id, change: 'READ', user: 'bób/😀', messageId: 3 },
+    { chatId: chat.id, change: 'READ', user: 'alice', messageId: 3 },
+    { chatId: chat.id, change: 'TYPING', user: 'alice', messageId: null },
+    { chatId: chat.id, change: 'JOINED', user: 'carol', messageId: 3 },
+    { chatId: chat.id, change: 'LEFT', user: 'carol', messageId: null },
+  ];
+  await eventually(async () => heard.get(chat.id)!.length === expected.length, 10_000, 10);
+  expectConforming(TOPICS.chatChanged, heard);
+  expect(heard.get(chat.id)).toEqual(expected);
+});
+
 it('row-cache-store.lua and row-cache-schedule.lua', async () => {
   const rows = new RowCacheRepository(client, { table: SETTINGS.rowCacheTable, maxRows: 100 });
   const heard = await hear(TOPICS.rowCacheUpdated, ['sku-1', 'sku 2/é']);
