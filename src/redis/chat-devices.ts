@@ -36,14 +36,14 @@ export class ChatDevices {
     return STATUS[status as number];
   }
 
-  /** After a new or forgotten device's fetch made its cursors. */
-  async add(user: string, device: string): Promise<void> {
-    await runScript(
+  /** After a new or forgotten device's fetch made its cursors; returns the devices it pushed out. */
+  async add(user: string, device: string): Promise<string[]> {
+    return (await runScript(
       this.redis,
       'chat-device-add',
       [userKeys.devices(user)],
       [device, this.lifetimeMs, this.maxDevices],
-    );
+    )) as string[];
   }
 
   /** Most recent first, forgotten ones included while they are remembered. */

@@ -265,8 +265,20 @@ export class ChatRepository {
     const reader: Reader = { user, device: device ?? '', fresh: status !== 'known', forgotten: status === 'forgotten' };
     const chats = entries.length === 0 ? [] : await this.pendingIn(reader, entries, limit, advance);
     // Known only once its cursors are made: a fetch cut short here is a first fetch again next time.
-    if (device !== undefined && status !== 'known') await this.devices.add(user, device);
+    if (device !== undefined && status !== 'known') {
+      const pushedOut = await this.devices.add(user, device);
+      if (pushedOut.length > 0) await this.dropCursors(user, pushedOut, entries);
+    }
     return chats;
+  }
+
+  /** Drops the cursors of devices pushed out of the user's list, in every chat of theirs. */
+  private async dropCursors(user: string, devices: string[], entries: IndexEntry[]): Promise<void> {
+    await Promise.all(
+      entries.map((entry) =>
+        runScript(this.redis, 'chat-forget-devices', this.keys(entry.chatId, 'cursors', 'active'), [user, ...devices]),
+      ),
+    );
   }
 
   private async pendingIn(

@@ -145,9 +145,9 @@ describe('devices', () => {
     expect((await chats.deviceList('alice')).map((d) => d.forgotten)).toEqual([false, false]);
   });
 
-  it('forgets the least recent device when a user has too many', async () => {
+  it('forgets the least recent device when a user has too many, and drops its cursors', async () => {
     const chats = repo({ maxDevices: 2 });
-    await chats.create('bob', ['alice'], 'hi', false);
+    const { chat } = await chats.create('bob', ['alice'], 'hi', false);
     for (const device of ['one', 'two', 'three']) {
       await take(chats, 'alice', device);
       await sleep(5);
@@ -157,6 +157,12 @@ describe('devices', () => {
       ['two', false],
       ['one', true],
     ]);
+    // A client making up device after device cannot grow a chat: at most maxDevices cursors each.
+    expect((await redis.client.zrange(chatKeys.cursors(chat.id), 0, -1)).sort()).toEqual([
+      'alice\nthree',
+      'alice\ntwo',
+    ]);
+    expect(await redis.client.zcard(chatKeys.active(chat.id))).toBe(2);
   });
 
   it("in the book's mode, keeps an entry until every member and every device has taken it", async () => {

@@ -18,6 +18,7 @@ export type ScriptName =
   | 'chat-device-add'
   | 'chat-device-check'
   | 'chat-fetch'
+  | 'chat-forget-devices'
   | 'chat-history'
   | 'chat-index-add'
   | 'chat-index-remove'
