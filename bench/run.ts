@@ -24,7 +24,7 @@ const SUITES: { name: string; quick: number; full: number }[] = [
   { name: 'graphql', quick: 150, full: 200 },
   { name: 'subscribers', quick: 20, full: 90 },
   { name: 'counters', quick: 2, full: 16 },
-  { name: 'messaging', quick: 3, full: 20 },
+  { name: 'messaging', quick: 18, full: 45 },
   { name: 'leases', quick: 45, full: 110 },
   { name: 'autocomplete', quick: 4, full: 100 },
   { name: 'tasks', quick: 15, full: 180 },
