@@ -205,6 +205,12 @@ describe('send', () => {
     expect(again).toMatchObject({ stored: true, message: { id: 3 } });
     // The expired entry was swept and the new one recorded.
     expect(await redis.client.hlen(chatKeys.sent('1'))).toBe(1);
+    // A quiet chat does not keep its records: the keys expire with the last of them.
+    for (const key of [chatKeys.sent('1'), chatKeys.sentExpiry('1')]) {
+      const ttl = await redis.client.pttl(key);
+      expect(ttl).toBeGreaterThan(0);
+      expect(ttl).toBeLessThanOrEqual(1000);
+    }
   });
 
   it('returns the current member list for notifications', async () => {

@@ -155,6 +155,9 @@ redis.call('ZADD', KEYS[2], id, json)
 if kind == 'message' and clientId ~= '' then
   redis.call('HSET', KEYS[4], field, id .. ' ' .. now .. ' ' .. digest)
   redis.call('ZADD', KEYS[5], now + tonumber(ARGV[4]), field)
+  -- Once a chat is quiet for that long every record is past remembering: the keys go with them.
+  redis.call('PEXPIRE', KEYS[4], ARGV[4])
+  redis.call('PEXPIRE', KEYS[5], ARGV[4])
 end
 
 -- Retention: at most `keep` entries, none older than `keepMs` (a bounded number of the oldest
