@@ -313,8 +313,9 @@ export class ChatRepository {
       );
       // Without advance the seen-id did not move: fetch the first share again plus the extra one.
       const asked = advance ? quotas : quotas.map((quota, k) => quota + found[again[k]]!.messages.length);
+      // The first pass started a forgotten device's cursors again: this one goes on from them.
       const fetched = await this.fetchEach(
-        reader,
+        { ...reader, forgotten: false },
         again.map((i) => entries[i]),
         asked,
         advance,
@@ -358,7 +359,7 @@ export class ChatRepository {
             quotas[i],
             advance ? '1' : '0',
             reader.device,
-            reader.fresh ? '1' : '0',
+            reader.forgotten ? '2' : reader.fresh ? '1' : '0',
             chatChannel(entry.chatId),
             entry.chatId,
           ],
@@ -683,6 +684,7 @@ interface Reader {
   device: string;
   /** New to the user, or forgotten: a cursor it lacks starts at the member's seen-id. */
   fresh: boolean;
+  /** Its cursors start again at the member's seen-id, left-over ones too. */
   forgotten: boolean;
 }
 

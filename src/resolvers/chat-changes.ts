@@ -4,12 +4,13 @@
 // LEFT notice is the last one their subscription delivers.
 import type { GraphQLSchema } from 'graphql';
 import { Repeater } from '@graphql-yoga/subscription';
-import { Args, Authorized, Resolver, Root, Subscription, type PubSub } from 'type-graphql';
+import { Args, Authorized, Resolver, Root, Subscription } from 'type-graphql';
 import { notFound } from '../common/errors';
 import { validId } from '../common/validation';
 import type { ChatRepository } from '../redis/chat';
 import { ChatChange, ChatIdArgs, type ChatChangeName } from '../schema/chat';
 import { callerId, type GraphQLContext } from '../schema/context';
+import type { RedisPubSub } from '../schema/pubsub';
 import { TOPICS, type ChatChangeNotice } from '../schema/topics';
 
 /** Which instance serves a schema: type-graphql's `subscribe` option is static, the repository is not. */
@@ -19,7 +20,7 @@ const served = new WeakMap<GraphQLSchema, ChatChangesResolver>();
 export class ChatChangesResolver {
   constructor(
     private readonly repository: ChatRepository,
-    private readonly pubSub: PubSub,
+    private readonly pubSub: RedisPubSub,
   ) {}
 
   /** Called once the schema is built (app/schema.ts). */
@@ -49,9 +50,12 @@ export class ChatChangesResolver {
   private async changes(chatId: string, context: GraphQLContext): Promise<AsyncIterable<ChatChangeNotice>> {
     const user = callerId(context);
     const id = validId(chatId, 'chatId');
-    // Listening before the membership check: a removal in between is heard, not missed.
+    // Listening before the membership check, in Redis too, so a removal in between is heard, not
+    // missed: the source starts on its first next(), and subscribing in Redis takes a round trip.
     const source = this.pubSub.subscribe(TOPICS.chatChanged.name, id) as AsyncIterableIterator<ChatChangeNotice>;
+    const first = source.next();
     try {
+      await this.pubSub.listening(TOPICS.chatChanged.name, id);
       if (!(await this.repository.summary(id, user))) throw notFound('chat not found', 'chatId');
     } catch (error) {
       await source.return?.();
@@ -60,9 +64,9 @@ export class ChatChangesResolver {
     // A Repeater, not an async generator: ending the subscription must not wait for a next notice.
     return new Repeater<ChatChangeNotice>(async (push, stop) => {
       void stop.then(() => source.return?.());
-      for await (const notice of source) {
-        await push(notice);
-        if (notice.change === 'LEFT' && notice.user === user) break;
+      for (let step = await first; !step.done; step = await source.next()) {
+        await push(step.value);
+        if (step.value.change === 'LEFT' && step.value.user === user) break;
       }
       stop();
     });

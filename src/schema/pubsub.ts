@@ -22,11 +22,22 @@ export interface RedisPubSubOptions {
 
 type Listener = (payload: unknown) => void;
 
-export function createRedisPubSub(options: RedisPubSubOptions): PubSub {
+/** type-graphql's PubSub, which can also say when Redis delivers a channel's notices here. */
+export interface RedisPubSub extends PubSub {
+  /**
+   * Resolves once this process receives the notices of a topic and id that a subscriber here
+   * listens to, or at once when none does (a subscribe that failed resolves too: subscribers
+   * learn of changes on their next pull). Subscriptions are lazy: the first `next()` starts one.
+   */
+  listening(routingKey: string, id: string): Promise<void>;
+}
+
+export function createRedisPubSub(options: RedisPubSubOptions): RedisPubSub {
   const { publisher, subscriber, channelOf, logger } = options;
   const listening = notificationCommands(subscriber);
   const telling = notificationCommands(publisher);
   const listeners = new Map<string, Set<Listener>>();
+  const subscribed = new Map<string, Promise<void>>();
 
   const onMessage = (channel: string, message: string): void => {
     const set = listeners.get(channel);
@@ -49,13 +60,17 @@ export function createRedisPubSub(options: RedisPubSubOptions): PubSub {
     if (!set) {
       set = new Set();
       listeners.set(channel, set);
-      listening.subscribe(channel).catch(failed('subscribe', channel));
+      subscribed.set(
+        channel,
+        listening.subscribe(channel).then(() => undefined, failed('subscribe', channel)),
+      );
     }
     set.add(listener);
     return () => {
       const current = listeners.get(channel);
       if (!current?.delete(listener) || current.size > 0) return;
       listeners.delete(channel);
+      subscribed.delete(channel);
       listening.unsubscribe(channel).catch(() => undefined);
     };
   };
@@ -76,6 +91,9 @@ export function createRedisPubSub(options: RedisPubSubOptions): PubSub {
         const stopListening = listen(channel, (payload) => void push(payload));
         void stop.then(stopListening);
       }, new SlidingBuffer(PER_SUBSCRIBER_BUFFER));
+    },
+    listening(routingKey: string, id: string) {
+      return subscribed.get(channelOf(routingKey, id)) ?? Promise.resolve();
     },
   };
 }

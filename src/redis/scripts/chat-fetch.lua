@@ -14,8 +14,10 @@
 -- ARGV[2]  most entries to return
 -- ARGV[3]  '1' to advance, '0' to only read
 -- ARGV[4]  device, or '' for none
--- ARGV[5]  '1' when the device is new to the user (or was forgotten): a cursor it lacks starts
---          at the member's seen-id; '0': at the member's joining (the chat is new to the device)
+-- ARGV[5]  '0' for a device the user knows: a cursor it lacks starts at the member's joining (the
+--          chat is new to the device); '1' for a device new to the user: a cursor it lacks starts at
+--          the member's seen-id; '2' for a forgotten device: its cursor starts again at the
+--          member's seen-id, even one left from before it was forgotten
 -- ARGV[6]  the chat's change channel; ARGV[7] the chat id
 -- Returns {entries after these (-1 when the user is not a member), id of the oldest entry the
 -- user may read (latest + 1 when none), 1 when the device's cursor was made now, JSON, JSON, ...}.
@@ -30,11 +32,11 @@ local from, made, field = seen, 0, nil
 if device ~= '' then
   field = user .. '\n' .. device
   local cursor = redis.call('ZSCORE', KEYS[5], field)
-  if cursor then
+  if cursor and ARGV[5] ~= '2' then
     from = math.max(tonumber(cursor), joined)
   else
     made = 1
-    from = ARGV[5] == '1' and seen or joined
+    from = ARGV[5] == '0' and joined or seen
     redis.call('ZADD', KEYS[5], from, field)
   end
   redis.call('ZADD', KEYS[6], now_ms(), field)

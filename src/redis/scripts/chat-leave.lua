@@ -2,7 +2,8 @@
 -- devices' cursors, their role and their typing notice, so they receive nothing more and read
 -- nothing past this point. When the last member leaves, every key of the chat is deleted; in the
 -- 'seen' retention mode, the entries every remaining member and device has taken are deleted
--- (the book's leave_chat).
+-- (the book's leave_chat). The chat's change channel is told LEFT, the last member's too: it is
+-- what ends their chatChanged subscription.
 -- KEYS[1]  members (zset member -> seen-id)
 -- KEYS[2]  messages (zset entry JSON -> id)
 -- KEYS[3]  meta (hash: last, open, created, gen, mode, keep, keepMs)
@@ -37,8 +38,11 @@ end
 if redis.call('ZREM', KEYS[1], user) == 0 then
   return 0
 end
+local left = cjson.encode({ chatId = ARGV[5], change = 'LEFT', user = user, messageId = cjson.null })
 if redis.call('ZCARD', KEYS[1]) == 0 then
   redis.call('DEL', KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[8], KEYS[9], KEYS[10])
+  -- The last member's subscription ends with their LEFT too.
+  redis.call(NOTIFY, ARGV[4], left)
   return 1
 end
 redis.call('HDEL', KEYS[6], user)
@@ -64,5 +68,5 @@ if (redis.call('HGET', KEYS[3], 'mode') or 'seen') == 'seen' then
   end
   redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', floor)
 end
-redis.call(NOTIFY, ARGV[4], cjson.encode({ chatId = ARGV[5], change = 'LEFT', user = user, messageId = cjson.null }))
+redis.call(NOTIFY, ARGV[4], left)
 return 1
