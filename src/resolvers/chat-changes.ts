@@ -13,6 +13,9 @@ import { callerId, type GraphQLContext } from '../schema/context';
 import type { RedisPubSub } from '../schema/pubsub';
 import { TOPICS, type ChatChangeNotice } from '../schema/topics';
 
+/** How old a membership check may be before a notice is delivered on it. */
+const RECHECK_MS = 10_000;
+
 /** Which instance serves a schema: type-graphql's `subscribe` option is static, the repository is not. */
 const served = new WeakMap<GraphQLSchema, ChatChangesResolver>();
 
@@ -21,6 +24,7 @@ export class ChatChangesResolver {
   constructor(
     private readonly repository: ChatRepository,
     private readonly pubSub: RedisPubSub,
+    private readonly recheckMs = RECHECK_MS,
   ) {}
 
   /** Called once the schema is built (app/schema.ts). */
@@ -47,7 +51,8 @@ export class ChatChangesResolver {
     };
   }
 
-  private async changes(chatId: string, context: GraphQLContext): Promise<AsyncIterable<ChatChangeNotice>> {
+  /** The notices of one chat for `context`'s caller, a member (NOT_FOUND otherwise). */
+  async changes(chatId: string, context: GraphQLContext): Promise<AsyncIterable<ChatChangeNotice>> {
     const user = callerId(context);
     const id = validId(chatId, 'chatId');
     // Listening before the membership check, in Redis too, so a removal in between is heard, not
@@ -64,7 +69,19 @@ export class ChatChangesResolver {
     // A Repeater, not an async generator: ending the subscription must not wait for a next notice.
     return new Repeater<ChatChangeNotice>(async (push, stop) => {
       void stop.then(() => source.return?.());
+      let checkedAt = Date.now();
       for (let step = await first; !step.done; step = await source.next()) {
+        // Notices may be dropped under load, the member's own LEFT too: membership is checked
+        // again before delivering once the last check is `recheckMs` old.
+        if (Date.now() - checkedAt > this.recheckMs) {
+          // A store error leaves the notice to go through (ids only) and the check to the next one.
+          const member = await this.repository.summary(id, user).then(
+            (summary) => summary !== undefined,
+            () => undefined,
+          );
+          if (member === false) break;
+          if (member) checkedAt = Date.now();
+        }
         await push(step.value);
         if (step.value.change === 'LEFT' && step.value.user === user) break;
       }

@@ -138,8 +138,8 @@ describe('devices', () => {
     ]);
     const pending = await chats.pending('alice', 100, true, 'phone');
     expect(pending.map((c) => [c.chatId, c.messages.length, c.historyStart, c.deviceForgotten])).toEqual([
-      [quiet, 0, 1, false], // its cursor was never pruned (no send since): it resumes where it was
-      [busy, 0, 1, true], // pruned: starts again at alice's read position
+      [quiet, 0, 1, true], // its cursor was left (no send since), yet it starts again at alice's read position
+      [busy, 0, 1, true], // pruned: likewise
     ]);
     expect(await chats.pending('alice', 100, true, 'phone')).toEqual([]);
     expect((await chats.deviceList('alice')).map((d) => d.forgotten)).toEqual([false, false]);
@@ -289,6 +289,15 @@ describe('edits and deletions', () => {
       [4, 'delete', '', false],
     ]);
     expect(await codeOf(chats.edit(chat.id, 'bob', 1, 'back'))).toBe('CONFLICT');
+    // A late retry of a send answers with the message as it is now.
+    await chats.delete(chat.id, 'bob', 3);
+    const retry = await chats.send(chat.id, 'bob', 'stays', 'c-1');
+    expect([retry.stored, retry.message.id, retry.message.deleted, retry.message.message]).toEqual([
+      false,
+      3,
+      true,
+      '',
+    ]);
   });
 
   it("refuses another member's message, an entry that is not a message and an id not kept, writing nothing", async () => {

@@ -83,7 +83,9 @@ if kind == 'message' then
       if priorDigest ~= digest then
         return redis.error_reply('E_CLIENT_MESSAGE_ID_REUSED clientMessageId was already used for a different message')
       end
-      local json = cjson.encode({ id = tonumber(id), sender = sender, message = text, ts = tonumber(ts) })
+      -- The entry as it is now (edited or deleted since), or as it was when it is no longer kept.
+      local json = entryAt(id) or
+        cjson.encode({ id = tonumber(id), sender = sender, message = text, ts = tonumber(ts) })
       return withMembers({ 0, json }, id)
     end
   end

@@ -1,0 +1,68 @@
+// The per-chat subscription's own safety net: notices may be dropped under load, a member's own
+// LEFT too, so membership is checked again before delivering once the last check is old.
+import pino from 'pino';
+import { closeRedis, connectRedis, type RedisClient } from '../../src/redis/client/connection';
+import { defineScripts } from '../../src/redis/client/scripts';
+import { CHAT_DEFAULTS, ChatRepository } from '../../src/redis/chat';
+import { chatKeys } from '../../src/redis/keys';
+import { ChatChangesResolver } from '../../src/resolvers/chat-changes';
+import { createContext } from '../../src/schema/context';
+import { createRedisPubSub } from '../../src/schema/pubsub';
+import { channels, type ChatChangeNotice } from '../../src/schema/topics';
+import { startTestRedis, type TestRedis } from '../support/redis';
+
+let redis: TestRedis;
+const clients: RedisClient[] = [];
+let chats: ChatRepository;
+let resolver: ChatChangesResolver;
+const logger = pino({ level: 'silent' });
+
+beforeAll(async () => {
+  redis = await startTestRedis();
+  const publisher = await connectRedis(redis.target, { name: 'test:publisher', logger });
+  const subscriber = await connectRedis(redis.target, { name: 'test:subscriber', logger, shardedSubscriber: true });
+  clients.push(publisher, subscriber);
+  defineScripts(publisher);
+  chats = new ChatRepository(publisher, {
+    maxChatMembers: 10,
+    maxChatsPerUser: 10,
+    dedupeSeconds: 60,
+    ...CHAT_DEFAULTS,
+  });
+  const pubSub = createRedisPubSub({ publisher, subscriber, channelOf: channels({ rowCacheTable: 'inventory' }) });
+  resolver = new ChatChangesResolver(chats, pubSub, 200);
+});
+afterAll(async () => {
+  for (const client of clients) await closeRedis(client);
+  await redis.stop();
+});
+
+const as = (userId: string) =>
+  createContext({
+    principal: { userId, roles: [], isService: false },
+    requestId: 'test',
+    signal: () => new AbortController().signal,
+    logger: () => logger,
+  });
+
+it('delivers to a member, and ends without delivering once a recheck finds them gone though their LEFT never came', async () => {
+  const { chat } = await chats.create('alice', ['bob'], 'hi', false);
+  const stream = (await resolver.changes(chat.id, as('bob')))[Symbol.asyncIterator]();
+  await chats.send(chat.id, 'alice', 'two');
+  expect((await stream.next()).value).toEqual<ChatChangeNotice>({
+    chatId: chat.id,
+    change: 'ENTRY',
+    user: 'alice',
+    messageId: 2,
+  });
+  // Gone without a notice, as if their LEFT had been dropped.
+  await redis.client.zrem(chatKeys.members(chat.id), 'bob');
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  await chats.send(chat.id, 'alice', 'three');
+  expect(await stream.next()).toEqual({ done: true, value: undefined });
+});
+
+it('refuses a non-member with NOT_FOUND', async () => {
+  const { chat } = await chats.create('alice', ['bob'], 'hi', false);
+  await expect(resolver.changes(chat.id, as('mallory'))).rejects.toMatchObject({ code: 'NOT_FOUND' });
+});
