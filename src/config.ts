@@ -234,8 +234,14 @@ function readChatRetention(reader: Reader): { retention: Retention; maxKeepMessa
   const fallback = CHAT_DEFAULTS.retention;
   const maxKeepMessages = reader.int('CHAT_MAX_KEEP_MESSAGES', 100_000, 1, 10_000_000);
   const maxKeepDays = reader.int('CHAT_MAX_KEEP_DAYS', 3650, 1, 36_500);
-  const keepMessages = reader.int('CHAT_KEEP_MESSAGES', fallback.keepMessages, 1, maxKeepMessages);
-  const keepDays = reader.int('CHAT_KEEP_DAYS', fallback.keepMs / 86_400_000, 1, maxKeepDays);
+  // The defaults give way to smaller maxima.
+  const keepMessages = reader.int(
+    'CHAT_KEEP_MESSAGES',
+    Math.min(fallback.keepMessages, maxKeepMessages),
+    1,
+    maxKeepMessages,
+  );
+  const keepDays = reader.int('CHAT_KEEP_DAYS', Math.min(fallback.keepMs / 86_400_000, maxKeepDays), 1, maxKeepDays);
   const mode = reader.oneOf<RetentionMode>('CHAT_RETENTION_MODE', ['history', 'seen'], fallback.mode);
   return { retention: { mode, keepMessages, keepMs: keepDays * 86_400_000 }, maxKeepMessages, maxKeepDays };
 }

@@ -36,14 +36,15 @@ export class ChatDevices {
     return STATUS[status as number];
   }
 
-  /** After a new or forgotten device's fetch made its cursors; returns the devices it pushed out. */
-  async add(user: string, device: string): Promise<string[]> {
-    return (await runScript(
+  /** After a new or forgotten device's fetch made its cursors; says which devices it pushed out, and when. */
+  async add(user: string, device: string): Promise<{ at: number; pushedOut: string[] }> {
+    const [at, ...pushedOut] = (await runScript(
       this.redis,
       'chat-device-add',
       [userKeys.devices(user)],
       [device, this.lifetimeMs, this.maxDevices],
-    )) as string[];
+    )) as [number, ...string[]];
+    return { at, pushedOut };
   }
 
   /** Most recent first, forgotten ones included while they are remembered. */

@@ -4,7 +4,7 @@
 // becomes a member and again after, and an entry is removed only if its stamp is unchanged, so a
 // member is never missing from it even on Redis Cluster, where the two cannot change together.
 import type { RedisClient } from './client/connection';
-import { AppError, conflict, notFound } from '../common/errors';
+import { AppError, badInput, conflict, notFound } from '../common/errors';
 import { chatChannel, chatKeys, userKeys } from './keys';
 import { ChatDevices, type DeviceStatus } from './chat-devices';
 import { compareBytes } from './order';
@@ -123,6 +123,14 @@ export const CHAT_DEFAULTS: Pick<ChatSettings, 'retention' | 'deviceTtlSeconds' 
   maxDevices: 10,
 };
 
+/**
+ * A chat drops a device's cursor only this long (or one lifetime, if shorter) after the user's
+ * device list forgot it: a fetch
+ * the list let through as a known device's (a moment before it would have forgotten it) must find
+ * its cursors, or it would start again from the joining.
+ */
+const SWEEP_GRACE_MS = 3_600_000;
+
 /** How long a typing notice lasts, and the least time between two of one member. */
 const TYPING_MS = 5_000;
 const TYPING_GAP_MS = 1_000;
@@ -240,7 +248,7 @@ export class ChatRepository {
         target,
         retention.keepMessages,
         retention.keepMs,
-        this.settings.deviceTtlSeconds * 1000,
+        this.settings.deviceTtlSeconds * 1000 + Math.min(SWEEP_GRACE_MS, this.settings.deviceTtlSeconds * 1000),
         chatChannel(chatId),
         chatId,
       ],
@@ -266,17 +274,21 @@ export class ChatRepository {
     const chats = entries.length === 0 ? [] : await this.pendingIn(reader, entries, limit, advance);
     // Known only once its cursors are made: a fetch cut short here is a first fetch again next time.
     if (device !== undefined && status !== 'known') {
-      const pushedOut = await this.devices.add(user, device);
-      if (pushedOut.length > 0) await this.dropCursors(user, pushedOut, entries);
+      const { at, pushedOut } = await this.devices.add(user, device);
+      if (pushedOut.length > 0) await this.dropCursors(user, pushedOut, at, entries);
     }
     return chats;
   }
 
   /** Drops the cursors of devices pushed out of the user's list, in every chat of theirs. */
-  private async dropCursors(user: string, devices: string[], entries: IndexEntry[]): Promise<void> {
+  private async dropCursors(user: string, devices: string[], at: number, entries: IndexEntry[]): Promise<void> {
     await Promise.all(
       entries.map((entry) =>
-        runScript(this.redis, 'chat-forget-devices', this.keys(entry.chatId, 'cursors', 'active'), [user, ...devices]),
+        runScript(this.redis, 'chat-forget-devices', this.keys(entry.chatId, 'cursors', 'active'), [
+          user,
+          at,
+          ...devices,
+        ]),
       ),
     );
   }
@@ -384,6 +396,11 @@ export class ChatRepository {
    * forward to `messageId`; false when it already was there.
    */
   async markSeen(chatId: string, user: string, messageId: number, device?: string): Promise<boolean> {
+    // Only a device the user's list knows has cursors: one named here first would make cursors
+    // that no list bounds, and a forgotten one starts again with its next fetch.
+    if (device !== undefined && (await this.devices.check(user, device)) !== 'known') {
+      throw badInput('device has not fetched yet, or was forgotten: fetch with it first', 'device');
+    }
     return (
       (await runScript(
         this.redis,
@@ -426,9 +443,9 @@ export class ChatRepository {
     return positions.sort((a, b) => compareBytes(a.user, b.user));
   }
 
-  /** The member starts or stops typing; false when the others were not told (too soon, or no change). */
+  /** The member starts or stops typing; false when the others were not told (too soon, or nothing to stop). */
   async typing(chatId: string, user: string, typing: boolean): Promise<boolean> {
-    const told = await runScript(this.redis, 'chat-typing', this.keys(chatId, 'members', 'typing'), [
+    const told = await runScript(this.redis, 'chat-typing', this.keys(chatId, 'members', 'typing', 'typingTold'), [
       user,
       typing ? '1' : '0',
       TYPING_MS,

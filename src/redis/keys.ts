@@ -56,6 +56,8 @@ export const chatKeys = {
   active: (chatId: string): string => `chat:{c${chatId}}:active`,
   /** zset from member to when their typing notice runs out (unix ms); the key expires with it. */
   typing: (chatId: string): string => `chat:{c${chatId}}:typing`,
+  /** zset from member to when the others were last told of their typing (unix ms); short-lived. */
+  typingTold: (chatId: string): string => `chat:{c${chatId}}:typing-told`,
   /** hash from `sender\nclientMessageId` to `id ts digest`, so a retried send is not stored twice. */
   sent: (chatId: string): string => `chat:{c${chatId}}:sent`,
   /** zset of the `sent` fields scored by when they may be forgotten (unix ms). */

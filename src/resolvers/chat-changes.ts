@@ -3,7 +3,7 @@
 // Only members subscribe, and a member who leaves or is removed stops hearing at once: their own
 // LEFT notice is the last one their subscription delivers.
 import type { GraphQLSchema } from 'graphql';
-import { Repeater } from '@graphql-yoga/subscription';
+import { Repeater, SlidingBuffer } from '@graphql-yoga/subscription';
 import { Args, Authorized, Resolver, Root, Subscription } from 'type-graphql';
 import { notFound } from '../common/errors';
 import { validId } from '../common/validation';
@@ -12,6 +12,9 @@ import { ChatChange, ChatIdArgs, type ChatChangeName } from '../schema/chat';
 import { callerId, type GraphQLContext } from '../schema/context';
 import type { RedisPubSub } from '../schema/pubsub';
 import { TOPICS, type ChatChangeNotice } from '../schema/topics';
+
+/** Notices waiting for a slow client; the oldest go first. */
+const NOTICE_BUFFER = 64;
 
 /** How old a membership check may be before a notice is delivered on it. */
 const RECHECK_MS = 10_000;
@@ -52,7 +55,7 @@ export class ChatChangesResolver {
   }
 
   /** The notices of one chat for `context`'s caller, a member (NOT_FOUND otherwise). */
-  async changes(chatId: string, context: GraphQLContext): Promise<AsyncIterable<ChatChangeNotice>> {
+  async changes(chatId: string, context: GraphQLContext): Promise<AsyncIterableIterator<ChatChangeNotice>> {
     const user = callerId(context);
     const id = validId(chatId, 'chatId');
     // Listening before the membership check, in Redis too, so a removal in between is heard, not
@@ -66,26 +69,41 @@ export class ChatChangesResolver {
       await source.return?.();
       throw error;
     }
-    // A Repeater, not an async generator: ending the subscription must not wait for a next notice.
-    return new Repeater<ChatChangeNotice>(async (push, stop) => {
+    const checkedAt = Date.now();
+    // The source is read as notices arrive, never waiting for a slow client: what waits for the
+    // client is this buffer, where the newest notice (the member's own LEFT, last of all) is never
+    // the one dropped. A Repeater, not an async generator: ending must not wait for a notice.
+    const notices = new Repeater<ChatChangeNotice>(async (push, stop) => {
       void stop.then(() => source.return?.());
-      let checkedAt = Date.now();
+      let lastCheck = checkedAt;
       for (let step = await first; !step.done; step = await source.next()) {
-        // Notices may be dropped under load, the member's own LEFT too: membership is checked
-        // again before delivering once the last check is `recheckMs` old.
-        if (Date.now() - checkedAt > this.recheckMs) {
-          // A store error leaves the notice to go through (ids only) and the check to the next one.
+        // Notices may be dropped upstream under load, the member's own LEFT too: membership is
+        // checked again before passing one on once the last check is `recheckMs` old.
+        if (Date.now() - lastCheck > this.recheckMs) {
+          // A store error lets the notice through (ids only) and leaves the check to the next one.
           const member = await this.repository.summary(id, user).then(
             (summary) => summary !== undefined,
             () => undefined,
           );
           if (member === false) break;
-          if (member) checkedAt = Date.now();
+          if (member) lastCheck = Date.now();
         }
-        await push(step.value);
+        void push(step.value);
         if (step.value.change === 'LEFT' && step.value.user === user) break;
       }
       stop();
-    });
+    }, new SlidingBuffer(NOTICE_BUFFER));
+    // graphql-ws ends a subscription cancelled before its first notice with return() alone, which
+    // does not start a Repeater, so its executor could not close the source: this does.
+    const stream: AsyncIterableIterator<ChatChangeNotice> = {
+      next: () => notices.next(),
+      return: async (value?: unknown) => {
+        await source.return?.();
+        return notices.return(value);
+      },
+      throw: (error?: unknown) => notices.throw(error),
+      [Symbol.asyncIterator]: () => stream,
+    };
+    return stream;
   }
 }

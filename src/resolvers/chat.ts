@@ -96,7 +96,7 @@ export class ChatResolver {
   @Authorized()
   @Mutation(() => [PendingChat], {
     description:
-      "Takes the caller's unseen messages from every chat (oldest first) and moves their seen-ids past them: each message is returned once. Messages every member has seen are deleted.",
+      "Takes the caller's unseen entries from every chat (oldest first) and moves the cursor past them: each entry is returned once per device. The cursor is the caller's seen-id, or with `device` that device's own (the seen-id follows the furthest device). In a SEEN chat, entries every member and device has taken are deleted.",
   })
   async fetchPendingMessages(
     @Args() { limit, device }: PendingMessagesArgs,
@@ -157,7 +157,7 @@ export class ChatResolver {
   @Authorized()
   @Mutation(() => ChatMessage, {
     description:
-      "Edits one of the caller's own messages: returns the EDIT entry appended to the chat's log; the message takes the new text. Editing to the text it has returns the last edit again.",
+      "Edits one of the caller's own messages: returns the EDIT entry appended to the chat's log; the message takes the new text. Repeating the last edit (the same text again) returns that entry instead of appending another.",
   })
   async editMessage(
     @Args() { chatId, messageId, message }: EditMessageArgs,
@@ -229,8 +229,11 @@ export class ChatResolver {
     @Ctx() context: GraphQLContext,
   ): Promise<ChatRetention> {
     const id = validId(chatId, 'chatId');
-    const kept = this.retentionOf(retention);
-    await this.repository.setRetention(id, callerId(context), context.principal?.isService === true, kept);
+    const caller = callerId(context);
+    // What the input leaves out stays as the chat has it (the server default for a service caller outside the chat).
+    const current = (await this.repository.details(id, caller))?.retention ?? this.settings.retention;
+    const kept = this.retentionOf(retention, current);
+    await this.repository.setRetention(id, caller, context.principal?.isService === true, kept);
     return toRetention(kept);
   }
 
@@ -351,8 +354,7 @@ export class ChatResolver {
   }
 
   /** The server default for what is left out; BAD_USER_INPUT beyond the server's most. */
-  private retentionOf(input: ChatRetentionInput | null | undefined): Retention {
-    const fallback = this.settings.retention;
+  private retentionOf(input: ChatRetentionInput | null | undefined, fallback = this.settings.retention): Retention {
     const mode = input?.mode ? (input.mode.toLowerCase() as RetentionMode) : fallback.mode;
     const keepMessages =
       input?.keepMessages === null || input?.keepMessages === undefined

@@ -63,7 +63,10 @@ export class ChatRetention {
   keepDays!: number;
 }
 
-@InputType({ description: 'A retention; what is left out is the server default (CHAT_RETENTION_MODE, ...).' })
+@InputType({
+  description:
+    'A retention. What is left out is, for createChat, the server default (CHAT_RETENTION_MODE, ...); for setChatRetention, what the chat has.',
+})
 export class ChatRetentionInput {
   @Field(() => ChatRetentionMode, { nullable: true })
   mode?: RetentionModeName | null;
@@ -170,7 +173,7 @@ export class ChatChange {
   messageId!: number | null;
 }
 
-@ObjectType({ description: "Messages of one chat after the caller's seen-id, oldest first." })
+@ObjectType({ description: "Entries of one chat after the caller's cursor (seen-id, or the device's), oldest first." })
 export class PendingChat {
   @Field(() => ID)
   chatId!: string;

@@ -118,28 +118,36 @@ describe('devices', () => {
     expect(await chats.markSeen(chat.id, 'alice', 1, 'phone')).toBe(false);
     expect((await chats.summary(chat.id, 'alice'))!.seenMessageId).toBe(1);
     expect(await take(chats, 'alice', 'phone')).toEqual(new Map([[chat.id, [2]]]));
+    // A device no fetch made known has no cursor to move, and gets none.
+    expect(await codeOf(chats.markSeen(chat.id, 'alice', 2, 'made-up'))).toBe('BAD_USER_INPUT');
+    expect(await redis.client.zrange(chatKeys.cursors(chat.id), 0, -1)).toEqual(['alice\nphone']);
   });
 
   it('forgets a device silent for its lifetime, says so on its next fetch, and lists every chat with where history starts', async () => {
-    const chats = repo({ deviceTtlSeconds: 1 });
+    const chats = repo({ deviceTtlSeconds: 2 });
     const quiet = (await chats.create('bob', ['alice'], 'q1', false)).chat.id;
     const busy = (await chats.create('carol', ['alice'], 'b1', false)).chat.id;
     await take(chats, 'alice', 'phone');
     await take(chats, 'alice', 'laptop');
+    await sleep(2200);
     await chats.send(busy, 'carol', 'b2');
-    await sleep(1200);
-    // A send prunes cursors whose device went silent; the laptop keeps fetching.
-    await take(chats, 'alice', 'laptop');
-    await chats.send(busy, 'carol', 'b3');
-    await take(chats, 'alice', 'laptop');
+    // Both were forgotten; the laptop starts again at alice's read position, takes b2, and is
+    // told of every chat.
+    expect(await take(chats, 'alice', 'laptop')).toEqual(
+      new Map([
+        [quiet, []],
+        [busy, [2]],
+      ]),
+    );
     expect((await chats.deviceList('alice')).map((d) => [d.device, d.forgotten])).toEqual([
       ['laptop', false],
       ['phone', true],
     ]);
     const pending = await chats.pending('alice', 100, true, 'phone');
+    // Its cursors were still there (within the grace), yet it starts again at the read position.
     expect(pending.map((c) => [c.chatId, c.messages.length, c.historyStart, c.deviceForgotten])).toEqual([
-      [quiet, 0, 1, true], // its cursor was left (no send since), yet it starts again at alice's read position
-      [busy, 0, 1, true], // pruned: likewise
+      [quiet, 0, 1, true],
+      [busy, 0, 1, true],
     ]);
     expect(await chats.pending('alice', 100, true, 'phone')).toEqual([]);
     expect((await chats.deviceList('alice')).map((d) => d.forgotten)).toEqual([false, false]);
@@ -182,7 +190,8 @@ describe('devices', () => {
     await take(chats, 'bob');
     await take(chats, 'alice', 'phone');
     expect(await redis.client.zcard(chatKeys.messages(chat.id))).toBe(1);
-    await sleep(1200);
+    // Past its lifetime and the grace (here one lifetime more), the next send drops its cursor.
+    await sleep(2200);
     await chats.send(chat.id, 'bob', 'm4');
     await take(chats, 'bob');
     await take(chats, 'alice', 'phone');
@@ -291,6 +300,10 @@ describe('edits and deletions', () => {
     expect(await codeOf(chats.edit(chat.id, 'bob', 1, 'back'))).toBe('CONFLICT');
     // A late retry of a send answers with the message as it is now.
     await chats.delete(chat.id, 'bob', 3);
+    // Not even a digest of a deleted text stays: the send's record keeps only its id and time.
+    expect(Object.values(await redis.client.hgetall(chatKeys.sent(chat.id)))).toEqual([
+      expect.stringMatching(/^3 \d+ 0$/),
+    ]);
     const retry = await chats.send(chat.id, 'bob', 'stays', 'c-1');
     expect([retry.stored, retry.message.id, retry.message.deleted, retry.message.message]).toEqual([
       false,
@@ -355,6 +368,9 @@ describe('members, owners and typing', () => {
     expect(await chats.typing(chat.id, 'alice', false)).toBe(true);
     expect(await chats.typing(chat.id, 'alice', false)).toBe(false);
     expect((await chats.details(chat.id, 'bob'))!.typing).toEqual([]);
+    // Starting again at once is not told: starting and stopping in turn cannot flood the chat.
+    expect(await chats.typing(chat.id, 'alice', true)).toBe(false);
+    expect(await chats.typing(chat.id, 'alice', false)).toBe(false);
     expect(await codeOf(chats.typing(chat.id, 'mallory', true))).toBe('NOT_FOUND');
   });
 });

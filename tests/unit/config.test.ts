@@ -42,7 +42,13 @@ describe('loadConfig', () => {
       maxChatsPerUser: 1000,
       dedupeSeconds: 86_400,
       maxFetch: 1000,
+      maxPage: 100,
       maxMailboxMessages: 10_000,
+      retention: { mode: 'history', keepMessages: 10_000, keepMs: 90 * 86_400_000 },
+      maxKeepMessages: 100_000,
+      maxKeepDays: 3650,
+      deviceTtlSeconds: 30 * 86_400,
+      maxDevices: 10,
     });
     const set = loadConfig({
       MESSAGE_MAX_LENGTH: '200',
@@ -50,7 +56,15 @@ describe('loadConfig', () => {
       CHAT_MAX_PER_USER: '20',
       CHAT_DEDUPE_SECONDS: '60',
       MESSAGE_MAX_FETCH: '50',
+      MESSAGE_MAX_PAGE: '20',
       MAILBOX_MAX_MESSAGES: '5',
+      CHAT_RETENTION_MODE: 'seen',
+      CHAT_KEEP_MESSAGES: '500',
+      CHAT_KEEP_DAYS: '7',
+      CHAT_MAX_KEEP_MESSAGES: '1000',
+      CHAT_MAX_KEEP_DAYS: '30',
+      CHAT_DEVICE_TTL_SECONDS: '3600',
+      CHAT_MAX_DEVICES: '3',
     });
     expect(set.messaging).toEqual({
       maxMessageLength: 200,
@@ -58,8 +72,28 @@ describe('loadConfig', () => {
       maxChatsPerUser: 20,
       dedupeSeconds: 60,
       maxFetch: 50,
+      maxPage: 20,
       maxMailboxMessages: 5,
+      retention: { mode: 'seen', keepMessages: 500, keepMs: 7 * 86_400_000 },
+      maxKeepMessages: 1000,
+      maxKeepDays: 30,
+      deviceTtlSeconds: 3600,
+      maxDevices: 3,
     });
+  });
+
+  it('keeps the default chat retention within smaller maxima, and refuses a retention past them', () => {
+    const small = loadConfig({ CHAT_MAX_KEEP_MESSAGES: '5000', CHAT_MAX_KEEP_DAYS: '30' }).messaging.retention;
+    expect(small).toEqual({ mode: 'history', keepMessages: 5000, keepMs: 30 * 86_400_000 });
+    const found = problems({
+      CHAT_MAX_KEEP_MESSAGES: '100',
+      CHAT_KEEP_MESSAGES: '101',
+      CHAT_RETENTION_MODE: 'forever',
+    });
+    expect(found).toEqual([
+      'CHAT_KEEP_MESSAGES must be an integer from 1 to 100, got "101"',
+      'CHAT_RETENTION_MODE must be one of history, seen, got "forever"',
+    ]);
   });
 
   it('names every messaging limit that is out of range', () => {

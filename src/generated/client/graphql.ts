@@ -18,7 +18,7 @@ export type ChatEntryKind =
   | 'EDIT'
   | 'MESSAGE';
 
-/** A retention; what is left out is the server default (CHAT_RETENTION_MODE, ...). */
+/** A retention. What is left out is, for createChat, the server default (CHAT_RETENTION_MODE, ...); for setChatRetention, what the chat has. */
 export type ChatRetentionInput = {
   /** 1 to CHAT_MAX_KEEP_DAYS. */
   keepDays?: number | null | undefined;

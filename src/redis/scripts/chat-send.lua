@@ -27,7 +27,8 @@
 -- ARGV[9]  for an edit or deletion, the id of the message it changes
 -- ARGV[10] most entries kept, for a chat that does not say (created before retention existed)
 -- ARGV[11] longest an entry is kept in milliseconds, likewise
--- ARGV[12] how long a device's cursor outlives its last fetch, in milliseconds
+-- ARGV[12] how long a device's cursor outlives its last fetch, in milliseconds (its lifetime and a
+--          grace, so that the user's device list always forgets it first)
 -- ARGV[13] the chat's change channel; ARGV[14] the chat id
 -- Returns {1 when appended or 0 when this was a retry, entry JSON, member, member, ...}.
 -- Errors, with nothing written: E_CHAT_NOT_FOUND when the chat does not exist or the sender is
@@ -80,7 +81,8 @@ if kind == 'message' then
     local prior = redis.call('HGET', KEYS[4], field)
     if prior then
       local id, ts, priorDigest = string.match(prior, '^(%d+) (%d+) (%x+)$')
-      if priorDigest ~= digest then
+      -- '0': the message was deleted, and with it the digest of its text (see below).
+      if priorDigest ~= digest and priorDigest ~= '0' then
         return redis.error_reply('E_CLIENT_MESSAGE_ID_REUSED clientMessageId was already used for a different message')
       end
       -- The entry as it is now (edited or deleted since), or as it was when it is no longer kept.
@@ -125,6 +127,9 @@ end
 
 local id = redis.call('HINCRBY', KEYS[3], 'last', 1)
 local entry = { id = id, sender = sender, message = text, ts = now }
+if clientId ~= '' then
+  entry.c = clientId -- so that a deletion finds the record of the send
+end
 if kind ~= 'message' then
   entry.kind = kind
   entry.target = target
@@ -143,6 +148,14 @@ if kind ~= 'message' then
         edit.message = ''
         edit.deleted = true
         rewrite(editJson, edit)
+      end
+    end
+    -- Nor does a digest of the text stay behind, which could confirm a guess of it.
+    if original.c then
+      local sentField = sender .. '\n' .. original.c
+      local record = redis.call('HGET', KEYS[4], sentField)
+      if record then
+        redis.call('HSET', KEYS[4], sentField, string.match(record, '^(%d+ %d+) ') .. ' 0')
       end
     end
     original.message = ''

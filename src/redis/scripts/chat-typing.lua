@@ -1,9 +1,11 @@
 -- chat-typing: a member starts or stops typing. The chat's other members are told on the chat's
--- change channel; nothing is kept past the notice's short life (the key expires with it). A
--- member told about less than a second ago is not told about again, so a client that calls on
--- every keystroke cannot flood the chat.
+-- change channel; nothing is kept past the notice's short life (the keys expire with it). A
+-- member told to have started less than a second ago is not told about again, and a stop is
+-- told only when they were typing, so a client that calls on every keystroke, or that starts and
+-- stops in turn, tells the others at most twice a second.
 -- KEYS[1]  members (zset member -> seen-id)
 -- KEYS[2]  typing (zset member -> when their notice runs out, unix ms)
+-- KEYS[3]  told (zset member -> when they were last told to have started, unix ms)
 -- ARGV[1]  user
 -- ARGV[2]  '1' to start typing, '0' to stop
 -- ARGV[3]  how long a notice lasts, in milliseconds
@@ -16,16 +18,18 @@ if not redis.call('ZSCORE', KEYS[1], user) then
   return redis.error_reply('E_CHAT_NOT_FOUND chat not found')
 end
 local now = now_ms()
-local life = tonumber(ARGV[3])
+local life, gap = tonumber(ARGV[3]), tonumber(ARGV[4])
 redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now)
-local expires = redis.call('ZSCORE', KEYS[2], user)
+redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', now - gap)
 if ARGV[2] == '1' then
-  if expires and tonumber(expires) - life + tonumber(ARGV[4]) > now then
+  if redis.call('ZSCORE', KEYS[3], user) then
     return 0
   end
   redis.call('ZADD', KEYS[2], now + life, user)
   redis.call('PEXPIRE', KEYS[2], life)
-elseif not expires or redis.call('ZREM', KEYS[2], user) == 0 then
+  redis.call('ZADD', KEYS[3], now, user)
+  redis.call('PEXPIRE', KEYS[3], gap)
+elseif redis.call('ZREM', KEYS[2], user) == 0 then
   return 0
 end
 redis.call(NOTIFY, ARGV[5], cjson.encode({ chatId = ARGV[6], change = 'TYPING', user = user, messageId = cjson.null }))
