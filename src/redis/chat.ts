@@ -542,6 +542,7 @@ export class ChatRepository {
         'cursors',
         'active',
         'typing',
+        'typingTold',
       ),
       [user, remover, anyChat ? '1' : '0', chatChannel(chatId), chatId],
     );

@@ -638,7 +638,16 @@ describe('members', () => {
       await ok(AddChatMembersDocument, { chatId, members: ['bob'] }, alice);
     }
     expect(endings).toHaveLength(100);
-    expect(endings).toContain('left');
+    // And once the subscription is surely live (it heard something), a removal ends it with LEFT.
+    const live = wsOperation(client, ChatChangedDocument, { chatId });
+    await hearing(chatId, alice, [live]);
+    await ok(RemoveChatMemberDocument, { chatId, user: 'bob' }, alice);
+    expect((await live.completion(10_000)).at(-1)?.data?.chatChanged).toEqual({
+      chatId,
+      change: 'LEFT',
+      user: 'bob',
+      messageId: null,
+    });
   }, 60_000);
 
   it('refuses chatChanged to a non-member with NOT_FOUND, as for a chat that does not exist, and tells them nothing', async () => {

@@ -42,9 +42,8 @@ beforeEach(async () => {
 });
 
 async function chatKeysExisting(chatId: string): Promise<number> {
-  const keys = [chatKeys.members, chatKeys.messages, chatKeys.meta, chatKeys.sent, chatKeys.sentExpiry].map((key) =>
-    key(chatId),
-  );
+  // Every key of the chat, as keys.ts names them.
+  const keys = Object.entries(chatKeys).flatMap(([name, key]) => (name === 'ids' ? [] : [key(chatId)]));
   return redis.client.exists(...keys);
 }
 
@@ -379,7 +378,10 @@ describe('join and leave', () => {
     const chats = repo();
     await chats.create('alice', ['bob'], 'one', false);
     await chats.send('1', 'bob', 'two', 'c-1');
-    expect(await chatKeysExisting('1')).toBe(5);
+    await chats.typing('1', 'bob', true);
+    await chats.pending('bob', 10, true, 'phone');
+    // members, msgs, meta, roles, sent, sent-exp, typing, typing-told, cursors, active
+    expect(await chatKeysExisting('1')).toBe(10);
 
     await chats.leave('1', 'alice');
     await chats.leave('1', 'bob');

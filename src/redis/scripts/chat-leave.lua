@@ -14,6 +14,7 @@
 -- KEYS[8]  cursors (zset `user\ndevice` -> entry id)
 -- KEYS[9]  active (zset `user\ndevice` -> last fetch)
 -- KEYS[10] typing (zset)
+-- KEYS[11] typing told (zset)
 -- ARGV[1]  the member who goes
 -- ARGV[2]  who removes them: '' when they leave of their own accord
 -- ARGV[3]  '1' when the remover may remove anyone (the service role), '0' when only an owner may
@@ -40,7 +41,7 @@ if redis.call('ZREM', KEYS[1], user) == 0 then
 end
 local left = cjson.encode({ chatId = ARGV[5], change = 'LEFT', user = user, messageId = cjson.null })
 if redis.call('ZCARD', KEYS[1]) == 0 then
-  redis.call('DEL', KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[8], KEYS[9], KEYS[10])
+  redis.call('DEL', unpack(KEYS))
   -- The last member's subscription ends with their LEFT too.
   redis.call(NOTIFY, ARGV[4], left)
   return 1
