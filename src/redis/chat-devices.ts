@@ -47,6 +47,18 @@ export class ChatDevices {
     return { at, pushedOut };
   }
 
+  /**
+   * The live devices of `users` as `user\ndevice`, joined by tabs (names hold neither), for a
+   * chat's scripts. Judged by this process's clock: a device at the edge may be in or out.
+   */
+  async live(users: string[]): Promise<string> {
+    const since = Date.now() - this.lifetimeMs;
+    const lists = await Promise.all(
+      users.map((user) => this.redis.zrangebyscore(userKeys.devices(user), since, '+inf')),
+    );
+    return lists.flatMap((devices, i) => devices.map((device) => `${users[i]}\n${device}`)).join('\t');
+  }
+
   /** Most recent first, forgotten ones included while they are remembered. */
   async list(user: string): Promise<DeviceRecord[]> {
     const [flat, time] = await Promise.all([

@@ -166,6 +166,8 @@ export class ChatRepository {
     retention: Retention = this.settings.retention,
   ): Promise<{ chat: ChatSummary; message: ChatMessage }> {
     const members = [sender, ...others];
+    // A 'seen' chat makes its members' devices cursors at once (chat-create.lua says why).
+    const devices = retention.mode === 'seen' ? await this.devices.live(members) : '';
     // The id counter lives on another shard than the chat. If a failover lost its last
     // increments, ids it hands out again are already taken: step past them, further each time.
     for (let attempt = 0; ; attempt++) {
@@ -173,15 +175,21 @@ export class ChatRepository {
       const entries = await this.indexAll(chatId, members);
       let json: string;
       try {
-        json = (await runScript(this.redis, 'chat-create', this.keys(chatId, 'members', 'messages', 'meta', 'roles'), [
-          sender,
-          text,
-          open ? '1' : '0',
-          retention.mode,
-          retention.keepMessages,
-          retention.keepMs,
-          ...others,
-        ])) as string;
+        json = (await runScript(
+          this.redis,
+          'chat-create',
+          this.keys(chatId, 'members', 'messages', 'meta', 'roles', 'cursors', 'active'),
+          [
+            sender,
+            text,
+            open ? '1' : '0',
+            retention.mode,
+            retention.keepMessages,
+            retention.keepMs,
+            devices,
+            ...others,
+          ],
+        )) as string;
       } catch (error) {
         await this.takeBack(chatId, members, entries, error);
         if (isChatIdTaken(error) && attempt < MAX_CHAT_ID_STEPS) continue;
@@ -593,17 +601,16 @@ export class ChatRepository {
   ): Promise<ChatSummary> {
     // Checked first so that nobody outside the chat can touch the indexes of the users named.
     if (mode === 'add' && !(await this.summary(chatId, caller))) throw notFound('chat not found', 'chatId');
-    const entries = await this.indexAll(chatId, users);
+    // The chat's mode is known only to the script: it makes cursors of these in a 'seen' chat.
+    const [entries, devices] = await Promise.all([this.indexAll(chatId, users), this.devices.live(users)]);
     let status: JoinReply;
     try {
-      status = (await runScript(this.redis, 'chat-join', this.keys(chatId, 'members', 'meta', 'joined'), [
-        mode,
-        caller,
-        this.settings.maxChatMembers,
-        chatChannel(chatId),
-        chatId,
-        ...users,
-      ])) as JoinReply;
+      status = (await runScript(
+        this.redis,
+        'chat-join',
+        this.keys(chatId, 'members', 'meta', 'joined', 'cursors', 'active'),
+        [mode, caller, this.settings.maxChatMembers, chatChannel(chatId), chatId, devices, ...users],
+      )) as JoinReply;
     } catch (error) {
       await this.takeBack(chatId, users, entries, error);
       throw error;

@@ -199,6 +199,35 @@ describe('devices', () => {
     expect(await redis.client.zcard(chatKeys.messages(chat.id))).toBe(0);
   });
 
+  it("in the book's mode, keeps entries for a device that has not fetched a chat its user was added to since", async () => {
+    const chats = repo();
+    await chats.create('carol', ['alice'], 'elsewhere', false);
+    await take(chats, 'alice', 'phone');
+    await take(chats, 'alice', 'laptop');
+    const created = (await chats.create('bob', ['alice'], 'm1', false, SEEN)).chat.id;
+    await chats.send(created, 'bob', 'm2');
+    const joined = (await chats.create('dave', [], 'before', true, SEEN)).chat.id;
+    await chats.join(joined, 'alice');
+    await chats.send(joined, 'dave', 'after');
+    await take(chats, 'bob');
+    await take(chats, 'dave');
+    expect(await take(chats, 'alice', 'phone')).toEqual(
+      new Map([
+        [created, [1, 2]],
+        [joined, [2]],
+      ]),
+    );
+    // Every member and the phone have taken them; the laptop still gets them, then they go.
+    expect(await take(chats, 'alice', 'laptop')).toEqual(
+      new Map([
+        [created, [1, 2]],
+        [joined, [2]],
+      ]),
+    );
+    expect(await redis.client.zcard(chatKeys.messages(created))).toBe(0);
+    expect(await redis.client.zcard(chatKeys.messages(joined))).toBe(0);
+  });
+
   it('treats a chat from before retention existed as the book did', async () => {
     const chats = repo();
     const { chat } = await chats.create('bob', ['alice'], 'm1', false);

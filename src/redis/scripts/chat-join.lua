@@ -4,12 +4,16 @@
 -- KEYS[1]  members (zset member -> seen-id)
 -- KEYS[2]  meta (hash: last, open, created, gen)
 -- KEYS[3]  joined (hash member -> entry id after which they may read)
+-- KEYS[4]  cursors (zset `user\ndevice` -> entry id)
+-- KEYS[5]  active (zset `user\ndevice` -> last fetch, unix ms)
 -- ARGV[1]  'join' (the caller joins: the chat must be open or the caller a member) or 'add'
 --          (the caller adds others: the caller must be a member)
 -- ARGV[2]  the caller
 -- ARGV[3]  most members a chat may have
 -- ARGV[4]  the chat's change channel; ARGV[5] the chat id
--- ARGV[6..] users to add
+-- ARGV[6]  the live devices of the users to add, as `user\ndevice` joined by tabs: in the 'seen'
+--          mode a newcomer's devices get their cursors at the joining (chat-create says why)
+-- ARGV[7..] users to add
 -- Returns the chat as the caller now sees it: {caller's seen-id, latest message id, member count,
 -- 1 when open, membership generation}. The generation goes up by one whenever members are added:
 -- it becomes the stamp of the newcomers' index entries, so a reader that found an older entry
@@ -26,7 +30,7 @@ if not callerIsMember and not (ARGV[1] == 'join' and open) then
 end
 
 local newcomers = {}
-for i = 6, #ARGV do
+for i = 7, #ARGV do
   if not redis.call('ZSCORE', KEYS[1], ARGV[i]) then
     newcomers[#newcomers + 1] = ARGV[i]
   end
@@ -40,6 +44,18 @@ for _, user in ipairs(newcomers) do
   redis.call('ZADD', KEYS[1], latest, user)
   redis.call('HSET', KEYS[3], user, latest)
   redis.call(NOTIFY, ARGV[4], cjson.encode({ chatId = ARGV[5], change = 'JOINED', user = user, messageId = latest }))
+end
+if #newcomers > 0 and (redis.call('HGET', KEYS[2], 'mode') or 'seen') == 'seen' then
+  local isNew, now = {}, now_ms()
+  for _, user in ipairs(newcomers) do
+    isNew[user] = true
+  end
+  for field in string.gmatch(ARGV[6], '[^\t]+') do
+    if isNew[string.match(field, '^(.-)\n')] then
+      redis.call('ZADD', KEYS[4], latest, field)
+      redis.call('ZADD', KEYS[5], now, field)
+    end
+  end
 end
 local gen
 if #newcomers > 0 then
