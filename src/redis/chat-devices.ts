@@ -25,26 +25,25 @@ export class ChatDevices {
     private readonly maxDevices: number,
   ) {}
 
-  /** Before a fetch: a known device's last fetch becomes now. */
-  async check(user: string, device: string): Promise<DeviceStatus> {
+  /** Before a fetch: a known device's last fetch becomes now (unless `peek`). */
+  async check(user: string, device: string, peek = false): Promise<DeviceStatus> {
     const status = await runScript(
       this.redis,
       'chat-device-check',
       [userKeys.devices(user)],
-      [device, this.lifetimeMs],
+      [device, this.lifetimeMs, peek ? 'peek' : ''],
     );
     return STATUS[status as number];
   }
 
-  /** After a new or forgotten device's fetch made its cursors; says which devices it pushed out, and when. */
-  async add(user: string, device: string): Promise<{ at: number; pushedOut: string[] }> {
-    const [at, ...pushedOut] = (await runScript(
+  /** After a new or forgotten device's fetch made its cursors; returns the devices it pushed out. */
+  async add(user: string, device: string): Promise<string[]> {
+    return (await runScript(
       this.redis,
       'chat-device-add',
       [userKeys.devices(user)],
       [device, this.lifetimeMs, this.maxDevices],
-    )) as [number, ...string[]];
-    return { at, pushedOut };
+    )) as string[];
   }
 
   /**

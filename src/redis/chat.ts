@@ -131,6 +131,9 @@ export const CHAT_DEFAULTS: Pick<ChatSettings, 'retention' | 'deviceTtlSeconds' 
  */
 const SWEEP_GRACE_MS = 3_600_000;
 
+/** Added to the time since a push-out within which a cursor's use counts as the device's own. */
+const FORGET_MARGIN_MS = 20;
+
 /** How long a typing notice lasts, and the least time between two of one member. */
 const TYPING_MS = 5_000;
 const TYPING_GAP_MS = 1_000;
@@ -166,8 +169,8 @@ export class ChatRepository {
     retention: Retention = this.settings.retention,
   ): Promise<{ chat: ChatSummary; message: ChatMessage }> {
     const members = [sender, ...others];
-    // A 'seen' chat makes its members' devices cursors at once (chat-create.lua says why).
-    const devices = retention.mode === 'seen' ? await this.devices.live(members) : '';
+    // The members' live devices get their cursors at once (chat-create.lua says why).
+    const devices = await this.devices.live(members);
     // The id counter lives on another shard than the chat. If a failover lost its last
     // increments, ids it hands out again are already taken: step past them, further each time.
     for (let attempt = 0; ; attempt++) {
@@ -282,19 +285,22 @@ export class ChatRepository {
     const chats = entries.length === 0 ? [] : await this.pendingIn(reader, entries, limit, advance);
     // Known only once its cursors are made: a fetch cut short here is a first fetch again next time.
     if (device !== undefined && status !== 'known') {
-      const { at, pushedOut } = await this.devices.add(user, device);
-      if (pushedOut.length > 0) await this.dropCursors(user, pushedOut, at, entries);
+      const pushedOut = await this.devices.add(user, device);
+      if (pushedOut.length > 0) await this.dropCursors(user, pushedOut, performance.now(), entries);
     }
     return chats;
   }
 
   /** Drops the cursors of devices pushed out of the user's list, in every chat of theirs. */
-  private async dropCursors(user: string, devices: string[], at: number, entries: IndexEntry[]): Promise<void> {
+  private async dropCursors(user: string, devices: string[], since: number, entries: IndexEntry[]): Promise<void> {
+    // A cursor used since the push-out (by that device's own fetch meanwhile) stays; the window is
+    // measured here and compared on the chat's shard with its own clock, with a margin for the trip.
+    const window = Math.ceil(performance.now() - since) + FORGET_MARGIN_MS;
     await Promise.all(
       entries.map((entry) =>
         runScript(this.redis, 'chat-forget-devices', this.keys(entry.chatId, 'cursors', 'active'), [
           user,
-          at,
+          window,
           ...devices,
         ]),
       ),
@@ -406,7 +412,8 @@ export class ChatRepository {
   async markSeen(chatId: string, user: string, messageId: number, device?: string): Promise<boolean> {
     // Only a device the user's list knows has cursors: one named here first would make cursors
     // that no list bounds, and a forgotten one starts again with its next fetch.
-    if (device !== undefined && (await this.devices.check(user, device)) !== 'known') {
+    // Only looked at: a mark is no fetch, and must not keep a device known whose cursors go stale.
+    if (device !== undefined && (await this.devices.check(user, device, true)) !== 'known') {
       throw badInput('device has not fetched yet, or was forgotten: fetch with it first', 'device');
     }
     return (
@@ -487,18 +494,33 @@ export class ChatRepository {
     };
   }
 
-  /** An owner (or the service, `anyChat`) sets the chat's retention; false when it already was so. */
-  async setRetention(chatId: string, caller: string, anyChat: boolean, retention: Retention): Promise<boolean> {
-    return (
-      (await runScript(this.redis, 'chat-manage', this.keys(chatId, 'members', 'messages', 'meta', 'roles'), [
+  /**
+   * An owner (or the service, `anyChat`) changes the chat's retention; what `change` leaves out
+   * stays as the chat has it. Says whether anything changed, and what is now in force.
+   */
+  async setRetention(
+    chatId: string,
+    caller: string,
+    anyChat: boolean,
+    change: Partial<Retention>,
+  ): Promise<{ changed: boolean; retention: Retention }> {
+    const fallback = this.settings.retention;
+    const [changed, mode, keepMessages, keepMs] = (await runScript(
+      this.redis,
+      'chat-manage',
+      this.keys(chatId, 'members', 'messages', 'meta', 'roles'),
+      [
         caller,
         anyChat ? '1' : '0',
         'retention',
-        retention.mode,
-        retention.keepMessages,
-        retention.keepMs,
-      ])) === 1
-    );
+        change.mode ?? '',
+        change.keepMessages ?? '',
+        change.keepMs ?? '',
+        fallback.keepMessages,
+        fallback.keepMs,
+      ],
+    )) as [number, RetentionMode, number, number];
+    return { changed: changed === 1, retention: { mode, keepMessages, keepMs } };
   }
 
   /** An owner (or the service) makes a member an owner or takes it back; false when it already was so. */
@@ -601,7 +623,7 @@ export class ChatRepository {
   ): Promise<ChatSummary> {
     // Checked first so that nobody outside the chat can touch the indexes of the users named.
     if (mode === 'add' && !(await this.summary(chatId, caller))) throw notFound('chat not found', 'chatId');
-    // The chat's mode is known only to the script: it makes cursors of these in a 'seen' chat.
+    // The newcomers' live devices get their cursors at the joining (chat-create.lua says why).
     const [entries, devices] = await Promise.all([this.indexAll(chatId, users), this.devices.live(users)]);
     let status: JoinReply;
     try {

@@ -77,6 +77,11 @@ export class ChatChangesResolver {
       void stop.then(() => source.return?.());
       let lastCheck = checkedAt;
       for (let step = await first; !step.done; step = await source.next()) {
+        // The member's own LEFT is delivered however old the last check: it is how they learn.
+        if (step.value.change === 'LEFT' && step.value.user === user) {
+          void push(step.value);
+          break;
+        }
         // Notices may be dropped upstream under load, the member's own LEFT too: membership is
         // checked again before passing one on once the last check is `recheckMs` old.
         if (Date.now() - lastCheck > this.recheckMs) {
@@ -89,7 +94,6 @@ export class ChatChangesResolver {
           if (member) lastCheck = Date.now();
         }
         void push(step.value);
-        if (step.value.change === 'LEFT' && step.value.user === user) break;
       }
       stop();
     }, new SlidingBuffer(NOTICE_BUFFER));
@@ -101,7 +105,10 @@ export class ChatChangesResolver {
         await source.return?.();
         return notices.return(value);
       },
-      throw: (error?: unknown) => notices.throw(error),
+      throw: async (error?: unknown) => {
+        await source.return?.();
+        return notices.throw(error);
+      },
       [Symbol.asyncIterator]: () => stream,
     };
     return stream;

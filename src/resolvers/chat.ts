@@ -229,12 +229,15 @@ export class ChatResolver {
     @Ctx() context: GraphQLContext,
   ): Promise<ChatRetention> {
     const id = validId(chatId, 'chatId');
-    const caller = callerId(context);
-    // What the input leaves out stays as the chat has it (the server default for a service caller outside the chat).
-    const current = (await this.repository.details(id, caller))?.retention ?? this.settings.retention;
-    const kept = this.retentionOf(retention, current);
-    await this.repository.setRetention(id, caller, context.principal?.isService === true, kept);
-    return toRetention(kept);
+    // What the input leaves out stays as the chat has it (merged in the script, in one step).
+    const change = this.retentionChange(retention);
+    const set = await this.repository.setRetention(
+      id,
+      callerId(context),
+      context.principal?.isService === true,
+      change,
+    );
+    return toRetention(set.retention);
   }
 
   @Authorized()
@@ -354,17 +357,21 @@ export class ChatResolver {
   }
 
   /** The server default for what is left out; BAD_USER_INPUT beyond the server's most. */
-  private retentionOf(input: ChatRetentionInput | null | undefined, fallback = this.settings.retention): Retention {
-    const mode = input?.mode ? (input.mode.toLowerCase() as RetentionMode) : fallback.mode;
-    const keepMessages =
-      input?.keepMessages === null || input?.keepMessages === undefined
-        ? fallback.keepMessages
-        : intInRange(input.keepMessages, 'retention.keepMessages', 1, this.settings.maxKeepMessages);
-    const keepMs =
-      input?.keepDays === null || input?.keepDays === undefined
-        ? fallback.keepMs
-        : intInRange(input.keepDays, 'retention.keepDays', 1, this.settings.maxKeepDays) * DAY_MS;
-    return { mode, keepMessages, keepMs };
+  private retentionOf(input: ChatRetentionInput | null | undefined): Retention {
+    return { ...this.settings.retention, ...this.retentionChange(input) };
+  }
+
+  /** The parts the input gives, checked; BAD_USER_INPUT beyond the server's most. */
+  private retentionChange(input: ChatRetentionInput | null | undefined): Partial<Retention> {
+    const change: Partial<Retention> = {};
+    if (input?.mode) change.mode = input.mode.toLowerCase() as RetentionMode;
+    if (input?.keepMessages !== null && input?.keepMessages !== undefined) {
+      change.keepMessages = intInRange(input.keepMessages, 'retention.keepMessages', 1, this.settings.maxKeepMessages);
+    }
+    if (input?.keepDays !== null && input?.keepDays !== undefined) {
+      change.keepMs = intInRange(input.keepDays, 'retention.keepDays', 1, this.settings.maxKeepDays) * DAY_MS;
+    }
+    return change;
   }
 
   private text(message: string): string {

@@ -101,3 +101,13 @@ it("delivers a removed member's own LEFT last, and then ends, however far behind
   expect(got[got.length - 1]).toEqual({ chatId: chat.id, change: 'LEFT', user: 'bob', messageId: null });
   expect(got.slice(0, -1).every((notice) => notice.change === 'ENTRY')).toBe(true);
 });
+
+it("delivers a removed member's own LEFT however long ago membership was last checked", async () => {
+  const { chat } = await chats.create('alice', ['bob'], 'hi', false);
+  const stream = (await resolver.changes(chat.id, as('bob')))[Symbol.asyncIterator]();
+  const first = stream.next();
+  await new Promise((resolve) => setTimeout(resolve, 300)); // past the 200 ms recheck
+  expect(await chats.removeMember(chat.id, 'bob', 'alice', false)).toBe(true);
+  expect((await first).value).toEqual({ chatId: chat.id, change: 'LEFT', user: 'bob', messageId: null });
+  expect(await stream.next()).toEqual({ done: true, value: undefined });
+});

@@ -1,8 +1,8 @@
 -- chat-create: creates a chat whose members have all seen nothing (seen-id 0) and stores its
 -- first message with id 1 (the book's create_chat and first send_message, in one step). The
--- sender is the chat's first owner. In the 'seen' mode the members' devices get their cursors
--- here: an entry is deleted once every cursor is past it, and a device without one would lose
--- what the others took before its first fetch.
+-- sender is the chat's first owner. The members' live devices get their cursors here: in the
+-- 'seen' mode (now, or after a change) an entry is deleted once every cursor is past it, and a
+-- device without one would lose what the others took before its first fetch.
 -- KEYS[1]  members (zset member -> seen-id)
 -- KEYS[2]  messages (zset entry JSON -> id)
 -- KEYS[3]  meta (hash: last, open, created, gen, mode, keep, keepMs)
@@ -32,11 +32,9 @@ end
 redis.call('HSET', KEYS[3], 'last', 1, 'open', ARGV[3], 'created', now, 'gen', 1, 'mode', ARGV[4], 'keep', ARGV[5],
   'keepMs', ARGV[6])
 redis.call('HSET', KEYS[4], ARGV[1], 'owner')
-if ARGV[4] == 'seen' then
-  for field in string.gmatch(ARGV[7], '[^\t]+') do
-    redis.call('ZADD', KEYS[5], 0, field)
-    redis.call('ZADD', KEYS[6], now, field)
-  end
+for field in string.gmatch(ARGV[7], '[^\t]+') do
+  redis.call('ZADD', KEYS[5], 0, field)
+  redis.call('ZADD', KEYS[6], now, field)
 end
 local json = cjson.encode({ id = 1, sender = ARGV[1], message = ARGV[2], ts = now })
 redis.call('ZADD', KEYS[2], 1, json)

@@ -4,14 +4,14 @@
 -- ARGV[1]  device
 -- ARGV[2]  device lifetime, in milliseconds
 -- ARGV[3]  most live devices per user
--- Returns {now, device, device, ...}: the devices forgotten to make room (their cursors in the
--- user's chats are dropped next, chat-forget-devices.lua, unless used since `now`, so a client
--- that makes up device after device cannot grow a chat).
+-- Returns the devices forgotten to make room (their cursors in the user's chats are dropped next,
+-- chat-forget-devices.lua, unless used since, so a client that makes up device after device
+-- cannot grow a chat).
 local now = now_ms()
 local life = tonumber(ARGV[2])
 local most = tonumber(ARGV[3])
 redis.call('ZADD', KEYS[1], now, ARGV[1])
-local forgotten = { now }
+local forgotten = {}
 while redis.call('ZCOUNT', KEYS[1], now - life, '+inf') > most do
   local oldest = redis.call('ZRANGEBYSCORE', KEYS[1], now - life, '+inf', 'LIMIT', 0, 1)[1]
   redis.call('ZADD', KEYS[1], now - life - 1, oldest)

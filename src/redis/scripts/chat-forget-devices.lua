@@ -4,14 +4,15 @@
 -- KEYS[1]  cursors (zset `user\ndevice` -> entry id)
 -- KEYS[2]  active (zset `user\ndevice` -> last fetch, unix ms)
 -- ARGV[1]  user
--- ARGV[2]  when they were forgotten (unix ms)
+-- ARGV[2]  how long ago they were forgotten, in milliseconds (measured by the caller, so that
+--          this shard's clock is compared only with itself)
 -- ARGV[3..] devices
 -- Returns the number of cursors dropped.
 local dropped = 0
 for i = 3, #ARGV do
   local field = ARGV[1] .. '\n' .. ARGV[i]
   local used = redis.call('ZSCORE', KEYS[2], field)
-  if not used or tonumber(used) < tonumber(ARGV[2]) then
+  if not used or tonumber(used) < now_ms() - tonumber(ARGV[2]) then
     dropped = dropped + redis.call('ZREM', KEYS[1], field)
     redis.call('ZREM', KEYS[2], field)
   end

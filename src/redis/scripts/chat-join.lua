@@ -11,8 +11,8 @@
 -- ARGV[2]  the caller
 -- ARGV[3]  most members a chat may have
 -- ARGV[4]  the chat's change channel; ARGV[5] the chat id
--- ARGV[6]  the live devices of the users to add, as `user\ndevice` joined by tabs: in the 'seen'
---          mode a newcomer's devices get their cursors at the joining (chat-create says why)
+-- ARGV[6]  the live devices of the users to add, as `user\ndevice` joined by tabs: a newcomer's
+--          devices get their cursors at the joining (chat-create says why)
 -- ARGV[7..] users to add
 -- Returns the chat as the caller now sees it: {caller's seen-id, latest message id, member count,
 -- 1 when open, membership generation}. The generation goes up by one whenever members are added:
@@ -45,7 +45,7 @@ for _, user in ipairs(newcomers) do
   redis.call('HSET', KEYS[3], user, latest)
   redis.call(NOTIFY, ARGV[4], cjson.encode({ chatId = ARGV[5], change = 'JOINED', user = user, messageId = latest }))
 end
-if #newcomers > 0 and (redis.call('HGET', KEYS[2], 'mode') or 'seen') == 'seen' then
+if #newcomers > 0 then
   local isNew, now = {}, now_ms()
   for _, user in ipairs(newcomers) do
     isNew[user] = true

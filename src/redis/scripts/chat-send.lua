@@ -86,8 +86,12 @@ if kind == 'message' then
         return redis.error_reply('E_CLIENT_MESSAGE_ID_REUSED clientMessageId was already used for a different message')
       end
       -- The entry as it is now (edited or deleted since), or as it was when it is no longer kept.
-      local json = entryAt(id) or
-        cjson.encode({ id = tonumber(id), sender = sender, message = text, ts = tonumber(ts) })
+      local json = entryAt(id)
+      if not json and priorDigest == '0' then
+        json = cjson.encode({ id = tonumber(id), sender = sender, message = '', ts = tonumber(ts), deleted = true })
+      elseif not json then
+        json = cjson.encode({ id = tonumber(id), sender = sender, message = text, ts = tonumber(ts) })
+      end
       return withMembers({ 0, json }, id)
     end
   end
@@ -154,7 +158,8 @@ if kind ~= 'message' then
     if original.c then
       local sentField = sender .. '\n' .. original.c
       local record = redis.call('HGET', KEYS[4], sentField)
-      if record then
+      -- Only this message's record: the clientMessageId may have been used again since.
+      if record and tonumber(string.match(record, '^(%d+) ')) == target then
         redis.call('HSET', KEYS[4], sentField, string.match(record, '^(%d+ %d+) ') .. ' 0')
       end
     end
