@@ -14,6 +14,7 @@ import type {
   ChatSummary,
   Retention,
   RetentionMode,
+  SentMessage,
 } from '../redis/chat';
 import {
   AddChatMembersArgs,
@@ -89,8 +90,7 @@ export class ChatResolver {
         ? undefined
         : validName(clientMessageId, 'clientMessageId');
     const sent = await this.repository.send(id, caller, text, clientId, this.inbox.forSendScript(id));
-    if (!sent.told) this.inbox.chat(sent.members, id, sent.message.id);
-    return toMessage(sent.message);
+    return this.told(id, sent);
   }
 
   @Authorized()
@@ -167,8 +167,7 @@ export class ChatResolver {
     intInRange(messageId, 'messageId', 1, MAX_ID);
     const text = this.text(message);
     const sent = await this.repository.edit(id, callerId(context), messageId, text, this.inbox.forSendScript(id));
-    if (!sent.told) this.inbox.chat(sent.members, id, sent.message.id);
-    return toMessage(sent.message);
+    return this.told(id, sent);
   }
 
   @Authorized()
@@ -183,8 +182,7 @@ export class ChatResolver {
     const id = validId(chatId, 'chatId');
     intInRange(messageId, 'messageId', 1, MAX_ID);
     const sent = await this.repository.delete(id, callerId(context), messageId, this.inbox.forSendScript(id));
-    if (!sent.told) this.inbox.chat(sent.members, id, sent.message.id);
-    return toMessage(sent.message);
+    return this.told(id, sent);
   }
 
   @Authorized()
@@ -372,6 +370,12 @@ export class ChatResolver {
       change.keepMs = intInRange(input.keepDays, 'retention.keepDays', 1, this.settings.maxKeepDays) * DAY_MS;
     }
     return change;
+  }
+
+  /** After an append: the members are told (unless the script did), and the entry returned. */
+  private told(chatId: string, sent: SentMessage): ChatMessage {
+    if (!sent.told) this.inbox.chat(sent.members, chatId, sent.message.id);
+    return toMessage(sent.message);
   }
 
   private text(message: string): string {

@@ -20,6 +20,7 @@ import {
 } from '../../src/generated/client/graphql';
 import { TOPICS } from '../../src/schema/topics';
 import { serverForThisFile } from '../support/fixture';
+import { snapshotRedis } from '../support/snapshot';
 import { codes, eventually, post, wsOperation } from '../support/graphql';
 import { startTestServer, type TestServer } from '../support/server';
 
@@ -543,13 +544,8 @@ describe('a device silent for CHAT_DEVICE_TTL_SECONDS', () => {
 });
 
 describe('bad device ids and limits', () => {
-  /** Every key and its value, to show that a refused request wrote nothing. */
-  async function snapshot(): Promise<Record<string, string>> {
-    const keys = (await api.redis.client.keys('*')).sort();
-    const values: Record<string, string> = {};
-    for (const key of keys) values[key] = (await api.redis.client.dumpBuffer(key))?.toString('base64') ?? 'gone';
-    return values;
-  }
+  /** Every key with its content and expiry, to show that a refused request wrote nothing. */
+  const snapshot = () => snapshotRedis(api.redis.client);
 
   /** bob's chat with alice, two messages pending for alice's phone, which fetched once before. */
   async function arrange(): Promise<string> {

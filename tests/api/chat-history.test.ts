@@ -28,6 +28,7 @@ import {
 } from '../../src/generated/client/graphql';
 import { TOPICS } from '../../src/schema/topics';
 import { serverForThisFile } from '../support/fixture';
+import { snapshotRedis } from '../support/snapshot';
 import { codes, eventually, post, wsOperation } from '../support/graphql';
 import type { TestServer } from '../support/server';
 
@@ -119,29 +120,11 @@ async function heard(subscription: Watching, count: number) {
   return changes(subscription.results);
 }
 
-/** Every key and its value, to show that a refused request wrote nothing. */
-async function snapshot(): Promise<Record<string, string>> {
-  const keys = (await api.redis.client.keys('*')).sort();
-  const values: Record<string, string> = {};
-  for (const key of keys) values[key] = (await api.redis.client.dumpBuffer(key))?.toString('base64') ?? 'gone';
-  return values;
-}
+/** Every key with its content and expiry, to show that a refused request wrote nothing. */
+const snapshot = () => snapshotRedis(api.redis.client);
 
-/** Every key with its whole content as text, read by type (DUMP may compress what it holds). */
-async function everythingStored(): Promise<string> {
-  const redis = api.redis.client;
-  const parts: string[] = [];
-  for (const key of await redis.keys('*')) {
-    const type = await redis.type(key);
-    if (type === 'string') parts.push(key, String(await redis.get(key)));
-    else if (type === 'hash') parts.push(key, JSON.stringify(await redis.hgetall(key)));
-    else if (type === 'zset') parts.push(key, JSON.stringify(await redis.zrange(key, 0, -1, 'WITHSCORES')));
-    else if (type === 'set') parts.push(key, JSON.stringify(await redis.smembers(key)));
-    else if (type === 'list') parts.push(key, JSON.stringify(await redis.lrange(key, 0, -1)));
-    else throw new Error(`${key} is a ${type}, which this test does not read`);
-  }
-  return parts.join('\n');
-}
+/** Everything stored, as text, to look for a text that must be gone. */
+const everythingStored = async (): Promise<string> => JSON.stringify(await snapshot());
 
 describe('scrolling back', () => {
   it('scroll back over 10,000 messages returns each once in order while new ones arrive', async () => {

@@ -6,6 +6,7 @@ import { CHAT_DEFAULTS, ChatRepository, type ChatSettings, type Retention } from
 import { chatKeys, userKeys } from '../../src/redis/keys';
 import { defineScripts } from '../../src/redis/client/scripts';
 import { startTestRedis, type TestRedis } from '../support/redis';
+import { snapshotRedis } from '../support/snapshot';
 
 let redis: TestRedis;
 let client: Redis;
@@ -50,18 +51,8 @@ async function codeOf(promise: Promise<unknown>): Promise<string> {
   return 'none';
 }
 
-/** Every string value in every key of the database, for looking for text that must be gone. */
-async function everything(): Promise<string> {
-  const parts: string[] = [];
-  for (const key of await redis.client.keys('*')) {
-    const type = await redis.client.type(key);
-    if (type === 'zset') parts.push(...(await redis.client.zrange(key, 0, -1)));
-    else if (type === 'hash') parts.push(...Object.entries(await redis.client.hgetall(key)).flat());
-    else if (type === 'string') parts.push((await redis.client.get(key)) ?? '');
-    else if (type === 'list') parts.push(...(await redis.client.lrange(key, 0, -1)));
-  }
-  return parts.join('\n');
-}
+/** Everything stored, as text, to look for a text that must be gone. */
+const everything = async (): Promise<string> => JSON.stringify(await snapshotRedis(redis.client));
 
 describe('devices', () => {
   it('gives every device of a user every entry exactly once, in order, and moves the read position with the furthest', async () => {
