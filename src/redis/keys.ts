@@ -150,12 +150,19 @@ export const TASK_PRIORITIES = ['HIGH', 'NORMAL', 'LOW'] as const;
 export type TaskPriority = (typeof TASK_PRIORITIES)[number];
 
 /**
- * One task queue's keys share the tag `{q:<name>}`, so every task operation is one script on one
+ * The queue of the marketplace's sale tasks (MARKET_SALE_TASK). Its keys carry the market's tag
+ * instead of their own, so that a purchase records its sale's task in the same atomic step.
+ */
+export const MARKET_SALES_QUEUE = 'market-sales';
+
+/**
+ * One task queue's keys share the tag `{q:<name>}` (the market's sale queue excepted, above), so every task operation is one script on one
  * slot. Tasks are numbered per queue; a task id is `<queue>:<number>` (names never hold a colon),
  * so the id alone says where the task lives.
  */
 export function queueKeys(queue: string) {
-  const base = `queue:{q:${queue}}:`;
+  const tag = queue === MARKET_SALES_QUEUE ? '{market}' : `{q:${queue}}`;
+  const base = queue === MARKET_SALES_QUEUE ? `queue:${tag}:${queue}:` : `queue:${tag}:`;
   return {
     /** counter of task numbers. */
     seq: `${base}seq`,
@@ -184,8 +191,8 @@ export function queueKeys(queue: string) {
     workerWake: `${base}wake:worker`,
     /** list holding at most one token: pushed when a delay ends sooner than the poller expects. */
     pollerWake: `${base}wake:poller`,
-    /** pub/sub channel of one task's changes (the scripts build the same name). */
-    changed: (number: string | number): string => `TASK_CHANGED:{q:${queue}}:${number}`,
+    /** pub/sub channel of one task's changes (the scripts build the same name from their first key's tag). */
+    changed: (number: string | number): string => `TASK_CHANGED:${tag}:${number}`,
   };
 }
 

@@ -23,6 +23,7 @@ record.finishedAt = now
 redis.call('HSET', KEYS[1], number, cjson.encode(record))
 redis.call('ZADD', KEYS[9], now, number)
 redis.call('HINCRBY', KEYS[10], 'CANCELLED', 1)
-redis.call(NOTIFY, 'TASK_CHANGED:{q:' .. ARGV[1] .. '}:' .. number,
+-- The channel carries the tag of the queue's keys (keys.ts, queueKeys().changed).
+redis.call(NOTIFY, 'TASK_CHANGED:' .. string.match(KEYS[1], '{[^}]*}') .. ':' .. number,
   cjson.encode({ id = ARGV[1] .. ':' .. number, state = 'CANCELLED' }))
 return 1

@@ -28,7 +28,8 @@ local now = now_ms()
 local queue = ARGV[1]
 
 local function announce(number, state)
-  redis.call(NOTIFY, 'TASK_CHANGED:{q:' .. queue .. '}:' .. number,
+  -- The channel carries the tag of the queue's keys (keys.ts, queueKeys().changed).
+  redis.call(NOTIFY, 'TASK_CHANGED:' .. string.match(KEYS[1], '{[^}]*}') .. ':' .. number,
     cjson.encode({ id = queue .. ':' .. number, state = state }))
 end
 

@@ -16,7 +16,8 @@ local queue, batch = ARGV[1], tonumber(ARGV[2])
 local dueList = { HIGH = 4, NORMAL = 6, LOW = 8 }
 
 local function announce(number, state)
-  redis.call(NOTIFY, 'TASK_CHANGED:{q:' .. queue .. '}:' .. number,
+  -- The channel carries the tag of the queue's keys (keys.ts, queueKeys().changed).
+  redis.call(NOTIFY, 'TASK_CHANGED:' .. string.match(KEYS[1], '{[^}]*}') .. ':' .. number,
     cjson.encode({ id = queue .. ':' .. number, state = state }))
 end
 

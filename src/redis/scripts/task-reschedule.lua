@@ -34,6 +34,7 @@ else
 end
 local encoded = cjson.encode(record)
 redis.call('HSET', KEYS[1], number, encoded)
-redis.call(NOTIFY, 'TASK_CHANGED:{q:' .. ARGV[1] .. '}:' .. number,
+-- The channel carries the tag of the queue's keys (keys.ts, queueKeys().changed).
+redis.call(NOTIFY, 'TASK_CHANGED:' .. string.match(KEYS[1], '{[^}]*}') .. ':' .. number,
   cjson.encode({ id = ARGV[1] .. ':' .. number, state = record.state }))
 return encoded
