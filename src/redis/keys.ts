@@ -187,6 +187,10 @@ export function queueKeys(queue: string) {
     done: `${base}done`,
     /** hash: completed, failed, cancelled (counts since the queue began). */
     counts: `${base}counts`,
+    /** hash from running (or finished) task number to the progress its handler last reported (JSON text). */
+    progress: `${base}progress`,
+    /** string, present while the queue is paused: workers take nothing (pauseQueue). */
+    paused: `${base}paused`,
     /** list holding at most one token: pushed when work appears, popped (blocking) by a worker. */
     workerWake: `${base}wake:worker`,
     /** list holding at most one token: pushed when a delay ends sooner than the poller expects. */

@@ -4,7 +4,7 @@
 // one script on the queue's slot; the repository only builds keys and decodes replies.
 import { createHash } from 'node:crypto';
 import type { RedisClient } from './client/connection';
-import { queueKeys, taskId, TASK_PRIORITIES, type TaskPriority } from './keys';
+import { queueKeys, taskId, type TaskPriority } from './keys';
 import { repliesOf } from './client/replies';
 import { runScript } from './client/scripts';
 
@@ -31,7 +31,19 @@ export interface TaskRecord {
   result?: string;
   /** The last error, kept across retries. */
   error?: string;
+  /** What the handler last reported of its progress (JSON text), or undefined. */
+  progress?: string;
+  /** The task's own first backoff and its kind, when it set them (else the queue's, doubling). */
+  backoffMs?: number;
+  backoff?: BackoffKind;
+  /** The task's own run timeout, when it set one (else the workers' TASK_RUN_TIMEOUT_MS). */
+  timeoutMs?: number;
+  /** Times retryTask gave it another set of runs. */
+  retries?: number;
 }
+
+export const BACKOFF_KINDS = ['EXPONENTIAL', 'FIXED'] as const;
+export type BackoffKind = (typeof BACKOFF_KINDS)[number];
 
 /** A run handed to a worker: `attempt` identifies it when renewing and settling. */
 export interface TakenTask {
@@ -40,9 +52,12 @@ export interface TakenTask {
   name: string;
   attempt: number;
   args: string | undefined;
+  /** The task's own run timeout, if it set one. */
+  timeoutMs?: number;
 }
 
 export interface QueueStats {
+  paused: boolean;
   waiting: Record<TaskPriority, number>;
   delayed: number;
   active: number;
@@ -59,7 +74,25 @@ export interface EnqueueRequest {
   priority: TaskPriority;
   delayMs: number;
   idempotencyKey: string | undefined;
+  /** Runs before it is FAILED; the queue's TASK_MAX_ATTEMPTS when undefined. */
+  maxAttempts?: number;
+  /** First wait before a retry; the queue's TASK_BACKOFF_MS when undefined. */
+  backoffMs?: number;
+  /** EXPONENTIAL (doubling per run, the default) or FIXED. */
+  backoff?: BackoffKind;
+  /** Longest run; the workers' TASK_RUN_TIMEOUT_MS when undefined. */
+  timeoutMs?: number;
 }
+
+/** One page of a queue's tasks in one state. */
+export interface TaskPage {
+  tasks: TaskRecord[];
+  /** Where the next page starts; undefined when there is no next page. */
+  cursor: string | undefined;
+}
+
+/** The orders task-list.lua knows: oldest first (ASC) or newest first (DESC). */
+export type ListOrder = 'ASC' | 'DESC';
 
 export type Outcome =
   | { kind: 'COMPLETED'; result: string | undefined }
@@ -81,6 +114,9 @@ export interface TaskSettings {
 /** Most tasks one poller step moves, expires or forgets, so one script never runs long. */
 const PROMOTE_BATCH = 1000;
 
+/** Most finished tasks one list call looks at to fill a page of one finished state. */
+const LIST_LOOK_LIMIT = 2000;
+
 /** The record as task scripts keep it (JSON), with the idempotency key it was enqueued under. */
 type StoredFields = Omit<TaskRecord, 'id' | 'queue' | 'number' | 'args' | 'result' | 'error'> & {
   idempotencyKey?: string;
@@ -92,11 +128,19 @@ function decode(queue: string, number: number | string, json: string, extra: Par
   return { id: taskId(queue, number), queue, number: Number(number), ...fields, ...extra };
 }
 
-/** What a repeated idempotency key must match: the same name, arguments, priority and delay. */
-const requestDigest = (request: EnqueueRequest): string =>
-  createHash('sha256')
-    .update(JSON.stringify([request.name, request.args ?? null, request.priority, request.delayMs]))
-    .digest('base64url');
+/**
+ * What a repeated idempotency key must match: the same name, arguments, priority, delay and run
+ * settings. The run settings join the digest only when set, so keys recorded before they existed
+ * still match the same request.
+ */
+function requestDigest(request: EnqueueRequest): string {
+  const parts: unknown[] = [request.name, request.args ?? null, request.priority, request.delayMs];
+  const own = [request.maxAttempts, request.backoffMs, request.backoff, request.timeoutMs];
+  if (own.some((value) => value !== undefined)) parts.push(own.map((value) => value ?? null));
+  return createHash('sha256').update(JSON.stringify(parts)).digest('base64url');
+}
+
+const optional = (value: string | number | undefined): string | number => value ?? '';
 
 type QueueKeys = ReturnType<typeof queueKeys>;
 
@@ -115,51 +159,86 @@ export class TaskRepository {
 
   /** Records a task; with a known idempotency key, returns the first task instead (`created: false`). */
   async enqueue(request: EnqueueRequest): Promise<{ task: TaskRecord; created: boolean }> {
-    const keys = this.keysOf(request.queue);
-    const delayed = request.delayMs > 0;
-    const key = request.idempotencyKey;
-    const scriptKeys = [
-      keys.seq,
-      keys.meta,
-      keys.args,
-      delayed ? keys.delayed : keys.lists[TASK_PRIORITIES.indexOf(request.priority) * 2 + 1],
-      delayed ? keys.pollerWake : keys.workerWake,
-    ];
-    if (key !== undefined) scriptKeys.push(keys.idempotency);
-    const [created, number, timeOrJson] = (await runScript(this.redis, 'task-enqueue', scriptKeys, [
-      request.name,
-      request.args ?? '',
-      request.priority,
-      request.delayMs,
-      key ?? '',
-      // Only a repeated idempotency key is compared with the request it was first used for.
-      key === undefined ? '' : requestDigest(request),
-      this.settings.maxAttempts,
-      this.settings.maxTasksPerQueue,
-    ])) as [number, number, number | string];
-    if (created === 1) {
-      // The record as the script stored it, from the request and the time it was recorded: the
-      // script does not send back what the caller already has. task-enqueue.lua builds the same
-      // fields; a test compares this with get().
-      const now = Number(timeOrJson);
-      const task: TaskRecord = {
-        id: taskId(request.queue, number),
-        queue: request.queue,
-        number,
-        name: request.name,
-        priority: request.priority,
-        state: delayed ? 'DELAYED' : 'WAITING',
-        runAt: now + request.delayMs,
-        attempts: 0,
-        maxAttempts: this.settings.maxAttempts,
-        createdAt: now,
-        args: request.args === '' ? undefined : request.args,
-      };
-      return { task, created: true };
+    const [one] = await this.enqueueMany(request.queue, [request]);
+    return one;
+  }
+
+  /**
+   * Records tasks of one queue in one atomic step: all of them, or none when one is refused (a
+   * reused idempotency key, a full queue). Each comes back as enqueue() returns it, in order.
+   */
+  async enqueueMany(
+    queue: string,
+    requests: Omit<EnqueueRequest, 'queue'>[],
+  ): Promise<{ task: TaskRecord; created: boolean }[]> {
+    const keys = this.keysOf(queue);
+    const args: (string | number)[] = [this.settings.maxTasksPerQueue, this.settings.maxAttempts];
+    for (const request of requests) {
+      const key = request.idempotencyKey;
+      args.push(
+        request.name,
+        request.args ?? '',
+        request.priority,
+        request.delayMs,
+        key ?? '',
+        // Only a repeated idempotency key is compared with the request it was first used for.
+        key === undefined ? '' : requestDigest({ ...request, queue }),
+        optional(request.maxAttempts),
+        optional(request.backoffMs),
+        request.backoff === 'FIXED' ? 'FIXED' : '',
+        optional(request.timeoutMs),
+      );
     }
-    // The first task with this key, as it is now (it may have finished, with a result or error).
-    const first = await this.get(request.queue, String(number));
-    return { task: first ?? decode(request.queue, number, String(timeOrJson)), created: false };
+    const replies = (await runScript(
+      this.redis,
+      'task-enqueue',
+      [
+        keys.seq,
+        keys.meta,
+        keys.args,
+        keys.delayed,
+        keys.pollerWake,
+        keys.workerWake,
+        keys.idempotency,
+        keys.lists[1],
+        keys.lists[3],
+        keys.lists[5],
+      ],
+      args,
+    )) as [number, number, number | string][];
+    return Promise.all(
+      replies.map(async ([created, number, timeOrJson], i) => {
+        const request = requests[i];
+        if (created === 1) return { task: this.recordOf(queue, request, number, Number(timeOrJson)), created: true };
+        // The first task with this key, as it is now (it may have finished, with a result or error).
+        const first = await this.get(queue, String(number));
+        return { task: first ?? decode(queue, number, String(timeOrJson)), created: false };
+      }),
+    );
+  }
+
+  /**
+   * The record as task-enqueue.lua stored it, from the request and the time it was recorded: the
+   * script does not send back what the caller already has. A test compares this with get().
+   */
+  private recordOf(queue: string, request: Omit<EnqueueRequest, 'queue'>, number: number, now: number): TaskRecord {
+    const task: TaskRecord = {
+      id: taskId(queue, number),
+      queue,
+      number,
+      name: request.name,
+      priority: request.priority,
+      state: request.delayMs > 0 ? 'DELAYED' : 'WAITING',
+      runAt: now + request.delayMs,
+      attempts: 0,
+      maxAttempts: request.maxAttempts ?? this.settings.maxAttempts,
+      createdAt: now,
+      args: request.args === '' ? undefined : request.args,
+    };
+    if (request.backoffMs !== undefined) task.backoffMs = request.backoffMs;
+    if (request.backoff === 'FIXED') task.backoff = 'FIXED';
+    if (request.timeoutMs !== undefined) task.timeoutMs = request.timeoutMs;
+    return task;
   }
 
   /** The queue's key names, built once per queue: an add is too cheap to build fifteen strings each time. */
@@ -176,13 +255,14 @@ export class TaskRepository {
 
   async get(queue: string, number: string): Promise<TaskRecord | undefined> {
     const keys = this.keysOf(queue);
-    const [json, args, result, error] = (await repliesOf(
+    const [json, args, result, error, progress] = (await repliesOf(
       this.redis
         .multi()
         .hget(keys.meta, number)
         .hget(keys.args, number)
         .hget(keys.results, number)
         .hget(keys.errors, number)
+        .hget(keys.progress, number)
         .exec(),
     )) as (string | null)[];
     if (json === null || json === undefined) return undefined;
@@ -190,6 +270,7 @@ export class TaskRepository {
       args: orUndefined(args),
       result: orUndefined(result),
       error: orUndefined(error),
+      progress: orUndefined(progress),
     });
   }
 
@@ -197,11 +278,16 @@ export class TaskRepository {
     const keys = this.keysOf(queue);
     const transaction = this.redis.multi();
     for (const list of keys.lists) transaction.llen(list);
-    transaction.zcard(keys.delayed).zcard(keys.active).hmget(keys.counts, 'COMPLETED', 'FAILED', 'CANCELLED');
+    transaction
+      .zcard(keys.delayed)
+      .zcard(keys.active)
+      .hmget(keys.counts, 'COMPLETED', 'FAILED', 'CANCELLED')
+      .exists(keys.paused);
     const values = await repliesOf(transaction.exec());
     const lengths = values.slice(0, 6) as number[];
-    const [delayed, active, counts] = values.slice(6) as [number, number, (string | null)[]];
+    const [delayed, active, counts, paused] = values.slice(6) as [number, number, (string | null)[], number];
     return {
+      paused: paused === 1,
       waiting: { HIGH: lengths[0] + lengths[1], NORMAL: lengths[2] + lengths[3], LOW: lengths[4] + lengths[5] },
       delayed,
       active,
@@ -238,7 +324,96 @@ export class TaskRepository {
     return task && { ...task, ...decode(queue, number, json) };
   }
 
+  /** One page of the queue's tasks in `state` (see task-list.lua for each state's order). */
+  async list(
+    queue: string,
+    state: TaskState,
+    order: ListOrder,
+    first: number,
+    cursor: string | undefined,
+  ): Promise<TaskPage> {
+    const keys = this.keysOf(queue);
+    const [more, next, ...rest] = (await runScript(
+      this.redis,
+      'task-list',
+      [
+        keys.meta,
+        keys.args,
+        keys.results,
+        keys.errors,
+        keys.progress,
+        keys.delayed,
+        keys.active,
+        keys.done,
+        ...keys.lists,
+      ],
+      [state, order, cursor ?? '', first, LIST_LOOK_LIMIT],
+    )) as [number, string, ...string[]];
+    const tasks: TaskRecord[] = [];
+    for (let i = 0; i < rest.length; i += 6) {
+      tasks.push(
+        decode(queue, rest[i], rest[i + 1], {
+          args: orUndefined(rest[i + 2]),
+          result: orUndefined(rest[i + 3]),
+          error: orUndefined(rest[i + 4]),
+          progress: orUndefined(rest[i + 5]),
+        }),
+      );
+    }
+    return { tasks, cursor: more === 1 ? next : undefined };
+  }
+
+  /** Gives a FAILED task another set of runs; undefined when there is no such task. */
+  async retry(queue: string, number: string): Promise<TaskRecord | undefined> {
+    const keys = this.keysOf(queue);
+    const json = (await runScript(
+      this.redis,
+      'task-retry',
+      [keys.meta, keys.done, keys.progress, keys.lists[1], keys.lists[3], keys.lists[5], keys.workerWake],
+      [queue, number],
+    )) as string;
+    if (json === '') return undefined;
+    const task = await this.get(queue, number);
+    return task && { ...task, ...decode(queue, number, json) };
+  }
+
+  /** Forgets a finished task; false when there is no such task. */
+  async remove(queue: string, number: string): Promise<boolean> {
+    const keys = this.keysOf(queue);
+    const removed = await runScript(
+      this.redis,
+      'task-remove',
+      [keys.meta, keys.args, keys.results, keys.errors, keys.progress, keys.done, keys.idempotency],
+      [number],
+    );
+    return Number(removed) === 1;
+  }
+
+  /** Pauses (true) or resumes (false) the queue; returns whether it was paused before. */
+  async setPaused(queue: string, paused: boolean): Promise<boolean> {
+    const keys = this.keysOf(queue);
+    const was = await runScript(
+      this.redis,
+      'task-pause',
+      [keys.paused, keys.workerWake, ...keys.lists],
+      [paused ? '1' : '0'],
+    );
+    return Number(was) === 1;
+  }
+
   // --- for workers and pollers -------------------------------------------------------------
+
+  /** Records the progress a run reports (JSON text); false when the run is no longer held. */
+  async progress(queue: string, run: Pick<TakenTask, 'number' | 'attempt'>, json: string): Promise<boolean> {
+    const keys = this.keysOf(queue);
+    const recorded = await runScript(
+      this.redis,
+      'task-progress',
+      [keys.meta, keys.progress],
+      [queue, run.number, run.attempt, json],
+    );
+    return Number(recorded) === 1;
+  }
 
   /** Takes up to `count` waiting tasks, each under a lease of `leaseMs`. */
   async take(queue: string, count: number, leaseMs: number): Promise<TakenTask[]> {
@@ -315,6 +490,8 @@ export class TaskRepository {
         keys.pollerWake,
         keys.workerWake,
         ...keys.lists,
+        keys.progress,
+        keys.paused,
       ],
       [
         queue,
@@ -332,13 +509,15 @@ export class TaskRepository {
     const taken: TakenTask[] = [];
     for (let i = 0; i < rest.length; i += 3) {
       const record = decode(queue, rest[i], String(rest[i + 1]));
-      taken.push({
+      const run: TakenTask = {
         id: record.id,
         number: record.number,
         name: record.name,
         attempt: record.attempts,
         args: orUndefined(String(rest[i + 2])),
-      });
+      };
+      if (record.timeoutMs !== undefined) run.timeoutMs = record.timeoutMs;
+      taken.push(run);
     }
     return { state: state === '' ? undefined : (state as TaskState), taken };
   }
@@ -361,6 +540,7 @@ export class TaskRepository {
         keys.idempotency,
         keys.args,
         keys.results,
+        keys.progress,
       ],
       [queue, PROMOTE_BATCH, this.settings.backoffMs, this.settings.maxBackoffMs, this.settings.history],
     )) as [number, number, number, number];

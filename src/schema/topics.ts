@@ -51,6 +51,8 @@ export interface TaskChangeNotice {
   /** `queue:number` */
   id: string;
   state: string;
+  /** What the handler reported (JSON text) on a progress report (task-progress.lua); null on a change of state. */
+  progress: string | null;
 }
 
 export interface CounterUpdateNotice {
@@ -128,11 +130,14 @@ export const TOPICS = {
     channel: (name: string) => leaseKeys('semaphore', name).released,
     payload: { name: 'string', releasedAt: 'number', upTo: 'number' } satisfies Shape<ReleaseNotice>,
   },
-  /** Published by task-next, task-promote, task-reschedule and task-cancel.lua; the id is `queue:number`. */
+  /**
+   * Published by task-next, task-promote, task-reschedule, task-cancel, task-retry and
+   * task-progress.lua; the id is `queue:number`.
+   */
   taskChanged: {
     name: 'TASK_CHANGED',
     channel: taskChannel,
-    payload: { id: 'string', state: 'string' } satisfies Shape<TaskChangeNotice>,
+    payload: { id: 'string', state: 'string', progress: 'string|null' } satisfies Shape<TaskChangeNotice>,
   },
   /** Published by row-cache-schedule.lua and row-cache-store.lua; the id is the row id. */
   rowCacheUpdated: {

@@ -13,6 +13,11 @@ interface TaskContext {
   /** Aborted when the run times out, its lease is lost or the worker shuts down: stop soon. */
   signal: AbortSignal;
   logger: Logger;
+  /**
+   * Reports progress (any JSON up to 4 KB: a percentage, a step): stored on the task and told to
+   * taskChanged subscribers. Resolves once written; reports made meanwhile are coalesced.
+   */
+  progress(value: unknown): Promise<void>;
 }
 
 /** Returns the result (anything JSON can hold) or throws to fail the run. */

@@ -34,6 +34,8 @@ interface Run {
 }
 
 const MAX_ERROR_LENGTH = 4000;
+/** Largest progress report, as JSON in UTF-8 bytes: it is a notice, not a result. */
+export const MAX_PROGRESS_BYTES = 4096;
 
 export class TaskWorker {
   private readonly running = new Map<string, Run>();
@@ -163,15 +165,17 @@ export class TaskWorker {
       return { kind: 'FAILED', error: `no handler for task name "${task.name}" in this worker`, retry: false };
     let timer: NodeJS.Timeout | undefined;
     let result: unknown;
+    const timeoutMs = task.timeoutMs ?? this.options.runTimeoutMs;
+    const progress = this.progressReporter(task, controller.signal);
     try {
       const args: unknown = task.args === undefined ? null : JSON.parse(task.args);
       const timedOut = new Promise<never>((_, reject) => {
         timer = setTimeout(() => {
-          const error = new Error(`the run took longer than ${this.options.runTimeoutMs} ms`);
+          const error = new Error(`the run took longer than ${timeoutMs} ms`);
           // Fail the run first: a handler that returns as soon as it is aborted must not win.
           reject(error);
           controller.abort(error);
-        }, this.options.runTimeoutMs);
+        }, timeoutMs);
       });
       const context = {
         id: task.id,
@@ -179,8 +183,10 @@ export class TaskWorker {
         attempt: task.attempt,
         signal: controller.signal,
         logger: this.log.child({ task: task.id }),
+        progress: progress.report,
       };
       result = await Promise.race([Promise.resolve(handler(args, context)), timedOut]);
+      await progress.flush();
     } catch (error) {
       return { kind: 'FAILED', error: describeThrown(error), retry: true };
     } finally {
@@ -207,6 +213,51 @@ export class TaskWorker {
       return { kind: 'FAILED', error: `the result may be nested at most ${JSON_MAX_DEPTH} deep`, retry: false };
     }
     return { kind: 'COMPLETED', result: json };
+  }
+
+  /**
+   * The run's progress(value): records the value and tells the task's subscribers. Reports made
+   * while one is being written are coalesced: only the latest is written next, so a handler that
+   * reports in a tight loop costs one write at a time. A value that is not JSON, or too large,
+   * throws at once (the handler's mistake); a report that cannot be written is logged, never fails
+   * the run.
+   */
+  private progressReporter(
+    task: TakenTask,
+    signal: AbortSignal,
+  ): { report: (value: unknown) => Promise<void>; flush: () => Promise<void> } {
+    let writing: Promise<void> | undefined;
+    let pending: string | undefined;
+    const write = async (): Promise<void> => {
+      while (pending !== undefined && !signal.aborted) {
+        const json = pending;
+        pending = undefined;
+        try {
+          await this.options.repository.progress(this.options.queue, task, json);
+        } catch (error) {
+          this.log.warn({ err: (error as Error).message, task: task.id }, 'cannot record progress');
+        }
+      }
+      writing = undefined;
+    };
+    const report = (value: unknown): Promise<void> => {
+      const json = JSON.stringify(value ?? null) as string | undefined;
+      if (
+        json === undefined ||
+        Buffer.byteLength(json) > MAX_PROGRESS_BYTES ||
+        nestedDeeperThan(JSON.parse(json), JSON_MAX_DEPTH)
+      ) {
+        throw new Error(
+          `progress must be JSON of at most ${MAX_PROGRESS_BYTES} bytes, nested at most ${JSON_MAX_DEPTH} deep`,
+        );
+      }
+      pending = json;
+      writing ??= write();
+      return writing;
+    };
+    // The run's end waits for the report being written, so that the last one is recorded before
+    // the outcome (a report after it is refused: the run is no longer ACTIVE).
+    return { report, flush: () => writing ?? Promise.resolve() };
   }
 
   /** The heartbeat: renews every lease held; a run whose lease was lost is told to stop. */

@@ -132,6 +132,11 @@ describe('enqueueing and reading tasks', () => {
       createdAt: expect.any(Number),
       startedAt: null,
       finishedAt: null,
+      progress: null,
+      backoffMs: null,
+      backoff: 'EXPONENTIAL',
+      timeoutMs: null,
+      retries: 0,
     });
     // Unix seconds by Redis's clock, which is this machine's here.
     expect(Math.abs(first.createdAt - Date.now() / 1000)).toBeLessThan(60);
@@ -599,9 +604,9 @@ describe('taskChanged', () => {
     await cancel('n:1');
     const events = await subscription.take(3, 10_000);
     expect(events.map((event) => event.data?.taskChanged)).toEqual([
-      { id: 'n:1', state: 'WAITING' },
-      { id: 'n:1', state: 'DELAYED' },
-      { id: 'n:1', state: 'CANCELLED' },
+      { id: 'n:1', state: 'WAITING', progress: null },
+      { id: 'n:1', state: 'DELAYED', progress: null },
+      { id: 'n:1', state: 'CANCELLED', progress: null },
     ]);
     // The task read after the last notice agrees with it.
     expect((await readTask('n:1'))!.state).toBe('CANCELLED');

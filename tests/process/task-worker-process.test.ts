@@ -78,6 +78,7 @@ const stats = (): Promise<QueueStats> => tasks.stats('jobs');
 const statsWith = (
   counts: Partial<Omit<QueueStats, 'waiting'>> & { waiting?: Partial<QueueStats['waiting']> },
 ): QueueStats => ({
+  paused: false,
   delayed: 0,
   active: 0,
   completed: 0,

@@ -73,9 +73,14 @@ describe('Lua scripts', () => {
       'task-cancel',
       'task-enqueue',
       'task-extend',
+      'task-list',
       'task-next',
+      'task-pause',
+      'task-progress',
       'task-promote',
+      'task-remove',
       'task-reschedule',
+      'task-retry',
     ]);
   });
 

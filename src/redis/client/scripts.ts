@@ -59,9 +59,14 @@ export type ScriptName =
   | 'task-cancel'
   | 'task-enqueue'
   | 'task-extend'
+  | 'task-list'
   | 'task-next'
+  | 'task-pause'
+  | 'task-progress'
   | 'task-promote'
-  | 'task-reschedule';
+  | 'task-remove'
+  | 'task-reschedule'
+  | 'task-retry';
 
 /** Arguments may be bytes: log chunks are stored as sent, whatever their encoding. */
 export type ScriptArg = string | number | Buffer;
@@ -139,6 +144,7 @@ export const READ_ONLY_SCRIPTS: ReadonlySet<ScriptName> = new Set([
   'lease-state',
   'market-page',
   'row-cache-list',
+  'task-list',
 ]);
 
 export async function runScript(
@@ -247,6 +253,8 @@ const SCRIPT_ERRORS: Record<string, (message: string) => AppError> = {
     conflict(message || 'idempotencyKey was used for a different task', 'idempotencyKey'),
   E_QUEUE_FULL: (message) => conflict(message || 'the queue is full', 'queue'),
   E_TASK_STARTED: (message) => conflict(message || 'the task has started', 'id'),
+  E_TASK_NOT_FAILED: (message) => conflict(message || 'only a FAILED task can be retried', 'id'),
+  E_TASK_NOT_FINISHED: (message) => conflict(message || 'the task has not finished', 'id'),
   E_ITEM_EXISTS: (message) => conflict(message || 'an item with this id exists already', 'itemId'),
   E_INVENTORY_FULL: (message) => conflict(`the inventory is full (${message})`, 'userId'),
   E_FUNDS_CAP: (message) => conflict(`the balance would exceed MARKET_MAX_FUNDS (${message})`, 'amount'),

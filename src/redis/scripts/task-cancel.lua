@@ -25,5 +25,5 @@ redis.call('ZADD', KEYS[9], now, number)
 redis.call('HINCRBY', KEYS[10], 'CANCELLED', 1)
 -- The channel carries the tag of the queue's keys (keys.ts, queueKeys().changed).
 redis.call(NOTIFY, 'TASK_CHANGED:' .. string.match(KEYS[1], '{[^}]*}') .. ':' .. number,
-  cjson.encode({ id = ARGV[1] .. ':' .. number, state = 'CANCELLED' }))
+  cjson.encode({ id = ARGV[1] .. ':' .. number, state = 'CANCELLED', progress = cjson.null }))
 return 1

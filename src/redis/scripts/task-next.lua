@@ -16,6 +16,7 @@
 -- KEYS[5]  active (zset number -> lease end, unix ms)   KEYS[11] the workers' wake-up list
 -- KEYS[6]  delayed (zset number -> due, unix ms)
 -- KEYS[12..17] waiting lists: due HIGH, ready HIGH, due NORMAL, ready NORMAL, due LOW, ready LOW
+-- KEYS[18] progress (hash)   KEYS[19] the paused flag: while it exists nothing is taken
 -- ARGV[1]  the queue's name (for notifications)
 -- ARGV[2]  number of the task whose run ended, '' for none   ARGV[3]  that run (attempts when taken)
 -- ARGV[4]  COMPLETED, FAILED (may run again) or FAILED_FOR_GOOD
@@ -30,7 +31,15 @@ local queue = ARGV[1]
 local function announce(number, state)
   -- The channel carries the tag of the queue's keys (keys.ts, queueKeys().changed).
   redis.call(NOTIFY, 'TASK_CHANGED:' .. string.match(KEYS[1], '{[^}]*}') .. ':' .. number,
-    cjson.encode({ id = queue .. ':' .. number, state = state }))
+    cjson.encode({ id = queue .. ':' .. number, state = state, progress = cjson.null }))
+end
+
+-- The wait before a failed task's next run: its own first backoff or the queue's, doubled per run
+-- unless it is FIXED, never above the queue's longest. Mirrored in task-promote.lua.
+local function backoff(record, first, longest)
+  local wait = record.backoffMs or first
+  if record.backoff ~= 'FIXED' then wait = wait * 2 ^ (record.attempts - 1) end
+  return math.min(wait, longest)
 end
 
 local function forgetOldest(count)
@@ -42,6 +51,7 @@ local function forgetOldest(count)
       if key then redis.call('HDEL', KEYS[9], key) end
     end
     for hash = 1, 4 do redis.call('HDEL', KEYS[hash], oldest[i]) end
+    redis.call('HDEL', KEYS[18], oldest[i])
   end
 end
 
@@ -58,7 +68,7 @@ local function settle(number, run, outcome, detail)
     redis.call('HSET', KEYS[4], number, detail)
     if outcome == 'FAILED' and record.attempts < record.maxAttempts then
       record.state = 'DELAYED'
-      record.runAt = now + math.min(tonumber(ARGV[6]) * 2 ^ (record.attempts - 1), tonumber(ARGV[7]))
+      record.runAt = now + backoff(record, tonumber(ARGV[6]), tonumber(ARGV[7]))
       local first = redis.call('ZRANGE', KEYS[6], 0, 0, 'WITHSCORES')
       redis.call('ZADD', KEYS[6], record.runAt, number)
       if (first[2] == nil or tonumber(first[2]) > record.runAt) and redis.call('LLEN', KEYS[10]) == 0 then
@@ -84,6 +94,8 @@ local reply = { '' }
 if ARGV[2] ~= '' then reply[1] = settle(ARGV[2], tonumber(ARGV[3]), ARGV[4], ARGV[5]) end
 
 local wanted, lease = tonumber(ARGV[9]), tonumber(ARGV[10])
+-- A paused queue still settles runs; it only stops handing out tasks (pauseQueue).
+if redis.call('EXISTS', KEYS[19]) == 1 then wanted = 0 end
 local taken, list = 0, 12
 while taken < wanted and list <= 17 do
   local number = redis.call('LPOP', KEYS[list])

@@ -7,6 +7,7 @@
 -- KEYS[2]  delayed (zset)                  KEYS[10] the workers' wake-up list
 -- KEYS[3]  active (zset)                   KEYS[11] errors   KEYS[12] finished (zset)
 -- KEYS[13] counts (hash)   KEYS[14] idempotency keys   KEYS[15] arguments   KEYS[16] results
+-- KEYS[17] progress (hash)
 -- ARGV[1]  the queue's name   ARGV[2]  most tasks moved per kind   ARGV[3]  first backoff in ms
 -- ARGV[4]  longest backoff in ms   ARGV[5]  finished tasks to remember
 -- Returns {tasks moved, leases expired, ms until the next due time or lease end (-1: none),
@@ -18,7 +19,7 @@ local dueList = { HIGH = 4, NORMAL = 6, LOW = 8 }
 local function announce(number, state)
   -- The channel carries the tag of the queue's keys (keys.ts, queueKeys().changed).
   redis.call(NOTIFY, 'TASK_CHANGED:' .. string.match(KEYS[1], '{[^}]*}') .. ':' .. number,
-    cjson.encode({ id = queue .. ':' .. number, state = state }))
+    cjson.encode({ id = queue .. ':' .. number, state = state, progress = cjson.null }))
 end
 
 local moved = 0
@@ -45,7 +46,10 @@ for _, number in ipairs(redis.call('ZRANGEBYSCORE', KEYS[3], '-inf', now, 'LIMIT
     redis.call('HSET', KEYS[11], number, 'the worker stopped answering: its lease ran out')
     if record.attempts < record.maxAttempts then
       record.state = 'DELAYED'
-      record.runAt = now + math.min(tonumber(ARGV[3]) * 2 ^ (record.attempts - 1), tonumber(ARGV[4]))
+      -- As task-next.lua's backoff(): the task's own first backoff or the queue's, doubled unless FIXED.
+      local wait = record.backoffMs or tonumber(ARGV[3])
+      if record.backoff ~= 'FIXED' then wait = wait * 2 ^ (record.attempts - 1) end
+      record.runAt = now + math.min(wait, tonumber(ARGV[4]))
       redis.call('ZADD', KEYS[2], record.runAt, number)
     else
       record.state = 'FAILED'
@@ -74,6 +78,7 @@ if excess > 0 then
     redis.call('HDEL', KEYS[11], number)
     redis.call('HDEL', KEYS[15], number)
     redis.call('HDEL', KEYS[16], number)
+    redis.call('HDEL', KEYS[17], number)
   end
 end
 

@@ -36,5 +36,5 @@ local encoded = cjson.encode(record)
 redis.call('HSET', KEYS[1], number, encoded)
 -- The channel carries the tag of the queue's keys (keys.ts, queueKeys().changed).
 redis.call(NOTIFY, 'TASK_CHANGED:' .. string.match(KEYS[1], '{[^}]*}') .. ':' .. number,
-  cjson.encode({ id = ARGV[1] .. ':' .. number, state = record.state }))
+  cjson.encode({ id = ARGV[1] .. ':' .. number, state = record.state, progress = cjson.null }))
 return encoded
