@@ -257,7 +257,12 @@ describe('loadConfig', () => {
       runTimeoutMs: 300_000,
       history: 10_000,
       maxTasksPerQueue: 1_000_000,
+      maxBatch: 1000,
     });
+    expect(loadConfig({ TASK_MAX_BATCH: '50' }).tasks.maxBatch).toBe(50);
+    expect(problems({ TASK_MAX_BATCH: '0' })).toEqual([
+      expect.stringMatching(/^TASK_MAX_BATCH must be an integer from 1 to 10000/),
+    ]);
     expect(loadConfig({}).worker).toEqual({ queues: [], concurrency: 4, handlersModule: undefined, inApi: false });
     const set = loadConfig({
       WORKER_QUEUES: ' email, reports ,email',
