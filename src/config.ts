@@ -69,6 +69,8 @@ export interface TaskConfig extends TaskSettings {
   visibilityMs: number;
   /** Longest one run of a handler may take before it is stopped and counted as failed. */
   runTimeoutMs: number;
+  /** Most repeating-task schedules one queue may hold. */
+  maxSchedules: number;
 }
 
 export interface WorkerConfig {
@@ -470,6 +472,7 @@ export function loadConfig(env: Env = process.env): Config {
       runTimeoutMs: reader.int('TASK_RUN_TIMEOUT_MS', 300_000, 100, 86_400_000),
       history: reader.int('TASK_HISTORY', 10_000, 1, 1_000_000),
       maxTasksPerQueue: reader.int('TASK_MAX_PER_QUEUE', 1_000_000, 10, 100_000_000),
+      maxSchedules: reader.int('TASK_MAX_SCHEDULES', 1000, 1, 100_000),
     },
     worker: {
       queues: readQueues(reader),

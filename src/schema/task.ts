@@ -6,7 +6,7 @@ import { TASK_STATES, type TaskState as State } from '../redis/task';
 import { NAME_RULE } from '../common/validation';
 import { enumOf } from './enums';
 
-const TaskPriority = enumOf(TASK_PRIORITIES);
+export const TaskPriority = enumOf(TASK_PRIORITIES);
 const TaskState = enumOf(TASK_STATES);
 
 registerEnumType(TaskPriority, { name: 'TaskPriority', description: 'Workers take HIGH before NORMAL before LOW.' });

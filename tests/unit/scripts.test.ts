@@ -76,6 +76,10 @@ describe('Lua scripts', () => {
       'task-next',
       'task-promote',
       'task-reschedule',
+      'task-schedule-due',
+      'task-schedule-remove',
+      'task-schedule-set',
+      'task-schedule-tick',
     ]);
   });
 

@@ -61,7 +61,11 @@ export type ScriptName =
   | 'task-extend'
   | 'task-next'
   | 'task-promote'
-  | 'task-reschedule';
+  | 'task-reschedule'
+  | 'task-schedule-due'
+  | 'task-schedule-remove'
+  | 'task-schedule-set'
+  | 'task-schedule-tick';
 
 /** Arguments may be bytes: log chunks are stored as sent, whatever their encoding. */
 export type ScriptArg = string | number | Buffer;
@@ -139,6 +143,7 @@ export const READ_ONLY_SCRIPTS: ReadonlySet<ScriptName> = new Set([
   'lease-state',
   'market-page',
   'row-cache-list',
+  'task-schedule-due',
 ]);
 
 export async function runScript(
@@ -247,6 +252,7 @@ const SCRIPT_ERRORS: Record<string, (message: string) => AppError> = {
     conflict(message || 'idempotencyKey was used for a different task', 'idempotencyKey'),
   E_QUEUE_FULL: (message) => conflict(message || 'the queue is full', 'queue'),
   E_TASK_STARTED: (message) => conflict(message || 'the task has started', 'id'),
+  E_TOO_MANY_SCHEDULES: (message) => conflict(message || 'the queue has too many schedules', 'name'),
   E_ITEM_EXISTS: (message) => conflict(message || 'an item with this id exists already', 'itemId'),
   E_INVENTORY_FULL: (message) => conflict(`the inventory is full (${message})`, 'userId'),
   E_FUNDS_CAP: (message) => conflict(`the balance would exceed MARKET_MAX_FUNDS (${message})`, 'amount'),
