@@ -58,8 +58,7 @@ export interface DueSchedule {
 }
 
 export type TickResult =
-  | { status: 'ENQUEUED'; taskId: string; now: number }
-  | { status: 'FULL' | 'EARLY' | 'STALE'; now: number };
+  { status: 'ENQUEUED'; taskId: string; now: number } | { status: 'FULL' | 'EARLY' | 'STALE'; now: number };
 
 /** Ticks folded into one run are counted one by one up to this many per missed window (cron). */
 const MAX_COUNTED_MISSES = 1000;
@@ -230,16 +229,7 @@ export class TaskScheduleRepository {
     const [status, number, now] = (await runScript(
       this.redis,
       'task-schedule-tick',
-      [
-        keys.schedules,
-        keys.scheduleNext,
-        keys.scheduleRuns,
-        keys.seq,
-        keys.meta,
-        keys.args,
-        ready,
-        keys.workerWake,
-      ],
+      [keys.schedules, keys.scheduleNext, keys.scheduleRuns, keys.seq, keys.meta, keys.args, ready, keys.workerWake],
       [
         schedule.name,
         schedule.tick,

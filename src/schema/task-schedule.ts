@@ -49,7 +49,8 @@ export class TaskSchedule {
   lastTaskId?: string | null;
 
   @Field(() => Int, {
-    description: 'Runs it did not enqueue: the queue was full, or they came while no scheduler ran (one task stood for them).',
+    description:
+      'Runs it did not enqueue: the queue was full, or they came while no scheduler ran (one task stood for them).',
   })
   missedRuns!: number;
 }
