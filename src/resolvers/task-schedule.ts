@@ -85,8 +85,10 @@ function timing(args: UpsertTaskScheduleArgs): Pick<ScheduleDefinition, 'everySe
 function validTimezone(value: string): string {
   if (value.length > 64) throw badInput('timezone must be at most 64 characters', 'timezone');
   try {
-    // Throws a RangeError for a zone the runtime does not know; gives the zone's canonical name.
-    return new Intl.DateTimeFormat('en-US', { timeZone: value }).resolvedOptions().timeZone;
+    // Throws a RangeError for a zone the runtime does not know. The name is kept as given: the
+    // runtime's canonical name may be an older one (Asia/Calcutta for Asia/Kolkata).
+    new Intl.DateTimeFormat('en-US', { timeZone: value });
+    return value;
   } catch {
     throw badInput('timezone must be an IANA time zone such as Europe/Paris or UTC', 'timezone');
   }
