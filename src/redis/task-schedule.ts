@@ -70,7 +70,7 @@ interface StoredRuns {
 }
 
 /** Stored with its fields in one order, so that the same definition is always the same text. */
-export function encodeDefinition(definition: ScheduleDefinition): string {
+function encodeDefinition(definition: ScheduleDefinition): string {
   const { task, priority, args, everySeconds, cron, timezone } = definition;
   return JSON.stringify({ task, priority, args, everySeconds, cron, timezone });
 }
@@ -87,7 +87,7 @@ function cronAfter(definition: ScheduleDefinition, seed: string, from: number) {
 }
 
 /** The first tick strictly after `from`. Every-N ticks fall on multiples of N seconds since 1970. */
-export function tickAfter(definition: ScheduleDefinition, queue: string, name: string, from: number): number {
+function tickAfter(definition: ScheduleDefinition, queue: string, name: string, from: number): number {
   if (definition.everySeconds !== undefined) {
     const period = definition.everySeconds * 1000;
     return Math.floor(from / period) * period + period;
@@ -217,7 +217,12 @@ export class TaskScheduleRepository {
     const due: DueSchedule[] = [];
     for (let i = 0; i < rest.length; i += 3) {
       const json = String(rest[i + 2]);
-      due.push({ name: String(rest[i]), tick: Number(rest[i + 1]), definition: JSON.parse(json), json });
+      due.push({
+        name: String(rest[i]),
+        tick: Number(rest[i + 1]),
+        definition: JSON.parse(json) as ScheduleDefinition,
+        json,
+      });
     }
     return { now, nextAt, due };
   }
