@@ -71,6 +71,8 @@ export interface TaskConfig extends TaskSettings {
   runTimeoutMs: number;
   /** Most tasks one enqueueTasks call may hold (the request's size is bounded by BODY_LIMIT_BYTES too). */
   maxBatch: number;
+  /** Most repeating-task schedules one queue may hold. */
+  maxSchedules: number;
 }
 
 export interface WorkerConfig {
@@ -473,6 +475,7 @@ export function loadConfig(env: Env = process.env): Config {
       history: reader.int('TASK_HISTORY', 10_000, 1, 1_000_000),
       maxTasksPerQueue: reader.int('TASK_MAX_PER_QUEUE', 1_000_000, 10, 100_000_000),
       maxBatch: reader.int('TASK_MAX_BATCH', 1000, 1, 10_000),
+      maxSchedules: reader.int('TASK_MAX_SCHEDULES', 1000, 1, 100_000),
     },
     worker: {
       queues: readQueues(reader),

@@ -7,6 +7,8 @@ import { closeRedis, connectRedis } from './redis/client/connection';
 import { TaskRepository } from './redis/task';
 import { loadHandlers } from './workers/task-handlers';
 import { startTaskRunner } from './workers/task-runner';
+import { TaskScheduleRepository } from './redis/task-schedule';
+import { TaskScheduler } from './workers/task-scheduler';
 import { LocationRepository } from './redis/location/repository';
 import { LocationAggregator } from './workers/location-aggregator';
 import { lazyLocator } from './geo/ip-locator';
@@ -66,6 +68,15 @@ async function main(): Promise<void> {
           logger,
         })
       : undefined;
+    // Repeating tasks are enqueued wherever their queue's pollers run.
+    const scheduler = runsTasks
+      ? new TaskScheduler({
+          queues: config.worker.queues,
+          repository: new TaskScheduleRepository(commands, config.tasks),
+          logger,
+        })
+      : undefined;
+    scheduler?.start();
     const aggregator = config.location.aggregate
       ? new LocationAggregator({
           repository: new LocationRepository(commands, config.location),
@@ -82,7 +93,7 @@ async function main(): Promise<void> {
         if (stopping) process.exit(1);
         stopping = true;
         logger.info({ signal }, 'stopping: finishing the tasks in hand');
-        Promise.all([runner?.stop(config.shutdownTimeoutMs), aggregator?.stop()])
+        Promise.all([runner?.stop(config.shutdownTimeoutMs), scheduler?.stop(), aggregator?.stop()])
           .then(() => closeRedis(commands))
           .then(
             () => process.exit(0),

@@ -29,6 +29,7 @@ import { MarketRepository } from '../redis/market/repository';
 import { createMarketStrategy } from '../redis/market/strategies';
 import { RowCacheRepository } from '../redis/row-cache';
 import { TaskRepository } from '../redis/task';
+import { TaskScheduleRepository } from '../redis/task-schedule';
 import { LocationRepository } from '../redis/location/repository';
 import { lazyLocator } from '../geo/ip-locator';
 import { LocationResolver } from '../resolvers/location';
@@ -45,6 +46,7 @@ import { MarketResolver } from '../resolvers/market';
 import { RowCacheResolver } from '../resolvers/row-cache';
 import { SemaphoreResolver } from '../resolvers/leases/semaphore';
 import { TaskResolver } from '../resolvers/task';
+import { TaskScheduleResolver } from '../resolvers/task-schedule';
 import { buildAppSchema } from './schema';
 import { createRedisPubSub } from '../schema/pubsub';
 import { channels, TOPICS } from '../schema/topics';
@@ -53,6 +55,7 @@ import { CounterCleanupWorker } from '../workers/counter-cleanup';
 import { RowCacheRefresher } from '../workers/row-cache-refresher';
 import { loadHandlers } from '../workers/task-handlers';
 import { startTaskRunner } from '../workers/task-runner';
+import { TaskScheduler } from '../workers/task-scheduler';
 
 const COMMAND_TIMEOUT_MS = 5000;
 
@@ -126,6 +129,7 @@ export async function buildParts(config: Config, logger: Logger, teardown: Teard
   const inbox = new InboxNotifier(pubSub, !isCluster(commands));
   const chats = new ChatRepository(commands, config.messaging);
   const tasks = new TaskRepository(commands, config.tasks);
+  const taskSchedules = new TaskScheduleRepository(commands, config.tasks);
   const marketStrategy = createMarketStrategy(config.market, {
     redis,
     commands,
@@ -152,6 +156,7 @@ export async function buildParts(config: Config, logger: Logger, teardown: Teard
       new ContactsResolver(new ContactsRepository(commands, config.autocomplete), config.autocomplete),
       new GuildResolver(new GuildRepository(commands, config.autocomplete), config.autocomplete),
       new TaskResolver(tasks, config.tasks),
+      new TaskScheduleResolver(taskSchedules, config.tasks),
       new MarketResolver(new MarketRepository(commands, marketStrategy, config.market), config.market),
       new RowCacheResolver(rowCache, config.rowCache),
       new LocationResolver(locations, config.location, locator),
@@ -184,6 +189,10 @@ export async function buildParts(config: Config, logger: Logger, teardown: Teard
       logger,
     });
     teardown.add(() => runner.stop(config.shutdownTimeoutMs / 2));
+    // Repeating tasks are enqueued wherever their queue's pollers run.
+    const scheduler = new TaskScheduler({ queues: config.worker.queues, repository: taskSchedules, logger });
+    scheduler.start();
+    teardown.add(() => scheduler.stop());
   }
 
   return { schema, verifier, usesDevelopmentSecret, commands, embeddedRedis, rowSource, stopWaiting, locations };

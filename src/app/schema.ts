@@ -14,6 +14,7 @@ import { MarketResolver } from '../resolvers/market';
 import { RowCacheResolver } from '../resolvers/row-cache';
 import { SemaphoreResolver } from '../resolvers/leases/semaphore';
 import { TaskResolver } from '../resolvers/task';
+import { TaskScheduleResolver } from '../resolvers/task-schedule';
 import { LocationResolver } from '../resolvers/location';
 import { authChecker } from '../schema/context';
 
@@ -28,6 +29,7 @@ export const RESOLVERS = [
   ContactsResolver,
   GuildResolver,
   TaskResolver,
+  TaskScheduleResolver,
   MarketResolver,
   RowCacheResolver,
   LocationResolver,

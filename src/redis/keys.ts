@@ -197,6 +197,12 @@ export function queueKeys(queue: string) {
     pollerWake: `${base}wake:poller`,
     /** pub/sub channel of one task's changes (the scripts build the same name from their first key's tag). */
     changed: (number: string | number): string => `TASK_CHANGED:${tag}:${number}`,
+    /** hash from schedule name to its definition (JSON: task, priority, args, everySeconds or cron, timezone). */
+    schedules: `${base}schedules`,
+    /** zset from schedule name to its next run (unix ms): the tick the scheduler expects. */
+    scheduleNext: `${base}schedule-next`,
+    /** hash from schedule name to what its runs did (JSON: lastRunAt, lastTask, missed). */
+    scheduleRuns: `${base}schedule-runs`,
   };
 }
 

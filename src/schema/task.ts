@@ -6,7 +6,7 @@ import { BACKOFF_KINDS, TASK_STATES, type BackoffKind, type TaskState as State }
 import { NAME_RULE } from '../common/validation';
 import { enumOf } from './enums';
 
-const TaskPriority = enumOf(TASK_PRIORITIES);
+export const TaskPriority = enumOf(TASK_PRIORITIES);
 const TaskState = enumOf(TASK_STATES);
 const TaskBackoff = enumOf(BACKOFF_KINDS);
 export const TASK_ORDERS = ['OLDEST_FIRST', 'NEWEST_FIRST'] as const;

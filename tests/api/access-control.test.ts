@@ -77,6 +77,7 @@ const RULES: Record<string, [Role, string]> = {
   'Mutation.releaseSemaphore': ['service', 'whoever holds the lease id'],
   'Mutation.removeChatMember': ['signed-in', 'chat owners; service callers any chat'],
   'Mutation.removeRecentContact': ['signed-in', "the caller's own list"],
+  'Mutation.removeTaskSchedule': ['service', 'any service caller'],
   'Mutation.rescheduleTask': ['service', 'any service caller'],
   'Mutation.scheduleRowCache': ['service', 'any service caller'],
   'Mutation.sendDirectMessage': ['signed-in', 'anyone, to anyone'],
@@ -85,6 +86,7 @@ const RULES: Record<string, [Role, string]> = {
   'Mutation.setChatRetention': ['signed-in', 'chat owners; service callers any chat'],
   'Mutation.setTyping': ['signed-in', 'chat members'],
   'Mutation.updateCounter': ['service', 'any service caller'],
+  'Mutation.upsertTaskSchedule': ['service', 'any service caller'],
   'Query.cachedRow': ['signed-in', 'anyone (public shop data)'],
   'Query.chat': ['signed-in', 'chat members (null to others)'],
   'Query.chatDevices': ['signed-in', "the caller's own devices"],
@@ -111,6 +113,7 @@ const RULES: Record<string, [Role, string]> = {
   'Query.rowCacheSchedule': ['service', 'any service caller'],
   'Query.semaphore': ['service', 'any service caller'],
   'Query.task': ['service', 'any service caller'],
+  'Query.taskSchedules': ['service', 'any service caller'],
   'Query.topCities': ['signed-in', 'anyone'],
   'Query.topCountries': ['signed-in', 'anyone'],
   'Query.topRegions': ['signed-in', 'anyone'],
@@ -327,6 +330,7 @@ describe('every root field', () => {
     await seed('mutation { scheduleRowCache(rowId: "1", delaySeconds: 600) }');
     await seed('mutation { updateCounter(name: "x") }');
     await seed('mutation { grantFunds(userId: "1", amount: 5) }');
+    await seed('mutation { upsertTaskSchedule(queue: "x", name: "x", task: "x", everySeconds: 3600) { name } }');
     const given: Record<string, string> = {
       'task.id': JSON.stringify(task.id),
       'cancelTask.id': JSON.stringify(task.id),
@@ -338,7 +342,7 @@ describe('every root field', () => {
       'refreshSemaphore.id': JSON.stringify(lease.id),
     };
     const serviceOnly = fields.filter((field) => RULES[field.key]?.[0] === 'service');
-    expect(serviceOnly.length).toBe(26);
+    expect(serviceOnly.length).toBe(29);
 
     const before = await snapshot();
     const socket = fixture.connect(api.tokens.user);

@@ -258,6 +258,7 @@ describe('loadConfig', () => {
       history: 10_000,
       maxTasksPerQueue: 1_000_000,
       maxBatch: 1000,
+      maxSchedules: 1000,
     });
     expect(loadConfig({ TASK_MAX_BATCH: '50' }).tasks.maxBatch).toBe(50);
     expect(problems({ TASK_MAX_BATCH: '0' })).toEqual([
@@ -285,6 +286,10 @@ describe('loadConfig', () => {
       expect.stringMatching(/^TASK_VISIBILITY_TIMEOUT_MS must be an integer from 1000/),
       expect.stringMatching(/^WORKER_QUEUES must be a comma-separated list/),
       expect.stringMatching(/^WORKER_CONCURRENCY must be an integer from 1 to 256/),
+    ]);
+    expect(loadConfig({ TASK_MAX_SCHEDULES: '3' }).tasks.maxSchedules).toBe(3);
+    expect(problems({ TASK_MAX_SCHEDULES: '0' })).toEqual([
+      expect.stringMatching(/^TASK_MAX_SCHEDULES must be an integer from 1 to 100000/),
     ]);
   });
 

@@ -81,6 +81,10 @@ describe('Lua scripts', () => {
       'task-remove',
       'task-reschedule',
       'task-retry',
+      'task-schedule-due',
+      'task-schedule-remove',
+      'task-schedule-set',
+      'task-schedule-tick',
     ]);
   });
 

@@ -66,7 +66,11 @@ export type ScriptName =
   | 'task-promote'
   | 'task-remove'
   | 'task-reschedule'
-  | 'task-retry';
+  | 'task-retry'
+  | 'task-schedule-due'
+  | 'task-schedule-remove'
+  | 'task-schedule-set'
+  | 'task-schedule-tick';
 
 /** Arguments may be bytes: log chunks are stored as sent, whatever their encoding. */
 export type ScriptArg = string | number | Buffer;
@@ -145,6 +149,7 @@ export const READ_ONLY_SCRIPTS: ReadonlySet<ScriptName> = new Set([
   'market-page',
   'row-cache-list',
   'task-list',
+  'task-schedule-due',
 ]);
 
 export async function runScript(
@@ -255,6 +260,7 @@ const SCRIPT_ERRORS: Record<string, (message: string) => AppError> = {
   E_TASK_STARTED: (message) => conflict(message || 'the task has started', 'id'),
   E_TASK_NOT_FAILED: (message) => conflict(message || 'only a FAILED task can be retried', 'id'),
   E_TASK_NOT_FINISHED: (message) => conflict(message || 'the task has not finished', 'id'),
+  E_TOO_MANY_SCHEDULES: (message) => conflict(message || 'the queue has too many schedules', 'name'),
   E_ITEM_EXISTS: (message) => conflict(message || 'an item with this id exists already', 'itemId'),
   E_INVENTORY_FULL: (message) => conflict(`the inventory is full (${message})`, 'userId'),
   E_FUNDS_CAP: (message) => conflict(`the balance would exceed MARKET_MAX_FUNDS (${message})`, 'amount'),
