@@ -50,7 +50,15 @@ export interface RowCacheSettings {
   dbTimeoutMs?: number;
   /** How long a claimed row waits for its store before it is due again; default claimLeaseMs(dbTimeoutMs). */
   claimLeaseMs?: number;
+  /**
+   * How far ahead a claim takes rows with the due ones (never more than a quarter of a row's
+   * delay early), so rows due a few ms apart share one query; default GATHER_MS.
+   */
+  gatherMs?: number;
 }
+
+/** Covers rows scheduled one request at a time (a few ms each) on a busy machine. */
+const GATHER_MS = 100;
 
 /**
  * How long a claim holds a row (if its delay is longer): several database timeouts, so a read
@@ -129,7 +137,10 @@ export class RowCacheRepository {
 
   // --- for the refresher ---------------------------------------------------------------------
 
-  /** Takes up to `count` due rows, each due again after its delay or the claim lease, whichever is sooner. */
+  /**
+   * Takes up to `count` due rows, and those due within `gatherMs` with them, each due again after
+   * its delay or the claim lease, whichever is sooner.
+   */
   async claim(count: number): Promise<ClaimedRows> {
     const keys = this.keys;
     const lease = this.settings.claimLeaseMs ?? claimLeaseMs(this.settings.dbTimeoutMs);
@@ -137,7 +148,7 @@ export class RowCacheRepository {
       this.redis,
       'row-cache-claim',
       [keys.schedule, keys.delay, keys.ids, keys.claims],
-      [count, lease],
+      [count, lease, this.settings.gatherMs ?? GATHER_MS],
     )) as [number, ...(string | number)[]];
     const rows: RowClaim[] = [];
     for (let i = 0; i < flat.length; i += 2) rows.push({ rowId: String(flat[i]), token: Number(flat[i + 1]) });
