@@ -107,6 +107,16 @@ export class RowCacheRepository {
     return (await this.redis.get(this.keys.row(rowId))) ?? undefined;
   }
 
+  /**
+   * The cached copies of several rows, in the order asked (undefined where there is none): one
+   * MGET, as every copy of a table shares the table's slot.
+   */
+  async cachedMany(rowIds: readonly string[]): Promise<(string | undefined)[]> {
+    if (rowIds.length === 0) return [];
+    const copies = await this.redis.mget(...rowIds.map((rowId) => this.keys.row(rowId)));
+    return copies.map((copy) => copy ?? undefined);
+  }
+
   /** Scheduled rows in byte order of their ids, after `after`. */
   async list(after: string | undefined, first: number): Promise<ScheduledRow[]> {
     const keys = this.keys;
