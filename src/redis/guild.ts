@@ -25,7 +25,7 @@ function nameOfEntry(entry: string): string {
 }
 
 /** A guild the user is in, with its size. */
-export interface GuildSummary {
+interface GuildSummary {
   name: string;
   memberCount: number;
 }

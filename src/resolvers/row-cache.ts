@@ -72,7 +72,7 @@ export class RowCacheResolver {
     }
     const ids = rowIds.map((rowId) => validKey(rowId, 'rowIds'));
     const copies = await this.rows.cachedMany(ids);
-    return copies.map((json) => (json === undefined ? null : JSON.parse(json)));
+    return copies.map((json): unknown => (json === undefined ? null : JSON.parse(json)));
   }
 
   @Authorized(SERVICE_ROLE)
