@@ -24,6 +24,24 @@ function nameOfEntry(entry: string): string {
   return at < 0 ? entry : entry.slice(at + 1);
 }
 
+/** A guild the user is in, with its size. */
+interface GuildSummary {
+  name: string;
+  memberCount: number;
+}
+
+export interface GuildsPage {
+  guilds: GuildSummary[];
+  hasMore: boolean;
+}
+
+export interface GuildMembersPage {
+  /** Names as their owners wrote them, in order of folded name. */
+  members: string[];
+  hasMore: boolean;
+  memberCount: number;
+}
+
 export interface GuildLimits {
   maxGuildMembers: number;
   maxGuildsPerUser: number;
@@ -79,14 +97,14 @@ export class GuildRepository {
     const [counted, ticket] = (await runScript(
       this.redis,
       'guild-reserve',
-      [userKeys.guilds(user), userKeys.guildTickets(user)],
+      [userKeys.guilds(user), userKeys.guildTickets(user), userKeys.guildNames(user)],
       [guild, this.limits.maxGuildsPerUser],
     )) as [number, number];
     return { wasCounted: counted === 1, ticket: String(ticket) };
   }
 
   private async release(guild: string, user: string, ticket: string): Promise<void> {
-    await runScript(this.redis, 'guild-release', [userKeys.guilds(user)], [guild, ticket]);
+    await runScript(this.redis, 'guild-release', [userKeys.guilds(user), userKeys.guildNames(user)], [guild, ticket]);
   }
 
   /**
@@ -94,12 +112,85 @@ export class GuildRepository {
    * With `asMember` set, fails with FORBIDDEN unless that user belongs to the guild.
    */
   async search(guild: string, prefix: string, limit: number, asMember?: string): Promise<string[]> {
-    const entries = (await runScript(
+    return (await this.searchEntries(guild, prefix, limit, undefined, asMember)).members;
+  }
+
+  /**
+   * One page of `search`: up to `first` members after the member named `after` (the last name
+   * of the previous page), whether more follow, and the guild's member count.
+   */
+  async members(
+    guild: string,
+    prefix: string,
+    first: number,
+    after: string | undefined,
+    asMember?: string,
+  ): Promise<GuildMembersPage> {
+    const { members, memberCount } = await this.searchEntries(guild, prefix, first + 1, after, asMember);
+    return { members: members.slice(0, first), hasMore: members.length > first, memberCount };
+  }
+
+  private async searchEntries(
+    guild: string,
+    prefix: string,
+    limit: number,
+    after: string | undefined,
+    asMember: string | undefined,
+  ): Promise<{ members: string[]; memberCount: number }> {
+    const folded = foldCase(prefix);
+    // An `after` that sorts before the prefix changes nothing: the page starts at the prefix.
+    const start = after === undefined ? '' : guildEntry(after);
+    const from = start !== '' && Buffer.compare(Buffer.from(start), Buffer.from(folded)) >= 0 ? start : '';
+    const [count, ...entries] = (await runScript(
       this.redis,
       'guild-search',
       [guildKeys.members(guild)],
-      [asMember === undefined ? '' : guildEntry(asMember), foldCase(prefix), limit],
-    )) as string[];
-    return entries.map(nameOfEntry);
+      [asMember === undefined ? '' : guildEntry(asMember), folded, limit, from],
+    )) as [number, ...string[]];
+    return { members: entries.map(nameOfEntry), memberCount: Number(count) };
+  }
+
+  /**
+   * Up to `first` guilds the user is in, in byte order of their names, after `after`, each with
+   * its member count. The user's own list (on their slot) may name a guild they are not in, after
+   * a join or leave cut short; each is checked against the guild, and only those the user is in
+   * are shown.
+   */
+  async guildsOf(user: string, first: number, after: string | undefined): Promise<GuildsPage> {
+    const entry = guildEntry(user);
+    const guilds: GuildSummary[] = [];
+    let cursor = after ?? '';
+    // Usually one round: another only when a listed guild did not have the user.
+    for (;;) {
+      const wanted = first + 1 - guilds.length;
+      const names = await this.listed(user, cursor, wanted);
+      const checked = await Promise.all(
+        names.map(async (name) => {
+          const [member, count] = (await runScript(this.redis, 'guild-info', [guildKeys.members(name)], [entry])) as [
+            number,
+            number,
+          ];
+          return { name, member: Number(member) === 1, memberCount: Number(count) };
+        }),
+      );
+      for (const guild of checked) if (guild.member) guilds.push({ name: guild.name, memberCount: guild.memberCount });
+      if (names.length < wanted || guilds.length > first) break;
+      cursor = names[names.length - 1];
+    }
+    return { guilds: guilds.slice(0, first), hasMore: guilds.length > first };
+  }
+
+  private async listed(user: string, after: string, count: number): Promise<string[]> {
+    const keys = [userKeys.guilds(user), userKeys.guildNames(user)];
+    // Built at most once per user; a second attempt covers a join or leave between the two calls.
+    for (let attempt = 0; ; attempt++) {
+      const [indexed, ...names] = (await runScript(this.redis, 'guild-mine', keys, [after, count])) as [
+        number,
+        ...string[],
+      ];
+      if (Number(indexed) === 1) return names;
+      if (attempt === 2) throw new Error(`the guild list of ${user} does not match its index`);
+      await runScript(this.redis, 'guild-reindex', keys, []);
+    }
   }
 }

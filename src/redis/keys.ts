@@ -97,6 +97,11 @@ export const userKeys = {
   guilds: (user: string): string => `user:{u:${user}}:guilds`,
   /** counter behind the tickets above. */
   guildTickets: (user: string): string => `user:{u:${user}}:guild-ticket`,
+  /**
+   * zset, score 0: the names of `guilds` above, kept equal to them in the same scripts, so
+   * `myGuilds` pages through them in byte order. Built on first use for users who joined before it.
+   */
+  guildNames: (user: string): string => `user:{u:${user}}:guild-names`,
 };
 
 /** One guild's member set has the tag `{g:<name>}`, so guilds spread over cluster slots. */

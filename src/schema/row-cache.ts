@@ -54,6 +54,12 @@ export class RowIdArgs {
 }
 
 @ArgsType()
+export class CachedRowsArgs {
+  @Field(() => [ID], { description: `0 to 100 row ids, each: ${ROW_ID}` })
+  rowIds!: string[];
+}
+
+@ArgsType()
 export class RowCacheScheduleArgs {
   @Field(() => Int, { defaultValue: 100, description: 'Page size, 1 to 1000.' })
   first!: number;

@@ -2,9 +2,11 @@
 // Unicode matching, literal prefixes, who may search, and bad input that writes nothing.
 import {
   AddRecentContactDocument,
+  GuildMemberPageDocument,
   GuildMembersDocument,
   JoinGuildDocument,
   LeaveGuildDocument,
+  MyGuildsDocument,
   RecentContactsDocument,
   RemoveRecentContactDocument,
 } from '../../src/generated/client/graphql';
@@ -31,6 +33,20 @@ const members = async (guild: string, prefix: string, limit?: number): Promise<s
   const result = await search(guild, prefix, limit, api.tokens.service);
   expect(result.errors).toBeUndefined();
   return result.data!.guildMembers;
+};
+const memberPage = (guild: string, prefix: string, first?: number, after?: string, token = api.tokens.service) =>
+  post(api.url, GuildMemberPageDocument, { guild, prefix, first, after }, token);
+const pageOf = async (guild: string, prefix: string, first?: number, after?: string, token = api.tokens.service) => {
+  const result = await memberPage(guild, prefix, first, after, token);
+  expect(result.errors).toBeUndefined();
+  return result.data!.guildMemberPage;
+};
+const myGuilds = (first?: number, after?: string, token = api.tokens.user, user?: string) =>
+  post(api.url, MyGuildsDocument, { first, after, user }, token);
+const guildsPage = async (first?: number, after?: string, token = api.tokens.user, user?: string) => {
+  const result = await myGuilds(first, after, token, user);
+  expect(result.errors).toBeUndefined();
+  return result.data!.myGuilds;
 };
 const joinFor = (guild: string, user: string) => post(api.url, JoinGuildDocument, { guild, user }, api.tokens.service);
 const keyCount = () => api.redis.client.dbsize();
@@ -296,6 +312,80 @@ describe('guild prefix search', () => {
     expect(await api.redis.client.zrange('guild:{g:raiders}:members', 0, -1)).toEqual(roster0);
   });
 
+  it('pages through members after a cursor in name order, with hasMore and the member count', async () => {
+    const all = await members('raiders', '', 50);
+    expect(all).toHaveLength(roster.length);
+    const seen: string[] = [];
+    let after: string | undefined;
+    const pages: boolean[] = [];
+    for (;;) {
+      const page = await pageOf('raiders', '', 4, after);
+      expect(page.guild).toBe('raiders');
+      expect(page.memberCount).toBe(15);
+      expect(page.members.length).toBeLessThanOrEqual(4);
+      seen.push(...page.members);
+      pages.push(page.hasMore);
+      if (!page.hasMore) break;
+      after = page.members[page.members.length - 1];
+    }
+    expect(seen).toEqual(all);
+    expect(pages).toEqual([true, true, true, false]); // 4 + 4 + 4 + 3
+
+    // Within a prefix: the names after the cursor, and nothing past the prefix.
+    expect(await pageOf('raiders', 'ALI', 2)).toEqual({
+      guild: 'raiders',
+      members: ['alice', 'Alice'],
+      hasMore: true,
+      memberCount: 15,
+    });
+    expect(await pageOf('raiders', 'ali', 2, 'Alice')).toMatchObject({ members: ['alicia', 'ALINA'], hasMore: false });
+    expect(await pageOf('raiders', 'ali', 2, 'alice')).toMatchObject({ members: ['Alice', 'alicia'], hasMore: true });
+    // A cursor that is no member continues from where it would sort; one before the prefix starts it.
+    expect(await pageOf('raiders', 'ali', 5, 'alicf')).toMatchObject({ members: ['alicia', 'ALINA'], hasMore: false });
+    expect(await pageOf('raiders', 'ali', 5, 'Aaron')).toMatchObject({
+      members: ['alice', 'Alice', 'alicia', 'ALINA'],
+      hasMore: false,
+    });
+    expect(await pageOf('raiders', 'ali', 5, 'zed')).toMatchObject({ members: [], hasMore: false });
+    // Exactly a page full: no more.
+    expect(await pageOf('raiders', '', 15)).toMatchObject({ members: all, hasMore: false });
+    expect(await pageOf('raiders', '', 14)).toMatchObject({ members: all.slice(0, 14), hasMore: true });
+    // guildMembers answers as before.
+    expect(await members('raiders', 'ali', 2)).toEqual(['alice', 'Alice']);
+    // A guild nobody joined, for a service caller: empty, no members.
+    expect(await pageOf('empty-guild', '')).toEqual({
+      guild: 'empty-guild',
+      members: [],
+      hasMore: false,
+      memberCount: 0,
+    });
+  });
+
+  it('lets only members and service callers page through members, and refuses bad pages with BAD_USER_INPUT', async () => {
+    expect(await pageOf('raiders', 'zo', 1, undefined, api.tokens.user)).toEqual({
+      guild: 'raiders',
+      members: ['zoey'],
+      hasMore: true,
+      memberCount: 15,
+    });
+    expect(codes(await memberPage('raiders', 'zo', 1, undefined, api.tokens.other))).toEqual(['FORBIDDEN']);
+    expect(codes(await memberPage('no-such-guild', '', 1, undefined, api.tokens.other))).toEqual(['FORBIDDEN']);
+    expect(codes(await memberPage('raiders', '', 1, undefined, ''))).toEqual(['UNAUTHENTICATED']);
+    const keys = (await api.redis.client.keys('*')).sort();
+    for (const [first, after] of [
+      [0, undefined],
+      [51, undefined],
+      [-1, undefined],
+      [5, 'a b'],
+      [5, ''],
+      [5, 'x'.repeat(129)],
+    ] as const) {
+      expect(codes(await memberPage('raiders', '', first, after))).toEqual(['BAD_USER_INPUT']);
+    }
+    expect(codes(await memberPage('a:b', '', 5))).toEqual(['BAD_USER_INPUT']);
+    expect((await api.redis.client.keys('*')).sort()).toEqual(keys);
+  });
+
   it('caps how many guilds a user joins with CONFLICT, keeping nothing of the refused join', async () => {
     for (const guild of ['g1', 'g2']) expect((await joinFor(guild, 'alice')).data).toEqual({ joinGuild: true });
     const refused = await joinFor('g3', 'alice');
@@ -306,5 +396,110 @@ describe('guild prefix search', () => {
     expect((await joinFor('g1', 'alice')).data).toEqual({ joinGuild: false });
     await post(api.url, LeaveGuildDocument, { guild: 'g2', user: 'alice' }, api.tokens.service);
     expect((await joinFor('g3', 'alice')).data).toEqual({ joinGuild: true });
+  });
+});
+
+describe('my guilds', () => {
+  it("lists the caller's guilds in byte order with member counts, a page at a time", async () => {
+    expect(await guildsPage()).toEqual({ guilds: [], hasMore: false });
+    for (const guild of ['raiders', 'Zeta', 'beta']) {
+      expect((await post(api.url, JoinGuildDocument, { guild }, api.tokens.user)).data).toEqual({ joinGuild: true });
+    }
+    await post(api.url, JoinGuildDocument, { guild: 'beta' }, api.tokens.other);
+    for (const user of ['carol', 'dave']) await joinFor('raiders', user);
+
+    expect(await guildsPage()).toEqual({
+      guilds: [
+        { name: 'Zeta', memberCount: 1 },
+        { name: 'beta', memberCount: 2 },
+        { name: 'raiders', memberCount: 3 },
+      ],
+      hasMore: false,
+    });
+    const first = await guildsPage(2);
+    expect(first).toEqual({
+      guilds: [
+        { name: 'Zeta', memberCount: 1 },
+        { name: 'beta', memberCount: 2 },
+      ],
+      hasMore: true,
+    });
+    expect(await guildsPage(2, 'beta')).toEqual({ guilds: [{ name: 'raiders', memberCount: 3 }], hasMore: false });
+    expect(await guildsPage(1, 'raiders')).toEqual({ guilds: [], hasMore: false });
+    expect(await guildsPage(1, 'a')).toEqual({ guilds: [{ name: 'beta', memberCount: 2 }], hasMore: true });
+    expect(await guildsPage(3)).toMatchObject({ hasMore: false });
+
+    // Leaving takes the guild off the list, and its count down.
+    await post(api.url, LeaveGuildDocument, { guild: 'beta' }, api.tokens.other);
+    await post(api.url, LeaveGuildDocument, { guild: 'Zeta' }, api.tokens.user);
+    expect(await guildsPage()).toEqual({
+      guilds: [
+        { name: 'beta', memberCount: 1 },
+        { name: 'raiders', memberCount: 3 },
+      ],
+      hasMore: false,
+    });
+    expect(await guildsPage(10, undefined, api.tokens.other)).toEqual({ guilds: [], hasMore: false });
+  });
+
+  it("lets service callers list anyone's guilds, and a user only their own", async () => {
+    await joinFor('raiders', 'carol');
+    await joinFor('raiders', 'alice');
+    expect(await guildsPage(10, undefined, api.tokens.service, 'carol')).toEqual({
+      guilds: [{ name: 'raiders', memberCount: 2 }],
+      hasMore: false,
+    });
+    expect(await guildsPage(10, undefined, api.tokens.user, 'alice')).toEqual({
+      guilds: [{ name: 'raiders', memberCount: 2 }],
+      hasMore: false,
+    });
+    expect(codes(await myGuilds(10, undefined, api.tokens.user, 'carol'))).toEqual(['FORBIDDEN']);
+    expect(codes(await myGuilds(10, undefined, ''))).toEqual(['UNAUTHENTICATED']);
+    const member = fixture.connect(api.tokens.user);
+    const [overWs] = await wsOperation(member.client, MyGuildsDocument, { first: 1 }).completion();
+    expect(overWs.data).toEqual({ myGuilds: { guilds: [{ name: 'raiders', memberCount: 2 }], hasMore: false } });
+  });
+
+  it('never shows a guild whose join was cut short, and still fills the page', async () => {
+    for (const guild of ['a1', 'c3']) await joinFor(guild, 'alice');
+    // A join that counted 'b2' on alice's slot, then stopped before adding her to the guild.
+    await api.redis.client.zadd('user:{u:alice}:guilds', 99, 'b2');
+    await api.redis.client.zadd('user:{u:alice}:guild-names', 0, 'b2');
+    await joinFor('b2', 'bob');
+    expect(await guildsPage(1)).toEqual({ guilds: [{ name: 'a1', memberCount: 1 }], hasMore: true });
+    expect(await guildsPage(1, 'a1')).toEqual({ guilds: [{ name: 'c3', memberCount: 1 }], hasMore: false });
+    // Leaving the guild again clears the list, as before.
+    expect((await post(api.url, LeaveGuildDocument, { guild: 'b2' }, api.tokens.user)).data).toEqual({
+      leaveGuild: false,
+    });
+    expect(await api.redis.client.zrange('user:{u:alice}:guild-names', 0, -1)).toEqual(['a1', 'c3']);
+  });
+
+  it('lists the guilds of users who joined before the list existed', async () => {
+    for (const guild of ['old-b', 'old-a']) await joinFor(guild, 'alice');
+    await api.redis.client.del('user:{u:alice}:guild-names'); // as stored before this change
+    expect(await guildsPage()).toEqual({
+      guilds: [
+        { name: 'old-a', memberCount: 1 },
+        { name: 'old-b', memberCount: 1 },
+      ],
+      hasMore: false,
+    });
+    expect(await api.redis.client.zrange('user:{u:alice}:guild-names', 0, -1)).toEqual(['old-a', 'old-b']);
+    // A join builds it too.
+    await api.redis.client.del('user:{u:alice}:guild-names');
+    await joinFor('old-c', 'alice');
+    expect(await api.redis.client.zrange('user:{u:alice}:guild-names', 0, -1)).toEqual(['old-a', 'old-b', 'old-c']);
+  });
+
+  it('refuses bad pages and names with BAD_USER_INPUT, writing nothing', async () => {
+    await joinFor('raiders', 'alice');
+    const keys = (await api.redis.client.keys('*')).sort();
+    expect(codes(await myGuilds(0))).toEqual(['BAD_USER_INPUT']);
+    expect(codes(await myGuilds(101))).toEqual(['BAD_USER_INPUT']);
+    expect(codes(await myGuilds(5, 'a:b'))).toEqual(['BAD_USER_INPUT']);
+    expect(codes(await myGuilds(5, undefined, api.tokens.service, '{u}'))).toEqual(['BAD_USER_INPUT']);
+    expect((await api.redis.client.keys('*')).sort()).toEqual(keys);
+    expect(await guildsPage(100)).toEqual({ guilds: [{ name: 'raiders', memberCount: 1 }], hasMore: false });
   });
 });

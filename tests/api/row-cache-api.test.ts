@@ -9,6 +9,7 @@ import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import { rowCacheKeys } from '../../src/redis/keys';
 import {
   CachedRowDocument,
+  CachedRowsDocument,
   RowCacheScheduleDocument,
   RowCacheUpdatedDocument,
   ScheduleRowCacheDocument,
@@ -127,6 +128,40 @@ describe('scheduling and reading cached rows', () => {
     await scheduled('1', 1);
     await eventually(async () => (await cachedRow('1', api.tokens.other)) !== null, 20_000, 50);
     expect(await cachedRow('1', api.tokens.service)).toMatchObject({ id: 1, name: 'Espresso cup' });
+  });
+
+  it('reads several copies in one call, in the order asked, with null where there is none', async () => {
+    for (const id of ['4', '6']) await scheduled(id, 3600);
+    await eventually(async () => (await cachedRow('4')) !== null && (await cachedRow('6')) !== null, 20_000, 50);
+    const rows = async (rowIds: string[], token = api.tokens.user) => {
+      const result = await post(api.url, CachedRowsDocument, { rowIds }, token);
+      expect(result.errors).toBeUndefined();
+      return result.data!.cachedRows as (Record<string, unknown> | null)[];
+    };
+    const [four, six] = [await cachedRow('4'), await cachedRow('6')];
+    expect(four).toMatchObject({ id: 4 });
+    expect(six).toMatchObject({ id: 6 });
+    expect(await rows(['6', '99', '4', '6', 'abc'])).toEqual([six, null, four, six, null]);
+    expect(await rows([])).toEqual([]);
+    expect(await rows(['4'], api.tokens.service)).toEqual([four]);
+    const hundred = Array.from({ length: 100 }, (_, i) => String(i % 2 === 0 ? 4 : 1000 + i));
+    const many = await rows(hundred, api.tokens.other);
+    expect(many).toHaveLength(100);
+    expect(many.filter((row) => row !== null)).toHaveLength(50);
+    expect(many[0]).toEqual(four);
+    expect(many[1]).toBeNull();
+
+    const before = await snapshot();
+    expect(codes(await post(api.url, CachedRowsDocument, { rowIds: ['4'] }))).toEqual(['UNAUTHENTICATED']);
+    expect(codes(await post(api.url, CachedRowsDocument, { rowIds: [...hundred, '4'] }, api.tokens.user))).toEqual([
+      'BAD_USER_INPUT',
+    ]);
+    for (const bad of ['', 'x'.repeat(129), 'a\u0000b', 'a\u202Eb']) {
+      expect(codes(await post(api.url, CachedRowsDocument, { rowIds: ['4', bad] }, api.tokens.user))).toEqual([
+        'BAD_USER_INPUT',
+      ]);
+    }
+    expect(await snapshot()).toEqual(before);
   });
 
   it('lists the schedule a page at a time with delays and refresh times', async () => {

@@ -247,6 +247,13 @@ describe('guild prefix search in Redis', () => {
       expect(memberOf.length).toBeLessThanOrEqual(3);
       expect(counted.length).toBeLessThanOrEqual(3);
       for (const guild of memberOf) expect(counted).toContain(guild);
+      expect(await redis.client.zrange(userKeys.guildNames('u'), 0, -1)).toEqual([...counted].sort());
+      // myGuilds shows exactly the guilds the user is in, whatever the list says.
+      const listed = await joiner.guildsOf('u', 10, undefined);
+      expect(listed.guilds.map((guild) => guild.name)).toEqual(
+        [...memberOf].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b))),
+      );
+      expect(listed.guilds.every((guild) => guild.memberCount === 1)).toBe(true);
       // Start the next round from a user in no guild, counted nowhere.
       for (const guild of counted) await leaver.leave(guild, 'u');
     }
@@ -256,11 +263,12 @@ describe('guild prefix search in Redis', () => {
   it("keeps a join counted whichever way its steps and a leave's interleave (the scripts, step by step)", async () => {
     const client = connection();
     const index = userKeys.guilds('u');
+    const names = userKeys.guildNames('u');
+    const reserveKeys = [index, userKeys.guildTickets('u'), names];
     const reserve = async () =>
-      (
-        (await runScript(client, 'guild-reserve', [index, userKeys.guildTickets('u')], ['g', 3])) as [number, number]
-      )[1];
-    const release = async (ticket: number) => Number(await runScript(client, 'guild-release', [index], ['g', ticket]));
+      ((await runScript(client, 'guild-reserve', reserveKeys, ['g', 3])) as [number, number])[1];
+    const release = async (ticket: number) =>
+      Number(await runScript(client, 'guild-release', [index, names], ['g', ticket]));
     const add = async () => runScript(client, 'guild-join', [guildKeys.members('g')], ['u', 10]);
 
     // join counts, leave reads that count and removes nothing, join adds and counts again, leave
@@ -276,22 +284,25 @@ describe('guild prefix search in Redis', () => {
 
     // The leave drops the count before the join renews it: the renewal counts the guild again.
     await client.del(index);
+    await client.del(names);
     await client.del(guildKeys.members('g'));
     const again = await reserve();
     await add();
     expect(await release(again)).toBe(1);
     expect(await client.zscore(index, 'g')).toBeNull();
+    expect(await client.zscore(names, 'g')).toBeNull();
     await reserve();
     expect(await client.zcard(index)).toBe(1);
 
     // A full user is refused a new guild, and a renewal of a counted one never counts as new.
-    for (const other of ['h', 'i'])
-      await runScript(client, 'guild-reserve', [index, userKeys.guildTickets('u')], [other, 3]);
-    await expect(
-      runScript(client, 'guild-reserve', [index, userKeys.guildTickets('u')], ['j', 3]),
-    ).rejects.toMatchObject({ code: 'CONFLICT' });
+    for (const other of ['h', 'i']) await runScript(client, 'guild-reserve', reserveKeys, [other, 3]);
+    await expect(runScript(client, 'guild-reserve', reserveKeys, ['j', 3])).rejects.toMatchObject({
+      code: 'CONFLICT',
+    });
     await expect(reserve()).resolves.toEqual(expect.any(Number));
     expect(await client.zcard(index)).toBe(3);
+    // The name index follows the counted guilds, in byte order.
+    expect(await client.zrange(names, 0, -1)).toEqual(['g', 'h', 'i']);
   });
 
   it('stores a name once when folding leaves it unchanged, and both forms otherwise', () => {

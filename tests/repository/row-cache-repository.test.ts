@@ -343,6 +343,37 @@ describe('row cache scripts, step by step', () => {
     expect(Number(due[5]) - Number(due[1])).toBeLessThan(17_000);
   });
 
+  it('takes rows due within the gathering time with the due ones, never more than a quarter of a delay early', async () => {
+    const rows = new RowCacheRepository(connection(), { table: 'inventory', maxRows: 1000, gatherMs: 100 });
+    for (const [id, delay] of [
+      ['due', 1000],
+      ['soon', 1000],
+      ['short', 100],
+      ['later', 1000],
+    ] as const)
+      await rows.schedule(id, delay);
+    const now = await redisNow();
+    // 'soon' in 60 ms (6% of its delay); 'short' in 60 ms too, but 60% of its 100 ms; 'later' past 100 ms.
+    await redis.client.zadd(
+      rows.keys.schedule,
+      now - 10,
+      'due',
+      now + 60,
+      'soon',
+      now + 60,
+      'short',
+      now + 300,
+      'later',
+    );
+    const claimed = await rows.claim(10);
+    expect(claimed.rows.map((claim) => claim.rowId)).toEqual(['due', 'soon']);
+    // Next: 'short', about 60 ms away.
+    expect(claimed.nextInMs).toBeGreaterThan(0);
+    expect(claimed.nextInMs).toBeLessThanOrEqual(60);
+    const due = await redis.client.zrange(rows.keys.schedule, 0, -1);
+    expect(due).toEqual(['short', 'later', 'due', 'soon']);
+  });
+
   it('claims a row again after its lease when its refresher died before storing, and a store moves it a full delay out', async () => {
     const rows = repository(1000, 300);
     await rows.schedule('h', 3_600_000);
@@ -553,6 +584,27 @@ describe('the refresher', () => {
     expect(workers.reduce((sum, worker) => sum + worker.rowsRead, 0)).toBe(reads);
     // Each refresher claimed at most a batch at a time.
     expect(Math.max(...source.reads.map((read) => read.ids.length))).toBeLessThanOrEqual(7);
+  });
+
+  it('reads 20 rows scheduled together in one query per round, even when they were first read in several', async () => {
+    const rows = repository();
+    const source = new ObservedSource(database);
+    const ids = Array.from({ length: 20 }, (_, i) => String(i + 1));
+    refresher(rows, source);
+    // Four groups of five, each scheduled once the one before is read: due times a few ms apart,
+    // as when a page schedules its rows one request at a time while the refresher runs.
+    for (let group = 0; group < 4; group++) {
+      const five = ids.slice(group * 5, group * 5 + 5);
+      for (const id of five) await rows.schedule(id, 1000);
+      await eventually(async () => five.every((id) => source.readsOf(id).length === 1), 10_000, 5);
+    }
+    const firstRound = source.reads.length;
+    expect(firstRound).toBeGreaterThanOrEqual(4);
+    await eventually(async () => ids.every((id) => source.readsOf(id).length >= 3), 10_000, 20);
+    const later = source.reads.slice(firstRound);
+    // Rounds two and three: one query each, for all twenty rows.
+    expect(later.slice(0, 2).map((read) => [...read.ids].sort((a, b) => Number(a) - Number(b)))).toEqual([ids, ids]);
+    for (const id of ids) expect(await rows.cached(id)).toBe(await rowJson(Number(id)));
   });
 
   it('leaves no copy when a row is unscheduled while its refresh is in flight', async () => {

@@ -31,7 +31,10 @@ export type ScriptName =
   | 'chat-typing'
   | 'contacts-add'
   | 'contacts-remove'
+  | 'guild-info'
   | 'guild-join'
+  | 'guild-mine'
+  | 'guild-reindex'
   | 'guild-release'
   | 'guild-reserve'
   | 'guild-search'
@@ -144,6 +147,8 @@ export const READ_ONLY_SCRIPTS: ReadonlySet<ScriptName> = new Set([
   'chat-details',
   'chat-history',
   'chat-status',
+  'guild-info',
+  'guild-mine',
   'guild-search',
   'lease-state',
   'market-page',
