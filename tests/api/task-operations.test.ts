@@ -12,6 +12,7 @@ import { defineScripts } from '../../src/redis/client/scripts';
 import { queueKeys } from '../../src/redis/keys';
 import { TaskRepository, type TaskSettings } from '../../src/redis/task';
 import { TOPICS } from '../../src/schema/topics';
+import { MAX_PROGRESS_BYTES } from '../../src/workers/task-worker';
 import {
   EnqueueTaskDocument,
   EnqueueTasksDocument,
@@ -455,7 +456,7 @@ describe('tasks(queue, state, order, first, after)', () => {
       const outcome = outcomes[number - 1];
       if (outcome === 'X') {
         // Cancel needs it not started: it is still waiting here.
-        expect((await arrange.cancel('done', String(number))) as boolean).toBe(true);
+        expect(await arrange.cancel('done', String(number))).toBe(true);
       } else {
         // Move it to the front of the line so the arranging worker takes this one.
         await api.redis.client.lrem(queueKeys('done').lists[3], 1, String(number));
@@ -692,7 +693,7 @@ describe('per-task run settings', () => {
     ['timeoutMs', 99],
     ['timeoutMs', 86_400_001],
   ])('refuses %s = %d with BAD_USER_INPUT naming it, storing nothing', async (argument, value) => {
-    const result = await enqueue({ queue: 'bounds', name: 'x', [argument]: value } as EnqueueTaskMutationVariables);
+    const result = await enqueue({ queue: 'bounds', name: 'x', [argument]: value });
     expect(codes(result)).toEqual(['BAD_USER_INPUT']);
     expect(result.errors![0].extensions!.argument).toBe(argument);
     expect(await api.redis.client.dbsize()).toBe(0);
@@ -1049,13 +1050,27 @@ describe('with workers inside an API process (TASK_WORKER=on)', () => {
     subscription.unsubscribe();
   });
 
-  it('fails a run whose progress report is too large, with the documented message', async () => {
-    const task = await enqueued({ queue: 'worked', name: 'progress', args: { steps: 1, bytes: 5000 }, maxAttempts: 1 });
+  it('fails a run whose progress report is over MAX_PROGRESS_BYTES, with the documented message, and takes one of exactly that size', async () => {
+    const task = await enqueued({
+      queue: 'worked',
+      name: 'progress',
+      args: { steps: 1, bytes: MAX_PROGRESS_BYTES - 1 },
+      maxAttempts: 1,
+    });
     await eventually(async () => (await stateOf(task.id)) === 'FAILED', 20_000);
     expect((await readTask(task.id))!).toMatchObject({
       attempts: 1,
       progress: null,
       error: 'progress must be JSON of at most 4096 bytes, nested at most 32 deep',
     });
+    // With its quotes, a string of MAX_PROGRESS_BYTES - 2 characters is exactly the limit: it is taken.
+    const fits = await enqueued({
+      queue: 'worked',
+      name: 'progress',
+      args: { steps: 1, bytes: MAX_PROGRESS_BYTES - 2 },
+      maxAttempts: 1,
+    });
+    await eventually(async () => (await stateOf(fits.id)) === 'COMPLETED', 20_000);
+    expect((await readTask(fits.id))!).toMatchObject({ attempts: 1, error: null, progress: { step: 1 } });
   });
 });
