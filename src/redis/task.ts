@@ -135,7 +135,9 @@ function decode(queue: string, number: number | string, json: string, extra: Par
  */
 function requestDigest(request: EnqueueRequest): string {
   const parts: unknown[] = [request.name, request.args ?? null, request.priority, request.delayMs];
-  const own = [request.maxAttempts, request.backoffMs, request.backoff, request.timeoutMs];
+  // EXPONENTIAL is what an unset backoff means (and what is stored for it): the same request either way.
+  const backoff = request.backoff === 'FIXED' ? 'FIXED' : undefined;
+  const own = [request.maxAttempts, request.backoffMs, backoff, request.timeoutMs];
   if (own.some((value) => value !== undefined)) parts.push(own.map((value) => value ?? null));
   return createHash('sha256').update(JSON.stringify(parts)).digest('base64url');
 }

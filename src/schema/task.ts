@@ -9,7 +9,7 @@ import { enumOf } from './enums';
 export const TaskPriority = enumOf(TASK_PRIORITIES);
 const TaskState = enumOf(TASK_STATES);
 const TaskBackoff = enumOf(BACKOFF_KINDS);
-export const TASK_ORDERS = ['OLDEST_FIRST', 'NEWEST_FIRST'] as const;
+const TASK_ORDERS = ['OLDEST_FIRST', 'NEWEST_FIRST'] as const;
 export type TaskOrderName = (typeof TASK_ORDERS)[number];
 const TaskOrder = enumOf(TASK_ORDERS);
 

@@ -91,6 +91,30 @@ exports.handlers = {
     return { attempt: context.attempt, pid: process.pid };
   },
 
+  /** Fails on attempts up to `args.failAttempts`, naming the attempt; later attempts return it. */
+  async flaky(args, context) {
+    note(args, context, 'start');
+    note(args, context, 'end');
+    if (context.attempt <= args.failAttempts) throw new Error(`flaky on attempt ${context.attempt}`);
+    return { attempt: context.attempt };
+  },
+
+  /**
+   * Reports `{ step: i }` for i = 1..`args.steps` (waiting `args.ms` between reports, if given),
+   * each report awaited, then returns the steps. With `args.bytes`, first reports a string of
+   * that many characters (a report too large fails the run).
+   */
+  async progress(args, context) {
+    note(args, context, 'start');
+    if (args.bytes) await context.progress('x'.repeat(args.bytes));
+    for (let step = 1; step <= args.steps; step++) {
+      await context.progress({ step });
+      if (args.ms) await sleep(args.ms, context.signal);
+    }
+    note(args, context, 'end');
+    return { steps: args.steps };
+  },
+
   /** Runs until the file `args.release` exists, then completes. */
   async hold(args, context) {
     note(args, context, 'start');

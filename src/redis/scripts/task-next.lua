@@ -9,6 +9,7 @@
 -- Taking: highest priority first and, within a priority, tasks that came due after a delay before
 -- the others (the book's "delayed first"). Each is ACTIVE under a lease the worker must renew
 -- (task-extend); if the worker dies, the poller finds the lease run out and the task runs again.
+-- A run taken starts with no progress (an earlier run's report is dropped).
 -- KEYS[1]  records (hash number -> JSON)   KEYS[7]  finished (zset number -> when)
 -- KEYS[2]  arguments (hash)                KEYS[8]  counts (hash)
 -- KEYS[3]  results (hash)                  KEYS[9]  idempotency keys (hash)
@@ -110,6 +111,8 @@ while taken < wanted and list <= 17 do
       record.startedAt = now
       local encoded = cjson.encode(record)
       redis.call('HSET', KEYS[1], number, encoded)
+      -- Progress belongs to a run: a new run must not show what an earlier one reported.
+      redis.call('HDEL', KEYS[18], number)
       redis.call('ZADD', KEYS[5], now + lease, number)
       announce(number, 'ACTIVE')
       reply[#reply + 1] = number
