@@ -2,6 +2,7 @@
 // LOCK): the same scenario with the same exact outcomes, racing buyers, seeded concurrent trading
 // checked against the book's invariants from what Redis holds, cursor paging while listings are
 // bought, who may do what over HTTP and WebSocket, and bad input that changes nothing.
+import path from 'node:path';
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import { parse } from 'graphql';
 import type Redis from 'ioredis';
@@ -29,6 +30,7 @@ import {
   type PurchaseItemMutation,
 } from '../../src/generated/client/graphql';
 import { serverForThisFile, type ServerFixture } from '../support/fixture';
+import { cleanUpProcesses, ensureBuilt, startWorker } from '../support/process';
 import { codes, connectWs, eventually, post, wsOperation } from '../support/graphql';
 import type { TestServer } from '../support/server';
 
@@ -1388,5 +1390,54 @@ describe('the three strategies', () => {
     expect([...transcripts.keys()].sort()).toEqual([...MARKET_STRATEGIES].sort());
     const [first, ...others] = [...transcripts.values()];
     for (const other of others) expect(other).toEqual(first);
+  });
+});
+
+describe('sale tasks run by a worker process (MARKET_SALE_TASK=echo, WORKER_QUEUES=market-sales)', () => {
+  const fixture = serverForThisFile({ ...MARKET_ENV, MARKET_SALE_TASK: 'echo' });
+  beforeAll(ensureBuilt, 120_000);
+  afterEach(cleanUpProcesses);
+
+  it("runs each sale's task once, with the sale in its arguments, like any other task", async () => {
+    const api = fixture.api;
+    const market = marketClient(api);
+    await market.grantFunds('bob', 100);
+    for (const item of ['cup', 'jug', 'pot']) {
+      await market.grantItem('alice', item);
+      await market.listed('alice', item, 10);
+      expect((await market.bought('bob', item, 'alice', 10)).outcome).toBe('PURCHASED');
+    }
+    await startWorker({
+      ...api.redis.env,
+      WORKER_QUEUES: MARKET_SALES_QUEUE,
+      TASK_HANDLERS: path.join(__dirname, '..', 'support', 'task-handlers.cjs'),
+    });
+    const client = api.redis.newClient();
+    defineScripts(client);
+    try {
+      const tasks = new TaskRepository(client, api.config.tasks);
+      await eventually(async () => (await tasks.stats(MARKET_SALES_QUEUE)).completed === 3, 20_000, 50);
+      expect(await tasks.stats(MARKET_SALES_QUEUE)).toEqual({
+        waiting: { HIGH: 0, NORMAL: 0, LOW: 0 },
+        delayed: 0,
+        active: 0,
+        completed: 3,
+        failed: 0,
+        cancelled: 0,
+      });
+      const results = [];
+      for (const number of ['1', '2', '3']) {
+        const task = (await tasks.get(MARKET_SALES_QUEUE, number))!;
+        expect(task).toMatchObject({ name: 'echo', state: 'COMPLETED', attempts: 1, priority: 'NORMAL' });
+        results.push(JSON.parse(task.result!) as { args: unknown });
+      }
+      expect(results.map((result) => result.args)).toEqual([
+        { saleId: 1, item: 'cup', seller: 'alice', buyer: 'bob', price: 10 },
+        { saleId: 2, item: 'jug', seller: 'alice', buyer: 'bob', price: 10 },
+        { saleId: 3, item: 'pot', seller: 'alice', buyer: 'bob', price: 10 },
+      ]);
+    } finally {
+      client.disconnect();
+    }
   });
 });

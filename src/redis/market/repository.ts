@@ -114,7 +114,7 @@ export interface MarketSettings {
 }
 
 /** NOT_FOUND when there was no listing: as for listItem, not listed and listed by someone else look alike. */
-export function changed(report: ChangeReport): ChangeReport {
+function changed(report: ChangeReport): ChangeReport {
   if (report.before === undefined) throw notFound('you have no listing of this item', 'itemId');
   return report;
 }

@@ -132,7 +132,8 @@ export class WatchStrategy implements MarketStrategy {
    * without delay or idempotency key at NORMAL priority: the same record fields, ready list and
    * wake-up token. The number was read under WATCH. task-enqueue pushes the token only when the
    * list is empty, which a MULTI cannot ask; pushing and trimming to one leaves the same list.
-   * The queue's limit (TASK_MAX_PER_QUEUE) is not checked: the sales themselves bound the queue.
+   * The queue's limit (TASK_MAX_PER_QUEUE) is not checked: a sale that happened must have its
+   * task, and the sales themselves bound the queue (one task per sale).
    */
   private saleTask(transaction: ChainableCommander, keys: string[], number: number, sale: Sale, seller: string): void {
     const [seq, meta, args, ready, wake] = keys;

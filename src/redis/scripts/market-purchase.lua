@@ -40,7 +40,7 @@ redis.call('HINCRBY', KEYS[2], 'funds', -listed)
 redis.call('ZADD', KEYS[4], 0, ARGV[2])
 redis.call('ZREM', KEYS[1], ARGV[1])
 
--- The sale, as the WATCH strategy writes it too (market/watch.ts, `saleWrites`).
+-- The sale, as the WATCH strategy writes it too (market/watch.ts).
 local now = now_ms()
 local sale = redis.call('INCR', KEYS[5])
 redis.call('ZADD', KEYS[6], sale, cjson.encode({
@@ -50,9 +50,10 @@ redis.call('ZREMRANGEBYRANK', KEYS[6], 0, -tonumber(ARGV[7]) - 1)
 redis.call(NOTIFY, ARGV[8], cjson.encode({ kind = 'SOLD', itemId = ARGV[2], sellerId = ARGV[5], price = listed }))
 if ARGV[9] ~= '' then
   -- Mirrors task-enqueue.lua for a task without delay or idempotency key, at NORMAL priority:
-  -- the same record fields, the same ready list and wake-up token. The queue's limit
-  -- (TASK_MAX_PER_QUEUE) is not checked: a sale that happened must have its task, and the
-  -- sales themselves bound the queue (one task per item sold).
+  -- the same record fields, the same ready list and wake-up token (keep the two alike). The
+  -- queue's limit (TASK_MAX_PER_QUEUE) is not checked: a sale that happened must have its task,
+  -- and the sales themselves bound the queue (one task per sale; finished ones are forgotten
+  -- after TASK_HISTORY).
   local number = redis.call('INCR', KEYS[7])
   redis.call('HSET', KEYS[8], number, cjson.encode({
     name = ARGV[9], priority = 'NORMAL', state = 'WAITING',
