@@ -144,6 +144,10 @@ export async function buildMarket(
       contentionTimeoutMs: CONTENTION_TIMEOUT_MS,
       lockTtlMs: LOCK_TTL_MS,
       maxFunds: 1_000_000_000_000_000,
+      salesKeep: 1000,
+      // The product's setting, so that one run measures purchases with the sale task on.
+      saleTask: process.env.MARKET_SALE_TASK || undefined,
+      taskMaxAttempts: 5,
     },
     {
       redis: url,

@@ -14,6 +14,7 @@ import type { DocumentLimits } from './security/document-limits';
 import type { LogLevel } from './common/logger';
 import type { RateLimitSettings } from './security/rate-limit';
 import type { TrustedDocumentsMode, TrustedDocumentsSettings } from './security/trusted-documents';
+import { NAME_RULE, validName } from './common/validation';
 
 type NodeEnv = 'development' | 'test' | 'production';
 
@@ -86,7 +87,7 @@ export interface WorkerConfig {
   inApi: boolean;
 }
 
-export interface MarketConfig extends MarketSettings, MarketStrategySettings {
+export interface MarketConfig extends MarketSettings, Omit<MarketStrategySettings, 'taskMaxAttempts'> {
   /** Largest price of a listing. */
   maxPrice: number;
   /** Largest `first` of market and inventory pages. */
@@ -279,6 +280,18 @@ function readQueues(reader: Reader): string[] {
     return [];
   }
   return queues;
+}
+
+/** MARKET_SALE_TASK: a task name, as enqueueTask accepts them; unset for no task. */
+function readSaleTask(reader: Reader): string | undefined {
+  const value = reader.raw('MARKET_SALE_TASK')?.normalize('NFC');
+  if (value === undefined) return undefined;
+  try {
+    return validName(value, 'MARKET_SALE_TASK');
+  } catch {
+    reader.problems.push(`MARKET_SALE_TASK must be a task name (${NAME_RULE}), got "${value}"`);
+    return undefined;
+  }
 }
 
 function readOrigins(reader: Reader): string[] {
@@ -493,6 +506,8 @@ export function loadConfig(env: Env = process.env): Config {
       watchConnections: reader.int('MARKET_WATCH_CONNECTIONS', 16, 1, 1000),
       contentionTimeoutMs: reader.int('MARKET_CONTENTION_TIMEOUT_MS', 10_000, 100, 600_000),
       lockTtlMs: reader.int('MARKET_LOCK_TTL_MS', 10_000, 100, 600_000),
+      salesKeep: reader.int('MARKET_SALES_KEEP', 1000, 1, 1_000_000),
+      saleTask: readSaleTask(reader),
     },
     security: {
       maxTokens: reader.int('GRAPHQL_MAX_TOKENS', 1000, 50, 100_000),

@@ -130,13 +130,16 @@ export async function buildParts(config: Config, logger: Logger, teardown: Teard
   const chats = new ChatRepository(commands, config.messaging);
   const tasks = new TaskRepository(commands, config.tasks);
   const taskSchedules = new TaskScheduleRepository(commands, config.tasks);
-  const marketStrategy = createMarketStrategy(config.market, {
-    redis,
-    commands,
-    logger,
-    locks: () => acquirer('lock'),
-    commandTimeoutMs: COMMAND_TIMEOUT_MS,
-  });
+  const marketStrategy = createMarketStrategy(
+    { ...config.market, taskMaxAttempts: config.tasks.maxAttempts },
+    {
+      redis,
+      commands,
+      logger,
+      locks: () => acquirer('lock'),
+      commandTimeoutMs: COMMAND_TIMEOUT_MS,
+    },
+  );
   teardown.add(() => marketStrategy.close());
   const rowCache = new RowCacheRepository(commands, config.rowCache);
   const locations = new LocationRepository(commands, config.location);
@@ -157,7 +160,7 @@ export async function buildParts(config: Config, logger: Logger, teardown: Teard
       new GuildResolver(new GuildRepository(commands, config.autocomplete), config.autocomplete),
       new TaskResolver(tasks, config.tasks),
       new TaskScheduleResolver(taskSchedules, config.tasks),
-      new MarketResolver(new MarketRepository(commands, marketStrategy, config.market), config.market),
+      new MarketResolver(new MarketRepository(commands, marketStrategy, config.market), config.market, inbox),
       new RowCacheResolver(rowCache, config.rowCache),
       new LocationResolver(locations, config.location, locator),
     ],

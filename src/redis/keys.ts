@@ -236,6 +236,12 @@ export const marketKeys = {
   inventory: (user: string): string => `market:{market}:inv:${user}`,
   /** set of every item id ever granted: ids are unique, so an item is always in exactly one place. */
   items: (): string => 'market:{market}:items',
+  /** string counter of sale ids, written by purchases only. */
+  saleIds: (): string => 'market:{market}:sale-ids',
+  /** zset of a seller's sales (JSON: saleId, itemId, buyerId, price, soldAt) scored by sale id; the newest MARKET_SALES_KEEP. */
+  sales: (seller: string): string => `market:{market}:sales:${seller}`,
+  /** pub/sub channel of marketChanged: the market's tag, so its scripts may publish on it on a cluster. */
+  changed: (): string => 'MARKET_CHANGED:{market}',
 };
 
 /**

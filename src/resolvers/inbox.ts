@@ -25,20 +25,35 @@ export class InboxNotifier {
   /** What the send script needs to tell a chat's members itself; undefined when it may not. */
   forSendScript(chatId: string): ScriptNotice | undefined {
     if (!this.scriptsMayTell) return undefined;
-    const json = JSON.stringify({ chatId, latestMessageId: -1, mailbox: false, waiting: null } satisfies InboxNotice);
+    const json = JSON.stringify({
+      chatId,
+      latestMessageId: -1,
+      mailbox: false,
+      waiting: null,
+      saleId: null,
+    } satisfies InboxNotice);
     const at = json.indexOf(ID_SLOT) + ID_SLOT.length - 2;
     return { channelPrefix: INBOX_CHANNEL_PREFIX, before: json.slice(0, at), after: json.slice(at + 2) };
   }
 
   /** After every send, a retry included: the first attempt may have stored the message and died. */
   chat(members: string[], chatId: string, latestMessageId: number): void {
-    const notice: InboxNotice = { chatId, latestMessageId, mailbox: false, waiting: null };
+    const notice: InboxNotice = { chatId, latestMessageId, mailbox: false, waiting: null, saleId: null };
     for (const member of members) this.pubSub.publish(TOPICS.inboxChanged.name, member, notice);
   }
 
   mailbox(user: string, waiting: number): void {
-    const notice: InboxNotice = { chatId: null, latestMessageId: null, mailbox: true, waiting };
+    const notice: InboxNotice = { chatId: null, latestMessageId: null, mailbox: true, waiting, saleId: null };
     this.pubSub.publish(TOPICS.inboxChanged.name, user, notice);
+  }
+
+  /**
+   * After a purchase, to its seller. The sale was recorded with the purchase, so a notice lost on
+   * the way loses nothing: mySales has it.
+   */
+  sale(seller: string, saleId: number): void {
+    const notice: InboxNotice = { chatId: null, latestMessageId: null, mailbox: false, waiting: null, saleId };
+    this.pubSub.publish(TOPICS.inboxChanged.name, seller, notice);
   }
 }
 

@@ -1,32 +1,44 @@
 // The marketplace. Any signed-in caller trades as themselves: lists items from their own
-// inventory and buys with their own funds. Creating items and funds is for service callers.
+// inventory, delists and reprices their own listings, buys with their own funds and reads their
+// own sales. Creating items and funds is for service callers. Every change is announced on
+// marketChanged (by the write itself); a seller is told of a sale on their inboxChanged.
 import { GraphQLSafeInt } from 'graphql-scalars';
-import { Args, Authorized, Ctx, Mutation, Query, Resolver } from 'type-graphql';
+import { Args, Authorized, Ctx, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
 import { SERVICE_ROLE } from '../security/auth';
 import type { MarketConfig } from '../config';
 import { badInput, notFound } from '../common/errors';
-import type { Listing as StoredListing, MarketRepository } from '../redis/market/repository';
+import type { Listing as StoredListing, MarketNotice, MarketRepository } from '../redis/market/repository';
+import type { InboxNotifier } from './inbox';
+import { TOPICS } from '../schema/topics';
 import { callerId, type GraphQLContext } from '../schema/context';
 import {
   Account,
+  DelistItemArgs,
   GrantFundsArgs,
   GrantItemArgs,
   InventoryArgs,
   ListItemArgs,
   Listing,
   MarketArgs,
+  MarketNotification,
+  MARKET_TOPIC_ID,
+  MySalesArgs,
   PurchaseItemArgs,
   PurchaseResult,
+  RepriceItemArgs,
+  Sale,
 } from '../schema/market';
 import { intInRange, validName } from '../common/validation';
 
 const MAX_GRANT = 1_000_000_000;
+const MAX_SALE_ID = Number.MAX_SAFE_INTEGER;
 
 @Resolver()
 export class MarketResolver {
   constructor(
     private readonly repository: MarketRepository,
     private readonly settings: MarketConfig,
+    private readonly inbox: InboxNotifier,
   ) {}
 
   @Authorized()
@@ -52,13 +64,59 @@ export class MarketResolver {
     const seller = validName(args.sellerId, 'sellerId');
     const price = intInRange(args.price, 'price', 1, this.settings.maxPrice);
     const report = await this.repository.purchase({ buyer: callerId(context), seller, item, price }, context.signal);
+    if (report.saleId !== undefined) this.inbox.sale(seller, report.saleId);
     return {
       outcome: report.outcome,
       itemId: item,
       sellerId: seller,
       listedPrice: report.listedPrice ?? null,
       funds: report.funds,
+      saleId: report.saleId ?? null,
     };
+  }
+
+  @Authorized()
+  @Mutation(() => Boolean, {
+    description:
+      "Takes the caller's listing off the market and puts the item back in their inventory. NOT_FOUND when the caller has no listing of it (sold, never listed, or listed by someone else).",
+  })
+  async delistItem(@Args() args: DelistItemArgs, @Ctx() context: GraphQLContext): Promise<boolean> {
+    const item = validName(args.itemId, 'itemId');
+    await this.repository.delist(callerId(context), item, context.signal);
+    return true;
+  }
+
+  @Authorized()
+  @Mutation(() => Boolean, {
+    description:
+      "Sets a new price on the caller's listing; a purchase at the old price from then on is PRICE_CHANGED. NOT_FOUND when the caller has no listing of it (sold, never listed, or listed by someone else).",
+  })
+  async repriceItem(@Args() args: RepriceItemArgs, @Ctx() context: GraphQLContext): Promise<boolean> {
+    const item = validName(args.itemId, 'itemId');
+    const price = intInRange(args.price, 'price', 1, this.settings.maxPrice);
+    await this.repository.reprice(callerId(context), item, price, context.signal);
+    return true;
+  }
+
+  @Authorized()
+  @Query(() => [Sale], {
+    description: "The caller's sales, newest first; the newest MARKET_SALES_KEEP (default 1000) are kept.",
+  })
+  async mySales(@Args() { first, after }: MySalesArgs, @Ctx() context: GraphQLContext): Promise<Sale[]> {
+    const count = intInRange(first, 'first', 1, this.settings.maxPage);
+    const before = after === null || after === undefined ? undefined : intInRange(after, 'after', 1, MAX_SALE_ID);
+    return this.repository.sales(callerId(context), count, before);
+  }
+
+  @Authorized()
+  @Subscription(() => MarketNotification, {
+    description:
+      'Tells of every change in the market: LISTED, SOLD, DELISTED, REPRICED, with the item, its seller and a price; pull `market` for the rest. Notifications may be dropped under load; the pull is the source of truth.',
+    topics: TOPICS.marketChanged.name,
+    topicId: () => MARKET_TOPIC_ID,
+  })
+  marketChanged(@Root() notice: MarketNotice): MarketNotification {
+    return notice;
   }
 
   @Authorized()

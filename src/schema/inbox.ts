@@ -1,9 +1,10 @@
 // The GraphQL type of inboxChanged: what a user is told when something new waits for them.
+import { GraphQLSafeInt } from 'graphql-scalars';
 import { Field, ID, Int, ObjectType } from 'type-graphql';
 
 @ObjectType({
   description:
-    'Something new is waiting for the subscriber: either in a chat (chatId, latestMessageId) or in their mailbox (mailbox, waiting). Pull it with fetchPendingMessages or fetchDirectMessages.',
+    'Something new is waiting for the subscriber: in a chat (chatId, latestMessageId), in their mailbox (mailbox, waiting), or a sale of theirs in the market (saleId). Pull it with fetchPendingMessages, fetchDirectMessages or mySales.',
 })
 export class InboxNotification {
   @Field(() => ID, { nullable: true })
@@ -12,9 +13,15 @@ export class InboxNotification {
   @Field(() => Int, { nullable: true, description: 'Pending messages of the chat run up to this id.' })
   latestMessageId?: number | null;
 
-  @Field({ description: 'True for the mailbox, false for a chat.' })
+  @Field({ description: 'True for the mailbox, false for a chat or a sale.' })
   mailbox!: boolean;
 
   @Field(() => Int, { nullable: true, description: 'Messages waiting in the mailbox.' })
   waiting?: number | null;
+
+  @Field(() => GraphQLSafeInt, {
+    nullable: true,
+    description: 'A sale of one of your listings: mySales lists it (and any before it).',
+  })
+  saleId?: number | null;
 }

@@ -1,7 +1,12 @@
 // GraphQL types of the marketplace.
 import { GraphQLSafeInt } from 'graphql-scalars';
-import { ArgsType, Field, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
-import { PURCHASE_OUTCOMES, type PurchaseOutcome as Outcome } from '../redis/market/repository';
+import { ArgsType, Field, Float, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
+import {
+  MARKET_CHANGES,
+  PURCHASE_OUTCOMES,
+  type MarketChange as Change,
+  type PurchaseOutcome as Outcome,
+} from '../redis/market/repository';
 import { NAME_RULE } from '../common/validation';
 import { enumOf } from './enums';
 
@@ -12,6 +17,52 @@ registerEnumType(PurchaseOutcome, {
   description:
     'PURCHASED; ITEM_GONE (not listed by that seller any more: sold or never listed); PRICE_CHANGED (listed at another price, see listedPrice); INSUFFICIENT_FUNDS. Only PURCHASED changed anything.',
 });
+
+const MarketChange = enumOf(MARKET_CHANGES);
+
+registerEnumType(MarketChange, {
+  name: 'MarketChange',
+  description:
+    'LISTED (put up for sale, at price); SOLD (bought, for price); DELISTED (taken back by its seller; price is what it was listed at); REPRICED (now at price).',
+});
+
+/** The one id of the marketChanged topic: the whole market is one channel. */
+export const MARKET_TOPIC_ID = 'market';
+
+@ObjectType({ description: 'A change in the market. Only ids and numbers: pull `market` for the listings.' })
+export class MarketNotification {
+  @Field(() => MarketChange)
+  kind!: Change;
+
+  @Field(() => ID)
+  itemId!: string;
+
+  @Field(() => ID)
+  sellerId!: string;
+
+  @Field(() => Int)
+  price!: number;
+}
+
+@ObjectType({ description: 'A sale of one of your listings.' })
+export class Sale {
+  @Field(() => GraphQLSafeInt, {
+    description: 'Sale ids grow with every sale in the market: newer sales have larger ids.',
+  })
+  saleId!: number;
+
+  @Field(() => ID)
+  itemId!: string;
+
+  @Field(() => ID)
+  buyerId!: string;
+
+  @Field(() => Int)
+  price!: number;
+
+  @Field(() => Float, { description: 'When it was sold, unix ms by the Redis server clock.' })
+  soldAt!: number;
+}
 
 @ObjectType({ description: 'An item for sale.' })
 export class Listing {
@@ -47,6 +98,12 @@ export class PurchaseResult {
 
   @Field(() => GraphQLSafeInt, { description: "The buyer's funds afterwards." })
   funds!: number;
+
+  @Field(() => GraphQLSafeInt, {
+    nullable: true,
+    description: 'PURCHASED only: the id of the sale, as its seller sees it in mySales.',
+  })
+  saleId?: number | null;
 }
 
 @ObjectType({ description: "The caller's market account." })
@@ -83,6 +140,30 @@ export class PurchaseItemArgs {
 
   @Field(() => Int, { description: `The price the buyer saw. ${PRICE}` })
   price!: number;
+}
+
+@ArgsType()
+export class DelistItemArgs {
+  @Field(() => ID, { description: ITEM })
+  itemId!: string;
+}
+
+@ArgsType()
+export class RepriceItemArgs {
+  @Field(() => ID, { description: ITEM })
+  itemId!: string;
+
+  @Field(() => Int, { description: `The new price. ${PRICE}` })
+  price!: number;
+}
+
+@ArgsType()
+export class MySalesArgs {
+  @Field(() => Int, { defaultValue: 20, description: 'Most sales returned, 1 to MARKET_PAGE_MAX (default 100).' })
+  first!: number;
+
+  @Field(() => GraphQLSafeInt, { nullable: true, description: 'The saleId of the last sale of the previous page.' })
+  after?: number | null;
 }
 
 @ArgsType()

@@ -1,8 +1,9 @@
 // Every subscription topic, named once: the name type-graphql routes by, the Redis channel of
-// one id, and the JSON its publisher sends. Scripts publish eight of them; the API process builds
+// one id, and the JSON its publisher sends. Scripts publish nine of them; the API process builds
 // the inbox's notice, and publishes it or, on one Redis, hands it to chat-send.lua to publish.
 // tests/repository/topic-contract.test.ts checks what each publisher sends against `payload`.
 import type { ReleaseNotice } from '../redis/leases/repository';
+import type { MarketNotice } from '../redis/market/repository';
 import type { RowCacheChange } from '../redis/row-cache';
 import {
   chatChannel,
@@ -10,6 +11,7 @@ import {
   inboxChannel,
   leaseKeys,
   locationKeys,
+  marketKeys,
   parseTaskId,
   queueKeys,
   rowCacheKeys,
@@ -61,12 +63,13 @@ export interface CounterUpdateNotice {
   time: number;
 }
 
-/** Something new is waiting for a user: in one of their chats, or in their mailbox. */
+/** Something new is waiting for a user: in one of their chats, in their mailbox, or a sale of theirs. */
 export interface InboxNotice {
   chatId: string | null;
   latestMessageId: number | null;
   mailbox: boolean;
   waiting: number | null;
+  saleId: number | null;
 }
 
 /** Something changed in a chat: a new entry, a read, typing, a member joining or leaving. */
@@ -157,7 +160,18 @@ export const TOPICS = {
       latestMessageId: 'number|null',
       mailbox: 'boolean',
       waiting: 'number|null',
+      saleId: 'number|null',
     } satisfies Shape<InboxNotice>,
+  },
+  /**
+   * Published by market-list, market-purchase, market-delist and market-reprice.lua, and by the
+   * WATCH strategy inside its MULTI (market/watch.ts); one channel for the whole market, so the
+   * id is ignored (the subscription uses MARKET_TOPIC_ID).
+   */
+  marketChanged: {
+    name: 'MARKET_CHANGED',
+    channel: () => marketKeys.changed(),
+    payload: { kind: 'string', itemId: 'string', sellerId: 'string', price: 'number' } satisfies Shape<MarketNotice>,
   },
   /**
    * Published by chat-send, chat-fetch, chat-mark-seen, chat-typing, chat-join and chat-leave.lua;

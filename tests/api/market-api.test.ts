@@ -2,32 +2,49 @@
 // LOCK): the same scenario with the same exact outcomes, racing buyers, seeded concurrent trading
 // checked against the book's invariants from what Redis holds, cursor paging while listings are
 // bought, who may do what over HTTP and WebSocket, and bad input that changes nothing.
+import path from 'node:path';
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import { parse } from 'graphql';
 import type Redis from 'ioredis';
 import { seeded } from '../../bench/harness/support';
-import { listingMember, marketKeys } from '../../src/redis/keys';
+import { inboxChannel, listingMember, MARKET_SALES_QUEUE, marketKeys, queueKeys } from '../../src/redis/keys';
 import { MARKET_STRATEGIES } from '../../src/redis/market/repository';
+import { TaskRepository } from '../../src/redis/task';
+import { defineScripts } from '../../src/redis/client/scripts';
 import {
+  DelistItemDocument,
   GrantFundsDocument,
   GrantItemDocument,
   InventoryDocument,
   ListItemDocument,
+  MarketChangedDocument,
   MarketDocument,
   MeDocument,
+  MySalesDocument,
   PurchaseItemDocument,
+  PurchaseItemSaleDocument,
+  RepriceItemDocument,
+  SellerInboxDocument,
+  type MySalesQuery,
   type MarketQuery,
   type PurchaseItemMutation,
 } from '../../src/generated/client/graphql';
 import { serverForThisFile, type ServerFixture } from '../support/fixture';
-import { codes, connectWs, post, wsOperation } from '../support/graphql';
+import { cleanUpProcesses, ensureBuilt, startWorker } from '../support/process';
+import { codes, connectWs, eventually, post, wsOperation } from '../support/graphql';
 import type { TestServer } from '../support/server';
 
 const MAX_PRICE = 1000;
 const MAX_FUNDS = 100_000;
 /** MARKET_PAGE_MAX's default. */
 const PAGE_MAX = 100;
-const MARKET_ENV = { MARKET_MAX_PRICE: String(MAX_PRICE), MARKET_MAX_FUNDS: String(MAX_FUNDS) };
+/** The sale task's name (MARKET_SALE_TASK), on for the strategies' tests and off for the default's. */
+const SALE_TASK = 'sold-email';
+const MARKET_ENV = {
+  MARKET_MAX_PRICE: String(MAX_PRICE),
+  MARKET_MAX_FUNDS: String(MAX_FUNDS),
+  MARKET_SALE_TASK: SALE_TASK,
+};
 
 type Purchase = PurchaseItemMutation['purchaseItem'];
 type ListingView = MarketQuery['market'][number];
@@ -83,6 +100,14 @@ function marketClient(api: TestServer) {
       expect(result.errors).toBeUndefined();
       return result.data!.inventory;
     },
+    delist: (user: string, itemId: string) => post(api.url, DelistItemDocument, { itemId }, token(user)),
+    reprice: (user: string, itemId: string, price: number) =>
+      post(api.url, RepriceItemDocument, { itemId, price }, token(user)),
+    async sales(user: string, first?: number, after?: number): Promise<MySalesQuery['mySales']> {
+      const result = await post(api.url, MySalesDocument, { first, after }, token(user));
+      expect(result.errors).toBeUndefined();
+      return result.data!.mySales;
+    },
     async me(user: string): Promise<{ userId: string; funds: number; items: number }> {
       const result = await post(api.url, MeDocument, {}, token(user));
       expect(result.errors).toBeUndefined();
@@ -95,14 +120,27 @@ function marketClient(api: TestServer) {
 // nothing else; that count is the lock's own business. Whether such a key exists is not.
 const LOCK_STATE = /^lock:\{l:market:[^}]*\}:state$/;
 
+/**
+ * JSON values (sales, task records and arguments) as objects with their times left out: the
+ * scripts and the WATCH strategy's MULTI write the same fields, in another order and at other times.
+ */
+function readable(value: string): unknown {
+  if (!value.startsWith('{')) return value;
+  const parsed = JSON.parse(value) as Record<string, unknown>;
+  for (const field of ['soldAt', 'runAt', 'createdAt']) if (field in parsed) parsed[field] = 'a time';
+  return parsed;
+}
+
 /** Every key and its content: DBSIZE alone would miss a changed value. */
 async function dump(redis: Redis, prefix = ''): Promise<{ size: number; keys: Record<string, unknown> }> {
   const keys: Record<string, unknown> = {};
   for (const key of (await redis.keys(`${prefix}*`)).sort()) {
     const type = await redis.type(key);
     if (LOCK_STATE.test(key)) keys[key] = 'a lock of the market';
-    else if (type === 'hash') keys[key] = await redis.hgetall(key);
-    else if (type === 'zset') keys[key] = await redis.zrange(key, 0, -1, 'WITHSCORES');
+    else if (type === 'hash') {
+      const hash = await redis.hgetall(key);
+      keys[key] = Object.fromEntries(Object.entries(hash).map(([field, value]) => [field, readable(value)]));
+    } else if (type === 'zset') keys[key] = (await redis.zrange(key, 0, -1, 'WITHSCORES')).map(readable);
     else if (type === 'set') keys[key] = (await redis.smembers(key)).sort();
     else if (type === 'list') keys[key] = await redis.lrange(key, 0, -1);
     else if (type === 'string') keys[key] = await redis.get(key);
@@ -111,8 +149,15 @@ async function dump(redis: Redis, prefix = ''): Promise<{ size: number; keys: Re
   return { size: prefix === '' ? await redis.dbsize() : Object.keys(keys).length, keys };
 }
 
-/** The market's own keys only: the LOCK strategy also leaves lock bookkeeping (fencing counters). */
-const marketDump = (redis: Redis) => dump(redis, 'market:');
+/**
+ * The market's own keys and its sale queue's only: the LOCK strategy also leaves lock bookkeeping
+ * (fencing counters).
+ */
+async function marketDump(redis: Redis): Promise<{ size: number; keys: Record<string, unknown> }> {
+  const market = await dump(redis, 'market:');
+  const queue = await dump(redis, 'queue:{market}:');
+  return { size: market.size + queue.size, keys: { ...market.keys, ...queue.keys } };
+}
 
 /** Listings in the documented order: price, then item id, then seller id, each in byte order. */
 function inDocumentedOrder<T extends { itemId: string; sellerId: string; price: number }>(listings: T[]): T[] {
@@ -124,6 +169,28 @@ function inDocumentedOrder<T extends { itemId: string; sellerId: string; price: 
       Buffer.compare(bytes(a.sellerId), bytes(b.sellerId)),
   );
 }
+
+const SALES_QUEUE = queueKeys(MARKET_SALES_QUEUE);
+
+/** A sale as stored (and as mySales returns it), its time left out as `readable` does. */
+const sale = (saleId: number, itemId: string, buyerId: string, price: number) => ({
+  saleId,
+  itemId,
+  buyerId,
+  price,
+  soldAt: 'a time',
+});
+
+/** A sale task's record as task-enqueue.lua would write it (TASK_MAX_ATTEMPTS's default), times left out. */
+const saleTaskRecord = {
+  name: SALE_TASK,
+  priority: 'NORMAL',
+  state: 'WAITING',
+  runAt: 'a time',
+  attempts: 0,
+  maxAttempts: 5,
+  createdAt: 'a time',
+};
 
 const strip = (listings: ListingView[]) => listings.map(({ itemId, sellerId, price }) => ({ itemId, sellerId, price }));
 
@@ -268,6 +335,18 @@ describe.each(MARKET_STRATEGIES)('the market with MARKET_STRATEGY=%s', (strategy
         [marketKeys.user('alice')]: { funds: '40' },
         [marketKeys.user('bob')]: { funds: '95' },
         [marketKeys.user('carol')]: { funds: '0' },
+        // Each sale, for its seller, and its task, written by the purchase itself.
+        [marketKeys.saleIds()]: '2',
+        [marketKeys.sales('alice')]: [sale(1, 'sword', 'bob', 40), '1'],
+        [marketKeys.sales('bob')]: [sale(2, 'sword', 'carol', 35), '2'],
+        [SALES_QUEUE.seq]: '2',
+        [SALES_QUEUE.meta]: { '1': saleTaskRecord, '2': saleTaskRecord },
+        [SALES_QUEUE.args]: {
+          '1': { saleId: 1, item: 'sword', seller: 'alice', buyer: 'bob', price: 40 },
+          '2': { saleId: 2, item: 'sword', seller: 'bob', buyer: 'carol', price: 35 },
+        },
+        [SALES_QUEUE.lists[3]]: ['1', '2'],
+        [SALES_QUEUE.workerWake]: ['1'],
       });
       seen.push(state);
       transcripts.set(strategy, seen);
@@ -550,6 +629,280 @@ describe.each(MARKET_STRATEGIES)('the market with MARKET_STRATEGY=%s', (strategy
         '王子',
         '🙂',
       ]);
+    });
+  });
+
+  describe('delisting and repricing', () => {
+    it("lets only the seller delist or reprice a listing; others' and unlisted items are NOT_FOUND, changing nothing", async () => {
+      await market.grantItem('alice', 'sword');
+      await market.grantItem('alice', 'shield');
+      await market.grantFunds('bob', 100);
+      await market.listed('alice', 'sword', 40);
+      const before = await marketDump(api.redis.client);
+      const refusals = [
+        await market.delist('bob', 'sword'), // listed, but by alice
+        await market.reprice('bob', 'sword', 10),
+        await market.delist('alice', 'shield'), // held, not listed
+        await market.reprice('alice', 'shield', 10),
+        await market.delist('alice', 'never-granted'),
+        await market.reprice('alice', 'never-granted', 10),
+      ];
+      for (const refused of refusals) {
+        expect(codes(refused)).toEqual(['NOT_FOUND']);
+        expect(refused.errors![0].extensions!.argument).toBe('itemId');
+        expect(refused.data).toBeNull();
+      }
+      for (const price of [0, MAX_PRICE + 1]) {
+        const refused = await market.reprice('alice', 'sword', price);
+        expect(codes(refused)).toEqual(['BAD_USER_INPUT']);
+        expect(refused.errors![0].extensions!.argument).toBe('price');
+      }
+      expect(codes(await market.delist('alice', 'a b'))).toEqual(['BAD_USER_INPUT']);
+      expect(await marketDump(api.redis.client)).toEqual(before);
+
+      expect((await market.reprice('alice', 'sword', MAX_PRICE)).data).toEqual({ repriceItem: true });
+      expect(strip(await market.page())).toEqual([{ itemId: 'sword', sellerId: 'alice', price: MAX_PRICE }]);
+      expect(await market.bought('bob', 'sword', 'alice', 40)).toMatchObject({
+        outcome: 'PRICE_CHANGED',
+        listedPrice: MAX_PRICE,
+        funds: 100,
+      });
+      expect((await market.reprice('alice', 'sword', 30)).data).toEqual({ repriceItem: true });
+      expect((await market.delist('alice', 'sword')).data).toEqual({ delistItem: true });
+      expect(await market.page()).toEqual([]);
+      expect(await market.inventory('alice')).toEqual(['shield', 'sword']);
+      expect(await market.bought('bob', 'sword', 'alice', 30)).toMatchObject({ outcome: 'ITEM_GONE', funds: 100 });
+      expect(codes(await market.delist('alice', 'sword'))).toEqual(['NOT_FOUND']);
+      // Listed again from the inventory, at a new price, and sold at it.
+      await market.listed('alice', 'sword', 25);
+      expect(await market.bought('bob', 'sword', 'alice', 25)).toMatchObject({ outcome: 'PURCHASED', funds: 75 });
+      expect(codes(await market.reprice('alice', 'sword', 20))).toEqual(['NOT_FOUND']);
+      expect(await market.me('alice')).toEqual({ userId: 'alice', funds: 25, items: 1 });
+    });
+
+    it('lets a purchase racing a delisting or a repricing buy at the price the buyer saw, or refuses it', async () => {
+      const seen = { PURCHASED: 0, ITEM_GONE: 0, PRICE_CHANGED: 0 } as Record<string, number>;
+      await market.grantFunds('bob', 20 * 50);
+      for (let round = 0; round < 20; round++) {
+        const item = `race-${round}`;
+        const delisting = round % 2 === 0;
+        await market.grantItem('alice', item);
+        await market.listed('alice', item, 50);
+        const [bought, change] = await Promise.all([
+          market.bought('bob', item, 'alice', 50),
+          delisting ? market.delist('alice', item) : market.reprice('alice', item, 60),
+        ]);
+        seen[bought.outcome] += 1;
+        if (bought.outcome === 'PURCHASED') {
+          // The purchase came first: the item is bob's, at 50, and alice has no listing to change.
+          expect(bought.listedPrice).toBe(50);
+          expect(codes(change)).toEqual(['NOT_FOUND']);
+          expect(await market.inventory('bob', PAGE_MAX)).toContain(item);
+        } else {
+          expect(change.errors).toBeUndefined();
+          expect(bought).toMatchObject(
+            delisting ? { outcome: 'ITEM_GONE', listedPrice: null } : { outcome: 'PRICE_CHANGED', listedPrice: 60 },
+          );
+          expect(strip(await market.page())).toEqual(delisting ? [] : [{ itemId: item, sellerId: 'alice', price: 60 }]);
+          if (!delisting) expect((await market.delist('alice', item)).errors).toBeUndefined();
+        }
+      }
+      const bob = await market.me('bob');
+      expect(bob).toEqual({ userId: 'bob', funds: 20 * 50 - 50 * seen.PURCHASED, items: seen.PURCHASED });
+      expect((await market.me('alice')).funds).toBe(50 * seen.PURCHASED);
+      expect(await market.page()).toEqual([]);
+      expect(seen.PURCHASED + seen.ITEM_GONE + seen.PRICE_CHANGED).toBe(20);
+    });
+  });
+
+  describe('marketChanged', () => {
+    it('announces every listing, sale, delisting and repricing in order, with ids and prices only', async () => {
+      const socket = fixture.connect(market.token('carol'));
+      const notices = wsOperation(socket.client, MarketChangedDocument, {});
+      await eventually(async () => (await api.redis.subscribers(marketKeys.changed())) > 0, 10_000, 20);
+      await market.grantItem('alice', 'sword');
+      await market.grantItem('alice', 'shield');
+      await market.grantFunds('bob', 100);
+      await market.listed('alice', 'sword', 40);
+      await market.listed('alice', 'shield', 30);
+      expect((await market.reprice('alice', 'sword', 45)).errors).toBeUndefined();
+      expect((await market.bought('bob', 'sword', 'alice', 40)).outcome).toBe('PRICE_CHANGED');
+      expect((await market.bought('bob', 'sword', 'alice', 45)).outcome).toBe('PURCHASED');
+      expect((await market.delist('alice', 'shield')).errors).toBeUndefined();
+      // Refusals change nothing and announce nothing.
+      expect(codes(await market.delist('alice', 'shield'))).toEqual(['NOT_FOUND']);
+      expect(codes(await market.list('bob', 'shield', 5))).toEqual(['NOT_FOUND']);
+      await market.listed('bob', 'sword', 50);
+      const results = await notices.take(6);
+      expect(results.map((result) => result.data?.marketChanged)).toEqual([
+        { kind: 'LISTED', itemId: 'sword', sellerId: 'alice', price: 40 },
+        { kind: 'LISTED', itemId: 'shield', sellerId: 'alice', price: 30 },
+        { kind: 'REPRICED', itemId: 'sword', sellerId: 'alice', price: 45 },
+        { kind: 'SOLD', itemId: 'sword', sellerId: 'alice', price: 45 },
+        { kind: 'DELISTED', itemId: 'shield', sellerId: 'alice', price: 30 },
+        { kind: 'LISTED', itemId: 'sword', sellerId: 'bob', price: 50 },
+      ]);
+      expect(notices.results).toHaveLength(6);
+    });
+  });
+
+  describe('sales', () => {
+    it('records each sale for its seller, lists them newest first in pages, and tells the seller in their inbox', async () => {
+      const socket = fixture.connect(market.token('alice'));
+      const inbox = wsOperation(socket.client, SellerInboxDocument, {});
+      await eventually(async () => (await api.redis.subscribers(inboxChannel('alice'))) > 0, 10_000, 20);
+      await market.grantFunds('bob', 1000);
+      await market.grantFunds('carol', 10);
+      for (const [i, item] of ['cup', 'jug', 'pot'].entries()) {
+        await market.grantItem('alice', item);
+        await market.listed('alice', item, 10 * (i + 1));
+      }
+      const bought: number[] = [];
+      for (const item of ['pot', 'cup']) {
+        const price = item === 'pot' ? 30 : 10;
+        const result = await post(
+          api.url,
+          PurchaseItemSaleDocument,
+          { itemId: item, sellerId: 'alice', price },
+          market.token('bob'),
+        );
+        expect(result.data!.purchaseItem.outcome).toBe('PURCHASED');
+        bought.push(result.data!.purchaseItem.saleId!);
+      }
+      // Refused purchases are no sales.
+      const refused = await post(
+        api.url,
+        PurchaseItemSaleDocument,
+        { itemId: 'jug', sellerId: 'alice', price: 20 },
+        market.token('carol'),
+      );
+      expect(refused.data!.purchaseItem).toEqual({ outcome: 'INSUFFICIENT_FUNDS', saleId: null });
+      const gone = await post(
+        api.url,
+        PurchaseItemSaleDocument,
+        { itemId: 'pot', sellerId: 'alice', price: 30 },
+        market.token('bob'),
+      );
+      expect(gone.data!.purchaseItem).toEqual({ outcome: 'ITEM_GONE', saleId: null });
+      expect(bought).toEqual([1, 2]);
+      const third = await post(
+        api.url,
+        PurchaseItemSaleDocument,
+        { itemId: 'jug', sellerId: 'alice', price: 20 },
+        market.token('bob'),
+      );
+      expect(third.data!.purchaseItem).toEqual({ outcome: 'PURCHASED', saleId: 3 });
+
+      const notices = await inbox.take(3);
+      expect(notices.map((notice) => notice.data?.inboxChanged)).toEqual(
+        [1, 2, 3].map((saleId) => ({ saleId, mailbox: false, chatId: null })),
+      );
+      const all = await market.sales('alice');
+      expect(all.map(({ soldAt, ...rest }) => ({ ...rest, soldAt: typeof soldAt }))).toEqual([
+        { saleId: 3, itemId: 'jug', buyerId: 'bob', price: 20, soldAt: 'number' },
+        { saleId: 2, itemId: 'cup', buyerId: 'bob', price: 10, soldAt: 'number' },
+        { saleId: 1, itemId: 'pot', buyerId: 'bob', price: 30, soldAt: 'number' },
+      ]);
+      expect(all[0].soldAt).toBeGreaterThanOrEqual(all[1].soldAt);
+      expect(Math.abs(all[0].soldAt - Date.now())).toBeLessThan(60_000);
+      const first = await market.sales('alice', 2);
+      expect(first).toEqual(all.slice(0, 2));
+      expect(await market.sales('alice', 2, first[1].saleId)).toEqual(all.slice(2));
+      expect(await market.sales('alice', 2, 1)).toEqual([]);
+      expect(await market.sales('bob')).toEqual([]);
+      for (const variables of [{ first: 0 }, { first: PAGE_MAX + 1 }, { after: 0 }, { after: -5 }]) {
+        const result = await post(api.url, MySalesDocument, variables, market.token('alice'));
+        expect(codes(result)).toEqual(['BAD_USER_INPUT']);
+      }
+      expect(inbox.results).toHaveLength(3);
+    });
+
+    it('enqueues exactly one task per sale when buyers race, none for refused purchases, and workers take and complete them', async () => {
+      const items = Array.from({ length: 20 }, (_, i) => `lot-${i}`);
+      const buyers = Array.from({ length: 10 }, (_, i) => `racer-${i}`);
+      for (const item of items) {
+        await market.grantItem('alice', item);
+        await market.listed('alice', item, 10);
+      }
+      for (const buyer of buyers) await market.grantFunds(buyer, 10 * items.length);
+      const random = seeded(25);
+      const attempts = buyers.flatMap((buyer) => {
+        const order = [...items].sort(() => random() - 0.5);
+        return order.map((item) => ({ buyer, item }));
+      });
+      const results = await Promise.all(
+        attempts.map(async ({ buyer, item }) => {
+          const result = await post(
+            api.url,
+            PurchaseItemSaleDocument,
+            { itemId: item, sellerId: 'alice', price: 10 },
+            market.token(buyer),
+          );
+          expect(result.errors).toBeUndefined();
+          return { buyer, item, ...result.data!.purchaseItem };
+        }),
+      );
+      const sold = results.filter((result) => result.outcome === 'PURCHASED');
+      expect(sold.map((result) => result.item).sort()).toEqual([...items].sort());
+      expect(
+        results
+          .filter((result) => result.outcome !== 'PURCHASED')
+          .every((result) => result.outcome === 'ITEM_GONE' && result.saleId === null),
+      ).toBe(true);
+      expect(sold.map((result) => result.saleId).sort((a, b) => a! - b!)).toEqual(items.map((_, i) => i + 1));
+
+      // A worker's view of the queue, as a worker process with WORKER_QUEUES=market-sales has it.
+      const workerClient = api.redis.newClient();
+      defineScripts(workerClient);
+      const tasks = new TaskRepository(workerClient, api.config.tasks);
+      const stats = await tasks.stats(MARKET_SALES_QUEUE);
+      expect(stats).toEqual({
+        waiting: { HIGH: 0, NORMAL: items.length, LOW: 0 },
+        delayed: 0,
+        active: 0,
+        completed: 0,
+        failed: 0,
+        cancelled: 0,
+      });
+      const args = await api.redis.client.hgetall(SALES_QUEUE.args);
+      const bySale = new Map(
+        Object.values(args).map((json) => {
+          const parsed = JSON.parse(json) as { saleId: number };
+          return [parsed.saleId, parsed];
+        }),
+      );
+      expect(Object.keys(args)).toHaveLength(items.length);
+      expect(bySale.size).toBe(items.length);
+      for (const result of sold) {
+        expect(bySale.get(result.saleId!)).toEqual({
+          saleId: result.saleId,
+          item: result.item,
+          seller: 'alice',
+          buyer: result.buyer,
+          price: 10,
+        });
+      }
+
+      const taken = await tasks.take(MARKET_SALES_QUEUE, 100, 10_000);
+      expect(taken).toHaveLength(items.length);
+      expect(new Set(taken.map((task) => task.name))).toEqual(new Set([SALE_TASK]));
+      expect(taken.map((task) => (JSON.parse(task.args!) as { saleId: number }).saleId).sort((a, b) => a - b)).toEqual(
+        items.map((_, i) => i + 1),
+      );
+      for (const task of taken) {
+        expect(await tasks.settle(MARKET_SALES_QUEUE, task, { kind: 'COMPLETED', result: undefined })).toBe(
+          'COMPLETED',
+        );
+      }
+      expect(await tasks.stats(MARKET_SALES_QUEUE)).toMatchObject({
+        waiting: { HIGH: 0, NORMAL: 0, LOW: 0 },
+        active: 0,
+        completed: items.length,
+      });
+      expect((await market.sales('alice', PAGE_MAX)).map((one) => one.saleId)).toEqual(
+        items.map((_, i) => items.length - i),
+      );
+      workerClient.disconnect();
     });
   });
 
@@ -956,7 +1309,13 @@ describe.each(MARKET_STRATEGIES)('the market with MARKET_STRATEGY=%s', (strategy
 });
 
 describe('the market with the default strategy and MARKET_PAGE_MAX=20, the lowest allowed', () => {
-  const fixture = serverForThisFile({ ...MARKET_ENV, MARKET_PAGE_MAX: '20' });
+  // Without a sale task (MARKET_SALE_TASK unset: empty counts as unset), keeping 2 sales per seller.
+  const fixture = serverForThisFile({
+    ...MARKET_ENV,
+    MARKET_SALE_TASK: '',
+    MARKET_SALES_KEEP: '2',
+    MARKET_PAGE_MAX: '20',
+  });
   let market: ReturnType<typeof marketClient>;
 
   beforeAll(() => {
@@ -965,6 +1324,23 @@ describe('the market with the default strategy and MARKET_PAGE_MAX=20, the lowes
 
   it('runs SCRIPT when MARKET_STRATEGY is not set', () => {
     expect(fixture.api.config.market.strategy).toBe('SCRIPT');
+  });
+
+  it('records sales for their seller, the newest MARKET_SALES_KEEP, but enqueues no task when MARKET_SALE_TASK is not set', async () => {
+    const market = marketClient(fixture.api);
+    expect(fixture.api.config.market.saleTask).toBeUndefined();
+    await market.grantFunds('bob', 30);
+    for (const item of ['cup', 'jug', 'pot']) {
+      await market.grantItem('alice', item);
+      await market.listed('alice', item, 10);
+      expect(await market.bought('bob', item, 'alice', 10)).toMatchObject({ outcome: 'PURCHASED' });
+    }
+    expect(await market.sales('alice')).toEqual([
+      { saleId: 3, itemId: 'pot', buyerId: 'bob', price: 10, soldAt: expect.any(Number) },
+      { saleId: 2, itemId: 'jug', buyerId: 'bob', price: 10, soldAt: expect.any(Number) },
+    ]);
+    expect(await fixture.api.redis.client.zcard(marketKeys.sales('alice'))).toBe(2);
+    expect(await fixture.api.redis.client.keys('queue:*')).toEqual([]);
   });
 
   // The schema's defaults for `first` are fixed (market 20, inventory 100) while the cap they
@@ -1014,5 +1390,54 @@ describe('the three strategies', () => {
     expect([...transcripts.keys()].sort()).toEqual([...MARKET_STRATEGIES].sort());
     const [first, ...others] = [...transcripts.values()];
     for (const other of others) expect(other).toEqual(first);
+  });
+});
+
+describe('sale tasks run by a worker process (MARKET_SALE_TASK=echo, WORKER_QUEUES=market-sales)', () => {
+  const fixture = serverForThisFile({ ...MARKET_ENV, MARKET_SALE_TASK: 'echo' });
+  beforeAll(ensureBuilt, 120_000);
+  afterEach(cleanUpProcesses);
+
+  it("runs each sale's task once, with the sale in its arguments, like any other task", async () => {
+    const api = fixture.api;
+    const market = marketClient(api);
+    await market.grantFunds('bob', 100);
+    for (const item of ['cup', 'jug', 'pot']) {
+      await market.grantItem('alice', item);
+      await market.listed('alice', item, 10);
+      expect((await market.bought('bob', item, 'alice', 10)).outcome).toBe('PURCHASED');
+    }
+    await startWorker({
+      ...api.redis.env,
+      WORKER_QUEUES: MARKET_SALES_QUEUE,
+      TASK_HANDLERS: path.join(__dirname, '..', 'support', 'task-handlers.cjs'),
+    });
+    const client = api.redis.newClient();
+    defineScripts(client);
+    try {
+      const tasks = new TaskRepository(client, api.config.tasks);
+      await eventually(async () => (await tasks.stats(MARKET_SALES_QUEUE)).completed === 3, 20_000, 50);
+      expect(await tasks.stats(MARKET_SALES_QUEUE)).toEqual({
+        waiting: { HIGH: 0, NORMAL: 0, LOW: 0 },
+        delayed: 0,
+        active: 0,
+        completed: 3,
+        failed: 0,
+        cancelled: 0,
+      });
+      const results = [];
+      for (const number of ['1', '2', '3']) {
+        const task = (await tasks.get(MARKET_SALES_QUEUE, number))!;
+        expect(task).toMatchObject({ name: 'echo', state: 'COMPLETED', attempts: 1, priority: 'NORMAL' });
+        results.push(JSON.parse(task.result!) as { args: unknown });
+      }
+      expect(results.map((result) => result.args)).toEqual([
+        { saleId: 1, item: 'cup', seller: 'alice', buyer: 'bob', price: 10 },
+        { saleId: 2, item: 'jug', seller: 'alice', buyer: 'bob', price: 10 },
+        { saleId: 3, item: 'pot', seller: 'alice', buyer: 'bob', price: 10 },
+      ]);
+    } finally {
+      client.disconnect();
+    }
   });
 });

@@ -3,7 +3,7 @@
 // no negative funds), checked from what Redis holds at the end.
 import Redis from 'ioredis';
 import pino from 'pino';
-import { marketKeys } from '../../src/redis/keys';
+import { MARKET_SALES_QUEUE, marketKeys, queueKeys } from '../../src/redis/keys';
 import { LeaseRepository } from '../../src/redis/leases/repository';
 import { LeaseSignals } from '../../src/redis/leases/signals';
 import { LeaseAcquirer } from '../../src/redis/leases/acquirer';
@@ -47,16 +47,28 @@ interface MarketOptions {
   maxFunds?: number;
   /** Stands between the strategy and its command connection (the locks keep the real one). */
   wrap?: (client: Redis) => Redis;
+  /** MARKET_SALE_TASK; none unless given. */
+  saleTask?: string;
+  salesKeep?: number;
 }
 
 function market(strategy: MarketStrategyName, options: MarketOptions = {}): MarketRepository {
-  const { lockTtlMs = 10_000, maxFunds = SETTINGS.maxFunds } = options;
+  const { lockTtlMs = 10_000, maxFunds = SETTINGS.maxFunds, saleTask, salesKeep = 1000 } = options;
   const real = connection();
   const commands = options.wrap ? options.wrap(real) : real;
   const shutdown = new AbortController();
   cleanups.push(() => shutdown.abort());
   const made = createMarketStrategy(
-    { strategy, watchConnections: 32, contentionTimeoutMs: 10_000, lockTtlMs, maxFunds },
+    {
+      strategy,
+      watchConnections: 32,
+      contentionTimeoutMs: 10_000,
+      lockTtlMs,
+      maxFunds,
+      salesKeep,
+      saleTask,
+      taskMaxAttempts: 5,
+    },
     {
       redis: redis.target,
       commands,
@@ -182,6 +194,41 @@ describe.each(MARKET_STRATEGIES)('%s under concurrency', (strategy) => {
       Array.from({ length: 10 }, (_, i) => `gem${i}`),
     );
     expect(state.listings).toEqual([]);
+  });
+
+  it('records one sale and one task per purchase, none for a refused or retried attempt, keeping the newest sales', async () => {
+    const m = market(strategy, { saleTask: 'sold', salesKeep: 3 });
+    const buyers = ['b1', 'b2', 'b3', 'b4', 'b5', 'b6'];
+    const items = Array.from({ length: 10 }, (_, i) => `gem${i}`);
+    for (const buyer of buyers) await m.grantFunds(buyer, 1000);
+    for (const item of items) {
+      await m.grantItem('seller', item);
+      expect((await m.list('seller', item, 10)).listed).toBe(true);
+    }
+    const reports = await Promise.all(
+      buyers.flatMap((buyer) => items.map((item) => m.purchase({ buyer, seller: 'seller', item, price: 10 }))),
+    );
+    const sold = reports.filter((report) => report.outcome === 'PURCHASED');
+    expect(sold).toHaveLength(items.length);
+    // Sixty purchases at once on 32 connections: WATCH throws attempts away, and those must write nothing.
+    if (strategy === 'WATCH') expect(reports.reduce((sum, report) => sum + report.retries, 0)).toBeGreaterThan(0);
+    expect(reports.filter((report) => report.saleId !== undefined)).toHaveLength(items.length);
+    expect(sold.map((report) => report.saleId).sort((a, b) => a! - b!)).toEqual(items.map((_, i) => i + 1));
+
+    const queue = queueKeys(MARKET_SALES_QUEUE);
+    expect(await redis.client.get(marketKeys.saleIds())).toBe('10');
+    expect(await redis.client.get(queue.seq)).toBe('10');
+    const args = Object.values(await redis.client.hgetall(queue.args)).map(
+      (json) => (JSON.parse(json) as { saleId: number }).saleId,
+    );
+    expect(args.sort((a, b) => a - b)).toEqual(items.map((_, i) => i + 1));
+    expect(await redis.client.hlen(queue.meta)).toBe(10);
+    expect((await redis.client.lrange(queue.lists[3], 0, -1)).map(Number).sort((a, b) => a - b)).toEqual(
+      items.map((_, i) => i + 1),
+    );
+    expect(await redis.client.lrange(queue.workerWake, 0, -1)).toEqual(['1']);
+    const kept = (await m.sales('seller', 10, undefined)).map((sale) => sale.saleId);
+    expect(kept).toEqual([10, 9, 8]);
   });
 
   it('never lets one buyer spend the same funds twice', async () => {

@@ -11,6 +11,10 @@ import { LeaseRepository, newLeaseId } from '../../src/redis/leases/repository';
 import { RowCacheRepository } from '../../src/redis/row-cache';
 import { defineScripts } from '../../src/redis/client/scripts';
 import { TaskRepository } from '../../src/redis/task';
+import { MARKET_STRATEGIES, MarketRepository } from '../../src/redis/market/repository';
+import { createMarketStrategy } from '../../src/redis/market/strategies';
+import { LeaseAcquirer } from '../../src/redis/leases/acquirer';
+import { LeaseSignals } from '../../src/redis/leases/signals';
 import { InboxNotifier } from '../../src/resolvers/inbox';
 import { createRedisPubSub } from '../../src/schema/pubsub';
 import { channels, TOPICS, uploadTopicId, type FieldKind, type TopicSpec } from '../../src/schema/topics';
@@ -80,12 +84,12 @@ function expectConforming(topic: TopicSpec, heard: Map<string, Record<string, un
 
 it('the check itself refuses a missing field, a field of the wrong type and a field not in the registry', () => {
   const topic = TOPICS.inboxChanged;
-  expect(breaches(topic, { chatId: '1', latestMessageId: 2, mailbox: false, waiting: null })).toEqual([]);
-  expect(breaches(topic, { chatId: null, latestMessageId: null, mailbox: true, waiting: 3 })).toEqual([]);
-  expect(breaches(topic, { chatId: 1, latestMessageId: 2, mailbox: false, waiting: null })).toEqual([
+  expect(breaches(topic, { chatId: '1', latestMessageId: 2, mailbox: false, waiting: null, saleId: null })).toEqual([]);
+  expect(breaches(topic, { chatId: null, latestMessageId: null, mailbox: true, waiting: 3, saleId: null })).toEqual([]);
+  expect(breaches(topic, { chatId: 1, latestMessageId: 2, mailbox: false, waiting: null, saleId: null })).toEqual([
     'chatId: 1 is not string|null',
   ]);
-  expect(breaches(topic, { chatId: '1', latestMessageId: 2, mailbox: null, extra: 1 })).toEqual([
+  expect(breaches(topic, { chatId: '1', latestMessageId: 2, mailbox: null, saleId: null, extra: 1 })).toEqual([
     'mailbox: null is not boolean',
     'waiting: missing',
     'extra: not in the registry',
@@ -252,7 +256,61 @@ it('location-append.lua and location-commit.lua', async () => {
   expect(totals.get('spiele/é')).toEqual([{ dataset: 'spiele/é', day: '2011-10-10' }]);
 });
 
-it('the inbox, told by the API process for a chat message and for a mailbox', async () => {
+it.each(MARKET_STRATEGIES)(
+  'market-list, market-purchase, market-reprice and market-delist.lua, or the %s strategy in their place',
+  async (strategy) => {
+    const heard = await hear(TOPICS.marketChanged, ['any']);
+    const logger = pino({ level: 'silent' });
+    const subscriber = strategy === 'LOCK' ? redis.newClient() : undefined;
+    if (subscriber) listeners.push(subscriber);
+    const signals = subscriber && new LeaseSignals(subscriber, logger);
+    const stop = new AbortController();
+    const made = createMarketStrategy(
+      {
+        strategy,
+        watchConnections: 2,
+        contentionTimeoutMs: 10_000,
+        lockTtlMs: 10_000,
+        maxFunds: 1_000_000,
+        salesKeep: 10,
+        saleTask: undefined,
+        taskMaxAttempts: 1,
+      },
+      {
+        redis: redis.target,
+        commands: client,
+        logger,
+        locks: () => new LeaseAcquirer(new LeaseRepository(client, 'lock', { maxWaiters: 10 }), signals!, stop.signal),
+      },
+    );
+    const market = new MarketRepository(client, made, { maxFunds: 1_000_000, maxInventory: 10 });
+    try {
+      const item = `cup-${strategy}/😀`;
+      await market.grantItem('bób', item);
+      await market.grantFunds('alice', 10);
+      expect((await market.list('bób', item, 5)).listed).toBe(true);
+      await market.reprice('bób', item, 6);
+      await market.delist('bób', item);
+      await market.list('bób', item, 7);
+      expect((await market.purchase({ buyer: 'alice', seller: 'bób', item, price: 7 })).outcome).toBe('PURCHASED');
+      await eventually(async () => heard.get('any')!.length === 5, 10_000, 10);
+      expectConforming(TOPICS.marketChanged, heard);
+      expect(heard.get('any')).toEqual([
+        { kind: 'LISTED', itemId: item, sellerId: 'bób', price: 5 },
+        { kind: 'REPRICED', itemId: item, sellerId: 'bób', price: 6 },
+        { kind: 'DELISTED', itemId: item, sellerId: 'bób', price: 6 },
+        { kind: 'LISTED', itemId: item, sellerId: 'bób', price: 7 },
+        { kind: 'SOLD', itemId: item, sellerId: 'bób', price: 7 },
+      ]);
+    } finally {
+      stop.abort();
+      await made.close();
+      signals?.close();
+    }
+  },
+);
+
+it('the inbox, told by the API process for a chat message, a mailbox and a sale', async () => {
   const logger = pino({ level: 'silent' });
   const publisher = await connectRedis(redis.target, { name: 'test:publisher', logger });
   const subscriber = await connectRedis(redis.target, { name: 'test:subscriber', logger, shardedSubscriber: true });
@@ -265,13 +323,17 @@ it('the inbox, told by the API process for a chat message and for a mailbox', as
   const heard = await hear(TOPICS.inboxChanged, ['alice', 'bób/😀']);
   inbox.chat(['alice', 'bób/😀'], '12', 3);
   inbox.mailbox('alice', 4);
-  await eventually(async () => heard.get('alice')!.length === 2 && heard.get('bób/😀')!.length === 1, 10_000, 10);
+  inbox.sale('alice', 9);
+  await eventually(async () => heard.get('alice')!.length === 3 && heard.get('bób/😀')!.length === 1, 10_000, 10);
   expectConforming(TOPICS.inboxChanged, heard);
   expect(heard.get('alice')).toEqual([
-    { chatId: '12', latestMessageId: 3, mailbox: false, waiting: null },
-    { chatId: null, latestMessageId: null, mailbox: true, waiting: 4 },
+    { chatId: '12', latestMessageId: 3, mailbox: false, waiting: null, saleId: null },
+    { chatId: null, latestMessageId: null, mailbox: true, waiting: 4, saleId: null },
+    { chatId: null, latestMessageId: null, mailbox: false, waiting: null, saleId: 9 },
   ]);
-  expect(heard.get('bób/😀')).toEqual([{ chatId: '12', latestMessageId: 3, mailbox: false, waiting: null }]);
+  expect(heard.get('bób/😀')).toEqual([
+    { chatId: '12', latestMessageId: 3, mailbox: false, waiting: null, saleId: null },
+  ]);
 });
 
 // On a cluster the send script may not publish on the members' channels (other shards): the
@@ -294,6 +356,6 @@ itSingle('chat-send.lua, telling each member with the notice the notifier built,
   }
   await eventually(async () => members.every((member) => heard.get(member)!.length === 2), 10_000, 10);
   expectConforming(TOPICS.inboxChanged, heard);
-  const notice = { chatId: chat.id, latestMessageId: 2, mailbox: false, waiting: null };
+  const notice = { chatId: chat.id, latestMessageId: 2, mailbox: false, waiting: null, saleId: null };
   for (const member of members) expect(heard.get(member)).toEqual([notice, notice]);
 });

@@ -226,10 +226,16 @@ describe('loadConfig', () => {
       watchConnections: 16,
       contentionTimeoutMs: 10_000,
       lockTtlMs: 10_000,
+      salesKeep: 1000,
+      saleTask: undefined,
     });
     expect(loadConfig({ MARKET_STRATEGY: 'WATCH', MARKET_WATCH_CONNECTIONS: '4' }).market).toMatchObject({
       strategy: 'WATCH',
       watchConnections: 4,
+    });
+    expect(loadConfig({ MARKET_SALE_TASK: ' sold-email ', MARKET_SALES_KEEP: '1' }).market).toMatchObject({
+      saleTask: 'sold-email',
+      salesKeep: 1,
     });
     expect(
       problems({
@@ -237,12 +243,16 @@ describe('loadConfig', () => {
         MARKET_MAX_PRICE: '2147483648',
         MARKET_PAGE_MAX: '19',
         MARKET_MAX_FUNDS: '0',
+        MARKET_SALES_KEEP: '0',
+        MARKET_SALE_TASK: 'sold:email',
       }),
     ).toEqual([
       'MARKET_STRATEGY must be one of SCRIPT, WATCH, LOCK, got "watch"',
       expect.stringMatching(/^MARKET_MAX_PRICE must be an integer from 1 to 2147483647/),
       expect.stringMatching(/^MARKET_MAX_FUNDS must be an integer from 1/),
       expect.stringMatching(/^MARKET_PAGE_MAX must be an integer from 20 to 1000/),
+      expect.stringMatching(/^MARKET_SALES_KEEP must be an integer from 1 to 1000000/),
+      expect.stringMatching(/^MARKET_SALE_TASK must be a task name \(1 to 128 characters.*got "sold:email"$/),
     ]);
   });
 

@@ -32,6 +32,13 @@ export type ChatRetentionMode =
   | 'HISTORY'
   | 'SEEN';
 
+/** LISTED (put up for sale, at price); SOLD (bought, for price); DELISTED (taken back by its seller; price is what it was listed at); REPRICED (now at price). */
+export type MarketChange =
+  | 'DELISTED'
+  | 'LISTED'
+  | 'REPRICED'
+  | 'SOLD';
+
 /** PURCHASED; ITEM_GONE (not listed by that seller any more: sold or never listed); PRICE_CHANGED (listed at another price, see listedPrice); INSUFFICIENT_FUNDS. Only PURCHASED changed anything. */
 export type PurchaseOutcome =
   | 'INSUFFICIENT_FUNDS'
@@ -650,6 +657,48 @@ export type MeQueryVariables = Exact<{ [key: string]: never; }>;
 
 export type MeQuery = { me: { userId: string, funds: number, items: number } };
 
+export type DelistItemMutationVariables = Exact<{
+  itemId: string | number;
+}>;
+
+
+export type DelistItemMutation = { delistItem: boolean };
+
+export type RepriceItemMutationVariables = Exact<{
+  itemId: string | number;
+  price: number;
+}>;
+
+
+export type RepriceItemMutation = { repriceItem: boolean };
+
+export type PurchaseItemSaleMutationVariables = Exact<{
+  itemId: string | number;
+  sellerId: string | number;
+  price: number;
+}>;
+
+
+export type PurchaseItemSaleMutation = { purchaseItem: { outcome: PurchaseOutcome, saleId: number | null } };
+
+export type MySalesQueryVariables = Exact<{
+  first?: number | null | undefined;
+  after?: number | null | undefined;
+}>;
+
+
+export type MySalesQuery = { mySales: Array<{ saleId: number, itemId: string, buyerId: string, price: number, soldAt: number }> };
+
+export type MarketChangedSubscriptionVariables = Exact<{ [key: string]: never; }>;
+
+
+export type MarketChangedSubscription = { marketChanged: { kind: MarketChange, itemId: string, sellerId: string, price: number } };
+
+export type SellerInboxSubscriptionVariables = Exact<{ [key: string]: never; }>;
+
+
+export type SellerInboxSubscription = { inboxChanged: { saleId: number | null, mailbox: boolean, chatId: string | null } };
+
 export type ScheduleRowCacheMutationVariables = Exact<{
   rowId: string | number;
   delaySeconds: number;
@@ -902,6 +951,12 @@ export const PurchaseItemDocument = {"__meta__":{"hash":"sha256:8612b3dfc7c3e4d0
 export const MarketDocument = {"__meta__":{"hash":"sha256:0e762b2e497f9f53e84c0fb986813cac9ffa33ba6a9fc7f5d82cb0d25533f46d"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"Market"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"first"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"after"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"market"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"first"},"value":{"kind":"Variable","name":{"kind":"Name","value":"first"}}},{"kind":"Argument","name":{"kind":"Name","value":"after"},"value":{"kind":"Variable","name":{"kind":"Name","value":"after"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"itemId"}},{"kind":"Field","name":{"kind":"Name","value":"sellerId"}},{"kind":"Field","name":{"kind":"Name","value":"price"}},{"kind":"Field","name":{"kind":"Name","value":"cursor"}}]}}]}}]} as unknown as DocumentNode<MarketQuery, MarketQueryVariables>;
 export const InventoryDocument = {"__meta__":{"hash":"sha256:7d5345d6cac46475a09e06b0cf02eae669e7dd0ae6ea67775f3823ffb675b7cd"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"Inventory"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"first"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"after"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"inventory"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"first"},"value":{"kind":"Variable","name":{"kind":"Name","value":"first"}}},{"kind":"Argument","name":{"kind":"Name","value":"after"},"value":{"kind":"Variable","name":{"kind":"Name","value":"after"}}}]}]}}]} as unknown as DocumentNode<InventoryQuery, InventoryQueryVariables>;
 export const MeDocument = {"__meta__":{"hash":"sha256:bb1a548f0395d4a78071b2a2241964b8df033248242e361e790e4f72433f503f"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"Me"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"me"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"userId"}},{"kind":"Field","name":{"kind":"Name","value":"funds"}},{"kind":"Field","name":{"kind":"Name","value":"items"}}]}}]}}]} as unknown as DocumentNode<MeQuery, MeQueryVariables>;
+export const DelistItemDocument = {"__meta__":{"hash":"sha256:0ed81548ab1d0ea7c2c35106790182b04675e2e457db21e1ace707d366482c5e"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"DelistItem"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"itemId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"delistItem"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"itemId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"itemId"}}}]}]}}]} as unknown as DocumentNode<DelistItemMutation, DelistItemMutationVariables>;
+export const RepriceItemDocument = {"__meta__":{"hash":"sha256:3f325118d0948442abb747ef07a94b632c256bb2a27ef04771c8a9445ab691fd"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"RepriceItem"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"itemId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"price"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"repriceItem"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"itemId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"itemId"}}},{"kind":"Argument","name":{"kind":"Name","value":"price"},"value":{"kind":"Variable","name":{"kind":"Name","value":"price"}}}]}]}}]} as unknown as DocumentNode<RepriceItemMutation, RepriceItemMutationVariables>;
+export const PurchaseItemSaleDocument = {"__meta__":{"hash":"sha256:2c5ebb9823a24a9e7e85f6b6841db8756ea7906991435b998d8126e3191a5722"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"PurchaseItemSale"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"itemId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"sellerId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"price"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"purchaseItem"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"itemId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"itemId"}}},{"kind":"Argument","name":{"kind":"Name","value":"sellerId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"sellerId"}}},{"kind":"Argument","name":{"kind":"Name","value":"price"},"value":{"kind":"Variable","name":{"kind":"Name","value":"price"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"outcome"}},{"kind":"Field","name":{"kind":"Name","value":"saleId"}}]}}]}}]} as unknown as DocumentNode<PurchaseItemSaleMutation, PurchaseItemSaleMutationVariables>;
+export const MySalesDocument = {"__meta__":{"hash":"sha256:10ff64ffe682a896b652c3ca43c314a5af69e7cb29adaa9b3896ca0a29c1a803"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"MySales"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"first"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"after"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"SafeInt"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"mySales"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"first"},"value":{"kind":"Variable","name":{"kind":"Name","value":"first"}}},{"kind":"Argument","name":{"kind":"Name","value":"after"},"value":{"kind":"Variable","name":{"kind":"Name","value":"after"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"saleId"}},{"kind":"Field","name":{"kind":"Name","value":"itemId"}},{"kind":"Field","name":{"kind":"Name","value":"buyerId"}},{"kind":"Field","name":{"kind":"Name","value":"price"}},{"kind":"Field","name":{"kind":"Name","value":"soldAt"}}]}}]}}]} as unknown as DocumentNode<MySalesQuery, MySalesQueryVariables>;
+export const MarketChangedDocument = {"__meta__":{"hash":"sha256:d10ca1889d85363dbf40d7c2fd6060e61aa457d9e984b8b61540052c3f326705"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"subscription","name":{"kind":"Name","value":"MarketChanged"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"marketChanged"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"kind"}},{"kind":"Field","name":{"kind":"Name","value":"itemId"}},{"kind":"Field","name":{"kind":"Name","value":"sellerId"}},{"kind":"Field","name":{"kind":"Name","value":"price"}}]}}]}}]} as unknown as DocumentNode<MarketChangedSubscription, MarketChangedSubscriptionVariables>;
+export const SellerInboxDocument = {"__meta__":{"hash":"sha256:19d017a9875de16cd3078d344bc8302c8d65d7c185fde3ddb2b63f3c6d564d4c"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"subscription","name":{"kind":"Name","value":"SellerInbox"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"inboxChanged"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"saleId"}},{"kind":"Field","name":{"kind":"Name","value":"mailbox"}},{"kind":"Field","name":{"kind":"Name","value":"chatId"}}]}}]}}]} as unknown as DocumentNode<SellerInboxSubscription, SellerInboxSubscriptionVariables>;
 export const ScheduleRowCacheDocument = {"__meta__":{"hash":"sha256:c8d4a56c241c4b68d3f1997580d7bd154bec099e12e62717e472eba301bf80b3"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"ScheduleRowCache"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"rowId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"delaySeconds"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"Float"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"scheduleRowCache"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"rowId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"rowId"}}},{"kind":"Argument","name":{"kind":"Name","value":"delaySeconds"},"value":{"kind":"Variable","name":{"kind":"Name","value":"delaySeconds"}}}]}]}}]} as unknown as DocumentNode<ScheduleRowCacheMutation, ScheduleRowCacheMutationVariables>;
 export const CachedRowDocument = {"__meta__":{"hash":"sha256:8f85ba6131eb2cadae721c10a80aeab1d05627f65e61030e1abb471e750dd445"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"CachedRow"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"rowId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"cachedRow"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"rowId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"rowId"}}}]}]}}]} as unknown as DocumentNode<CachedRowQuery, CachedRowQueryVariables>;
 export const CachedRowsDocument = {"__meta__":{"hash":"sha256:b6585e01c2b4215dc8b2f9b6cd649cf8d7fa950d19ba4a496231f81b8e28ee6f"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"CachedRows"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"rowIds"}},"type":{"kind":"NonNullType","type":{"kind":"ListType","type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"cachedRows"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"rowIds"},"value":{"kind":"Variable","name":{"kind":"Name","value":"rowIds"}}}]}]}}]} as unknown as DocumentNode<CachedRowsQuery, CachedRowsQueryVariables>;

@@ -2,6 +2,8 @@
 // buyer's funds lock, a listing the item's lock (the product's own fair locks, leases/acquirer.ts).
 // Under the locks the write itself re-checks the listing and the funds: the book wrote what it
 // read, so a holder that stalled past its lock's time sold an item twice; here it finds it gone.
+// Delisting and repricing hold the item's lock too, so they wait for a purchase of the item and
+// a purchase waits for them; the write (SCRIPT's scripts) records sales and announces changes.
 import type { RedisClient } from '../client/connection';
 import { conflict } from '../../common/errors';
 import { listingMember, marketKeys } from '../keys';
@@ -10,12 +12,13 @@ import type { Lease } from '../leases/repository';
 import type { LeaseAcquirer } from '../leases/acquirer';
 import {
   judgePurchase,
+  type ChangeReport,
   type ListReport,
   type MarketStrategy,
   type PurchaseReport,
   type PurchaseRequest,
 } from './repository';
-import { ScriptStrategy } from './script';
+import { ScriptStrategy, type WriteSettings } from './script';
 
 export interface LockTiming {
   /** How long a lock is held at most, in case its holder dies (the book's lock_timeout). */
@@ -39,9 +42,9 @@ export class LockStrategy implements MarketStrategy {
     private readonly redis: RedisClient,
     private readonly locks: LeaseAcquirer,
     private readonly timing: LockTiming,
-    maxFunds: number,
+    settings: WriteSettings,
   ) {
-    this.write = new ScriptStrategy(redis, maxFunds);
+    this.write = new ScriptStrategy(redis, settings);
   }
 
   // Both calls read first and lock only when the call can succeed: a refusal read from a
@@ -65,6 +68,20 @@ export class LockStrategy implements MarketStrategy {
     const early = judgePurchase(replies[0] as string | null, replies[1] as string | null, price);
     if (early.outcome !== 'PURCHASED') return { ...early, retries: 0 };
     return this.holding([itemLock(item), fundsLock(buyer)], signal, () => this.write.purchase(request));
+  }
+
+  async delist(seller: string, item: string, signal?: AbortSignal): Promise<ChangeReport> {
+    if (!(await this.isListed(seller, item))) return { before: undefined, retries: 0 };
+    return this.holding([itemLock(item)], signal, () => this.write.delist(seller, item));
+  }
+
+  async reprice(seller: string, item: string, price: number, signal?: AbortSignal): Promise<ChangeReport> {
+    if (!(await this.isListed(seller, item))) return { before: undefined, retries: 0 };
+    return this.holding([itemLock(item)], signal, () => this.write.reprice(seller, item, price));
+  }
+
+  private async isListed(seller: string, item: string): Promise<boolean> {
+    return (await this.redis.zscore(marketKeys.listings(), listingMember(item, seller))) !== null;
   }
 
   /**

@@ -1,10 +1,12 @@
 // The marketplace (book sections 4.4 and 6.2): users hold funds and items, the market lists
 // items by price. Listing and buying go through one of three interchangeable strategies
 // (MARKET_STRATEGY): the book's WATCH/MULTI/EXEC with retries, the book's lock per item, or one
-// Lua script (the default). Reads and the service's grants are the same for all three.
+// Lua script (the default). Reads and the service's grants are the same for all three. Every
+// change is announced on marketChanged, and a purchase records its sale for the seller (and its
+// task, with MARKET_SALE_TASK) in the same atomic step as the purchase.
 import type { RedisClient } from '../client/connection';
-import { badInput, conflict } from '../../common/errors';
-import { listingMember, marketKeys } from '../keys';
+import { badInput, conflict, notFound } from '../../common/errors';
+import { listingMember, MARKET_SALES_QUEUE, marketKeys, queueKeys, TASK_PRIORITIES } from '../keys';
 import { repliesOf } from '../client/replies';
 import { runScript } from '../client/scripts';
 
@@ -31,6 +33,8 @@ export interface PurchaseReport {
   listedPrice: number | undefined;
   /** Attempts thrown away because of other callers (WATCH aborts, waits for a lock). */
   retries: number;
+  /** PURCHASED only: the sale's id, from the market's counter of sales. */
+  saleId?: number;
 }
 
 export interface ListReport {
@@ -39,11 +43,34 @@ export interface ListReport {
   retries: number;
 }
 
+export interface ChangeReport {
+  /** The price the listing had before the change; undefined when the seller has no such listing. */
+  before: number | undefined;
+  retries: number;
+}
+
+/** The kinds of marketChanged notices, in the `kind` field. */
+export const MARKET_CHANGES = ['LISTED', 'SOLD', 'DELISTED', 'REPRICED'] as const;
+export type MarketChange = (typeof MARKET_CHANGES)[number];
+
+/** A change in the market: ids and numbers only; subscribers pull the market to see more. */
+export interface MarketNotice {
+  kind: MarketChange;
+  itemId: string;
+  sellerId: string;
+  /** LISTED, REPRICED: the new price; SOLD: what it sold for; DELISTED: what it was listed at. */
+  price: number;
+}
+
 /** How listing and buying are carried out; every strategy gives the same results. */
 export interface MarketStrategy {
   readonly name: MarketStrategyName;
   list(seller: string, item: string, price: number, signal?: AbortSignal): Promise<ListReport>;
   purchase(request: PurchaseRequest, signal?: AbortSignal): Promise<PurchaseReport>;
+  /** Takes the seller's own listing off the market, back into their inventory. */
+  delist(seller: string, item: string, signal?: AbortSignal): Promise<ChangeReport>;
+  /** Sets a new price on the seller's own listing. */
+  reprice(seller: string, item: string, price: number, signal?: AbortSignal): Promise<ChangeReport>;
   close(): Promise<void>;
 }
 
@@ -53,11 +80,43 @@ export interface Listing {
   price: number;
 }
 
+/** A sale as the seller reads it (mySales); stored as JSON with these fields. */
+export interface Sale {
+  saleId: number;
+  itemId: string;
+  buyerId: string;
+  price: number;
+  /** Unix ms, by the Redis server's clock. */
+  soldAt: number;
+}
+
+/** What every strategy's purchase writes besides the purchase itself. */
+export interface SaleSettings {
+  /** MARKET_SALES_KEEP: the newest sales kept per seller. */
+  salesKeep: number;
+  /** MARKET_SALE_TASK: the task enqueued on the market-sales queue for each sale; undefined for none. */
+  saleTask: string | undefined;
+  /** TASK_MAX_ATTEMPTS, for the sale task's record. */
+  taskMaxAttempts: number;
+}
+
+/** The market-sales queue's keys a purchase writes its task to: counter, records, arguments, NORMAL ready list, wake-up list. */
+export function saleTaskKeys(): string[] {
+  const keys = queueKeys(MARKET_SALES_QUEUE);
+  return [keys.seq, keys.meta, keys.args, keys.lists[TASK_PRIORITIES.indexOf('NORMAL') * 2 + 1], keys.workerWake];
+}
+
 export interface MarketSettings {
   /** Largest balance: a grant or a sale that would go beyond it is refused. */
   maxFunds: number;
   /** Most items a grant may bring one inventory to. */
   maxInventory: number;
+}
+
+/** NOT_FOUND when there was no listing: as for listItem, not listed and listed by someone else look alike. */
+function changed(report: ChangeReport): ChangeReport {
+  if (report.before === undefined) throw notFound('you have no listing of this item', 'itemId');
+  return report;
 }
 
 /**
@@ -101,6 +160,29 @@ export class MarketRepository {
   async purchase(request: PurchaseRequest, signal?: AbortSignal): Promise<PurchaseReport> {
     if (request.buyer === request.seller) throw badInput('you cannot buy your own listing', 'sellerId');
     return this.strategy.purchase(request, signal);
+  }
+
+  /** Fails NOT_FOUND when the seller has no listing of the item (someone else's looks the same). */
+  async delist(seller: string, item: string, signal?: AbortSignal): Promise<ChangeReport> {
+    return changed(await this.strategy.delist(seller, item, signal));
+  }
+
+  /** Fails NOT_FOUND when the seller has no listing of the item (someone else's looks the same). */
+  async reprice(seller: string, item: string, price: number, signal?: AbortSignal): Promise<ChangeReport> {
+    return changed(await this.strategy.reprice(seller, item, price, signal));
+  }
+
+  /** The seller's sales, newest first, older than the sale `before` if given. */
+  async sales(seller: string, first: number, before: number | undefined): Promise<Sale[]> {
+    const members = await this.redis.zrevrangebyscore(
+      marketKeys.sales(seller),
+      before === undefined ? '+inf' : `(${before}`,
+      '-inf',
+      'LIMIT',
+      0,
+      first,
+    );
+    return members.map((member) => JSON.parse(member) as Sale);
   }
 
   async grantItem(user: string, item: string): Promise<void> {

@@ -4,9 +4,9 @@ import type { Logger } from '../../common/logger';
 import { connectRedis, type RedisTarget } from '../client/connection';
 import { ConnectionPool } from '../client/connection-pool';
 import type { LeaseAcquirer } from '../leases/acquirer';
-import type { MarketSettings, MarketStrategy, MarketStrategyName } from './repository';
+import type { MarketStrategy, MarketStrategyName } from './repository';
 import { LockStrategy } from './lock';
-import { ScriptStrategy } from './script';
+import { ScriptStrategy, type WriteSettings } from './script';
 import { WatchStrategy } from './watch';
 
 export interface StrategyParts {
@@ -19,7 +19,7 @@ export interface StrategyParts {
   commandTimeoutMs?: number;
 }
 
-export interface MarketStrategySettings extends Pick<MarketSettings, 'maxFunds'> {
+export interface MarketStrategySettings extends WriteSettings {
   /** How listings and purchases are carried out: one Lua script, WATCH with retries, or locks. */
   strategy: MarketStrategyName;
   /** WATCH: connections for transactions, one per caller at a time. */
@@ -33,7 +33,7 @@ export interface MarketStrategySettings extends Pick<MarketSettings, 'maxFunds'>
 export function createMarketStrategy(settings: MarketStrategySettings, parts: StrategyParts): MarketStrategy {
   switch (settings.strategy) {
     case 'SCRIPT':
-      return new ScriptStrategy(parts.commands, settings.maxFunds);
+      return new ScriptStrategy(parts.commands, settings);
     case 'WATCH': {
       const connect = () =>
         connectRedis(parts.redis, {
@@ -44,7 +44,7 @@ export function createMarketStrategy(settings: MarketStrategySettings, parts: St
       return new WatchStrategy(
         new ConnectionPool(connect, settings.watchConnections),
         settings.contentionTimeoutMs,
-        settings.maxFunds,
+        settings,
       );
     }
     case 'LOCK':
@@ -52,7 +52,7 @@ export function createMarketStrategy(settings: MarketStrategySettings, parts: St
         parts.commands,
         parts.locks(),
         { ttlMs: settings.lockTtlMs, waitMs: settings.contentionTimeoutMs },
-        settings.maxFunds,
+        settings,
       );
   }
 }

@@ -5,10 +5,15 @@
 -- ARGV[1]  the item
 -- ARGV[2]  the listing member, `<item> <seller>`
 -- ARGV[3]  the price
+-- ARGV[4]  the seller
+-- ARGV[5]  the marketChanged channel
 -- Returns 1 when listed, 0 when the seller does not hold the item.
 if not redis.call('ZSCORE', KEYS[1], ARGV[1]) then
   return 0
 end
 redis.call('ZREM', KEYS[1], ARGV[1])
 redis.call('ZADD', KEYS[2], ARGV[3], ARGV[2])
+redis.call(NOTIFY, ARGV[5], cjson.encode({
+  kind = 'LISTED', itemId = ARGV[1], sellerId = ARGV[4], price = tonumber(ARGV[3]),
+}))
 return 1
