@@ -64,58 +64,70 @@ local hi = math.min(first + points * step - precision, math.floor((now + future)
 local slots = (hi - lo) / precision + 1
 local CHUNK = 1000
 
+local floor, format, tonumber, unpack = math.floor, string.format, tonumber, unpack
+local wantMin, wantMax = aggregation == 'MIN', aggregation == 'MAX'
+
+-- One counter's {step index, value, ...} for the steps that hold a sample. Called once per
+-- slice, so it keeps to locals: global and field lookups cost as much as the arithmetic.
 local function aggregate(key)
-  local sums, counts, mins, maxs, used = {}, {}, {}, {}, {}
-  local function add(slice, value)
-    local i = math.floor((slice - first) / step)
-    if counts[i] then
-      counts[i] = counts[i] + 1
+  local sums, counts, mins, maxs = {}, {}, {}, {}
+  local function add(slot, value)
+    local i = floor(slot / perStep)
+    local n = counts[i]
+    if n then
+      counts[i] = n + 1
       sums[i] = sums[i] + value
-      if value < mins[i] then mins[i] = value end
-      if value > maxs[i] then maxs[i] = value end
+      if wantMin and value < mins[i] then mins[i] = value end
+      if wantMax and value > maxs[i] then maxs[i] = value end
     else
       counts[i], sums[i], mins[i], maxs[i] = 1, value, value, value
-      used[#used + 1] = i
     end
   end
 
-  if slots > 0 then
-    local size = redis.call('HLEN', key)
-    if size > 0 and slots <= size then
-      for offset = 0, slots - 1, CHUNK do
-        local fields = {}
-        local count = math.min(CHUNK, slots - offset)
-        for k = 1, count do fields[k] = string.format('%d', lo + (offset + k - 1) * precision) end
-        local values = redis.call('HMGET', key, unpack(fields))
-        for k = 1, count do
-          if values[k] then add(lo + (offset + k - 1) * precision, tonumber(values[k])) end
-        end
+  local size = slots > 0 and redis.call('HLEN', key) or 0
+  if size > 0 and slots <= size then
+    for offset = 0, slots - 1, CHUNK do
+      local fields = {}
+      local count = math.min(CHUNK, slots - offset)
+      local slice = lo + offset * precision
+      for k = 1, count do
+        fields[k] = format('%d', slice)
+        slice = slice + precision
       end
-    elseif size > 0 then
-      local all = redis.call('HGETALL', key)
-      for k = 1, #all, 2 do
-        local slice = tonumber(all[k])
-        if slice and slice >= lo and slice <= hi and slice % precision == 0 then add(slice, tonumber(all[k + 1])) end
+      local values = redis.call('HMGET', key, unpack(fields))
+      for k = 1, count do
+        local value = values[k]
+        if value then add(offset + k - 1, tonumber(value)) end
+      end
+    end
+  elseif size > 0 then
+    local all = redis.call('HGETALL', key)
+    for k = 1, #all, 2 do
+      local slice = tonumber(all[k])
+      if slice and slice >= lo and slice <= hi and slice % precision == 0 then
+        add((slice - lo) / precision, tonumber(all[k + 1]))
       end
     end
   end
 
-  table.sort(used)
   local out = {}
-  for _, i in ipairs(used) do
-    local value = sums[i]
-    -- A slice without a sample counted nothing: it is a 0 among the step's slices.
-    if aggregation == 'COUNT' then
-      value = counts[i]
-    elseif aggregation == 'MIN' then
-      value = mins[i]
-      if counts[i] < perStep and value > 0 then value = 0 end
-    elseif aggregation == 'MAX' then
-      value = maxs[i]
-      if counts[i] < perStep and value < 0 then value = 0 end
+  for i = 0, points - 1 do
+    local n = counts[i]
+    if n then
+      local value = sums[i]
+      -- A slice without a sample counted nothing: it is a 0 among the step's slices.
+      if aggregation == 'COUNT' then
+        value = n
+      elseif wantMin then
+        value = mins[i]
+        if n < perStep and value > 0 then value = 0 end
+      elseif wantMax then
+        value = maxs[i]
+        if n < perStep and value < 0 then value = 0 end
+      end
+      out[#out + 1] = i
+      out[#out + 1] = value
     end
-    out[#out + 1] = i
-    out[#out + 1] = value
   end
   return out
 end
