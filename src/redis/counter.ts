@@ -134,7 +134,7 @@ export class CounterRepository {
     const agrees = (a: BucketSeries): boolean =>
       a.precision === latest.precision && a.start === latest.start && a.points === latest.points;
     const again = await Promise.all(
-      answers.map((answer) =>
+      answers.map(async (answer) =>
         agrees(answer)
           ? answer
           : this.seriesOfBucket(answer.names, candidates, { ...query, to: query.to ?? latest.now }, latest.precision),

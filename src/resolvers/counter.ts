@@ -82,6 +82,7 @@ export class CounterResolver {
   })
   async counterSeriesMany(@Args() args: CounterSeriesManyArgs): Promise<CounterSeries[]> {
     const { names, prefix, after, first } = args;
+    const count = intInRange(first, 'first', 1, MAX_SERIES);
     if ((names === null || names === undefined) === (prefix === null || prefix === undefined)) {
       throw badInput('give either names or prefix', names === null || names === undefined ? 'names' : 'prefix');
     }
@@ -95,7 +96,6 @@ export class CounterResolver {
     }
     const start = prefix === '' || prefix === null || prefix === undefined ? '' : validName(prefix, 'prefix');
     const cursor = after === null || after === undefined ? undefined : validName(after, 'after');
-    const count = intInRange(first, 'first', 1, MAX_SERIES);
     const found = await this.repository.namesWithPrefix(start, cursor, count, query.step);
     return this.repository.series(found, query);
   }
@@ -116,10 +116,10 @@ export class CounterResolver {
     if (!precisions.some((p) => step % p === 0)) {
       throw badInput(`step must be a multiple of one of the precisions ${precisions.join(', ')}`, 'step');
     }
-    intInRange(from, 'from', 0, MAX_TIME);
+    time(from, 'from');
     const end = to ?? undefined;
     if (end !== undefined) {
-      intInRange(end, 'to', 0, MAX_TIME);
+      time(end, 'to');
       if (end < from) throw badInput('to must not be before from', 'to');
       const points = Math.floor(end / step) - Math.floor(from / step) + 1;
       if (points > MAX_POINTS) throw tooManyPoints(points);
@@ -142,6 +142,13 @@ export class CounterResolver {
   })
   counterUpdated(@Root() update: CounterUpdate, @Args() _args: CounterUpdatedArgs): CounterUpdate {
     return update;
+  }
+}
+
+/** A time argument of a series: unix seconds, fractions allowed (as updateCounter's `at`). */
+function time(value: number, argument: string): void {
+  if (!Number.isFinite(value) || value < 0 || value > MAX_TIME) {
+    throw badInput(`${argument} must be a time in unix seconds from 0 to ${MAX_TIME}`, argument);
   }
 }
 

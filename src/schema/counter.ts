@@ -90,10 +90,10 @@ export class CounterSeries {
 
 @ArgsType()
 class SeriesRangeArgs {
-  @Field(() => GraphQLSafeInt, { description: 'Unix seconds; the first point is the step that holds it.' })
+  @Field(() => Float, { description: 'Unix seconds; the first point is the step that holds it.' })
   from!: number;
 
-  @Field(() => GraphQLSafeInt, {
+  @Field(() => Float, {
     nullable: true,
     description:
       "Unix seconds, not before `from`; the last point is the step that holds it. Defaults to the server's clock.",

@@ -374,6 +374,7 @@ describe('counterSeries', () => {
           { from: boundary - 2 * step + 1, to: boundary + 2 * step - 1 },
           { from: boundary - 2 * step - 1, to: boundary + 2 * step + 1 },
           { from: boundary, to: boundary },
+          { from: boundary - step - 0.5, to: boundary + 0.25 },
         ];
         for (const range of ranges) {
           for (const aggregation of aggregations) {
