@@ -1,15 +1,18 @@
 // Counters benchmark: our atomic Lua update and batched cleanup against the book's versions
-// (a MULTI/EXEC pipeline per update; per-counter HKEYS/HDEL and WATCH/MULTI per cleanup), both
-// measured in the same run on the same redis-server, in alternating rounds after a warm-up.
+// (a MULTI/EXEC pipeline per update; per-counter HKEYS/HDEL and WATCH/MULTI per cleanup), and
+// our series read (counter-series.lua: the range's slices summed into steps in Redis) against
+// reading the raw samples as the `counter` query does (HGETALL) and summing them in the client;
+// all measured in the same run on the same redis-server, in alternating rounds after a warm-up.
 // Reports ratios and round trips, not absolute targets.
 import 'reflect-metadata';
 import Redis from 'ioredis';
 import { DEFAULT_PRECISIONS } from '../src/config';
-import { CounterRepository } from '../src/redis/counter';
+import { CounterRepository, type SeriesPoint } from '../src/redis/counter';
+import { counterKeys } from '../src/redis/keys';
 import { defineScripts } from '../src/redis/client/scripts';
 import { countTraffic, since, snapshot, uncounted, type Traffic } from './harness/round-trips';
 import { pairedRatio, runSuite, Steps, summarize } from './harness/suite';
-import { withBenchRedis } from './harness/support';
+import { redisCpuSeconds, withBenchRedis } from './harness/support';
 
 const IN_FLIGHT = 50;
 const SAMPLES = 120;
@@ -18,8 +21,44 @@ function settings(quick: boolean) {
   return {
     updates: Number(process.env.BENCH_UPDATES ?? (quick ? 3_000 : 10_000)),
     counters: Number(process.env.BENCH_COUNTERS ?? (quick ? 500 : 2_000)),
+    reads: Number(process.env.BENCH_SERIES_READS ?? (quick ? 300 : 2_000)),
     rounds: Number(process.env.BENCH_COUNTER_ROUNDS ?? (quick ? 3 : 5)),
   };
+}
+
+/** Counters read as series: each holds a day of one-minute slices. */
+const SERIES_NAMES = Array.from({ length: 20 }, (_, i) => `series-${i}`);
+const MINUTE = 60;
+const DAY_MINUTES = 1440;
+
+/** A day of one-minute samples per counter, as a day of updates leaves them at precision 60. */
+async function seedDay(admin: Redis, now: number): Promise<void> {
+  for (const name of SERIES_NAMES) {
+    const fields: string[] = [];
+    for (let i = 0; i < DAY_MINUTES; i++) {
+      fields.push(String((Math.floor(now / MINUTE) - i) * MINUTE), String(1 + ((i * 7) % 13)));
+    }
+    await admin.hset(counterKeys.samples(name, MINUTE), ...fields);
+  }
+}
+
+/** The peer: the raw one-minute samples as the `counter` query reads them (HGETALL), summed into steps here. */
+async function clientSeries(
+  repo: CounterRepository,
+  name: string,
+  from: number,
+  to: number,
+  step: number,
+): Promise<SeriesPoint[]> {
+  const samples = await repo.samples(name, MINUTE, DAY_MINUTES);
+  const first = Math.floor(from / step) * step;
+  const points: SeriesPoint[] = [];
+  for (let time = first; time <= Math.floor(to / step) * step; time += step) points.push({ time, value: 0 });
+  for (const { time, count } of samples) {
+    const i = Math.floor((time - first) / step);
+    if (i >= 0 && i < points.length) points[i].value += count;
+  }
+  return points;
 }
 
 /** The book's update_counter: one transaction of ZADD + HINCRBY per precision, client clock. */
@@ -101,7 +140,7 @@ runSuite(
   'counters',
   "Counters (book 5.2): one script per update and batched cleanup, against the book's",
   async (report, quick) => {
-    const { updates, counters, rounds } = settings(quick);
+    const { updates, counters, reads, rounds } = settings(quick);
     countTraffic();
     await withBenchRedis(async (url) => {
       const redis = new Redis(url);
@@ -112,7 +151,15 @@ runSuite(
         samples: SAMPLES,
         maxFutureSeconds: 60,
       });
-      const steps = new Steps(2 * (rounds + 1));
+      // One-minute slices kept for a day and more (COUNTER_RETENTION=60:2880), so that a day's
+      // series is read at 60 s for the whole run, while the clock moves on.
+      const dayRepo = new CounterRepository(redis, {
+        precisions: DEFAULT_PRECISIONS,
+        samples: SAMPLES,
+        retention: { [MINUTE]: 2 * DAY_MINUTES },
+        maxFutureSeconds: 60,
+      });
+      const steps = new Steps(4 * (rounds + 1));
       try {
         console.log(
           `counters benchmark: ${updates} updates over 100 names per round, ${IN_FLIGHT} in flight, ${DEFAULT_PRECISIONS.length} precisions; ` +
@@ -152,6 +199,67 @@ runSuite(
           if (!warm) {
             clean.book.push(book);
             clean.ours.push(ours);
+          }
+        }
+
+        await redis.flushdb();
+        const [clock] = await admin.time();
+        const now = Number(clock);
+        await seedDay(admin, now);
+        const shapes = [
+          { id: 'day', label: '24 h in 5-minute sums', from: (Math.floor(now / 300) - 287) * 300, step: 300 },
+          { id: 'hour', label: 'last hour in 1-minute sums', from: (Math.floor(now / 60) - 59) * 60, step: 60 },
+        ];
+        const series: Record<
+          string,
+          { ours: Timed[]; raw: Timed[]; points: number; oursCpu: number[]; rawCpu: number[] }
+        > = {};
+        /** Redis's CPU time per read, in microseconds, while `work` runs. */
+        const cpuPerRead = async (ops: number, work: () => Promise<Timed>): Promise<[Timed, number]> => {
+          const before = await redisCpuSeconds(admin);
+          const run = await work();
+          return [run, (((await redisCpuSeconds(admin)) - before) / ops) * 1e6];
+        };
+        for (const shape of shapes) {
+          const query = { from: shape.from, to: now, step: shape.step, aggregation: 'SUM', fill: 'ZERO' } as const;
+          // Both must give the same points, from one-minute slices.
+          for (const name of SERIES_NAMES) {
+            const [ours] = await dayRepo.series([name], { ...query, maxPoints: 10_000 });
+            const raw = await clientSeries(dayRepo, name, shape.from, now, shape.step);
+            if (ours.precision !== MINUTE || JSON.stringify(ours.points) !== JSON.stringify(raw))
+              throw new Error(`${shape.label}: the series (precision ${ours.precision}) differs from the raw samples`);
+          }
+          const points = Math.floor(now / shape.step) - Math.floor(shape.from / shape.step) + 1;
+          series[shape.id] = { ours: [], raw: [], points, oursCpu: [], rawCpu: [] };
+          for (let round = 0; round <= rounds; round++) {
+            const warm = round === 0;
+            const ops = warm ? Math.ceil(reads / 4) : reads;
+            steps.step(`series (${shape.label}), ${warm ? 'warm-up' : `round ${round}/${rounds}`}`);
+            console.log(`series, ${shape.label}, ${warm ? 'warm-up' : `round ${round}`}:`);
+            const [raw, rawCpu] = await cpuPerRead(ops, () =>
+              timed('raw samples (HGETALL) summed in the client', ops, () =>
+                inParallel(ops, async (i) => {
+                  await clientSeries(dayRepo, SERIES_NAMES[i % SERIES_NAMES.length], shape.from, now, shape.step);
+                }),
+              ),
+            );
+            const [ours, oursCpu] = await cpuPerRead(ops, () =>
+              timed('ours (counter-series script)', ops, () =>
+                inParallel(ops, async (i) => {
+                  const [read] = await dayRepo.series([SERIES_NAMES[i % SERIES_NAMES.length]], {
+                    ...query,
+                    maxPoints: 10_000,
+                  });
+                  if (read.precision !== MINUTE) throw new Error(`${shape.label}: read at precision ${read.precision}`);
+                }),
+              ),
+            );
+            if (!warm) {
+              series[shape.id].ours.push(ours);
+              series[shape.id].raw.push(raw);
+              series[shape.id].oursCpu.push(oursCpu);
+              series[shape.id].rawCpu.push(rawCpu);
+            }
           }
         }
 
@@ -210,6 +318,58 @@ runSuite(
           value: perOp(clean.book, counters),
         });
 
+        const seriesRows: string[][] = [];
+        for (const shape of shapes) {
+          const { ours, raw, points, oursCpu, rawCpu } = series[shape.id];
+          const oursRates = rates(ours, reads);
+          const rawRates = rates(raw, reads);
+          report.figure({
+            id: `counters.series.${shape.id}.ours_vs_raw`,
+            label: `counterSeries, ${shape.label}: ours / raw samples summed by the client (reads/s)`,
+            unit: 'x',
+            ...pairedRatio(oursRates, rawRates),
+          });
+          report.figure({
+            id: `counters.series.${shape.id}.ours_rate`,
+            label: `counterSeries, ${shape.label}: ours`,
+            unit: 'reads/s',
+            ...summarize(oursRates),
+          });
+          report.figure({
+            id: `counters.series.${shape.id}.ours_round_trips`,
+            label: `counterSeries, ${shape.label}: ours, round trips per read`,
+            unit: 'round trips',
+            value: perOp(ours, reads),
+            target: { op: '<=', value: 1 },
+          });
+          report.figure({
+            id: `counters.series.${shape.id}.ours_redis_cpu`,
+            label: `counterSeries, ${shape.label}: ours, Redis CPU per read`,
+            unit: 'us',
+            ...summarize(oursCpu),
+          });
+          report.figure({
+            id: `counters.series.${shape.id}.raw_redis_cpu`,
+            label: `counterSeries, ${shape.label}: raw samples, Redis CPU per read`,
+            unit: 'us',
+            ...summarize(rawCpu),
+          });
+          seriesRows.push(
+            [
+              `${shape.label} (${points} points)`,
+              'ours (one script)',
+              `${summarize(oursRates).value.toFixed(0)} (${Math.min(...oursRates).toFixed(0)}-${Math.max(...oursRates).toFixed(0)})`,
+              perOp(ours, reads).toFixed(2),
+            ],
+            [
+              `${shape.label} (${points} points)`,
+              `raw samples (HGETALL of ${DAY_MINUTES}), summed by the client`,
+              `${summarize(rawRates).value.toFixed(0)} (${Math.min(...rawRates).toFixed(0)}-${Math.max(...rawRates).toFixed(0)})`,
+              perOp(raw, reads).toFixed(2),
+            ],
+          );
+        }
+
         const row = (what: string, peer: string, runs: number[], trips: number): string[] => [
           what,
           peer,
@@ -234,6 +394,7 @@ runSuite(
               cleanRates.book,
               perOp(clean.book, counters),
             ),
+            ...seriesRows,
           ],
           2,
         );
@@ -245,6 +406,10 @@ runSuite(
         );
         report.note(
           `Cleanup: ${counters} counters whose only sample is an hour old, removed at precision 1 by each peer; both must leave none.`,
+        );
+        report.note(
+          `Series: ${reads} reads per round over ${SERIES_NAMES.length} counters holding a day of one-minute slices each (COUNTER_RETENTION=60:${2 * DAY_MINUTES}), ${IN_FLIGHT} in flight; ` +
+            'the peer reads the raw samples as the `counter` query does (HGETALL) and sums them into the same steps; both answers are checked equal first.',
         );
       } finally {
         redis.disconnect();

@@ -271,6 +271,27 @@ function readPrecisions(reader: Reader): number[] {
   return [...numbers].sort((a, b) => a - b);
 }
 
+/** COUNTER_RETENTION: `precision:samples` pairs that replace COUNTER_SAMPLES at those precisions. */
+function readRetention(reader: Reader, precisions: number[]): Record<number, number> {
+  const name = 'COUNTER_RETENTION';
+  const value = reader.raw(name);
+  if (value === undefined) return {};
+  const pairs = value.split(',').map((part) => part.trim().split(':'));
+  const valid =
+    pairs.every((pair) => pair.length === 2 && pair.every((part) => /^\d+$/.test(part.trim()))) &&
+    pairs.every(([precision, samples]) => precisions.includes(Number(precision)) && inRange(Number(samples))) &&
+    new Set(pairs.map(([precision]) => Number(precision))).size === pairs.length;
+  if (!valid) {
+    reader.problems.push(
+      `${name} must be a comma-separated list of precision:samples pairs, each precision once and one of COUNTER_PRECISIONS (${precisions.join(',')}), samples from 1 to 100000, got "${value}"`,
+    );
+    return {};
+  }
+  return Object.fromEntries(pairs.map(([precision, samples]) => [Number(precision), Number(samples)]));
+}
+
+const inRange = (samples: number): boolean => samples >= 1 && samples <= 100_000;
+
 function readQueues(reader: Reader): string[] {
   const value = reader.raw('WORKER_QUEUES');
   if (value === undefined) return [];
@@ -424,6 +445,7 @@ export function loadConfig(env: Env = process.env): Config {
   }
 
   const bodyLimitBytes = reader.int('BODY_LIMIT_BYTES', 100 * 1024, 1024, 10 * 1024 * 1024);
+  const precisions = readPrecisions(reader);
   const config: Config = {
     nodeEnv,
     isProduction,
@@ -445,8 +467,9 @@ export function loadConfig(env: Env = process.env): Config {
     bodyLimitBytes,
     shutdownTimeoutMs: reader.int('SHUTDOWN_TIMEOUT_MS', 10_000, 100, 600_000),
     counters: {
-      precisions: readPrecisions(reader),
+      precisions,
       samples: reader.int('COUNTER_SAMPLES', 120, 1, 100_000),
+      retention: readRetention(reader, precisions),
       cleanup: reader.bool('COUNTER_CLEANUP', true),
       maxIncrement: reader.int('COUNTER_MAX_INCREMENT', 1_000_000, 1, 2_147_483_647),
       maxFutureSeconds: reader.int('COUNTER_MAX_FUTURE_SECONDS', 60, 0, 86_400),

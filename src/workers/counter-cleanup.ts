@@ -1,16 +1,18 @@
 // Keeps counters bounded (the cleanup the book's section 5.2.1 ends on). Each precision is
-// visited eight times per retention window (samples x precision): often enough that a counter
+// visited eight times per retention window (samples kept at it x precision): often enough that a counter
 // never holds more than 1/8 over its bound, and a daily counter is not scanned every minute like
 // a per-second one. A lease in Redis makes one instance at a time do a precision's pass, and
 // remembers when the last pass ran across restarts.
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '../common/logger';
-import type { CounterRepository } from '../redis/counter';
+import { retentionAt, type CounterRepository } from '../redis/counter';
 
 export interface CounterCleanupOptions {
   repository: CounterRepository;
   precisions: number[];
   samples: number;
+  /** Samples kept at some precisions instead of `samples`. */
+  retention?: Readonly<Record<number, number>>;
   logger: Logger;
   /** Floor on how often one precision is visited. */
   minIntervalMs?: number;
@@ -32,7 +34,7 @@ export class CounterCleanupWorker {
   constructor(private readonly options: CounterCleanupOptions) {}
 
   intervalMs(precision: number): number {
-    const window = precision * this.options.samples * 1000;
+    const window = precision * retentionAt(this.options, precision) * 1000;
     return Math.max(this.options.minIntervalMs ?? 1000, Math.floor(window / PASSES_PER_WINDOW));
   }
 

@@ -1,6 +1,14 @@
 // Counters through the real HTTP server: values, auth, bad input, and the request log.
 import jwt from 'jsonwebtoken';
-import { CounterDocument, CountersDocument, UpdateCounterDocument } from '../../src/generated/client/graphql';
+import {
+  CounterDocument,
+  CounterSeriesDocument,
+  CounterSeriesManyDocument,
+  CountersDocument,
+  DeleteCounterDocument,
+  UpdateCounterDocument,
+} from '../../src/generated/client/graphql';
+import { counterBucket } from '../../src/redis/keys';
 import { codes, post } from '../support/graphql';
 import { startTestServer, TEST_SECRET, type TestServer } from '../support/server';
 
@@ -263,5 +271,395 @@ describe('HTTP plumbing', () => {
     expect(((await response.json()) as { errors: { extensions: { code: string } }[] }).errors[0].extensions.code).toBe(
       'BAD_REQUEST',
     );
+  });
+});
+
+type Aggregation = 'SUM' | 'AVG' | 'MIN' | 'MAX' | 'COUNT';
+type Fill = 'ZERO' | 'NONE';
+interface Write {
+  at: number;
+  count: number;
+}
+
+/**
+ * What a series must hold, computed from the raw writes alone: the writes summed into slices of
+ * `precision`, the slices grouped into steps, a slice without a write counting as 0.
+ */
+function expectedPoints(
+  writes: Write[],
+  range: { from: number; to: number; step: number },
+  precision: number,
+  aggregation: Aggregation,
+  fill: Fill,
+): { time: number; value: number }[] {
+  const { from, to, step } = range;
+  const perStep = step / precision;
+  const points: { time: number; value: number }[] = [];
+  for (let time = Math.floor(from / step) * step; time <= Math.floor(to / step) * step; time += step) {
+    const slices = new Map<number, number>();
+    for (const { at, count } of writes) {
+      const slice = Math.floor(at / precision) * precision;
+      if (slice >= time && slice < time + step) slices.set(slice, (slices.get(slice) ?? 0) + count);
+    }
+    const counts = [...slices.values()];
+    if (counts.length === 0) {
+      if (fill === 'ZERO') points.push({ time, value: 0 });
+      continue;
+    }
+    const withEmpty = counts.length < perStep ? [...counts, 0] : counts;
+    const sum = counts.reduce((a, b) => a + b, 0);
+    const value = {
+      SUM: sum,
+      AVG: sum / perStep,
+      MIN: Math.min(...withEmpty),
+      MAX: Math.max(...withEmpty),
+      COUNT: counts.length,
+    }[aggregation];
+    points.push({ time, value });
+  }
+  return points;
+}
+
+async function write(name: string, writes: Write[]): Promise<void> {
+  for (const { at, count } of writes) {
+    const update = await post(api.url, UpdateCounterDocument, { name, count, at }, api.tokens.service);
+    expect(update.errors).toBeUndefined();
+  }
+}
+
+/** With the default COUNTER_SAMPLES (120): how far back each precision's retention reaches. */
+const WINDOW: Record<number, number> = Object.fromEntries(PRECISIONS.map((p) => [p, p * 120]));
+/** For each precision, an age inside its window and outside every finer one's. */
+const AGE: Record<number, number> = {
+  1: 60,
+  5: 360,
+  60: 3600,
+  300: 18_000,
+  3600: 2 * 86400,
+  18000: 10 * 86400,
+  86400: 60 * 86400,
+};
+
+describe('counterSeries', () => {
+  it('matches a computation from the raw writes at every precision, on and off step boundaries', async () => {
+    const now = await serverNow();
+    const aggregations: Aggregation[] = ['SUM', 'AVG', 'MIN', 'MAX', 'COUNT'];
+    for (const precision of PRECISIONS) {
+      // A boundary of this precision and of each step below (p, 2p and 3p), at an age that only
+      // this precision's retention covers among those dividing the steps.
+      const boundary = Math.floor((now - AGE[precision]) / (6 * precision)) * (6 * precision);
+      expect(now - boundary + 6 * 3 * precision).toBeLessThan(WINDOW[precision] - 30);
+      const p = precision;
+      const writes: Write[] = [
+        { at: boundary - 4 * p, count: 23 },
+        { at: boundary - 2 * p, count: 2 },
+        { at: boundary - 1, count: 5 },
+        { at: boundary - 0.25, count: 7 },
+        { at: boundary, count: 11 },
+        { at: boundary + 0.5, count: -3 },
+        { at: boundary + p - 1, count: 13 },
+        { at: boundary + p, count: 17 },
+        // A slice whose counts cancel still holds a sample (of 0).
+        { at: boundary + 2 * p, count: 3 },
+        { at: boundary + 2 * p + 0.5, count: -3 },
+        { at: boundary + 3 * p + 1, count: 19 },
+        { at: boundary + 5 * p, count: -8 },
+      ];
+      const name = `exact-${p}`;
+      await write(name, writes);
+
+      for (const step of [p, 2 * p, 3 * p]) {
+        const ranges = [
+          { from: boundary - 2 * step, to: boundary + 2 * step },
+          { from: boundary - 2 * step + 1, to: boundary + 2 * step - 1 },
+          { from: boundary - 2 * step - 1, to: boundary + 2 * step + 1 },
+          { from: boundary, to: boundary },
+          { from: boundary - step - 0.5, to: boundary + 0.25 },
+        ];
+        for (const range of ranges) {
+          for (const aggregation of aggregations) {
+            for (const fill of ['ZERO', 'NONE'] as Fill[]) {
+              const read = await post(
+                api.url,
+                CounterSeriesDocument,
+                { name, ...range, step, aggregation, fill },
+                api.tokens.user,
+              );
+              expect(read.errors).toBeUndefined();
+              const series = read.data!.counterSeries;
+              const label = `precision ${p}, step ${step}, ${range.from}..${range.to}, ${aggregation}, ${fill}`;
+              expect({ label, precision: series.precision }).toEqual({ label, precision: p });
+              expect({ label, points: series.points }).toEqual({
+                label,
+                points: expectedPoints(writes, { ...range, step }, p, aggregation, fill),
+              });
+              expect(series.start).toBe(Math.floor(range.from / step) * step);
+              expect(series.end).toBe(Math.floor(range.to / step) * step + step);
+            }
+          }
+        }
+      }
+    }
+  });
+
+  it('reports the precision used and how far back its retention reaches', async () => {
+    const now = await serverNow();
+    await write('chosen', [{ at: now - 1000, count: 4 }]);
+    // Steps of 300 s from 1000 s ago: 60 s slices are kept for 2 hours, 5 s slices for only 10 minutes.
+    const read = await post(
+      api.url,
+      CounterSeriesDocument,
+      { name: 'chosen', from: now - 1000, step: 300 },
+      api.tokens.user,
+    );
+    const series = read.data!.counterSeries;
+    expect(series.precision).toBe(60);
+    const after = await serverNow();
+    expect([now, after].map((t) => (Math.floor(t / 60) - 119) * 60)).toContain(series.retainedFrom);
+    // `to` defaults to the server's clock: the last step is the one holding now.
+    expect([now, after].map((t) => Math.floor(t / 300) * 300 + 300)).toContain(series.end);
+    expect(series.points.reduce((sum, point) => sum + point.value, 0)).toBe(4);
+  });
+
+  it('falls back to the coarsest precision that divides the step when none keeps the range', async () => {
+    const now = await serverNow();
+    const from = now - 200 * 86400; // older than every retention window (the daily one keeps 120 days)
+    await write('ancient', [{ at: from, count: 9 }]);
+    const hourly = await post(
+      api.url,
+      CounterSeriesDocument,
+      { name: 'ancient', from, to: from + 7200, step: 3600 },
+      api.tokens.user,
+    );
+    expect(hourly.data?.counterSeries.precision).toBe(3600);
+    expect(hourly.data?.counterSeries.points.map((p) => p.value)).toEqual([9, 0, 0]);
+    const daily = await post(
+      api.url,
+      CounterSeriesDocument,
+      { name: 'ancient', from, to: from, step: 86400 },
+      api.tokens.user,
+    );
+    expect(daily.data?.counterSeries.precision).toBe(86400);
+    expect(daily.data?.counterSeries.points).toEqual([{ time: Math.floor(from / 86400) * 86400, value: 9 }]);
+  });
+
+  it('answers a counter without samples with zeros, or no points', async () => {
+    const from = (await serverNow()) - 100;
+    const zero = await post(
+      api.url,
+      CounterSeriesDocument,
+      { name: 'nobody', from, to: from + 9, step: 5 },
+      api.tokens.user,
+    );
+    expect(zero.data?.counterSeries.points.map((p) => p.value)).toEqual(from % 5 === 0 ? [0, 0] : [0, 0, 0]);
+    const none = await post(
+      api.url,
+      CounterSeriesDocument,
+      { name: 'nobody', from, to: from + 9, step: 5, fill: 'NONE' },
+      api.tokens.user,
+    );
+    expect(none.data?.counterSeries.points).toEqual([]);
+  });
+});
+
+describe('counterSeriesMany', () => {
+  it('reads several counters by name, in the order asked, at one precision', async () => {
+    const now = await serverNow();
+    const from = Math.floor((now - 3000) / 600) * 600;
+    const names = ['line/a', 'line/b', 'line/c', 'line/d', 'line/e', 'line/f'];
+    // Spread over buckets, so the read takes several script calls.
+    expect(new Set(names.map(counterBucket)).size).toBeGreaterThan(1);
+    for (const [i, name] of names.entries()) {
+      await write(name, [
+        { at: from + 10, count: i + 1 },
+        { at: from + 610, count: 10 * (i + 1) },
+      ]);
+    }
+    const asked = ['line/f', 'nobody', ...names.slice(0, 5), 'line/a'];
+    const read = await post(
+      api.url,
+      CounterSeriesManyDocument,
+      { names: asked, from, to: from + 1199, step: 600 },
+      api.tokens.user,
+    );
+    expect(read.errors).toBeUndefined();
+    const series = read.data!.counterSeriesMany;
+    // Each name once, in the order of its first mention.
+    expect(series.map((s) => s.name)).toEqual(['line/f', 'nobody', 'line/a', 'line/b', 'line/c', 'line/d', 'line/e']);
+    expect(new Set(series.map((s) => s.precision))).toEqual(new Set([60]));
+    for (const s of series) {
+      const i = names.indexOf(s.name);
+      expect(s.points).toEqual([
+        { time: from, value: i < 0 ? 0 : i + 1 },
+        { time: from + 600, value: i < 0 ? 0 : 10 * (i + 1) },
+      ]);
+    }
+  });
+
+  it('reads the known counters with a prefix in byte order, a page at a time', async () => {
+    const now = await serverNow();
+    const names = ['app/z', 'app/é', 'app/a', 'app/m', 'apple', 'other'];
+    for (const [i, name] of names.entries()) await write(name, [{ at: now - 30, count: i + 1 }]);
+    const range = { from: now - 60, to: now, step: 60 };
+    const first = await post(
+      api.url,
+      CounterSeriesManyDocument,
+      { prefix: 'app/', first: 2, ...range, fill: 'NONE' },
+      api.tokens.user,
+    );
+    expect(first.errors).toBeUndefined();
+    expect(first.data!.counterSeriesMany.map((s) => [s.name, s.points.map((p) => p.value)])).toEqual([
+      ['app/a', [3]],
+      ['app/m', [4]],
+    ]);
+    const second = await post(
+      api.url,
+      CounterSeriesManyDocument,
+      { prefix: 'app/', after: 'app/m', first: 2, ...range, fill: 'NONE' },
+      api.tokens.user,
+    );
+    // Byte order: 'z' (0x7a) before 'é' (0xc3 0xa9).
+    expect(second.data!.counterSeriesMany.map((s) => [s.name, s.points.map((p) => p.value)])).toEqual([
+      ['app/z', [1]],
+      ['app/é', [2]],
+    ]);
+    const all = await post(api.url, CounterSeriesManyDocument, { prefix: '', ...range }, api.tokens.user);
+    expect(all.data!.counterSeriesMany.map((s) => s.name)).toEqual([
+      'app/a',
+      'app/m',
+      'app/z',
+      'app/é',
+      'apple',
+      'other',
+    ]);
+    const none = await post(api.url, CounterSeriesManyDocument, { prefix: 'zzz', ...range }, api.tokens.user);
+    expect(none.data!.counterSeriesMany).toEqual([]);
+  });
+});
+
+describe('deleteCounter', () => {
+  it('removes a counter at every precision and from the known counters; false the second time', async () => {
+    const now = await serverNow();
+    await write('doomed', [
+      { at: now - 100, count: 2 },
+      { at: now - 5, count: 3 },
+    ]);
+    await write('kept', [{ at: now - 5, count: 1 }]);
+    const deleted = await post(api.url, DeleteCounterDocument, { name: 'doomed' }, api.tokens.service);
+    expect(deleted.data).toEqual({ deleteCounter: true });
+    for (const precision of PRECISIONS) {
+      const read = await post(api.url, CounterDocument, { name: 'doomed', precision }, api.tokens.user);
+      expect(read.data?.counter).toEqual([]);
+    }
+    const listed = await post(api.url, CountersDocument, {}, api.tokens.user);
+    expect(listed.data?.counters).toEqual([{ name: 'kept', precisions: PRECISIONS }]);
+    // Only the other counter's keys are left: its samples and its name in the known sets.
+    expect(await api.redis.client.dbsize()).toBe(2 * PRECISIONS.length);
+    const again = await post(api.url, DeleteCounterDocument, { name: 'doomed' }, api.tokens.service);
+    expect(again.data).toEqual({ deleteCounter: false });
+  });
+
+  it('lets only service callers delete (FORBIDDEN for users, nothing removed)', async () => {
+    await write('guarded', [{ at: (await serverNow()) - 5, count: 1 }]);
+    const before = await api.redis.client.dbsize();
+    const refused = await post(api.url, DeleteCounterDocument, { name: 'guarded' }, api.tokens.user);
+    expect(codes(refused)).toEqual(['FORBIDDEN']);
+    expect(await api.redis.client.dbsize()).toBe(before);
+  });
+});
+
+describe('series arguments are checked, with BAD_USER_INPUT naming the argument', () => {
+  it.each([
+    ['to before from', { from: 1000, to: 999, step: 1 }, 'to', /to must not be before from/],
+    ['a negative from', { from: -1, to: 10, step: 1 }, 'from', /from/],
+    ['a step of 0', { from: 0, to: 10, step: 0 }, 'step', /step/],
+    ['more than 10000 steps', { from: 0, to: 10_000, step: 1 }, 'step', /10001 steps, more than 10000/],
+    ['a range up to now of more than 10000 steps', { from: 1, step: 1 }, 'step', /more than 10000/],
+  ])('%s', async (_label, range, argument, message) => {
+    const read = await post(api.url, CounterSeriesDocument, { name: 'x', ...range }, api.tokens.user);
+    expect(codes(read)).toEqual(['BAD_USER_INPUT']);
+    expect(read.errors?.[0].extensions?.argument).toBe(argument);
+    expect(read.errors?.[0].message).toMatch(message);
+  });
+
+  it('a from after the server clock when to defaults to it', async () => {
+    const read = await post(
+      api.url,
+      CounterSeriesDocument,
+      { name: 'x', from: (await serverNow()) + 3600, step: 60 },
+      api.tokens.user,
+    );
+    expect(codes(read)).toEqual(['BAD_USER_INPUT']);
+    expect(read.errors?.[0].extensions?.argument).toBe('from');
+  });
+
+  it.each([
+    ['both names and prefix', { names: ['a'], prefix: 'a' }, 'prefix'],
+    ['neither names nor prefix', {}, 'names'],
+    ['no names', { names: [] }, 'names'],
+    ['51 names', { names: Array.from({ length: 51 }, (_, i) => `n${i}`) }, 'names'],
+    ['a bad name', { names: ['ok', 'a:b'] }, 'names'],
+    ['a bad prefix', { prefix: 'a{b' }, 'prefix'],
+    ['a page of 51', { prefix: 'a', first: 51 }, 'first'],
+  ])('many: %s', async (_label, variables, argument) => {
+    const read = await post(
+      api.url,
+      CounterSeriesManyDocument,
+      { from: 0, to: 10, step: 1, ...variables },
+      api.tokens.user,
+    );
+    expect(codes(read)).toEqual(['BAD_USER_INPUT']);
+    expect(read.errors?.[0].extensions?.argument).toBe(argument);
+  });
+});
+
+describe('with other precisions and retention', () => {
+  let custom: TestServer;
+  beforeAll(async () => {
+    custom = await startTestServer(
+      { COUNTER_PRECISIONS: '5,60,300', COUNTER_SAMPLES: '10', COUNTER_RETENTION: '60:100000' },
+      api.redis,
+    );
+  });
+  afterAll(async () => {
+    await custom.stop();
+  });
+
+  it('refuses a step that no precision divides', async () => {
+    const read = await post(
+      custom.url,
+      CounterSeriesDocument,
+      { name: 'x', from: 0, to: 10, step: 7 },
+      api.tokens.user,
+    );
+    expect(codes(read)).toEqual(['BAD_USER_INPUT']);
+    expect(read.errors?.[0].extensions?.argument).toBe('step');
+    expect(read.errors?.[0].message).toContain('5, 60, 300');
+  });
+
+  it('chooses by the retention of each precision (COUNTER_RETENTION over COUNTER_SAMPLES)', async () => {
+    const now = await serverNow();
+    await post(custom.url, UpdateCounterDocument, { name: 'kept-long', at: now - 20 * 3600 }, custom.tokens.service);
+    // 60 s slices are kept 100000 times (69 days), 300 s ones only 10 times: the finer wins.
+    const read = await post(
+      custom.url,
+      CounterSeriesDocument,
+      { name: 'kept-long', from: now - 21 * 3600, step: 3600, fill: 'NONE' },
+      custom.tokens.user,
+    );
+    expect(read.data?.counterSeries.precision).toBe(60);
+    const after = await serverNow();
+    expect([now, after].map((t) => (Math.floor(t / 60) - 99_999) * 60)).toContain(
+      read.data?.counterSeries.retainedFrom,
+    );
+    expect(read.data?.counterSeries.points).toEqual([{ time: Math.floor((now - 20 * 3600) / 3600) * 3600, value: 1 }]);
+    // Older than the 60 s slices are kept: the coarsest precision dividing the step answers.
+    const old = await post(
+      custom.url,
+      CounterSeriesDocument,
+      { name: 'kept-long', from: now - 100 * 86400, to: now - 99 * 86400, step: 600 },
+      custom.tokens.user,
+    );
+    expect(old.data?.counterSeries.precision).toBe(300);
   });
 });

@@ -235,6 +235,9 @@ describe('a development server', () => {
       from: '"2011-10-10"',
       country: '"US"',
       region: '""',
+      // Where a name means something else on another field: `field.argument`.
+      'counterSeriesMany.from': '0',
+      step: '60',
     };
 
     const schema = buildSchema(fs.readFileSync(path.join(__dirname, '..', '..', 'schema.graphql'), 'utf8'));
@@ -262,7 +265,7 @@ describe('a development server', () => {
       const others = field.args
         .filter((a) => a.name !== argument && isNonNullType(a.type) && a.defaultValue === undefined)
         .map((a) => {
-          const filler = FILLERS[a.name];
+          const filler = FILLERS[`${field.name}.${a.name}`] ?? FILLERS[a.name];
           if (filler === undefined) throw new Error(`no filler for ${field.name}.${a.name}: add one to FILLERS`);
           return `${a.name}: ${filler}`;
         });

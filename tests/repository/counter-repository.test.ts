@@ -1,7 +1,9 @@
 // The counter repository and its Lua scripts against a real redis-server.
 import Redis from 'ioredis';
+import pino from 'pino';
 import { AppError } from '../../src/common/errors';
-import { CounterRepository } from '../../src/redis/counter';
+import { CounterRepository, type Aggregation, type SeriesQuery } from '../../src/redis/counter';
+import { CounterCleanupWorker } from '../../src/workers/counter-cleanup';
 import { counterBucket, counterKeys } from '../../src/redis/keys';
 import { defineScripts } from '../../src/redis/client/scripts';
 import { startTestRedis, type TestRedis } from '../support/redis';
@@ -260,5 +262,123 @@ describe('cleanup lease', () => {
     expect(remaining).toBeGreaterThan(4000);
     expect(remaining).toBeLessThanOrEqual(5000);
     expect(await counters.takeCleanupLease(5, 'worker-b', 5000)).toBe(0);
+  });
+});
+
+describe('series', () => {
+  const query = (from: number, to: number, step: number, aggregation: Aggregation = 'SUM'): SeriesQuery => ({
+    from,
+    to,
+    step,
+    aggregation,
+    fill: 'NONE',
+    maxPoints: 10_000,
+  });
+
+  it('gives the same points whether it reads the slices of the range or the whole hash', async () => {
+    const counters = repo(100_000);
+    const now = await serverNow();
+    const start = Math.floor((now - 5000) / 60) * 60;
+    const counts = Array.from({ length: 150 }, (_, i) => ({ at: start + i * 17, count: i - 10 }));
+    for (const { at, count } of counts) if (count !== 0) await counters.update('both', count, at);
+    // Not a slice: only the whole-hash read meets it, and must pass it by.
+    await redis.client.hset(counterKeys.samples('both', 1), 'junk', '5');
+    const expected = counts
+      .filter(({ count }) => count !== 0)
+      .map(({ at, count }) => ({ time: Math.floor(at / 60) * 60, value: count }));
+    const bySlice = new Map<number, number>();
+    for (const { time, value } of expected) bySlice.set(time, (bySlice.get(time) ?? 0) + value);
+    const want = [...bySlice].map(([time, value]) => ({ time, value }));
+
+    // 3000 one-second slices against a hash of 150 fields: the whole hash is read.
+    const [wide] = await counters.series(['both'], query(start, start + 2999, 60));
+    expect(wide.precision).toBe(1);
+    expect(wide.points).toEqual(want);
+    // 60 slices at a time against 150 fields: the slices are read by name.
+    for (let step = 0; step < 50; step++) {
+      const from = start + step * 60;
+      const [narrow] = await counters.series(['both'], query(from, from + 59, 60));
+      expect(narrow.points).toEqual(want.filter((p) => p.time === from));
+    }
+  });
+
+  it('reads no slice later than an update may count, however far `to` lies', async () => {
+    const counters = repo(100_000);
+    const now = await serverNow();
+    await counters.update('ahead', 3, now + 30);
+    await counters.update('ahead', 4, now - 1);
+    const [series] = await counters.series(['ahead'], query(now - 1, now + 9000, 1, 'MAX'));
+    expect(series.points).toEqual([
+      { time: now - 1, value: 4 },
+      { time: now + 30, value: 3 },
+    ]);
+    expect(series.end).toBe(now + 9001);
+  });
+
+  it('lists names by prefix from the known sets of the precisions dividing the step', async () => {
+    const counters = repo();
+    for (const name of ['p/b', 'p/a', 'p/c', 'q', 'p']) await counters.update(name, 1);
+    // Known at 60 s and coarser only: no series of 5 s steps can show it.
+    await counters.update('p/coarse', 1);
+    for (const p of [1, 5]) await redis.client.zrem(counterKeys.known(counterBucket('p/coarse'), p), 'p/coarse');
+
+    expect(await counters.namesWithPrefix('p/', undefined, 10, 5)).toEqual(['p/a', 'p/b', 'p/c']);
+    expect(await counters.namesWithPrefix('p/', undefined, 10, 60)).toEqual(['p/a', 'p/b', 'p/c', 'p/coarse']);
+    expect(await counters.namesWithPrefix('p/', 'p/a', 2, 5)).toEqual(['p/b', 'p/c']);
+    // A cursor before the prefix starts at the prefix; one past it ends the list.
+    expect(await counters.namesWithPrefix('p/', 'a', 10, 5)).toEqual(['p/a', 'p/b', 'p/c']);
+    expect(await counters.namesWithPrefix('p/', 'p/z', 10, 5)).toEqual([]);
+    expect(await counters.namesWithPrefix('', undefined, 3, 5)).toEqual(['p', 'p/a', 'p/b']);
+  });
+});
+
+describe('delete', () => {
+  it('removes one counter at every precision and leaves the others of its bucket', async () => {
+    const counters = repo();
+    const bucket = counterBucket('gone');
+    const neighbour = Array.from({ length: 200 }, (_, i) => `n${i}`).find((name) => counterBucket(name) === bucket)!;
+    await counters.update('gone', 1);
+    await counters.update(neighbour, 1);
+    expect(await counters.delete('gone')).toBe(true);
+    for (const precision of PRECISIONS) {
+      expect(await redis.client.exists(counterKeys.samples('gone', precision))).toBe(0);
+      expect(await redis.client.zrange(counterKeys.known(bucket, precision), 0, -1)).toEqual([neighbour]);
+      expect(await counters.samples(neighbour, precision, 10)).toHaveLength(1);
+    }
+    expect(await counters.delete('gone')).toBe(false);
+    expect(await counters.delete('never')).toBe(false);
+  });
+});
+
+describe('retention per precision', () => {
+  it('trims each precision to its own retention', async () => {
+    const counters = new CounterRepository(commands, {
+      precisions: PRECISIONS,
+      samples: 120,
+      retention: { 1: 5 },
+      maxFutureSeconds: 60,
+    });
+    const now = await serverNow();
+    // Ahead of the clock (as far as an update may be), so only the count bounds the trim.
+    const times = Array.from({ length: 20 }, (_, i) => now + 21 + i);
+    for (const at of times) await counters.update('kept', 1, at);
+    await counters.clean(1);
+    await counters.clean(5);
+    expect((await counters.samples('kept', 1, 100)).map((s) => s.time)).toEqual(times.slice(-5));
+    expect(await redis.client.hlen(counterKeys.samples('kept', 5))).toBe(
+      new Set(times.map((at) => Math.floor(at / 5))).size,
+    );
+  });
+
+  it('paces the cleanup of each precision by its own retention', () => {
+    const worker = new CounterCleanupWorker({
+      repository: repo(),
+      precisions: PRECISIONS,
+      samples: 120,
+      retention: { 60: 1440 },
+      logger: pino({ level: 'silent' }),
+    });
+    expect(worker.intervalMs(1)).toBe(15_000);
+    expect(worker.intervalMs(60)).toBe((60 * 1440 * 1000) / 8);
   });
 });

@@ -29,6 +29,7 @@ describe('loadConfig', () => {
     expect(config.counters).toEqual({
       precisions: DEFAULT_PRECISIONS,
       samples: 120,
+      retention: {},
       cleanup: true,
       maxIncrement: 1_000_000,
       maxFutureSeconds: 60,
@@ -458,6 +459,30 @@ describe('loadConfig', () => {
     ]);
     expect(problems({ REDIS_URL: 'redis://a:6379', REDIS_WAIT_TIMEOUT_MS: '5000' })).toEqual([
       'REDIS_WAIT_TIMEOUT_MS must be an integer from 10 to 4000, got "5000"',
+    ]);
+  });
+
+  it('reads per-precision retention overrides from COUNTER_RETENTION', () => {
+    expect(loadConfig({ COUNTER_RETENTION: '1:3600, 60:1440,3600:720' }).counters.retention).toEqual({
+      1: 3600,
+      60: 1440,
+      3600: 720,
+    });
+    expect(loadConfig({ COUNTER_PRECISIONS: '10,20', COUNTER_RETENTION: '20:5' }).counters.retention).toEqual({
+      20: 5,
+    });
+  });
+
+  it.each([
+    ['a precision that is not configured', '7:100'],
+    ['a precision given twice', '60:10,60:20'],
+    ['no samples', '60:0'],
+    ['too many samples', '60:100001'],
+    ['a pair without a colon', '60'],
+    ['a fraction', '60:1.5'],
+  ])('refuses COUNTER_RETENTION with %s, naming it', (_label, value) => {
+    expect(problems({ COUNTER_RETENTION: value })).toEqual([
+      `COUNTER_RETENTION must be a comma-separated list of precision:samples pairs, each precision once and one of COUNTER_PRECISIONS (1,5,60,300,3600,18000,86400), samples from 1 to 100000, got "${value}"`,
     ]);
   });
 

@@ -44,6 +44,8 @@ describe('Lua scripts', () => {
       'contacts-add',
       'contacts-remove',
       'counter-clean',
+      'counter-delete',
+      'counter-series',
       'counter-update',
       'guild-info',
       'guild-join',

@@ -13,6 +13,8 @@ const SCRIPTS_DIR = path.join(__dirname, '..', 'scripts');
 export type ScriptName =
   | 'counter-update'
   | 'counter-clean'
+  | 'counter-delete'
+  | 'counter-series'
   | 'chat-create'
   | 'chat-details'
   | 'chat-device-add'
@@ -146,6 +148,7 @@ export function requireReplicas(client: RedisClient, wait: ReplicaWait): void {
 
 /** Scripts that only read: nothing of theirs needs to reach a replica. */
 export const READ_ONLY_SCRIPTS: ReadonlySet<ScriptName> = new Set([
+  'counter-series',
   'chat-details',
   'chat-history',
   'chat-status',
@@ -243,6 +246,8 @@ const notReplicated = (confirmed: number, wait: ReplicaWait): AppError =>
 const SCRIPT_ERRORS: Record<string, (message: string) => AppError> = {
   E_FUTURE: (message) => badInput(message || 'at is too far in the future', 'at'),
   E_OVERFLOW: (message) => badInput(message || 'the counter would leave the safe integer range', 'count'),
+  E_TOO_MANY_POINTS: (message) => badInput(message || 'the range holds too many steps', 'step'),
+  E_FROM_AFTER_NOW: (message) => badInput(message || 'from is after the server clock', 'from'),
   // A chat the caller is not in looks exactly like one that does not exist.
   E_CHAT_NOT_FOUND: () => notFound('chat not found', 'chatId'),
   E_CHAT_FULL: (message) => conflict(message || 'the chat is full', 'members'),
