@@ -223,7 +223,7 @@ describe('a development server', () => {
     // Not a size: an increment, which may be negative; its bounds are among the domain cases.
     const NOT_A_SIZE = new Set(['Mutation.updateCounter.count']);
     // Fields only service callers may use; everything else is called as a signed-in user.
-    const SERVICE_ONLY = new Set(['Mutation.acquireSemaphore', 'Query.rowCacheSchedule']);
+    const SERVICE_ONLY = new Set(['Mutation.acquireSemaphore', 'Query.rowCacheSchedule', 'Query.tasks']);
     // Values for other required arguments, so that only the size can be wrong.
     const FILLERS: Record<string, string> = {
       precision: '60',
@@ -235,6 +235,8 @@ describe('a development server', () => {
       from: '"2011-10-10"',
       country: '"US"',
       region: '""',
+      queue: '"q1"',
+      state: 'WAITING',
       // Where a name means something else on another field: `field.argument`.
       'counterSeriesMany.from': '0',
       step: '60',

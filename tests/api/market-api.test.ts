@@ -857,6 +857,7 @@ describe.each(MARKET_STRATEGIES)('the market with MARKET_STRATEGY=%s', (strategy
       const tasks = new TaskRepository(workerClient, api.config.tasks);
       const stats = await tasks.stats(MARKET_SALES_QUEUE);
       expect(stats).toEqual({
+        paused: false,
         waiting: { HIGH: 0, NORMAL: items.length, LOW: 0 },
         delayed: 0,
         active: 0,
@@ -1418,6 +1419,7 @@ describe('sale tasks run by a worker process (MARKET_SALE_TASK=echo, WORKER_QUEU
       const tasks = new TaskRepository(client, api.config.tasks);
       await eventually(async () => (await tasks.stats(MARKET_SALES_QUEUE)).completed === 3, 20_000, 50);
       expect(await tasks.stats(MARKET_SALES_QUEUE)).toEqual({
+        paused: false,
         waiting: { HIGH: 0, NORMAL: 0, LOW: 0 },
         delayed: 0,
         active: 0,

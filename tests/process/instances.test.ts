@@ -244,7 +244,7 @@ describe('two instances serving clients', () => {
       10_000,
       100,
     );
-    expect(changes.results[0].data!.taskChanged).toEqual({ id: task.id, state: 'DELAYED' });
+    expect(changes.results[0].data!.taskChanged).toEqual({ id: task.id, state: 'DELAYED', progress: null });
     expect((await ok(b.url, CancelTaskDocument, { id: task.id }, token.service)).cancelTask).toBe(true);
     await eventually(async () => changes.results.some((r) => r.data?.taskChanged.state === 'CANCELLED'), 5000, 20);
   });
