@@ -9,6 +9,7 @@ import { CronExpressionParser } from 'cron-parser';
 import type { RedisClient } from './client/connection';
 import { repliesOf } from './client/replies';
 import { runScript } from './client/scripts';
+import { conflict } from '../common/errors';
 import { queueKeys, taskId, TASK_PRIORITIES, type TaskPriority } from './keys';
 
 /** What a schedule enqueues, and when: `everySeconds`, or `cron` with an optional `timezone`. */
@@ -64,6 +65,8 @@ export type TickResult =
 const MAX_COUNTED_MISSES = 1000;
 
 interface StoredRuns {
+  /** The last tick enqueued or skipped (unix ms): a replacement never moves the schedule back to it. */
+  lastTick?: number;
   lastRunAt?: number;
   lastTask?: number;
   missed: number;
@@ -155,14 +158,27 @@ export class TaskScheduleRepository {
     // The first tick needs the cron parser, so it is computed here, from the server's clock.
     const [seconds, micros] = await this.redis.time();
     const now = Number(seconds) * 1000 + Math.floor(Number(micros) / 1000);
-    const nextRunAt = tickAfter(definition, queue, name, now);
-    const [created, runs] = (await runScript(
-      this.redis,
-      'task-schedule-set',
-      [keys.schedules, keys.scheduleNext, keys.scheduleRuns],
-      [name, encodeDefinition(definition), nextRunAt, this.settings.maxSchedules],
-    )) as [number, string];
-    return { schedule: this.record(queue, name, definition, nextRunAt, decodeRuns(runs)), created: created === 1 };
+    let from = now;
+    // A scheduler may take a tick between the clock read and the script: the script then says
+    // which, and the first run is computed again after it. Each retry follows a tick enqueued
+    // meanwhile, so a few suffice.
+    for (let attempt = 1; ; attempt++) {
+      const reply = (await runScript(
+        this.redis,
+        'task-schedule-set',
+        [keys.schedules, keys.scheduleNext, keys.scheduleRuns],
+        [name, encodeDefinition(definition), tickAfter(definition, queue, name, from), this.settings.maxSchedules],
+      )) as [number, string | number, number?];
+      if (reply[0] !== -1) {
+        const [created, runs, nextRunAt] = reply as [number, string, number];
+        return {
+          schedule: this.record(queue, name, definition, Number(nextRunAt), decodeRuns(runs)),
+          created: created === 1,
+        };
+      }
+      if (attempt >= 5) throw conflict('the schedule is being run right now; try again', 'name');
+      from = Math.max(from, Number(reply[1]));
+    }
   }
 
   /** False when there was no such schedule. */

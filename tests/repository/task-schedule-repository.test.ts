@@ -4,7 +4,7 @@
 // read from what Redis recorded, never from what the code under test reports.
 import Redis from 'ioredis';
 import { queueKeys } from '../../src/redis/keys';
-import { defineScripts } from '../../src/redis/client/scripts';
+import { defineScripts, runScript } from '../../src/redis/client/scripts';
 import { TaskRepository } from '../../src/redis/task';
 import {
   TaskScheduleRepository,
@@ -294,6 +294,34 @@ describe('the tick script', () => {
     expect((await schedules.tick('jobs', last, tick + 2000, 0)).status).toBe('STALE');
     expect((await storedTasks('jobs')).map((task) => task.runAt)).toEqual([tick]);
     expect(await redis.client.zcard(queueKeys('jobs').scheduleNext)).toBe(0);
+  });
+
+  it('a replacement neither repeats a tick a scheduler took meanwhile nor skips one that is due', async () => {
+    const schedules = repository();
+    const minutely = { ...EVERY_SECOND, everySeconds: 60 };
+    await schedules.set('jobs', 'm', minutely);
+    const tick = Math.floor((await serverNow()) / 60_000) * 60_000 - 60_000;
+    await setNextRun('jobs', 'm', tick);
+    // Due and not yet taken: the same timing keeps the tick, other arguments or not.
+    const kept = await schedules.set('jobs', 'm', { ...minutely, args: '{"kind":"weekly"}' });
+    expect(kept.schedule.nextRunAt).toBe(tick);
+    const due = await dueSchedule(schedules, 'jobs', 'm');
+    expect((await schedules.tick('jobs', due, tick + 60_000, 0)).status).toBe('ENQUEUED');
+    // Taken: setting it again (as a service does at every start) keeps the following tick.
+    const again = await schedules.set('jobs', 'm', minutely);
+    expect(again.schedule.nextRunAt).toBe(tick + 60_000);
+    expect((await schedules.tick('jobs', due, tick + 60_000, 0)).status).toBe('STALE');
+    // New timing computed from a clock read before the tick was taken: refused, naming the tick.
+    const keys = queueKeys('jobs');
+    const stale = await runScript(
+      connection(),
+      'task-schedule-set',
+      [keys.schedules, keys.scheduleNext, keys.scheduleRuns],
+      ['m', JSON.stringify({ ...minutely, everySeconds: 30 }), tick, 100],
+    );
+    expect(stale).toEqual([-1, tick]);
+    expect((await schedules.list('jobs'))[0].nextRunAt).toBe(tick + 60_000);
+    expect((await storedTasks('jobs')).map((task) => task.runAt)).toEqual([tick]);
   });
 
   it('skips a tick that finds the queue full, counts it missed, and moves on', async () => {
