@@ -1,11 +1,11 @@
 // Notify, then pull: after a message is stored, each recipient's inbox topic is told where and up
 // to which id, never what. Topics go through Redis pub/sub, so the subscriber may be connected
 // to any instance; a subscriber that missed notifications pulls everything on its next fetch.
-import { Authorized, Ctx, Resolver, Root, Subscription, type PubSub } from 'type-graphql';
+import { Args, Authorized, Ctx, Resolver, Root, Subscription, type PubSub } from 'type-graphql';
 import type { ScriptNotice } from '../redis/chat';
 import { INBOX_CHANNEL_PREFIX } from '../redis/keys';
 import { callerId, type GraphQLContext } from '../schema/context';
-import { InboxNotification } from '../schema/inbox';
+import { InboxChangedArgs, InboxNotification } from '../schema/inbox';
 import { TOPICS, type InboxNotice } from '../schema/topics';
 
 /** Stands for the message id in a notice handed to the send script, which knows the id. */
@@ -65,8 +65,16 @@ export class InboxResolver {
       'Tells the caller that something new is waiting for them; pull it. Notifications may be coalesced or dropped under load; the pull is the source of truth.',
     topics: TOPICS.inboxChanged.name,
     topicId: ({ context }) => callerId(context as GraphQLContext),
+    // Sale notices only to subscribers that ask: a client written before them takes every notice
+    // with `mailbox: false` for a chat's.
+    filter: ({ payload, args }) =>
+      ((payload as InboxNotice).saleId ?? null) === null || (args as InboxChangedArgs).sales,
   })
-  inboxChanged(@Root() notice: InboxNotice, @Ctx() _context: GraphQLContext): InboxNotification {
+  inboxChanged(
+    @Root() notice: InboxNotice,
+    @Args() _args: InboxChangedArgs,
+    @Ctx() _context: GraphQLContext,
+  ): InboxNotification {
     return notice;
   }
 }

@@ -1,6 +1,6 @@
 // The GraphQL type of inboxChanged: what a user is told when something new waits for them.
 import { GraphQLSafeInt } from 'graphql-scalars';
-import { Field, ID, Int, ObjectType } from 'type-graphql';
+import { ArgsType, Field, ID, Int, ObjectType } from 'type-graphql';
 
 @ObjectType({
   description:
@@ -24,4 +24,13 @@ export class InboxNotification {
     description: 'A sale of one of your listings: mySales lists it (and any before it).',
   })
   saleId?: number | null;
+}
+
+@ArgsType()
+export class InboxChangedArgs {
+  @Field({
+    defaultValue: false,
+    description: 'Also tell of sales of your listings (saleId). Off by default, for clients from before sale notices.',
+  })
+  sales!: boolean;
 }

@@ -188,6 +188,9 @@ export class TaskWorker {
       result = await Promise.race([Promise.resolve(handler(args, context)), timedOut]);
       await progress.flush();
     } catch (error) {
+      // A failed run's last report is recorded too (a run that timed out or lost its lease has
+      // been aborted: only the write in progress is waited for).
+      await progress.flush();
       return { kind: 'FAILED', error: describeThrown(error), retry: true };
     } finally {
       clearTimeout(timer);

@@ -15,6 +15,7 @@ import {
   DelistItemDocument,
   GrantFundsDocument,
   GrantItemDocument,
+  InboxChangedDocument,
   InventoryDocument,
   ListItemDocument,
   MarketChangedDocument,
@@ -25,6 +26,7 @@ import {
   PurchaseItemSaleDocument,
   RepriceItemDocument,
   SellerInboxDocument,
+  SendDirectMessageDocument,
   type MySalesQuery,
   type MarketQuery,
   type PurchaseItemMutation,
@@ -750,6 +752,8 @@ describe.each(MARKET_STRATEGIES)('the market with MARKET_STRATEGY=%s', (strategy
     it('records each sale for its seller, lists them newest first in pages, and tells the seller in their inbox', async () => {
       const socket = fixture.connect(market.token('alice'));
       const inbox = wsOperation(socket.client, SellerInboxDocument, {});
+      // A subscriber that does not ask for sales (a client from before them) is not told of them.
+      const unaware = wsOperation(socket.client, InboxChangedDocument, {});
       await eventually(async () => (await api.redis.subscribers(inboxChannel('alice'))) > 0, 10_000, 20);
       await market.grantFunds('bob', 1000);
       await market.grantFunds('carol', 10);
@@ -797,6 +801,15 @@ describe.each(MARKET_STRATEGIES)('the market with MARKET_STRATEGY=%s', (strategy
       expect(notices.map((notice) => notice.data?.inboxChanged)).toEqual(
         [1, 2, 3].map((saleId) => ({ saleId, mailbox: false, chatId: null })),
       );
+      // The unaware subscriber is told of a direct message, and of nothing before it.
+      const sent = await post(api.url, SendDirectMessageDocument, { to: 'alice', message: 'hi' }, market.token('bob'));
+      expect(codes(sent)).toEqual([]);
+      const [told] = await unaware.take(1);
+      expect(told.data?.inboxChanged).toMatchObject({ mailbox: true, chatId: null, waiting: 1 });
+      expect(unaware.results).toHaveLength(1);
+      unaware.unsubscribe();
+      // The seller's subscription is told of it too, as a mailbox notice.
+      expect((await inbox.take(4))[3].data?.inboxChanged).toEqual({ saleId: null, mailbox: true, chatId: null });
       const all = await market.sales('alice');
       expect(all.map(({ soldAt, ...rest }) => ({ ...rest, soldAt: typeof soldAt }))).toEqual([
         { saleId: 3, itemId: 'jug', buyerId: 'bob', price: 20, soldAt: 'number' },
@@ -814,7 +827,7 @@ describe.each(MARKET_STRATEGIES)('the market with MARKET_STRATEGY=%s', (strategy
         const result = await post(api.url, MySalesDocument, variables, market.token('alice'));
         expect(codes(result)).toEqual(['BAD_USER_INPUT']);
       }
-      expect(inbox.results).toHaveLength(3);
+      expect(inbox.results).toHaveLength(4);
     });
 
     it('enqueues exactly one task per sale when buyers race, none for refused purchases, and workers take and complete them', async () => {

@@ -301,6 +301,42 @@ describe('retries', () => {
     expect(await tasks.stats(queue)).toMatchObject({ completed: 1, failed: 1 });
   });
 
+  it('starts the doubling backoff again after a retry: a new try waits the first backoff', async () => {
+    const tasks = repository({ maxAttempts: 2 });
+    const queue = 'fresh-try';
+    await tasks.enqueue({
+      queue,
+      name: 'r',
+      args: undefined,
+      priority: 'NORMAL',
+      delayMs: 0,
+      idempotencyKey: undefined,
+      backoffMs: 200,
+    });
+    const failOnce = async (): Promise<{ state: string | undefined; wait: number }> => {
+      await tasks.reschedule(queue, '1', 0);
+      const [run] = await tasks.take(queue, 1, 60_000);
+      const before = Date.now();
+      const state = await tasks.settle(queue, run, { kind: 'FAILED', error: `run ${run.attempt}`, retry: true });
+      const task = (await tasks.get(queue, '1'))!;
+      return { state, wait: task.runAt - before };
+    };
+    const first = await failOnce();
+    expect(first.state).toBe('DELAYED');
+    expect(first.wait).toBeGreaterThanOrEqual(200);
+    expect(first.wait).toBeLessThan(400);
+    expect((await failOnce()).state).toBe('FAILED');
+    expect(await tasks.retry(queue, '1')).toMatchObject({ attempts: 2, maxAttempts: 4, retries: 1 });
+    // Run 3 is the first of the new try: 200 ms again, not 200 * 2^2.
+    const third = await failOnce();
+    expect(third.state).toBe('DELAYED');
+    expect(third.wait).toBeGreaterThanOrEqual(200);
+    expect(third.wait).toBeLessThan(400);
+    const fourth = await failOnce();
+    expect(fourth.state).toBe('FAILED');
+    expect((await tasks.get(queue, '1'))!).toMatchObject({ attempts: 4, error: 'run 4' });
+  });
+
   it("waits the task's own backoff after a lost lease too: FIXED stays, EXPONENTIAL doubles", async () => {
     const tasks = repository({ maxAttempts: 5 });
     const queue = 'lost';

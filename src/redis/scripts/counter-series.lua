@@ -22,11 +22,14 @@
 -- when the range holds more than ARGV[4] steps.
 local step = tonumber(ARGV[1])
 local from = tonumber(ARGV[2])
-local now = tonumber(redis.call('TIME')[1])
+local clock = redis.call('TIME')
+local now = tonumber(clock[1])
 local to = now
+-- A `from` within the current second is not after the clock: compare with its fraction.
+local exactNow = now + tonumber(clock[2]) / 1000000
 if ARGV[3] ~= '' then
   to = tonumber(ARGV[3])
-elseif from > now then
+elseif from > exactNow then
   return redis.error_reply('E_FROM_AFTER_NOW from is after the server clock, and to defaults to it')
 end
 local first = math.floor(from / step) * step

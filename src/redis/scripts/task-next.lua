@@ -36,10 +36,12 @@ local function announce(number, state)
 end
 
 -- The wait before a failed task's next run: its own first backoff or the queue's, doubled per run
--- unless it is FIXED, never above the queue's longest. Mirrored in task-promote.lua.
+-- of the current try (retryTask starts a new one) unless it is FIXED, never above the queue's
+-- longest. Mirrored in task-promote.lua.
 local function backoff(record, first, longest)
   local wait = record.backoffMs or first
-  if record.backoff ~= 'FIXED' then wait = wait * 2 ^ (record.attempts - 1) end
+  local runs = record.attempts - (record.maxAttempts - (record.runsPerTry or record.maxAttempts))
+  if record.backoff ~= 'FIXED' then wait = wait * 2 ^ (runs - 1) end
   return math.min(wait, longest)
 end
 

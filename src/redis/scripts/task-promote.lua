@@ -46,9 +46,11 @@ for _, number in ipairs(redis.call('ZRANGEBYSCORE', KEYS[3], '-inf', now, 'LIMIT
     redis.call('HSET', KEYS[11], number, 'the worker stopped answering: its lease ran out')
     if record.attempts < record.maxAttempts then
       record.state = 'DELAYED'
-      -- As task-next.lua's backoff(): the task's own first backoff or the queue's, doubled unless FIXED.
+      -- As task-next.lua's backoff(): the task's own first backoff or the queue's, doubled per run
+      -- of the current try unless FIXED.
       local wait = record.backoffMs or tonumber(ARGV[3])
-      if record.backoff ~= 'FIXED' then wait = wait * 2 ^ (record.attempts - 1) end
+      local runs = record.attempts - (record.maxAttempts - (record.runsPerTry or record.maxAttempts))
+      if record.backoff ~= 'FIXED' then wait = wait * 2 ^ (runs - 1) end
       record.runAt = now + math.min(wait, tonumber(ARGV[4]))
       redis.call('ZADD', KEYS[2], record.runAt, number)
     else
