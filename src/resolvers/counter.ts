@@ -24,6 +24,8 @@ const MAX_READ_LIMIT = 10_000;
 const MAX_PAGE = 1000;
 /** Most steps in one series. */
 const MAX_POINTS = 10_000;
+/** Most points of one counterSeriesMany reply, over all its series: 50 series of 2,000 points. */
+const MAX_TOTAL_POINTS = 100_000;
 /** Most counters in one counterSeriesMany. */
 const MAX_SERIES = 50;
 /** Longest step: ten years. */
@@ -86,7 +88,9 @@ export class CounterResolver {
     if ((names === null || names === undefined) === (prefix === null || prefix === undefined)) {
       throw badInput('give either names or prefix', names === null || names === undefined ? 'names' : 'prefix');
     }
-    const query = this.seriesQuery(args);
+    // The series share the reply's bound on points, so that one call stays a bounded amount of work.
+    const series = names === null || names === undefined ? count : names.length;
+    const query = this.seriesQuery(args, Math.min(MAX_POINTS, Math.floor(MAX_TOTAL_POINTS / Math.max(series, 1))));
     if (names !== null && names !== undefined) {
       if (names.length < 1 || names.length > MAX_SERIES) {
         throw badInput(`names must hold 1 to ${MAX_SERIES} counter names`, 'names');
@@ -110,7 +114,10 @@ export class CounterResolver {
   }
 
   /** Checks a series' range; the points of a range ending at the server's clock are checked by the script. */
-  private seriesQuery({ from, to, step, aggregation, fill }: CounterSeriesArgs | CounterSeriesManyArgs): SeriesQuery {
+  private seriesQuery(
+    { from, to, step, aggregation, fill }: CounterSeriesArgs | CounterSeriesManyArgs,
+    maxPoints = MAX_POINTS,
+  ): SeriesQuery {
     intInRange(step, 'step', 1, MAX_STEP);
     const precisions = this.settings.precisions;
     if (!precisions.some((p) => step % p === 0)) {
@@ -122,9 +129,9 @@ export class CounterResolver {
       time(end, 'to');
       if (end < from) throw badInput('to must not be before from', 'to');
       const points = Math.floor(end / step) - Math.floor(from / step) + 1;
-      if (points > MAX_POINTS) throw tooManyPoints(points);
+      if (points > maxPoints) throw tooManyPoints(points, maxPoints);
     }
-    return { from, to: end, step, aggregation, fill, maxPoints: MAX_POINTS };
+    return { from, to: end, step, aggregation, fill, maxPoints };
   }
 
   @Authorized()
@@ -153,5 +160,5 @@ function time(value: number, argument: string): void {
 }
 
 // The same words as the script's E_TOO_MANY_POINTS, for a range ending at the server's clock.
-const tooManyPoints = (points: number) =>
-  badInput(`the range holds ${points} steps, more than ${MAX_POINTS}: use a longer step or a shorter range`, 'step');
+const tooManyPoints = (points: number, max: number) =>
+  badInput(`the range holds ${points} steps, more than ${max}: use a longer step or a shorter range`, 'step');

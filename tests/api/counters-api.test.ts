@@ -535,6 +535,30 @@ describe('counterSeriesMany', () => {
     const none = await post(api.url, CounterSeriesManyDocument, { prefix: 'zzz', ...range }, api.tokens.user);
     expect(none.data!.counterSeriesMany).toEqual([]);
   });
+
+  it('bounds the points of one reply: 100,000 over all its series', async () => {
+    const ask = (names: string[], points: number, to?: boolean) =>
+      post(
+        api.url,
+        CounterSeriesManyDocument,
+        { names, from: 0, ...(to === false ? {} : { to: (points - 1) * 60 }), step: 60, fill: 'NONE' },
+        api.tokens.user,
+      );
+    const fifty = Array.from({ length: 50 }, (_, i) => `many/${i}`);
+    // 50 series: 2,000 points each at most; 2,001 is refused before Redis is asked.
+    expect((await ask(fifty, 2000)).errors).toBeUndefined();
+    const over = await ask(fifty, 2001);
+    expect(codes(over)).toEqual(['BAD_USER_INPUT']);
+    expect(over.errors![0].message).toContain('more than 2000');
+    expect(over.errors![0].extensions).toMatchObject({ argument: 'step' });
+    // One series may have the single read's 10,000.
+    expect((await ask(['many/0'], 10_000)).errors).toBeUndefined();
+    expect(codes(await ask(['many/0'], 10_001))).toEqual(['BAD_USER_INPUT']);
+    // A range ending at the server's clock is bounded by the script, with the same figure.
+    const open = await ask(fifty, 0, false);
+    expect(codes(open)).toEqual(['BAD_USER_INPUT']);
+    expect(open.errors![0].message).toContain('more than 2000');
+  });
 });
 
 describe('deleteCounter', () => {

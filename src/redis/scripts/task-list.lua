@@ -1,5 +1,6 @@
 -- task-list: one page of a queue's tasks in one state, with their texts.
--- Orders: WAITING in the order workers take them; DELAYED by when they are due; ACTIVE by when
+-- Orders: WAITING in the order workers take them (the cursor is a position in that line, which
+-- moves as workers take tasks: a page read while workers run may miss or repeat some); DELAYED by when they are due; ACTIVE by when
 -- their lease ends; COMPLETED, FAILED and CANCELLED by when they finished (the finished set holds
 -- all three, so it is read in steps and filtered: a page may come back short, with `more` set,
 -- after ARGV[5] finished tasks were looked at).
@@ -24,15 +25,22 @@ if state == 'WAITING' then
     total = total + lengths[list]
   end
   local offset = cursor == '' and 0 or tonumber(cursor)
-  -- Positions counted from the front (ASC) or the back (DESC) of the whole line.
-  for position = offset, math.min(offset + first, total) - 1 do
-    local index = ascending and position or total - 1 - position
-    for list = 9, 14 do
-      if index < lengths[list] then
-        numbers[#numbers + 1] = redis.call('LINDEX', KEYS[list], index)
-        break
-      end
-      index = index - lengths[list]
+  -- Positions counted from the front (ASC) or the back (DESC) of the whole line: the page is the
+  -- line's positions [low, high], read with one LRANGE per list it spans.
+  local last = math.min(offset + first, total) - 1
+  local low = ascending and offset or total - 1 - last
+  local high = ascending and last or total - 1 - offset
+  local base = 0
+  for list = 9, 14 do
+    local from, to = math.max(low - base, 0), math.min(high - base, lengths[list] - 1)
+    if from <= to then
+      for _, number in ipairs(redis.call('LRANGE', KEYS[list], from, to)) do numbers[#numbers + 1] = number end
+    end
+    base = base + lengths[list]
+  end
+  if not ascending then
+    for i = 1, math.floor(#numbers / 2) do
+      numbers[i], numbers[#numbers + 1 - i] = numbers[#numbers + 1 - i], numbers[i]
     end
   end
   if offset + first < total then
