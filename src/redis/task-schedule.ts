@@ -148,7 +148,10 @@ export class TaskScheduleRepository {
     private readonly settings: TaskScheduleSettings,
   ) {}
 
-  /** Creates or replaces a schedule; its next run is the definition's first tick from now. */
+  /**
+   * Creates or replaces a schedule. Its next run: the one it has when the timing is unchanged,
+   * else the definition's first tick from now (task-schedule-set.lua).
+   */
   async set(
     queue: string,
     name: string,

@@ -161,4 +161,9 @@ function time(value: number, argument: string): void {
 
 // The same words as the script's E_TOO_MANY_POINTS, for a range ending at the server's clock.
 const tooManyPoints = (points: number, max: number) =>
-  badInput(`the range holds ${points} steps, more than ${max}: use a longer step or a shorter range`, 'step');
+  badInput(
+    max === MAX_POINTS
+      ? `the range holds ${points} steps, more than ${max}: use a longer step or a shorter range`
+      : `the range holds ${points} steps, more than ${max} per series (${MAX_TOTAL_POINTS} over the names, or the first, asked for): use a longer step, a shorter range or fewer series`,
+    'step',
+  );

@@ -38,7 +38,7 @@ export class TaskScheduleResolver {
   @Authorized(SERVICE_ROLE)
   @Mutation(() => TaskSchedule, {
     description:
-      'Creates a repeating task, or replaces the one of this name (its next run is then computed anew from the new timing). Service callers only.',
+      'Creates a repeating task, or replaces the one of this name: with the same timing its next run stays, with a new one it is the next tick after now. Service callers only.',
   })
   async upsertTaskSchedule(@Args() args: UpsertTaskScheduleArgs): Promise<TaskSchedule> {
     const queue = validName(args.queue, 'queue');

@@ -6,8 +6,8 @@
 -- a fresh token that row-cache-store checks. Rows without a positive delay are dropped from the
 -- schedule (the book does the same; row-cache-schedule never leaves one, so this only mends a
 -- hand-edited schedule).
--- Rows due within ARGV[3] ms are taken with the due ones (a row not yet due only if that is at
--- most a quarter of its delay early), so rows scheduled a few ms apart are read in one query,
+-- When a row is due, rows due within ARGV[3] ms are taken with it (a row not yet due only if that
+-- is at most a quarter of its delay early), so rows scheduled a few ms apart are read in one query,
 -- and, stored together, stay together: without it they kept their first spread, one query each.
 -- KEYS[1]  schedule (zset id -> due ms)   KEYS[2]  delay (zset id -> ms)   KEYS[3]  ids (zset)
 -- KEYS[4]  claims (counter)
@@ -19,6 +19,12 @@ local now = now_ms()
 local lease = tonumber(ARGV[2])
 local ahead = tonumber(ARGV[3])
 local claimed = { 0 }
+
+-- Rows are gathered only around a row that is due: a claim made early (a refresher's sleep is
+-- capped) would take the first rows early and leave the rest of a group for another query.
+local first = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+if not first[2] then return { -1 } end
+if tonumber(first[2]) > now then return { tonumber(first[2]) - now } end
 
 local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now + ahead, 'WITHSCORES', 'LIMIT', 0, tonumber(ARGV[1]))
 for i = 1, #due, 2 do
@@ -37,6 +43,6 @@ for i = 1, #due, 2 do
   end
 end
 
-local first = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+first = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
 claimed[1] = first[2] and math.max(tonumber(first[2]) - now, 0) or -1
 return claimed

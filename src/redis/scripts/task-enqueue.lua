@@ -13,6 +13,9 @@
 -- Returns, per task, {1, number, the time it was recorded (unix ms)} when created, {0, number,
 -- record JSON} for a known idempotency key; the time is the Redis server's.
 -- Errors, with nothing written: E_IDEMPOTENCY_KEY_REUSED, E_QUEUE_FULL.
+-- Two other writers record tasks as this script does (the same record fields, ready list and
+-- wake-up token); keep them alike: market-purchase.lua with src/redis/market/watch.ts (a sale's
+-- task) and task-schedule-tick.lua (a repeating task's run).
 local now = now_ms()
 local FIELDS = 10
 local ready = { HIGH = 8, NORMAL = 9, LOW = 10 }

@@ -26,8 +26,9 @@ local raw = redis.call('HGET', KEYS[3], name)
 local runs = raw and cjson.decode(raw) or { missed = 0 }
 runs.missed = runs.missed + tonumber(ARGV[5])
 redis.call('ZADD', KEYS[2], tonumber(ARGV[3]), name)
--- task-schedule-set never moves the schedule back to this tick or before.
-runs.lastTick = tick
+-- task-schedule-set never moves the schedule back to a tick this run stood for: this one, or one
+-- folded into it (all before now).
+runs.lastTick = now
 if redis.call('HLEN', KEYS[5]) >= tonumber(ARGV[7]) then
   runs.missed = runs.missed + 1
   redis.call('HSET', KEYS[3], name, cjson.encode(runs))
