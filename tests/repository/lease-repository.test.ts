@@ -34,7 +34,11 @@ const WAKE_ONLY: WaitTiming = { pollMs: 60_000, holdMs: 300_000 };
 
 /** One "API instance": a command connection, a subscriber connection and an acquirer per kind. */
 function instance(kind: 'lock' | 'semaphore', settings = SETTINGS, client = connection()): LeaseAcquirer {
-  const signals = new LeaseSignals(connection(), pino({ level: 'silent' }), 50);
+  // As the product makes a subscriber connection (connection.ts): no ready check, which ioredis 5
+  // can send after the first SUBSCRIBE and then reconnect, losing a release notice (ioredis#2037).
+  const subscriber = redis.newClient({ enableReadyCheck: false });
+  connections.push(subscriber);
+  const signals = new LeaseSignals(subscriber, pino({ level: 'silent' }), 50);
   signalSets.push(signals);
   return new LeaseAcquirer(new LeaseRepository(client, kind, settings), signals, shutdown.signal, WAKE_ONLY);
 }

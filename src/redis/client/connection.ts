@@ -77,7 +77,17 @@ function nodeOptions(options: ConnectOptions): RedisOptions {
 }
 
 function createClient(target: RedisTarget, options: ConnectOptions): RedisClient {
-  if (typeof target === 'string') return new Redis(target, { lazyConnect: true, ...nodeOptions(options) });
+  if (typeof target === 'string') {
+    return new Redis(target, {
+      lazyConnect: true,
+      ...nodeOptions(options),
+      // ioredis 5 may send its ready check (INFO) after a SUBSCRIBE queued while it reconnects:
+      // Redis refuses INFO in subscriber mode and ioredis takes that as fatal, reconnecting again
+      // with subscriptions in flux (ioredis#2037, fixed in 6). A subscriber needs no ready check:
+      // Redis takes SUBSCRIBE even while it loads its data.
+      ...(options.shardedSubscriber === true ? { enableReadyCheck: false } : {}),
+    });
+  }
   const { retryStrategy: _perNode, ...perNode } = nodeOptions(options);
   return new Cluster(target.nodes, {
     lazyConnect: true,
