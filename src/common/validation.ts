@@ -114,6 +114,9 @@ export const TOO_DEEP_JSON: object = Object.freeze({
   },
 });
 
+/** Whether an optional GraphQL argument was given: left out and `null` both mean not. */
+export const given = <T>(value: T | null | undefined): value is T => value !== null && value !== undefined;
+
 /**
  * A JSON value from a client as text for storage, or undefined for null. Bounded in size and in
  * nesting, so neither Redis nor the worker that parses it meets a pathological document.

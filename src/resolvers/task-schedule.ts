@@ -4,7 +4,7 @@ import { Args, Authorized, Mutation, Query, Resolver } from 'type-graphql';
 import { SERVICE_ROLE } from '../security/auth';
 import type { TaskConfig } from '../config';
 import { badInput } from '../common/errors';
-import { intInRange, validJson, validName } from '../common/validation';
+import { given, intInRange, validJson, validName } from '../common/validation';
 import { unixSeconds, unixSecondsOrNull } from '../common/time';
 import {
   cronProblem,
@@ -61,8 +61,6 @@ export class TaskScheduleResolver {
     return this.schedules.remove(validName(args.queue, 'queue'), validName(args.name, 'name'));
   }
 }
-
-const given = <T>(value: T | null | undefined): value is T => value !== null && value !== undefined;
 
 /** Exactly one of everySeconds and cron; a time zone only with cron. */
 function timing(args: UpsertTaskScheduleArgs): Pick<ScheduleDefinition, 'everySeconds' | 'cron' | 'timezone'> {

@@ -25,7 +25,7 @@ import { TOPICS, type TaskChangeNotice } from '../schema/topics';
 const MAX_TASK_PAGE = 100;
 /** Longest run a task may ask for: TASK_RUN_TIMEOUT_MS's own ceiling. */
 const MAX_TIMEOUT_MS = 86_400_000;
-import { intInRange, validJson, validName } from '../common/validation';
+import { given, intInRange, validJson, validName } from '../common/validation';
 import { unixSeconds, unixSecondsOrNull } from '../common/time';
 
 @Resolver()
@@ -222,8 +222,6 @@ function taskAddress(id: string): { queue: string; number: string } {
 }
 
 const parsed = (json: string | undefined): unknown => (json === undefined ? null : JSON.parse(json));
-
-const given = <T>(value: T | null | undefined): value is T => value !== null && value !== undefined;
 
 function toTask(task: TaskRecord): Task {
   return {

@@ -20,7 +20,7 @@ import {
 } from '../../src/generated/client/graphql';
 import { serverForThisFile } from '../support/fixture';
 import { codes, eventually, post, wsOperation } from '../support/graphql';
-import { cleanUpProcesses, ensureBuilt, startAndWait, type ServerProcess } from '../support/process';
+import { cleanUpProcesses, startApiWithWorkers, type ServerProcess } from '../support/process';
 import { TEST_SECRET, type TestServer } from '../support/server';
 import { runsIn } from '../support/task-runs';
 
@@ -626,21 +626,18 @@ describe('with workers inside an API process (TASK_WORKER=on)', () => {
   let logs = 0;
 
   beforeAll(async () => {
-    ensureBuilt();
-    const started = await startAndWait({
+    const started = await startApiWithWorkers({
       ...TASK_ENV,
       ...api.redis.env,
       JWT_SECRET: TEST_SECRET,
       DATA_DIR: scratch,
       COUNTER_CLEANUP: 'off',
-      TASK_WORKER: 'on',
       WORKER_QUEUES: 'worked',
       TASK_HANDLERS: HANDLERS,
       WORKER_CONCURRENCY: '4',
     });
     worker = started.server;
     url = started.url;
-    await worker.waitFor((line) => line.msg === 'task workers started');
   }, 60_000);
 
   afterAll(async () => {

@@ -5,14 +5,12 @@
 import type Redis from 'ioredis';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { queueKeys } from '../../src/redis/keys';
-import { defineScripts } from '../../src/redis/client/scripts';
 import { TaskRepository, type ListOrder, type TaskSettings, type TaskState } from '../../src/redis/task';
 import { TOPICS } from '../../src/schema/topics';
 import { eventually } from '../support/graphql';
-import { listen, startTestRedis, type TestRedis } from '../support/redis';
+import { listen, scriptClient, startTestRedis, type TestRedis } from '../support/redis';
 
 let redis: TestRedis;
-const connections: Redis[] = [];
 const SETTINGS: TaskSettings = {
   maxAttempts: 3,
   backoffMs: 100,
@@ -21,12 +19,7 @@ const SETTINGS: TaskSettings = {
   maxTasksPerQueue: 100_000,
 };
 
-function connection(): Redis {
-  const client = redis.newClient();
-  defineScripts(client);
-  connections.push(client);
-  return client;
-}
+const connection = (): Redis => scriptClient(redis);
 
 const repository = (settings: Partial<TaskSettings> = {}) =>
   new TaskRepository(connection(), { ...SETTINGS, ...settings });
@@ -40,7 +33,6 @@ afterEach(async () => {
 });
 
 afterAll(async () => {
-  for (const client of connections) client.disconnect();
   await redis.stop();
 });
 
@@ -146,10 +138,7 @@ describe('progress', () => {
     const queue = 'prog';
     const keys = queueKeys(queue);
     const heard: string[] = [];
-    const listener = await listen(redis, [TOPICS.taskChanged.channel(`${queue}:1`)], (_channel, message) =>
-      heard.push(message),
-    );
-    connections.push(listener);
+    await listen(redis, [TOPICS.taskChanged.channel(`${queue}:1`)], (_channel, message) => heard.push(message));
     const { task } = await tasks.enqueue({
       queue,
       name: 'p',

@@ -4,7 +4,7 @@
 // read from what Redis recorded, never from what the code under test reports.
 import Redis from 'ioredis';
 import { queueKeys } from '../../src/redis/keys';
-import { defineScripts, runScript } from '../../src/redis/client/scripts';
+import { runScript } from '../../src/redis/client/scripts';
 import { TaskRepository } from '../../src/redis/task';
 import {
   TaskScheduleRepository,
@@ -16,19 +16,13 @@ import { TaskScheduler } from '../../src/workers/task-scheduler';
 import { AppError } from '../../src/common/errors';
 import { eventually } from '../support/graphql';
 import { captureLogs } from '../support/logs';
-import { startTestRedis, type TestRedis } from '../support/redis';
+import { scriptClient, startTestRedis, type TestRedis } from '../support/redis';
 
 let redis: TestRedis;
-const connections: Redis[] = [];
 const stoppers: (() => Promise<void>)[] = [];
 const SETTINGS: TaskScheduleSettings = { maxSchedules: 5, maxAttempts: 3, maxTasksPerQueue: 100_000 };
 
-function connection(): Redis {
-  const client = redis.newClient();
-  defineScripts(client);
-  connections.push(client);
-  return client;
-}
+const connection = (): Redis => scriptClient(redis);
 
 const repository = (settings: Partial<TaskScheduleSettings> = {}) =>
   new TaskScheduleRepository(connection(), { ...SETTINGS, ...settings });
@@ -43,7 +37,6 @@ afterEach(async () => {
 });
 
 afterAll(async () => {
-  for (const client of connections) client.disconnect();
   await redis.stop();
 });
 

@@ -104,6 +104,18 @@ export async function startAndWait(env: Record<string, string>): Promise<Started
   return { server, url: listening.url as string, redisPid: redisLine?.pid as number | undefined };
 }
 
+/**
+ * Starts the built API process with task workers of its own (TASK_WORKER=on; `env` names the
+ * queues and handlers) and waits until they run. An in-process server cannot load the handlers
+ * module under jest: loadHandlers uses import(), which jest's VM refuses.
+ */
+export async function startApiWithWorkers(env: Record<string, string>): Promise<Started> {
+  ensureBuilt();
+  const started = await startAndWait({ ...env, TASK_WORKER: 'on' });
+  await started.server.waitFor((line) => line.msg === 'task workers started');
+  return started;
+}
+
 /** Builds dist/ when it is missing (npm test builds it before jest runs). */
 export function ensureBuilt(): void {
   if (!fs.existsSync(MAIN)) {

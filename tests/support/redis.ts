@@ -8,6 +8,7 @@ import Redis, { Cluster, type RedisOptions } from 'ioredis';
 import pino from 'pino';
 import type { RedisTarget } from '../../src/redis/client/connection';
 import { EmbeddedRedis } from '../../src/redis/client/embedded';
+import { defineScripts } from '../../src/redis/client/scripts';
 import { startTestCluster, type TestCluster } from './cluster';
 
 const CLUSTER_MODE = process.env.TEST_REDIS === 'cluster';
@@ -56,6 +57,13 @@ export async function listen(
     await listener.subscribe(...channels);
   }
   return listener;
+}
+
+/** A new connection with the product's Lua scripts defined; it is closed with the test Redis. */
+export function scriptClient(redis: TestRedis): Redis {
+  const client = redis.newClient();
+  defineScripts(client);
+  return client;
 }
 
 /** Runs a test only against one Redis (it inspects what only one Redis shows). */
