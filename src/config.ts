@@ -177,6 +177,8 @@ export interface Config {
   security: SecurityConfig;
   /** Unset: the row cache reads an embedded PostgreSQL (PGlite) with its data in dataDir. */
   databaseUrl: string | undefined;
+  /** The reference web app at /app: off with WEB_APP=off; WEB_APP_DIR, where its build is. */
+  webApp: { enabled: boolean; dir: string | undefined };
   rowCache: RowCacheConfig;
   location: LocationConfig;
 }
@@ -464,6 +466,7 @@ export function loadConfig(env: Env = process.env): Config {
     jwtAudience: reader.raw('JWT_AUDIENCE'),
     logLevel: reader.oneOf('LOG_LEVEL', LOG_LEVELS, 'info'),
     introspection: reader.bool('INTROSPECTION', !isProduction),
+    webApp: { enabled: reader.bool('WEB_APP', true), dir: reader.raw('WEB_APP_DIR') },
     bodyLimitBytes,
     shutdownTimeoutMs: reader.int('SHUTDOWN_TIMEOUT_MS', 10_000, 100, 600_000),
     counters: {

@@ -18,6 +18,7 @@ import { withGraphqlFastPath } from '../transports/http-fast-path';
 import { registeredExecution } from '../transports/http-registered';
 import { createHttpApp, finishHttpApp, reportErrors, reportOf, securityHeaders } from '../transports/http';
 import { logUploadRoutes } from '../transports/log-upload';
+import { DEFAULT_WEB_APP_DIR, webAppRoutes } from '../transports/web-app';
 import type { Logger } from '../common/logger';
 import { buildParts } from './parts';
 import { pingRedis } from '../redis/client/connection';
@@ -94,6 +95,17 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
         logger,
       }),
     );
+    if (config.webApp.enabled) {
+      app.use(
+        '/app',
+        webAppRoutes({
+          dir: config.webApp.dir ?? DEFAULT_WEB_APP_DIR,
+          gate,
+          verifier,
+          devSignIn: parts.usesDevelopmentSecret && !config.isProduction,
+        }),
+      );
+    }
     // The handler is set once Apollo has started (the fast path needs it); until then, the app.
     let handle: http.RequestListener = app;
     const httpServer = http.createServer((req, res) => handle(req, res));

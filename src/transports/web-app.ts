@@ -1,0 +1,94 @@
+// The reference web app (web/, built by Vite into dist/web) at /app: its files under a strict
+// Content-Security-Policy, what the app needs to know to sign in, and, on a development server
+// that made its own secret, a token for a user name. The app itself holds no secret.
+import fs from 'node:fs';
+import path from 'node:path';
+import express, { type Router } from 'express';
+import type { TokenVerifier } from '../security/auth';
+import { SERVICE_ROLE } from '../security/auth';
+import type { RequestGate } from '../security/request-gate';
+import { AppError } from '../common/errors';
+import { validName } from '../common/validation';
+import { admit, sendError } from './http';
+
+export interface WebAppOptions {
+  /** The built app (dist/web); a missing folder answers 404 WEB_APP_NOT_BUILT. */
+  dir: string;
+  gate: RequestGate;
+  verifier: TokenVerifier;
+  /** True only on a server that is not production and generated its own secret. */
+  devSignIn: boolean;
+}
+
+/** dist/web beside the compiled code, whether this runs from dist/ or from src/ (tests). */
+export const DEFAULT_WEB_APP_DIR = path.resolve(__dirname, '..', '..', 'dist', 'web');
+
+const DEV_TOKEN_SECONDS = 12 * 3600;
+
+/**
+ * Only the app's own files and the API on the same origin: no inline script or style, no other
+ * host, no framing. Vite's build and uPlot need nothing more (uPlot styles through the CSSOM).
+ */
+const WEB_APP_CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "font-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+export function webAppRoutes(options: WebAppOptions): Router {
+  const router = express.Router();
+  router.use((_req, res, next) => {
+    res.setHeader('content-security-policy', WEB_APP_CSP);
+    next();
+  });
+
+  // What the sign-in page offers; no secret in it.
+  router.get('/session.json', (_req, res) => {
+    res.setHeader('cache-control', 'no-store');
+    res.json({ devSignIn: options.devSignIn });
+  });
+
+  router.post('/dev-token', admit(options.gate), express.json({ limit: 1024 }), (req, res) => {
+    res.setHeader('cache-control', 'no-store');
+    if (!options.devSignIn) {
+      sendError(res, 404, 'NOT_FOUND', 'Sign-in by user name exists only on a development server with its own secret');
+      return;
+    }
+    const body = req.body as { user?: unknown; service?: unknown } | undefined;
+    try {
+      if (typeof body?.user !== 'string') throw new AppError('BAD_USER_INPUT', 'user must be a string');
+      const user = validName(body.user, 'user');
+      const roles = body.service === true ? [SERVICE_ROLE] : [];
+      const token = options.verifier.sign(user, roles, DEV_TOKEN_SECONDS);
+      res.json({ token, user, roles, expiresAt: Date.now() + DEV_TOKEN_SECONDS * 1000 });
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      sendError(res, 400, error.code, error.message, error.details);
+    }
+  });
+
+  // Hashed file names: cached for good. index.html names them, so it is never cached.
+  router.use('/assets', express.static(path.join(options.dir, 'assets'), { immutable: true, maxAge: '365d' }));
+  router.get(['/', '/index.html'], (req, res) => {
+    if (req.originalUrl.split('?')[0] === '/app') {
+      res.redirect(301, '/app/'); // relative asset URLs resolve under /app/
+      return;
+    }
+    const index = path.join(options.dir, 'index.html');
+    if (!fs.existsSync(index)) {
+      sendError(res, 404, 'WEB_APP_NOT_BUILT', 'The web app is not built: run `npm run build`');
+      return;
+    }
+    res.setHeader('cache-control', 'no-cache');
+    res.sendFile(index);
+  });
+  router.use(express.static(options.dir, { index: false }));
+  return router;
+}

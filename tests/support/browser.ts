@@ -1,0 +1,109 @@
+// The web app in a real browser: Debian's chromium (CHROMIUM_PATH for another), driven by
+// playwright-core, against the built API process (dist/main.js serving dist/web at /app) on a
+// test Redis. Each page's console errors and failed requests are collected, so a test can
+// assert that there were none (a CSP violation shows up there).
+import fs from 'node:fs';
+import path from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { cleanUpProcesses, ensureBuilt, startAndWait, tempDir, type Started } from './process';
+import { startTestRedis, type TestRedis } from './redis';
+
+const ROOT = path.resolve(__dirname, '..', '..');
+const SCREENSHOTS = path.join(ROOT, 'docs', 'screenshots');
+
+export interface WebFixture {
+  base: string;
+  api: Started;
+  redis: TestRedis;
+  browser: Browser;
+  /** A new browser context (its own storage: another person, or another device) signed in as `user`. */
+  signIn(user: string, options?: { service?: boolean; page?: string }): Promise<SignedIn>;
+  stop(): Promise<void>;
+}
+
+export interface SignedIn {
+  context: BrowserContext;
+  page: Page;
+  /** Console errors, uncaught exceptions and failed requests seen so far. */
+  problems: string[];
+}
+
+function chromiumPath(): string {
+  const candidates = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'];
+  const found = candidates.find((candidate) => candidate !== undefined && fs.existsSync(candidate));
+  if (found === undefined)
+    throw new Error('No Chromium: `npm test` installs it (scripts/setup-tests.sh), or set CHROMIUM_PATH');
+  return found;
+}
+
+/** The API process with a development secret (so /app/dev-token works) and a browser. */
+export async function startWeb(env: Record<string, string> = {}): Promise<WebFixture> {
+  ensureBuilt();
+  const redis = await startTestRedis();
+  let api: Started | undefined;
+  let browser: Browser | undefined;
+  try {
+    api = await startAndWait({
+      ...redis.env,
+      DATA_DIR: tempDir(),
+      NODE_ENV: 'development',
+      RATE_LIMIT_USER_PER_MINUTE: '1000000',
+      RATE_LIMIT_IP_PER_MINUTE: '1000000',
+      COUNTER_CLEANUP: 'off',
+      ...env,
+    });
+    browser = await chromium.launch({
+      executablePath: chromiumPath(),
+      args: ['--disable-gpu', '--disable-background-networking'],
+    });
+  } catch (error) {
+    await browser?.close();
+    cleanUpProcesses();
+    await redis.stop();
+    throw error;
+  }
+  const base = new URL(api.url).origin;
+  const openBrowser = browser;
+  return {
+    base,
+    api,
+    redis,
+    browser: openBrowser,
+    async signIn(user, options = {}) {
+      const context = await openBrowser.newContext({ viewport: { width: 1200, height: 800 } });
+      const page = await context.newPage();
+      const problems = watch(page);
+      await page.goto(`${base}/app/${options.page ? `#/${options.page}` : ''}`);
+      await page.getByLabel('User name').fill(user);
+      if (options.service) await page.getByLabel(/operator/).check();
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByTestId('signed-in-as').getByText(user).waitFor();
+      await page.getByTestId('link-state').getByText('live').waitFor();
+      return { context, page, problems };
+    },
+    async stop() {
+      await openBrowser.close();
+      cleanUpProcesses();
+      await redis.stop();
+    },
+  };
+}
+
+function watch(page: Page): string[] {
+  const problems: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(`console: ${message.text()}`);
+  });
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  page.on('requestfailed', (request) => {
+    // A socket closed on purpose (going offline, signing out) is not a problem of the app.
+    if (!request.url().startsWith('ws')) problems.push(`request failed: ${request.url()}`);
+  });
+  return problems;
+}
+
+/** Writes docs/screenshots/<name>.png (the README shows them). */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  fs.mkdirSync(SCREENSHOTS, { recursive: true });
+  await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: false });
+}

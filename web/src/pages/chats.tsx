@@ -1,0 +1,4 @@
+// Chats page (being built).
+export function ChatsPage() {
+  return <h2>Chats</h2>;
+}

@@ -1,0 +1,4 @@
+// Tasks page (being built).
+export function TasksPage() {
+  return <h2>Tasks</h2>;
+}
