@@ -42,6 +42,13 @@ const WEB_APP_CSP = [
   "frame-ancestors 'none'",
 ].join('; ');
 
+/** 127.0.0.0/8 and ::1, also as IPv4-mapped IPv6 addresses. */
+export function isLoopback(address: string | undefined): boolean {
+  if (address === undefined) return false;
+  const v4 = address.startsWith('::ffff:') ? address.slice(7) : address;
+  return v4 === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(v4);
+}
+
 export function webAppRoutes(options: WebAppOptions): Router {
   const router = express.Router();
   router.use((_req, res, next) => {
@@ -59,6 +66,12 @@ export function webAppRoutes(options: WebAppOptions): Router {
     res.setHeader('cache-control', 'no-store');
     if (!options.devSignIn) {
       sendError(res, 404, 'NOT_FOUND', 'Sign-in by user name exists only on a development server with its own secret');
+      return;
+    }
+    // Minting tokens is for the person at this machine (the banner's tokens are theirs too),
+    // not for anyone who can reach a development server that listens on a wider address.
+    if (!isLoopback(req.socket.remoteAddress)) {
+      sendError(res, 403, 'FORBIDDEN', 'Sign-in by user name is only offered to this machine (loopback)');
       return;
     }
     const body = req.body as { user?: unknown; service?: unknown } | undefined;

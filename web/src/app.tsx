@@ -1,16 +1,18 @@
 // The shell: sign-in, then a page per building block, chosen by the URL's fragment (#/chats).
-import { useEffect, useMemo, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { ApolloProvider } from '@apollo/client/react';
 import { connect } from './apollo';
 import { SessionContext, useLinkState, useSession } from './context';
 import { loadSession, saveSession, takeFragmentToken, type Session } from './session';
 import { SignIn } from './sign-in';
-import { ChatsPage } from './pages/chats';
-import { CountersPage } from './pages/counters';
-import { TasksPage } from './pages/tasks';
-import { LeasesPage } from './pages/leases';
-import { MarketPage } from './pages/market';
-import { LocationsPage } from './pages/locations';
+
+// Each page is its own chunk, loaded when first opened: the chart library only with the counters.
+const ChatsPage = lazy(() => import('./pages/chats').then((m) => ({ default: m.ChatsPage })));
+const CountersPage = lazy(() => import('./pages/counters').then((m) => ({ default: m.CountersPage })));
+const TasksPage = lazy(() => import('./pages/tasks').then((m) => ({ default: m.TasksPage })));
+const LeasesPage = lazy(() => import('./pages/leases').then((m) => ({ default: m.LeasesPage })));
+const MarketPage = lazy(() => import('./pages/market').then((m) => ({ default: m.MarketPage })));
+const LocationsPage = lazy(() => import('./pages/locations').then((m) => ({ default: m.LocationsPage })));
 
 const PAGES: { path: string; title: string; render: () => ReactNode }[] = [
   { path: 'chats', title: 'Chats', render: () => <ChatsPage /> },
@@ -53,7 +55,9 @@ function SignedIn({ session, onSignOut }: { session: Session; onSignOut: () => v
           </nav>
           <Account onSignOut={onSignOut} />
         </header>
-        <main data-page={page.path}>{page.render()}</main>
+        <main data-page={page.path}>
+          <Suspense fallback={<p className="muted">Loading…</p>}>{page.render()}</Suspense>
+        </main>
       </ApolloProvider>
     </SessionContext.Provider>
   );
