@@ -54,6 +54,9 @@ const mint = (base: string, body: unknown, headers: Record<string, string> = {})
     body: typeof body === 'string' ? body : JSON.stringify(body),
   });
 
+const codeOf = async (response: Response): Promise<string> =>
+  ((await response.json()) as { errors: { extensions: { code: string } }[] }).errors[0].extensions.code;
+
 const graphql = async (base: string, token: string, query: string) =>
   (await fetch(`${base}/graphql`, {
     method: 'POST',
@@ -68,7 +71,7 @@ describe('sign-in by user name', () => {
     expect(await fetch(`${base}/app/session.json`).then((r) => r.json())).toEqual({ devSignIn: false });
     const refused = await mint(base, { user: 'mallory', service: true });
     expect(refused.status).toBe(404);
-    expect((await refused.json()).errors[0].extensions.code).toBe('NOT_FOUND');
+    expect(await codeOf(refused)).toBe('NOT_FOUND');
   });
 
   it('mints a user token the API accepts as that user, and a service token only when asked', async () => {
@@ -93,19 +96,19 @@ describe('sign-in by user name', () => {
     expect((await bad.json()).errors[0].extensions).toEqual({ code: 'BAD_USER_INPUT', argument: 'user' });
     const missing = await mint(devBase, {});
     expect(missing.status).toBe(400);
-    expect((await missing.json()).errors[0].extensions.code).toBe('BAD_USER_INPUT');
+    expect(await codeOf(missing)).toBe('BAD_USER_INPUT');
     const notJson = await mint(devBase, '{user');
     expect(notJson.status).toBe(400);
     expect((await notJson.json()).errors[0].extensions.code).toBe('BAD_REQUEST');
     const large = await mint(devBase, { user: 'x'.repeat(2000) });
     expect(large.status).toBe(413);
-    expect((await large.json()).errors[0].extensions.code).toBe('PAYLOAD_TOO_LARGE');
+    expect(await codeOf(large)).toBe('PAYLOAD_TOO_LARGE');
   });
 
   it('refuses a bad bearer token like every other path (the request gate)', async () => {
     const refused = await mint(devBase, { user: 'x' }, { authorization: 'Bearer not-a-token' });
     expect(refused.status).toBe(401);
-    expect((await refused.json()).errors[0].extensions.code).toBe('UNAUTHENTICATED');
+    expect(await codeOf(refused)).toBe('UNAUTHENTICATED');
   });
 
   it('counts against the address rate limit', async () => {
@@ -115,7 +118,7 @@ describe('sign-in by user name', () => {
       if (answer.status === 429) limited = answer;
     }
     expect(limited?.status).toBe(429);
-    expect((await limited!.json()).errors[0].extensions.code).toBe('RATE_LIMITED');
+    expect(await codeOf(limited!)).toBe('RATE_LIMITED');
     expect(Number(limited!.headers.get('retry-after'))).toBeGreaterThan(0);
   });
 
@@ -157,7 +160,7 @@ describe('the app files', () => {
     for (const missing of ['/app/assets/nope.js', '/app/..%2f..%2fpackage.json', '/app/%2e%2e/%2e%2e/package.json']) {
       const answer = await fetch(`${base}${missing}`);
       expect(answer.status).toBe(404);
-      expect((await answer.json()).errors[0].extensions.code).toBe('NOT_FOUND');
+      expect(await codeOf(answer)).toBe('NOT_FOUND');
     }
   });
 
@@ -167,10 +170,10 @@ describe('the app files', () => {
     try {
       const answer = await fetch(`${new URL(unbuilt.url).origin}/app/`);
       expect(answer.status).toBe(404);
-      expect((await answer.json()).errors[0].extensions.code).toBe('WEB_APP_NOT_BUILT');
+      expect(await codeOf(answer)).toBe('WEB_APP_NOT_BUILT');
       const gone = await fetch(`${new URL(off.url).origin}/app/`);
       expect(gone.status).toBe(404);
-      expect((await gone.json()).errors[0].extensions.code).toBe('NOT_FOUND');
+      expect(await codeOf(gone)).toBe('NOT_FOUND');
     } finally {
       await unbuilt.stop();
       await off.stop();

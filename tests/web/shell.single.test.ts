@@ -11,7 +11,11 @@ afterAll(async () => web?.stop());
 describe('web app shell', () => {
   it('signs in by user name, opens every page and breaks no CSP rule', async () => {
     const { page, problems, context } = await web.signIn('carol');
-    const me = await page.evaluate(() => sessionStorage.getItem('ria.session'));
+    const sent: Record<string, unknown>[] = [];
+    page.on('request', (request) => {
+      if (request.url().endsWith('/graphql') && request.method() === 'POST') sent.push(request.postDataJSON());
+    });
+    const me = await page.evaluate<string | null>("sessionStorage.getItem('ria.session')");
     expect(JSON.parse(me ?? 'null')).toMatchObject({ user: 'carol', service: false });
     const titles = await page.locator('header nav a').allTextContents();
     expect(titles).toEqual(['Chats', 'Counters', 'Tasks', 'Locks & semaphores', 'Market', 'Locations']);
@@ -20,6 +24,14 @@ describe('web app shell', () => {
       await page.locator(`main[data-page="${path}"]`).waitFor();
     }
     expect(problems).toEqual([]);
+    // Only hashes of registered operations travel, never the text.
+    expect(sent.length).toBeGreaterThan(0);
+    for (const body of sent) {
+      expect(body.query).toBeUndefined();
+      expect(body.extensions).toEqual({
+        persistedQuery: { version: 1, sha256Hash: expect.stringMatching(/^[0-9a-f]{64}$/) },
+      });
+    }
     await context.close();
   });
 
@@ -44,7 +56,7 @@ describe('web app shell', () => {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ user: 'dave' }),
-    }).then((r) => r.json());
+    }).then((r) => r.json() as Promise<{ token: string }>);
     const context = await web.browser.newContext();
     const page = await context.newPage();
     await page.goto(`${web.base}/app/#token=${minted.token}`);
