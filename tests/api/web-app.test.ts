@@ -62,20 +62,25 @@ const graphql = async (base: string, token: string, query: string) =>
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
     body: JSON.stringify({ query }),
-  }).then((r) => r.json())) as { data?: Record<string, unknown>; errors?: { extensions: { code: string } }[] };
+  }).then((r) => r.json() as Promise<any>)) as {
+    data?: Record<string, unknown>;
+    errors?: { extensions: { code: string } }[];
+  };
 
 describe('sign-in by user name', () => {
   it('is offered only by the server that made its own secret', async () => {
-    expect(await fetch(`${devBase}/app/session.json`).then((r) => r.json())).toEqual({ devSignIn: true });
+    expect(await fetch(`${devBase}/app/session.json`).then((r) => r.json() as Promise<any>)).toEqual({
+      devSignIn: true,
+    });
     const base = new URL(secured.url).origin;
-    expect(await fetch(`${base}/app/session.json`).then((r) => r.json())).toEqual({ devSignIn: false });
+    expect(await fetch(`${base}/app/session.json`).then((r) => r.json() as Promise<any>)).toEqual({ devSignIn: false });
     const refused = await mint(base, { user: 'mallory', service: true });
     expect(refused.status).toBe(404);
     expect(await codeOf(refused)).toBe('NOT_FOUND');
   });
 
   it('mints a user token the API accepts as that user, and a service token only when asked', async () => {
-    const user = await mint(devBase, { user: 'zoë' }).then((r) => r.json());
+    const user = await mint(devBase, { user: 'zoë' }).then((r) => r.json() as Promise<any>);
     expect(user).toMatchObject({ user: 'zoë', roles: [] });
     expect(user.expiresAt).toBeGreaterThan(Date.now() + 11 * 3600 * 1000);
     const me = await graphql(devBase, user.token, '{ me { userId } }');
@@ -83,7 +88,7 @@ describe('sign-in by user name', () => {
     const notService = await graphql(devBase, user.token, '{ queue(name: "q") { name } }');
     expect(notService.errors?.map((e) => e.extensions.code)).toEqual(['FORBIDDEN']);
 
-    const operator = await mint(devBase, { user: 'ops', service: true }).then((r) => r.json());
+    const operator = await mint(devBase, { user: 'ops', service: true }).then((r) => r.json() as Promise<any>);
     expect(operator.roles).toEqual(['service']);
     const queue = await graphql(devBase, operator.token, '{ queue(name: "q") { name } }');
     expect(queue.errors).toBeUndefined();
@@ -93,7 +98,7 @@ describe('sign-in by user name', () => {
   it('refuses a bad user name, a body that is not JSON and one that is too large, with codes', async () => {
     const bad = await mint(devBase, { user: 'a:b{c}' });
     expect(bad.status).toBe(400);
-    expect((await bad.json()).errors[0].extensions).toEqual({ code: 'BAD_USER_INPUT', argument: 'user' });
+    expect(((await bad.json()) as any).errors[0].extensions).toEqual({ code: 'BAD_USER_INPUT', argument: 'user' });
     const missing = await mint(devBase, {});
     expect(missing.status).toBe(400);
     expect(await codeOf(missing)).toBe('BAD_USER_INPUT');
