@@ -11,7 +11,7 @@ import type { RowCacheSettings } from './redis/row-cache';
 import type { LocationSettings } from './redis/location/repository';
 import type { TaskSettings } from './redis/task';
 import type { DocumentLimits } from './security/document-limits';
-import type { LogLevel } from './common/logger';
+import { LOG_FORMATS, processLogger, type LogFormat, type LogLevel } from './common/logger';
 import type { RateLimitSettings } from './security/rate-limit';
 import type { TrustedDocumentsMode, TrustedDocumentsSettings } from './security/trusted-documents';
 import { NAME_RULE, validName } from './common/validation';
@@ -164,6 +164,8 @@ export interface Config {
   jwtIssuer: string | undefined;
   jwtAudience: string | undefined;
   logLevel: LogLevel;
+  /** LOG_FORMAT: JSON lines, readable lines, or (auto) readable only outside production on a terminal. */
+  logFormat: LogFormat;
   introspection: boolean;
   bodyLimitBytes: number;
   shutdownTimeoutMs: number;
@@ -465,6 +467,7 @@ export function loadConfig(env: Env = process.env): Config {
     jwtIssuer: reader.raw('JWT_ISSUER'),
     jwtAudience: reader.raw('JWT_AUDIENCE'),
     logLevel: reader.oneOf('LOG_LEVEL', LOG_LEVELS, 'info'),
+    logFormat: reader.oneOf('LOG_FORMAT', LOG_FORMATS, 'auto'),
     introspection: reader.bool('INTROSPECTION', !isProduction),
     webApp: { enabled: reader.bool('WEB_APP', true), dir: reader.raw('WEB_APP_DIR') },
     bodyLimitBytes,
@@ -614,12 +617,19 @@ export function loadConfig(env: Env = process.env): Config {
   return config;
 }
 
-/** For entry points: the configuration, or the problems on stderr and exit code 1. */
-export function loadConfigOrExit(): Config {
+/**
+ * For entry points: the configuration, or the problems in one fatal log line (code
+ * CONFIG_INVALID) and exit code 1. That line is as LOG_FORMAT asks if it can be read, else auto.
+ */
+export function loadConfigOrExit(env: Env = process.env): Config {
   try {
-    return loadConfig();
+    return loadConfig(env);
   } catch (error) {
-    console.error(error instanceof ConfigError ? error.message : error);
+    const reader = new Reader(env);
+    const production = reader.raw('NODE_ENV') === 'production';
+    const logger = processLogger('info', reader.oneOf('LOG_FORMAT', LOG_FORMATS, 'auto'), production);
+    if (error instanceof ConfigError) logger.fatal({ code: 'CONFIG_INVALID' }, error.message);
+    else logger.fatal({ code: 'CONFIG_INVALID', err: error }, 'configuration could not be read');
     process.exit(1);
   }
 }

@@ -1,32 +1,22 @@
-// Process entry point: configuration, start-up, development tokens, signals and exit codes.
+// Process entry point: configuration, start-up, the banner, signals and exit codes.
 import 'reflect-metadata';
-import { loadConfigOrExit } from './config';
-import { createLogger, type Logger } from './common/logger';
+import { loadConfigOrExit, type Config } from './config';
+import { logProcessWarnings, processLogger } from './common/logger';
 import { startServer, type RunningServer } from './app/server';
 
 const DEV_TOKEN_SECONDS = 30 * 24 * 3600;
 
 async function main(): Promise<void> {
   const config = loadConfigOrExit();
-  const logger = createLogger(config.logLevel);
+  const logger = processLogger(config.logLevel, config.logFormat, config.isProduction);
+  logProcessWarnings(logger);
 
-  let server: RunningServer;
-  try {
-    server = await startServer(config, logger);
-  } catch (error) {
-    logger.fatal({ err: error }, `start-up failed: ${(error as Error).message}`);
-    process.exit(1);
-  }
-  logger.info(
-    { url: server.url, env: config.nodeEnv, embeddedRedis: server.embeddedRedis !== undefined },
-    `listening on ${server.url}`,
-  );
-  if (server.usesDevelopmentSecret && !config.isProduction) printDevelopmentTokens(server, logger);
-
+  let server: RunningServer | undefined;
   let stopping = false;
   const shutdown = (exitCode: number, reason: string): void => {
     if (stopping) return;
     stopping = true;
+    if (!server) process.exit(exitCode);
     logger.info({ reason }, 'shutting down');
     const force = setTimeout(() => {
       logger.error('shutdown took too long; exiting');
@@ -44,6 +34,23 @@ async function main(): Promise<void> {
       },
     );
   };
+  // From the start, so nothing thrown while starting reaches stderr as a bare stack trace.
+  process.on('uncaughtException', (error) => {
+    logger.fatal({ err: error }, 'uncaught exception');
+    shutdown(1, 'uncaught exception');
+  });
+  // A rejected promise nobody awaited (a task handler's stray promise, with TASK_WORKER=on)
+  // leaves nothing half-done, unlike an exception thrown through a synchronous update: an error
+  // line, and the process serves on.
+  process.on('unhandledRejection', (error) => logger.error({ err: error }, 'unhandled promise rejection'));
+
+  try {
+    server = await startServer(config, logger);
+  } catch (error) {
+    logger.fatal({ err: error }, `start-up failed: ${(error as Error).message}`);
+    process.exit(1);
+  }
+  logger.info(banner(server, config), `listening on ${server.url}`);
 
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     process.on(signal, () => {
@@ -55,24 +62,30 @@ async function main(): Promise<void> {
     });
   }
   server.embeddedRedis?.on('unexpected-exit', () => shutdown(1, 'embedded redis-server exited'));
-  process.on('uncaughtException', (error) => {
-    logger.fatal({ err: error }, 'uncaught exception');
-    shutdown(1, 'uncaught exception');
-  });
-  // A rejected promise nobody awaited (a task handler's stray promise, with TASK_WORKER=on)
-  // leaves nothing half-done, unlike an exception thrown through a synchronous update: an error
-  // line, and the process serves on.
-  process.on('unhandledRejection', (error) => logger.error({ err: error }, 'unhandled promise rejection'));
 }
 
-/** So that Sandbox works at once: paste one of these as the Authorization header. */
-function printDevelopmentTokens(server: RunningServer, logger: Logger): void {
-  const user = server.verifier.sign('dev-user', [], DEV_TOKEN_SECONDS);
-  const service = server.verifier.sign('dev-service', ['service'], DEV_TOKEN_SECONDS);
-  logger.info(
-    { userAuthorization: `Bearer ${user}`, serviceAuthorization: `Bearer ${service}` },
-    'JWT_SECRET is unset: development tokens (valid 30 days) for the Authorization header',
-  );
+/**
+ * The start-up line: where everything is, and (only with a generated development secret) two
+ * tokens to paste as Sandbox's Authorization header. One JSON line, or a block in the pretty
+ * format; the only line that ever holds a token.
+ */
+function banner(server: RunningServer, config: Config): Record<string, unknown> {
+  const base = server.url.replace(/\/graphql$/, '');
+  const fields: Record<string, unknown> = {
+    banner: true,
+    url: server.url,
+    sandbox: config.isProduction ? undefined : server.url,
+    app: `${base}/app`,
+    metrics: `${base}/metrics`,
+    env: config.nodeEnv,
+    embeddedRedis: server.embeddedRedis !== undefined,
+  };
+  if (server.usesDevelopmentSecret && !config.isProduction) {
+    fields.tokenNote = 'JWT_SECRET is unset: development tokens (30 days); paste one as the Authorization header';
+    fields.userAuthorization = `Bearer ${server.verifier.sign('dev-user', [], DEV_TOKEN_SECONDS)}`;
+    fields.serviceAuthorization = `Bearer ${server.verifier.sign('dev-service', ['service'], DEV_TOKEN_SECONDS)}`;
+  }
+  return fields;
 }
 
 void main();

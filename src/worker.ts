@@ -2,7 +2,7 @@
 // queues in WORKER_QUEUES, and counts location log chunks (LOCATION_WORKER, on unless
 // production), against the Redis at REDIS_URL, until SIGTERM or SIGINT.
 import { loadConfigOrExit } from './config';
-import { createLogger } from './common/logger';
+import { logProcessWarnings, processLogger } from './common/logger';
 import { closeRedis, connectRedis } from './redis/client/connection';
 import { TaskRepository } from './redis/task';
 import { loadHandlers } from './workers/task-handlers';
@@ -15,9 +15,10 @@ import { lazyLocator } from './geo/ip-locator';
 
 async function main(): Promise<void> {
   const config = loadConfigOrExit();
-  const logger = createLogger(config.logLevel);
+  const logger = processLogger(config.logLevel, config.logFormat, config.isProduction);
+  logProcessWarnings(logger);
   // As the API does, from the start (loading the handlers' module runs its code): an uncaught
-  // exception is one fatal JSON line and the end of the process, whose tasks in hand run again
+  // exception is one fatal log line and the end of the process, whose tasks in hand run again
   // elsewhere once their leases lapse; a rejected promise nobody awaited (a handler's stray
   // promise) is an error line, as it leaves nothing half-done.
   process.on('uncaughtException', (error: unknown) => {
@@ -45,7 +46,7 @@ async function main(): Promise<void> {
       'TASK_HANDLERS (path of the module exporting your handlers)',
   ].filter(Boolean);
   if (missing.length > 0) {
-    console.error(`The worker needs:\n  - ${missing.join('\n  - ')}`);
+    logger.fatal({ code: 'CONFIG_INVALID' }, `The worker needs:\n  - ${missing.join('\n  - ')}`);
     process.exit(1);
   }
 

@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fork } from 'node:child_process';
+import readline from 'node:readline';
 import { Worker } from 'node:worker_threads';
 import type { Logger } from '../common/logger';
 import type { SqlConnection, SqlDatabase } from './sql';
@@ -71,6 +72,12 @@ function createDirectory(dir: string): Promise<void> {
         );
     });
   });
+}
+
+/** PGlite prints only when asked to debug, and the WebAssembly runtime only when it fails. */
+function forwardThreadOutput(thread: Worker, logger: Logger): void {
+  readline.createInterface({ input: thread.stdout }).on('line', (line) => logger.info({ code: 'PGLITE_OUTPUT' }, line));
+  readline.createInterface({ input: thread.stderr }).on('line', (line) => logger.warn({ code: 'PGLITE_OUTPUT' }, line));
 }
 
 /** Lock files this process holds. One naming our pid but not held here is stale (a restarted container reuses pids). */
@@ -184,7 +191,11 @@ export function pgliteDatabase(dir: string, options: PgliteOptions = {}): SqlDat
       let thread: Worker;
       try {
         if (!fs.existsSync(path.join(dir, 'PG_VERSION'))) await createDirectory(dir);
-        thread = new Worker(builtScript('pglite-thread.js'), { workerData: { dir } });
+        // A thread's console writes straight to the process's stdout and stderr: read here, it
+        // becomes log lines (code PGLITE_OUTPUT) instead of text among them.
+        const ours = logger !== undefined;
+        thread = new Worker(builtScript('pglite-thread.js'), { workerData: { dir }, stdout: ours, stderr: ours });
+        if (logger) forwardThreadOutput(thread, logger.child({ component: 'row-cache', database: name }));
       } catch (error) {
         release();
         throw error;

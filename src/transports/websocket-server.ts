@@ -2,7 +2,8 @@
 // own `useServer` adapter: that one reports socket errors and failed messages with console.error,
 // which writes multi-line stack traces among the JSON log lines, and answers a socket error (a
 // frame over maxPayload, which `ws` already closes with 1009) by trying to close it with 1011.
-// Here both are log lines of the server's logger.
+// Here both are log lines of the server's logger, each with a code (WS_PAYLOAD_TOO_LARGE,
+// WS_INVALID_UTF8, WS_INVALID_FRAME, WS_INTERNAL_ERROR, ...).
 import type { IncomingMessage } from 'node:http';
 import { CloseCode, handleProtocols, type Server } from 'graphql-ws';
 import { WebSocket, type WebSocketServer } from 'ws';
@@ -49,6 +50,22 @@ export function closeReason(reason: string | undefined): string | undefined {
   return `${cut}…`;
 }
 
+/** The log line's code for the error `ws` closed a socket on (its own code is kept beside it). */
+export function socketErrorCode(wsCode: string | undefined): string {
+  switch (wsCode) {
+    case 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH': // over maxPayload
+    case 'WS_ERR_UNSUPPORTED_DATA_PAYLOAD_LENGTH': // a length over 2^53 - 1
+    case 'WS_ERR_TOO_MANY_BUFFERED_PARTS': // a message in too many fragments
+      return 'WS_PAYLOAD_TOO_LARGE';
+    case 'WS_ERR_INVALID_UTF8':
+      return 'WS_INVALID_UTF8';
+    case undefined:
+      return 'WS_SOCKET_ERROR';
+    default:
+      return 'WS_INVALID_FRAME';
+  }
+}
+
 /** Pings every `keepAliveMs`; a socket that has not answered the last ping by the next is dropped. */
 export function serveGraphqlWs(
   wss: WebSocketServer,
@@ -57,13 +74,17 @@ export function serveGraphqlWs(
   keepAliveMs = 12_000,
 ): Transport {
   wss.options.handleProtocols = handleProtocols;
-  wss.on('error', (error) => log.error({ err: error }, 'websocket server error'));
+  wss.on('error', (error) => log.error({ err: error, code: 'WS_SERVER_ERROR' }, 'websocket server error'));
 
   wss.on('connection', (socket, request) => {
-    // `ws` has already closed the socket (1009 for an oversized frame, 1002 for a malformed one);
-    // an 'error' event with no listener would end the process.
+    // `ws` has already closed the socket (1009 for an oversized frame, 1007 for bad UTF-8, 1002
+    // for a malformed frame); an 'error' event with no listener would end the process. The
+    // client's doing, so info, with no stack.
     socket.on('error', (error: Error & { code?: string }) =>
-      log.info({ err: error.message, code: error.code }, 'websocket closed on a protocol error'),
+      log.info(
+        { code: socketErrorCode(error.code), wsCode: error.code, reason: error.message },
+        'websocket closed on a protocol error',
+      ),
     );
 
     let alive = true;
@@ -87,7 +108,7 @@ export function serveGraphqlWs(
         onMessage: (handle) =>
           socket.on('message', (data) => {
             handle(String(data)).catch((error: unknown) => {
-              log.error({ err: error }, 'websocket message failed; socket closed');
+              log.error({ err: error, code: 'WS_INTERNAL_ERROR' }, 'websocket message failed; socket closed');
               socket.close(CloseCode.InternalServerError, 'Internal server error');
             });
           }),
@@ -98,7 +119,7 @@ export function serveGraphqlWs(
     socket.once('close', (code, reason) => {
       clearInterval(pinger);
       closed(code, reason.toString()).catch((error: unknown) =>
-        log.error({ err: error }, 'websocket close handling failed'),
+        log.error({ err: error, code: 'WS_INTERNAL_ERROR' }, 'websocket close handling failed'),
       );
     });
   });

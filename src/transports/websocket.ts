@@ -66,7 +66,7 @@ export function startWebSocketServer(options: WebSocketOptions): WebSocketHandle
       options.gate.count(null, req.socket.remoteAddress).then(
         (refusal) => (refusal ? done(false, refusal.status, 'Too many requests', refusal.headers) : done(true)),
         (error: unknown) => {
-          log.error({ err: error }, 'websocket handshake failed');
+          log.error({ err: error, code: 'WS_HANDSHAKE_FAILED' }, 'websocket handshake failed');
           done(false, 500, 'Internal server error');
         },
       );
@@ -160,7 +160,7 @@ export function startWebSocketServer(options: WebSocketOptions): WebSocketHandle
         overLimit = await options.gate.count(principal, ctx.extra.request.socket.remoteAddress);
       } catch (error) {
         // A bug, not the caller's doing: this operation fails, the socket and its others go on.
-        log.error({ err: error, user: principal.userId }, 'rate limit could not be counted');
+        log.error({ err: error, code: 'WS_INTERNAL_ERROR', user: principal.userId }, 'rate limit could not be counted');
         return refuse([new GraphQLError('Internal server error', { extensions: { code: 'INTERNAL_SERVER_ERROR' } })]);
       }
       if (overLimit)

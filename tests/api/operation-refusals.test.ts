@@ -274,7 +274,9 @@ describe('a WebSocket frame over the size limit', () => {
     const lines = api()
       .logs.slice(before)
       .filter((line) => line.msg === 'websocket closed on a protocol error');
-    expect(lines).toEqual([expect.objectContaining({ level: 30, code: 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH' })]);
+    expect(lines).toEqual([
+      expect.objectContaining({ level: 30, code: 'WS_PAYLOAD_TOO_LARGE', wsCode: 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH' }),
+    ]);
   });
 });
 

@@ -13,6 +13,8 @@ export interface ServerProcess {
   proc: ChildProcess;
   lines: Record<string, unknown>[];
   output: () => string;
+  /** What the process wrote to stdout and to stderr, each on its own. */
+  written: { stdout: string; stderr: string };
   exited: Promise<number | null>;
   waitFor(predicate: (line: Record<string, unknown>) => boolean, timeoutMs?: number): Promise<Record<string, unknown>>;
 }
@@ -43,12 +45,14 @@ function spawnBuilt(script: string, what: string, env: Record<string, string>): 
   running.push(proc);
   const lines: Record<string, unknown>[] = [];
   let raw = '';
+  const written = { stdout: '', stderr: '' };
   const pending = { stdout: '', stderr: '' };
   const reader =
     (stream: 'stdout' | 'stderr') =>
     (chunk: Buffer): void => {
       const text = chunk.toString('utf8');
       raw += text;
+      written[stream] += text;
       const parts = (pending[stream] + text).split('\n');
       pending[stream] = parts.pop()!;
       for (const line of parts) {
@@ -67,6 +71,7 @@ function spawnBuilt(script: string, what: string, env: Record<string, string>): 
     proc,
     lines,
     output: () => raw,
+    written,
     exited,
     async waitFor(predicate, timeoutMs = 20_000) {
       const deadline = Date.now() + timeoutMs;

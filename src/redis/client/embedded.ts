@@ -45,7 +45,10 @@ export class EmbeddedRedis extends EventEmitter {
         this.exited = true;
         this.stopWatchdog();
         if (this.started && !this.stopping) {
-          logger.error({ code, signal }, 'embedded redis-server exited unexpectedly');
+          logger.error(
+            { code: 'REDIS_SERVER_EXITED', exitCode: code, signal },
+            'embedded redis-server exited unexpectedly',
+          );
           this.emit('unexpected-exit', code, signal);
         }
         resolve();
@@ -130,7 +133,7 @@ export class EmbeddedRedis extends EventEmitter {
     try {
       await withTimeout(this.exitPromise, timeoutMs);
     } catch {
-      this.logger.warn('redis-server did not stop in time; killing it');
+      this.logger.warn({ code: 'REDIS_SERVER_KILLED' }, 'redis-server did not stop in time; killing it');
       this.child.kill('SIGKILL');
       await this.exitPromise;
     }
@@ -210,13 +213,15 @@ function isRedisProcess(pid: number): boolean {
   }
 }
 
+/** Every line redis-server writes becomes a log line of ours: it never reaches our stdout as text. */
 function forwardLogLine(logger: Logger, line: string): void {
   // redis-server lines look like "pid:role date time <level> message". Its start-up banner uses
   // the warning level too, so only lines that read like a problem are raised to warn.
   const match = /^\d+:[A-Z] .+? ([.\-*#]) (.*)$/.exec(line);
   const message = match ? match[2] : line;
-  if (match?.[1] === '#' && /warning|error|fail|unable|can't|cannot|refus/i.test(message)) logger.warn(message);
-  else logger.debug(message);
+  if (match?.[1] === '#' && /warning|error|fail|unable|can't|cannot|refus/i.test(message))
+    logger.warn({ code: 'REDIS_SERVER_WARNING' }, message);
+  else logger.debug({ code: 'REDIS_SERVER_OUTPUT' }, message);
 }
 
 export function findExecutable(name: string): string | undefined {
