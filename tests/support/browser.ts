@@ -96,8 +96,10 @@ function watch(page: Page): string[] {
   });
   page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
   page.on('requestfailed', (request) => {
-    // A socket closed on purpose (going offline, signing out) is not a problem of the app.
-    if (!request.url().startsWith('ws')) problems.push(`request failed: ${request.url()}`);
+    // A socket closed on purpose (going offline, signing out) is not a problem of the app, nor
+    // a request it cancelled itself (Apollo aborts a query whose page was left; a reload).
+    if (request.url().startsWith('ws') || request.failure()?.errorText === 'net::ERR_ABORTED') return;
+    problems.push(`request failed: ${request.url()}`);
   });
   return problems;
 }
