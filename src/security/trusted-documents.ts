@@ -14,12 +14,16 @@ import type { GraphQLContext } from '../schema/context';
 import type { Principal } from './auth';
 // Imported, not read from a path: the compiler emits it beside the code, wherever that is built.
 import projectManifest from '../generated/client/persisted-documents.json';
+import webAppManifest from '../generated/web/persisted-documents.json';
 
 export type TrustedDocumentsMode = 'allow' | 'require';
 
 export interface TrustedDocumentsSettings {
   mode: TrustedDocumentsMode;
-  /** TRUSTED_DOCUMENTS_FILE; unset: the project's own manifest (src/generated/client). */
+  /**
+   * TRUSTED_DOCUMENTS_FILE; unset: the project's own manifest (src/generated/client). The web
+   * app's operations (src/generated/web) are trusted either way: it is this server's own app.
+   */
   file: string | undefined;
 }
 
@@ -58,6 +62,7 @@ export class TrustedDocuments {
     const entries = Object.entries(manifest);
     if (entries.length > MAX_DOCUMENTS)
       throw new Error(`TRUSTED_DOCUMENTS_FILE ${where} has over ${MAX_DOCUMENTS} documents`);
+    entries.push(...Object.entries(webAppManifest));
     for (const [key, text] of entries) {
       const hash = HASH.exec(key)?.[1];
       if (!hash || typeof text !== 'string' || sha256(text) !== hash)

@@ -28,7 +28,7 @@ describe('web app shell', () => {
     expect(sent.length).toBeGreaterThan(0);
     for (const body of sent) {
       expect(body.query).toBeUndefined();
-      expect(body.extensions).toEqual({
+      expect(body.extensions).toMatchObject({
         persistedQuery: { version: 1, sha256Hash: expect.stringMatching(/^[0-9a-f]{64}$/) },
       });
     }

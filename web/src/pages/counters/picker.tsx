@@ -53,6 +53,7 @@ function NamePicker({ names, onChange }: { names: string[]; onChange: (next: Sel
     void known.fetchMore({
       variables: { after: list[list.length - 1]?.name, first: PAGE },
       updateQuery: (previous, { fetchMoreResult }) => ({
+        ...previous,
         counters: [...previous.counters, ...fetchMoreResult.counters],
       }),
     });
