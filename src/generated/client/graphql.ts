@@ -922,6 +922,200 @@ export type QueueStateQueryVariables = Exact<{
 
 export type QueueStateQuery = { queue: { name: string, paused: boolean, waitingHigh: number, waitingNormal: number, waitingLow: number, delayed: number, active: number, completed: number, failed: number, cancelled: number } };
 
+export type AppLockQueryVariables = Exact<{
+  name: string;
+}>;
+
+
+export type AppLockQuery = { lock: { name: string, waiting: number, lastFencingToken: number | null, holder: { fencingToken: number, owner: string, expiresAt: number, timeLeftMs: number } | null } };
+
+export type AppSemaphoreQueryVariables = Exact<{
+  name: string;
+}>;
+
+
+export type AppSemaphoreQuery = { semaphore: { name: string, limit: number | null, waiting: number, lastFencingToken: number | null, holders: Array<{ fencingToken: number, owner: string, expiresAt: number, timeLeftMs: number }> } };
+
+export type AppAcquireLockMutationVariables = Exact<{
+  name: string;
+  acquireTimeoutMs: number;
+  lockTimeoutMs: number;
+}>;
+
+
+export type AppAcquireLockMutation = { acquireLock: { name: string, token: string, fencingToken: number, expiresAt: number } | null };
+
+export type AppRefreshLockMutationVariables = Exact<{
+  name: string;
+  token: string;
+}>;
+
+
+export type AppRefreshLockMutation = { refreshLock: { name: string, token: string, fencingToken: number, expiresAt: number } | null };
+
+export type AppReleaseLockMutationVariables = Exact<{
+  name: string;
+  token: string;
+}>;
+
+
+export type AppReleaseLockMutation = { releaseLock: boolean };
+
+export type AppAcquireSemaphoreMutationVariables = Exact<{
+  name: string;
+  limit: number;
+  timeoutMs: number;
+  waitMs: number;
+}>;
+
+
+export type AppAcquireSemaphoreMutation = { acquireSemaphore: { name: string, id: string, fencingToken: number, expiresAt: number } | null };
+
+export type AppRefreshSemaphoreMutationVariables = Exact<{
+  name: string;
+  id: string;
+}>;
+
+
+export type AppRefreshSemaphoreMutation = { refreshSemaphore: { name: string, id: string, fencingToken: number, expiresAt: number } | null };
+
+export type AppReleaseSemaphoreMutationVariables = Exact<{
+  name: string;
+  id: string;
+}>;
+
+
+export type AppReleaseSemaphoreMutation = { releaseSemaphore: boolean };
+
+export type AppLockReleasedSubscriptionVariables = Exact<{
+  name: string;
+}>;
+
+
+export type AppLockReleasedSubscription = { lockReleased: { name: string, releasedAt: number } };
+
+export type AppSemaphoreReleasedSubscriptionVariables = Exact<{
+  name: string;
+}>;
+
+
+export type AppSemaphoreReleasedSubscription = { semaphoreReleased: { name: string, releasedAt: number } };
+
+export type AppLocationDatasetsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type AppLocationDatasetsQuery = { locationDatasets: Array<string> };
+
+export type AppLocationDaysQueryVariables = Exact<{
+  dataset: string;
+}>;
+
+
+export type AppLocationDaysQuery = { locationDays: Array<string> };
+
+export type AppLocationDayQueryVariables = Exact<{
+  dataset: string;
+  day: string;
+  limit: number;
+}>;
+
+
+export type AppLocationDayQuery = { locationTotals: { days: number, visits: number, unknownVisits: number }, topCountries: Array<{ name: string, visits: number }> };
+
+export type AppLocationRegionsQueryVariables = Exact<{
+  dataset: string;
+  day: string;
+  country: string;
+  limit: number;
+}>;
+
+
+export type AppLocationRegionsQuery = { topRegions: Array<{ name: string, visits: number }> };
+
+export type AppLocationCitiesQueryVariables = Exact<{
+  dataset: string;
+  day: string;
+  country: string;
+  region: string;
+  limit: number;
+}>;
+
+
+export type AppLocationCitiesQuery = { topCities: Array<{ name: string, visits: number }> };
+
+export type AppLocationTotalsChangedSubscriptionVariables = Exact<{
+  dataset: string;
+}>;
+
+
+export type AppLocationTotalsChangedSubscription = { locationTotalsChanged: { dataset: string, day: string } };
+
+export type AppMarketQueryVariables = Exact<{
+  first: number;
+  after?: string | null | undefined;
+}>;
+
+
+export type AppMarketQuery = { market: Array<{ itemId: string, sellerId: string, price: number, cursor: string }> };
+
+export type AppInventoryQueryVariables = Exact<{
+  first: number;
+  after?: string | number | null | undefined;
+}>;
+
+
+export type AppInventoryQuery = { inventory: Array<string> };
+
+export type AppMySalesQueryVariables = Exact<{
+  first: number;
+  after?: number | null | undefined;
+}>;
+
+
+export type AppMySalesQuery = { mySales: Array<{ saleId: number, itemId: string, buyerId: string, price: number, soldAt: number }> };
+
+export type AppListItemMutationVariables = Exact<{
+  itemId: string | number;
+  price: number;
+}>;
+
+
+export type AppListItemMutation = { listItem: boolean };
+
+export type AppDelistItemMutationVariables = Exact<{
+  itemId: string | number;
+}>;
+
+
+export type AppDelistItemMutation = { delistItem: boolean };
+
+export type AppRepriceItemMutationVariables = Exact<{
+  itemId: string | number;
+  price: number;
+}>;
+
+
+export type AppRepriceItemMutation = { repriceItem: boolean };
+
+export type AppPurchaseItemMutationVariables = Exact<{
+  itemId: string | number;
+  sellerId: string | number;
+  price: number;
+}>;
+
+
+export type AppPurchaseItemMutation = { purchaseItem: { outcome: PurchaseOutcome, itemId: string, sellerId: string, listedPrice: number | null, funds: number, saleId: number | null } };
+
+export type AppMarketChangedSubscriptionVariables = Exact<{ [key: string]: never; }>;
+
+
+export type AppMarketChangedSubscription = { marketChanged: { kind: MarketChange, itemId: string, sellerId: string, price: number } };
+
+export type AppSalesInboxSubscriptionVariables = Exact<{ [key: string]: never; }>;
+
+
+export type AppSalesInboxSubscription = { inboxChanged: { saleId: number | null } };
+
 export type AppMeQueryVariables = Exact<{ [key: string]: never; }>;
 
 
@@ -1033,4 +1227,29 @@ export const RemoveTaskDocument = {"__meta__":{"hash":"sha256:2440a010c35a9974e6
 export const PauseQueueDocument = {"__meta__":{"hash":"sha256:945cfa9e85ff8885ac638ce54fbf5c17b4749f08629c4f4cdb1d5d296cd41d89"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"PauseQueue"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"name"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"pauseQueue"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"name"},"value":{"kind":"Variable","name":{"kind":"Name","value":"name"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"paused"}},{"kind":"Field","name":{"kind":"Name","value":"waitingNormal"}},{"kind":"Field","name":{"kind":"Name","value":"active"}}]}}]}}]} as unknown as DocumentNode<PauseQueueMutation, PauseQueueMutationVariables>;
 export const ResumeQueueDocument = {"__meta__":{"hash":"sha256:7f6cd62a1102c133c10d9e79bde6e40e3e73918c6181801c91add7be40538f6d"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"ResumeQueue"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"name"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"resumeQueue"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"name"},"value":{"kind":"Variable","name":{"kind":"Name","value":"name"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"paused"}},{"kind":"Field","name":{"kind":"Name","value":"waitingNormal"}},{"kind":"Field","name":{"kind":"Name","value":"active"}}]}}]}}]} as unknown as DocumentNode<ResumeQueueMutation, ResumeQueueMutationVariables>;
 export const QueueStateDocument = {"__meta__":{"hash":"sha256:868af92c4774536f85e142c42d34514a87e5cad75ef8d7e881c37f58dee53969"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"QueueState"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"name"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"queue"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"name"},"value":{"kind":"Variable","name":{"kind":"Name","value":"name"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"paused"}},{"kind":"Field","name":{"kind":"Name","value":"waitingHigh"}},{"kind":"Field","name":{"kind":"Name","value":"waitingNormal"}},{"kind":"Field","name":{"kind":"Name","value":"waitingLow"}},{"kind":"Field","name":{"kind":"Name","value":"delayed"}},{"kind":"Field","name":{"kind":"Name","value":"active"}},{"kind":"Field","name":{"kind":"Name","value":"completed"}},{"kind":"Field","name":{"kind":"Name","value":"failed"}},{"kind":"Field","name":{"kind":"Name","value":"cancelled"}}]}}]}}]} as unknown as DocumentNode<QueueStateQuery, QueueStateQueryVariables>;
+export const AppLockDocument = {"__meta__":{"hash":"sha256:1fbea4e09fc3887b70dbc25680733c27e3cdae3af9ea5c4b1958461e05b5f04a"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"AppLock"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"name"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"lock"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"name"},"value":{"kind":"Variable","name":{"kind":"Name","value":"name"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"holder"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"fencingToken"}},{"kind":"Field","name":{"kind":"Name","value":"owner"}},{"kind":"Field","name":{"kind":"Name","value":"expiresAt"}},{"kind":"Field","name":{"kind":"Name","value":"timeLeftMs"}}]}},{"kind":"Field","name":{"kind":"Name","value":"waiting"}},{"kind":"Field","name":{"kind":"Name","value":"lastFencingToken"}}]}}]}}]} as unknown as DocumentNode<AppLockQuery, AppLockQueryVariables>;
+export const AppSemaphoreDocument = {"__meta__":{"hash":"sha256:4f02f1905b146b4afa0a58a8324a194cce9f539b7453f014f0c2fd145e1d66a8"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"AppSemaphore"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"name"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"semaphore"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"name"},"value":{"kind":"Variable","name":{"kind":"Name","value":"name"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"limit"}},{"kind":"Field","name":{"kind":"Name","value":"holders"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"fencingToken"}},{"kind":"Field","name":{"kind":"Name","value":"owner"}},{"kind":"Field","name":{"kind":"Name","value":"expiresAt"}},{"kind":"Field","name":{"kind":"Name","value":"timeLeftMs"}}]}},{"kind":"Field","name":{"kind":"Name","value":"waiting"}},{"kind":"Field","name":{"kind":"Name","value":"lastFencingToken"}}]}}]}}]} as unknown as DocumentNode<AppSemaphoreQuery, AppSemaphoreQueryVariables>;
+export const AppAcquireLockDocument = {"__meta__":{"hash":"sha256:5be6ae5f111ce88e389b116fbc7332c203eebf9870f5ccb2101d81dd5f08dd8d"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"AppAcquireLock"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"name"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"acquireTimeoutMs"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"lockTimeoutMs"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"acquireLock"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"name"},"value":{"kind":"Variable","name":{"kind":"Name","value":"name"}}},{"kind":"Argument","name":{"kind":"Name","value":"acquireTimeoutMs"},"value":{"kind":"Variable","name":{"kind":"Name","value":"acquireTimeoutMs"}}},{"kind":"Argument","name":{"kind":"Name","value":"lockTimeoutMs"},"value":{"kind":"Variable","name":{"kind":"Name","value":"lockTimeoutMs"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"token"}},{"kind":"Field","name":{"kind":"Name","value":"fencingToken"}},{"kind":"Field","name":{"kind":"Name","value":"expiresAt"}}]}}]}}]} as unknown as DocumentNode<AppAcquireLockMutation, AppAcquireLockMutationVariables>;
+export const AppRefreshLockDocument = {"__meta__":{"hash":"sha256:16bbbe0ded4709e0cddf613806f8a511f7b7eee767e0cdb3715785fcb1e57373"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"AppRefreshLock"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"name"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"token"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"refreshLock"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"name"},"value":{"kind":"Variable","name":{"kind":"Name","value":"name"}}},{"kind":"Argument","name":{"kind":"Name","value":"token"},"value":{"kind":"Variable","name":{"kind":"Name","value":"token"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"token"}},{"kind":"Field","name":{"kind":"Name","value":"fencingToken"}},{"kind":"Field","name":{"kind":"Name","value":"expiresAt"}}]}}]}}]} as unknown as DocumentNode<AppRefreshLockMutation, AppRefreshLockMutationVariables>;
+export const AppReleaseLockDocument = {"__meta__":{"hash":"sha256:72df02d2bd0a529530454fd63b395377104585c7a77dd8f426583c61d5d41739"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"AppReleaseLock"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"name"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"token"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"releaseLock"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"name"},"value":{"kind":"Variable","name":{"kind":"Name","value":"name"}}},{"kind":"Argument","name":{"kind":"Name","value":"token"},"value":{"kind":"Variable","name":{"kind":"Name","value":"token"}}}]}]}}]} as unknown as DocumentNode<AppReleaseLockMutation, AppReleaseLockMutationVariables>;
+export const AppAcquireSemaphoreDocument = {"__meta__":{"hash":"sha256:4633455594fd8fc23411123fa8d7d65cafab065b20a2bf1476a38086cd844884"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"AppAcquireSemaphore"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"name"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"limit"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"timeoutMs"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"waitMs"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"acquireSemaphore"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"name"},"value":{"kind":"Variable","name":{"kind":"Name","value":"name"}}},{"kind":"Argument","name":{"kind":"Name","value":"limit"},"value":{"kind":"Variable","name":{"kind":"Name","value":"limit"}}},{"kind":"Argument","name":{"kind":"Name","value":"timeoutMs"},"value":{"kind":"Variable","name":{"kind":"Name","value":"timeoutMs"}}},{"kind":"Argument","name":{"kind":"Name","value":"waitMs"},"value":{"kind":"Variable","name":{"kind":"Name","value":"waitMs"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"fencingToken"}},{"kind":"Field","name":{"kind":"Name","value":"expiresAt"}}]}}]}}]} as unknown as DocumentNode<AppAcquireSemaphoreMutation, AppAcquireSemaphoreMutationVariables>;
+export const AppRefreshSemaphoreDocument = {"__meta__":{"hash":"sha256:ae4e833fa20f58053eb2a3b60010c4aa77606244830f3e2ef716ff353f9ad711"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"AppRefreshSemaphore"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"name"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"refreshSemaphore"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"name"},"value":{"kind":"Variable","name":{"kind":"Name","value":"name"}}},{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"fencingToken"}},{"kind":"Field","name":{"kind":"Name","value":"expiresAt"}}]}}]}}]} as unknown as DocumentNode<AppRefreshSemaphoreMutation, AppRefreshSemaphoreMutationVariables>;
+export const AppReleaseSemaphoreDocument = {"__meta__":{"hash":"sha256:721fced26d307015927c4c6d1680f01925b2dd490dfce62e76aac39636862d1d"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"AppReleaseSemaphore"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"name"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"releaseSemaphore"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"name"},"value":{"kind":"Variable","name":{"kind":"Name","value":"name"}}},{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}}]}]}}]} as unknown as DocumentNode<AppReleaseSemaphoreMutation, AppReleaseSemaphoreMutationVariables>;
+export const AppLockReleasedDocument = {"__meta__":{"hash":"sha256:f8e9da9779bf14024640fd564798a40a451b012ec7f3d4826f155330067f611a"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"subscription","name":{"kind":"Name","value":"AppLockReleased"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"name"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"lockReleased"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"name"},"value":{"kind":"Variable","name":{"kind":"Name","value":"name"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"releasedAt"}}]}}]}}]} as unknown as DocumentNode<AppLockReleasedSubscription, AppLockReleasedSubscriptionVariables>;
+export const AppSemaphoreReleasedDocument = {"__meta__":{"hash":"sha256:b46e1f961f23dbc4fcaba92f50c0de6c03dbbbcaf442d3f781f1697edbc1dd56"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"subscription","name":{"kind":"Name","value":"AppSemaphoreReleased"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"name"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"semaphoreReleased"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"name"},"value":{"kind":"Variable","name":{"kind":"Name","value":"name"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"releasedAt"}}]}}]}}]} as unknown as DocumentNode<AppSemaphoreReleasedSubscription, AppSemaphoreReleasedSubscriptionVariables>;
+export const AppLocationDatasetsDocument = {"__meta__":{"hash":"sha256:c02b40d771957e0ef203a79dd8f5b826655149b96e75de46b4eaa239917b10fa"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"AppLocationDatasets"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"locationDatasets"}}]}}]} as unknown as DocumentNode<AppLocationDatasetsQuery, AppLocationDatasetsQueryVariables>;
+export const AppLocationDaysDocument = {"__meta__":{"hash":"sha256:d74f539806151ceb566433468b1b2cfefbef9eff8afa4e19f1f26b5ef82356e9"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"AppLocationDays"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"dataset"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"locationDays"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"dataset"},"value":{"kind":"Variable","name":{"kind":"Name","value":"dataset"}}},{"kind":"Argument","name":{"kind":"Name","value":"limit"},"value":{"kind":"IntValue","value":"10000"}}]}]}}]} as unknown as DocumentNode<AppLocationDaysQuery, AppLocationDaysQueryVariables>;
+export const AppLocationDayDocument = {"__meta__":{"hash":"sha256:7284e7f03b727323e36df5b04e56adddfd7660cdeaf391bfef4146dd255b7fd3"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"AppLocationDay"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"dataset"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"day"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"limit"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"locationTotals"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"dataset"},"value":{"kind":"Variable","name":{"kind":"Name","value":"dataset"}}},{"kind":"Argument","name":{"kind":"Name","value":"from"},"value":{"kind":"Variable","name":{"kind":"Name","value":"day"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"days"}},{"kind":"Field","name":{"kind":"Name","value":"visits"}},{"kind":"Field","name":{"kind":"Name","value":"unknownVisits"}}]}},{"kind":"Field","name":{"kind":"Name","value":"topCountries"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"dataset"},"value":{"kind":"Variable","name":{"kind":"Name","value":"dataset"}}},{"kind":"Argument","name":{"kind":"Name","value":"from"},"value":{"kind":"Variable","name":{"kind":"Name","value":"day"}}},{"kind":"Argument","name":{"kind":"Name","value":"limit"},"value":{"kind":"Variable","name":{"kind":"Name","value":"limit"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"visits"}}]}}]}}]} as unknown as DocumentNode<AppLocationDayQuery, AppLocationDayQueryVariables>;
+export const AppLocationRegionsDocument = {"__meta__":{"hash":"sha256:ac9728812ef241adb46e4979b2ba6aeafd7ac4d6d4dd58ec887ed46828f54015"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"AppLocationRegions"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"dataset"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"day"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"country"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"limit"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"topRegions"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"dataset"},"value":{"kind":"Variable","name":{"kind":"Name","value":"dataset"}}},{"kind":"Argument","name":{"kind":"Name","value":"country"},"value":{"kind":"Variable","name":{"kind":"Name","value":"country"}}},{"kind":"Argument","name":{"kind":"Name","value":"from"},"value":{"kind":"Variable","name":{"kind":"Name","value":"day"}}},{"kind":"Argument","name":{"kind":"Name","value":"limit"},"value":{"kind":"Variable","name":{"kind":"Name","value":"limit"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"visits"}}]}}]}}]} as unknown as DocumentNode<AppLocationRegionsQuery, AppLocationRegionsQueryVariables>;
+export const AppLocationCitiesDocument = {"__meta__":{"hash":"sha256:2e134d77f911c3c9953e070e33a0e775a4fe4e46361cd4e80a2d8967032264f4"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"AppLocationCities"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"dataset"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"day"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"country"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"region"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"limit"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"topCities"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"dataset"},"value":{"kind":"Variable","name":{"kind":"Name","value":"dataset"}}},{"kind":"Argument","name":{"kind":"Name","value":"country"},"value":{"kind":"Variable","name":{"kind":"Name","value":"country"}}},{"kind":"Argument","name":{"kind":"Name","value":"region"},"value":{"kind":"Variable","name":{"kind":"Name","value":"region"}}},{"kind":"Argument","name":{"kind":"Name","value":"from"},"value":{"kind":"Variable","name":{"kind":"Name","value":"day"}}},{"kind":"Argument","name":{"kind":"Name","value":"limit"},"value":{"kind":"Variable","name":{"kind":"Name","value":"limit"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"visits"}}]}}]}}]} as unknown as DocumentNode<AppLocationCitiesQuery, AppLocationCitiesQueryVariables>;
+export const AppLocationTotalsChangedDocument = {"__meta__":{"hash":"sha256:de4ad60801ce97e79a0d6e35203ee6185dcb808d47cf37e2266aa2ae61ca4c3f"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"subscription","name":{"kind":"Name","value":"AppLocationTotalsChanged"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"dataset"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"locationTotalsChanged"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"dataset"},"value":{"kind":"Variable","name":{"kind":"Name","value":"dataset"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"dataset"}},{"kind":"Field","name":{"kind":"Name","value":"day"}}]}}]}}]} as unknown as DocumentNode<AppLocationTotalsChangedSubscription, AppLocationTotalsChangedSubscriptionVariables>;
+export const AppMarketDocument = {"__meta__":{"hash":"sha256:4ede5f440f1f4ae5a333c4553359645c47ed48f195c63b2064329ef84cf3368f"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"AppMarket"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"first"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"after"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"market"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"first"},"value":{"kind":"Variable","name":{"kind":"Name","value":"first"}}},{"kind":"Argument","name":{"kind":"Name","value":"after"},"value":{"kind":"Variable","name":{"kind":"Name","value":"after"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"itemId"}},{"kind":"Field","name":{"kind":"Name","value":"sellerId"}},{"kind":"Field","name":{"kind":"Name","value":"price"}},{"kind":"Field","name":{"kind":"Name","value":"cursor"}}]}}]}}]} as unknown as DocumentNode<AppMarketQuery, AppMarketQueryVariables>;
+export const AppInventoryDocument = {"__meta__":{"hash":"sha256:017bace6b23fb915ad1cb7d3818a708d9f0c1c79a4a846605e9c700f1542df88"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"AppInventory"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"first"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"after"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"inventory"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"first"},"value":{"kind":"Variable","name":{"kind":"Name","value":"first"}}},{"kind":"Argument","name":{"kind":"Name","value":"after"},"value":{"kind":"Variable","name":{"kind":"Name","value":"after"}}}]}]}}]} as unknown as DocumentNode<AppInventoryQuery, AppInventoryQueryVariables>;
+export const AppMySalesDocument = {"__meta__":{"hash":"sha256:612dfacdb812fdbe2f0654a9ca9e9c2832732e625f63653d1ef306d54de71e7e"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"AppMySales"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"first"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"after"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"SafeInt"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"mySales"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"first"},"value":{"kind":"Variable","name":{"kind":"Name","value":"first"}}},{"kind":"Argument","name":{"kind":"Name","value":"after"},"value":{"kind":"Variable","name":{"kind":"Name","value":"after"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"saleId"}},{"kind":"Field","name":{"kind":"Name","value":"itemId"}},{"kind":"Field","name":{"kind":"Name","value":"buyerId"}},{"kind":"Field","name":{"kind":"Name","value":"price"}},{"kind":"Field","name":{"kind":"Name","value":"soldAt"}}]}}]}}]} as unknown as DocumentNode<AppMySalesQuery, AppMySalesQueryVariables>;
+export const AppListItemDocument = {"__meta__":{"hash":"sha256:0f7efa1f07d81eb2ea80aa5e6f2a5c167823c75220b2eeccacedba83346a5d5c"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"AppListItem"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"itemId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"price"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"listItem"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"itemId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"itemId"}}},{"kind":"Argument","name":{"kind":"Name","value":"price"},"value":{"kind":"Variable","name":{"kind":"Name","value":"price"}}}]}]}}]} as unknown as DocumentNode<AppListItemMutation, AppListItemMutationVariables>;
+export const AppDelistItemDocument = {"__meta__":{"hash":"sha256:2f124087eeeeefaec7877da1823bf5fc2cab1ce5da8ab5899bb2313d8d21cb86"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"AppDelistItem"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"itemId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"delistItem"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"itemId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"itemId"}}}]}]}}]} as unknown as DocumentNode<AppDelistItemMutation, AppDelistItemMutationVariables>;
+export const AppRepriceItemDocument = {"__meta__":{"hash":"sha256:1342bec2c3694b2661721a16c66eb654470ebbe1d2bdb445446fa80c71cf510c"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"AppRepriceItem"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"itemId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"price"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"repriceItem"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"itemId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"itemId"}}},{"kind":"Argument","name":{"kind":"Name","value":"price"},"value":{"kind":"Variable","name":{"kind":"Name","value":"price"}}}]}]}}]} as unknown as DocumentNode<AppRepriceItemMutation, AppRepriceItemMutationVariables>;
+export const AppPurchaseItemDocument = {"__meta__":{"hash":"sha256:d7afc37db32f00bf7716d4aa739f6098e113daf55ea3018350308f8b33f23a26"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"AppPurchaseItem"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"itemId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"sellerId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"price"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"purchaseItem"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"itemId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"itemId"}}},{"kind":"Argument","name":{"kind":"Name","value":"sellerId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"sellerId"}}},{"kind":"Argument","name":{"kind":"Name","value":"price"},"value":{"kind":"Variable","name":{"kind":"Name","value":"price"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"outcome"}},{"kind":"Field","name":{"kind":"Name","value":"itemId"}},{"kind":"Field","name":{"kind":"Name","value":"sellerId"}},{"kind":"Field","name":{"kind":"Name","value":"listedPrice"}},{"kind":"Field","name":{"kind":"Name","value":"funds"}},{"kind":"Field","name":{"kind":"Name","value":"saleId"}}]}}]}}]} as unknown as DocumentNode<AppPurchaseItemMutation, AppPurchaseItemMutationVariables>;
+export const AppMarketChangedDocument = {"__meta__":{"hash":"sha256:e808f790c9f3a50ffa9bd2df7c965ea718426fee11e548e21f09b46c1e6b7af4"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"subscription","name":{"kind":"Name","value":"AppMarketChanged"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"marketChanged"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"kind"}},{"kind":"Field","name":{"kind":"Name","value":"itemId"}},{"kind":"Field","name":{"kind":"Name","value":"sellerId"}},{"kind":"Field","name":{"kind":"Name","value":"price"}}]}}]}}]} as unknown as DocumentNode<AppMarketChangedSubscription, AppMarketChangedSubscriptionVariables>;
+export const AppSalesInboxDocument = {"__meta__":{"hash":"sha256:ff4db866cd3f20a35e8aff71b961d7af25697c36aad77358be8f5ae5995c38e3"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"subscription","name":{"kind":"Name","value":"AppSalesInbox"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"inboxChanged"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"sales"},"value":{"kind":"BooleanValue","value":true}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"saleId"}}]}}]}}]} as unknown as DocumentNode<AppSalesInboxSubscription, AppSalesInboxSubscriptionVariables>;
 export const AppMeDocument = {"__meta__":{"hash":"sha256:4a2bd8b1605406153e8aa74e20fce6535115d292c4648ff8e634e230a5380857"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"AppMe"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"me"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"userId"}},{"kind":"Field","name":{"kind":"Name","value":"funds"}},{"kind":"Field","name":{"kind":"Name","value":"items"}}]}}]}}]} as unknown as DocumentNode<AppMeQuery, AppMeQueryVariables>;
