@@ -63,6 +63,8 @@ export function connect(session: Session): Connection {
     cache: new InMemoryCache(),
     // Redis is the source of truth: pages ask it, and show what it said last while they wait.
     defaultOptions: { watchQuery: { fetchPolicy: 'cache-and-network' } },
+    // A request carries the operation's hash and variables, not Apollo's name and version too.
+    enhancedClientAwareness: { transport: false },
   });
 
   return {
