@@ -7,7 +7,7 @@ import { Gauge } from 'prom-client';
 import { getOperationAST, OperationTypeNode } from 'graphql';
 import type { WebSocketServer } from 'ws';
 import type { TrustedDocuments } from '../security/trusted-documents';
-import { BoundedLabel, CodeLabels, OperationLabels } from './labels';
+import { CodeLabels, OperationLabels, OTHER } from './labels';
 import { FastCounter, FastHistogram, REQUEST_SECONDS } from './fast';
 
 /** What graphql-ws hands each hook of an operation. */
@@ -25,6 +25,15 @@ interface Running {
   code: string | undefined;
 }
 
+/**
+ * Close codes with a series of their own: the standard ones and graphql-ws's. A client may close
+ * with any code from 3000 to 4999, so the rest are `other`.
+ */
+const CLOSE_CODES = new Set([
+  1000, 1001, 1002, 1003, 1005, 1006, 1007, 1008, 1009, 1010, 1011, 4400, 4401, 4403, 4406, 4408, 4409, 4429, 4499,
+  4500,
+]);
+
 type Errors = readonly { extensions?: { code?: unknown } | undefined }[] | undefined;
 
 export class WebSocketMetrics {
@@ -35,7 +44,6 @@ export class WebSocketMetrics {
   private readonly running = new WeakMap<object, Map<string, Running>>();
   private readonly operations = new OperationLabels();
   private readonly codes = new CodeLabels();
-  private readonly closeCodes = new BoundedLabel(32);
   private readonly connections: FastCounter;
   private readonly closes: FastCounter;
   private readonly ended: FastCounter;
@@ -88,7 +96,7 @@ export class WebSocketMetrics {
     this.trusted = trusted;
     wss.on('connection', (socket) => {
       this.connections.child().inc();
-      socket.once('close', (code: number) => this.closes.child(this.closeCodes.of(String(code))).inc());
+      socket.once('close', (code: number) => this.closes.child(CLOSE_CODES.has(code) ? String(code) : OTHER).inc());
     });
     wss.once('close', () => this.servers.delete(wss));
   }

@@ -185,6 +185,16 @@ describe('GET /metrics (METRICS=service, the default)', () => {
     expect(moved('ria_ws_operations_total', { operation: 'unregistered', code: 'GRAPHQL_VALIDATION_FAILED' })).toBe(1);
   });
 
+  it('counts WebSockets closed by their close code', async () => {
+    const before = await scrape();
+    const refused = fixture.connect(`${fixture.api.tokens.user}x`);
+    expect(await refused.closed).toBe(4403);
+    const code = { code: '4403' };
+    await eventually(
+      async () => total(await scrape(), 'ria_ws_closes_total', code) - total(before, 'ria_ws_closes_total', code) === 1,
+    );
+  });
+
   it('counts the notifications this process publishes by topic', async () => {
     const { url, tokens } = fixture.api;
     const before = await scrape();

@@ -20,9 +20,10 @@ type TimedCommand = Command & { [TIMED]?: true };
 export function timeCommands(client: RedisClient, observer: CommandObserver): void {
   // The label of each script's EVALSHA, made once rather than on every call.
   const scripts = new Map([...scriptNamesBySha(client)].map(([sha, name]) => [sha, `script:${name}`]));
-  const send = client.sendCommand.bind(client) as (command: Command, ...rest: unknown[]) => unknown;
-  client.sendCommand = (command: TimedCommand, ...rest: unknown[]) => {
-    if (command[TIMED]) return send(command, ...rest);
+  // A Redis client takes (command, stream), a Cluster (command, stream, node): passed on as they came.
+  const send = client.sendCommand.bind(client) as (command: Command, stream?: unknown, node?: unknown) => unknown;
+  client.sendCommand = (command: TimedCommand, stream?: unknown, node?: unknown) => {
+    if (command[TIMED]) return send(command, stream, node);
     command[TIMED] = true;
     // Read before sending: ioredis turns an EVALSHA into EVAL as it writes it.
     const name =
@@ -32,7 +33,7 @@ export function timeCommands(client: RedisClient, observer: CommandObserver): vo
       () => observer.observe(name, (performance.now() - started) / 1000, undefined),
       (error: Error) => observer.observe(name, (performance.now() - started) / 1000, failureOf(error)),
     );
-    return send(command, ...rest);
+    return send(command, stream, node);
   };
 }
 
