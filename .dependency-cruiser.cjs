@@ -45,6 +45,14 @@ module.exports = {
       to: { path: '^src/resolvers/' },
     },
     {
+      name: 'metrics-told-through-observers',
+      severity: 'error',
+      comment:
+        'src/metrics is handed, by the composition root, to observers the lower layers define (redis/client/command-timing, schema/pubsub, the location repository); they never import it.',
+      from: { path: '^src/(redis|db|schema|security|resolvers|workers|common|geo)/' },
+      to: { path: '^src/metrics/' },
+    },
+    {
       name: 'no-tests-in-src',
       severity: 'error',
       comment: 'The product does not import its tests or benchmarks.',

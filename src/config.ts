@@ -15,6 +15,7 @@ import { LOG_FORMATS, processLogger, type LogFormat, type LogLevel } from './com
 import type { RateLimitSettings } from './security/rate-limit';
 import type { TrustedDocumentsMode, TrustedDocumentsSettings } from './security/trusted-documents';
 import { NAME_RULE, validName } from './common/validation';
+import { MARKET_SALES_QUEUE } from './redis/keys';
 
 type NodeEnv = 'development' | 'test' | 'production';
 
@@ -86,6 +87,19 @@ export interface WorkerConfig {
   /** Whether the API process runs workers too (TASK_WORKER=on). */
   inApi: boolean;
 }
+
+/** Where GET /metrics is served (README, Operations). */
+interface MetricsConfig {
+  /** METRICS: on the main port for service callers, on a port of its own without auth, or not at all. */
+  mode: MetricsMode;
+  /** METRICS_PORT and METRICS_HOST: the listener of mode `port` (0: any free port). */
+  port: number;
+  host: string;
+  /** Queues whose depth and lag each scrape reads (METRICS_QUEUES; default: WORKER_QUEUES and the market's sales queue). */
+  queues: string[];
+}
+
+type MetricsMode = 'service' | 'port' | 'off';
 
 export interface MarketConfig extends MarketSettings, Omit<MarketStrategySettings, 'taskMaxAttempts'> {
   /** Largest price of a listing. */
@@ -183,6 +197,7 @@ export interface Config {
   webApp: { enabled: boolean; dir: string | undefined };
   rowCache: RowCacheConfig;
   location: LocationConfig;
+  metrics: MetricsConfig;
 }
 
 export class ConfigError extends Error {
@@ -296,15 +311,35 @@ function readRetention(reader: Reader, precisions: number[]): Record<number, num
 
 const inRange = (samples: number): boolean => samples >= 1 && samples <= 100_000;
 
-function readQueues(reader: Reader): string[] {
-  const value = reader.raw('WORKER_QUEUES');
-  if (value === undefined) return [];
+function readQueues(reader: Reader, name = 'WORKER_QUEUES'): string[] | undefined {
+  const value = reader.raw(name);
+  if (value === undefined) return undefined;
   const queues = [...new Set(value.split(',').map((part) => part.trim().normalize('NFC')))];
   if (queues.length > 64 || !queues.every((queue) => /^[\p{L}\p{N}\p{M}_\-./@]{1,128}$/u.test(queue))) {
-    reader.problems.push(`WORKER_QUEUES must be a comma-separated list of at most 64 queue names, got "${value}"`);
+    reader.problems.push(`${name} must be a comma-separated list of at most 64 queue names, got "${value}"`);
     return [];
   }
   return queues;
+}
+
+/**
+ * METRICS, METRICS_PORT, METRICS_HOST, METRICS_QUEUES. METRICS_PORT alone means `port`; with
+ * another mode it is a mistake worth stopping for (a scraper would find nothing there).
+ */
+function readMetrics(reader: Reader, workerQueues: string[], saleTask: string | undefined): MetricsConfig {
+  const portSet = reader.raw('METRICS_PORT') !== undefined;
+  const mode = reader.oneOf<MetricsMode>('METRICS', ['service', 'port', 'off'], portSet ? 'port' : 'service');
+  const port = reader.int('METRICS_PORT', 0, 0, 65535);
+  if (mode === 'port' && !portSet)
+    reader.problems.push('METRICS=port needs METRICS_PORT (the port to serve /metrics on)');
+  if (mode !== 'port' && portSet) reader.problems.push(`METRICS_PORT is only for METRICS=port, not METRICS=${mode}`);
+  const fallback = [...workerQueues, ...(saleTask === undefined ? [] : [MARKET_SALES_QUEUE])];
+  return {
+    mode,
+    port,
+    host: reader.raw('METRICS_HOST') ?? '127.0.0.1',
+    queues: readQueues(reader, 'METRICS_QUEUES') ?? [...new Set(fallback)],
+  };
 }
 
 /** MARKET_SALE_TASK: a task name, as enqueueTask accepts them; unset for no task. */
@@ -450,7 +485,7 @@ export function loadConfig(env: Env = process.env): Config {
 
   const bodyLimitBytes = reader.int('BODY_LIMIT_BYTES', 100 * 1024, 1024, 10 * 1024 * 1024);
   const precisions = readPrecisions(reader);
-  const config: Config = {
+  const base: Omit<Config, 'metrics'> = {
     nodeEnv,
     isProduction,
     host: reader.raw('HOST') ?? (isProduction ? '0.0.0.0' : '127.0.0.1'),
@@ -520,7 +555,7 @@ export function loadConfig(env: Env = process.env): Config {
       maxSchedules: reader.int('TASK_MAX_SCHEDULES', 1000, 1, 100_000),
     },
     worker: {
-      queues: readQueues(reader),
+      queues: readQueues(reader) ?? [],
       concurrency: reader.int('WORKER_CONCURRENCY', 4, 1, 256),
       handlersModule: reader.raw('TASK_HANDLERS'),
       inApi: reader.bool('TASK_WORKER', false),
@@ -596,6 +631,7 @@ export function loadConfig(env: Env = process.env): Config {
       maxWaitForRoomMs: reader.int('LOCATION_MAX_WAIT_MS', 120_000, 100, 240_000),
     },
   };
+  const config: Config = { ...base, metrics: readMetrics(reader, base.worker.queues, base.market.saleTask) };
 
   if (config.tasks.history >= config.tasks.maxTasksPerQueue) {
     // Finished tasks count against the queue's limit: a history as large would fill it for good.

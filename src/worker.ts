@@ -12,6 +12,10 @@ import { TaskScheduler } from './workers/task-scheduler';
 import { LocationRepository } from './redis/location/repository';
 import { LocationAggregator } from './workers/location-aggregator';
 import { lazyLocator } from './geo/ip-locator';
+import { Registry } from 'prom-client';
+import { processMetrics } from './metrics';
+import { timeCommands } from './redis/client/command-timing';
+import { startMetricsListener } from './transports/metrics';
 
 async function main(): Promise<void> {
   const config = loadConfigOrExit();
@@ -58,11 +62,15 @@ async function main(): Promise<void> {
       commandTimeoutMs: 5000,
       replicaWait: config.redisWait,
     });
+    // A worker has no API port: its metrics are served only on a port of their own (METRICS=port).
+    const metrics = config.metrics.mode === 'port' ? processMetrics(new Registry()) : undefined;
+    if (metrics) timeCommands(commands, metrics.redis);
+    const tasks = new TaskRepository(commands, config.tasks);
     const runner = runsTasks
       ? await startTaskRunner({
           redis,
           commands,
-          repository: new TaskRepository(commands, config.tasks),
+          repository: tasks,
           handlers: await loadHandlers(config.worker.handlersModule!),
           tasks: config.tasks,
           worker: config.worker,
@@ -78,23 +86,33 @@ async function main(): Promise<void> {
         })
       : undefined;
     scheduler?.start();
+    const locations = new LocationRepository(commands, config.location);
     const aggregator = config.location.aggregate
       ? new LocationAggregator({
-          repository: new LocationRepository(commands, config.location),
+          repository: locations,
           locator: lazyLocator(config.location.databases),
           logger,
           ...config.location,
+          onChunk: metrics?.location.chunk,
         })
       : undefined;
     aggregator?.start();
-    logger.info({ tasks: runsTasks, location: aggregator?.consumer ?? false }, 'worker started');
+    metrics?.watchQueues(tasks, config.metrics.queues);
+    if (aggregator) metrics?.watchLocationBacklog(locations);
+    const listener = metrics
+      ? await startMetricsListener({ registry: metrics.registry, ...config.metrics, logger })
+      : undefined;
+    logger.info(
+      { tasks: runsTasks, location: aggregator?.consumer ?? false, metrics: listener?.url },
+      'worker started',
+    );
     let stopping = false;
     for (const signal of ['SIGTERM', 'SIGINT'] as const) {
       process.on(signal, () => {
         if (stopping) process.exit(1);
         stopping = true;
         logger.info({ signal }, 'stopping: finishing the tasks in hand');
-        Promise.all([runner?.stop(config.shutdownTimeoutMs), scheduler?.stop(), aggregator?.stop()])
+        Promise.all([runner?.stop(config.shutdownTimeoutMs), scheduler?.stop(), aggregator?.stop(), listener?.close()])
           .then(() => closeRedis(commands))
           .then(
             () => process.exit(0),

@@ -56,6 +56,8 @@ import { RowCacheRefresher } from '../workers/row-cache-refresher';
 import { loadHandlers } from '../workers/task-handlers';
 import { startTaskRunner } from '../workers/task-runner';
 import { TaskScheduler } from '../workers/task-scheduler';
+import type { ApiMetrics } from '../metrics';
+import { timeCommands } from '../redis/client/command-timing';
 
 const COMMAND_TIMEOUT_MS = 5000;
 
@@ -81,7 +83,12 @@ interface Worker {
   stop(): Promise<void>;
 }
 
-export async function buildParts(config: Config, logger: Logger, teardown: Teardown): Promise<Parts> {
+export async function buildParts(
+  config: Config,
+  logger: Logger,
+  teardown: Teardown,
+  metrics?: ApiMetrics,
+): Promise<Parts> {
   let embeddedRedis: EmbeddedRedis | undefined;
   let redis: RedisTarget | undefined = config.redisCluster ?? config.redisUrl;
   if (redis === undefined) {
@@ -98,6 +105,7 @@ export async function buildParts(config: Config, logger: Logger, teardown: Teard
     replicaWait: config.redisWait,
   });
   teardown.add(() => closeRedis(commands));
+  if (metrics) timeCommands(commands, metrics.redis);
   await warnIfEvicting(commands, logger);
   await warnIfTooFewReplicas(commands, config.redisWait, logger);
   const subscriber = await connectRedis(redis, { name: 'ria:subscriber', logger, shardedSubscriber: true });
@@ -124,6 +132,7 @@ export async function buildParts(config: Config, logger: Logger, teardown: Teard
     subscriber,
     channelOf: channels({ rowCacheTable: config.rowCache.table }),
     logger,
+    observer: metrics?.notifications,
   });
   const counters = new CounterRepository(commands, config.counters, TOPICS.counterUpdated.channel);
   const inbox = new InboxNotifier(pubSub, !isCluster(commands));
@@ -142,7 +151,9 @@ export async function buildParts(config: Config, logger: Logger, teardown: Teard
   );
   teardown.add(() => marketStrategy.close());
   const rowCache = new RowCacheRepository(commands, config.rowCache);
-  const locations = new LocationRepository(commands, config.location);
+  const locations = new LocationRepository(commands, config.location, metrics?.location);
+  metrics?.watchLocationBacklog(locations);
+  metrics?.watchQueues(tasks, config.metrics.queues);
   const locator = lazyLocator(config.location.databases);
   // Opened only when the refresher first has a due row; closed after the workers stopped.
   const rowSource = createRowSource(config, logger);
@@ -175,7 +186,15 @@ export async function buildParts(config: Config, logger: Logger, teardown: Teard
     workers.push(new RowCacheRefresher({ repository: rowCache, source: rowSource, logger, ...config.rowCache }));
   }
   if (config.location.aggregate) {
-    workers.push(new LocationAggregator({ repository: locations, locator, logger, ...config.location }));
+    workers.push(
+      new LocationAggregator({
+        repository: locations,
+        locator,
+        logger,
+        ...config.location,
+        onChunk: metrics?.location.chunk,
+      }),
+    );
   }
   for (const worker of workers) worker.start();
   teardown.add(async () => {

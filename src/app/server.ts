@@ -29,9 +29,12 @@ import { documentGuard } from '../security/document-limits';
 import { createOperationCheck, operationCheckPlugin } from '../security/operation-check';
 import { RateLimits } from '../security/rate-limit';
 import { RequestGate } from '../security/request-gate';
-import { loadTrustedDocuments, trustedDocumentsPlugin } from '../security/trusted-documents';
+import { loadTrustedDocuments, trustedDocumentsPlugin, type TrustedDocuments } from '../security/trusted-documents';
 import { Teardown } from './teardown';
 import { startWebSocketServer } from '../transports/websocket';
+import { metricsRoutes, startMetricsListener } from '../transports/metrics';
+import { apiMetrics } from '../metrics';
+import { Registry } from 'prom-client';
 
 export interface RunningServer {
   /** http://host:port/graphql */
@@ -44,13 +47,17 @@ export interface RunningServer {
   usesDevelopmentSecret: boolean;
   /** The database the row cache reads (opened on first use). */
   rowSource: SqlRowSource;
+  /** With METRICS=port: http://host:port/metrics. */
+  metricsUrl: string | undefined;
   stop(): Promise<void>;
 }
 
 export async function startServer(config: Config, logger: Logger): Promise<RunningServer> {
   const teardown = new Teardown(logger);
   try {
-    const parts = await buildParts(config, logger, teardown);
+    // One registry for this server (README, Operations); none at all with METRICS=off.
+    const metrics = config.metrics.mode === 'off' ? undefined : apiMetrics(new Registry());
+    const parts = await buildParts(config, logger, teardown, metrics);
     const { schema, verifier, commands } = parts;
 
     const documents = documentGuard(config.security);
@@ -84,7 +91,10 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
       pingStore: () => pingRedis(commands),
       isDraining: () => draining,
       allowedOrigins: config.security.allowedOrigins,
+      metrics: metrics?.http,
     });
+    if (metrics && config.metrics.mode === 'service')
+      app.use('/metrics', metricsRoutes(gate, metrics.registry, logger));
     app.use(
       '/logs',
       logUploadRoutes({
@@ -129,6 +139,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
       documents,
       operationCheck,
       trusted,
+      metrics: metrics?.webSocket,
     });
 
     const apollo = new ApolloServer<GraphQLContext>({
@@ -155,7 +166,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
         // every resolver (3-20 µs an operation); both HTTP paths set the header instead (http.ts).
         ApolloServerPluginCacheControlDisabled(),
         trustedDocumentsPlugin(trusted),
-        reportPlugin,
+        reportPlugin(trusted),
         operationCheckPlugin(operationCheck, formatError),
         config.isProduction
           ? ApolloServerPluginLandingPageDisabled()
@@ -187,6 +198,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
       securityHeaders: headers,
       apollo,
       context,
+      metrics: metrics?.http,
       registered: registeredExecution({
         schema,
         trusted,
@@ -203,6 +215,12 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
     });
     const { port } = httpServer.address() as AddressInfo;
     const shownHost = config.host.includes(':') ? `[${config.host}]` : config.host;
+    let metricsUrl: string | undefined;
+    if (metrics && config.metrics.mode === 'port') {
+      const listener = await startMetricsListener({ registry: metrics.registry, ...config.metrics, logger });
+      teardown.add(() => listener.close());
+      metricsUrl = listener.url;
+    }
 
     return {
       url: `http://${shownHost}:${port}/graphql`,
@@ -211,6 +229,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
       embeddedRedis: parts.embeddedRedis,
       usesDevelopmentSecret: parts.usesDevelopmentSecret,
       rowSource: parts.rowSource,
+      metricsUrl,
       stop: () => teardown.run(),
     };
   } catch (error) {
@@ -236,13 +255,20 @@ function abortedOnClose(res: {
   return controller.signal;
 }
 
-/** Records the operation name and error codes for the request's log line (one listener for every request). */
-const reportListener: GraphQLRequestListener<GraphQLContext> = {
-  willSendResponse({ contextValue, operationName, request, response }) {
-    if (!contextValue.report) return Promise.resolve();
-    contextValue.report.operation = operationName ?? request.operationName ?? undefined;
-    if (response.body.kind === 'single') reportErrors(contextValue.report, response.body.singleResult.errors ?? []);
-    return Promise.resolve();
-  },
-};
-const reportPlugin: ApolloServerPlugin<GraphQLContext> = { requestDidStart: () => Promise.resolve(reportListener) };
+/**
+ * Records the operation name and error codes for the request's log line and metrics (one listener
+ * for every request). The metrics name an operation only when it resolved in a registered
+ * document: the name a client sends with another document is its own choice.
+ */
+function reportPlugin(trusted: TrustedDocuments): ApolloServerPlugin<GraphQLContext> {
+  const listener: GraphQLRequestListener<GraphQLContext> = {
+    willSendResponse({ contextValue, operation, operationName, request, response }) {
+      if (!contextValue.report) return Promise.resolve();
+      contextValue.report.operation = operationName ?? request.operationName ?? undefined;
+      contextValue.report.registered = operation !== undefined && trusted.document(request.query ?? '') !== undefined;
+      if (response.body.kind === 'single') reportErrors(contextValue.report, response.body.singleResult.errors ?? []);
+      return Promise.resolve();
+    },
+  };
+  return { requestDidStart: () => Promise.resolve(listener) };
+}

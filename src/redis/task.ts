@@ -66,6 +66,16 @@ export interface QueueStats {
   cancelled: number;
 }
 
+/** What a queue holds undone, for the metrics scrape (task-depth.lua). */
+export interface QueueDepth {
+  waiting: number;
+  delayed: number;
+  active: number;
+  paused: boolean;
+  /** How long the longest-due task not yet taken has been due, by Redis's clock; 0 for none. */
+  lagMs: number;
+}
+
 export interface EnqueueRequest {
   queue: string;
   name: string;
@@ -297,6 +307,18 @@ export class TaskRepository {
       failed: Number(counts[1] ?? 0),
       cancelled: Number(counts[2] ?? 0),
     };
+  }
+
+  /** One round trip that reads a fixed number of entries, however many tasks the queue holds. */
+  async depth(queue: string): Promise<QueueDepth> {
+    const keys = this.keysOf(queue);
+    const [waiting, delayed, active, paused, oldest, now] = (await runScript(
+      this.redis,
+      'task-depth',
+      [keys.meta, keys.delayed, keys.active, ...keys.lists, keys.paused],
+      [],
+    )) as number[];
+    return { waiting, delayed, active, paused: paused === 1, lagMs: oldest < 0 ? 0 : Math.max(0, now - oldest) };
   }
 
   /** Cancels a task that has not started; false when it had started, finished or does not exist. */

@@ -12,7 +12,7 @@ export interface GraphQLContext {
   /** Aborted when the client goes away (HTTP request closed, WebSocket closed): stop waiting. */
   signal?: AbortSignal;
   /** Over HTTP: what the request's log line reports about the operation. */
-  report?: { operation?: string | undefined; errorCodes?: string[] };
+  report?: { operation?: string | undefined; registered?: boolean; errorCodes?: string[] };
 }
 
 /** How an operation's signal and child logger are made, and what was made (shared by its copies). */

@@ -18,6 +18,16 @@ export interface RedisPubSubOptions {
   /** The Redis channel of a topic and id (topics.ts `channels`, bound to this server's settings). */
   channelOf: (topic: string, id: string) => string;
   logger?: Logger;
+  /** Told of every notification by topic (metrics). */
+  observer?: NotificationObserver;
+}
+
+/** The topic is a name from topics.ts: a fixed, short list. */
+export interface NotificationObserver {
+  /** This process published one (most are published by scripts, and reach here as received). */
+  published(topic: string): void;
+  /** Redis delivered one here, on a channel that `subscribers` subscriptions of this process listen to. */
+  received(topic: string, subscribers: number): void;
 }
 
 type Listener = (payload: unknown) => void;
@@ -33,10 +43,12 @@ export interface RedisPubSub extends PubSub {
 }
 
 export function createRedisPubSub(options: RedisPubSubOptions): RedisPubSub {
-  const { publisher, subscriber, channelOf, logger } = options;
+  const { publisher, subscriber, channelOf, logger, observer } = options;
   const listening = notificationCommands(subscriber);
   const telling = notificationCommands(publisher);
   const listeners = new Map<string, Set<Listener>>();
+  /** The topic of each channel listened to, for the observer. */
+  const topics = new Map<string, string>();
   const subscribed = new Map<string, Promise<void>>();
 
   const onMessage = (channel: string, message: string): void => {
@@ -48,6 +60,7 @@ export function createRedisPubSub(options: RedisPubSubOptions): RedisPubSub {
     } catch {
       return; // not one of ours
     }
+    if (observer) observer.received(topics.get(channel) ?? 'unknown', set.size);
     for (const listener of set) listener(payload);
   };
   subscriber.on(listening.messageEvent, onMessage);
@@ -55,11 +68,12 @@ export function createRedisPubSub(options: RedisPubSubOptions): RedisPubSub {
   const failed = (what: string, channel: string) => (error: unknown) =>
     logger?.warn({ err: error, channel }, `could not ${what}; subscribers learn of changes on their next pull`);
 
-  const listen = (channel: string, listener: Listener): (() => void) => {
+  const listen = (topic: string, channel: string, listener: Listener): (() => void) => {
     let set = listeners.get(channel);
     if (!set) {
       set = new Set();
       listeners.set(channel, set);
+      topics.set(channel, topic);
       subscribed.set(
         channel,
         listening.subscribe(channel).then(() => undefined, failed('subscribe', channel)),
@@ -70,6 +84,7 @@ export function createRedisPubSub(options: RedisPubSubOptions): RedisPubSub {
       const current = listeners.get(channel);
       if (!current?.delete(listener) || current.size > 0) return;
       listeners.delete(channel);
+      topics.delete(channel);
       subscribed.delete(channel);
       listening.unsubscribe(channel).catch(() => undefined);
     };
@@ -80,6 +95,7 @@ export function createRedisPubSub(options: RedisPubSubOptions): RedisPubSub {
       const [channel, payload] =
         args.length >= 2 ? [channelOf(routingKey, String(args[0])), args[1]] : [routingKey, args[0]];
       const message = JSON.stringify(payload ?? null);
+      observer?.published(args.length >= 2 ? routingKey : 'unknown');
       telling.publish(channel, message).catch(failed('publish', channel));
     },
     // Each subscriber gets its own buffer. createPubSub's repeaterBuffer option is one buffer
@@ -88,7 +104,11 @@ export function createRedisPubSub(options: RedisPubSubOptions): RedisPubSub {
     subscribe(routingKey: string, id?: string) {
       const channel = id === undefined ? routingKey : channelOf(routingKey, id);
       return new Repeater<unknown>((push, stop) => {
-        const stopListening = listen(channel, (payload) => void push(payload));
+        const stopListening = listen(
+          id === undefined ? 'unknown' : routingKey,
+          channel,
+          (payload) => void push(payload),
+        );
         void stop.then(stopListening);
       }, new SlidingBuffer(PER_SUBSCRIBER_BUFFER));
     },

@@ -10,6 +10,7 @@ import { logRequest, NO_STORE, REQUEST_ID, type RequestReport } from './http';
 import type { Logger } from '../common/logger';
 import { errorBody, type RequestGate } from '../security/request-gate';
 import { APOLLO_JSON, type RegisteredExecution } from './http-registered';
+import type { HttpMetrics } from '../metrics/http';
 
 export interface FastPathOptions<Context extends BaseContext> {
   logger: Logger;
@@ -21,6 +22,8 @@ export interface FastPathOptions<Context extends BaseContext> {
   context: (res: ServerResponse) => Promise<Context>;
   /** Answers registered documents without Apollo's per-request pipeline (http-registered.ts). */
   registered?: RegisteredExecution;
+  /** Counts and times every request; unset with METRICS=off. */
+  metrics?: HttpMetrics | undefined;
 }
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
@@ -50,7 +53,7 @@ export function withGraphqlFastPath<Context extends BaseContext>(
     };
     // reportOf(res) reads res.locals.report, as on the express path.
     (res as ServerResponse & { locals: unknown }).locals = { report };
-    logRequest(options.logger, req, res, report);
+    logRequest(options.logger, req, res, report, options.metrics);
     serve(req, res, report, options, headers).catch((error: unknown) => {
       // The client hung up mid-body: as raw-body's 'request aborted', not a server error.
       if (req.destroyed && !req.complete) return void res.destroy();

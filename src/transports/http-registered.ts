@@ -73,6 +73,7 @@ export function registeredExecution(options: RegisteredExecutionOptions): Regist
     // resolver ran, so Apollo can run it again and answer in its own words (400, BAD_USER_INPUT).
     if (result.data === undefined) return undefined;
     report.operation = operationName ?? operation.name?.value;
+    report.registered = true;
     const head: Head = { status: undefined, headers: new Map() };
     const errors = result.errors?.length ? formatErrors(result.errors, head, options) : undefined;
     if (errors) reportErrors(report, errors);

@@ -10,12 +10,15 @@ import type { Logger } from '../common/logger';
 import { originPolicy } from '../security/origins';
 import { errorBody, type RequestGate } from '../security/request-gate';
 import { withTimeout } from '../common/timeout';
+import type { HttpMetrics } from '../metrics/http';
 
 /** Filled in while a request runs, read by the request log line when it finishes. */
 export interface RequestReport {
   requestId: string;
   principal: Principal | null;
   operation?: string | undefined;
+  /** Whether the document is a registered one (its operation is named in the metrics); unset until one is read. */
+  registered?: boolean;
   errorCodes?: string[];
 }
 
@@ -31,6 +34,8 @@ export interface HttpAppOptions {
   allowedOrigins: readonly string[];
   /** From securityHeaders(); the GraphQL fast path sets the same headers. */
   securityHeaders: RequestHandler;
+  /** Counts and times every request; unset with METRICS=off. */
+  metrics?: HttpMetrics | undefined;
 }
 
 /** helmet's headers. Apollo Sandbox's page loads its scripts from Apollo's CDN, which a strict CSP would block. */
@@ -55,7 +60,7 @@ export function createHttpApp(options: HttpAppOptions): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', false);
-  app.use(requestLog(options.logger));
+  app.use(requestLog(options.logger, options.metrics));
   app.use(options.securityHeaders);
 
   app.get('/healthz', (_req, res) => {
@@ -122,32 +127,42 @@ const noStore: RequestHandler = (_req, res, next) => {
   next();
 };
 
-function requestLog(logger: Logger): RequestHandler {
+function requestLog(logger: Logger, metrics: HttpMetrics | undefined): RequestHandler {
   return (req, res, next) => {
     const incoming = req.headers['x-request-id'];
     const requestId = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
     const report: RequestReport = { requestId, principal: null };
     res.locals.report = report;
     res.setHeader('x-request-id', requestId);
-    logRequest(logger, req, res, report);
+    logRequest(logger, req, res, report, metrics);
     next();
   };
 }
 
-/** One log line when the answer has gone (probes at debug level). */
-export function logRequest(logger: Logger, req: IncomingMessage, res: ServerResponse, report: RequestReport): void {
-  // Below info nothing would be written (probes log at debug): no clock read, no listener.
-  if (!logger.isLevelEnabled('info')) return;
-  const started = process.hrtime.bigint();
+/** One log line when the answer has gone (probes at debug level), and the request's metrics. */
+export function logRequest(
+  logger: Logger,
+  req: IncomingMessage,
+  res: ServerResponse,
+  report: RequestReport,
+  metrics?: HttpMetrics,
+): void {
+  // Below info nothing would be written (probes log at debug): without metrics, no clock read, no listener.
+  const logs = logger.isLevelEnabled('info');
+  if (!logs && !metrics) return;
+  const started = performance.now();
   // Read now: express rewrites req.url inside mounted middleware.
   const path = (req.url ?? '').split('?')[0];
   res.on('finish', () => {
+    const ms = performance.now() - started;
+    metrics?.observe(path, res.statusCode, report, ms / 1000);
+    if (!logs) return;
     const entry = {
       reqId: report.requestId,
       method: req.method,
       path,
       status: res.statusCode,
-      ms: Number(process.hrtime.bigint() - started) / 1e6,
+      ms,
       user: report.principal?.userId,
       operation: report.operation,
       errors: report.errorCodes,

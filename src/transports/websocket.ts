@@ -18,6 +18,7 @@ import { clientKey } from '../security/rate-limit';
 import type { Refusal, RequestGate } from '../security/request-gate';
 import { closeReason, serveGraphqlWs, type SocketExtra, type SocketSession } from './websocket-server';
 import type { Logger } from '../common/logger';
+import type { WebSocketMetrics } from '../metrics/websocket';
 
 export interface WebSocketOptions {
   httpServer: HttpServer;
@@ -38,6 +39,8 @@ export interface WebSocketOptions {
   documents: DocumentGuard;
   operationCheck: OperationCheck;
   trusted: TrustedDocuments;
+  /** Sockets, subscriptions and operations counted; unset with METRICS=off. */
+  metrics?: WebSocketMetrics | undefined;
 }
 
 export interface WebSocketHandle {
@@ -72,6 +75,7 @@ export function startWebSocketServer(options: WebSocketOptions): WebSocketHandle
       );
     },
   });
+  options.metrics?.watch(wss, options.trusted);
   // Open sockets per address and per user, so one client cannot hold the server's connections.
   const socketsPerAddress = new Map<string, number>();
   const socketsPerUser = new Map<string, number>();
@@ -195,6 +199,7 @@ export function startWebSocketServer(options: WebSocketOptions): WebSocketHandle
       // The name the document gives when the operation came by hash alone, as over HTTP.
       const name = payload.operationName ?? operation.name?.value;
       log.info({ user: principal.userId, operation: name, id }, 'websocket operation');
+      options.metrics?.started(ctx.extra, id, payload, operation.operation);
       return {
         schema: options.schema,
         document,
@@ -206,14 +211,21 @@ export function startWebSocketServer(options: WebSocketOptions): WebSocketHandle
 
     // A subscriber that stops reading costs bounded memory: graphql-ws sends its next frame
     // only once the last one was written, and the PubSub keeps just its newest notifications.
-    onNext: (_ctx, _id, _payload, _args, result) =>
-      result.errors ? { ...result, errors: format(result.errors) } : undefined,
-    onError: (ctx, id, _payload, errors) => {
+    onNext: (ctx, id, _payload, _args, result) => {
+      if (!result.errors) return undefined;
+      const errors = format(result.errors);
+      options.metrics?.result(ctx.extra, id, errors);
+      return { ...result, errors };
+    },
+    onError: (ctx, id, payload, errors) => {
       ctx.extra.session?.operations.delete(id);
-      return format(errors);
+      const formatted = format(errors);
+      options.metrics?.failed(ctx.extra, id, payload, formatted);
+      return formatted;
     },
     onComplete: (ctx, id) => {
       ctx.extra.session?.operations.delete(id);
+      options.metrics?.completed(ctx.extra, id);
     },
   });
   return serveGraphqlWs(wss, server, log);

@@ -456,6 +456,36 @@ describe('task scripts, step by step', () => {
   });
 });
 
+describe('depth, for the metrics', () => {
+  it('counts waiting, delayed and active tasks, and measures lag from the oldest due task, overdue delayed ones included', async () => {
+    const tasks = repository();
+    expect(await tasks.depth('empty')).toEqual({ waiting: 0, delayed: 0, active: 0, paused: false, lagMs: 0 });
+    const first = await enqueue(tasks, 'depth', 'a');
+    await enqueue(tasks, 'depth', 'b', 'HIGH');
+    await enqueue(tasks, 'depth', 'c', 'LOW', 100);
+    await enqueue(tasks, 'depth', 'd', 'NORMAL', 60_000);
+    await tasks.take('depth', 1, 10_000); // the HIGH one
+    await sleep(150);
+    const depth = await tasks.depth('depth');
+    expect(depth).toMatchObject({ waiting: 1, delayed: 2, active: 1, paused: false });
+    // The oldest due task is `a`, waiting since it was enqueued (`c`, due later, has not been moved yet).
+    const [now] = await redis.client.time();
+    expect(depth.lagMs).toBeGreaterThanOrEqual(150);
+    expect(depth.lagMs).toBeLessThanOrEqual(Number(now) * 1000 + 1000 - first.runAt);
+
+    // With no task waiting, an overdue delayed task is the lag: the poller is behind.
+    await tasks.take('depth', 1, 10_000);
+    const overdue = await tasks.depth('depth');
+    expect(overdue).toMatchObject({ waiting: 0, delayed: 2, active: 2 });
+    expect(overdue.lagMs).toBeGreaterThanOrEqual(40);
+    expect(overdue.lagMs).toBeLessThan(1000);
+    await tasks.promote('depth');
+    await tasks.take('depth', 1, 10_000);
+    await tasks.setPaused('depth', true);
+    expect(await tasks.depth('depth')).toEqual({ waiting: 0, delayed: 1, active: 3, paused: true, lagMs: 0 });
+  });
+});
+
 describe('pollers and workers', () => {
   it('moves each delayed task exactly once with two pollers running', async () => {
     const tasks = repository();

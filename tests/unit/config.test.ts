@@ -394,6 +394,37 @@ describe('loadConfig', () => {
     expect(problems({ LOCATION_CHUNK_BYTES: '10', LOCATION_MAX_WAIT_MS: '999999' })).toHaveLength(2);
   });
 
+  it('serves metrics to service callers on the API port by default, on a port of their own with METRICS_PORT, or not at all', () => {
+    expect(loadConfig({}).metrics).toEqual({ mode: 'service', port: 0, host: '127.0.0.1', queues: [] });
+    expect(loadConfig({ METRICS_PORT: '9464' }).metrics).toMatchObject({ mode: 'port', port: 9464, host: '127.0.0.1' });
+    expect(loadConfig({ METRICS: 'port', METRICS_PORT: '0', METRICS_HOST: '10.0.0.5' }).metrics).toMatchObject({
+      mode: 'port',
+      port: 0,
+      host: '10.0.0.5',
+    });
+    expect(loadConfig({ METRICS: 'off' }).metrics.mode).toBe('off');
+    expect(problems({ METRICS: 'port' })).toEqual(['METRICS=port needs METRICS_PORT (the port to serve /metrics on)']);
+    expect(problems({ METRICS: 'service', METRICS_PORT: '9464' })).toEqual([
+      'METRICS_PORT is only for METRICS=port, not METRICS=service',
+    ]);
+    expect(problems({ METRICS: 'push', METRICS_PORT: '99999' })).toEqual([
+      'METRICS must be one of service, port, off, got "push"',
+      'METRICS_PORT must be an integer from 0 to 65535, got "99999"',
+    ]);
+  });
+
+  it('reads queue depths for METRICS_QUEUES, by default the worker queues and the market sales queue', () => {
+    expect(loadConfig({ WORKER_QUEUES: 'email,reports' }).metrics.queues).toEqual(['email', 'reports']);
+    expect(loadConfig({ WORKER_QUEUES: 'email', MARKET_SALE_TASK: 'settle' }).metrics.queues).toEqual([
+      'email',
+      'market-sales',
+    ]);
+    expect(loadConfig({ WORKER_QUEUES: 'email', METRICS_QUEUES: 'a, b ,a' }).metrics.queues).toEqual(['a', 'b']);
+    expect(problems({ METRICS_QUEUES: 'a:b' })).toEqual([
+      expect.stringMatching(/^METRICS_QUEUES must be a comma-separated list of at most 64 queue names/),
+    ]);
+  });
+
   it('listens on all interfaces and hides introspection in production', () => {
     const config = loadConfig({ NODE_ENV: 'production', JWT_SECRET: 's'.repeat(32) });
     expect(config.host).toBe('0.0.0.0');

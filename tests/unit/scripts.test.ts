@@ -78,6 +78,7 @@ describe('Lua scripts', () => {
       'row-cache-schedule',
       'row-cache-store',
       'task-cancel',
+      'task-depth',
       'task-enqueue',
       'task-extend',
       'task-list',

@@ -1,6 +1,7 @@
 // Loads every Lua script in ./scripts once per connection with defineCommand, so each is sent
 // by SHA (EVALSHA) and reloaded by ioredis if Redis forgets it. Scripts take a variable number
 // of keys, so the key count is passed on each call.
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { ChainableCommander, Cluster } from 'ioredis';
@@ -64,6 +65,7 @@ export type ScriptName =
   | 'row-cache-schedule'
   | 'row-cache-store'
   | 'task-cancel'
+  | 'task-depth'
   | 'task-enqueue'
   | 'task-extend'
   | 'task-list'
@@ -129,6 +131,19 @@ export function defineScripts(client: RedisClient): void {
   for (const [name, lua] of scriptSources()) client.defineCommand(commandName(name), { lua: prelude + lua });
 }
 
+/** Each script's SHA1 as defineScripts sends it (EVALSHA's first argument), to its name. */
+export function scriptNamesBySha(client: RedisClient): Map<string, string> {
+  const prelude = scriptPrelude(client.isCluster);
+  const names = new Map<string, string>();
+  for (const [name, lua] of scriptSources()) {
+    const sha = createHash('sha1')
+      .update(prelude + lua)
+      .digest('hex');
+    names.set(sha, name);
+  }
+  return names;
+}
+
 /**
  * Writes acknowledged only once `replicas` replicas have them (WAIT), for deployments that would
  * rather fail a request than acknowledge a write a failover could lose.
@@ -158,6 +173,7 @@ export const READ_ONLY_SCRIPTS: ReadonlySet<ScriptName> = new Set([
   'lease-state',
   'market-page',
   'row-cache-list',
+  'task-depth',
   'task-list',
   'task-schedule-due',
 ]);

@@ -3,6 +3,7 @@
 // several aggregators and a dead aggregator's chunk is claimed by another; counts are added in
 // the same script that marks a chunk done. Every key of a dataset shares its hash tag.
 import type { RedisClient } from '../client/redis-client';
+import { repliesOf } from '../client/replies';
 import { runScript } from '../client/scripts';
 import { LOCATION_DATASETS, LOCATION_GROUP, locationKeys } from '../keys';
 import type { ChunkTally } from '../../geo/tally';
@@ -24,6 +25,21 @@ export interface LocationSettings {
 }
 
 type AppendStatus = 'OK' | 'STORED' | 'FULL';
+
+/** Told of every append's outcome and the lines it stored (metrics). */
+export interface AppendObserver {
+  appended(status: AppendStatus, lines: number): void;
+}
+
+/** The chunks waiting to be counted, for the metrics scrape. */
+export interface IngestBacklog {
+  /** Datasets read (at most the bound asked for). */
+  datasets: number;
+  /** Chunks stored and not yet counted (taken by an aggregator or not). */
+  chunks: number;
+  /** Bytes of those chunks (what LOCATION_MAX_HELD_BYTES bounds). */
+  bytes: number;
+}
 
 export type CommitOutcome = 'DONE_ALREADY' | 'COUNTED' | 'UPLOAD_COUNTED';
 const COMMIT_OUTCOMES: CommitOutcome[] = ['DONE_ALREADY', 'COUNTED', 'UPLOAD_COUNTED'];
@@ -111,6 +127,7 @@ export class LocationRepository {
   constructor(
     private readonly redis: RedisClient,
     private readonly settings: LocationSettings,
+    private readonly observer?: AppendObserver,
   ) {}
 
   /**
@@ -180,7 +197,28 @@ export class LocationRepository {
         UPLOAD_RECORD_SECONDS,
       ],
     )) as [string, number, number, number];
+    this.observer?.appended(reply[0] as AppendStatus, reply[0] === 'OK' ? (chunk?.lines ?? 0) : 0);
     return { status: reply[0] as AppendStatus, lines: reply[1], chunks: reply[2], complete: reply[3] === 1 };
+  }
+
+  /**
+   * Chunks waiting in at most `maxDatasets` datasets (any of them, when there are more): one
+   * round trip per dataset, two reads of fixed cost each (never a chunk's data).
+   */
+  async backlog(maxDatasets: number): Promise<IngestBacklog> {
+    const names = await this.redis.srandmember(LOCATION_DATASETS, maxDatasets);
+    const each = await Promise.all(
+      names.map(async (name) => {
+        const keys = locationKeys(name);
+        const [chunks, held] = await repliesOf(this.redis.pipeline().xlen(keys.chunks).hget(keys.meta, 'held').exec());
+        return { chunks: chunks as number, bytes: Number(held ?? 0) };
+      }),
+    );
+    return {
+      datasets: names.length,
+      chunks: each.reduce((sum, one) => sum + one.chunks, 0),
+      bytes: each.reduce((sum, one) => sum + one.bytes, 0),
+    };
   }
 
   /**
