@@ -75,8 +75,8 @@ function banner(server: RunningServer, config: Config): Record<string, unknown> 
     banner: true,
     url: server.url,
     sandbox: config.isProduction ? undefined : server.url,
-    app: `${base}/app`,
-    metrics: `${base}/metrics`,
+    app: config.webApp.enabled ? `${base}/app/` : undefined,
+    metrics: metricsWhere(server, config, base),
     env: config.nodeEnv,
     embeddedRedis: server.embeddedRedis !== undefined,
   };
@@ -86,6 +86,13 @@ function banner(server: RunningServer, config: Config): Record<string, unknown> 
     fields.serviceAuthorization = `Bearer ${server.verifier.sign('dev-service', ['service'], DEV_TOKEN_SECONDS)}`;
   }
   return fields;
+}
+
+/** Where GET /metrics answers, and to whom. */
+function metricsWhere(server: RunningServer, config: Config, base: string): string | undefined {
+  if (config.metrics.mode === 'off') return undefined;
+  if (config.metrics.mode === 'port') return server.metricsUrl;
+  return `${base}/metrics (service token)`;
 }
 
 void main();

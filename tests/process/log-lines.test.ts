@@ -59,8 +59,8 @@ describe('the start-up banner', () => {
       msg: `listening on ${url}`,
       url,
       sandbox: url,
-      app: `${base}/app`,
-      metrics: `${base}/metrics`,
+      app: `${base}/app/`,
+      metrics: `${base}/metrics (service token)`,
       userAuthorization: expect.stringMatching(/^Bearer [\w-]+\.[\w-]+\.[\w-]+$/),
       serviceAuthorization: expect.stringMatching(/^Bearer [\w-]+\.[\w-]+\.[\w-]+$/),
     });

@@ -42,7 +42,7 @@ export function NumbersTable({ series, aggregation }: { series: Series[]; aggreg
   );
 }
 
-export function format(value: number): string {
+function format(value: number): string {
   return Number.isInteger(value) ? String(value) : value.toFixed(2);
 }
 

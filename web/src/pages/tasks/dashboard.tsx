@@ -29,7 +29,7 @@ const KEEP_ACTED = 5;
 /** How often counts and the page are read again without a notice: new tasks announce nothing. */
 const REFRESH_MS = 5000;
 
-export const STATES: { state: TaskState; label: string }[] = [
+const STATES: { state: TaskState; label: string }[] = [
   { state: 'WAITING', label: 'Waiting' },
   { state: 'DELAYED', label: 'Delayed' },
   { state: 'ACTIVE', label: 'Active' },
