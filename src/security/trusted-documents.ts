@@ -21,8 +21,9 @@ export type TrustedDocumentsMode = 'allow' | 'require';
 export interface TrustedDocumentsSettings {
   mode: TrustedDocumentsMode;
   /**
-   * TRUSTED_DOCUMENTS_FILE; unset: the project's own manifest (src/generated/client). The web
-   * app's operations (src/generated/web) are trusted either way: it is this server's own app.
+   * TRUSTED_DOCUMENTS_FILE; unset: the project's own manifests, the tests' operations
+   * (src/generated/client) and the web app's (src/generated/web). A file of one's own replaces
+   * both: add the web app's entries to it where the app is served with TRUSTED_DOCUMENTS=require.
    */
   file: string | undefined;
 }
@@ -62,7 +63,7 @@ export class TrustedDocuments {
     const entries = Object.entries(manifest);
     if (entries.length > MAX_DOCUMENTS)
       throw new Error(`TRUSTED_DOCUMENTS_FILE ${where} has over ${MAX_DOCUMENTS} documents`);
-    entries.push(...Object.entries(webAppManifest));
+    if (settings.file === undefined) entries.push(...Object.entries(webAppManifest));
     for (const [key, text] of entries) {
       const hash = HASH.exec(key)?.[1];
       if (!hash || typeof text !== 'string' || sha256(text) !== hash)

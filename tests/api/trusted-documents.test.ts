@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { GraphQLFormattedError } from 'graphql';
 import manifest from '../../src/generated/client/persisted-documents.json';
+import webAppManifest from '../../src/generated/web/persisted-documents.json';
 import { serverForThisFile, type ServerFixture } from '../support/fixture';
 import { startTestServer } from '../support/server';
 
@@ -74,7 +75,11 @@ describe('trusted documents, allowed (the default)', () => {
     expect(entries.length).toBeGreaterThan(40);
     for (const [key, text] of entries) expect(key).toBe(`sha256:${createHash('sha256').update(text).digest('hex')}`);
     expect(fixture.api.logs).toContainEqual(
-      expect.objectContaining({ msg: 'trusted documents loaded', documents: entries.length, mode: 'allow' }),
+      expect.objectContaining({
+        msg: 'trusted documents loaded',
+        documents: entries.length + Object.keys(webAppManifest).length,
+        mode: 'allow',
+      }),
     );
   });
 
@@ -244,7 +249,7 @@ describe("registered documents over this server's document limits", () => {
       const warned = api.logs.filter((line) => String(line.msg).includes('over a GRAPHQL_MAX_* limit'));
       expect(warned.length).toBeGreaterThan(0);
       const loaded = api.logs.find((line) => line.msg === 'trusted documents loaded');
-      expect(loaded?.documents).toBe(entries.length - warned.length);
+      expect(loaded?.documents).toBe(entries.length + Object.keys(webAppManifest).length - warned.length);
       const response = await fetch(api.url, {
         method: 'POST',
         headers: { 'content-type': 'application/json', authorization: `Bearer ${api.tokens.service}` },
