@@ -7,7 +7,8 @@ import { Holders } from './holders';
 import { held } from './held';
 import { clockTime } from './format';
 import { LeaseError } from './operator';
-import { HOLD_DEFAULT_MS, HOLD_MAX_MS, PULL_EVERY_MS, WAIT_MAX_MS } from './limits';
+import { TimingFields } from './timing-fields';
+import { HOLD_DEFAULT_MS, PULL_EVERY_MS } from './limits';
 
 type Outcome = { acquired: true; fencingToken: number; expiresAt: number } | { acquired: false; waitedMs: number };
 
@@ -74,28 +75,7 @@ function AcquireLock({ name, pull }: { name: string; pull: () => void }) {
 
   return (
     <form className="inline" onSubmit={(e) => void submit(e)} aria-label="Acquire the lock">
-      <label>
-        Hold for (ms)
-        <input
-          type="number"
-          min={1}
-          max={HOLD_MAX_MS}
-          required
-          value={holdMs}
-          onChange={(e) => setHoldMs(e.target.valueAsNumber)}
-        />
-      </label>
-      <label>
-        Wait up to (ms)
-        <input
-          type="number"
-          min={0}
-          max={WAIT_MAX_MS}
-          required
-          value={waitMs}
-          onChange={(e) => setWaitMs(e.target.valueAsNumber)}
-        />
-      </label>
+      <TimingFields holdMs={holdMs} setHoldMs={setHoldMs} waitMs={waitMs} setWaitMs={setWaitMs} />
       <button type="submit" disabled={loading}>
         {loading && waitMs > 0 ? 'Waiting for the lock…' : 'Acquire lock'}
       </button>
