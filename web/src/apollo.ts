@@ -78,6 +78,9 @@ export function connect(session: Session): Connection {
   const client = new ApolloClient({
     link,
     cache: new InMemoryCache(),
+    // A notice means "ask again": a pull asked for while the same query is on the way must not
+    // be answered with that request's reply, which may be from before the change.
+    queryDeduplication: false,
     // Redis is the source of truth: pages ask it, and show what it said last while they wait.
     defaultOptions: { watchQuery: { fetchPolicy: 'cache-and-network' } },
     // A request carries the operation's hash and variables, not Apollo's name and version too.

@@ -14,14 +14,14 @@ import { Conversation } from './chats/conversation';
 import { deviceId } from './chats/device';
 import { Devices } from './chats/devices';
 import { NewChat } from './chats/new-chat';
-import { OWN_REQUEST, useSerialPull } from './chats/hooks';
+import { useSerialPull } from './chats/hooks';
 import './chats.css';
 
 export function ChatsPage() {
   const session = useSession();
   const device = useMemo(deviceId, []);
   const openId = useOpenChatId();
-  const chats = useQuery(AppChatsDocument, { context: OWN_REQUEST });
+  const chats = useQuery(AppChatsDocument);
   const reload = useSerialPull(() => chats.refetch());
 
   // A new chat or entry somewhere (the mailbox's notices are another page's).

@@ -10,7 +10,7 @@ import { Composer } from './composer';
 import { chatTitle } from './format';
 import { MessageItem } from './message-item';
 import { useChatLog } from './use-chat-log';
-import { OWN_REQUEST, useSerialPull } from './hooks';
+import { useSerialPull } from './hooks';
 
 /** How long a typing notice lasts on the server (chat typing notices run out after 5 s). */
 const TYPING_MS = 5_000;
@@ -25,7 +25,7 @@ interface Props {
 
 export function Conversation({ chat, me, device, onListChanged }: Props) {
   const { log, view } = useChatLog(chat.id, device, onListChanged);
-  const details = useQuery(AppChatDetailsDocument, { variables: { chatId: chat.id }, context: OWN_REQUEST });
+  const details = useQuery(AppChatDetailsDocument, { variables: { chatId: chat.id } });
   const reloadDetails = useSerialPull(() => details.refetch());
   const [typingNotices, setTypingNotices] = useState(0);
 

@@ -11,12 +11,6 @@ export function useLatest<T>(value: T): RefObject<T> {
 }
 
 /**
- * Apollo answers a refetch asked for while the same query is on the way with that request's
- * answer, from before the notice: queries refetched on notices go out on their own.
- */
-export const OWN_REQUEST = { queryDeduplication: false };
-
-/**
  * Runs `pull` after each call, one at a time: a call while one runs gets one more run after it,
  * which starts after the call and so sees what the call was told of.
  */
