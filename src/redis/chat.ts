@@ -3,6 +3,7 @@
 // chat index, on the user's slot, only says which chats to look at: it is written before a user
 // becomes a member and again after, and an entry is removed only if its stamp is unchanged, so a
 // member is never missing from it even on Redis Cluster, where the two cannot change together.
+import { randomUUID } from 'node:crypto';
 import type { RedisClient } from './client/connection';
 import { AppError, badInput, conflict, notFound } from '../common/errors';
 import { chatChannel, chatKeys, userKeys } from './keys';
@@ -145,6 +146,9 @@ interface IndexEntry {
   previous?: number;
 }
 
+/** How long a place held for a chat being created lasts, if its process dies before using it. */
+const HOLD_MS = 60_000;
+
 /** Steps of 1, 2, 4, ... 2^12 skip over up to 8,191 ids lost with a failed-over shard. */
 const MAX_CHAT_ID_STEPS = 12;
 
@@ -174,8 +178,18 @@ export class ChatRepository {
     // The id counter lives on another shard than the chat. If a failover lost its last
     // increments, ids it hands out again are already taken: step past them, further each time.
     for (let attempt = 0; ; attempt++) {
-      const chatId = String(await this.redis.incrby(chatKeys.ids(), 2 ** attempt));
-      const entries = await this.indexAll(chatId, members);
+      // A place in every member's index is held first: a member in too many chats refuses before
+      // an id is taken, so a refused creation uses up none (and a concurrent one cannot take the place).
+      const holds = await this.holdAll(members);
+      let chatId: string;
+      let entries: IndexEntry[];
+      try {
+        chatId = String(await this.redis.incrby(chatKeys.ids(), 2 ** attempt));
+        entries = await this.indexAll(chatId, members, holds);
+      } catch (error) {
+        await this.release(members, holds);
+        throw error;
+      }
       let json: string;
       try {
         json = (await runScript(
@@ -641,10 +655,44 @@ export class ChatRepository {
     return toSummary(chatId, [status[0], status[1], status[2], status[3]])!;
   }
 
-  /** Records the chat for every user, or for none when one of them is in too many chats. */
-  private async indexAll(chatId: string, users: string[]): Promise<IndexEntry[]> {
+  /**
+   * Holds a place in every user's index for a chat about to be created, or in none when one of
+   * them is in too many chats; returns the holds' tokens ('' each when there is no limit).
+   */
+  private async holdAll(users: string[]): Promise<string[]> {
+    const limit = this.settings.maxChatsPerUser;
+    if (limit <= 0) return users.map(() => '');
+    const tokens = users.map(() => randomUUID());
     const results = await Promise.allSettled(
-      users.map((user) => this.index(user, chatId, this.settings.maxChatsPerUser)),
+      users.map((user, i) =>
+        runScript(
+          this.redis,
+          'chat-index-hold',
+          [userKeys.chats(user), userKeys.chatHolds(user)],
+          [tokens[i], limit, HOLD_MS],
+        ),
+      ),
+    );
+    const failed = results.findIndex((result) => result.status === 'rejected');
+    if (failed < 0) return tokens;
+    await this.release(
+      users,
+      tokens.map((token, i) => (results[i].status === 'fulfilled' ? token : '')),
+    );
+    throw this.tooMany(users[failed], (results[failed] as PromiseRejectedResult).reason);
+  }
+
+  /** Gives back holds not turned into entries (best effort: a hold left behind lapses). */
+  private async release(users: string[], holds: string[]): Promise<void> {
+    await Promise.all(
+      users.flatMap((user, i) => (holds[i] ? [this.redis.zrem(userKeys.chatHolds(user), holds[i])] : [])),
+    ).catch(() => undefined);
+  }
+
+  /** Records the chat for every user, or for none when one of them is in too many chats. */
+  private async indexAll(chatId: string, users: string[], holds?: string[]): Promise<IndexEntry[]> {
+    const results = await Promise.allSettled(
+      users.map((user, i) => this.index(user, chatId, this.settings.maxChatsPerUser, holds?.[i] ?? '')),
     );
     const failed = results.findIndex((result) => result.status === 'rejected');
     if (failed < 0) return results.map((result) => (result as PromiseFulfilledResult<IndexEntry>).value);
@@ -655,13 +703,17 @@ export class ChatRepository {
       results.map((result) => (result.status === 'fulfilled' ? result.value : undefined)),
       reason,
     );
-    if (reason instanceof AppError && reason.code === 'CONFLICT') {
-      throw conflict(
-        `${users[failed]} already belongs to the most chats allowed (${this.settings.maxChatsPerUser})`,
+    throw this.tooMany(users[failed], reason);
+  }
+
+  /** The CONFLICT that names the user in too many chats; any other failure as it was. */
+  private tooMany(user: string, reason: unknown): unknown {
+    if (reason instanceof AppError && reason.code === 'CONFLICT')
+      return conflict(
+        `${user} already belongs to the most chats allowed (${this.settings.maxChatsPerUser})`,
         'members',
       );
-    }
-    throw reason;
+    return reason;
   }
 
   /**
@@ -698,12 +750,12 @@ export class ChatRepository {
     await Promise.all(users.map((user) => this.redis.zadd(userKeys.chats(user), 'GT', generation, chatId)));
   }
 
-  private async index(user: string, chatId: string, limit: number): Promise<IndexEntry> {
+  private async index(user: string, chatId: string, limit: number, hold: string): Promise<IndexEntry> {
     const [stamp, previous] = (await runScript(
       this.redis,
       'chat-index-add',
-      [userKeys.chats(user)],
-      [chatId, limit],
+      [userKeys.chats(user), userKeys.chatHolds(user)],
+      [chatId, limit, hold],
     )) as [number, string | null];
     return { chatId, stamp: Number(stamp), ...(previous === null ? {} : { previous: Number(previous) }) };
   }

@@ -75,6 +75,11 @@ export const userKeys = {
    */
   chats: (user: string): string => `user:{u:${user}}:chats`,
   /**
+   * zset from a token to when it lapses (unix ms): places held in the index for chats being
+   * created, before their ids are taken (chat-index-hold.lua). Empty, so gone, between creations.
+   */
+  chatHolds: (user: string): string => `user:{u:${user}}:chat-holds`,
+  /**
    * zset from each device the user fetches chats with to its last fetch (unix ms). A device
    * silent for CHAT_DEVICE_TTL_SECONDS is forgotten; its entry stays a while longer so that its
    * next fetch can say so.

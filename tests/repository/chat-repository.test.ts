@@ -405,16 +405,43 @@ describe('the chat index', () => {
     await expect(chats.join('99', 'bob')).rejects.toMatchObject({ code: 'NOT_FOUND' });
     await expect(chats.create('alice', newcomers, 'three', false)).rejects.toMatchObject({ code: 'CONFLICT' });
 
-    // No index entry, and no key at all for any of the users named (earlier, a stamp counter each).
-    // Only the refused create's chat id is used up, as a database sequence is: ids stay unique.
-    const after = await snapshotRedis(redis.client);
-    const ids = (snapshot: typeof before) => snapshot.keys.find((key) => key.key === chatKeys.ids())?.value;
-    expect([ids(before), ids(after)]).toEqual(['2', '3']);
-    const withoutIds = (snapshot: typeof before) => ({
-      ...snapshot,
-      keys: snapshot.keys.filter((key) => key.key !== chatKeys.ids()),
+    // No index entry, and no key at all for any of the users named (earlier, a stamp counter each);
+    // nor is the refused create's chat id used up.
+    expect(await snapshotRedis(redis.client)).toEqual(before);
+  });
+
+  it('uses up no chat id when a create is refused: the next chat gets the next id', async () => {
+    const chats = repo({ ...SETTINGS, maxChatsPerUser: 1 });
+    await chats.create('a', ['b'], 'one', false);
+    await expect(chats.create('c', ['b'], 'two', false)).rejects.toMatchObject({
+      code: 'CONFLICT',
+      message: expect.stringContaining('b already belongs'),
     });
-    expect(withoutIds(after)).toEqual(withoutIds(before));
+    expect(await redis.client.get(chatKeys.ids())).toBe('1');
+    const { chat } = await chats.create('c', [], 'three', false);
+    expect(chat.id).toBe('2');
+    expect(await redis.client.get(chatKeys.ids())).toBe('2');
+    expect(await redis.client.exists(userKeys.chatHolds('b'))).toBe(0);
+    expect(await redis.client.exists(userKeys.chatHolds('c'))).toBe(0);
+  });
+
+  it('gives the last place of a user to one of many concurrent creates, and an id to that one only', async () => {
+    const chats = repo({ ...SETTINGS, maxChatsPerUser: 2 });
+    await chats.create('bob', [], 'first', false);
+    const creators = Array.from({ length: 8 }, (_, i) => `user-${i}`);
+    const results = await Promise.allSettled(
+      creators.map((creator) =>
+        repo({ ...SETTINGS, maxChatsPerUser: 2 }, connection()).create(creator, ['bob'], 'hi', false),
+      ),
+    );
+    const created = results.flatMap((result) => (result.status === 'fulfilled' ? [result.value.chat.id] : []));
+    const refused = results.filter((result) => result.status === 'rejected');
+    expect(created).toEqual(['2']);
+    expect(refused).toHaveLength(7);
+    for (const result of refused) expect(result.reason).toMatchObject({ code: 'CONFLICT' });
+    expect(await redis.client.get(chatKeys.ids())).toBe('2');
+    expect(await redis.client.zrange(userKeys.chats('bob'), 0, -1)).toEqual(['1', '2']);
+    expect(await redis.client.exists(userKeys.chatHolds('bob'))).toBe(0);
   });
 
   it("stamps an entry provisionally (below zero) until the change lands, then with the chat's membership generation", async () => {

@@ -33,6 +33,7 @@ describe('Lua scripts', () => {
       'chat-forget-devices',
       'chat-history',
       'chat-index-add',
+      'chat-index-hold',
       'chat-index-remove',
       'chat-join',
       'chat-leave',

@@ -24,6 +24,7 @@ export type ScriptName =
   | 'chat-forget-devices'
   | 'chat-history'
   | 'chat-index-add'
+  | 'chat-index-hold'
   | 'chat-index-remove'
   | 'chat-join'
   | 'chat-leave'
