@@ -30,6 +30,8 @@ export interface ChatMessage {
   editedAt: number | null;
   /** A deleted message, or an edit of one: the text is gone. */
   deleted: boolean;
+  /** A message's version: the id of the entry that gave it its text (its own, or its last edit's); an edit's or deletion's own id. */
+  version: number;
 }
 
 export type RetentionMode = 'history' | 'seen';
@@ -231,15 +233,20 @@ export class ChatRepository {
     return this.append(chatId, sender, 'message', text, 0, clientMessageId, notice);
   }
 
-  /** Appends an edit of the sender's own message; the message itself takes the new text. */
+  /**
+   * Appends an edit of the sender's own message; the message itself takes the new text. With
+   * `version` (ChatMessage.version as the editor saw it), an edit made against an older text is
+   * refused, or returns the edit it is a late retry of (chat-send.lua).
+   */
   async edit(
     chatId: string,
     sender: string,
     messageId: number,
     text: string,
     notice?: ScriptNotice,
+    version?: number,
   ): Promise<SentMessage> {
-    return this.append(chatId, sender, 'edit', text, messageId, undefined, notice);
+    return this.append(chatId, sender, 'edit', text, messageId, undefined, notice, version);
   }
 
   /** Appends a deletion of the sender's own message; its text and its edits' texts are gone. */
@@ -255,6 +262,7 @@ export class ChatRepository {
     target: number,
     clientMessageId: string | undefined,
     notice: ScriptNotice | undefined,
+    version?: number,
   ): Promise<SentMessage> {
     const { retention } = this.settings;
     const [stored, json, ...members] = (await runScript(
@@ -276,6 +284,7 @@ export class ChatRepository {
         this.settings.deviceTtlSeconds * 1000 + Math.min(SWEEP_GRACE_MS, this.settings.deviceTtlSeconds * 1000),
         chatChannel(chatId),
         chatId,
+        version ?? '',
       ],
     )) as [number, string, ...string[]];
     return { message: parseMessage(chatId, json), stored: stored === 1, members, told: notice !== undefined };
@@ -797,6 +806,7 @@ interface StoredEntry {
   target?: number;
   editedAt?: number;
   deleted?: boolean;
+  lastEdit?: number;
 }
 
 /** {seen-id or -1 for a non-member, latest id, member count, 1 when open} */
@@ -821,6 +831,7 @@ function parseMessage(chatId: string, json: string): ChatMessage {
     target: entry.target ?? null,
     editedAt: entry.editedAt ?? null,
     deleted: entry.deleted === true,
+    version: entry.kind === undefined ? (entry.lastEdit ?? entry.id) : entry.id,
   };
 }
 

@@ -157,16 +157,24 @@ export class ChatResolver {
   @Authorized()
   @Mutation(() => ChatMessage, {
     description:
-      "Edits one of the caller's own messages: returns the EDIT entry appended to the chat's log; the message takes the new text. Repeating the last edit (the same text again) returns that entry instead of appending another.",
+      "Edits one of the caller's own messages: returns the EDIT entry appended to the chat's log; the message takes the new text. Repeating the last edit (the same text again) returns that entry instead of appending another. With `version`, an edit made against an older text is refused (CONFLICT) and a late retry returns the edit it repeats, so it never overwrites a newer one.",
   })
   async editMessage(
-    @Args() { chatId, messageId, message }: EditMessageArgs,
+    @Args() { chatId, messageId, message, version }: EditMessageArgs,
     @Ctx() context: GraphQLContext,
   ): Promise<ChatMessage> {
     const id = validId(chatId, 'chatId');
     intInRange(messageId, 'messageId', 1, MAX_ID);
+    if (version !== undefined && version !== null) intInRange(version, 'version', 1, MAX_ID);
     const text = this.text(message);
-    const sent = await this.repository.edit(id, callerId(context), messageId, text, this.inbox.forSendScript(id));
+    const sent = await this.repository.edit(
+      id,
+      callerId(context),
+      messageId,
+      text,
+      this.inbox.forSendScript(id),
+      version ?? undefined,
+    );
     return this.told(id, sent);
   }
 

@@ -138,6 +138,12 @@ export class ChatMessage extends MessageFields {
 
   @Field({ description: 'A deleted MESSAGE, or an EDIT of one: its text is gone (message is empty).' })
   deleted!: boolean;
+
+  @Field(() => Int, {
+    description:
+      "A MESSAGE's version: the id of the entry that gave it its current text (its own id, or its last EDIT's); pass it to editMessage as `version`. An EDIT or DELETE: its own id (an EDIT is the version it makes).",
+  })
+  version!: number;
 }
 
 @ObjectType({ description: "One page of a chat's kept entries, oldest first." })
@@ -275,6 +281,13 @@ export class EditMessageArgs {
 
   @Field({ description: 'The new text: 1 to MESSAGE_MAX_LENGTH characters, as for sendMessage.' })
   message!: string;
+
+  @Field(() => Int, {
+    nullable: true,
+    description:
+      "The message's `version` the edit was made against. If it was edited since, the edit is refused (CONFLICT), unless it is a late retry of the edit that followed that version (the same text), which returns that EDIT. Left out: the edit applies to whatever text the message has.",
+  })
+  version?: number | null;
 }
 
 @ArgsType()

@@ -16,6 +16,7 @@ import {
   LeaveChatDocument,
   MarkSeenDocument,
   MessagesDocument,
+  MessageVersionsDocument,
   RemoveChatMemberDocument,
   SendMessageDocument,
   SetChatOwnerDocument,
@@ -253,6 +254,7 @@ describe('edits and deletions', () => {
       target: 2,
       editedAt: null,
       deleted: false,
+      version: 4,
     });
     const again = (await ok(EditMessageDocument, { chatId, messageId: 2, message: 'the plan' }, alice)).editMessage;
     expect(again).toEqual(edit);
@@ -285,6 +287,48 @@ describe('edits and deletions', () => {
     // An edit is not a message: it cannot be edited itself.
     const editOfEdit = await post(api.url, EditMessageDocument, { chatId, messageId: 4, message: 'x' }, alice);
     expect(codes(editOfEdit)).toEqual(['BAD_USER_INPUT']);
+  });
+
+  it('refuses an edit made against an older version, and answers a late retry of an older edit with that edit, not B over C', async () => {
+    const chatId = await createChat(alice, ['bob'], 'hello');
+    await send(alice, chatId, 'A');
+    const versions = async () =>
+      (await ok(MessageVersionsDocument, { chatId }, alice)).messages.messages.map((m) => [m.id, m.message, m.version]);
+    expect(await versions()).toEqual([
+      [1, 'hello', 1],
+      [2, 'A', 2],
+    ]);
+    const toB = (await ok(EditMessageDocument, { chatId, messageId: 2, message: 'B', version: 2 }, alice)).editMessage;
+    expect([toB.id, toB.version, toB.message]).toEqual([3, 3, 'B']);
+    const toC = (await ok(EditMessageDocument, { chatId, messageId: 2, message: 'C', version: 3 }, alice)).editMessage;
+    expect([toC.id, toC.message]).toEqual([4, 'C']);
+
+    // The phone's retry of "A -> B", answered only now: the edit it repeats, nothing appended.
+    const before = await snapshotRedis(api.redis.client);
+    const retry = (await ok(EditMessageDocument, { chatId, messageId: 2, message: 'B', version: 2 }, alice))
+      .editMessage;
+    expect(retry).toEqual(toB);
+    expect(await snapshotRedis(api.redis.client)).toEqual(before);
+    expect(await versions()).toEqual([
+      [1, 'hello', 1],
+      [2, 'C', 4],
+      [3, 'B', 3],
+      [4, 'C', 4],
+    ]);
+
+    // Another text against a version edited since: CONFLICT, nothing written; a version the message never had: BAD_USER_INPUT.
+    const stale = await post(api.url, EditMessageDocument, { chatId, messageId: 2, message: 'D', version: 3 }, alice);
+    expect(codes(stale)).toEqual(['CONFLICT']);
+    expect(stale.errors?.[0].message).toContain('edited since version 3');
+    const never = await post(api.url, EditMessageDocument, { chatId, messageId: 2, message: 'D', version: 1 }, alice);
+    expect(codes(never)).toEqual(['BAD_USER_INPUT']);
+    expect(await snapshotRedis(api.redis.client)).toEqual(before);
+
+    // Against the current version, or without one (as before), an edit applies.
+    const toD = (await ok(EditMessageDocument, { chatId, messageId: 2, message: 'D', version: 4 }, alice)).editMessage;
+    expect([toD.id, toD.message]).toEqual([5, 'D']);
+    const toE = (await ok(EditMessageDocument, { chatId, messageId: 2, message: 'E' }, alice)).editMessage;
+    expect([toE.id, toE.message]).toEqual([6, 'E']);
   });
 
   it('deletes a message: a DELETE entry with the next id; the message and its edits are blanked and their texts are nowhere in Redis', async () => {

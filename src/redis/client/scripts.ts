@@ -276,6 +276,8 @@ const SCRIPT_ERRORS: Record<string, (message: string) => AppError> = {
   E_NOT_YOURS: (message) => forbidden(message || 'only its sender may change a message'),
   E_MESSAGE_DELETED: (message) => conflict(message || 'the message was deleted', 'messageId'),
   E_TOO_MANY_EDITS: (message) => conflict(message || 'the message was edited too often', 'messageId'),
+  E_STALE_EDIT: (message) => conflict(message || 'the message was edited since that version', 'version'),
+  E_NO_SUCH_VERSION: (message) => badInput(message || 'no such version of the message', 'version'),
   E_NOT_CHAT_OWNER: (message) => forbidden(message || 'only an owner of the chat may do this'),
   E_NO_SUCH_MEMBER: (message) => notFound(message || 'no such member', 'user'),
   E_MAILBOX_FULL: (message) => conflict(message || 'the mailbox is full', 'to'),

@@ -30,12 +30,18 @@
 -- ARGV[12] how long a device's cursor outlives its last fetch, in milliseconds (its lifetime and a
 --          grace, so that the user's device list always forgets it first)
 -- ARGV[13] the chat's change channel; ARGV[14] the chat id
+-- ARGV[15] for an edit, the version it was made against ('' for any): the id of the entry that
+--          gave the message the text the editor saw (the message's own id, or an edit's). A stale
+--          one is refused, unless the edit that followed it has this very text: then it is a late
+--          retry of that edit, which is returned, so a retry can never undo a newer edit.
 -- Returns {1 when appended or 0 when this was a retry, entry JSON, member, member, ...}.
 -- Errors, with nothing written: E_CHAT_NOT_FOUND when the chat does not exist or the sender is
 -- not a member (the two look the same); E_CLIENT_MESSAGE_ID_REUSED when the clientMessageId
 -- was used for a different text; E_MESSAGE_NOT_FOUND when the message to change is not kept or
 -- not visible to the sender; E_NOT_A_MESSAGE when it is an edit or deletion; E_NOT_YOURS when
--- another member sent it; E_MESSAGE_DELETED to edit a deleted one; E_TOO_MANY_EDITS.
+-- another member sent it; E_MESSAGE_DELETED to edit a deleted one; E_TOO_MANY_EDITS;
+-- E_NO_SUCH_VERSION when ARGV[15] is no version of the message; E_STALE_EDIT when the message was
+-- edited since that version.
 local MAX_EDITS = 100
 local sender, text, clientId, kind = ARGV[1], ARGV[2], ARGV[3], ARGV[8]
 if not redis.call('ZSCORE', KEYS[1], sender) then
@@ -108,6 +114,25 @@ else
   end
   if original.sender ~= sender then
     return redis.error_reply('E_NOT_YOURS only its sender may change a message')
+  end
+  local version = tonumber(ARGV[15])
+  if kind == 'edit' and version and not original.deleted and version ~= (original.lastEdit or target) then
+    local edits = original.edits or {}
+    local following = version == target and edits[1]
+    for k = 1, #edits - 1 do
+      if edits[k] == version then
+        following = edits[k + 1]
+      end
+    end
+    if not following then
+      return redis.error_reply('E_NO_SUCH_VERSION ' .. version .. ' is no version of message ' .. target)
+    end
+    local json = entryAt(following)
+    if json and cjson.decode(json).message == text then
+      return withMembers({ 0, json }, following)
+    end
+    return redis.error_reply('E_STALE_EDIT message ' .. target .. ' was edited since version ' .. version ..
+      ' (it is at version ' .. (original.lastEdit or target) .. ')')
   end
   -- Repeating a change returns the entry that made it, so a retried edit or deletion adds nothing.
   local done
