@@ -126,14 +126,6 @@ export const CHAT_DEFAULTS: Pick<ChatSettings, 'retention' | 'deviceTtlSeconds' 
   maxDevices: 10,
 };
 
-/**
- * A chat drops a device's cursor only this long (or one lifetime, if shorter) after the user's
- * device list forgot it: a fetch
- * the list let through as a known device's (a moment before it would have forgotten it) must find
- * its cursors, or it would start again from the joining.
- */
-const SWEEP_GRACE_MS = 3_600_000;
-
 /** Added to the time since a push-out within which a cursor's use counts as the device's own. */
 const FORGET_MARGIN_MS = 20;
 
@@ -281,7 +273,7 @@ export class ChatRepository {
         target,
         retention.keepMessages,
         retention.keepMs,
-        this.settings.deviceTtlSeconds * 1000 + Math.min(SWEEP_GRACE_MS, this.settings.deviceTtlSeconds * 1000),
+        this.settings.deviceTtlSeconds * 1000,
         chatChannel(chatId),
         chatId,
         version ?? '',
@@ -385,7 +377,8 @@ export class ChatRepository {
     return found
       .filter(
         (chat): chat is PendingChat =>
-          chat !== undefined && (reader.forgotten || chat.messages.length > 0 || chat.remaining > 0),
+          chat !== undefined &&
+          (reader.forgotten || chat.deviceForgotten || chat.messages.length > 0 || chat.remaining > 0),
       )
       .sort((a, b) => Number(a.chatId) - Number(b.chatId));
   }
@@ -411,6 +404,7 @@ export class ChatRepository {
             reader.forgotten ? '2' : reader.fresh ? '1' : '0',
             chatChannel(entry.chatId),
             entry.chatId,
+            this.settings.deviceTtlSeconds * 1000,
           ],
         )) as [number, number?, number?, ...string[]];
         if (remaining < 0) {
@@ -422,7 +416,8 @@ export class ChatRepository {
           messages: found.map((json) => parseMessage(entry.chatId, json)),
           remaining,
           historyStart: historyStart!,
-          deviceForgotten: reader.forgotten && made === 1,
+          // 2: the list let the device through a moment before forgetting it, but this chat had.
+          deviceForgotten: (reader.forgotten && made === 1) || made === 2,
         };
       }),
     );
@@ -444,7 +439,7 @@ export class ChatRepository {
         this.redis,
         'chat-mark-seen',
         this.keys(chatId, 'members', 'messages', 'meta', 'cursors', 'active'),
-        [user, messageId, device ?? '', chatChannel(chatId), chatId],
+        [user, messageId, device ?? '', chatChannel(chatId), chatId, this.settings.deviceTtlSeconds * 1000],
       )) === 1
     );
   }

@@ -182,13 +182,62 @@ describe('devices', () => {
     await take(chats, 'bob');
     await take(chats, 'alice', 'phone');
     expect(await redis.client.zcard(chatKeys.messages(chat.id))).toBe(1);
-    // Past its lifetime and the grace (here one lifetime more), the next send drops its cursor.
-    await sleep(2200);
+    // Past its lifetime, the next send drops its cursor.
+    await sleep(1200);
     await chats.send(chat.id, 'bob', 'm4');
     await take(chats, 'bob');
     await take(chats, 'alice', 'phone');
     expect(await redis.client.zscore(chatKeys.cursors(chat.id), 'alice\nlaptop')).toBeNull();
     expect(await redis.client.zcard(chatKeys.messages(chat.id))).toBe(0);
+  });
+
+  it("in the book's mode, a device holds nothing once its list forgets it: what the others took goes with their next take", async () => {
+    const chats = repo({ deviceTtlSeconds: 1 });
+    const { chat } = await chats.create('bob', ['alice'], 'm1', false, SEEN);
+    await take(chats, 'alice', 'phone');
+    await take(chats, 'alice', 'laptop');
+    await take(chats, 'bob');
+    await chats.send(chat.id, 'bob', 'm2');
+    // The phone keeps fetching (nothing new) until alice's list says the silent laptop is forgotten.
+    for (;;) {
+      const listed = await chats.deviceList('alice');
+      if (listed.find((d) => d.device === 'laptop')?.forgotten) break;
+      await take(chats, 'alice', 'phone', 0);
+      await sleep(100);
+    }
+    // No send since: the takes themselves leave the laptop's cursor out, and drop it.
+    await take(chats, 'bob');
+    expect(await take(chats, 'alice', 'phone')).toEqual(new Map([[chat.id, [2]]]));
+    expect(await redis.client.zcard(chatKeys.messages(chat.id))).toBe(0);
+    expect(await redis.client.zscore(chatKeys.cursors(chat.id), 'alice\nlaptop')).toBeNull();
+    // The laptop comes back: told it was forgotten, it starts again at alice's read position.
+    const back = await chats.pending('alice', 100, true, 'laptop');
+    expect(back.map((c) => [c.chatId, c.messages.length, c.historyStart, c.deviceForgotten])).toEqual([
+      [chat.id, 0, 3, true],
+    ]);
+  });
+
+  it('tells a device its list let through a moment before forgetting it, whose cursor a chat had dropped, that it was forgotten there', async () => {
+    const chats = repo();
+    const { chat } = await chats.create('bob', ['alice'], 'm1', false, SEEN);
+    await take(chats, 'alice', 'phone');
+    await take(chats, 'alice', 'laptop');
+    await chats.send(chat.id, 'bob', 'm2');
+    await take(chats, 'bob');
+    // On the chat's shard the laptop's last fetch is past the lifetime, though its list still knows it.
+    await redis.client.zadd(chatKeys.active(chat.id), 1, 'alice\nlaptop');
+    expect(await take(chats, 'alice', 'phone')).toEqual(new Map([[chat.id, [2]]]));
+    expect(await redis.client.zscore(chatKeys.cursors(chat.id), 'alice\nlaptop')).toBeNull();
+    expect(await redis.client.zcard(chatKeys.messages(chat.id))).toBe(0);
+    expect((await chats.deviceList('alice')).every((d) => !d.forgotten)).toBe(true);
+
+    const back = await chats.pending('alice', 100, true, 'laptop');
+    expect(back.map((c) => [c.chatId, c.messages.length, c.historyStart, c.deviceForgotten])).toEqual([
+      [chat.id, 0, 3, true],
+    ]);
+    // From then on it is an ordinary device again.
+    await chats.send(chat.id, 'bob', 'm3');
+    expect(await take(chats, 'alice', 'laptop')).toEqual(new Map([[chat.id, [3]]]));
   });
 
   it("in the book's mode, keeps entries for a device that has not fetched a chat its user was added to since", async () => {

@@ -18,9 +18,13 @@
 --          chat is new to the device); '1' for a device new to the user: a cursor it lacks starts at
 --          the member's seen-id; '2' for a forgotten device: its cursor starts again at the
 --          member's seen-id, even one left from before it was forgotten
+--          (or, for a known device whose cursor here went with its lifetime a moment after the
+--          list let it through, as for a forgotten one: `active` holds a mark below zero)
 -- ARGV[6]  the chat's change channel; ARGV[7] the chat id
+-- ARGV[8]  the device lifetime, in milliseconds (cursors of devices silent longer hold nothing)
 -- Returns {entries after these (-1 when the user is not a member), id of the oldest entry the
--- user may read (latest + 1 when none), 1 when the device's cursor was made now, JSON, JSON, ...}.
+-- user may read (latest + 1 when none), 1 when the device's cursor was made now (2 when made
+-- again for a known device whose cursor had gone), JSON, JSON, ...}.
 local user, device = ARGV[1], ARGV[4]
 local seenText = redis.call('ZSCORE', KEYS[1], user)
 if not seenText then
@@ -28,6 +32,7 @@ if not seenText then
 end
 local seen = tonumber(seenText)
 local joined = tonumber(redis.call('HGET', KEYS[4], user) or '0')
+local now = now_ms()
 local from, made, field = seen, 0, nil
 if device ~= '' then
   field = user .. '\n' .. device
@@ -37,9 +42,12 @@ if device ~= '' then
   else
     made = 1
     from = ARGV[5] == '0' and joined or seen
+    if ARGV[5] == '0' and tonumber(redis.call('ZSCORE', KEYS[6], field) or '0') < 0 then
+      made, from = 2, seen
+    end
     redis.call('ZADD', KEYS[5], from, field)
   end
-  redis.call('ZADD', KEYS[6], now_ms(), field)
+  redis.call('ZADD', KEYS[6], now, field)
 end
 
 local found = redis.call('ZRANGEBYSCORE', KEYS[2], '(' .. from, '+inf', 'WITHSCORES', 'LIMIT', 0, tonumber(ARGV[2]))
@@ -64,9 +72,17 @@ if ARGV[3] == '1' and #found > 0 then
   end
   if (redis.call('HGET', KEYS[3], 'mode') or 'seen') == 'seen' then
     local floor = tonumber(redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')[2])
-    local behind = redis.call('ZRANGE', KEYS[5], 0, 0, 'WITHSCORES')[2]
-    if behind and tonumber(behind) < floor then
-      floor = tonumber(behind)
+    -- A device silent for its lifetime is forgotten (its user's list says so at once): from the
+    -- lowest cursor up, such a device's cursor goes (marked as in chat-send.lua) and holds nothing.
+    for _ = 1, redis.call('ZCARD', KEYS[5]) do
+      local lowest = redis.call('ZRANGE', KEYS[5], 0, 0, 'WITHSCORES')
+      local used = tonumber(redis.call('ZSCORE', KEYS[6], lowest[1]) or '0')
+      if used >= now - tonumber(ARGV[8]) then
+        floor = math.min(floor, tonumber(lowest[2]))
+        break
+      end
+      redis.call('ZREM', KEYS[5], lowest[1])
+      redis.call('ZADD', KEYS[6], -now, lowest[1])
     end
     redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', floor)
   end

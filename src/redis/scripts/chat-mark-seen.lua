@@ -12,10 +12,12 @@
 -- ARGV[2]  entry id
 -- ARGV[3]  device, or '' for none
 -- ARGV[4]  the chat's change channel; ARGV[5] the chat id
+-- ARGV[6]  the device lifetime, in milliseconds (cursors of devices silent longer hold nothing)
 -- Returns 1 when the cursor moved, 0 when it already was at or past the id.
 -- Errors, with nothing written: E_CHAT_NOT_FOUND when the chat does not exist or the user is not
 -- a member; E_NO_SUCH_MESSAGE when the id is past the chat's latest entry.
 local user, device = ARGV[1], ARGV[3]
+local now = now_ms()
 local seenText = redis.call('ZSCORE', KEYS[1], user)
 if not seenText then
   return redis.error_reply('E_CHAT_NOT_FOUND chat not found')
@@ -33,7 +35,7 @@ if device ~= '' then
     return 0
   end
   redis.call('ZADD', KEYS[4], target, field)
-  redis.call('ZADD', KEYS[5], now_ms(), field)
+  redis.call('ZADD', KEYS[5], now, field)
 elseif target <= seen then
   return 0
 end
@@ -43,9 +45,17 @@ if target > seen then
 end
 if (redis.call('HGET', KEYS[3], 'mode') or 'seen') == 'seen' then
   local floor = tonumber(redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')[2])
-  local behind = redis.call('ZRANGE', KEYS[4], 0, 0, 'WITHSCORES')[2]
-  if behind and tonumber(behind) < floor then
-    floor = tonumber(behind)
+  -- A device silent for its lifetime is forgotten (its user's list says so at once): from the
+  -- lowest cursor up, such a device's cursor goes (marked as in chat-send.lua) and holds nothing.
+  for _ = 1, redis.call('ZCARD', KEYS[4]) do
+    local lowest = redis.call('ZRANGE', KEYS[4], 0, 0, 'WITHSCORES')
+    local used = tonumber(redis.call('ZSCORE', KEYS[5], lowest[1]) or '0')
+    if used >= now - tonumber(ARGV[6]) then
+      floor = math.min(floor, tonumber(lowest[2]))
+      break
+    end
+    redis.call('ZREM', KEYS[4], lowest[1])
+    redis.call('ZADD', KEYS[5], -now, lowest[1])
   end
   redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', floor)
 end

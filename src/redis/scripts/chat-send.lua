@@ -27,8 +27,9 @@
 -- ARGV[9]  for an edit or deletion, the id of the message it changes
 -- ARGV[10] most entries kept, for a chat that does not say (created before retention existed)
 -- ARGV[11] longest an entry is kept in milliseconds, likewise
--- ARGV[12] how long a device's cursor outlives its last fetch, in milliseconds (its lifetime and a
---          grace, so that the user's device list always forgets it first)
+-- ARGV[12] the device lifetime, in milliseconds: a cursor unused for that long goes, as its device
+--          is forgotten; `active` keeps a mark of it (minus when it went) for a while, so that a
+--          fetch the device list let through just before forgetting it is told (chat-fetch.lua)
 -- ARGV[13] the chat's change channel; ARGV[14] the chat id
 -- ARGV[15] for an edit, the version it was made against ('' for any): the id of the entry that
 --          gave the message the text the editor saw (the message's own id, or an edit's). A stale
@@ -225,11 +226,13 @@ for _ = 1, 100 do
 end
 redis.call('PEXPIRE', KEYS[2], keepMs)
 
-local stale = redis.call('ZRANGEBYSCORE', KEYS[8], '-inf', now - tonumber(ARGV[12]), 'LIMIT', 0, 20)
-if #stale > 0 then
-  redis.call('ZREM', KEYS[8], unpack(stale))
-  redis.call('ZREM', KEYS[7], unpack(stale))
+local life = tonumber(ARGV[12])
+for _, field in ipairs(redis.call('ZRANGEBYSCORE', KEYS[8], 0, now - life, 'LIMIT', 0, 20)) do
+  redis.call('ZREM', KEYS[7], field)
+  redis.call('ZADD', KEYS[8], -now, field)
 end
+-- Marks are needed no longer than the device list remembers a forgotten device (four lifetimes).
+redis.call('ZREMRANGEBYSCORE', KEYS[8], '(' .. (4 * life - now), '(0')
 
 redis.call(NOTIFY, ARGV[13], cjson.encode({ chatId = ARGV[14], change = 'ENTRY', user = sender, messageId = id }))
 return withMembers({ 1, json }, id)
