@@ -30,6 +30,10 @@ export interface CatchUpNotice {
   catchUp: true;
 }
 
+/** The `catchUp` field of every subscription's type. */
+export const CATCH_UP_FIELD =
+  "True when notices may have been missed (the server's Redis subscriber connection dropped and is back): pull everything this subscription covers; the other fields then say only what the field descriptions of a catch-up say. False on every other notice.";
+
 export const CATCH_UP: CatchUpNotice = Object.freeze({ catchUp: true });
 
 export const isCatchUp = (notice: unknown): notice is CatchUpNotice =>
