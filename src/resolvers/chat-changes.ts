@@ -11,7 +11,7 @@ import type { ChatRepository } from '../redis/chat';
 import { ChatChange, ChatIdArgs, type ChatChangeName } from '../schema/chat';
 import { callerId, type GraphQLContext } from '../schema/context';
 import type { RedisPubSub } from '../schema/pubsub';
-import { TOPICS, type ChatChangeNotice } from '../schema/topics';
+import { isCatchUp, TOPICS, type CatchUpNotice, type ChatChangeNotice } from '../schema/topics';
 
 /** Notices waiting for a slow client; the oldest go first. */
 const NOTICE_BUFFER = 64;
@@ -45,8 +45,11 @@ export class ChatChangesResolver {
       return resolver.changes((args as ChatIdArgs).chatId, context as GraphQLContext);
     },
   })
-  chatChanged(@Root() notice: ChatChangeNotice, @Args() _args: ChatIdArgs): ChatChange {
+  chatChanged(@Root() notice: ChatChangeNotice | CatchUpNotice, @Args() { chatId }: ChatIdArgs): ChatChange {
+    // An ENTRY without an id: a client written before catch-ups pulls every new entry on it.
+    if (isCatchUp(notice)) return { chatId, change: 'ENTRY', user: null, messageId: null, catchUp: true };
     return {
+      catchUp: false,
       chatId: notice.chatId,
       change: notice.change as ChatChangeName,
       user: notice.user,
@@ -55,12 +58,17 @@ export class ChatChangesResolver {
   }
 
   /** The notices of one chat for `context`'s caller, a member (NOT_FOUND otherwise). */
-  async changes(chatId: string, context: GraphQLContext): Promise<AsyncIterableIterator<ChatChangeNotice>> {
+  async changes(
+    chatId: string,
+    context: GraphQLContext,
+  ): Promise<AsyncIterableIterator<ChatChangeNotice | CatchUpNotice>> {
     const user = callerId(context);
     const id = validId(chatId, 'chatId');
     // Listening before the membership check, in Redis too, so a removal in between is heard, not
     // missed: the source starts on its first next(), and subscribing in Redis takes a round trip.
-    const source = this.pubSub.subscribe(TOPICS.chatChanged.name, id) as AsyncIterableIterator<ChatChangeNotice>;
+    const source = this.pubSub.subscribe(TOPICS.chatChanged.name, id) as AsyncIterableIterator<
+      ChatChangeNotice | CatchUpNotice
+    >;
     const first = source.next();
     try {
       await this.pubSub.listening(TOPICS.chatChanged.name, id);
@@ -73,18 +81,21 @@ export class ChatChangesResolver {
     // The source is read as notices arrive, never waiting for a slow client: what waits for the
     // client is this buffer, where the newest notice (the member's own LEFT, last of all) is never
     // the one dropped. A Repeater, not an async generator: ending must not wait for a notice.
-    const notices = new Repeater<ChatChangeNotice>(async (push, stop) => {
+    const notices = new Repeater<ChatChangeNotice | CatchUpNotice>(async (push, stop) => {
       void stop.then(() => source.return?.());
       let lastCheck = checkedAt;
       for (let step = await first; !step.done; step = await source.next()) {
         // The member's own LEFT is delivered however old the last check: it is how they learn.
-        if (step.value.change === 'LEFT' && step.value.user === user) {
-          void push(step.value);
+        const notice = step.value;
+        const catchUp = isCatchUp(notice);
+        if (!catchUp && notice.change === 'LEFT' && notice.user === user) {
+          void push(notice);
           break;
         }
         // Notices may be dropped upstream under load, the member's own LEFT too: membership is
         // checked again before passing one on once the last check is `recheckMs` old.
-        if (Date.now() - lastCheck > this.recheckMs) {
+        // A catch-up may stand for a missed LEFT: membership is checked before it, however recent.
+        if (catchUp || Date.now() - lastCheck > this.recheckMs) {
           // A store error lets the notice through (ids only) and leaves the check to the next one.
           const member = await this.repository.summary(id, user).then(
             (summary) => summary !== undefined,
@@ -93,13 +104,13 @@ export class ChatChangesResolver {
           if (member === false) break;
           if (member) lastCheck = Date.now();
         }
-        void push(step.value);
+        void push(notice);
       }
       stop();
     }, new SlidingBuffer(NOTICE_BUFFER));
     // graphql-ws ends a subscription cancelled before its first notice with return() alone, which
     // does not start a Repeater, so its executor could not close the source: this does.
-    const stream: AsyncIterableIterator<ChatChangeNotice> = {
+    const stream: AsyncIterableIterator<ChatChangeNotice | CatchUpNotice> = {
       next: () => notices.next(),
       return: async (value?: unknown) => {
         await source.return?.();

@@ -17,7 +17,7 @@ import {
   KnownCounter,
   UpdateCounterArgs,
 } from '../schema/counter';
-import { TOPICS } from '../schema/topics';
+import { isCatchUp, TOPICS, type CatchUpNotice, type CounterUpdateNotice } from '../schema/topics';
 import { intInRange, validName } from '../common/validation';
 
 const MAX_READ_LIMIT = 10_000;
@@ -147,8 +147,10 @@ export class CounterResolver {
     topics: TOPICS.counterUpdated.name,
     topicId: ({ args }) => validName((args as CounterUpdatedArgs).name, 'name'),
   })
-  counterUpdated(@Root() update: CounterUpdate, @Args() _args: CounterUpdatedArgs): CounterUpdate {
-    return update;
+  counterUpdated(@Root() update: CounterUpdateNotice | CatchUpNotice, @Args() args: CounterUpdatedArgs): CounterUpdate {
+    // On a catch-up, `time` is now: a client that does not know `catchUp` reads the counter on it.
+    if (isCatchUp(update)) return { name: validName(args.name, 'name'), time: Date.now() / 1000, catchUp: true };
+    return { ...update, catchUp: false };
   }
 }
 

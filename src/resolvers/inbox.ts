@@ -6,7 +6,7 @@ import type { ScriptNotice } from '../redis/chat';
 import { INBOX_CHANNEL_PREFIX } from '../redis/keys';
 import { callerId, type GraphQLContext } from '../schema/context';
 import { InboxChangedArgs, InboxNotification } from '../schema/inbox';
-import { TOPICS, type InboxNotice } from '../schema/topics';
+import { isCatchUp, TOPICS, type CatchUpNotice, type InboxNotice } from '../schema/topics';
 
 /** Stands for the message id in a notice handed to the send script, which knows the id. */
 const ID_SLOT = '"latestMessageId":-1';
@@ -68,13 +68,18 @@ export class InboxResolver {
     // Sale notices only to subscribers that ask: a client written before them takes every notice
     // with `mailbox: false` for a chat's.
     filter: ({ payload, args }) =>
-      ((payload as InboxNotice).saleId ?? null) === null || (args as InboxChangedArgs).sales,
+      ((payload as Partial<InboxNotice>).saleId ?? null) === null || (args as InboxChangedArgs).sales,
   })
   inboxChanged(
-    @Root() notice: InboxNotice,
+    @Root() notice: InboxNotice | CatchUpNotice,
     @Args() _args: InboxChangedArgs,
     @Ctx() _context: GraphQLContext,
   ): InboxNotification {
-    return notice;
+    // Shaped as a chat's notice without a chat: a client written before catch-ups reloads its
+    // chats on it (`mailbox: false`); one that knows `catchUp` pulls chats, mailbox and sales.
+    if (isCatchUp(notice)) {
+      return { chatId: null, latestMessageId: null, mailbox: false, waiting: null, saleId: null, catchUp: true };
+    }
+    return { ...notice, catchUp: false };
   }
 }

@@ -35,7 +35,14 @@ import {
   TopRegionsArgs,
   UploadArgs,
 } from '../schema/location';
-import { TOPICS, uploadTopicId } from '../schema/topics';
+import {
+  isCatchUp,
+  TOPICS,
+  uploadTopicId,
+  type CatchUpNotice,
+  type LocationTotalsNotice,
+  type LocationUploadNotice,
+} from '../schema/topics';
 
 const MAX_TOP = 1000;
 const MAX_FORGET_DAYS = 366;
@@ -226,8 +233,17 @@ export class LocationResolver {
         validName((args as UploadArgs).upload, 'upload'),
       ),
   })
-  locationUploadChanged(@Root() change: LocationUploadChange, @Args() _args: UploadArgs): LocationUploadChange {
-    return change;
+  async locationUploadChanged(
+    @Root() change: LocationUploadNotice | CatchUpNotice,
+    @Args() args: UploadArgs,
+  ): Promise<LocationUploadChange> {
+    if (!isCatchUp(change)) return { ...change, catchUp: false };
+    // The upload's progress now, as a step would tell it (zeros for one that is gone).
+    const dataset = validName(args.dataset, 'dataset');
+    const upload = validName(args.upload, 'upload');
+    const progress = await this.repository.upload(dataset, upload);
+    const { lines, doneLines, complete } = progress ?? { lines: 0, doneLines: 0, complete: false };
+    return { dataset, upload, lines, doneLines, complete, catchUp: true };
   }
 
   @Authorized()
@@ -236,8 +252,13 @@ export class LocationResolver {
     topics: TOPICS.locationTotalsChanged.name,
     topicId: ({ args }) => validName((args as DatasetArgs).dataset, 'dataset'),
   })
-  locationTotalsChanged(@Root() change: LocationTotalsChange, @Args() _args: DatasetArgs): LocationTotalsChange {
-    return change;
+  locationTotalsChanged(
+    @Root() change: LocationTotalsNotice | CatchUpNotice,
+    @Args() args: DatasetArgs,
+  ): LocationTotalsChange {
+    if (!isCatchUp(change)) return { ...change, catchUp: false };
+    // Any day may have changed; today (UTC) is what a client that does not know `catchUp` pulls.
+    return { dataset: validName(args.dataset, 'dataset'), day: new Date().toISOString().slice(0, 10), catchUp: true };
   }
 
   private async top(args: TopArgs, level: PlaceLevel): Promise<PlaceVisits[]> {

@@ -9,7 +9,7 @@ import type { MarketConfig } from '../config';
 import { badInput, notFound } from '../common/errors';
 import type { Listing as StoredListing, MarketNotice, MarketRepository } from '../redis/market/repository';
 import type { InboxNotifier } from './inbox';
-import { TOPICS } from '../schema/topics';
+import { isCatchUp, TOPICS, type CatchUpNotice } from '../schema/topics';
 import { callerId, type GraphQLContext } from '../schema/context';
 import {
   Account,
@@ -115,8 +115,10 @@ export class MarketResolver {
     topics: TOPICS.marketChanged.name,
     topicId: () => MARKET_TOPIC_ID,
   })
-  marketChanged(@Root() notice: MarketNotice): MarketNotification {
-    return notice;
+  marketChanged(@Root() notice: MarketNotice | CatchUpNotice): MarketNotification {
+    // No item: kind CATCH_UP with empty ids; a client that pulls on every notice does so.
+    if (isCatchUp(notice)) return { kind: 'CATCH_UP', itemId: '', sellerId: '', price: 0, catchUp: true };
+    return { ...notice, catchUp: false };
   }
 
   @Authorized()

@@ -14,7 +14,7 @@ import {
   ScheduledRow,
   ScheduleRowCacheArgs,
 } from '../schema/row-cache';
-import { TOPICS } from '../schema/topics';
+import { isCatchUp, TOPICS, type CatchUpNotice } from '../schema/topics';
 import { intInRange, validKey } from '../common/validation';
 import { unixSeconds, unixSecondsOrNull } from '../common/time';
 
@@ -97,7 +97,20 @@ export class RowCacheResolver {
     topics: TOPICS.rowCacheUpdated.name,
     topicId: ({ args }) => validKey((args as RowIdArgs).rowId, 'rowId'),
   })
-  rowCacheUpdated(@Root() change: RowCacheChange, @Args() _args: RowIdArgs): RowCacheUpdate {
-    return { rowId: change.rowId, changedAt: unixSeconds(change.at), cached: change.cached };
+  async rowCacheUpdated(
+    @Root() change: RowCacheChange | CatchUpNotice,
+    @Args() { rowId }: RowIdArgs,
+  ): Promise<RowCacheUpdate> {
+    // A catch-up says whether a copy exists now, as a change would: a missed one may have happened.
+    if (isCatchUp(change)) {
+      const id = validKey(rowId, 'rowId');
+      return {
+        rowId: id,
+        changedAt: Date.now() / 1000,
+        cached: (await this.rows.cached(id)) !== undefined,
+        catchUp: true,
+      };
+    }
+    return { rowId: change.rowId, changedAt: unixSeconds(change.at), cached: change.cached, catchUp: false };
   }
 }

@@ -3,7 +3,7 @@
 import { Args, Authorized, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
 import { SERVICE_ROLE } from '../security/auth';
 import type { TaskConfig } from '../config';
-import { badInput } from '../common/errors';
+import { badInput, notFound } from '../common/errors';
 import { parseTaskId } from '../redis/keys';
 import type { EnqueueRequest, TaskRecord, TaskRepository } from '../redis/task';
 import {
@@ -19,7 +19,7 @@ import {
   TasksArgs,
   type TaskInput,
 } from '../schema/task';
-import { TOPICS, type TaskChangeNotice } from '../schema/topics';
+import { isCatchUp, TOPICS, type CatchUpNotice, type TaskChangeNotice } from '../schema/topics';
 
 /** Largest page of tasksOf. */
 const MAX_TASK_PAGE = 100;
@@ -205,9 +205,17 @@ export class TaskResolver {
       return `${queue}:${number}`;
     },
   })
-  taskChanged(@Root() change: TaskChangeNotice, @Args() _args: TaskIdArgs): TaskChange {
+  async taskChanged(@Root() change: TaskChangeNotice | CatchUpNotice, @Args() { id }: TaskIdArgs): Promise<TaskChange> {
+    // A catch-up carries the task's state now, as a change of state would.
+    if (isCatchUp(change)) {
+      const { queue, number } = taskAddress(id);
+      const task = await this.tasks.get(queue, number);
+      if (!task) throw notFound('the task was forgotten (finished tasks are kept up to TASK_HISTORY)', 'id');
+      return { id: task.id, state: task.state, progress: null, catchUp: true };
+    }
     // The scripts send the progress as the JSON text the handler's report became.
     return {
+      catchUp: false,
       id: change.id,
       state: change.state as TaskChange['state'],
       progress: parsed(change.progress ?? undefined),

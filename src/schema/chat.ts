@@ -2,6 +2,7 @@
 import { ArgsType, Field, Float, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { NAME_RULE } from '../common/validation';
 import { enumOf } from './enums';
+import { CATCH_UP_FIELD } from './topics';
 
 const ENTRY_KINDS = ['MESSAGE', 'EDIT', 'DELETE'] as const;
 const RETENTION_MODES = ['HISTORY', 'SEEN'] as const;
@@ -177,6 +178,9 @@ export class ChatChange {
 
   @Field(() => Int, { nullable: true, description: 'ENTRY: its id; READ: read up to; JOINED: the latest id then.' })
   messageId!: number | null;
+
+  @Field({ description: CATCH_UP_FIELD })
+  catchUp!: boolean;
 }
 
 @ObjectType({ description: "Entries of one chat after the caller's cursor (seen-id, or the device's), oldest first." })

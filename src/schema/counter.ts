@@ -4,6 +4,7 @@ import { ArgsType, Field, Float, Int, ObjectType, registerEnumType } from 'type-
 import { NAME_RULE } from '../common/validation';
 import { AGGREGATIONS, FILLS, type Aggregation, type Fill } from '../redis/counter';
 import { enumOf } from './enums';
+import { CATCH_UP_FIELD } from './topics';
 
 const CounterAggregation = enumOf(AGGREGATIONS);
 const CounterFill = enumOf(FILLS);
@@ -44,6 +45,9 @@ export class CounterUpdate {
 
   @Field(() => Float, { description: 'When the update counted, unix seconds.' })
   time!: number;
+
+  @Field({ description: CATCH_UP_FIELD })
+  catchUp!: boolean;
 }
 
 @ObjectType({ description: 'One step of a counter series.' })

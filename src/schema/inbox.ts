@@ -1,6 +1,7 @@
 // The GraphQL type of inboxChanged: what a user is told when something new waits for them.
 import { GraphQLSafeInt } from 'graphql-scalars';
 import { ArgsType, Field, ID, Int, ObjectType } from 'type-graphql';
+import { CATCH_UP_FIELD } from './topics';
 
 @ObjectType({
   description:
@@ -24,6 +25,9 @@ export class InboxNotification {
     description: 'A sale of one of your listings: mySales lists it (and any before it).',
   })
   saleId?: number | null;
+
+  @Field({ description: CATCH_UP_FIELD })
+  catchUp!: boolean;
 }
 
 @ArgsType()

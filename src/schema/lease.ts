@@ -2,6 +2,7 @@
 import { GraphQLSafeInt } from 'graphql-scalars';
 import { ArgsType, Field, Float, Int, ObjectType } from 'type-graphql';
 import { NAME_RULE } from '../common/validation';
+import { CATCH_UP_FIELD } from './topics';
 
 const EXPIRES = "Unix seconds (millisecond precision) by the Redis server's clock, the only clock that decides.";
 const FENCE =
@@ -103,6 +104,9 @@ export class LeaseReleased {
 
   @Field(() => Float, { description: EXPIRES })
   releasedAt!: number;
+
+  @Field({ description: CATCH_UP_FIELD })
+  catchUp!: boolean;
 }
 
 @ArgsType()

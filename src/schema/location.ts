@@ -2,6 +2,7 @@
 import { GraphQLSafeInt } from 'graphql-scalars';
 import { ArgsType, Field, Float, Int, ObjectType } from 'type-graphql';
 import { NAME_RULE } from '../common/validation';
+import { CATCH_UP_FIELD } from './topics';
 
 const DAY = '`YYYY-MM-DD` (UTC, as in the log lines)';
 const EMPTY = "'' when the IP database names none";
@@ -124,6 +125,9 @@ export class LocationUploadChange {
 
   @Field()
   complete!: boolean;
+
+  @Field({ description: CATCH_UP_FIELD })
+  catchUp!: boolean;
 }
 
 @ObjectType({ description: "A dataset's counts for a day changed; read them with the location queries." })
@@ -133,6 +137,9 @@ export class LocationTotalsChange {
 
   @Field({ description: DAY })
   day!: string;
+
+  @Field({ description: CATCH_UP_FIELD })
+  catchUp!: boolean;
 }
 
 @ArgsType()

@@ -9,6 +9,7 @@ import {
 } from '../redis/market/repository';
 import { NAME_RULE } from '../common/validation';
 import { enumOf } from './enums';
+import { CATCH_UP_FIELD } from './topics';
 
 const PurchaseOutcome = enumOf(PURCHASE_OUTCOMES);
 
@@ -18,12 +19,12 @@ registerEnumType(PurchaseOutcome, {
     'PURCHASED; ITEM_GONE (not listed by that seller any more: sold or never listed); PRICE_CHANGED (listed at another price, see listedPrice); INSUFFICIENT_FUNDS. Only PURCHASED changed anything.',
 });
 
-const MarketChange = enumOf(MARKET_CHANGES);
+const MarketChange = enumOf([...MARKET_CHANGES, 'CATCH_UP'] as const);
 
 registerEnumType(MarketChange, {
   name: 'MarketChange',
   description:
-    'LISTED (put up for sale, at price); SOLD (bought, for price); DELISTED (taken back by its seller; price is what it was listed at); REPRICED (now at price).',
+    'LISTED (put up for sale, at price); SOLD (bought, for price); DELISTED (taken back by its seller; price is what it was listed at); REPRICED (now at price); CATCH_UP (notices may have been missed: pull `market`; itemId and sellerId empty, price 0).',
 });
 
 /** The one id of the marketChanged topic: the whole market is one channel. */
@@ -32,7 +33,7 @@ export const MARKET_TOPIC_ID = 'market';
 @ObjectType({ description: 'A change in the market. Only ids and numbers: pull `market` for the listings.' })
 export class MarketNotification {
   @Field(() => MarketChange)
-  kind!: Change;
+  kind!: Change | 'CATCH_UP';
 
   @Field(() => ID)
   itemId!: string;
@@ -42,6 +43,9 @@ export class MarketNotification {
 
   @Field(() => Int)
   price!: number;
+
+  @Field({ description: CATCH_UP_FIELD })
+  catchUp!: boolean;
 }
 
 @ObjectType({ description: 'A sale of one of your listings.' })

@@ -2,11 +2,15 @@
 // subscriber connected to one instance hears about a change made through another. On a cluster
 // they go by sharded pub/sub (SSUBSCRIBE/SPUBLISH): each message travels only to the shard that
 // owns its channel, instead of over the whole cluster bus. Notifications are hints, not data: a
-// subscriber that falls behind loses the oldest ones, and the next pull catches up.
+// subscriber that falls behind loses the oldest ones, and the next pull catches up. A notice
+// published while the subscriber connection is down reaches nobody: once it is back and
+// subscribed again, every subscription it serves is told to catch up (topics.ts CATCH_UP).
 import { createPubSub, Repeater, SlidingBuffer } from '@graphql-yoga/subscription';
+import type { Cluster } from 'ioredis';
 import type { PubSub } from 'type-graphql';
 import type { Logger } from '../common/logger';
-import { notificationCommands, type RedisClient } from '../redis/client/connection';
+import { isCluster, notificationCommands, type RedisClient } from '../redis/client/connection';
+import { CATCH_UP } from './topics';
 
 const PER_SUBSCRIBER_BUFFER = 64;
 
@@ -28,6 +32,8 @@ export interface NotificationObserver {
   published(topic: string): void;
   /** Redis delivered one here, on a channel that `subscribers` subscriptions of this process listen to. */
   received(topic: string, subscribers: number): void;
+  /** The subscriber connection came back: `subscribers` subscriptions of the topic were told to catch up. */
+  caughtUp?(topic: string, subscribers: number): void;
 }
 
 type Listener = (payload: unknown) => void;
@@ -68,6 +74,85 @@ export function createRedisPubSub(options: RedisPubSubOptions): RedisPubSub {
   const failed = (what: string, channel: string) => (error: unknown) =>
     logger?.warn({ err: error, channel }, `could not ${what}; subscribers learn of changes on their next pull`);
 
+  /**
+   * Channels whose subscription Redis may not hold now: every channel while the connection is
+   * down, and one whose SUBSCRIBE failed (sent as the connection dropped, before Redis confirmed
+   * it: ioredis resubscribes only what Redis confirmed). Notices on them may have been missed.
+   */
+  const unsure = new Set<string>();
+  const subscribe = (channel: string): Promise<boolean> =>
+    listening.subscribe(channel).then(
+      () => true,
+      (error: unknown) => {
+        unsure.add(channel);
+        failed('subscribe', channel)(error);
+        return false;
+      },
+    );
+
+  /**
+   * Subscribes again to every channel that may have missed notices and, once Redis confirms a
+   * channel, tells its subscriptions to pull: a notice published after the confirmation reaches
+   * them, and one published before is covered by that pull. A channel that fails stays unsure
+   * until the next reconnect. (Subscribing twice to a channel is harmless in Redis.)
+   */
+  const resumeOnce = async (): Promise<void> => {
+    const channels = [...unsure].filter((channel) => listeners.has(channel));
+    unsure.clear();
+    if (channels.length === 0) return;
+    const confirmed = await Promise.all(channels.map((channel) => subscribe(channel)));
+    let told = 0;
+    channels.forEach((channel, at) => {
+      const set = listeners.get(channel);
+      if (!confirmed[at] || !set) return;
+      observer?.caughtUp?.(topics.get(channel) ?? 'unknown', set.size);
+      told += set.size;
+      for (const listener of set) listener(CATCH_UP);
+    });
+    logger?.info(
+      { channels: channels.length, subscriptions: told },
+      'subscriber connection back: subscriptions told to catch up',
+    );
+  };
+  let resuming: Promise<void> | undefined;
+  let again = false;
+  /** One pass at a time; a reconnect during a pass runs another after it. */
+  const resume = (): void => {
+    if (resuming) {
+      again = true;
+      return;
+    }
+    resuming = (async () => {
+      do {
+        again = false;
+        await resumeOnce();
+      } while (again);
+    })().finally(() => {
+      resuming = undefined;
+    });
+  };
+  const connectionLost = (): void => {
+    for (const channel of listeners.keys()) unsure.add(channel);
+  };
+  if (isCluster(subscriber)) {
+    // A shard's subscriber connection is not reconnected but replaced (ShardedSubscriber, which
+    // says '-node'), and a new layout moves channels to other shards; ioredis subscribes again
+    // and then says 'subscribersReady'. Which channels a lost shard held is not told, so every
+    // subscription of this process catches up (one pull each; such events are rare).
+    const layoutOf = (cluster: Cluster): string => cluster.slots.map((nodes) => nodes[0]).join();
+    let layout = layoutOf(subscriber);
+    subscriber.on('-node', connectionLost);
+    subscriber.on('subscribersReady', () => {
+      const now = layoutOf(subscriber);
+      if (now !== layout) connectionLost();
+      layout = now;
+      resume();
+    });
+  } else {
+    subscriber.on('close', connectionLost);
+    subscriber.on('ready', resume);
+  }
+
   const listen = (topic: string, channel: string, listener: Listener): (() => void) => {
     let set = listeners.get(channel);
     if (!set) {
@@ -76,7 +161,7 @@ export function createRedisPubSub(options: RedisPubSubOptions): RedisPubSub {
       topics.set(channel, topic);
       subscribed.set(
         channel,
-        listening.subscribe(channel).then(() => undefined, failed('subscribe', channel)),
+        subscribe(channel).then(() => undefined),
       );
     }
     set.add(listener);
@@ -86,6 +171,7 @@ export function createRedisPubSub(options: RedisPubSubOptions): RedisPubSub {
       listeners.delete(channel);
       topics.delete(channel);
       subscribed.delete(channel);
+      unsure.delete(channel);
       listening.unsubscribe(channel).catch(() => undefined);
     };
   };

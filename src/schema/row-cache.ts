@@ -1,5 +1,6 @@
 // GraphQL types of the row cache: copies of database rows kept fresh in Redis by a daemon.
 import { ArgsType, Field, Float, ID, Int, ObjectType } from 'type-graphql';
+import { CATCH_UP_FIELD } from './topics';
 
 const TIME = "Unix seconds (millisecond precision) by the Redis server's clock.";
 const ROW_ID =
@@ -33,6 +34,9 @@ export class RowCacheUpdate {
 
   @Field({ description: 'Whether a copy exists now: false when the row left the database or was unscheduled.' })
   cached!: boolean;
+
+  @Field({ description: CATCH_UP_FIELD })
+  catchUp!: boolean;
 }
 
 @ArgsType()

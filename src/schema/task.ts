@@ -5,6 +5,7 @@ import { TASK_PRIORITIES, type TaskPriority as Priority } from '../redis/keys';
 import { BACKOFF_KINDS, TASK_STATES, type BackoffKind, type TaskState as State } from '../redis/task';
 import { NAME_RULE } from '../common/validation';
 import { enumOf } from './enums';
+import { CATCH_UP_FIELD } from './topics';
 
 export const TaskPriority = enumOf(TASK_PRIORITIES);
 const TaskState = enumOf(TASK_STATES);
@@ -150,6 +151,9 @@ export class TaskChange {
 
   @Field(() => JSONScalar, { nullable: true, description: 'What its handler reported, on a progress report.' })
   progress?: unknown;
+
+  @Field({ description: CATCH_UP_FIELD })
+  catchUp!: boolean;
 }
 
 const MAX_ATTEMPTS_TEXT = "Runs before it is FAILED, 1 to 100; the queue's TASK_MAX_ATTEMPTS when left out.";

@@ -2,6 +2,7 @@
 // one id, and the JSON its publisher sends. Scripts publish nine of them; the API process builds
 // the inbox's notice, and publishes it or, on one Redis, hands it to chat-send.lua to publish.
 // tests/repository/topic-contract.test.ts checks what each publisher sends against `payload`.
+// Besides its notices, every topic may deliver CATCH_UP (from pubsub.ts, never from Redis).
 import type { ReleaseNotice } from '../redis/leases/repository';
 import type { MarketNotice } from '../redis/market/repository';
 import type { RowCacheChange } from '../redis/row-cache';
@@ -16,6 +17,27 @@ import {
   queueKeys,
   rowCacheKeys,
 } from '../redis/keys';
+
+/**
+ * What a subscription receives instead of a notice when notices may have been missed: the
+ * server's subscriber connection to Redis dropped (a restart, a failover, a network blip) and is
+ * subscribed again. It is delivered once Redis has confirmed the subscription again, so a pull
+ * made on it sees every change made before, and later changes are notified as usual. Each
+ * subscription's GraphQL type carries it as `catchUp: true`, with its other fields filled so that
+ * a client that does not know the field still pulls (the resolver of each topic says how).
+ */
+export interface CatchUpNotice {
+  catchUp: true;
+}
+
+/** The `catchUp` field of every subscription's type. */
+export const CATCH_UP_FIELD =
+  "True when notices may have been missed (the server's Redis subscriber connection dropped and is back): pull everything this subscription covers; the other fields then say only what the field descriptions of a catch-up say. False on every other notice.";
+
+export const CATCH_UP: CatchUpNotice = Object.freeze({ catchUp: true });
+
+export const isCatchUp = (notice: unknown): notice is CatchUpNotice =>
+  typeof notice === 'object' && notice !== null && (notice as Partial<CatchUpNotice>).catchUp === true;
 
 /** The JSON type of one payload field. */
 export type FieldKind = 'string' | 'number' | 'boolean' | 'string|null' | 'number|null';

@@ -96,7 +96,7 @@ it("delivers a removed member's own LEFT last, and then ends, however far behind
   // after it was taken in.
   await new Promise((resolve) => setTimeout(resolve, 100));
   const got: ChatChangeNotice[] = [];
-  for (let step = await first; !step.done; step = await stream.next()) got.push(step.value);
+  for (let step = await first; !step.done; step = await stream.next()) got.push(step.value as ChatChangeNotice);
   expect(got.length).toBeLessThanOrEqual(65); // the buffer, and the one in hand
   expect(got[got.length - 1]).toEqual({ chatId: chat.id, change: 'LEFT', user: 'bob', messageId: null });
   expect(got.slice(0, -1).every((notice) => notice.change === 'ENTRY')).toBe(true);

@@ -1,10 +1,14 @@
 // Notifications reach only the subscriber they were published for, also when several are
-// queued for a subscriber that is not reading yet (a busy socket).
+// queued for a subscriber that is not reading yet (a busy socket). A notice published while the
+// subscriber connection is down is made up for by a catch-up once it is back.
 import pino from 'pino';
 import { closeRedis, connectRedis, type RedisClient } from '../../src/redis/client/connection';
 import { createRedisPubSub } from '../../src/schema/pubsub';
 import { channels } from '../../src/schema/topics';
 import { CounterRepository } from '../../src/redis/counter';
+import { CHAT_DEFAULTS, ChatRepository } from '../../src/redis/chat';
+import { InboxNotifier } from '../../src/resolvers/inbox';
+import { CATCH_UP } from '../../src/schema/topics';
 import { startTestRedis, type TestRedis } from '../support/redis';
 
 let redis: TestRedis;
@@ -25,6 +29,39 @@ async function pubSub() {
   const subscriber = await connectRedis(redis.target, { name: 'test:subscriber', logger, shardedSubscriber: true });
   clients.push(publisher, subscriber);
   return { bus: createRedisPubSub({ publisher, subscriber, channelOf: channel }), publisher };
+}
+
+/** The next value of a subscription, or a failure naming what did not come (no test waits forever). */
+async function nextOf(iterator: AsyncIterator<unknown>, what: string, pending = iterator.next()): Promise<unknown> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no ${what} within 20 s`)), 20_000);
+  });
+  try {
+    return (await Promise.race([pending, late])).value;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * Drops the subscriber connections on the node of `channel` (as a restart, a failover or a
+ * network blip does) while that node refuses new connections, runs `meanwhile`, then lets
+ * connections in again. Whatever `meanwhile` publishes on `channel` certainly finds nobody
+ * subscribed: the subscriber cannot have come back before it.
+ */
+async function withSubscriberDown(name: string, meanwhile: () => Promise<void>): Promise<void> {
+  const node = await redis.nodeFor(name);
+  const [, maxclients] = (await node.config('GET', 'maxclients')) as [string, string];
+  await node.config('SET', 'maxclients', '1');
+  try {
+    await node.client('KILL', 'TYPE', 'pubsub');
+    expect(await redis.subscribers(name)).toBe(0);
+    await meanwhile();
+    expect(await redis.subscribers(name)).toBe(0);
+  } finally {
+    await node.config('SET', 'maxclients', maxclients);
+  }
 }
 
 /** Resolves once Redis reports `count` subscribers on the channel (sharded ones on a cluster). */
@@ -79,5 +116,50 @@ describe('Redis PubSub', () => {
     expect((await first).value).toEqual({ name: 'page/home', time: expect.any(Number) });
     await page.return?.();
     await other.return?.();
+  });
+
+  it('tells a subscriber to catch up once its connection is back, and pulling then shows what was sent while it was down', async () => {
+    const { bus, publisher } = await pubSub();
+    const chats = new ChatRepository(publisher, {
+      maxChatMembers: 10,
+      maxChatsPerUser: 10,
+      dedupeSeconds: 60,
+      ...CHAT_DEFAULTS,
+    });
+    // As the API does: on one Redis the send script publishes the inbox notices itself.
+    const inbox = new InboxNotifier(bus, redis.cluster === undefined);
+    const { chat } = await chats.create('alice', ['bob'], 'hello', false);
+    expect(await chats.pending('bob', 10, true)).toHaveLength(1);
+
+    const bob = bus.subscribe('INBOX_CHANGED', 'bob')[Symbol.asyncIterator]();
+    const first = bob.next();
+    await bus.listening('INBOX_CHANGED', 'bob');
+    await subscribed(channel('INBOX_CHANGED', 'bob'));
+
+    let lost = 0;
+    await withSubscriberDown(channel('INBOX_CHANGED', 'bob'), async () => {
+      const sent = await chats.send(chat.id, 'alice', 'while down', 'down-1', inbox.forSendScript(chat.id));
+      inbox.chat(['alice', 'bob'], chat.id, sent.message.id);
+      lost = sent.message.id;
+    });
+
+    // The notice of the send reached nobody; the first thing bob hears is the catch-up.
+    expect(await nextOf(bob, 'catch-up notice', first)).toEqual(CATCH_UP);
+    const pulled = await chats.pending('bob', 10, true);
+    expect(pulled.map((one) => one.messages.map((message) => [message.id, message.message]))).toEqual([
+      [[lost, 'while down']],
+    ]);
+
+    // Subscribed again: the next send is told as usual, and nothing else came in between.
+    const after = await chats.send(chat.id, 'alice', 'back', 'down-2', inbox.forSendScript(chat.id));
+    inbox.chat(['alice', 'bob'], chat.id, after.message.id);
+    expect(await nextOf(bob, 'notice after the catch-up')).toEqual({
+      chatId: chat.id,
+      latestMessageId: after.message.id,
+      mailbox: false,
+      waiting: null,
+      saleId: null,
+    });
+    await bob.return?.();
   });
 });

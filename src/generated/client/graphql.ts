@@ -45,8 +45,9 @@ export type CounterFill =
   | 'NONE'
   | 'ZERO';
 
-/** LISTED (put up for sale, at price); SOLD (bought, for price); DELISTED (taken back by its seller; price is what it was listed at); REPRICED (now at price). */
+/** LISTED (put up for sale, at price); SOLD (bought, for price); DELISTED (taken back by its seller; price is what it was listed at); REPRICED (now at price); CATCH_UP (notices may have been missed: pull `market`; itemId and sellerId empty, price 0). */
 export type MarketChange =
+  | 'CATCH_UP'
   | 'DELISTED'
   | 'LISTED'
   | 'REPRICED'

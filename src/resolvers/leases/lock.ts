@@ -6,7 +6,7 @@ import type { LeaseConfig } from '../../config';
 import type { Lease, ReleaseNotice } from '../../redis/leases/repository';
 import type { LeaseAcquirer } from '../../redis/leases/acquirer';
 import { callerId, type GraphQLContext } from '../../schema/context';
-import { TOPICS } from '../../schema/topics';
+import { TOPICS, type CatchUpNotice } from '../../schema/topics';
 import {
   AcquireLockArgs,
   LeaseNameArgs,
@@ -16,7 +16,7 @@ import {
   LockTokenArgs,
   RefreshLockArgs,
 } from '../../schema/lease';
-import { holdTime, leaseName, leaseSecret, toHolder, waitTime } from './args';
+import { holdTime, leaseName, leaseSecret, releasedOrCatchUp, toHolder, waitTime } from './args';
 import { unixSeconds } from '../../common/time';
 
 @Resolver()
@@ -84,8 +84,8 @@ export class LockResolver {
     topics: TOPICS.lockReleased.name,
     topicId: ({ args }) => leaseName((args as LeaseNameArgs).name),
   })
-  lockReleased(@Root() notice: ReleaseNotice, @Args() _args: LeaseNameArgs): LeaseReleased {
-    return { name: notice.name, releasedAt: unixSeconds(notice.releasedAt) };
+  lockReleased(@Root() notice: ReleaseNotice | CatchUpNotice, @Args() args: LeaseNameArgs): LeaseReleased {
+    return releasedOrCatchUp(notice, args);
   }
 }
 

@@ -28,7 +28,8 @@ export function MarketPage() {
   useSubscription(AppMarketChangedDocument, { onData: () => refetch([AppMarketDocument, AppMeDocument]) });
   useSubscription(AppSalesInboxDocument, {
     onData: ({ data }) => {
-      if (data.data?.inboxChanged.saleId != null) refetch([AppMySalesDocument, AppMeDocument]);
+      if (data.data?.inboxChanged.saleId != null || data.data?.inboxChanged.catchUp)
+        refetch([AppMySalesDocument, AppMeDocument]);
     },
   });
   useReconnect(() => refetch('active'));

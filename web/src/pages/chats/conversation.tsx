@@ -34,6 +34,12 @@ export function Conversation({ chat, me, device, onListChanged }: Props) {
     onData: ({ data }) => {
       const change = data.data?.chatChanged;
       if (change === undefined) return;
+      // Notices may have been missed (the server's Redis subscriber reconnected): pull it all.
+      if (change.catchUp) {
+        log.pull();
+        onListChanged();
+        return reloadDetails();
+      }
       if (change.change === 'ENTRY') return log.pull(change.messageId ?? undefined);
       // This page's own read position is not shown: only the others' moves matter.
       if (change.change === 'READ' && change.user === me) return;
