@@ -42,7 +42,7 @@ function createFormatter(options: { isProduction: boolean; logger: Logger }): Er
     const where = { locations: formatted.locations, path: formatted.path };
 
     if (isVariableErrorCap(error)) {
-      // The request is wrong, not the server: said in the words of the errors before it.
+      // The request is wrong, not the server: the errors before this one are the first of its variables'.
       return {
         message: `More than ${MAX_VARIABLE_ERRORS} variable values are invalid: the first ${MAX_VARIABLE_ERRORS} are reported, the rest were not checked`,
         extensions: { code: 'BAD_USER_INPUT' },
