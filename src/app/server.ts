@@ -24,7 +24,7 @@ import { buildParts } from './parts';
 import { pingRedis } from '../redis/client/connection';
 import type { EmbeddedRedis } from '../redis/client/embedded';
 import { createContext, type GraphQLContext } from '../schema/context';
-import { createErrorFormatter } from '../schema/format-error';
+import { createErrorFormatter, MAX_VARIABLE_ERRORS } from '../schema/format-error';
 import { documentGuard } from '../security/document-limits';
 import { createOperationCheck, operationCheckPlugin } from '../security/operation-check';
 import { RateLimits } from '../security/rate-limit';
@@ -156,6 +156,8 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
       persistedQueries: false,
       csrfPrevention: true,
       includeStacktraceInErrorResponses: !config.isProduction,
+      // graphql-js's own default, stated so that the error after the last one can name it.
+      executionOptions: { maxCoercionErrors: MAX_VARIABLE_ERRORS },
       logger: logger.child({ component: 'apollo' }),
       // main.ts owns signals; Apollo's own handler would re-raise SIGTERM in the middle of our drain.
       stopOnTerminationSignals: false,

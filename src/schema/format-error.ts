@@ -8,6 +8,15 @@ import { isStoreUnavailable } from '../redis/client/store-errors';
 
 export type ErrorFormatter = (formatted: GraphQLFormattedError, error: unknown) => GraphQLFormattedError;
 
+/**
+ * Most variable errors reported for one request: graphql-js stops coercing there and adds an error
+ * of its own. Every execution passes it (`maxCoercionErrors`), so the message below stays true.
+ */
+export const MAX_VARIABLE_ERRORS = 50;
+
+/** What graphql-js says in that last error, which has no code and no location. */
+const VARIABLE_ERRORS_CAPPED = /^Too many errors processing variables, error limit reached\b/;
+
 // graphql-js suggests field, argument and enum names in its errors; a client probing the schema
 // with introspection off learns it from them.
 const SUGGESTION = / ?Did you mean .+\?$/;
@@ -31,6 +40,14 @@ function createFormatter(options: { isProduction: boolean; logger: Logger }): Er
   return (formatted, error) => {
     const original = unwrapResolverError(error);
     const where = { locations: formatted.locations, path: formatted.path };
+
+    if (isVariableErrorCap(error)) {
+      // The request is wrong, not the server: the errors before this one are the first of its variables'.
+      return {
+        message: `More than ${MAX_VARIABLE_ERRORS} variable values are invalid: the first ${MAX_VARIABLE_ERRORS} are reported, the rest were not checked`,
+        extensions: { code: 'BAD_USER_INPUT' },
+      };
+    }
 
     const known =
       original instanceof AppError ? original : isStoreUnavailable(original) ? storeUnavailable() : undefined;
@@ -68,6 +85,18 @@ function createFormatter(options: { isProduction: boolean; logger: Logger }): Er
         : { code: 'INTERNAL_SERVER_ERROR', stacktrace: formatted.extensions?.stacktrace },
     };
   };
+}
+
+/** graphql-js's own error after MAX_VARIABLE_ERRORS (getVariableValues): raised by it, not wrapping another. */
+function isVariableErrorCap(error: unknown): boolean {
+  return (
+    error instanceof GraphQLError &&
+    error.extensions.code === undefined &&
+    error.path === undefined &&
+    error.nodes === undefined &&
+    (error.originalError === undefined || error.originalError === null) &&
+    VARIABLE_ERRORS_CAPPED.test(error.message)
+  );
 }
 
 const ARGUMENT_ERROR = /^Argument "[^"]+" (of required type|of non-null type|has invalid value)/;

@@ -9,7 +9,7 @@
 // coerce, a subscription, a server that is stopping) it leaves to Apollo, before anything ran.
 import { execute, GraphQLError, OperationTypeNode, getOperationAST, type GraphQLSchema } from 'graphql';
 import type { GraphQLFormattedError } from 'graphql';
-import type { ErrorFormatter } from '../schema/format-error';
+import { MAX_VARIABLE_ERRORS, type ErrorFormatter } from '../schema/format-error';
 import type { TrustedDocuments } from '../security/trusted-documents';
 import { reportErrors, type RequestReport } from './http';
 
@@ -68,6 +68,7 @@ export function registeredExecution(options: RegisteredExecutionOptions): Regist
       contextValue,
       variableValues: variables,
       operationName,
+      options: { maxCoercionErrors: MAX_VARIABLE_ERRORS },
     });
     // No data: the request itself was refused (variables that do not coerce) before any
     // resolver ran, so Apollo can run it again and answer in its own words (400, BAD_USER_INPUT).

@@ -8,7 +8,7 @@ import { CloseCode, makeServer } from 'graphql-ws';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { isExpired, type Principal } from '../security/auth';
 import { createContext } from '../schema/context';
-import type { ErrorFormatter } from '../schema/format-error';
+import { MAX_VARIABLE_ERRORS, type ErrorFormatter } from '../schema/format-error';
 import { DocumentCache } from '../security/document-cache';
 import type { DocumentGuard } from '../security/document-limits';
 import type { OperationCheck } from '../security/operation-check';
@@ -206,6 +206,7 @@ export function startWebSocketServer(options: WebSocketOptions): WebSocketHandle
         operationName: payload.operationName,
         variableValues: payload.variables,
         contextValue,
+        options: { maxCoercionErrors: MAX_VARIABLE_ERRORS },
       };
     },
 

@@ -33,6 +33,32 @@ describe('createErrorFormatter', () => {
     });
   });
 
+  it.each([true, false])(
+    "answers graphql-js's error after the 50th bad variable value as BAD_USER_INPUT, logging nothing (production %s)",
+    (isProduction) => {
+      const lines: unknown[] = [];
+      const logger = pino({ level: 'debug' }, { write: (line: string) => void lines.push(line) });
+      const format = createErrorFormatter({ isProduction, logger });
+      // What getVariableValues adds, and how Apollo hands it to formatError (code and stack filled in).
+      const error = new GraphQLError('Too many errors processing variables, error limit reached. Execution aborted.');
+      const formatted = { message: error.message, extensions: { code: 'INTERNAL_SERVER_ERROR', stacktrace: ['x'] } };
+      const expected = {
+        message: 'More than 50 variable values are invalid: the first 50 are reported, the rest were not checked',
+        extensions: { code: 'BAD_USER_INPUT' },
+      };
+      expect(format(formatted, error)).toEqual(expected);
+      // As the WebSocket server hands it over: graphql-js's JSON, no code.
+      expect(format(error.toJSON(), error)).toEqual(expected);
+      expect(lines).toEqual([]);
+    },
+  );
+
+  it('still reports an error of that wording from a resolver as internal', () => {
+    const format = createErrorFormatter({ isProduction: true, logger: pino({ level: 'silent' }) });
+    const error = resolverError(new Error('Too many errors processing variables, error limit reached.'));
+    expect(format(error.toJSON(), error).extensions).toEqual({ code: 'INTERNAL_SERVER_ERROR' });
+  });
+
   it('reports a lost Redis connection as STORE_UNAVAILABLE', () => {
     const format = createErrorFormatter({ isProduction: true, logger: pino({ level: 'silent' }) });
     const error = resolverError(new Error('Connection is closed.'));

@@ -41,7 +41,8 @@ import { mutate, mutationsFor } from '../support/fuzz/mutations';
 import type { Answer } from '../support/fuzz/oracle';
 import { FuzzRunner, type Expectation } from '../support/fuzz/runner';
 import { SeedState } from '../support/fuzz/seed';
-import { LIMITS } from '../support/fuzz/values';
+import { capsKept, longestLists } from '../support/fuzz/caps';
+import { LIMITS, takesLongBadLists } from '../support/fuzz/values';
 import { serverForThisFile } from '../support/fixture';
 import { postBody } from '../support/hostile';
 import { closeRawSockets } from '../support/raw-ws';
@@ -66,6 +67,7 @@ const CI_RUNS = {
   mutated: 500,
   operationNames: 150,
   sameEverywhere: 100,
+  longLists: 40,
 };
 const runsOf = (name: keyof typeof CI_RUNS): number => RUNS ?? CI_RUNS[name];
 /** Enough for the runs on a loaded machine, plus shrinking a counterexample. */
@@ -151,6 +153,35 @@ async function fuzz(
     `Property failed after ${details.numRuns} run(s), shrunk ${details.numShrinks} time(s), seed ${details.seed}.\n` +
       `Counterexample and what was wrong:\n${error}\n\nReplay: ${replay}`,
   );
+}
+
+/**
+ * For a case sent over every transport in turn (the fast path first), from the same seeded state:
+ * where the fast path refused it (nothing ran), the others must refuse it with the same codes,
+ * except where a transport has a rule of its own: no subscriptions over HTTP, no mutations over GET.
+ */
+function sameCodesAsFastPath(): Expectation {
+  const answers: Partial<Record<string, Answer>> = {};
+  return (answer, c) => {
+    if (c.transport === 'fast') for (const key of Object.keys(answers)) delete answers[key];
+    answers[c.transport] = answer;
+    if (c.transport !== 'ws') return [];
+    const fast = answers.fast!;
+    const refused = fast.data === undefined || fast.data === null;
+    if (!refused || fast.errors.length === 0 || fast.codes.includes('BAD_REQUEST')) return [];
+    const problems: string[] = [];
+    for (const [transport, other] of Object.entries(answers)) {
+      if (!other || transport === 'fast') continue;
+      if (transport === 'get' && other.status === 405) continue;
+      // A URL cannot carry a lone surrogate (URLSearchParams makes it U+FFFD): GET sent other text.
+      if (transport === 'get' && /\\ud[89a-f][0-9a-f]{2}/i.test(requestJson(c.request))) continue;
+      const mine = [...new Set(other.codes.map(String))].sort();
+      const theirs = [...new Set(fast.codes.map(String))].sort();
+      if (mine.join() !== theirs.join())
+        problems.push(`over ${transport} ${JSON.stringify(mine)}, over the fast path ${JSON.stringify(theirs)}`);
+    }
+    return problems;
+  };
 }
 
 const anyField = (options: CaseOptions = {}): fc.Arbitrary<FuzzCase> =>
@@ -288,36 +319,49 @@ describe('the schema-driven fuzzer', () => {
   it(
     'refuses a request with the same codes over every transport',
     async () => {
-      // One case, sent over each transport from the same seeded state; where the fast path refused
-      // it (nothing ran), the others must refuse it with the same codes, except where a transport
-      // has a rule of its own: no subscriptions over HTTP, no mutations over GET.
-      const answers: Partial<Record<string, Answer>> = {};
-      const compare: Expectation = (answer, c) => {
-        if (c.transport === 'fast') for (const key of Object.keys(answers)) delete answers[key];
-        answers[c.transport] = answer;
-        if (c.transport !== 'ws') return [];
-        const fast = answers.fast!;
-        const refused = fast.data === undefined || fast.data === null;
-        if (!refused || fast.errors.length === 0 || fast.codes.includes('BAD_REQUEST')) return [];
-        const problems: string[] = [];
-        for (const [transport, other] of Object.entries(answers)) {
-          if (!other || transport === 'fast') continue;
-          if (transport === 'get' && other.status === 405) continue;
-          // A URL cannot carry a lone surrogate (URLSearchParams makes it U+FFFD): GET sent other text.
-          if (transport === 'get' && /\\ud[89a-f][0-9a-f]{2}/i.test(requestJson(c.request))) continue;
-          const mine = [...new Set(other.codes.map(String))].sort();
-          const theirs = [...new Set(fast.codes.map(String))].sort();
-          if (mine.join() !== theirs.join())
-            problems.push(`over ${transport} ${JSON.stringify(mine)}, over the fast path ${JSON.stringify(theirs)}`);
-        }
-        return problems;
-      };
       const cases = anyField({ portable: true, callers: ['user', 'other', 'service'] }).map((c) =>
         FUZZ_TRANSPORTS.map((transport) => withDisplay({ ...c, transport })),
       );
-      await fuzz(cases, runsOf('sameEverywhere'), compare);
+      await fuzz(cases, runsOf('sameEverywhere'), sameCodesAsFastPath());
     },
     timeoutFor(runsOf('sameEverywhere'), 600),
+  );
+
+  it(
+    'answers lists of more than 50 bad items, as variables and as literals, within the caps alike on every transport',
+    async () => {
+      // graphql-js reports 50 variable errors, then one of its own that once came back as
+      // INTERNAL_SERVER_ERROR with an error log line; 100 validation errors, then one more.
+      const listArguments = new Map(
+        fields.map((f) => [f.key, f.field.args.filter((a) => takesLongBadLists(a.type)).map((a) => a.name)]),
+      );
+      const withLists = fields.filter((f) => listArguments.get(f.key)!.length > 0);
+      expect(withLists.map((f) => f.key)).toEqual(
+        expect.arrayContaining(['Mutation.enqueueTasks', 'Mutation.createChat', 'Query.cachedRows']),
+      );
+      // What was sent over the caps, by field: `variable` past 50 items, `literal` past 100.
+      const beyond = new Set<string>();
+      const same = sameCodesAsFastPath();
+      const expectation: Expectation = (answer, c) => {
+        const names = listArguments.get(c.field) ?? [];
+        const { variable, literal } = longestLists(c.request, names);
+        if (variable > 50) beyond.add(`${c.field} variable`);
+        if (literal > 100) beyond.add(`${c.field} literal`);
+        return [...capsKept(answer, c, names), ...same(answer, c)];
+      };
+      // Typed otherwise, so that the lists decide the answer; callers who pass the gate.
+      const cases = fc
+        .constantFrom(...withLists)
+        .chain((f) =>
+          caseFor(f, scalars, { typed: true, longBadLists: true, portable: true, callers: ['service', 'user'] }),
+        )
+        .map((c) => FUZZ_TRANSPORTS.map((transport) => withDisplay({ ...c, transport })));
+      await fuzz(cases, runsOf('longLists'), expectation);
+      if (REPLAY_PATH) return;
+      expect([...beyond].filter((what) => what.endsWith('variable')).length).toBeGreaterThan(0);
+      expect([...beyond].filter((what) => what.endsWith('literal')).length).toBeGreaterThan(0);
+    },
+    timeoutFor(runsOf('longLists'), 600),
   );
 
   // Only a full run can be held to it: not a replay, nor fewer runs than CI's.

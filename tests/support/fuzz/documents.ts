@@ -9,6 +9,7 @@ import {
   getNullableType,
   isEnumType,
   isInputObjectType,
+  isListType,
   isNonNullType,
   isScalarType,
   SchemaMetaFieldDef,
@@ -122,6 +123,13 @@ function argumentPlan(
   const declared = printType(type);
   const asLiteral = (s: Sample): ArgumentPlan =>
     s.literal !== undefined ? { how: 'literal', literal: s.literal } : { how: 'variable', declared, value: s.json };
+  if (options.longBadLists && isListType(getNullableType(type))) {
+    // Always given, as a literal or an exactly declared variable: the two ways graphql-js caps.
+    return fc.oneof(
+      sample.map((s): ArgumentPlan => ({ how: 'variable', declared, value: s.json })),
+      sample.map(asLiteral),
+    );
+  }
   if (options.typed) {
     return fc.oneof(
       { arbitrary: sample.map(asLiteral), weight: 5 },

@@ -5,10 +5,12 @@
 // fast-check shrinks towards the first, so a counterexample keeps only what it needs.
 import fc from 'fast-check';
 import {
+  getNamedType,
   getNullableType,
   isEnumType,
   isInputObjectType,
   isListType,
+  isNonNullType,
   isScalarType,
   parseValue,
   type GraphQLInputType,
@@ -54,6 +56,11 @@ export interface ValueOptions {
    * GraphQL refuses as well.
    */
   typed?: boolean;
+  /**
+   * Every list a long one of items of the wrong type, around graphql-js's caps (50 variable
+   * errors, 100 validation errors): the dedicated long-list test only.
+   */
+  longBadLists?: boolean;
 }
 
 /** A value whose literal is its JSON, except where no literal can carry it (a lone surrogate in a string). */
@@ -400,7 +407,8 @@ function jsonSample(options: ValueOptions): fc.Arbitrary<Sample> {
 /** Samples of a named or wrapped input type, null excepted (the argument level decides on nulls). */
 export function sampleFor(type: GraphQLInputType, options: ValueOptions = {}): fc.Arbitrary<Sample> {
   const nullable = getNullableType(type);
-  if (isListType(nullable)) return listSample(nullable.ofType, options);
+  if (isListType(nullable))
+    return options.longBadLists ? longBadList(nullable.ofType) : listSample(nullable.ofType, options);
   const typed = typedSampleFor(nullable, options);
   if (options.typed) return typed;
   const loose = looseSampleFor(nullable);
@@ -492,14 +500,16 @@ function looseSampleFor(type: GraphQLInputType): fc.Arbitrary<Sample> | undefine
   return undefined;
 }
 
+/** A list of samples, with a literal when every item has one. */
+function list(items: Sample[]): Sample {
+  const literal = items.every((s) => s.literal !== undefined)
+    ? `[${items.map((s) => s.literal).join(', ')}]`
+    : undefined;
+  return { json: items.map((s) => s.json), ...(literal === undefined ? {} : { literal }) };
+}
+
 function listSample(item: GraphQLInputType, options: ValueOptions): fc.Arbitrary<Sample> {
   const one = sampleFor(item, options);
-  const list = (items: Sample[]): Sample => {
-    const literal = items.every((s) => s.literal !== undefined)
-      ? `[${items.map((s) => s.literal).join(', ')}]`
-      : undefined;
-    return { json: items.map((s) => s.json), ...(literal === undefined ? {} : { literal }) };
-  };
   const many = (count: number): Sample =>
     list(Array.from({ length: count }, (_, i) => ({ json: `m${i}`, literal: `"m${i}"` })));
   const typed = fc.oneof(
@@ -515,4 +525,44 @@ function listSample(item: GraphQLInputType, options: ValueOptions): fc.Arbitrary
     { arbitrary: one.map((s) => list([s, nullItem])), weight: 1 },
     { arbitrary: one.map((s) => list([list([s])])), weight: 1 },
   );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Long lists of bad items
+// ---------------------------------------------------------------------------------------------
+
+/** Around graphql-js's caps: 50 errors for variables (then one more), 100 for validation (then one more). */
+const LONG_LIST_LENGTHS = [49, 50, 51, 52, 100, 101, 102, 150, 500];
+
+/** Scalars that take any value: no item is of the wrong type. */
+const TAKES_ANYTHING = new Set(['JSON']);
+
+/** Items that are not of `item`'s type, as a variable's value and as a literal alike. */
+function badItemsFor(item: GraphQLInputType): Sample[] {
+  const name = getNamedType(item).name;
+  const found: Sample[] = [];
+  if (isNonNullType(item)) found.push({ json: null, literal: 'null' });
+  if (TAKES_ANYTHING.has(name) || isListType(getNullableType(item))) return found;
+  const named = getNamedType(item);
+  const text = isScalarType(named) && !['Int', 'Float', 'Boolean', 'SafeInt'].includes(name);
+  if (name !== 'Boolean') found.push({ json: true, literal: 'true' });
+  if (name !== 'Float') found.push({ json: 1.5, literal: '1.5' });
+  if (!text) found.push({ json: 'x', literal: '"x"' });
+  found.push({ json: { bogus: [1] }, literal: '{bogus: [1]}' });
+  return found;
+}
+
+/** Whether an argument of this type is a list that can be given items of the wrong type. */
+export function takesLongBadLists(type: GraphQLInputType): boolean {
+  const nullable = getNullableType(type);
+  return isListType(nullable) && badItemsFor(nullable.ofType).length > 0;
+}
+
+/** LONG_LIST_LENGTHS items, each of the wrong type, one to all of the kinds taking turns. */
+function longBadList(item: GraphQLInputType): fc.Arbitrary<Sample> {
+  const bad = badItemsFor(item);
+  if (bad.length === 0) throw new Error(`no item is of the wrong type for ${String(item)}`);
+  return fc
+    .tuple(fc.constantFrom(...LONG_LIST_LENGTHS), fc.subarray(bad, { minLength: 1 }))
+    .map(([length, kinds]) => list(Array.from({ length }, (_, i) => kinds[i % kinds.length])));
 }
