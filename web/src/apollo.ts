@@ -10,7 +10,7 @@ import type { Session } from './session';
 import { Refusals, registeredHash, registeredSubscriptions } from './subscriptions';
 
 /** `refused`: the socket is open, but the server refused a subscription a page asked for. */
-export type LinkState = 'connecting' | 'live' | 'refused' | 'offline';
+type LinkState = 'connecting' | 'live' | 'refused' | 'offline';
 
 export interface LinkStatus {
   state: LinkState;
