@@ -10,6 +10,7 @@ import type { RequestGate } from '../security/request-gate';
 import { AppError } from '../common/errors';
 import { validName } from '../common/validation';
 import { admit, sendError } from './http';
+import { precompressed } from './precompressed';
 
 export interface WebAppOptions {
   /** The built app (dist/web); a missing folder answers 404 WEB_APP_NOT_BUILT. */
@@ -87,9 +88,12 @@ export function webAppRoutes(options: WebAppOptions): Router {
     }
   });
 
-  // Hashed file names: cached for good. index.html names them, so it is never cached.
-  router.use('/assets', express.static(path.join(options.dir, 'assets'), { immutable: true, maxAge: '365d' }));
-  router.get(['/', '/index.html'], (req, res) => {
+  // Hashed file names: cached for good. index.html names them, so it is never cached. Each is
+  // sent as the build compressed it when the client accepts that (precompressed.ts).
+  const assets = path.join(options.dir, 'assets');
+  const forGood = { immutable: true, maxAge: '365d' };
+  router.use('/assets', precompressed(assets, forGood), express.static(assets, forGood));
+  router.get(['/', '/index.html'], (req, res, next) => {
     if (req.originalUrl.split('?')[0] === '/app') {
       res.redirect(301, '/app/'); // relative asset URLs resolve under /app/
       return;
@@ -100,8 +104,11 @@ export function webAppRoutes(options: WebAppOptions): Router {
       return;
     }
     res.setHeader('cache-control', 'no-cache');
-    res.sendFile(index);
+    next();
   });
-  router.use(express.static(options.dir, { index: false }));
+  router.get(['/', '/index.html'], precompressed(options.dir, { file: 'index.html' }), (_req, res) =>
+    res.sendFile(path.join(options.dir, 'index.html')),
+  );
+  router.use(precompressed(options.dir), express.static(options.dir, { index: false }));
   return router;
 }

@@ -1,8 +1,10 @@
 // The web app's routes at /app: its files under a strict CSP, and sign-in by user name only on a
 // development server that made its own secret, only from this machine, through the request gate.
 import fs from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { loadConfig } from '../../src/config';
 import { startServer, type RunningServer } from '../../src/app/server';
 import { isLoopback } from '../../src/transports/web-app';
@@ -10,19 +12,38 @@ import { captureLogs } from '../support/logs';
 import { startTestRedis, type TestRedis } from '../support/redis';
 import { startTestServer, type TestServer } from '../support/server';
 
+const SCRIPT = 'export const greeting = "hello from the app";\n'.repeat(300);
+const COMPRESSED: Record<string, string> = {
+  'assets/app-def456.js': SCRIPT,
+  'index.html': `<!doctype html><title>app</title>${'<p>compressible</p>'.repeat(100)}`,
+};
+
 let redis: TestRedis;
 let dev: RunningServer;
 let devBase: string;
 let secured: TestServer;
 let webDir: string;
+let outsideDir: string;
 let dataDir: string;
 
 beforeAll(async () => {
   redis = await startTestRedis();
-  webDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ria-web-'));
-  fs.mkdirSync(path.join(webDir, 'assets'));
+  // A folder around the app's, with a file (and its copy) that must not be served.
+  outsideDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ria-web-'));
+  fs.writeFileSync(path.join(outsideDir, 'secret.txt'), 'not for the web');
+  fs.writeFileSync(path.join(outsideDir, 'secret.txt.br'), zlib.brotliCompressSync('not for the web'));
+  webDir = path.join(outsideDir, 'web');
+  fs.mkdirSync(path.join(webDir, 'assets'), { recursive: true });
   fs.writeFileSync(path.join(webDir, 'index.html'), '<!doctype html><title>app</title>');
   fs.writeFileSync(path.join(webDir, 'assets', 'index-abc123.js'), 'console.log(1)');
+  // As the build leaves them (web/precompress.mts): a brotli and a gzip copy beside each text file.
+  fs.writeFileSync(path.join(webDir, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
+  for (const [name, text] of Object.entries(COMPRESSED)) {
+    const file = path.join(webDir, name);
+    fs.writeFileSync(file, text);
+    fs.writeFileSync(`${file}.br`, zlib.brotliCompressSync(text));
+    fs.writeFileSync(`${file}.gz`, zlib.gzipSync(text));
+  }
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ria-web-data-'));
   // No JWT_SECRET: the server makes its own, so it offers sign-in by user name.
   const config = loadConfig({
@@ -44,7 +65,7 @@ afterAll(async () => {
   await secured?.stop();
   await dev?.stop();
   await redis?.stop();
-  for (const dir of [webDir, dataDir]) if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  for (const dir of [outsideDir, dataDir]) if (dir) fs.rmSync(dir, { recursive: true, force: true });
 });
 
 const mint = (base: string, body: unknown, headers: Record<string, string> = {}) =>
@@ -148,7 +169,7 @@ describe('the app files', () => {
     expect(redirect.headers.get('location')).toBe('/app/');
     const index = await fetch(`${base}/app/`);
     expect(index.status).toBe(200);
-    expect(await index.text()).toContain('<title>app</title>');
+    expect(await index.text()).toContain('<title>app</title>'); // fetch undoes the gzip it asks for
     expect(index.headers.get('cache-control')).toBe('no-cache');
     const csp = index.headers.get('content-security-policy')!;
     expect(csp.split('; ')).toEqual(
@@ -182,6 +203,128 @@ describe('the app files', () => {
     } finally {
       await unbuilt.stop();
       await off.stop();
+    }
+  });
+});
+
+interface Raw {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  /** The bytes as they came, not decoded. */
+  body: Buffer;
+}
+
+/** A request whose Accept-Encoding is exactly `headers`' (fetch adds its own and decodes the reply). */
+function raw(urlPath: string, headers: Record<string, string> = {}, method = 'GET'): Promise<Raw> {
+  const url = new URL(urlPath, secured.url);
+  return new Promise((resolve, reject) => {
+    const request = http.request(url, { method, headers }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () =>
+        resolve({ status: response.statusCode!, headers: response.headers, body: Buffer.concat(chunks) }),
+      );
+      response.on('error', reject);
+    });
+    request.on('error', reject);
+    request.end();
+  });
+}
+
+/** The body as the client reads it after undoing the coding the server named. */
+function decoded(answer: Raw): string {
+  const coding = answer.headers['content-encoding'];
+  if (coding === 'br') return zlib.brotliDecompressSync(answer.body).toString();
+  if (coding === 'gzip') return zlib.gunzipSync(answer.body).toString();
+  expect(coding).toBeUndefined();
+  return answer.body.toString();
+}
+
+describe('the app files, compressed at build time', () => {
+  const asset = '/app/assets/app-def456.js';
+
+  it('sends the coding the Accept-Encoding header prefers, q values and q=0 included, else the file itself', async () => {
+    const cases: [string | undefined, string][] = [
+      ['gzip, deflate, br, zstd', 'br'], // Chromium's
+      ['gzip, deflate', 'gzip'],
+      ['x-gzip', 'gzip'],
+      ['br;q=0, gzip', 'gzip'],
+      ['BR;Q=0.5, gzip;q=0.9', 'gzip'],
+      ['gzip;q=0.5, br', 'br'],
+      ['gzip;q=0.8', 'gzip'],
+      ['*', 'br'],
+      ['*;q=0.5, br;q=0', 'gzip'],
+      [undefined, 'identity'],
+      ['', 'identity'],
+      ['identity', 'identity'],
+      ['deflate, zstd', 'identity'],
+      ['br;q=0.5, identity', 'identity'],
+      ['br;q=0, gzip;q=0', 'identity'],
+      ['*;q=0', 'identity'], // nothing acceptable: the file itself rather than a 406
+    ];
+    const seen: [string | undefined, string][] = [];
+    for (const [header, _expected] of cases) {
+      const answer = await raw(asset, header === undefined ? {} : { 'accept-encoding': header });
+      expect(answer.status).toBe(200);
+      expect(decoded(answer)).toBe(SCRIPT);
+      expect(answer.headers['content-type']).toBe('text/javascript; charset=utf-8');
+      expect(answer.headers.vary).toMatch(/accept-encoding/i);
+      expect(answer.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+      expect(Number(answer.headers['content-length'])).toBe(answer.body.length);
+      seen.push([header, answer.headers['content-encoding'] ?? 'identity']);
+    }
+    expect(seen).toEqual(cases);
+  });
+
+  it('sends the copies as they were built, each with an ETag of its own that a revalidation matches', async () => {
+    const br = await raw(asset, { 'accept-encoding': 'br' });
+    const gzip = await raw(asset, { 'accept-encoding': 'gzip' });
+    const identity = await raw(asset);
+    expect(br.body).toEqual(fs.readFileSync(path.join(webDir, 'assets', 'app-def456.js.br')));
+    expect(gzip.body).toEqual(fs.readFileSync(path.join(webDir, 'assets', 'app-def456.js.gz')));
+    expect(br.body.length).toBeLessThan(gzip.body.length);
+    expect(gzip.body.length).toBeLessThan(identity.body.length);
+    const etags = [br, gzip, identity].map((answer) => answer.headers.etag);
+    expect(new Set(etags).size).toBe(3);
+
+    const fresh = await raw(asset, { 'accept-encoding': 'br', 'if-none-match': br.headers.etag! });
+    expect(fresh.status).toBe(304);
+    expect(fresh.body.length).toBe(0);
+    // Another coding is another representation: its ETag does not match the brotli one.
+    const other = await raw(asset, { 'accept-encoding': 'gzip', 'if-none-match': br.headers.etag! });
+    expect(other.status).toBe(200);
+    expect(other.headers['content-encoding']).toBe('gzip');
+
+    const head = await raw(asset, { 'accept-encoding': 'br' }, 'HEAD');
+    expect(head.status).toBe(200);
+    expect(head.headers['content-encoding']).toBe('br');
+    expect(Number(head.headers['content-length'])).toBe(br.body.length);
+    expect(head.body.length).toBe(0);
+  });
+
+  it('compresses index.html too, still uncached and under the CSP', async () => {
+    const index = await raw('/app/', { 'accept-encoding': 'gzip, br' });
+    expect(index.status).toBe(200);
+    expect(index.headers['content-encoding']).toBe('br');
+    expect(index.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(index.headers['cache-control']).toBe('no-cache');
+    expect(index.headers['content-security-policy']).toContain("script-src 'self'");
+    expect(decoded(index)).toBe(COMPRESSED['index.html']);
+    const plain = await raw('/app/index.html', { 'accept-encoding': 'identity' });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.headers['cache-control']).toBe('no-cache');
+    expect(decoded(plain)).toBe(COMPRESSED['index.html']);
+  });
+
+  it('sends a file without copies as it is, and nothing outside the folder asked for', async () => {
+    const icon = await raw('/app/favicon.svg', { 'accept-encoding': 'br, gzip' });
+    expect(icon.status).toBe(200);
+    expect(icon.headers['content-encoding']).toBeUndefined();
+    expect(icon.headers['content-type']).toBe('image/svg+xml');
+    expect(icon.body.toString()).toBe('<svg xmlns="http://www.w3.org/2000/svg"/>');
+    for (const escaping of ['/app/..%2fsecret.txt', '/app/assets/..%2f..%2fsecret.txt', '/app/%2e%2e/secret.txt']) {
+      const answer = await raw(escaping, { 'accept-encoding': 'br' });
+      expect([escaping, answer.status, answer.headers['content-encoding']]).toEqual([escaping, 404, undefined]);
     }
   });
 });

@@ -26,6 +26,8 @@ export interface SignedIn {
   page: Page;
   /** Console errors, uncaught exceptions and failed requests seen so far. */
   problems: string[];
+  /** Every WebSocket frame the page sent so far, as text (graphql-ws messages). */
+  sentFrames: string[];
 }
 
 function chromiumPath(): string {
@@ -73,13 +75,19 @@ export async function startWeb(env: Record<string, string> = {}): Promise<WebFix
       const context = await openBrowser.newContext({ viewport: { width: 1200, height: 800 } });
       const page = await context.newPage();
       const problems = watch(page);
+      const sentFrames: string[] = [];
+      page.on('websocket', (socket) =>
+        socket.on('framesent', ({ payload }) =>
+          sentFrames.push(typeof payload === 'string' ? payload : payload.toString()),
+        ),
+      );
       await page.goto(`${base}/app/${options.page ? `#/${options.page}` : ''}`);
       await page.getByLabel('User name').fill(user);
       if (options.service) await page.getByLabel(/operator/).check();
       await page.getByRole('button', { name: 'Sign in' }).click();
       await page.getByTestId('signed-in-as').getByText(user).waitFor();
       await page.getByTestId('link-state').getByText('live').waitFor();
-      return { context, page, problems };
+      return { context, page, problems, sentFrames };
     },
     async stop() {
       await openBrowser.close();

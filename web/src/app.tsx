@@ -65,10 +65,11 @@ function SignedIn({ session, onSignOut }: { session: Session; onSignOut: () => v
 
 function Account({ onSignOut }: { onSignOut: () => void }) {
   const session = useSession();
-  const state = useLinkState();
+  const { state, refused } = useLinkState();
+  const missing = refused.length > 0 ? `No notices: the server refused ${refused.join(', ')}` : undefined;
   return (
     <div className="account">
-      <span className={`link link-${state}`} data-testid="link-state">
+      <span className={`link link-${state}`} data-testid="link-state" title={missing}>
         {state}
       </span>
       <span data-testid="signed-in-as">

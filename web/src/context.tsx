@@ -1,6 +1,6 @@
 // What every page may use: the session (who is signed in) and the live connection.
 import { createContext, useContext, useEffect, useRef, useState } from 'react';
-import type { Connection, LinkState } from './apollo';
+import type { Connection, LinkStatus } from './apollo';
 import type { Session } from './session';
 
 export const SessionContext = createContext<{ session: Session; connection: Connection } | null>(null);
@@ -23,9 +23,9 @@ export function useReconnect(pull: () => void): void {
   useEffect(() => connection.onReconnect(() => latest.current()), [connection]);
 }
 
-export function useLinkState(): LinkState {
+export function useLinkState(): LinkStatus {
   const { connection } = useApp();
-  const [state, setState] = useState<LinkState>('connecting');
-  useEffect(() => connection.onState(setState), [connection]);
-  return state;
+  const [status, setStatus] = useState<LinkStatus>({ state: 'connecting', refused: [] });
+  useEffect(() => connection.onState(setStatus), [connection]);
+  return status;
 }
