@@ -1,7 +1,8 @@
-// Memory over the soak: the resident memory of each API process and Redis's used_memory, sampled
-// every few seconds, and their growth per minute (a least-squares slope, per process lifetime, so
-// a restart's drop is not read as shrinkage). At the start and end of the load the keyspace is
-// grouped by key shape, to say which keys the growth is made of.
+// Memory over the soak: the resident memory of each API process, its V8 heap used after a forced
+// full collection (heap-probe.cjs), Redis's used_memory and what its kept histories take, sampled
+// every few seconds; their growth per minute (a least-squares slope, per process lifetime, so a
+// restart's drop is not read as shrinkage) and a curve of per-minute means. At the start and end of
+// the load the keyspace is grouped by key shape, to say which keys the growth is made of.
 import fs from 'node:fs';
 import type Redis from 'ioredis';
 
@@ -19,6 +20,12 @@ export interface Growth {
   mbPerMinute: number;
 }
 
+/** Per-minute means of each series: `mb[i]` is the series' mean in minute i + 1, null without samples. */
+export interface Curve {
+  minutes: number[];
+  series: { name: string; mb: (number | null)[] }[];
+}
+
 export class MemorySampler {
   private readonly series: Series[] = [];
   private readonly started = Date.now();
@@ -29,6 +36,23 @@ export class MemorySampler {
     let series = this.series.find((s) => s.name === name);
     if (!series) this.series.push((series = { name, points: [] }));
     series.points.push([(Date.now() - this.started) / 1000, bytes]);
+  }
+
+  /** The mean of each series in each whole minute of the run (a mean smooths the collector's swing). */
+  curve(): Curve {
+    const last = Math.max(0, ...this.series.flatMap((s) => s.points.map(([t]) => t)));
+    const minutes = Array.from({ length: Math.ceil(last / 60) }, (_, i) => i + 1);
+    return {
+      minutes,
+      series: this.series.map((series) => ({
+        name: series.name,
+        mb: minutes.map((m) => {
+          const inMinute = series.points.filter(([t]) => t >= (m - 1) * 60 && t < m * 60);
+          if (inMinute.length === 0) return null;
+          return mb(inMinute.reduce((sum, [, b]) => sum + b, 0) / inMinute.length);
+        }),
+      })),
+    };
   }
 
   /** Growth of each series from `fromSecond` on (the warm-up before it left out). */
@@ -120,3 +144,18 @@ function slope(points: [number, number][]): number {
 
 const round = (n: number, digits = 1): number => Math.round(n * 10 ** digits) / 10 ** digits;
 const mb = (bytes: number): number => round(bytes / 2 ** 20);
+
+/**
+ * What the keyspace's records that are kept on purpose take: the soak's task history (every
+ * finished task stays readable for the end's check, `TASK_HISTORY` sized to the run) and the
+ * chats' dedupe records (kept `CHAT_DEDUPE_SECONDS`). Both grow until their bound, so Redis's
+ * used_memory less them is what must level off early.
+ */
+export function keptBytes(groups: KeyGroup[]): { taskHistory: number; chatDedupe: number } {
+  const sum = (match: (shape: string) => boolean): number =>
+    groups.filter((g) => match(g.shape)).reduce((total, g) => total + g.bytes, 0);
+  return {
+    taskHistory: sum((shape) => shape.startsWith('queue:')),
+    chatDedupe: sum((shape) => /^chat:\{…\}:sent(-exp)?$/.test(shape)),
+  };
+}

@@ -5,7 +5,7 @@ import { describeMachine, type Machine } from '../harness/machine';
 import { printTable } from '../harness/support';
 import type { Check } from './actor';
 import type { PhaseSummary } from './latencies';
-import type { Growth } from './memory';
+import type { Curve, Growth } from './memory';
 
 export interface SoakReport {
   startedAt: string;
@@ -17,6 +17,9 @@ export interface SoakReport {
   checks: Check[];
   stats: Record<string, Record<string, number>>;
   memory: Growth[];
+  /** Growth over the last two thirds of the run, after warm-up and history filling. */
+  memoryLate: Growth[];
+  memoryCurve: Curve;
   keyspace: { shape: string; keys: number; bytes: number; keysAdded: number; bytesAdded: number }[];
   errorLines: { api: number; worker: number; samples: string[] };
 }
@@ -35,6 +38,10 @@ export function writeReport(report: SoakReport, dir: string): void {
   printTable(...phaseTable(report.phases), 1);
   console.log('\nMemory growth after the first 30 s');
   printTable(...memoryTable(report.memory), 1);
+  console.log('\nMemory growth over the last two thirds');
+  printTable(...memoryTable(report.memoryLate), 1);
+  console.log('\nMemory per minute (mean MB; a restarted process continues its column)');
+  printTable(...curveTable(report.memoryCurve), 1);
   console.log(`\nWhat Redis grew by, by key shape (top ${KEY_SHAPES_SHOWN})`);
   printTable(...keyTable(report.keyspace), 1);
   console.log(
@@ -82,6 +89,25 @@ function memoryTable(memory: Growth[]): [string[], string[][]] {
   ];
 }
 
+/** One column per series, a restarted process's series joined to its predecessor's. */
+function curveTable(curve: Curve): [string[], string[][]] {
+  const columns = new Map<string, (number | null)[]>();
+  for (const series of curve.series) {
+    const name = series.name.replace(/ \(pid \d+\)/, '');
+    const column = columns.get(name) ?? curve.minutes.map(() => null);
+    // The later process wins the minute of a restart.
+    series.mb.forEach((value, i) => (value === null ? undefined : (column[i] = value)));
+    columns.set(name, column);
+  }
+  return [
+    ['minute', ...columns.keys()],
+    curve.minutes.map((minute, i) => [
+      String(minute),
+      ...[...columns.values()].map((column) => (column[i] === null ? '' : String(column[i]))),
+    ]),
+  ];
+}
+
 function keyTable(keys: SoakReport['keyspace']): [string[], string[][]] {
   return [
     ['key shape', 'keys', 'added', 'KB', 'KB added'],
@@ -126,6 +152,14 @@ function markdown(report: SoakReport, machine: Machine): string {
     '## Memory growth after the first 30 s',
     '',
     table(memoryTable(report.memory)),
+    '',
+    '## Memory growth over the last two thirds',
+    '',
+    table(memoryTable(report.memoryLate)),
+    '',
+    '## Memory per minute (mean MB; a restarted process continues its column)',
+    '',
+    table(curveTable(report.memoryCurve)),
     '',
     `## What Redis grew by, by key shape (top ${KEY_SHAPES_SHOWN})`,
     '',

@@ -24,7 +24,7 @@ import { CounterLoad } from './counters';
 import { Latencies } from './latencies';
 import { LeaseLoad } from './leases';
 import { MarketLoad } from './market';
-import { keyspace, MemorySampler, rssBytes, usedMemory, type KeyGroup } from './memory';
+import { keptBytes, keyspace, MemorySampler, rssBytes, usedMemory, type KeyGroup } from './memory';
 import { writeReport, type SoakReport } from './report';
 import { SubscriberLoad } from './subscribers';
 import { TaskLoad } from './tasks';
@@ -36,6 +36,12 @@ const RESULTS = path.join(ROOT, 'bench', 'results');
 const LOGS = path.join(RESULTS, 'logs');
 const WORKER = path.join(__dirname, '..', '..', 'src', 'worker.js');
 const HANDLERS = path.join(ROOT, 'bench', 'soak', 'handlers.cjs');
+const HEAP_PROBE = path.join(ROOT, 'bench', 'soak', 'heap-probe.cjs');
+/**
+ * The soak's chat dedupe window: 5 minutes instead of the default day, so that the dedupe records
+ * level off within a run (a retry here comes within seconds) and the memory curve can show it.
+ */
+const CHAT_DEDUPE_SECONDS = 300;
 const API_PROCESSES = 2;
 /** How long each fault's own phase lasts before the next phase ("recovered") begins. */
 const FAULT_PHASE_MS = 10_000;
@@ -97,6 +103,7 @@ async function main(): Promise<void> {
   const options = parseOptions(process.argv.slice(2));
   fs.mkdirSync(LOGS, { recursive: true });
   for (const name of ['api', 'worker']) fs.rmSync(path.join(LOGS, `soak-${name}.log`), { force: true });
+  for (const file of fs.readdirSync(LOGS)) if (file.endsWith('.heapsnapshot')) fs.rmSync(path.join(LOGS, file));
   const taskLog = path.join(LOGS, 'soak-task-runs.jsonl');
   fs.rmSync(taskLog, { force: true });
   const durationMs = options.minutes * 60_000;
@@ -129,9 +136,20 @@ async function main(): Promise<void> {
   /** Set once the soak is stopping: a process started after that is stopped at once. */
   let stopping = false;
   const startApi = async (slot: number): Promise<void> => {
-    const server = await startProduct(redis.url, { LOG_LEVEL: 'warn', COUNTER_CLEANUP: 'on', ...env });
+    const server = await startProduct(
+      redis.url,
+      { LOG_LEVEL: 'warn', COUNTER_CLEANUP: 'on', CHAT_DEDUPE_SECONDS: String(CHAT_DEDUPE_SECONDS), ...env },
+      undefined,
+      // Heap used after a forced collection every 30 s, and a heap snapshot on SIGUSR2 (below).
+      ['--require', HEAP_PROBE, '--heapsnapshot-signal=SIGUSR2', `--diagnostic-dir=${LOGS}`],
+    );
     guard(server.child);
     apiLog.follow(server.child, `api-${slot + 1}`);
+    readline.createInterface({ input: server.child.stderr! }).on('line', (line) => {
+      if (!line.startsWith('{"soakHeap"')) return;
+      const { heapUsed } = (JSON.parse(line) as { soakHeap: { heapUsed: number } }).soakHeap;
+      memory.add(`API process ${slot + 1} (pid ${server.pid}) heap used after GC`, heapUsed);
+    });
     if (stopping) return void (await server.stop());
     processes[slot] = server;
     api.set(slot, server.origin);
@@ -209,14 +227,22 @@ async function main(): Promise<void> {
     let lastCalls = 0;
     let lastTick = Date.now();
     let rate = 0;
+    let samples = 0;
     const sampler = setInterval(() => {
       processes.forEach((p, slot) => p && memory.add(`API process ${slot + 1} (pid ${p.pid}) RSS`, rssBytes(p.pid)));
-      if (redis.pid) {
-        usedMemory(redis.client()).then(
-          (bytes) => memory.add(`Redis used_memory (pid ${redis.pid})`, bytes),
-          () => undefined,
-        );
-      }
+      if (!redis.pid) return;
+      const pid = redis.pid;
+      // Once a minute also what the kept histories take (a keyspace walk: a few hundred keys).
+      const withKeys = samples++ % 12 === 0;
+      void (async () => {
+        const bytes = await usedMemory(redis.client());
+        memory.add(`Redis used_memory (pid ${pid})`, bytes);
+        if (!withKeys) return;
+        const kept = keptBytes(await keyspace(redis.client()));
+        memory.add(`Redis: finished tasks kept for the check (pid ${pid})`, kept.taskHistory);
+        memory.add(`Redis: chat dedupe records (pid ${pid})`, kept.chatDedupe);
+        memory.add(`Redis used_memory less the kept tasks (pid ${pid})`, bytes - kept.taskHistory);
+      })().catch(() => undefined);
     }, 5000);
     const ticker = setInterval(() => {
       const now = Date.now();
@@ -259,6 +285,17 @@ async function main(): Promise<void> {
     phones.faultEnded();
     await recovered('after the API kill');
 
+    // Heap snapshots of the restarted API process (same load), after its warm-up and at the end,
+    // to compare by constructor (bench/soak/heap-diff.ts) should the heap grow. Not of process 1:
+    // a snapshot swells the RSS of the process it is taken in, and process 1's curve is the one
+    // that spans the whole run.
+    const snapshot = (): void => {
+      processes[1]?.child.kill('SIGUSR2');
+      note('heap snapshot of API process 2', `pid ${processes[1]?.pid} into ${path.relative(ROOT, LOGS)}/`);
+    };
+    await at(1 / 3);
+    snapshot();
+
     await at(0.5);
     latencies.begin('Redis killed');
     const redisPid = redis.pid;
@@ -288,6 +325,7 @@ async function main(): Promise<void> {
     await recovered('after the worker kill');
 
     await at(1);
+    snapshot();
     stopped = true;
     latencies.begin('draining');
     await load;
@@ -324,6 +362,8 @@ async function main(): Promise<void> {
       checks,
       stats: Object.fromEntries(actors.map((actor) => [actor.name, actor.stats()])),
       memory: memory.growth(WARM_UP_SECONDS),
+      memoryLate: memory.growth(durationMs / 3 / 1000),
+      memoryCurve: memory.curve(),
       keyspace: growthByShape(keysBefore, keysAfter),
       errorLines: {
         api: apiLog.errors.length,

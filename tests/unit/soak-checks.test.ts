@@ -1,7 +1,7 @@
 // The soak's lease checks (bench/soak/leases.ts) on made-up holds: they must find a double grant
 // or a token out of order when there is one, and not when a holder merely answered late.
 import { overlaps, tokenOrder, type Hold } from '../../bench/soak/leases';
-import { shapeOf } from '../../bench/soak/memory';
+import { keptBytes, MemorySampler, shapeOf } from '../../bench/soak/memory';
 
 const hold = (fencingToken: number, asked: number, granted: number, released: number): Hold => ({
   fencingToken,
@@ -51,5 +51,40 @@ describe('the soak keyspace shapes', () => {
     expect(shapeOf('ctr:{ctr-3}:s:60:soak-1-hits')).toBe('ctr:{…}:s:60');
     expect(shapeOf('market:{market}:inv:soak-77-trader1')).toBe('market:{…}:inv:…');
     expect(shapeOf('queue:{q:soak-5}:meta')).toBe('queue:{…}:meta');
+  });
+});
+
+describe('the soak memory curve', () => {
+  afterEach(() => jest.useRealTimers());
+
+  it('gives each series its mean per whole minute, null where it has no sample', () => {
+    jest.useFakeTimers({ now: 0 });
+    const memory = new MemorySampler();
+    const at = (seconds: number, name: string, mb: number): void => {
+      jest.setSystemTime(seconds * 1000);
+      memory.add(name, mb * 2 ** 20);
+    };
+    at(10, 'a', 100);
+    at(50, 'a', 110);
+    at(70, 'a', 120);
+    at(130, 'b', 7);
+    expect(memory.curve()).toEqual({
+      minutes: [1, 2, 3],
+      series: [
+        { name: 'a', mb: [105, 120, null] },
+        { name: 'b', mb: [null, null, 7] },
+      ],
+    });
+  });
+
+  it('counts the kept task history and chat dedupe records by key shape', () => {
+    const kept = keptBytes([
+      { shape: 'queue:{…}:meta', keys: 1, bytes: 1000 },
+      { shape: 'queue:{…}:done', keys: 1, bytes: 500 },
+      { shape: 'chat:{…}:sent', keys: 4, bytes: 300 },
+      { shape: 'chat:{…}:sent-exp', keys: 4, bytes: 200 },
+      { shape: 'chat:{…}:msgs', keys: 4, bytes: 9000 },
+    ]);
+    expect(kept).toEqual({ taskHistory: 1500, chatDedupe: 500 });
   });
 });
