@@ -50,20 +50,27 @@ const WARM_UP_SECONDS = 30;
 interface Options {
   minutes: number;
   seed: number;
+  /** Heap snapshots of API process 2 at a third and at the end; each pauses it for seconds. */
+  heapSnapshots: boolean;
 }
 
 function parseOptions(argv: string[]): Options {
   const options: Options = {
     minutes: Number(process.env.SOAK_MINUTES ?? 5),
     seed: Number(process.env.SOAK_SEED ?? Date.now() % 100_000),
+    heapSnapshots: false,
   };
   for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === '--heap-snapshots') {
+      options.heapSnapshots = true;
+      continue;
+    }
     const [flag, inline] = argv[i].split('=', 2);
     const value = inline ?? argv[++i];
     if (flag === '--minutes') options.minutes = Number(value);
     else if (flag === '--seed') options.seed = Number(value);
     else {
-      console.error(`usage: npm run soak [-- --minutes 5] [--seed N]\nunknown option ${argv[i]}`);
+      console.error(`usage: npm run soak [-- --minutes 5] [--seed N] [--heap-snapshots]\nunknown option ${argv[i]}`);
       process.exit(2);
     }
   }
@@ -288,8 +295,10 @@ async function main(): Promise<void> {
     // Heap snapshots of the restarted API process (same load), after its warm-up and at the end,
     // to compare by constructor (bench/soak/heap-diff.ts) should the heap grow. Not of process 1:
     // a snapshot swells the RSS of the process it is taken in, and process 1's curve is the one
-    // that spans the whole run.
+    // that spans the whole run. Only when asked: writing one stalls the process for seconds under
+    // load, which shows as timeouts in that phase's latencies.
     const snapshot = (): void => {
+      if (!options.heapSnapshots) return;
       processes[1]?.child.kill('SIGUSR2');
       note('heap snapshot of API process 2', `pid ${processes[1]?.pid} into ${path.relative(ROOT, LOGS)}/`);
     };
