@@ -49,6 +49,7 @@ export type ScriptName =
   | 'location-commit'
   | 'location-create'
   | 'location-forget'
+  | 'location-prune-consumers'
   | 'mailbox-ack'
   | 'mailbox-send'
   | 'mailbox-take'
