@@ -134,7 +134,7 @@ export interface LocationConfig extends LocationSettings {
   chunkBytes: number;
   /** A chunk taken and not done for this long is claimed by another aggregator. */
   claimAfterMs: number;
-  /** Most lines in one appendLocationLines call. */
+  /** Most lines in one appendLocationLines call (by default as many typical lines as BODY_LIMIT_BYTES holds). */
   maxAppendLines: number;
   /** Most days one query covers. */
   maxRangeDays: number;
@@ -251,6 +251,34 @@ class Reader {
     }
     return value as T;
   }
+}
+
+/**
+ * What one log line takes in an appendLocationLines request (its JSON text, quotes and comma): the
+ * generator's lines average 48 bytes and reach 73 with an IPv6 address. Lines longer than this fit
+ * fewer to a request.
+ */
+const APPEND_LINE_BYTES = 64;
+/** The rest of that request: the document (or its id), the dataset and upload names, the flags. */
+const APPEND_REQUEST_BYTES = 2048;
+
+/**
+ * LOCATION_MAX_APPEND_LINES: as many typical lines as a request within BODY_LIMIT_BYTES holds,
+ * unless set; a setting whose full batch the body limit would refuse (413) is refused here, so the
+ * documented maximum can always be sent.
+ */
+function readMaxAppendLines(reader: Reader, bodyLimitBytes: number): number {
+  const fits = Math.max(1, Math.floor((bodyLimitBytes - APPEND_REQUEST_BYTES) / APPEND_LINE_BYTES));
+  const lines = reader.int('LOCATION_MAX_APPEND_LINES', fits, 1, 1_000_000);
+  if (reader.raw('LOCATION_MAX_APPEND_LINES') !== undefined && lines > fits) {
+    reader.problems.push(
+      `LOCATION_MAX_APPEND_LINES (${lines}) does not fit BODY_LIMIT_BYTES (${bodyLimitBytes}): ${lines} lines of ` +
+        `${APPEND_LINE_BYTES} bytes need a request of ${lines * APPEND_LINE_BYTES + APPEND_REQUEST_BYTES} bytes; ` +
+        `set LOCATION_MAX_APPEND_LINES to at most ${fits} or BODY_LIMIT_BYTES to at least ` +
+        `${lines * APPEND_LINE_BYTES + APPEND_REQUEST_BYTES} (larger files go to POST /logs)`,
+    );
+  }
+  return lines;
 }
 
 /** The retention of chats that do not choose one, and the most one may choose. */
@@ -625,7 +653,7 @@ export function loadConfig(env: Env = process.env): Config {
       maxUploads: reader.int('LOCATION_MAX_UPLOADS', 10_000, 1, 10_000_000),
       maxSamples: reader.int('LOCATION_REFUSED_SAMPLES', 20, 0, 1000),
       claimAfterMs: reader.int('LOCATION_CLAIM_AFTER_MS', 60_000, 100, 3_600_000),
-      maxAppendLines: reader.int('LOCATION_MAX_APPEND_LINES', 10_000, 1, 1_000_000),
+      maxAppendLines: readMaxAppendLines(reader, bodyLimitBytes),
       maxRangeDays: reader.int('LOCATION_MAX_RANGE_DAYS', 366, 1, 36_600),
       // Below Node's 300 s limit on one HTTP request: the sender is told to resume instead.
       maxWaitForRoomMs: reader.int('LOCATION_MAX_WAIT_MS', 120_000, 100, 240_000),

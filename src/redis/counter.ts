@@ -98,7 +98,10 @@ export class CounterRepository {
     private readonly announceOn?: (name: string) => string,
   ) {}
 
-  /** Adds `count` at every precision; returns the time used (the server's clock unless `at` is given). */
+  /**
+   * Adds `count` at every precision; returns the time used (the server's clock unless `at` is given).
+   * An `at` older than the longest retention is BAD_USER_INPUT: the cleanup would delete it everywhere.
+   */
   async update(name: string, count: number, at?: number): Promise<number> {
     const bucket = counterBucket(name);
     const keys = this.settings.precisions.flatMap((p) => [counterKeys.known(bucket, p), counterKeys.samples(name, p)]);
@@ -109,7 +112,7 @@ export class CounterRepository {
       at === undefined ? '' : String(at),
       this.settings.maxFutureSeconds,
       channel,
-      ...this.settings.precisions,
+      ...this.settings.precisions.flatMap((p) => [p, retentionAt(this.settings, p)]),
     ];
     return Number(await runScript(this.redis, 'counter-update', keys, args));
   }

@@ -29,7 +29,7 @@ export interface TaskRecord {
   args?: string;
   /** JSON text of the handler's result, or undefined. */
   result?: string;
-  /** The last error, kept across retries. */
+  /** The last failed run's error, kept while the task runs again; a run that completes clears it. */
   error?: string;
   /** What the handler last reported of its progress (JSON text), or undefined. */
   progress?: string;

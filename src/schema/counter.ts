@@ -168,7 +168,7 @@ export class UpdateCounterArgs {
   @Field(() => Float, {
     nullable: true,
     description:
-      "Unix seconds to count at; defaults to the server's clock. At most COUNTER_MAX_FUTURE_SECONDS ahead of it.",
+      "Unix seconds to count at; defaults to the server's clock. At most COUNTER_MAX_FUTURE_SECONDS ahead of it, and within the longest retention (COUNTER_RETENTION, else COUNTER_SAMPLES) behind it.",
   })
   at?: number | null;
 }

@@ -65,7 +65,11 @@ export class Task {
   @Field(() => JSONScalar, { nullable: true, description: "The handler's result, once COMPLETED." })
   result?: unknown;
 
-  @Field(() => String, { nullable: true, description: 'The last error, kept while it is retried.' })
+  @Field(() => String, {
+    nullable: true,
+    description:
+      'The error of the last failed run, kept while the task waits and runs again; cleared when a run completes.',
+  })
   error?: string | null;
 
   @Field(() => Float, { description: TIME })

@@ -2,7 +2,8 @@
 // group gives it to one aggregator only), looks each line's address up locally, tallies per day
 // and place in memory, and commits the tally and the chunk's "done" in one script. Several run
 // at once, in worker processes and API processes alike; one that dies leaves its chunk pending,
-// and another claims it after LOCATION_CLAIM_AFTER_MS.
+// and another claims it after LOCATION_CLAIM_AFTER_MS. The group's consumers that dead ones
+// leave behind are removed once they hold nothing and have been idle for ten claim times.
 import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -24,6 +25,11 @@ export interface LocationAggregatorOptions {
   maxIdleMs?: number;
   /** How often the list of datasets is read again. */
   refreshMs?: number;
+  /**
+   * How long a consumer of the group must have been idle, holding no chunk, before it is removed
+   * (a dead aggregator's); 10 x claimAfterMs by default, looked for a few times in that span.
+   */
+  forgetIdleAfterMs?: number;
   /** Called after each chunk committed (tests and the bench watch progress with it). */
   onChunk?: (dataset: string, lines: number, committed: boolean) => void;
 }
@@ -34,6 +40,8 @@ export class LocationAggregator {
   private loop: Promise<void> | undefined;
   /** When each dataset was last looked at for chunks another consumer left (unix ms). */
   private readonly claimedAt = new Map<string, number>();
+  /** When each dataset's group was last looked at for consumers dead aggregators left (unix ms). */
+  private readonly prunedAt = new Map<string, number>();
 
   constructor(private readonly options: LocationAggregatorOptions) {}
 
@@ -62,6 +70,7 @@ export class LocationAggregator {
     const claimEveryMs = Math.min(Math.max(claimAfterMs / 4, 100), 15_000);
     const claim = Date.now() - (this.claimedAt.get(dataset) ?? 0) >= claimEveryMs;
     if (claim) this.claimedAt.set(dataset, Date.now());
+    await this.prune(dataset);
     const entries = await repository.take(dataset, this.consumer, 1, claimAfterMs, claim);
     for (const entry of entries) {
       const tally = await tallyChunk(entry.data, entry.firstLine, this.options.locator(), maxSamples);
@@ -85,6 +94,28 @@ export class LocationAggregator {
       this.options.onChunk?.(dataset, entry.lines, committed);
     }
     return entries.length > 0;
+  }
+
+  /**
+   * Removes the dataset's consumers that hold nothing and have been idle past forgetIdleAfterMs,
+   * now and then. Several aggregators may do so at once: the script is atomic and idempotent.
+   */
+  private async prune(dataset: string): Promise<void> {
+    const idleMs = this.options.forgetIdleAfterMs ?? 10 * this.options.claimAfterMs;
+    if (Date.now() - (this.prunedAt.get(dataset) ?? 0) < Math.max(idleMs / 4, 100)) return;
+    this.prunedAt.set(dataset, Date.now());
+    try {
+      const removed = await this.options.repository.pruneConsumers(dataset, idleMs, this.consumer);
+      if (removed.length > 0) {
+        this.options.logger.info(
+          { dataset, consumers: removed.length, first: removed[0] },
+          'removed idle consumers of dead aggregators',
+        );
+      }
+    } catch (error) {
+      // Tidying the group must never stop the counting; the next look tries again.
+      this.options.logger.warn({ err: error, dataset }, 'could not remove idle consumers; retrying later');
+    }
   }
 
   private async run(): Promise<void> {

@@ -8,6 +8,9 @@ import {
   DeleteCounterDocument,
   UpdateCounterDocument,
 } from '../../src/generated/client/graphql';
+import type Redis from 'ioredis';
+import { defineScripts } from '../../src/redis/client/scripts';
+import { CounterRepository } from '../../src/redis/counter';
 import { counterBucket } from '../../src/redis/keys';
 import { codes, post } from '../support/graphql';
 import { startTestServer, TEST_SECRET, type TestServer } from '../support/server';
@@ -17,10 +20,16 @@ const ALIGN = 432000; // a multiple of every precision
 
 let api: TestServer;
 
+/** For writing what the server would refuse now. */
+let scripts: Redis;
+
 beforeAll(async () => {
   api = await startTestServer();
+  scripts = api.redis.newClient();
+  defineScripts(scripts);
 });
 afterAll(async () => {
+  scripts?.disconnect();
   await api.stop();
 });
 beforeEach(async () => {
@@ -181,6 +190,36 @@ describe('bad input is refused with BAD_USER_INPUT and writes nothing', () => {
     expect(codes(update)).toEqual(['BAD_USER_INPUT']);
     expect(update.errors?.[0].message).toMatch(/ahead of the server clock/);
     expect(await api.redis.client.dbsize()).toBe(0);
+  });
+
+  it('a time older than the longest retention (2012), naming at and the retention it falls outside', async () => {
+    // The daily precision keeps the most: the current day and the 119 before it (COUNTER_SAMPLES 120).
+    const edge = (now: number) => (Math.floor(now / 86400) - 119) * 86400;
+    const before = edge(await serverNow());
+    const update = await post(
+      api.url,
+      UpdateCounterDocument,
+      { name: 'hits', count: 1, at: Date.UTC(2012, 4, 1) / 1000 },
+      api.tokens.service,
+    );
+    const after = edge(await serverNow());
+    expect(codes(update)).toEqual(['BAD_USER_INPUT']);
+    const error = update.errors![0];
+    expect(error.extensions).toMatchObject({ argument: 'at', precision: 86400, samples: 120 });
+    const retainedFrom = error.extensions!.retainedFrom as number;
+    expect([before, after]).toContain(retainedFrom);
+    expect(error.message).toBe(
+      `at is older than the longest retention: 120 slices of 86400 seconds, from ${retainedFrom} ` +
+        `(${new Date(retainedFrom * 1000).toISOString()}) by the server clock`,
+    );
+    expect(await api.redis.client.dbsize()).toBe(0);
+    // Inside the daily retention but older than every finer one: taken, and read at the daily precision.
+    const at = after + 86400;
+    expect(
+      (await post(api.url, UpdateCounterDocument, { name: 'hits', count: 4, at }, api.tokens.service)).data,
+    ).toEqual({ updateCounter: true });
+    const read = await post(api.url, CounterDocument, { name: 'hits', precision: 86400 }, api.tokens.user);
+    expect(read.data?.counter).toEqual([{ time: at, count: 4 }]);
   });
 
   it('a non-integer count (rejected by GraphQL itself)', async () => {
@@ -424,7 +463,10 @@ describe('counterSeries', () => {
   it('falls back to the coarsest precision that divides the step when none keeps the range', async () => {
     const now = await serverNow();
     const from = now - 200 * 86400; // older than every retention window (the daily one keeps 120 days)
-    await write('ancient', [{ at: from, count: 9 }]);
+    // Such a time is refused now; a sample this old was written while a longer retention was set,
+    // and the cleanup has not run since COUNTER_SAMPLES was lowered.
+    const longer = new CounterRepository(scripts, { precisions: PRECISIONS, samples: 1000, maxFutureSeconds: 60 });
+    await longer.update('ancient', 9, from);
     const hourly = await post(
       api.url,
       CounterSeriesDocument,

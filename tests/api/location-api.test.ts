@@ -21,10 +21,11 @@ import {
 } from '../../src/generated/client/graphql';
 import { serverForThisFile } from '../support/fixture';
 import { codes, eventually, post, wsOperation } from '../support/graphql';
-import type { TestServer } from '../support/server';
+import { startTestServer, type TestServer } from '../support/server';
 import { lazyLocator } from '../../src/geo/ip-locator';
 import { DEFAULT_GENERATOR, LogGenerator } from '../../src/geo/log-generator';
 import { locationKeys } from '../../src/redis/keys';
+import { print } from 'graphql';
 
 const MAX_UPLOAD = 4 * 1024 * 1024;
 const fixture = serverForThisFile({
@@ -449,5 +450,59 @@ describe('appending lines over GraphQL', () => {
     expect(codes(await top('2011-01-01', '2013-01-01'))).toEqual(['BAD_USER_INPUT']);
     expect(codes(await top('2011-10-10', undefined, 0))).toEqual(['BAD_USER_INPUT']);
     expect((await top('2011-10-10')).data?.topCountries).toEqual([]);
+  });
+});
+
+describe('appending lines with the default limits', () => {
+  let defaults: TestServer;
+  beforeAll(async () => {
+    // No LOCATION_MAX_APPEND_LINES nor BODY_LIMIT_BYTES: as a deployment that sets neither.
+    defaults = await startTestServer({}, api.redis);
+  }, 60_000);
+  afterAll(async () => {
+    await defaults?.stop();
+  });
+
+  it('accepts a batch of LOCATION_MAX_APPEND_LINES typical lines within BODY_LIMIT_BYTES, and refuses one more line by count', async () => {
+    const { maxAppendLines } = defaults.config.location;
+    const { bodyLimitBytes } = defaults.config;
+    expect(maxAppendLines).toBe(1568);
+    expect(bodyLimitBytes).toBe(100 * 1024);
+    const created = await post(defaults.url, CreateLocationDatasetDocument, { name: 'batch' }, defaults.tokens.service);
+    expect(created.data?.createLocationDataset).toBe(true);
+    const generator = new LogGenerator(locator(), { ...DEFAULT_GENERATOR, seed: 5 });
+    const lines = generator.lines(maxAppendLines + 1);
+    const append = (batch: string[]) =>
+      post(
+        defaults.url,
+        AppendLocationLinesDocument,
+        { dataset: 'batch', upload: 'tail', fromLine: 0, lines: batch, complete: true },
+        defaults.tokens.service,
+      );
+    const full = lines.slice(0, maxAppendLines);
+    const bytes = Buffer.byteLength(
+      JSON.stringify({ query: print(AppendLocationLinesDocument), variables: { lines: full } }),
+    );
+    // A batch that really is near the limit: typical lines fill most of it.
+    expect(bytes).toBeGreaterThan(bodyLimitBytes * 0.6);
+    expect(bytes).toBeLessThan(bodyLimitBytes);
+
+    const over = await append(lines);
+    expect(over.status).toBe(200);
+    expect(codes(over)).toEqual(['BAD_USER_INPUT']);
+    expect(over.errors![0].message).toBe(`lines must hold at most ${maxAppendLines} lines`);
+    const accepted = await append(full);
+    expect(accepted.status).toBe(200);
+    expect(accepted.errors).toBeUndefined();
+    expect(accepted.data?.appendLocationLines).toEqual({ lines: maxAppendLines, stored: true, complete: true });
+    await eventually(async () => {
+      const upload = await post(
+        defaults.url,
+        LocationUploadDocument,
+        { dataset: 'batch', upload: 'tail' },
+        defaults.tokens.service,
+      );
+      return upload.data?.locationUpload?.done === true && upload.data.locationUpload.doneLines === maxAppendLines;
+    }, 20_000);
   });
 });

@@ -858,6 +858,8 @@ describe('with workers inside an API process (TASK_WORKER=on)', () => {
       maxAttempts: 2,
       retries: 1,
       result: { attempt: 2 },
+      // The completed run clears the first run's error: COMPLETED never shows one.
+      error: null,
     });
     expect(runsIn(log).map((run) => [run.event, run.attempt])).toEqual([
       ['start', 1],
@@ -867,6 +869,18 @@ describe('with workers inside an API process (TASK_WORKER=on)', () => {
     ]);
     expect(await queueState('worked')).toEqual(statsOf('worked', { completed: 1, failed: 1 }));
     subscription.unsubscribe();
+  });
+
+  it('clears the error of a failed run when a later run of the same try completes', async () => {
+    const task = await enqueued({ queue: 'worked', name: 'flaky', args: { failAttempts: 2 }, backoffMs: 0 });
+    await eventually(async () => (await stateOf(task.id)) === 'COMPLETED', 20_000);
+    expect((await readTask(task.id))!).toMatchObject({
+      state: 'COMPLETED',
+      attempts: 3,
+      retries: 0,
+      result: { attempt: 3 },
+      error: null,
+    });
   });
 
   it('ends a retried task that fails again FAILED with the new error, after the runs per try', async () => {

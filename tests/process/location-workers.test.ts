@@ -88,6 +88,15 @@ it('two worker processes share the chunks; one is killed mid-file; totals are ex
     );
   }
   expect(await redis.client.xlen(locationKeys('soak').chunks)).toBe(0);
+  // The killed worker's consumer, holding nothing once its chunk was claimed, is removed by the
+  // survivor after ten claim times (10 s) idle; the survivor keeps its own.
+  const consumers = async () =>
+    ((await client.xinfo('CONSUMERS', locationKeys('soak').chunks, LOCATION_GROUP)) as unknown[][]).map(
+      (fields) => fields[1],
+    );
+  await eventually(async () => !(await consumers()).includes(consumerOf(a)), 60_000, 200);
+  expect(await consumers()).toEqual([consumerOf(b)]);
+  expect(b.lines.some((line) => line.msg === 'removed idle consumers of dead aggregators')).toBe(true);
   pino({ level: 'info' }).info(
     { chunks: progress.chunks, byKilled: killedAt, bySurvivor: chunksBy(b), heldByKilled: heldAtKill },
     'location workers',

@@ -273,6 +273,11 @@ describe('a configuration that stops start-up', () => {
   it.each([
     ['the API', () => spawnServer({ PORT: 'eighty', LOG_FORMAT: 'json' }), 'PORT must be an integer'],
     ['the worker', () => spawnWorker({}), 'The worker needs:\n  - REDIS_URL'],
+    [
+      'the API with more append lines than BODY_LIMIT_BYTES holds',
+      () => spawnServer({ LOCATION_MAX_APPEND_LINES: '10000', LOG_FORMAT: 'json' }),
+      'LOCATION_MAX_APPEND_LINES (10000) does not fit BODY_LIMIT_BYTES (102400)',
+    ],
   ])('is one fatal JSON line from %s, with code CONFIG_INVALID', async (_which, spawn, text) => {
     const child = spawn();
     expect(await child.exited).toBe(1);

@@ -105,11 +105,13 @@ describe('notification payloads from the scripts', () => {
     );
     const repo = new CounterRepository(
       client,
-      { precisions: [1, 5], maxFutureSeconds: 60 } as never,
+      { precisions: [1, 5], samples: 120, maxFutureSeconds: 60 },
       counterKeys.updated,
     );
     const times: number[] = [];
-    for (const n of names) times.push(await repo.update(n, 1, 1700000000.25));
+    // A fixed fraction of a second, within the retention (an older time is refused).
+    const [seconds] = await client.time();
+    for (const n of names) times.push(await repo.update(n, 1, Number(seconds) - 60.75));
     // Each name is its own channel; on a cluster they live on different shards, heard on
     // different connections, so they may arrive in any order (and late on a loaded machine).
     await eventually(async () => got.length >= names.length, 10_000, 10);

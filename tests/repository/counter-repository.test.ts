@@ -1,6 +1,7 @@
 // The counter repository and its Lua scripts against a real redis-server.
 import Redis from 'ioredis';
 import pino from 'pino';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { AppError } from '../../src/common/errors';
 import { CounterRepository, type Aggregation, type SeriesQuery } from '../../src/redis/counter';
 import { CounterCleanupWorker } from '../../src/workers/counter-cleanup';
@@ -95,6 +96,51 @@ describe('update', () => {
     const future = (await serverNow()) + 3600;
     await expect(counters.update('later', 1, future)).rejects.toMatchObject({ code: 'BAD_USER_INPUT' });
     expect(await redis.client.dbsize()).toBe(0);
+  });
+
+  it('refuses a time older than the longest retention, naming at and that retention, and writes nothing', async () => {
+    // Per precision, the cleanup keeps the current slice and keep - 1 before it: 1 s x 120, 60 s x 10,
+    // 3600 s x 3 (COUNTER_RETENTION). The longest reaches back to the start of the hour two hours ago.
+    const counters = new CounterRepository(commands, {
+      precisions: [1, 60, 3600],
+      samples: 120,
+      retention: { 60: 10, 3600: 3 },
+      maxFutureSeconds: 60,
+    });
+    // Away from the end of an hour, where the edge moves (polling the server clock past it).
+    let now = await serverNow();
+    while (now % 3600 > 3600 - 15) {
+      await sleep(200);
+      now = await serverNow();
+    }
+    const retainedFrom = (Math.floor(now / 3600) - 2) * 3600;
+    const error = await counters.update('old', 1, retainedFrom - 0.001).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AppError);
+    expect(error).toMatchObject({
+      code: 'BAD_USER_INPUT',
+      details: { argument: 'at', retainedFrom, precision: 3600, samples: 3 },
+    });
+    expect((error as AppError).message).toBe(
+      `at is older than the longest retention: 3 slices of 3600 seconds, from ${retainedFrom} ` +
+        `(${new Date(retainedFrom * 1000).toISOString()}) by the server clock`,
+    );
+    // As old as the book's 2012 examples.
+    await expect(counters.update('old', 1, Date.UTC(2012, 0, 1) / 1000)).rejects.toMatchObject({
+      code: 'BAD_USER_INPUT',
+      details: { argument: 'at', retainedFrom },
+    });
+    expect(await redis.client.dbsize()).toBe(0);
+
+    // The first instant of the oldest retained hour is taken, and stays at the precision that keeps it.
+    await counters.update('edge', 2, retainedFrom);
+    expect(await counters.samples('edge', 3600, 10)).toEqual([{ time: retainedFrom, count: 2 }]);
+    await counters.clean(1);
+    await counters.clean(60);
+    await counters.clean(3600);
+    expect(await counters.samples('edge', 3600, 10)).toEqual([{ time: retainedFrom, count: 2 }]);
+    // Finer precisions do not keep that far back: their cleanup removes it.
+    expect(await counters.samples('edge', 1, 10)).toEqual([]);
+    expect(await counters.samples('edge', 60, 10)).toEqual([]);
   });
 
   it('accepts a time within the allowed lead of the server clock', async () => {

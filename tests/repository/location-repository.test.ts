@@ -5,7 +5,7 @@ import Redis from 'ioredis';
 import pino from 'pino';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { defineScripts } from '../../src/redis/client/scripts';
-import { LocationRepository, type LocationSettings } from '../../src/redis/location/repository';
+import { LocationRepository, type ChunkEntry, type LocationSettings } from '../../src/redis/location/repository';
 import { appendWhenRoom } from '../../src/redis/location/backpressure';
 import { LocationAggregator } from '../../src/workers/location-aggregator';
 import { lazyLocator } from '../../src/geo/ip-locator';
@@ -277,6 +277,91 @@ describe('counting', () => {
     expect(await consumers()).toEqual([worker.consumer]);
     await worker.stop();
     expect(await consumers()).toEqual([]);
+  });
+
+  it('removes consumers idle past the limit that hold nothing, never one holding a chunk; a removed one comes back on its next read', async () => {
+    const repo = repository();
+    await repo.createDataset('left');
+    const keys = locationKeys('left');
+    const consumers = async (): Promise<Record<string, { pending: number; idle: number }>> =>
+      Object.fromEntries(
+        ((await redis.client.xinfo('CONSUMERS', keys.chunks, LOCATION_GROUP)) as unknown[][]).map((fields) => [
+          fields[1] as string,
+          { pending: fields[3] as number, idle: fields[5] as number },
+        ]),
+      );
+    const lines = ['8.8.8.8 2011-10-10 00:00:01 a', '8.8.8.8 2011-10-10 00:00:02 b', '8.8.8.8 2011-10-10 00:00:03 c'];
+    for (const [i, line] of lines.entries()) {
+      await repo.append('left', 'u', i, { data: Buffer.from(`${line}\n`), lines: 1 }, false);
+    }
+    // Two aggregators that died after committing their chunk, and one that is slow: it holds its chunk.
+    const count = async (entry: ChunkEntry) =>
+      repo.commit('left', entry, await tallyChunk(entry.data, entry.firstLine, locator(), 5));
+    for (const dead of ['dead-1', 'dead-2']) {
+      const [entry] = await repo.take('left', dead, 1, 60_000);
+      expect(await count(entry)).toBe('COUNTED');
+    }
+    const [held] = await repo.take('left', 'slow', 1, 60_000);
+    expect(Object.keys(await consumers()).sort()).toEqual(['dead-1', 'dead-2', 'slow']);
+
+    const IDLE_MS = 200;
+    await eventually(async () => Object.values(await consumers()).every((one) => one.idle >= IDLE_MS), 10_000, 20);
+    // The caller's own name is kept whatever its state.
+    expect((await repo.pruneConsumers('left', IDLE_MS, 'dead-2')).sort()).toEqual(['dead-1']);
+    expect((await repo.pruneConsumers('left', IDLE_MS, 'me')).sort()).toEqual(['dead-2']);
+    expect(await consumers()).toEqual({ slow: { pending: 1, idle: expect.any(Number) as number } });
+    // A consumer idle for less than the limit stays, even with nothing in hand.
+    expect(await repo.pruneConsumers('left', 60_000, 'me')).toEqual([]);
+    // The slow one finishes: its chunk was not lost.
+    expect(await count(held)).toBe('COUNTED');
+    expect((await repo.upload('left', 'u'))!.doneLines).toBe(3);
+
+    // Alive but idle with nothing in hand, it may be removed; its next read makes it again.
+    await eventually(async () => (await consumers()).slow.idle >= IDLE_MS, 10_000, 20);
+    expect(await repo.pruneConsumers('left', IDLE_MS, 'me')).toEqual(['slow']);
+    expect(await consumers()).toEqual({});
+    await repo.append('left', 'u', 3, { data: Buffer.from('8.8.8.8 2011-10-10 00:00:04 d\n'), lines: 1 }, true);
+    const [next] = await repo.take('left', 'slow', 1, 60_000);
+    expect(next.firstLine).toBe(4);
+    expect(Object.keys(await consumers())).toEqual(['slow']);
+    expect(await count(next)).toBe('UPLOAD_COUNTED');
+    expect((await repo.upload('left', 'u'))!.doneLines).toBe(4);
+    expect(await repo.pruneConsumers('nowhere', IDLE_MS, 'me')).toEqual([]);
+  });
+
+  it('an aggregator removes the consumers dead ones left, idle past forgetIdleAfterMs, and keeps its own', async () => {
+    const repo = repository();
+    await repo.createDataset('abandoned');
+    await upload(repo, 'abandoned', 'u', '8.8.8.8 2011-10-10 00:00:01 a');
+    // A process that counted a chunk and was killed: its consumer stays in the group.
+    const [entry] = await repo.take('abandoned', 'killed-process', 1, 60_000);
+    expect(await repo.commit('abandoned', entry, await tallyChunk(entry.data, entry.firstLine, locator(), 5))).toBe(
+      'UPLOAD_COUNTED',
+    );
+    const names = async () =>
+      ((await redis.client.xinfo('CONSUMERS', locationKeys('abandoned').chunks, LOCATION_GROUP)) as unknown[][]).map(
+        (fields) => fields[1],
+      );
+    expect(await names()).toEqual(['killed-process']);
+    const worker = new LocationAggregator({
+      repository: repository(),
+      locator,
+      logger: pino({ level: 'silent' }),
+      claimAfterMs: 60_000,
+      maxSamples: SETTINGS.maxSamples,
+      idleMs: 20,
+      forgetIdleAfterMs: 300,
+    });
+    worker.start();
+    try {
+      await eventually(async () => (await names()).length === 0, 10_000, 20);
+      // It still takes new chunks: its own consumer is made by its read, and kept.
+      await upload(repo, 'abandoned', 'v', '8.8.8.8 2011-10-10 00:00:02 b');
+      await eventually(async () => (await repo.upload('abandoned', 'v'))?.doneLines === 1, 10_000, 20);
+      expect(await names()).toEqual([worker.consumer]);
+    } finally {
+      await worker.stop();
+    }
   });
 
   it('keeps refused lines as samples with line numbers and no addresses, IPv6 counted', async () => {

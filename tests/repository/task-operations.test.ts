@@ -290,6 +290,61 @@ describe('retries', () => {
     expect(await tasks.stats(queue)).toMatchObject({ completed: 1, failed: 1 });
   });
 
+  it('keeps the last error while the task waits and runs again, and clears it when a run completes', async () => {
+    const tasks = repository({ maxAttempts: 2, backoffMs: 0 });
+    const queue = 'cleared';
+    const keys = queueKeys(queue);
+    await tasks.enqueue({
+      queue,
+      name: 'r',
+      args: undefined,
+      priority: 'NORMAL',
+      delayMs: 0,
+      idempotencyKey: undefined,
+    });
+    // Within one try: run 1 fails, run 2 completes.
+    const [first] = await tasks.take(queue, 1, 60_000);
+    expect(await tasks.settle(queue, first, { kind: 'FAILED', error: 'run 1', retry: true })).toBe('DELAYED');
+    expect((await tasks.get(queue, '1'))!).toMatchObject({ state: 'DELAYED', error: 'run 1' });
+    await tasks.reschedule(queue, '1', 0);
+    const [second] = await tasks.take(queue, 1, 60_000);
+    expect((await tasks.get(queue, '1'))!).toMatchObject({ state: 'ACTIVE', attempts: 2, error: 'run 1' });
+    expect(await tasks.settle(queue, second, { kind: 'COMPLETED', result: '"done"' })).toBe('COMPLETED');
+    const done = (await tasks.get(queue, '1'))!;
+    expect(done).toMatchObject({ state: 'COMPLETED', attempts: 2, result: '"done"' });
+    expect(done.error).toBeUndefined();
+    expect(await redis.client.hexists(keys.errors, '1')).toBe(0);
+
+    // Across a retry: task 2's only run loses its lease (FAILED), and its retry completes; task 3,
+    // taken beside it, fails for good and keeps its own error.
+    const once = repository({ maxAttempts: 1 });
+    const plain = {
+      queue,
+      name: 'r',
+      args: undefined,
+      priority: 'NORMAL' as const,
+      delayMs: 0,
+      idempotencyKey: undefined,
+    };
+    await once.enqueue(plain);
+    await once.enqueue(plain);
+    const [stalled, other] = await once.take(queue, 2, 60_000);
+    expect([stalled.number, other.number]).toEqual([2, 3]);
+    await redis.client.zadd(keys.active, 0, '2');
+    expect((await once.promote(queue)).expired).toBe(1);
+    const lease = 'the worker stopped answering: its lease ran out';
+    expect((await once.get(queue, '2'))!).toMatchObject({ state: 'FAILED', error: lease });
+    expect((await once.retry(queue, '2'))!).toMatchObject({ state: 'WAITING', error: lease });
+    const [again] = await once.take(queue, 1, 60_000);
+    expect(again).toMatchObject({ number: 2, attempt: 2 });
+    expect(await once.settle(queue, other, { kind: 'FAILED', error: 'other', retry: false })).toBe('FAILED');
+    expect(await once.settle(queue, again, { kind: 'COMPLETED', result: undefined })).toBe('COMPLETED');
+    expect((await once.get(queue, '2'))!).toMatchObject({ state: 'COMPLETED', retries: 1 });
+    expect((await once.get(queue, '2'))!.error).toBeUndefined();
+    expect((await once.get(queue, '3'))!).toMatchObject({ state: 'FAILED', error: 'other' });
+    expect(await redis.client.hgetall(keys.errors)).toEqual({ '3': 'other' });
+  });
+
   it('starts the doubling backoff again after a retry: a new try waits the first backoff', async () => {
     const tasks = repository({ maxAttempts: 2 });
     const queue = 'fresh-try';

@@ -112,7 +112,7 @@ it('counter-update.lua', async () => {
   const heard = await hear(TOPICS.counterUpdated, names);
   const counters = new CounterRepository(
     client,
-    { precisions: [1, 60], maxFutureSeconds: 60 } as never,
+    { precisions: [1, 60], samples: 120, maxFutureSeconds: 60 },
     TOPICS.counterUpdated.channel,
   );
   for (const name of names) await counters.update(name, 1);

@@ -374,7 +374,8 @@ describe('loadConfig', () => {
       maxUploads: 10_000,
       maxSamples: 20,
       claimAfterMs: 60_000,
-      maxAppendLines: 10_000,
+      // As many typical lines as the default BODY_LIMIT_BYTES holds: (102400 - 2048) / 64.
+      maxAppendLines: 1568,
       maxRangeDays: 366,
       maxWaitForRoomMs: 120_000,
     });
@@ -392,6 +393,28 @@ describe('loadConfig', () => {
       `LOCATION_DB must list .mmdb files, got "${path.resolve('cities.csv')}"`,
     ]);
     expect(problems({ LOCATION_CHUNK_BYTES: '10', LOCATION_MAX_WAIT_MS: '999999' })).toHaveLength(2);
+  });
+
+  it('fits LOCATION_MAX_APPEND_LINES to BODY_LIMIT_BYTES by default, and refuses a setting the body limit would refuse', () => {
+    expect(loadConfig({ BODY_LIMIT_BYTES: String(1024 * 1024) }).location.maxAppendLines).toBe(16_352);
+    expect(loadConfig({ BODY_LIMIT_BYTES: '16384' }).location.maxAppendLines).toBe(224);
+    expect(loadConfig({ BODY_LIMIT_BYTES: '1024' }).location.maxAppendLines).toBe(1);
+    // Exactly what fits, and fewer, are taken as set.
+    expect(loadConfig({ LOCATION_MAX_APPEND_LINES: '1568' }).location.maxAppendLines).toBe(1568);
+    expect(loadConfig({ LOCATION_MAX_APPEND_LINES: '100' }).location.maxAppendLines).toBe(100);
+    expect(
+      loadConfig({ BODY_LIMIT_BYTES: String(1024 * 1024), LOCATION_MAX_APPEND_LINES: '10000' }).location.maxAppendLines,
+    ).toBe(10_000);
+    // The old default beside the default body limit: 10,000 lines need about 640 KB.
+    expect(problems({ LOCATION_MAX_APPEND_LINES: '10000' })).toEqual([
+      'LOCATION_MAX_APPEND_LINES (10000) does not fit BODY_LIMIT_BYTES (102400): 10000 lines of 64 bytes need a ' +
+        'request of 642048 bytes; set LOCATION_MAX_APPEND_LINES to at most 1568 or BODY_LIMIT_BYTES to at least ' +
+        '642048 (larger files go to POST /logs)',
+    ]);
+    expect(problems({ LOCATION_MAX_APPEND_LINES: '1569' })).toHaveLength(1);
+    expect(problems({ BODY_LIMIT_BYTES: '16384', LOCATION_MAX_APPEND_LINES: '1000' })).toEqual([
+      expect.stringMatching(/^LOCATION_MAX_APPEND_LINES \(1000\) does not fit BODY_LIMIT_BYTES \(16384\)/),
+    ]);
   });
 
   it('serves metrics to service callers on the API port by default, on a port of their own with METRICS_PORT, or not at all', () => {

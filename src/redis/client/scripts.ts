@@ -50,6 +50,7 @@ export type ScriptName =
   | 'location-commit'
   | 'location-create'
   | 'location-forget'
+  | 'location-prune-consumers'
   | 'mailbox-ack'
   | 'mailbox-send'
   | 'mailbox-take'
@@ -244,6 +245,17 @@ async function runAndWait(
   }
 }
 
+/** counter-update's E_TOO_OLD reply: `<start of the longest retention> <its precision> <its slices>`. */
+function tooOld(reply: string): AppError {
+  const [retainedFrom, precision, samples] = reply.split(' ').map(Number);
+  return new AppError(
+    'BAD_USER_INPUT',
+    `at is older than the longest retention: ${samples} slices of ${precision} seconds, from ${retainedFrom} ` +
+      `(${new Date(retainedFrom * 1000).toISOString()}) by the server clock`,
+    { argument: 'at', retainedFrom, precision, samples },
+  );
+}
+
 /** Replies that mean the script was not run on the node it was sent to. */
 const NOT_RUN_ON_THIS_NODE = /^(MOVED|ASK|TRYAGAIN|CLUSTERDOWN) /;
 const MAX_REDIRECTIONS = 16;
@@ -262,6 +274,7 @@ const notReplicated = (confirmed: number, wait: ReplicaWait): AppError =>
  */
 const SCRIPT_ERRORS: Record<string, (message: string) => AppError> = {
   E_FUTURE: (message) => badInput(message || 'at is too far in the future', 'at'),
+  E_TOO_OLD: (message) => tooOld(message),
   E_OVERFLOW: (message) => badInput(message || 'the counter would leave the safe integer range', 'count'),
   E_TOO_MANY_POINTS: (message) => badInput(message || 'the range holds too many steps', 'step'),
   E_FROM_AFTER_NOW: (message) => badInput(message || 'from is after the server clock', 'from'),

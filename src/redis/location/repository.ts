@@ -41,6 +41,9 @@ export interface IngestBacklog {
   bytes: number;
 }
 
+/** Most consumers one prune removes: XINFO CONSUMERS lists them all, so a backlog goes in steps. */
+const PRUNE_BATCH = 1000;
+
 export type CommitOutcome = 'DONE_ALREADY' | 'COUNTED' | 'UPLOAD_COUNTED';
 const COMMIT_OUTCOMES: CommitOutcome[] = ['DONE_ALREADY', 'COUNTED', 'UPLOAD_COUNTED'];
 
@@ -261,6 +264,20 @@ export class LocationRepository {
     const { chunks } = locationKeys(dataset);
     const pending = await this.redis.xpending(chunks, LOCATION_GROUP, '-', '+', 1, consumer);
     if (pending.length === 0) await this.redis.xgroup('DELCONSUMER', chunks, LOCATION_GROUP, consumer);
+  }
+
+  /**
+   * Removes from a dataset's group up to `most` consumers that hold no chunk and have been idle
+   * for `idleMs` (those of dead aggregators), never `keep`; returns their names.
+   */
+  async pruneConsumers(dataset: string, idleMs: number, keep: string, most = PRUNE_BATCH): Promise<string[]> {
+    const { chunks } = locationKeys(dataset);
+    return (await runScript(
+      this.redis,
+      'location-prune-consumers',
+      [chunks],
+      [LOCATION_GROUP, idleMs, keep, most],
+    )) as string[];
   }
 
   private async claim(chunks: string, consumer: string, count: number, claimAfterMs: number): Promise<ChunkEntry[]> {

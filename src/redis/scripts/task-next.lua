@@ -1,11 +1,11 @@
 -- task-next: a worker's one round trip per task. It records how the run that just ended went
 -- (if any), then hands out up to N waiting tasks (if wanted): so a busy worker settles one task
 -- and takes the next in the same step.
--- Settling: completed keeps the result; failed runs again after a backoff (doubling per run,
--- capped) until the task has had its runs, then it is FAILED with the last error. Only the worker
--- holding the current run may settle it: one whose lease ran out changes nothing. Each finish
--- forgets up to two of the oldest finished tasks beyond the history bound, so the bound holds at
--- any rate.
+-- Settling: completed keeps the result and clears an earlier run's error (a COMPLETED task shows
+-- none); failed runs again after a backoff (doubling per run, capped) until the task has had its
+-- runs, then it is FAILED with the last error. Only the worker holding the current run may settle
+-- it: one whose lease ran out changes nothing. Each finish forgets up to two of the oldest finished
+-- tasks beyond the history bound, so the bound holds at any rate.
 -- Taking: highest priority first and, within a priority, tasks that came due after a delay before
 -- the others (the book's "delayed first"). Each is ACTIVE under a lease the worker must renew
 -- (task-extend); if the worker dies, the poller finds the lease run out and the task runs again.
@@ -67,6 +67,7 @@ local function settle(number, run, outcome, detail)
   if outcome == 'COMPLETED' then
     record.state = 'COMPLETED'
     if detail ~= '' then redis.call('HSET', KEYS[3], number, detail) end
+    redis.call('HDEL', KEYS[4], number)
   else
     redis.call('HSET', KEYS[4], number, detail)
     if outcome == 'FAILED' and record.attempts < record.maxAttempts then

@@ -1,7 +1,8 @@
 -- task-retry: gives a FAILED task another set of runs: it waits at the back of its priority's
 -- ready list. `attempts` keeps counting every run (a run is known by its number, so a worker of
 -- an old run can never settle a new one); `maxAttempts` grows by the task's runs per try, the
--- value it had when it first failed. The last error stays until the next run ends.
+-- value it had when it first failed. The last error stays while the task waits and runs again: a
+-- run that fails replaces it, one that completes clears it (task-next.lua).
 -- KEYS[1]  records (hash number -> JSON)   KEYS[2]  finished (zset)   KEYS[3]  progress (hash)
 -- KEYS[4..6]  the ready lists of HIGH, NORMAL and LOW   KEYS[7]  the workers' wake-up list
 -- ARGV[1]  the queue's name   ARGV[2]  task number
