@@ -599,6 +599,42 @@ describe('a name nobody holds or waits for', () => {
 });
 
 describe('release notices', () => {
+  it('wake a waiter whose release was published while the subscriber connection was down: it asks again once that is back', async () => {
+    const acquirer = instance('lock');
+    const holder = await acquirer.acquire({ name: 'blip', limit: 1, ttlMs: 60_000, owner: 'svc', waitMs: 0 });
+    expect(holder?.fencingToken).toBe(1);
+    // WAKE_ONLY: on its own the waiter asks again only after a minute.
+    const waiting = acquirer.acquire({ name: 'blip', limit: 1, ttlMs: 60_000, owner: 'svc', waitMs: 120_000 });
+    const channel = acquirer.repository.channel('blip');
+    await until(async () => (await waitingCount(acquirer.repository, 'blip')) === 1);
+    await until(async () => (await redis.subscribers(channel)) === 1);
+
+    // Cut the subscriber connection (a restart, failover or blip) and keep it from coming back
+    // (maxclients 1) while the holder releases: the notice certainly finds nobody subscribed.
+    const node = await redis.nodeFor(channel);
+    const [, maxclients] = (await node.config('GET', 'maxclients')) as [string, string];
+    await node.config('SET', 'maxclients', '1');
+    try {
+      await node.client('KILL', 'TYPE', 'pubsub');
+      expect(await redis.subscribers(channel)).toBe(0);
+      expect(await acquirer.repository.release('blip', holder!.id)).toBe(true);
+      expect(await redis.subscribers(channel)).toBe(0);
+    } finally {
+      await node.config('SET', 'maxclients', maxclients);
+    }
+
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<'still waiting'>((resolve) => {
+      timer = setTimeout(() => resolve('still waiting'), 20_000);
+    });
+    try {
+      const lease = await Promise.race([waiting, late]);
+      expect(lease === 'still waiting' ? lease : lease?.fencingToken).toBe(2);
+    } finally {
+      clearTimeout(timer);
+    }
+  });
+
   // One Redis only: on a cluster, ioredis moves sharded subscriptions itself.
   itSingle(
     'are heard again after the subscriber connection was cut, even for a name listened to while it reconnected',
@@ -609,11 +645,11 @@ describe('release notices', () => {
       const signals = new LeaseSignals(subscriber, pino({ level: 'silent' }), 60_000);
       signalSets.push(signals);
       const heard: string[] = [];
-      await signals.listen('LOCK_RELEASED:a', (notice) => heard.push(notice.name));
+      await signals.listen('LOCK_RELEASED:a', (notice) => notice && heard.push(notice.name));
       // Listen to a second name in the middle of the reconnect, when a SUBSCRIBE can be lost.
       const listenedDuringReconnect = new Promise<void>((resolve) => {
         subscriber.once('connect', () => {
-          void signals.listen('LOCK_RELEASED:b', (notice) => heard.push(notice.name)).then(() => resolve());
+          void signals.listen('LOCK_RELEASED:b', (notice) => notice && heard.push(notice.name)).then(() => resolve());
         });
       });
       await redis.client.client('KILL', 'TYPE', 'pubsub');

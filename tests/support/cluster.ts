@@ -1,6 +1,6 @@
 // A real local Redis Cluster for tests: redis-server processes started with --cluster-enabled,
 // joined by `redis-cli --cluster create`, on free loopback ports, with a password, in a temporary
-// directory that goes with them. Nodes can be killed, restarted and failed over.
+// directory that goes with them. Nodes can be killed, restarted and failed over, and a primary added.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -51,6 +51,13 @@ export interface TestCluster {
   roles(): Promise<{ primaries: number[]; replicas: Map<number, number> }>;
   /** Resolves when every slot is served and every live node agrees. */
   waitHealthy(timeoutMs?: number): Promise<void>;
+  /**
+   * Starts one more node, introduces it with CLUSTER MEET and resolves with its port once every
+   * live node knows it: a primary that holds no slots until some are moved to it.
+   */
+  addPrimary(): Promise<number>;
+  /** The cluster node id of the node on `port` (what CLUSTER SETSLOT names). */
+  nodeId(port: number): Promise<string>;
   stop(): Promise<void>;
 }
 
@@ -270,6 +277,60 @@ async function startOnce(given: ClusterOptions): Promise<TestCluster> {
       }
     };
 
+    const nodeId = async (port: number): Promise<string> => {
+      const probe = node(port);
+      try {
+        return String(await probe.cluster('MYID'));
+      } finally {
+        probe.disconnect();
+      }
+    };
+
+    const addPrimary = async (): Promise<number> => {
+      const port = await freeClusterPort(taken);
+      const dir = path.join(root, String(port));
+      fs.mkdirSync(dir);
+      const added: ClusterNodeProcess = { port, dir, proc: undefined };
+      nodes.push(added);
+      added.proc = launch(added, password, options);
+      await waitAnswering(port, password, added.proc);
+      const id = await nodeId(port);
+      const introducer = node(nodes[0].port);
+      try {
+        await introducer.cluster('MEET', '127.0.0.1', port);
+      } finally {
+        introducer.disconnect();
+      }
+      // Every node knows every other, the new one included (gossip spreads it), and is
+      // connected to it: SETSLOT on any of them names the new one, and it names the others.
+      const live = nodes.filter(running);
+      const deadline = Date.now() + 30_000;
+      for (;;) {
+        const views = await Promise.all(
+          live.map(async (one) => {
+            const probe = node(one.port);
+            try {
+              const lines = String(await probe.cluster('NODES'))
+                .split('\n')
+                .filter((line) => line.trim() !== '');
+              return (
+                lines.length === live.length &&
+                lines.some((line) => line.startsWith(id)) &&
+                lines.every((line) => / connected/.test(line) && !/handshake|noaddr|fail/.test(line))
+              );
+            } catch {
+              return false;
+            } finally {
+              probe.disconnect();
+            }
+          }),
+        );
+        if (views.every(Boolean)) return port;
+        if (Date.now() > deadline) throw new Error(`the cluster did not take in the node on ${port}`);
+        await sleep(100);
+      }
+    };
+
     await waitHealthy();
     const { primaries } = await roles();
     const target: ClusterTarget = { nodes: nodes.map((one) => ({ host: '127.0.0.1', port: one.port })), password };
@@ -319,6 +380,8 @@ async function startOnce(given: ClusterOptions): Promise<TestCluster> {
       },
       roles,
       waitHealthy,
+      addPrimary,
+      nodeId,
       stop,
     };
   } catch (error) {

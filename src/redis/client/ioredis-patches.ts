@@ -1,5 +1,6 @@
-// A fix for ioredis 5.11.1 that it does not ship yet. Remove this file when an ioredis release
-// keeps an error listener on a stopped ShardedSubscriber's connection (tests/ioredis-patches).
+// Fixes for ioredis 5.11.1 that it does not ship yet. Remove each when an ioredis release has it
+// (tests/unit/ioredis-patches.test.ts shows what each one guards against).
+import Redis from 'ioredis';
 import ShardedSubscriber from 'ioredis/built/cluster/ShardedSubscriber';
 
 /**
@@ -15,4 +16,21 @@ ShardedSubscriber.prototype.stop = function stop(this: ShardedSubscriber): void 
   const connection = this.getInstance();
   originalStop.call(this);
   if (connection && connection.listenerCount('error') === 0) connection.on('error', () => undefined);
+};
+
+/**
+ * On an ASK redirect (a slot being moved to another primary) the cluster client sends ASKING to
+ * the importing node and drops the promise it gets. That node owns no slot yet, so the next slot
+ * refresh disconnects it, and every ASKING still queued or in flight there is rejected with
+ * "Connection is closed.": an unhandled rejection each, logged at error level. The command that
+ * followed it fails on its own and is retried or answered as STORE_UNAVAILABLE; the ASKING's
+ * reply tells nobody anything, so its failure is marked handled. Whoever does await it (nothing
+ * in this product) still sees the rejection.
+ */
+// eslint-disable-next-line @typescript-eslint/unbound-method -- called below with the connection as `this`
+const originalAsking = Redis.prototype.asking;
+Redis.prototype.asking = function asking(this: Redis, ...args: Parameters<Redis['asking']>): Promise<'OK'> {
+  const reply = originalAsking.apply(this, args);
+  reply.catch(() => undefined);
+  return reply;
 };

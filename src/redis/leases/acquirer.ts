@@ -106,9 +106,11 @@ export class LeaseAcquirer {
     let ticket: number | undefined;
     const early: number[] = [];
     const mayGo = (upTo: number): boolean => upTo === 0 || (ticket !== undefined && ticket <= upTo);
-    const onNotice = (notice: ReleaseNotice): void => {
-      if (ticket === undefined) early.push(notice.upTo);
-      else if (mayGo(notice.upTo)) wake.fire();
+    // No notice: releases may have been missed while the subscriber was away; ask again anyway.
+    const onNotice = (notice: ReleaseNotice | undefined): void => {
+      const upTo = notice?.upTo ?? 0;
+      if (ticket === undefined) early.push(upTo);
+      else if (mayGo(upTo)) wake.fire();
     };
 
     let stopListening: (() => void) | undefined;

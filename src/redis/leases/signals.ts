@@ -1,13 +1,16 @@
 // Wakes callers waiting for a lock or semaphore slot when one is freed, from the PUBLISH that the
 // release script makes. It has its own subscriber connection, one SUBSCRIBE per name however many
 // wait for it here, and stays subscribed a while after the last waiter so a busy name does not
-// cost a SUBSCRIBE per acquire. Messages can be lost (a reconnect), so waiters also poll. On a
-// cluster the release script publishes by sharded pub/sub, so waiters SSUBSCRIBE.
-import { notificationCommands, type RedisClient } from '../client/connection';
+// cost a SUBSCRIBE per acquire. On a cluster the release script publishes by sharded pub/sub, so
+// waiters SSUBSCRIBE. A release published while the connection is down reaches nobody: once it
+// is back and subscribed again, every waiter is told to ask again (and waiters also poll).
+import type { Cluster } from 'ioredis';
+import { isCluster, notificationCommands, type RedisClient } from '../client/connection';
 import type { Logger } from '../../common/logger';
 import { parseReleaseNotice, type ReleaseNotice } from './repository';
 
-type Listener = (notice: ReleaseNotice) => void;
+/** Called with each release notice, or with undefined when notices may have been missed. */
+type Listener = (notice: ReleaseNotice | undefined) => void;
 
 interface Channel {
   listeners: Set<Listener>;
@@ -22,7 +25,7 @@ export class LeaseSignals {
   private readonly commands: ReturnType<typeof notificationCommands>;
 
   constructor(
-    private readonly subscriber: RedisClient,
+    subscriber: RedisClient,
     private readonly logger: Logger,
     private readonly lingerMs = 10_000,
   ) {
@@ -32,15 +35,53 @@ export class LeaseSignals {
       const notice = entry && parseReleaseNotice(message);
       if (notice) for (const listener of entry.listeners) listener(notice);
     });
+    if (isCluster(subscriber)) this.resumeOnClusterChange(subscriber);
     // ioredis resubscribes what it knew of after a reconnect, but a SUBSCRIBE sent while the
     // connection was being re-established can be dropped silently; asking again is harmless.
-    // (ioredis's cluster client moves sharded subscriptions itself when slots move.)
-    subscriber.on('ready', () => {
-      if (this.channels.size === 0 || this.commands.sharded) return;
-      this.subscriber.subscribe(...this.channels.keys()).catch((error: unknown) => {
-        this.logger.warn({ err: error }, 'could not resubscribe to lease releases; waiters poll instead');
-      });
+    else subscriber.on('ready', () => void this.resume());
+  }
+
+  /**
+   * A shard's subscriber connection is not reconnected but replaced ('-node'), and a new layout
+   * moves channels to other shards; ioredis subscribes again, then says 'subscribersReady'.
+   */
+  private resumeOnClusterChange(cluster: Cluster): void {
+    const layoutOf = (): string => cluster.slots.map((nodes) => nodes[0]).join();
+    let layout = layoutOf();
+    let lost = false;
+    cluster.on('-node', () => {
+      lost = true;
     });
+    cluster.on('subscribersReady', () => {
+      const now = layoutOf();
+      if (now !== layout) lost = true;
+      layout = now;
+      if (!lost) return;
+      lost = false;
+      void this.resume();
+    });
+  }
+
+  /**
+   * After the subscriber connection came back: subscribes again to every name waited for and,
+   * once Redis has answered, wakes every waiter to ask once (a release after the confirmation is
+   * heard; one before it is found by that asking). A failed SUBSCRIBE leaves its waiters polling.
+   */
+  private async resume(): Promise<void> {
+    const names = [...this.channels.keys()];
+    if (names.length === 0) return;
+    const answers = await Promise.allSettled(names.map((channel) => this.commands.subscribe(channel)));
+    const failed = answers.find((answer): answer is PromiseRejectedResult => answer.status === 'rejected');
+    if (failed)
+      this.logger.warn({ err: failed.reason }, 'could not resubscribe to lease releases; waiters poll instead');
+    let waiters = 0;
+    for (const channel of names) {
+      const entry = this.channels.get(channel);
+      if (!entry) continue;
+      waiters += entry.listeners.size;
+      for (const listener of entry.listeners) listener(undefined);
+    }
+    this.logger.info({ names: names.length, waiters }, 'lease release subscriber back: waiters told to ask again');
   }
 
   /** Whether a listener added now hears every later release at once, with no SUBSCRIBE to wait for. */
