@@ -210,6 +210,13 @@ export function startWebSocketServer(options: WebSocketOptions): WebSocketHandle
       };
     },
 
+    // The subscription's resolver accepted it (a refusal there is an answer with errors, not a
+    // stream): said at debug level, which is what a test waits for before it calls it running.
+    onOperation: (ctx, id, _payload, _args, result) => {
+      if (Symbol.asyncIterator in result)
+        log.debug({ user: ctx.extra.session?.principal.userId, id }, 'websocket subscription running');
+      return undefined;
+    },
     // A subscriber that stops reading costs bounded memory: graphql-ws sends its next frame
     // only once the last one was written, and the PubSub keeps just its newest notifications.
     onNext: (ctx, id, _payload, _args, result) => {

@@ -26,8 +26,6 @@ const WAITING_FIELDS = /\b(acquireLock|acquireSemaphore)\b/;
 const WAIT_DEADLINE_MS = 1000;
 /** Any other answer must come within this. */
 const ANSWER_DEADLINE_MS = 10_000;
-/** A subscription that has not been refused by then has started. */
-const SUBSCRIPTION_SETTLE_MS = 100;
 /** Longest GET URL sent; longer requests go as POST (Node refuses headers over 16 KB with a bare 431). */
 const MAX_GET_URL = 8000;
 
@@ -259,13 +257,22 @@ export class FuzzRunner {
     socket.send(message);
     const subscription = operationType(c.request) === 'subscription';
     const waits = WAITING_FIELDS.test(c.request.query);
-    const deadline = subscription ? SUBSCRIPTION_SETTLE_MS : waits ? WAIT_DEADLINE_MS : ANSWER_DEADLINE_MS;
-    let ended = true;
-    try {
-      await socket.next((frame) => frame.id === id && (frame.type === 'complete' || frame.type === 'error'), deadline);
-    } catch {
-      ended = false;
-    }
+    const deadline = waits ? WAIT_DEADLINE_MS : ANSWER_DEADLINE_MS;
+    const logsBefore = this.api.logs.length;
+    // A subscription has started once the server says its stream runs (a debug line); waiting
+    // for a refusal that does not come for a guessed time failed on a busy machine.
+    const running = (): boolean =>
+      this.api.logs.slice(logsBefore).some((line) => line.msg === 'websocket subscription running' && line.id === id);
+    const answered = socket
+      .next((frame) => frame.id === id && (frame.type === 'complete' || frame.type === 'error'), deadline)
+      .then(
+        () => 'answered' as const,
+        () => 'nothing' as const,
+      );
+    const outcome = subscription
+      ? await Promise.race([answered, pollUntil(running, deadline).then((ok) => (ok ? 'running' : 'nothing'))])
+      : await answered;
+    const ended = outcome === 'answered';
     let closed: { code: number; reason: string } | undefined;
     if (socket.socket.readyState !== WebSocket.OPEN) closed = await socket.closedWithin(1000);
     else if (!ended) socket.send({ id, type: 'complete' });
@@ -278,7 +285,10 @@ export class FuzzRunner {
     socket.frames.splice(0);
     if (closed) return { ...answer, closed };
     if (!ended)
-      return { ...answer, ...(subscription ? { subscribed: true } : waits ? { cancelled: true } : { timedOut: true }) };
+      return {
+        ...answer,
+        ...(outcome === 'running' ? { subscribed: true } : waits ? { cancelled: true } : { timedOut: true }),
+      };
     return answer;
   }
 
@@ -389,4 +399,14 @@ function countRootFields(selectionSet: SelectionSetNode, document: DocumentNode,
     }
   }
   return count;
+}
+
+/** Resolves true once `check` holds, or false after `ms`. */
+async function pollUntil(check: () => boolean, ms: number): Promise<boolean> {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() >= end) return false;
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  return true;
 }
