@@ -4,6 +4,7 @@ import pino from 'pino';
 import { CounterRepository, type CleanupProgress } from '../../src/redis/counter';
 import { defineScripts } from '../../src/redis/client/scripts';
 import { CounterCleanupWorker } from '../../src/workers/counter-cleanup';
+import { closeClients } from '../support/clients';
 import { eventually } from '../support/graphql';
 import { startTestRedis, type TestRedis } from '../support/redis';
 
@@ -50,7 +51,7 @@ beforeAll(async () => {
   redis = await startTestRedis();
 });
 afterAll(async () => {
-  connections.forEach((c) => c.disconnect());
+  await closeClients(connections);
   await redis.stop();
 });
 beforeEach(async () => {

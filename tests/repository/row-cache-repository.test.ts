@@ -16,6 +16,7 @@ import { AppError } from '../../src/common/errors';
 import { RowCacheRepository, type RowCacheChange } from '../../src/redis/row-cache';
 import { defineScripts } from '../../src/redis/client/scripts';
 import { RowCacheRefresher, type RowCacheRefresherOptions } from '../../src/workers/row-cache-refresher';
+import { closeClients } from '../support/clients';
 import { eventually } from '../support/graphql';
 import { captureLogs } from '../support/logs';
 import { listen, startTestRedis, type TestRedis } from '../support/redis';
@@ -129,7 +130,7 @@ afterEach(async () => {
 });
 
 afterAll(async () => {
-  for (const client of connections) client.disconnect();
+  await closeClients(connections);
   await database?.close();
   await redis?.stop();
   fs.rmSync(scratch, { recursive: true, force: true });

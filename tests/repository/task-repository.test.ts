@@ -9,6 +9,7 @@ import { TaskRepository, type TakenTask, type TaskSettings } from '../../src/red
 import type { TaskHandlers } from '../../src/workers/task-handlers';
 import { TaskPoller } from '../../src/workers/task-poller';
 import { TaskWorker } from '../../src/workers/task-worker';
+import { closeClients } from '../support/clients';
 import { eventually } from '../support/graphql';
 import { captureLogs } from '../support/logs';
 import { startTestRedis, type TestRedis } from '../support/redis';
@@ -45,7 +46,7 @@ afterEach(async () => {
 });
 
 afterAll(async () => {
-  for (const client of connections) client.disconnect();
+  await closeClients(connections);
   await redis.stop();
 });
 
