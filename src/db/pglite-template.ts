@@ -32,7 +32,8 @@ export function defaultTemplateDir(): string | undefined {
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') return undefined;
   }
-  const stat = fs.lstatSync(parent);
+  const stat = fs.lstatSync(parent, { throwIfNoEntry: false });
+  if (!stat) return undefined;
   if (!stat.isDirectory() || (uid !== undefined && stat.uid !== uid) || (stat.mode & 0o077) !== 0) return undefined;
   return path.join(parent, templateKey());
 }

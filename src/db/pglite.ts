@@ -89,7 +89,6 @@ function createDirectory(dir: string): Promise<void> {
   });
 }
 
-/** PGlite prints only when asked to debug, and the WebAssembly runtime only when it fails. */
 /** A new directory: a copy of the template (made first if need be), or created in place without one. */
 async function makeDirectory(dir: string, templateDir: string | null | undefined): Promise<void> {
   const template = templateDir === undefined ? defaultTemplateDir() : templateDir;
@@ -98,6 +97,7 @@ async function makeDirectory(dir: string, templateDir: string | null | undefined
   copyTemplate(template, dir);
 }
 
+/** PGlite prints only when asked to debug, and the WebAssembly runtime only when it fails. */
 function forwardThreadOutput(thread: Worker, logger: Logger): void {
   readline.createInterface({ input: thread.stdout }).on('line', (line) => logger.info({ code: 'PGLITE_OUTPUT' }, line));
   readline.createInterface({ input: thread.stderr }).on('line', (line) => logger.warn({ code: 'PGLITE_OUTPUT' }, line));
