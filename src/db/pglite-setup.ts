@@ -5,7 +5,7 @@
  * work_mem 4 MB, maintenance_work_mem 64 MB) are a server's, for a demo table of 20 rows read by
  * key; 16 MB of buffers keeps every page of a table of some 100,000 such rows in memory.
  */
-const MEMORY_SETTINGS = {
+export const MEMORY_SETTINGS = {
   shared_buffers: '16MB',
   temp_buffers: '1MB',
   work_mem: '1MB',

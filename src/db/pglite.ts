@@ -1,7 +1,9 @@
 // The embedded PostgreSQL (PGlite: PostgreSQL compiled to WebAssembly, nothing to install) that
 // the row cache reads when DATABASE_URL is unset, with a small demo `inventory` table so the
 // feature works on a fresh machine. It runs in a thread of its own (pglite-thread.ts), started
-// on first use, after a short-lived process has created its directory if need be. It belongs to one process: a lock file beside its directory keeps a second one out.
+// on first use, after its directory has been made if need be: a copy of a template that a
+// short-lived process created once per machine (pglite-template.ts). It belongs to one process: a
+// lock file beside its directory keeps a second one out.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -10,6 +12,7 @@ import readline from 'node:readline';
 import { Worker } from 'node:worker_threads';
 import type { Logger } from '../common/logger';
 import type { SqlConnection, SqlDatabase } from './sql';
+import { copyTemplate, defaultTemplateDir, ensureTemplate } from './pglite-template';
 
 type Reply = { id: number; rows: Record<string, unknown>[] } | { id: number; error: string };
 type Message = Reply | { ready: true } | { failed: string };
@@ -22,6 +25,18 @@ export interface PgliteOptions {
   timeoutMs?: number;
   /** Where a refused lock is reported. */
   logger?: Logger;
+  /**
+   * Where a freshly created directory is kept to be copied (default: one per user in the
+   * temporary directory); null creates every directory in place.
+   */
+  templateDir?: string | null;
+  /** Arms the timeout of one query and returns its disarm (tests drive it; default: setTimeout). */
+  setTimer?: (fire: () => void, ms: number) => () => void;
+}
+
+function realTimer(fire: () => void, ms: number): () => void {
+  const timer = setTimeout(fire, ms);
+  return () => clearTimeout(timer);
 }
 
 /**
@@ -72,6 +87,14 @@ function createDirectory(dir: string): Promise<void> {
         );
     });
   });
+}
+
+/** A new directory: a copy of the template (made first if need be), or created in place without one. */
+async function makeDirectory(dir: string, templateDir: string | null | undefined): Promise<void> {
+  const template = templateDir === undefined ? defaultTemplateDir() : templateDir;
+  if (template === null || template === undefined) return createDirectory(dir);
+  await ensureTemplate(template, createDirectory);
+  copyTemplate(template, dir);
 }
 
 /** PGlite prints only when asked to debug, and the WebAssembly runtime only when it fails. */
@@ -166,7 +189,7 @@ export function lockDirectory(dir: string): () => void {
 }
 
 export function pgliteDatabase(dir: string, options: PgliteOptions = {}): SqlDatabase {
-  const { timeoutMs, logger } = options;
+  const { timeoutMs, logger, templateDir, setTimer = realTimer } = options;
   const name = `embedded PostgreSQL (PGlite) in ${dir}`;
   /** The last refusal logged, so an outage's retries do not repeat it. */
   let refused: string | undefined;
@@ -190,7 +213,7 @@ export function pgliteDatabase(dir: string, options: PgliteOptions = {}): SqlDat
       }
       let thread: Worker;
       try {
-        if (!fs.existsSync(path.join(dir, 'PG_VERSION'))) await createDirectory(dir);
+        if (!fs.existsSync(path.join(dir, 'PG_VERSION'))) await makeDirectory(dir, templateDir);
         // A thread's console writes straight to the process's stdout and stderr: read here, it
         // becomes log lines (code PGLITE_OUTPUT) instead of text among them.
         const ours = logger !== undefined;
@@ -234,10 +257,10 @@ export function pgliteDatabase(dir: string, options: PgliteOptions = {}): SqlDat
         if (ended) return Promise.reject(ended);
         return new Promise((resolve, reject) => {
           const id = ++nextId;
-          const timer =
+          const disarm =
             timeoutMs === undefined
-              ? undefined
-              : setTimeout(() => {
+              ? () => undefined
+              : setTimer(() => {
                   // A query that runs on (or a thread that hangs) would stall the refresher and stop().
                   ended ??= new Error(
                     `the embedded database did not answer within ${timeoutMs} ms (ROW_CACHE_DB_TIMEOUT_MS); its thread is stopped`,
@@ -248,11 +271,11 @@ export function pgliteDatabase(dir: string, options: PgliteOptions = {}): SqlDat
                 }, timeoutMs);
           pending.set(id, {
             resolve: (rows) => {
-              clearTimeout(timer);
+              disarm();
               resolve(rows);
             },
             reject: (error) => {
-              clearTimeout(timer);
+              disarm();
               reject(error);
             },
           });

@@ -83,6 +83,8 @@ export class CounterCleanupWorker {
   }
 
   private sleep(ms: number): Promise<void> {
+    // A stop that came during a pass has already called wake(): there is no sleep to cut short.
+    if (this.abort.signal.aborted) return Promise.resolve();
     return new Promise((resolve) => {
       const timer = setTimeout(resolve, ms);
       this.wake = () => {

@@ -39,7 +39,9 @@ export class TaskPoller {
 
   async stop(): Promise<void> {
     this.stopping = true;
-    this.options.blocking.disconnect();
+    // Once only: ioredis arms a 2 s timer on every disconnect() that only an open socket's close
+    // clears, so a second stop would keep the process alive 2 s for nothing.
+    if (this.options.blocking.status !== 'end') this.options.blocking.disconnect();
     await this.loop;
   }
 

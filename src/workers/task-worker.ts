@@ -62,7 +62,9 @@ export class TaskWorker {
   async stop(graceMs: number): Promise<void> {
     this.stopping = true;
     this.slotFreed?.();
-    this.options.blocking.disconnect();
+    // Once only: ioredis arms a 2 s timer on every disconnect() that only an open socket's close
+    // clears, so a second stop would keep the process alive 2 s for nothing.
+    if (this.options.blocking.status !== 'end') this.options.blocking.disconnect();
     await this.loop;
     // A run settling as the stop began may still bring in a task it took, so wait until none is
     // left, not only for the runs there were at the start.

@@ -16,6 +16,7 @@ import {
 } from '../../src/generated/client/graphql';
 import { serverForThisFile } from '../support/fixture';
 import { codes, eventually, post, wsOperation } from '../support/graphql';
+import { waitForLine } from '../support/logs';
 import type { TestServer } from '../support/server';
 import { setTimeout as sleep } from 'node:timers/promises';
 
@@ -27,6 +28,8 @@ const fixture = serverForThisFile({
   ROW_CACHE_MAX_ROWS: '5',
 });
 let api: TestServer;
+/** A safety net around the database's opening: creating its directory takes 25 s on a loaded machine. */
+const OPENING = 180_000;
 
 beforeAll(() => {
   api = fixture.api;
@@ -74,49 +77,69 @@ async function watch(rowId: string) {
 }
 
 describe('scheduling and reading cached rows', () => {
-  it('copies a demo row from the embedded database, and forgets it when unscheduled, even with a refresh in flight', async () => {
-    expect(await cachedRow('3')).toBeNull();
-    expect(await scheduled('3', 3600)).toBe(true);
-    // The first due row creates the database (seconds). Polling meanwhile also shows that the API
-    // keeps answering: on the API's own thread, PGlite stalled it long enough to reset connections.
-    await eventually(async () => (await cachedRow('3')) !== null, 20_000, 50);
-    expect(await cachedRow('3')).toEqual({
-      id: 3,
-      name: 'Burr grinder',
-      price_cents: 12900,
-      stock: 4,
-      updated_at: expect.any(String),
-    });
-    expect(
-      api.logs.some((line) => line.msg === 'row cache database open' && String(line.database).includes(dataDir)),
-    ).toBe(true);
-    // This server has an external Redis (REDIS_URL) and no DATABASE_URL: said once, at start.
-    expect(
-      api.logs.filter(
-        (line) => line.level === 40 && /several instances on this Redis need DATABASE_URL/.test(String(line.msg)),
-      ),
-    ).toHaveLength(1);
+  it(
+    'copies a demo row from the embedded database, and forgets it when unscheduled, even with a refresh in flight',
+    async () => {
+      expect(await cachedRow('3')).toBeNull();
+      expect(await scheduled('3', 3600)).toBe(true);
+      // The first due row opens the database: its directory is copied from the machine's template,
+      // or created (seconds of CPU, many more on a busy machine). Asking meanwhile also shows that
+      // the API keeps answering: on the API's own thread, PGlite stalled it long enough to reset
+      // connections. The opening (or its failure) is the event waited for; then the copy follows.
+      const opening = waitForLine(
+        api.logs,
+        (line) =>
+          line.msg === 'row cache database open' ||
+          String(line.msg).startsWith('cannot read rows from the row cache database'),
+        OPENING,
+      );
+      let answered = 0;
+      while (!(await Promise.race([opening.then(() => true), sleep(50).then(() => false)]))) {
+        expect(await cachedRow('3')).toBeNull();
+        answered += 1;
+      }
+      expect(await opening).toMatchObject({
+        msg: 'row cache database open',
+        database: expect.stringContaining(dataDir),
+      });
+      await eventually(async () => (await cachedRow('3')) !== null, 20_000, 50);
+      expect(answered).toBeGreaterThan(0);
+      expect(await cachedRow('3')).toEqual({
+        id: 3,
+        name: 'Burr grinder',
+        price_cents: 12900,
+        stock: 4,
+        updated_at: expect.any(String),
+      });
+      // This server has an external Redis (REDIS_URL) and no DATABASE_URL: said once, at start.
+      expect(
+        api.logs.filter(
+          (line) => line.level === 40 && /several instances on this Redis need DATABASE_URL/.test(String(line.msg)),
+        ),
+      ).toHaveLength(1);
 
-    // A refresh in flight: the embedded database runs one statement at a time, so while it sleeps
-    // here, the refresh of the rescheduled row (due at once) waits behind it, claimed but unread.
-    const claims = Number(await api.redis.client.get(keys.claims));
-    const batches = () => api.logs.filter((line) => line.msg === 'row cache batch');
-    const batchesBefore = batches().length;
-    const busy = sql('SELECT pg_sleep(1)');
-    expect(await scheduled('3', 3600)).toBe(false);
-    await eventually(async () => Number(await api.redis.client.get(keys.claims)) > claims, 5000, 10);
-    expect(batches()).toHaveLength(batchesBefore); // claimed, not stored yet
+      // A refresh in flight: the embedded database runs one statement at a time, so while it sleeps
+      // here, the refresh of the rescheduled row (due at once) waits behind it, claimed but unread.
+      const claims = Number(await api.redis.client.get(keys.claims));
+      const batches = () => api.logs.filter((line) => line.msg === 'row cache batch');
+      const batchesBefore = batches().length;
+      const busy = sql('SELECT pg_sleep(1)');
+      expect(await scheduled('3', 3600)).toBe(false);
+      await eventually(async () => Number(await api.redis.client.get(keys.claims)) > claims, 5000, 10);
+      expect(batches()).toHaveLength(batchesBefore); // claimed, not stored yet
 
-    expect(await scheduled('3', 0)).toBe(true);
-    expect(await cachedRow('3')).toBeNull();
-    expect(await scheduled('3', -1)).toBe(false);
-    await busy;
-    // The refresh read the row after it was unscheduled, and stored nothing.
-    await eventually(async () => batches().length > batchesBefore, 5000, 10);
-    expect(batches().slice(batchesBefore)).toMatchObject([{ rows: 1, found: 1, changed: 0 }]);
-    expect(await cachedRow('3')).toBeNull();
-    expect(await api.redis.client.keys('rowcache:*:row:*')).toEqual([]);
-  });
+      expect(await scheduled('3', 0)).toBe(true);
+      expect(await cachedRow('3')).toBeNull();
+      expect(await scheduled('3', -1)).toBe(false);
+      await busy;
+      // The refresh read the row after it was unscheduled, and stored nothing.
+      await eventually(async () => batches().length > batchesBefore, 5000, 10);
+      expect(batches().slice(batchesBefore)).toMatchObject([{ rows: 1, found: 1, changed: 0 }]);
+      expect(await cachedRow('3')).toBeNull();
+      expect(await api.redis.client.keys('rowcache:*:row:*')).toEqual([]);
+    },
+    OPENING + 30_000,
+  );
 
   it('lets only service callers schedule, and any signed-in caller read', async () => {
     expect(codes(await schedule('1', 1, api.tokens.user))).toEqual(['FORBIDDEN']);

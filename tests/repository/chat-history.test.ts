@@ -29,6 +29,24 @@ beforeEach(async () => {
   await redis.client.flushdb();
 });
 
+/**
+ * Moves every kept entry of a chat `ms` into the past, as if that long had gone by: the scripts
+ * read Redis's clock, which a test cannot move, and a retention short enough to wait out would
+ * also expire the chat's keys before a busy machine got to look at them.
+ */
+async function backdate(chatId: string, ms: number): Promise<void> {
+  const script = `
+    local entries = redis.call('ZRANGE', KEYS[1], 0, -1, 'WITHSCORES')
+    for i = 1, #entries, 2 do
+      local entry = cjson.decode(entries[i])
+      entry.ts = entry.ts - tonumber(ARGV[1])
+      redis.call('ZREM', KEYS[1], entries[i])
+      redis.call('ZADD', KEYS[1], entries[i + 1], cjson.encode(entry))
+    end
+    return #entries / 2`;
+  expect(await redis.client.eval(script, 1, chatKeys.messages(chatId), ms)).toBeGreaterThan(0);
+}
+
 /** Every entry id a device takes from one fetch, per chat. */
 async function take(chats: ChatRepository, user: string, device?: string, limit = 100): Promise<Map<string, number[]>> {
   const found = new Map<string, number[]>();
@@ -309,9 +327,10 @@ describe('history', () => {
     const page = (await chats.history(counted, 'bob', undefined, 10))!;
     expect([page.messages.map((m) => m.id), page.hasMore, page.historyStart]).toEqual([[3, 4, 5], false, 3]);
 
-    const aged = (await chats.create('bob', [], 'old', false, { mode: 'history', keepMessages: 100, keepMs: 300 })).chat
-      .id;
-    await sleep(400);
+    const aged = (await chats.create('bob', [], 'old', false, { mode: 'history', keepMessages: 100, keepMs: 60_000 }))
+      .chat.id;
+    expect((await chats.history(aged, 'bob', undefined, 10))!.messages.map((m) => m.message)).toEqual(['old']);
+    await backdate(aged, 61_000);
     // Past its age an entry is no longer shown, and the next append removes it.
     expect((await chats.history(aged, 'bob', undefined, 10))!.messages).toEqual([]);
     await chats.send(aged, 'bob', 'new');

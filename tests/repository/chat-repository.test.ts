@@ -5,6 +5,7 @@ import { AppError } from '../../src/common/errors';
 import { CHAT_DEFAULTS, ChatRepository, shareFairly, type ChatMessage } from '../../src/redis/chat';
 import { chatKeys, userKeys } from '../../src/redis/keys';
 import { defineScripts, runScript } from '../../src/redis/client/scripts';
+import { closeClients } from '../support/clients';
 import { startTestRedis, type TestRedis } from '../support/redis';
 import { snapshotRedis } from '../support/snapshot';
 
@@ -34,7 +35,7 @@ beforeAll(async () => {
   connection();
 });
 afterAll(async () => {
-  for (const client of connections) client.disconnect();
+  await closeClients(connections);
   await redis.stop();
 });
 beforeEach(async () => {

@@ -7,6 +7,7 @@ import { foldCase } from '../../src/common/case-fold';
 import { GuildRepository, guildEntry } from '../../src/redis/guild';
 import { guildKeys, userKeys } from '../../src/redis/keys';
 import { defineScripts, runScript } from '../../src/redis/client/scripts';
+import { closeClients } from '../support/clients';
 import { startTestRedis, type TestRedis } from '../support/redis';
 
 let redis: TestRedis;
@@ -25,7 +26,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const client of connections) client.disconnect();
+  await closeClients(connections);
   await redis.stop();
 });
 

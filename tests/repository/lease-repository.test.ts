@@ -9,6 +9,7 @@ import { LeaseRepository, newLeaseId, type Attempt, type Lease } from '../../src
 import { LeaseSignals } from '../../src/redis/leases/signals';
 import { LeaseAcquirer, type WaitTiming } from '../../src/redis/leases/acquirer';
 import { defineScripts } from '../../src/redis/client/scripts';
+import { closeClients } from '../support/clients';
 import { eventually } from '../support/graphql';
 import { itSingle, listen, startTestRedis, type TestRedis } from '../support/redis';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -49,7 +50,7 @@ beforeAll(async () => {
 afterAll(async () => {
   shutdown.abort();
   for (const signals of signalSets) signals.close();
-  for (const client of connections) client.disconnect();
+  await closeClients(connections);
   await redis.stop();
 });
 beforeEach(async () => {

@@ -14,6 +14,7 @@ import { tallyChunk } from '../../src/geo/tally';
 import { LogGenerator, DEFAULT_GENERATOR } from '../../src/geo/log-generator';
 import { LOCATION_GROUP, locationKeys } from '../../src/redis/keys';
 import { AppError } from '../../src/common/errors';
+import { closeClients } from '../support/clients';
 import { eventually } from '../support/graphql';
 import { listen, startTestRedis, type TestRedis } from '../support/redis';
 
@@ -73,7 +74,7 @@ beforeAll(async () => {
   locator(); // the IP database, loaded once for the file
 });
 afterAll(async () => {
-  for (const client of connections) client.disconnect();
+  await closeClients(connections);
   await redis.stop();
 });
 beforeEach(async () => {

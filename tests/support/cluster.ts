@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import Redis, { Cluster, type RedisOptions } from 'ioredis';
 import type { ClusterTarget } from '../../src/redis/client/connection';
+import { closeClients } from './clients';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 export interface ClusterOptions {
@@ -189,7 +190,7 @@ async function startOnce(given: ClusterOptions): Promise<TestCluster> {
     one.proc !== undefined && one.proc.exitCode === null && one.proc.signalCode === null && !paused.has(one.port);
 
   const stop = async (): Promise<void> => {
-    for (const client of clients.splice(0)) client.disconnect();
+    await closeClients(clients.splice(0));
     await Promise.all(
       nodes.map(async (node) => {
         const proc = node.proc;

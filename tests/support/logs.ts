@@ -18,3 +18,22 @@ export function captureLogs(level: pino.Level = 'info'): CapturedLogs {
   });
   return { logger: pino({ level }, stream), lines };
 }
+
+/**
+ * Waits for a log line that `match` accepts and returns it: for work whose length depends on the
+ * machine (opening a database, a worker's first round), the line is the event to wait for.
+ * `timeoutMs` is only a safety net, for a line that never comes.
+ */
+export async function waitForLine(
+  lines: readonly Record<string, unknown>[],
+  match: (line: Record<string, unknown>) => boolean,
+  timeoutMs: number,
+): Promise<Record<string, unknown>> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const found = lines.find(match);
+    if (found) return found;
+    if (Date.now() > deadline) throw new Error(`no such log line within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}

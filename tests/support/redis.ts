@@ -9,6 +9,7 @@ import pino from 'pino';
 import type { RedisTarget } from '../../src/redis/client/connection';
 import { EmbeddedRedis } from '../../src/redis/client/embedded';
 import { defineScripts } from '../../src/redis/client/scripts';
+import { closeClients } from './clients';
 import { startTestCluster, type TestCluster } from './cluster';
 
 const CLUSTER_MODE = process.env.TEST_REDIS === 'cluster';
@@ -93,7 +94,7 @@ async function startSingleRedis(): Promise<TestRedis> {
       return made;
     },
     async stop() {
-      for (const one of clients) one.disconnect();
+      await closeClients(clients);
       await server.stop();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
@@ -134,7 +135,7 @@ async function startClusterRedis(): Promise<TestRedis> {
     },
     newClient,
     async stop() {
-      for (const one of clients) one.disconnect();
+      await closeClients(clients);
       await cluster.stop();
     },
   };
