@@ -10,6 +10,7 @@ export class NotificationMetrics implements NotificationObserver {
   private readonly publishedBy = new Map<string, CounterChild>();
   private readonly receivedBy = new Map<string, CounterChild>();
   private readonly deliveredBy = new Map<string, CounterChild>();
+  private readonly caughtUpBy = new Map<string, CounterChild>();
 
   constructor(registry: Registry) {
     const published = new FastCounter(
@@ -30,11 +31,18 @@ export class NotificationMetrics implements NotificationObserver {
       ['topic'],
       registry,
     );
+    const caughtUp = new FastCounter(
+      'ria_notifications_catch_up_total',
+      'Catch-up notices handed to subscriptions of this process after its subscriber connection came back, by topic',
+      ['topic'],
+      registry,
+    );
     // Every topic from the start, so a rate reads 0 rather than nothing.
     for (const topic of [...Object.values(TOPICS).map((spec) => spec.name), OTHER]) {
       this.publishedBy.set(topic, published.child(topic));
       this.receivedBy.set(topic, received.child(topic));
       this.deliveredBy.set(topic, delivered.child(topic));
+      this.caughtUpBy.set(topic, caughtUp.child(topic));
     }
   }
 
@@ -45,5 +53,9 @@ export class NotificationMetrics implements NotificationObserver {
   received(topic: string, subscribers: number): void {
     (this.receivedBy.get(topic) ?? this.receivedBy.get(OTHER)!).inc();
     (this.deliveredBy.get(topic) ?? this.deliveredBy.get(OTHER)!).inc(subscribers);
+  }
+
+  caughtUp(topic: string, subscribers: number): void {
+    (this.caughtUpBy.get(topic) ?? this.caughtUpBy.get(OTHER)!).inc(subscribers);
   }
 }

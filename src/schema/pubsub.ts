@@ -33,7 +33,7 @@ export interface NotificationObserver {
   /** Redis delivered one here, on a channel that `subscribers` subscriptions of this process listen to. */
   received(topic: string, subscribers: number): void;
   /** The subscriber connection came back: `subscribers` subscriptions of the topic were told to catch up. */
-  caughtUp?(topic: string, subscribers: number): void;
+  caughtUp(topic: string, subscribers: number): void;
 }
 
 type Listener = (payload: unknown) => void;
@@ -105,7 +105,7 @@ export function createRedisPubSub(options: RedisPubSubOptions): RedisPubSub {
     channels.forEach((channel, at) => {
       const set = listeners.get(channel);
       if (!confirmed[at] || !set) return;
-      observer?.caughtUp?.(topics.get(channel) ?? 'unknown', set.size);
+      observer?.caughtUp(topics.get(channel) ?? 'unknown', set.size);
       told += set.size;
       for (const listener of set) listener(CATCH_UP);
     });

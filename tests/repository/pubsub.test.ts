@@ -3,7 +3,7 @@
 // subscriber connection is down is made up for by a catch-up once it is back.
 import pino from 'pino';
 import { closeRedis, connectRedis, type RedisClient } from '../../src/redis/client/connection';
-import { createRedisPubSub } from '../../src/schema/pubsub';
+import { createRedisPubSub, type NotificationObserver } from '../../src/schema/pubsub';
 import { channels } from '../../src/schema/topics';
 import { CounterRepository } from '../../src/redis/counter';
 import { CHAT_DEFAULTS, ChatRepository } from '../../src/redis/chat';
@@ -23,12 +23,12 @@ afterAll(async () => {
   await redis.stop();
 });
 
-async function pubSub() {
+async function pubSub(observer?: NotificationObserver) {
   const logger = pino({ level: 'silent' });
   const publisher = await connectRedis(redis.target, { name: 'test:publisher', logger });
   const subscriber = await connectRedis(redis.target, { name: 'test:subscriber', logger, shardedSubscriber: true });
   clients.push(publisher, subscriber);
-  return { bus: createRedisPubSub({ publisher, subscriber, channelOf: channel }), publisher };
+  return { bus: createRedisPubSub({ publisher, subscriber, channelOf: channel, observer }), publisher };
 }
 
 /** The next value of a subscription, or a failure naming what did not come (no test waits forever). */
@@ -119,7 +119,12 @@ describe('Redis PubSub', () => {
   });
 
   it('tells a subscriber to catch up once its connection is back, and pulling then shows what was sent while it was down', async () => {
-    const { bus, publisher } = await pubSub();
+    const caughtUp: [string, number][] = [];
+    const { bus, publisher } = await pubSub({
+      published: () => undefined,
+      received: () => undefined,
+      caughtUp: (topic, subscribers) => caughtUp.push([topic, subscribers]),
+    });
     const chats = new ChatRepository(publisher, {
       maxChatMembers: 10,
       maxChatsPerUser: 10,
@@ -145,6 +150,8 @@ describe('Redis PubSub', () => {
 
     // The notice of the send reached nobody; the first thing bob hears is the catch-up.
     expect(await nextOf(bob, 'catch-up notice', first)).toEqual(CATCH_UP);
+    // Counted for /metrics (ria_notifications_catch_up_total): one subscription of the topic.
+    expect(caughtUp).toEqual([['INBOX_CHANGED', 1]]);
     const pulled = await chats.pending('bob', 10, true);
     expect(pulled.map((one) => one.messages.map((message) => [message.id, message.message]))).toEqual([
       [[lost, 'while down']],
