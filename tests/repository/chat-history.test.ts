@@ -258,6 +258,33 @@ describe('devices', () => {
     expect(await take(chats, 'alice', 'laptop')).toEqual(new Map([[chat.id, [3]]]));
   });
 
+  it('refuses a markSeen from a device whose cursor a chat dropped as forgotten, so its next fetch is still told', async () => {
+    const chats = repo();
+    const { chat } = await chats.create('bob', ['alice'], 'm1', false, SEEN);
+    await take(chats, 'alice', 'phone');
+    await take(chats, 'alice', 'laptop');
+    await chats.send(chat.id, 'bob', 'm2');
+    await take(chats, 'bob');
+    // On the chat's shard the laptop is past its lifetime; its list still knows it.
+    await redis.client.zadd(chatKeys.active(chat.id), 1, 'alice\nlaptop');
+    expect(await take(chats, 'alice', 'phone')).toEqual(new Map([[chat.id, [2]]]));
+    const mark = await redis.client.zscore(chatKeys.active(chat.id), 'alice\nlaptop');
+    expect(Number(mark)).toBeLessThan(0);
+
+    // The laptop acknowledges what it showed before (m1): no cursor is made, the mark stays.
+    expect(await codeOf(chats.markSeen(chat.id, 'alice', 1, 'laptop'))).toBe('BAD_USER_INPUT');
+    expect(await redis.client.zscore(chatKeys.cursors(chat.id), 'alice\nlaptop')).toBeNull();
+    expect(await redis.client.zscore(chatKeys.active(chat.id), 'alice\nlaptop')).toBe(mark);
+    expect(await redis.client.zscore(chatKeys.members(chat.id), 'alice')).toBe('2');
+
+    // m2 went while it was forgotten: its fetch says so instead of resuming after m1.
+    const back = await chats.pending('alice', 100, true, 'laptop');
+    expect(back.map((c) => [c.chatId, c.messages.length, c.historyStart, c.deviceForgotten])).toEqual([
+      [chat.id, 0, 3, true],
+    ]);
+    expect(await chats.markSeen(chat.id, 'alice', 2, 'laptop')).toBe(false);
+  });
+
   it("in the book's mode, keeps entries for a device that has not fetched a chat its user was added to since", async () => {
     const chats = repo();
     await chats.create('carol', ['alice'], 'elsewhere', false);

@@ -283,6 +283,8 @@ const SCRIPT_ERRORS: Record<string, (message: string) => AppError> = {
   E_CHAT_FULL: (message) => conflict(message || 'the chat is full', 'members'),
   E_TOO_MANY_CHATS: (message) => conflict(message || 'a user belongs to too many chats'),
   E_NO_SUCH_MESSAGE: (message) => badInput(message || 'no such message', 'messageId'),
+  // Worded as markSeen words a device its list does not know: both must fetch first.
+  E_DEVICE_MUST_FETCH: () => badInput('device has not fetched yet, or was forgotten: fetch with it first', 'device'),
   E_CLIENT_MESSAGE_ID_REUSED: (message) => conflict(message || 'clientMessageId was already used', 'clientMessageId'),
   E_MESSAGE_NOT_FOUND: (message) => notFound(message || 'message not found', 'messageId'),
   E_NOT_A_MESSAGE: (message) => badInput(message || 'not a message', 'messageId'),

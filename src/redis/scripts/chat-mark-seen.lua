@@ -15,7 +15,10 @@
 -- ARGV[6]  the device lifetime, in milliseconds (cursors of devices silent longer hold nothing)
 -- Returns 1 when the cursor moved, 0 when it already was at or past the id.
 -- Errors, with nothing written: E_CHAT_NOT_FOUND when the chat does not exist or the user is not
--- a member; E_NO_SUCH_MESSAGE when the id is past the chat's latest entry.
+-- a member; E_NO_SUCH_MESSAGE when the id is past the chat's latest entry; E_DEVICE_MUST_FETCH
+-- when this chat dropped the device's cursor as forgotten (`active` holds its mark below zero)
+-- though its user's list let it through a moment before forgetting it: only its next fetch may
+-- start it again, and tell it so (chat-fetch.lua).
 local user, device = ARGV[1], ARGV[3]
 local now = now_ms()
 local seenText = redis.call('ZSCORE', KEYS[1], user)
@@ -33,6 +36,11 @@ if device ~= '' then
   local cursor = redis.call('ZSCORE', KEYS[4], field)
   if cursor and target <= tonumber(cursor) then
     return 0
+  end
+  -- A cursor made here would wipe the mark, and the device's next fetch would resume from it
+  -- without deviceForgotten, past whatever was trimmed meanwhile: a silent gap.
+  if not cursor and tonumber(redis.call('ZSCORE', KEYS[5], field) or '0') < 0 then
+    return redis.error_reply('E_DEVICE_MUST_FETCH device was forgotten in this chat: fetch with it first')
   end
   redis.call('ZADD', KEYS[4], target, field)
   redis.call('ZADD', KEYS[5], now, field)
