@@ -592,7 +592,7 @@ export class ChatRepository {
         'typing',
         'typingTold',
       ),
-      [user, remover, anyChat ? '1' : '0', chatChannel(chatId), chatId],
+      [user, remover, anyChat ? '1' : '0', chatChannel(chatId), chatId, this.settings.deviceTtlSeconds * 1000],
     );
     if (stamp !== null) await this.unindex(user, { chatId, stamp: Number(stamp) });
     return left === 1;

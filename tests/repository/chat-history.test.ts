@@ -285,6 +285,30 @@ describe('devices', () => {
     expect(await chats.markSeen(chat.id, 'alice', 2, 'laptop')).toBe(false);
   });
 
+  it("in the book's mode, a member's leave drops a forgotten device's cursor, and what every other reader took goes", async () => {
+    const chats = repo();
+    const { chat } = await chats.create('bob', ['alice', 'carol'], 'm1', false, SEEN);
+    await take(chats, 'alice', 'phone');
+    await take(chats, 'alice', 'laptop');
+    await chats.send(chat.id, 'bob', 'm2');
+    await take(chats, 'bob');
+    await take(chats, 'alice', 'phone');
+    // The laptop is past its lifetime on the chat's shard; the one member behind is carol.
+    await redis.client.zadd(chatKeys.active(chat.id), 1, 'alice\nlaptop');
+    expect(await redis.client.zcard(chatKeys.messages(chat.id))).toBe(2);
+
+    expect(await chats.leave(chat.id, 'carol')).toBe(true);
+    expect(await redis.client.zscore(chatKeys.cursors(chat.id), 'alice\nlaptop')).toBeNull();
+    expect(Number(await redis.client.zscore(chatKeys.active(chat.id), 'alice\nlaptop'))).toBeLessThan(0);
+    expect(await redis.client.zrange(chatKeys.cursors(chat.id), 0, -1, 'WITHSCORES')).toEqual(['alice\nphone', '2']);
+    expect(await redis.client.zcard(chatKeys.messages(chat.id))).toBe(0);
+    // The laptop is told when it comes back.
+    const back = await chats.pending('alice', 100, true, 'laptop');
+    expect(back.map((c) => [c.chatId, c.messages.length, c.historyStart, c.deviceForgotten])).toEqual([
+      [chat.id, 0, 3, true],
+    ]);
+  });
+
   it("in the book's mode, keeps entries for a device that has not fetched a chat its user was added to since", async () => {
     const chats = repo();
     await chats.create('carol', ['alice'], 'elsewhere', false);

@@ -19,6 +19,7 @@
 -- ARGV[2]  who removes them: '' when they leave of their own accord
 -- ARGV[3]  '1' when the remover may remove anyone (the service role), '0' when only an owner may
 -- ARGV[4]  the chat's change channel; ARGV[5] the chat id
+-- ARGV[6]  the device lifetime, in milliseconds (cursors of devices silent longer hold nothing)
 -- Returns 1 when the member went, 0 when they were not a member (or the chat does not exist).
 -- Errors, with nothing written: E_CHAT_NOT_FOUND when the remover is not a member (and not the
 -- service) or the chat does not exist; E_NOT_CHAT_OWNER when the remover is a member but no owner.
@@ -63,9 +64,19 @@ for _, field in ipairs(gone) do
 end
 if (redis.call('HGET', KEYS[3], 'mode') or 'seen') == 'seen' then
   local floor = tonumber(redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')[2])
-  local behind = redis.call('ZRANGE', KEYS[8], 0, 0, 'WITHSCORES')[2]
-  if behind and tonumber(behind) < floor then
-    floor = tonumber(behind)
+  -- A device silent for its lifetime is forgotten and holds nothing: from the lowest cursor up,
+  -- such a device's cursor goes, marked as in chat-send.lua. The same loop as in chat-fetch.lua
+  -- and chat-mark-seen.lua (kept alike until scripts can share an include).
+  local now = now_ms()
+  for _ = 1, redis.call('ZCARD', KEYS[8]) do
+    local lowest = redis.call('ZRANGE', KEYS[8], 0, 0, 'WITHSCORES')
+    local used = tonumber(redis.call('ZSCORE', KEYS[9], lowest[1]) or '0')
+    if used >= now - tonumber(ARGV[6]) then
+      floor = math.min(floor, tonumber(lowest[2]))
+      break
+    end
+    redis.call('ZREM', KEYS[8], lowest[1])
+    redis.call('ZADD', KEYS[9], -now, lowest[1])
   end
   redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', floor)
 end
