@@ -74,6 +74,8 @@ if ARGV[3] == '1' and #found > 0 then
     local floor = tonumber(redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')[2])
     -- A device silent for its lifetime is forgotten (its user's list says so at once): from the
     -- lowest cursor up, such a device's cursor goes (marked as in chat-send.lua) and holds nothing.
+    -- The same loop is in chat-mark-seen.lua and chat-leave.lua, kept alike until scripts share
+    -- an include.
     for _ = 1, redis.call('ZCARD', KEYS[5]) do
       local lowest = redis.call('ZRANGE', KEYS[5], 0, 0, 'WITHSCORES')
       local used = tonumber(redis.call('ZSCORE', KEYS[6], lowest[1]) or '0')

@@ -2,8 +2,9 @@
 -- devices' cursors, their role and their typing notice, so they receive nothing more and read
 -- nothing past this point. When the last member leaves, every key of the chat is deleted; in the
 -- 'seen' retention mode, the entries every remaining member and device has taken are deleted
--- (the book's leave_chat). The chat's change channel is told LEFT, the last member's too: it is
--- what ends their chatChanged subscription.
+-- (the book's leave_chat); a device silent past its lifetime loses its cursor and holds nothing.
+-- The chat's change channel is told LEFT, the last member's too: it is what ends their
+-- chatChanged subscription.
 -- KEYS[1]  members (zset member -> seen-id)
 -- KEYS[2]  messages (zset entry JSON -> id)
 -- KEYS[3]  meta (hash: last, open, created, gen, mode, keep, keepMs)
@@ -65,8 +66,8 @@ end
 if (redis.call('HGET', KEYS[3], 'mode') or 'seen') == 'seen' then
   local floor = tonumber(redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')[2])
   -- A device silent for its lifetime is forgotten and holds nothing: from the lowest cursor up,
-  -- such a device's cursor goes, marked as in chat-send.lua. The same loop as in chat-fetch.lua
-  -- and chat-mark-seen.lua (kept alike until scripts can share an include).
+  -- such a device's cursor goes, marked as in chat-send.lua. The same loop is in chat-fetch.lua
+  -- and chat-mark-seen.lua, kept alike until scripts share an include.
   local now = now_ms()
   for _ = 1, redis.call('ZCARD', KEYS[8]) do
     local lowest = redis.call('ZRANGE', KEYS[8], 0, 0, 'WITHSCORES')

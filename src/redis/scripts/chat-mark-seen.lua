@@ -55,6 +55,8 @@ if (redis.call('HGET', KEYS[3], 'mode') or 'seen') == 'seen' then
   local floor = tonumber(redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')[2])
   -- A device silent for its lifetime is forgotten (its user's list says so at once): from the
   -- lowest cursor up, such a device's cursor goes (marked as in chat-send.lua) and holds nothing.
+  -- The same loop is in chat-fetch.lua and chat-leave.lua, kept alike until scripts share an
+  -- include.
   for _ = 1, redis.call('ZCARD', KEYS[4]) do
     local lowest = redis.call('ZRANGE', KEYS[4], 0, 0, 'WITHSCORES')
     local used = tonumber(redis.call('ZSCORE', KEYS[5], lowest[1]) or '0')
