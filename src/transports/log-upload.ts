@@ -98,6 +98,8 @@ function handle(
       options.logger.info({ err: error, reqId: report.requestId }, 'log upload ended early');
       return;
     }
+    // The sender may still be writing: the answer says the connection ends after it.
+    if (!req.complete) res.setHeader('connection', 'close');
     if (known) {
       if (known.code === 'UNAUTHENTICATED') res.setHeader('www-authenticate', 'Bearer');
       sendError(res, STATUS[known.code] ?? 400, known.code, known.message, known.details);
@@ -106,8 +108,35 @@ function handle(
       sendError(res, 500, 'INTERNAL_SERVER_ERROR', 'Internal server error');
     }
     // What was not read of the body is of no use now; the sender resumes from `lines`.
-    if (!req.complete) res.once('finish', () => req.destroy());
+    if (!req.complete) res.once('finish', () => lingerThenClose(req));
   });
+}
+
+/** How long, and how much more of a refused body, is read and dropped before its connection closes. */
+const LINGER_MS = 2000;
+const LINGER_BYTES = 8 * 1024 * 1024;
+
+/**
+ * Closing a connection while the sender is still writing makes its TCP stack answer with a
+ * reset, which may throw away our answer before the client has read it (the client then sees
+ * ECONNRESET instead of the 413). So the rest of the body is read and dropped for a moment, as
+ * HTTP servers do on a lingering close, then the connection goes (bounded in time and bytes).
+ */
+function lingerThenClose(req: Request): void {
+  let dropped = 0;
+  const close = (): void => {
+    clearTimeout(timer);
+    req.destroy();
+  };
+  const timer = setTimeout(close, LINGER_MS);
+  timer.unref();
+  req.on('data', (bytes: Buffer) => {
+    dropped += bytes.length;
+    if (dropped > LINGER_BYTES) close();
+  });
+  req.once('end', () => clearTimeout(timer));
+  req.once('error', close);
+  req.resume();
 }
 
 function names(req: Request): { dataset: string; upload: string } {
@@ -217,7 +246,8 @@ interface Body {
 
 /** The body as it arrives, gunzipped when it says it is gzip or starts like gzip. */
 async function decoded(req: Request): Promise<Body> {
-  const iterator = (req as AsyncIterable<Buffer>)[Symbol.asyncIterator]();
+  // Stopping early (a refusal) must not destroy the request: its answer is still to be sent.
+  const iterator = (req.iterator({ destroyOnReturn: false }) as AsyncIterable<Buffer>)[Symbol.asyncIterator]();
   const first = await iterator.next();
   const head: Buffer = first.done ? Buffer.alloc(0) : first.value;
   const gzip = isGzip(req) || (head[0] === GZIP_MAGIC[0] && head[1] === GZIP_MAGIC[1]);
