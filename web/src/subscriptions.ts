@@ -32,7 +32,7 @@ const REFUSAL_CODES = new Set([
 ]);
 
 /** Whether an `error` message for a `subscribe` is a refusal (see REFUSAL_CODES). */
-export function isRefusal(errors: readonly GraphQLFormattedError[]): boolean {
+function isRefusal(errors: readonly GraphQLFormattedError[]): boolean {
   return errors.some((error) => REFUSAL_CODES.has(String(error.extensions?.code)));
 }
 
