@@ -134,7 +134,7 @@ export interface LocationConfig extends LocationSettings {
   chunkBytes: number;
   /** A chunk taken and not done for this long is claimed by another aggregator. */
   claimAfterMs: number;
-  /** Most lines in one appendLocationLines call (by default as many typical lines as BODY_LIMIT_BYTES holds). */
+  /** Most lines in one appendLocationLines call (by default as many typical lines as one request holds on either transport). */
   maxAppendLines: number;
   /** Most days one query covers. */
   maxRangeDays: number;
@@ -263,19 +263,30 @@ const APPEND_LINE_BYTES = 64;
 const APPEND_REQUEST_BYTES = 2048;
 
 /**
- * LOCATION_MAX_APPEND_LINES: as many typical lines as a request within BODY_LIMIT_BYTES holds,
- * unless set; a setting whose full batch the body limit would refuse (413) is refused here, so the
- * documented maximum can always be sent.
+ * LOCATION_MAX_APPEND_LINES: as many typical lines as one request holds, unless set. A request is
+ * bounded by BODY_LIMIT_BYTES over HTTP and by WS_MAX_PAYLOAD_BYTES over WebSocket, where a larger
+ * frame closes the whole socket (1009) rather than refusing the one operation, so the smaller of the
+ * two counts. A setting whose full batch either would refuse is refused here, so the documented
+ * maximum can always be sent on both transports.
  */
-function readMaxAppendLines(reader: Reader, bodyLimitBytes: number): number {
-  const fits = Math.max(1, Math.floor((bodyLimitBytes - APPEND_REQUEST_BYTES) / APPEND_LINE_BYTES));
+function readMaxAppendLines(reader: Reader, bodyLimitBytes: number, wsMaxPayloadBytes: number): number {
+  const requestBytes = Math.min(bodyLimitBytes, wsMaxPayloadBytes);
+  const fits = Math.max(1, Math.floor((requestBytes - APPEND_REQUEST_BYTES) / APPEND_LINE_BYTES));
   const lines = reader.int('LOCATION_MAX_APPEND_LINES', fits, 1, 1_000_000);
   if (reader.raw('LOCATION_MAX_APPEND_LINES') !== undefined && lines > fits) {
+    const needed = lines * APPEND_LINE_BYTES + APPEND_REQUEST_BYTES;
+    // WS_MAX_PAYLOAD_BYTES follows BODY_LIMIT_BYTES unless set, so only a set one needs naming.
+    const limits = [{ name: 'BODY_LIMIT_BYTES', bytes: bodyLimitBytes }];
+    if (reader.raw('WS_MAX_PAYLOAD_BYTES') !== undefined) {
+      limits.push({ name: 'WS_MAX_PAYLOAD_BYTES', bytes: wsMaxPayloadBytes });
+    }
+    const short = limits.filter((limit) => limit.bytes < needed);
     reader.problems.push(
-      `LOCATION_MAX_APPEND_LINES (${lines}) does not fit BODY_LIMIT_BYTES (${bodyLimitBytes}): ${lines} lines of ` +
-        `${APPEND_LINE_BYTES} bytes need a request of ${lines * APPEND_LINE_BYTES + APPEND_REQUEST_BYTES} bytes; ` +
-        `set LOCATION_MAX_APPEND_LINES to at most ${fits} or BODY_LIMIT_BYTES to at least ` +
-        `${lines * APPEND_LINE_BYTES + APPEND_REQUEST_BYTES} (larger files go to POST /logs)`,
+      `LOCATION_MAX_APPEND_LINES (${lines}) does not fit ` +
+        `${short.map((limit) => `${limit.name} (${limit.bytes})`).join(' and ')}: ${lines} lines of ` +
+        `${APPEND_LINE_BYTES} bytes need a request of ${needed} bytes; ` +
+        `set LOCATION_MAX_APPEND_LINES to at most ${fits} or ` +
+        `${short.map((limit) => limit.name).join(' and ')} to at least ${needed} (larger files go to POST /logs)`,
     );
   }
   return lines;
@@ -512,6 +523,8 @@ export function loadConfig(env: Env = process.env): Config {
   }
 
   const bodyLimitBytes = reader.int('BODY_LIMIT_BYTES', 100 * 1024, 1024, 10 * 1024 * 1024);
+  // As large as an HTTP body unless set: what one transport accepts, the other must too.
+  const wsMaxPayloadBytes = reader.int('WS_MAX_PAYLOAD_BYTES', bodyLimitBytes, 1024, 10 * 1024 * 1024);
   const precisions = readPrecisions(reader);
   const base: Omit<Config, 'metrics'> = {
     nodeEnv,
@@ -610,8 +623,7 @@ export function loadConfig(env: Env = process.env): Config {
       maxCost: reader.int('GRAPHQL_MAX_COST', 10_000, 10, 1_000_000),
       fieldSuggestions: reader.bool('FIELD_SUGGESTIONS', !isProduction),
       allowedOrigins: readOrigins(reader),
-      // As large as an HTTP body unless set: what one transport accepts, the other must too.
-      wsMaxPayloadBytes: reader.int('WS_MAX_PAYLOAD_BYTES', bodyLimitBytes, 1024, 10 * 1024 * 1024),
+      wsMaxPayloadBytes,
       wsMaxOperations: reader.int('WS_MAX_OPERATIONS', 50, 1, 10_000),
       wsInitTimeoutMs: reader.int('WS_INIT_TIMEOUT_MS', 5000, 100, 60_000),
       wsMaxSocketsPerUser: reader.int('WS_MAX_SOCKETS_PER_USER', 20, 1, 100_000),
@@ -653,7 +665,7 @@ export function loadConfig(env: Env = process.env): Config {
       maxUploads: reader.int('LOCATION_MAX_UPLOADS', 10_000, 1, 10_000_000),
       maxSamples: reader.int('LOCATION_REFUSED_SAMPLES', 20, 0, 1000),
       claimAfterMs: reader.int('LOCATION_CLAIM_AFTER_MS', 60_000, 100, 3_600_000),
-      maxAppendLines: readMaxAppendLines(reader, bodyLimitBytes),
+      maxAppendLines: readMaxAppendLines(reader, bodyLimitBytes, wsMaxPayloadBytes),
       maxRangeDays: reader.int('LOCATION_MAX_RANGE_DAYS', 366, 1, 36_600),
       // Below Node's 300 s limit on one HTTP request: the sender is told to resume instead.
       maxWaitForRoomMs: reader.int('LOCATION_MAX_WAIT_MS', 120_000, 100, 240_000),

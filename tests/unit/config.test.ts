@@ -417,6 +417,33 @@ describe('loadConfig', () => {
     ]);
   });
 
+  it('fits LOCATION_MAX_APPEND_LINES to the smaller of BODY_LIMIT_BYTES and WS_MAX_PAYLOAD_BYTES, and names the one too small', () => {
+    // A WebSocket frame limit below the body limit: the default follows the frame limit.
+    expect(loadConfig({ WS_MAX_PAYLOAD_BYTES: '16384' }).location.maxAppendLines).toBe(224);
+    expect(loadConfig({ BODY_LIMIT_BYTES: '16384', WS_MAX_PAYLOAD_BYTES: '500000' }).location.maxAppendLines).toBe(224);
+    expect(
+      loadConfig({ WS_MAX_PAYLOAD_BYTES: '16384', LOCATION_MAX_APPEND_LINES: '224' }).location.maxAppendLines,
+    ).toBe(224);
+    // A batch the body limit takes but the frame limit would close the socket on is refused at start.
+    expect(problems({ WS_MAX_PAYLOAD_BYTES: '16384', LOCATION_MAX_APPEND_LINES: '1000' })).toEqual([
+      'LOCATION_MAX_APPEND_LINES (1000) does not fit WS_MAX_PAYLOAD_BYTES (16384): 1000 lines of 64 bytes need a ' +
+        'request of 66048 bytes; set LOCATION_MAX_APPEND_LINES to at most 224 or WS_MAX_PAYLOAD_BYTES to at least ' +
+        '66048 (larger files go to POST /logs)',
+    ]);
+    // Both too small: both are named.
+    expect(
+      problems({ BODY_LIMIT_BYTES: '32768', WS_MAX_PAYLOAD_BYTES: '16384', LOCATION_MAX_APPEND_LINES: '1000' }),
+    ).toEqual([
+      'LOCATION_MAX_APPEND_LINES (1000) does not fit BODY_LIMIT_BYTES (32768) and WS_MAX_PAYLOAD_BYTES (16384): ' +
+        '1000 lines of 64 bytes need a request of 66048 bytes; set LOCATION_MAX_APPEND_LINES to at most 224 or ' +
+        'BODY_LIMIT_BYTES and WS_MAX_PAYLOAD_BYTES to at least 66048 (larger files go to POST /logs)',
+    ]);
+    // A frame limit above the body limit changes nothing: the body limit is named.
+    expect(
+      problems({ BODY_LIMIT_BYTES: '16384', WS_MAX_PAYLOAD_BYTES: '500000', LOCATION_MAX_APPEND_LINES: '1000' }),
+    ).toEqual([expect.stringMatching(/^LOCATION_MAX_APPEND_LINES \(1000\) does not fit BODY_LIMIT_BYTES \(16384\): /)]);
+  });
+
   it('serves metrics to service callers on the API port by default, on a port of their own with METRICS_PORT, or not at all', () => {
     expect(loadConfig({}).metrics).toEqual({ mode: 'service', port: 0, host: '127.0.0.1', queues: [] });
     expect(loadConfig({ METRICS_PORT: '9464' }).metrics).toMatchObject({ mode: 'port', port: 9464, host: '127.0.0.1' });

@@ -106,6 +106,34 @@ describe('a subscription the server refuses', () => {
       await carol.context.close();
     }
   }, 60_000);
+
+  it('shows the header live again once the page holding the refused subscription is left', async () => {
+    const dave = await web.signIn('dave', { page: 'tasks' });
+    try {
+      const state = dave.page.getByTestId('link-state');
+      await state.getByText('live', { exact: true }).waitFor({ timeout: 15_000 });
+      await dave.page.locator('header nav a[href="#/chats"]').click();
+      await dave.page.getByText('No chats yet').waitFor();
+      await state.getByText('refused').waitFor({ timeout: 15_000 });
+
+      // Back on a page that subscribes to nothing: no notice is missing, so nothing is refused.
+      await dave.page.locator('header nav a[href="#/tasks"]').click();
+      await dave.page.waitForURL((url) => url.hash === '#/tasks');
+      await state.getByText('live', { exact: true }).waitFor({ timeout: 15_000 });
+      expect((await state.getAttribute('title')) ?? '').not.toContain('AppInboxChanged');
+
+      // Coming back refuses again: the refusal belongs to the page that holds it.
+      await dave.page.locator('header nav a[href="#/chats"]').click();
+      await state.getByText('refused').waitFor({ timeout: 15_000 });
+      expect(subscribes(dave).map((frame) => frame.payload.operationName)).toEqual([
+        'AppInboxChanged',
+        'AppInboxChanged',
+      ]);
+      expect(dave.problems).toEqual([]);
+    } finally {
+      await dave.context.close();
+    }
+  }, 60_000);
 });
 
 describe('/metrics in the default mode', () => {

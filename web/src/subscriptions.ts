@@ -15,12 +15,33 @@ export function registeredHash(document: DocumentNode): string {
 }
 
 /**
- * Subscriptions the server refused (an `error` message for a `subscribe`): a page holding one
- * gets no notices, whatever the socket's state. Apollo does not subscribe again after an error,
- * so one stays refused until a page asks for the same operation and variables again.
+ * Codes that mean the server will not run this subscription for this app at all, whenever it is
+ * asked: the document is not registered or not valid against the schema, or the caller may not
+ * have it. Anything else (NOT_FOUND for a chat just left, STORE_UNAVAILABLE in a blip, a caller's
+ * BAD_USER_INPUT, RATE_LIMITED) is the page's own error to show, not a sign that the app's
+ * notices are missing, so it does not turn the header to `refused`.
+ */
+const REFUSAL_CODES = new Set([
+  'PERSISTED_QUERY_NOT_FOUND',
+  'PERSISTED_QUERY_NOT_IN_LIST',
+  'GRAPHQL_PARSE_FAILED',
+  'GRAPHQL_VALIDATION_FAILED',
+  'OPERATION_RESOLUTION_FAILURE',
+  'UNAUTHENTICATED',
+  'FORBIDDEN',
+]);
+
+/** Whether an `error` message for a `subscribe` is a refusal (see REFUSAL_CODES). */
+function isRefusal(errors: readonly GraphQLFormattedError[]): boolean {
+  return errors.some((error) => REFUSAL_CODES.has(String(error.extensions?.code)));
+}
+
+/**
+ * Subscriptions the server refused, while a page still holds them: such a page gets no notices,
+ * whatever the socket's state. Each is one subscription, kept until the page lets go of it.
  */
 export class Refusals {
-  private readonly refused = new Map<string, string>();
+  private readonly refused = new Map<object, string>();
 
   constructor(private readonly changed: () => void) {}
 
@@ -29,14 +50,14 @@ export class Refusals {
     return [...new Set(this.refused.values())];
   }
 
-  add(key: string, name: string): void {
-    this.refused.set(key, name);
+  add(subscription: object, name: string): void {
+    this.refused.set(subscription, name);
     this.changed();
   }
 
-  /** Asked for again: not refused until the server says so once more. */
-  retry(key: string): void {
-    if (this.refused.delete(key)) this.changed();
+  /** The page let go of it (it unmounted, or asks again with other variables). */
+  remove(subscription: object): void {
+    if (this.refused.delete(subscription)) this.changed();
   }
 }
 
@@ -45,22 +66,35 @@ export function registeredSubscriptions(ws: Client, refusals: Refusals): ApolloL
   return new ApolloLink(
     ({ query, variables, operationName, extensions }) =>
       new Observable<FormattedExecutionResult>((observer) => {
-        const key = JSON.stringify([operationName, variables]);
-        refusals.retry(key);
+        const subscription = {};
         const persistedQuery = { version: 1, sha256Hash: registeredHash(query) };
-        return ws.subscribe(
+        const unsubscribe = ws.subscribe(
           { query: '', operationName, variables, extensions: { ...extensions, persistedQuery } },
           {
             next: (result) => observer.next(result as FormattedExecutionResult),
             complete: () => observer.complete(),
             error: (error: unknown) => {
-              if (Array.isArray(error)) {
-                refusals.add(key, operationName ?? 'anonymous');
-                observer.error(new CombinedGraphQLErrors({ errors: error as GraphQLFormattedError[] }));
-              } else observer.error(error instanceof Error ? error : new Error(closeMessage(error)));
+              if (!Array.isArray(error)) {
+                observer.error(error instanceof Error ? error : new Error(closeMessage(error)));
+                return;
+              }
+              const errors = error as GraphQLFormattedError[];
+              if (!isRefusal(errors)) {
+                observer.error(new CombinedGraphQLErrors({ errors }));
+                return;
+              }
+              // A refusal reaches the page as a result with errors (Apollo shows it the same way as
+              // an error), and the stream stays open: ending it would run the teardown below at
+              // once, and the refusal must last until the page unsubscribes, not a moment longer.
+              refusals.add(subscription, operationName ?? 'anonymous');
+              observer.next({ errors });
             },
           },
         );
+        return () => {
+          unsubscribe();
+          refusals.remove(subscription);
+        };
       }),
   );
 }

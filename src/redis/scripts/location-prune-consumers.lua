@@ -3,7 +3,8 @@
 -- and a deployment that restarts often would collect thousands. One atomic step, so a consumer
 -- that takes a chunk cannot do so between the check and the removal (XGROUP DELCONSUMER drops
 -- what a consumer holds: one holding anything is never removed). A live consumer removed while
--- it had nothing in hand is made again by its next XREADGROUP or XAUTOCLAIM that gets a chunk.
+-- it had nothing in hand is made again by its next XREADGROUP or XAUTOCLAIM that gets a chunk
+-- (since Redis 7.2 by any such read, even one that gets nothing).
 -- KEYS[1]  chunks (stream)
 -- ARGV[1]  group   ARGV[2]  idle ms   ARGV[3]  a consumer never removed (the caller's own)
 -- ARGV[4]  most consumers removed in one call
