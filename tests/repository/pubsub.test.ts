@@ -1,8 +1,9 @@
 // Notifications reach only the subscriber they were published for, also when several are
 // queued for a subscriber that is not reading yet (a busy socket). A notice published while the
 // subscriber connection is down is made up for by a catch-up once it is back.
+import type { Cluster } from 'ioredis';
 import pino from 'pino';
-import { closeRedis, connectRedis, type RedisClient } from '../../src/redis/client/connection';
+import { closeRedis, connectRedis, isCluster, type RedisClient } from '../../src/redis/client/connection';
 import { createRedisPubSub, type NotificationObserver } from '../../src/schema/pubsub';
 import { channels } from '../../src/schema/topics';
 import { CounterRepository } from '../../src/redis/counter';
@@ -28,8 +29,19 @@ async function pubSub(observer?: NotificationObserver) {
   const publisher = await connectRedis(redis.target, { name: 'test:publisher', logger });
   const subscriber = await connectRedis(redis.target, { name: 'test:subscriber', logger, shardedSubscriber: true });
   clients.push(publisher, subscriber);
-  return { bus: createRedisPubSub({ publisher, subscriber, channelOf: channel, observer }), publisher };
+  return { bus: createRedisPubSub({ publisher, subscriber, channelOf: channel, observer }), publisher, subscriber };
 }
+
+/**
+ * On a cluster, the channels ioredis holds to subscribe again after a reconnect (its sharded
+ * subscriber group's list per slot; ioredis-patches.ts keeps each channel once).
+ */
+const channelsHeld = (subscriber: Cluster): string[] =>
+  [
+    ...(
+      subscriber as unknown as { shardedSubscribers: { channels: Map<number, string[]> } }
+    ).shardedSubscribers.channels.values(),
+  ].flat();
 
 /**
  * How long a test that cuts the subscriber connection may take. Getting it back is ioredis's
@@ -131,7 +143,7 @@ describe('Redis PubSub', () => {
     'tells a subscriber to catch up once its connection is back, and pulling then shows what was sent while it was down',
     async () => {
       const caughtUp: [string, number][] = [];
-      const { bus, publisher } = await pubSub({
+      const { bus, publisher, subscriber } = await pubSub({
         published: () => undefined,
         received: () => undefined,
         caughtUp: (topic, subscribers) => caughtUp.push([topic, subscribers]),
@@ -163,6 +175,8 @@ describe('Redis PubSub', () => {
       expect(await nextOf(bob, 'catch-up notice', first)).toEqual(CATCH_UP);
       // Counted for /metrics (ria_notifications_catch_up_total): one subscription of the topic.
       expect(caughtUp).toEqual([['INBOX_CHANGED', 1]]);
+      // The catch-up subscribed again to a channel ioredis already held: it is still held once.
+      if (isCluster(subscriber)) expect(channelsHeld(subscriber)).toEqual([channel('INBOX_CHANGED', 'bob')]);
       const pulled = await chats.pending('bob', 10, true);
       expect(pulled.map((one) => one.messages.map((message) => [message.id, message.message]))).toEqual([
         [[lost, 'while down']],
