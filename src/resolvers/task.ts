@@ -206,7 +206,9 @@ export class TaskResolver {
     },
   })
   async taskChanged(@Root() change: TaskChangeNotice | CatchUpNotice, @Args() { id }: TaskIdArgs): Promise<TaskChange> {
-    // A catch-up carries the task's state now, as a change of state would.
+    // A catch-up carries the task's state now, as a change of state would. A task forgotten
+    // meanwhile has none: the subscriber gets this one event as NOT_FOUND (README, catch-up) and
+    // the stream stays open, as it does when a task is forgotten while nothing is lost.
     if (isCatchUp(change)) {
       const { queue, number } = taskAddress(id);
       const task = await this.tasks.get(queue, number);

@@ -6,10 +6,9 @@
 // published while the subscriber connection is down reaches nobody: once it is back and
 // subscribed again, every subscription it serves is told to catch up (topics.ts CATCH_UP).
 import { createPubSub, Repeater, SlidingBuffer } from '@graphql-yoga/subscription';
-import type { Cluster } from 'ioredis';
 import type { PubSub } from 'type-graphql';
 import type { Logger } from '../common/logger';
-import { isCluster, notificationCommands, type RedisClient } from '../redis/client/connection';
+import { notificationCommands, onSubscriberBack, type RedisClient } from '../redis/client/connection';
 import { CATCH_UP } from './topics';
 
 const PER_SUBSCRIBER_BUFFER = 64;
@@ -134,24 +133,7 @@ export function createRedisPubSub(options: RedisPubSubOptions): RedisPubSub {
   const connectionLost = (): void => {
     for (const channel of listeners.keys()) unsure.add(channel);
   };
-  if (isCluster(subscriber)) {
-    // A shard's subscriber connection is not reconnected but replaced (ShardedSubscriber, which
-    // says '-node'), and a new layout moves channels to other shards; ioredis subscribes again
-    // and then says 'subscribersReady'. Which channels a lost shard held is not told, so every
-    // subscription of this process catches up (one pull each; such events are rare).
-    const layoutOf = (cluster: Cluster): string => cluster.slots.map((nodes) => nodes[0]).join();
-    let layout = layoutOf(subscriber);
-    subscriber.on('-node', connectionLost);
-    subscriber.on('subscribersReady', () => {
-      const now = layoutOf(subscriber);
-      if (now !== layout) connectionLost();
-      layout = now;
-      resume();
-    });
-  } else {
-    subscriber.on('close', connectionLost);
-    subscriber.on('ready', resume);
-  }
+  onSubscriberBack(subscriber, connectionLost, resume);
 
   const listen = (topic: string, channel: string, listener: Listener): (() => void) => {
     let set = listeners.get(channel);

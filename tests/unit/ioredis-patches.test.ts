@@ -2,9 +2,11 @@
 // ioredis stops (its slots moved) may still report an error as its socket closes; that must not be
 // an unhandled 'error' event, which would end the API process. And the ASKING that the cluster
 // client sends on an ASK redirect, and never awaits, must not end as an unhandled rejection when
-// its connection closes (a slot refresh drops the importing node's connection).
+// its connection closes (a slot refresh drops the importing node's connection). And the list of
+// channels ioredis resubscribes on a cluster holds each channel once, however often it is subscribed.
 import { EventEmitter } from 'node:events';
 import Redis from 'ioredis';
+import ClusterSubscriberGroup from 'ioredis/built/cluster/ClusterSubscriberGroup';
 import ShardedSubscriber from 'ioredis/built/cluster/ShardedSubscriber';
 import '../../src/redis/client/connection';
 
@@ -48,4 +50,39 @@ it('leaves no unhandled rejection when an ASKING nobody awaits fails as its conn
   await new Promise((resolve) => setImmediate(resolve));
   // Whoever does await the reply still learns it failed.
   await expect(asked).rejects.toThrow('Connection is closed.');
+});
+
+/**
+ * Every catch-up after a reconnect sends SSUBSCRIBE again for each live channel. ioredis 5.11.1
+ * appended each one to its list of the slot's channels, so the list grew by a copy of every live
+ * channel per reconnect, and each later resubscribe sent them all. Redis holds a channel once
+ * however often it is subscribed, and one SUNSUBSCRIBE ends it: the list must do the same.
+ */
+describe('the sharded subscriber group keeps each channel once', () => {
+  const newGroup = () => new ClusterSubscriberGroup(new EventEmitter(), {});
+  const channelsOf = (group: ClusterSubscriberGroup): (string | Buffer)[] =>
+    [...(group as unknown as { channels: Map<number, (string | Buffer)[]> }).channels.values()].flat();
+
+  it('counts a channel subscribed again, or twice in one call, once', () => {
+    const group = newGroup();
+    expect(group.addChannels(['notify:{a}:chat'])).toBe(1);
+    expect(group.addChannels(['notify:{a}:chat'])).toBe(1);
+    expect(group.addChannels(['notify:{a}:chat', 'notify:{a}:task', 'notify:{a}:task'])).toBe(2);
+    expect(group.addChannels(['notify:{b}:chat'])).toBe(3);
+    expect(channelsOf(group).sort()).toEqual(['notify:{a}:chat', 'notify:{a}:task', 'notify:{b}:chat']);
+  });
+
+  it('drops a channel subscribed many times with one unsubscribe', () => {
+    const group = newGroup();
+    for (let time = 0; time < 5; time += 1) group.addChannels(['notify:{a}:chat']);
+    group.addChannels(['notify:{a}:task']);
+    expect(group.removeChannels(['notify:{a}:chat'])).toBe(1);
+    expect(channelsOf(group)).toEqual(['notify:{a}:task']);
+  });
+
+  it('still refuses channels of different slots in one call', () => {
+    const group = newGroup();
+    expect(group.addChannels(['notify:{a}:chat', 'notify:{b}:chat'])).toBe(-1);
+    expect(channelsOf(group)).toEqual([]);
+  });
 });

@@ -57,6 +57,44 @@ export function notificationCommands(client: RedisClient) {
   };
 }
 
+/** How ioredis names the connection of a shard's sharded subscriber (its cluster/util getConnectionName). */
+const SHARD_SUBSCRIBER_NAME = 'ioredis-cluster(ssubscriber)';
+
+/**
+ * Calls `lost` when subscriptions of a subscriber connection may have lapsed (notices published
+ * meanwhile reached nobody) and `back` once it is subscribed again; both may be called when
+ * nothing was lost, so `back` should act only on what `lost` marked. One place for the pub/sub
+ * catch-up (schema/pubsub.ts) and lease waiters (leases/signals.ts).
+ *
+ * On one Redis the connection closes and reconnects ('close', 'ready'). On a cluster a shard's
+ * subscriber connection is not reconnected but replaced (it says '-node'), and a new slot layout
+ * moves channels to other shards; ioredis subscribes again, then says 'subscribersReady' (also
+ * after a refresh that changed nothing). Which channels a lost shard held is not told, so all are
+ * lost. The cluster says '-node' for its ordinary node connections too (it keeps some to learn
+ * the slots, even on a subscriber client); those hold no subscription and are told apart by
+ * ioredis's name for a shard subscriber's connection, so they cost no catch-up.
+ */
+export function onSubscriberBack(client: RedisClient, lost: () => void, back: () => void): void {
+  if (!isCluster(client)) {
+    client.on('close', lost);
+    client.on('ready', back);
+    return;
+  }
+  const layoutOf = (): string => client.slots.map((nodes) => nodes[0]).join();
+  let layout = layoutOf();
+  client.on('-node', (node: Redis | null) => {
+    // A node connection may have no name at all (null); a shard subscriber's always has one.
+    const name: unknown = node?.options.connectionName;
+    if (node === null || (typeof name === 'string' && name.startsWith(SHARD_SUBSCRIBER_NAME))) lost();
+  });
+  client.on('subscribersReady', () => {
+    const now = layoutOf();
+    if (now !== layout) lost();
+    layout = now;
+    back();
+  });
+}
+
 const describeTarget = (target: RedisTarget): string =>
   typeof target === 'string'
     ? redactUrl(target)

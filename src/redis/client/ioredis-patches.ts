@@ -1,6 +1,7 @@
 // Fixes for ioredis 5.11.1 that it does not ship yet. Remove each when an ioredis release has it
 // (tests/unit/ioredis-patches.test.ts shows what each one guards against).
 import Redis from 'ioredis';
+import ClusterSubscriberGroup from 'ioredis/built/cluster/ClusterSubscriberGroup';
 import ShardedSubscriber from 'ioredis/built/cluster/ShardedSubscriber';
 
 /**
@@ -33,4 +34,31 @@ Redis.prototype.asking = function asking(this: Redis, ...args: Parameters<Redis[
   const reply = originalAsking.apply(this, args);
   reply.catch(() => undefined);
   return reply;
+};
+
+/**
+ * On a cluster, ioredis keeps the channels of each slot to send SSUBSCRIBE for again after a
+ * reconnect or a new slot layout. addChannels appends whatever it is given, so every SSUBSCRIBE
+ * of a channel already held added a copy: the catch-up after each reconnect subscribes every live
+ * channel again, and the lists grew by one copy of each per reconnect (and each resubscribe sent
+ * them all). Redis holds a channel once however often it is subscribed, and so does the list now:
+ * the slot's list is stored without repeats (same equality as removeChannels, so one SUNSUBSCRIBE
+ * still removes it). The slot is ioredis's to compute, so its own write of the list is caught.
+ */
+type SlotChannels = Map<number, (string | Buffer)[]>;
+// eslint-disable-next-line @typescript-eslint/unbound-method -- called below with the group as `this`
+const originalAddChannels = ClusterSubscriberGroup.prototype.addChannels;
+ClusterSubscriberGroup.prototype.addChannels = function addChannels(
+  this: ClusterSubscriberGroup,
+  channels: (string | Buffer)[],
+): number {
+  const bySlot = (this as unknown as { channels: SlotChannels }).channels;
+  const store = bySlot.set.bind(bySlot);
+  bySlot.set = (slot, list) => store(slot, [...new Set(list)]);
+  try {
+    return originalAddChannels.call(this, channels);
+  } finally {
+    // Back to Map.prototype.set.
+    delete (bySlot as Partial<SlotChannels>).set;
+  }
 };

@@ -4,8 +4,7 @@
 // cost a SUBSCRIBE per acquire. On a cluster the release script publishes by sharded pub/sub, so
 // waiters SSUBSCRIBE. A release published while the connection is down reaches nobody: once it
 // is back and subscribed again, every waiter is told to ask again (and waiters also poll).
-import type { Cluster } from 'ioredis';
-import { isCluster, notificationCommands, type RedisClient } from '../client/connection';
+import { notificationCommands, onSubscriberBack, type RedisClient } from '../client/connection';
 import type { Logger } from '../../common/logger';
 import { parseReleaseNotice, type ReleaseNotice } from './repository';
 
@@ -35,31 +34,20 @@ export class LeaseSignals {
       const notice = entry && parseReleaseNotice(message);
       if (notice) for (const listener of entry.listeners) listener(notice);
     });
-    if (isCluster(subscriber)) this.resumeOnClusterChange(subscriber);
-    // ioredis resubscribes what it knew of after a reconnect, but a SUBSCRIBE sent while the
-    // connection was being re-established can be dropped silently; asking again is harmless.
-    else subscriber.on('ready', () => void this.resume());
-  }
-
-  /**
-   * A shard's subscriber connection is not reconnected but replaced ('-node'), and a new layout
-   * moves channels to other shards; ioredis subscribes again, then says 'subscribersReady'.
-   */
-  private resumeOnClusterChange(cluster: Cluster): void {
-    const layoutOf = (): string => cluster.slots.map((nodes) => nodes[0]).join();
-    let layout = layoutOf();
+    // Notices are lost only while the connection is down; after a refresh that lost nothing
+    // (the cluster says it is back after each one) waiters are left alone.
     let lost = false;
-    cluster.on('-node', () => {
-      lost = true;
-    });
-    cluster.on('subscribersReady', () => {
-      const now = layoutOf();
-      if (now !== layout) lost = true;
-      layout = now;
-      if (!lost) return;
-      lost = false;
-      void this.resume();
-    });
+    onSubscriberBack(
+      subscriber,
+      () => {
+        lost = true;
+      },
+      () => {
+        if (!lost) return;
+        lost = false;
+        void this.resume();
+      },
+    );
   }
 
   /**
