@@ -314,10 +314,13 @@ async function startOnce(given: ClusterOptions): Promise<TestCluster> {
               const lines = String(await probe.cluster('NODES'))
                 .split('\n')
                 .filter((line) => line.trim() !== '');
+              // And each says the cluster is up: until the new node has learnt every slot's
+              // owner it answers CLUSTERDOWN, to a MIGRATE into it as well (seen under load).
               return (
                 lines.length === live.length &&
                 lines.some((line) => line.startsWith(id)) &&
-                lines.every((line) => / connected/.test(line) && !/handshake|noaddr|fail/.test(line))
+                lines.every((line) => / connected/.test(line) && !/handshake|noaddr|fail/.test(line)) &&
+                String(await probe.cluster('INFO')).includes('cluster_state:ok')
               );
             } catch {
               return false;
