@@ -11,7 +11,7 @@ import { LeaseAcquirer, type WaitTiming } from '../../src/redis/leases/acquirer'
 import { defineScripts } from '../../src/redis/client/scripts';
 import { closeClients } from '../support/clients';
 import { eventually } from '../support/graphql';
-import { itSingle, listen, startTestRedis, type TestRedis } from '../support/redis';
+import { itSingle, listen, startTestRedis, withSubscribersDown, type TestRedis } from '../support/redis';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 let redis: TestRedis;
@@ -612,17 +612,9 @@ describe('release notices', () => {
 
     // Cut the subscriber connection (a restart, failover or blip) and keep it from coming back
     // (maxclients 1) while the holder releases: the notice certainly finds nobody subscribed.
-    const node = await redis.nodeFor(channel);
-    const [, maxclients] = (await node.config('GET', 'maxclients')) as [string, string];
-    await node.config('SET', 'maxclients', '1');
-    try {
-      await node.client('KILL', 'TYPE', 'pubsub');
-      expect(await redis.subscribers(channel)).toBe(0);
+    await withSubscribersDown(redis, channel, async () => {
       expect(await acquirer.repository.release('blip', holder!.id)).toBe(true);
-      expect(await redis.subscribers(channel)).toBe(0);
-    } finally {
-      await node.config('SET', 'maxclients', maxclients);
-    }
+    });
 
     // Getting the connection back is ioredis's reconnect backoff (7.7 s on an idle cluster, more
     // on a busy machine); this wait is only a safety net that names the failure, well inside the

@@ -168,3 +168,27 @@ function wholeCluster(cluster: Cluster): Redis {
   });
   return cluster as unknown as Redis;
 }
+
+/**
+ * Drops the subscriber connections on the node of `channel` (as a restart, a failover or a
+ * network blip does) while that node refuses new connections, runs `meanwhile`, then lets
+ * connections in again. Whatever `meanwhile` publishes on `channel` certainly finds nobody
+ * subscribed: the subscriber cannot have come back before it.
+ */
+export async function withSubscribersDown(
+  redis: TestRedis,
+  channel: string,
+  meanwhile: () => Promise<void>,
+): Promise<void> {
+  const node = await redis.nodeFor(channel);
+  const [, maxclients] = (await node.config('GET', 'maxclients')) as [string, string];
+  await node.config('SET', 'maxclients', '1');
+  try {
+    await node.client('KILL', 'TYPE', 'pubsub');
+    expect(await redis.subscribers(channel)).toBe(0);
+    await meanwhile();
+    expect(await redis.subscribers(channel)).toBe(0);
+  } finally {
+    await node.config('SET', 'maxclients', maxclients);
+  }
+}
