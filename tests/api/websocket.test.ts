@@ -6,6 +6,7 @@ import {
   CountersDocument,
   UpdateCounterDocument,
 } from '../../src/generated/client/graphql';
+import { counterKeys } from '../../src/redis/keys';
 import { codes, connectWs, eventually, post, wsOperation, type WsClient } from '../support/graphql';
 import { startTestServer, TEST_SECRET, type TestServer } from '../support/server';
 
@@ -32,8 +33,8 @@ describe('counterUpdated', () => {
   it('notifies a subscriber of each update to its counter, which it then pulls', async () => {
     const { client } = connect(api.tokens.user);
     const subscription = wsOperation(client, CounterUpdatedDocument, { name: 'watched' });
-    // The subscription is live once the server has registered it; give the SUBSCRIBE a moment.
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // The subscription is live once Redis holds the server's subscription to its channel.
+    await eventually(async () => (await api.redis.subscribers(counterKeys.updated('watched'))) >= 1, 30_000);
 
     await post(api.url, UpdateCounterDocument, { name: 'other' }, api.tokens.service);
     await post(api.url, UpdateCounterDocument, { name: 'watched', count: 2 }, api.tokens.service);
@@ -56,7 +57,8 @@ describe('counterUpdated', () => {
     try {
       const { client } = connect(api.tokens.user);
       const subscription = wsOperation(client, CounterUpdatedDocument, { name: 'shared' });
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      // A guessed 200 ms for the SUBSCRIBE was too short beside CPU burners: the notice found nobody.
+      await eventually(async () => (await api.redis.subscribers(counterKeys.updated('shared'))) >= 1, 30_000);
       await post(second.url, UpdateCounterDocument, { name: 'shared' }, second.tokens.service);
       const [event] = await subscription.take(1);
       expect(event.data?.counterUpdated.name).toBe('shared');
