@@ -11,7 +11,7 @@ import {
   AppMessagesDocument,
   AppSendMessageDocument,
 } from '../../src/generated/web/graphql';
-import { screenshot, startWeb, type SignedIn, type WebFixture } from '../support/browser';
+import { screenshot, settle, startWeb, type SignedIn, type WebFixture } from '../support/browser';
 import { post } from '../support/graphql';
 
 let web: WebFixture;
@@ -29,17 +29,6 @@ async function signIn(user: string): Promise<SignedIn> {
 afterEach(async () => {
   await Promise.all(opened.splice(0).map((signed) => signed.context.close()));
 });
-
-/** Reads `read` until it gives `expected` (or time is up) and returns what it read last. */
-async function settle<T>(read: () => Promise<T>, expected: T, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let value = await read();
-  while (JSON.stringify(value) !== JSON.stringify(expected) && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    value = await read();
-  }
-  return value;
-}
 
 const shown = (page: Page): Promise<string[]> => page.getByTestId('message-text').allTextContents();
 

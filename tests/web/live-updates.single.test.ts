@@ -6,18 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import webManifest from '../../src/generated/web/persisted-documents.json';
-import { startWeb, type SignedIn, type WebFixture } from '../support/browser';
-
-/** Reads `read` until it gives `expected` (or time is up) and returns what it read last. */
-async function settle<T>(read: () => Promise<T>, expected: T, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let value = await read();
-  while (JSON.stringify(value) !== JSON.stringify(expected) && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    value = await read();
-  }
-  return value;
-}
+import { settle, startWeb, type SignedIn, type WebFixture } from '../support/browser';
 
 const chatTitles = (page: Page): Promise<string[]> =>
   page.getByRole('list', { name: 'Your chats' }).locator('.chat-title').allTextContents();
