@@ -62,6 +62,36 @@ describe('the five-minute tour in README.md', () => {
     expect(answers['Location analytics']).toEqual(tour.find((step) => step.title === 'Location analytics')!.answer);
   });
 
+  it('refuses a step that does not name its caller, or lacks its variables or answer', () => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'ria-tour-read-'));
+    const step = (prose: string, fences: string[]) =>
+      ['### Step', '', prose, '', ...fences.flatMap((fence) => [fence, '```', ''])].join('\n');
+    const write = (...steps: string[]) =>
+      fs.writeFileSync(path.join(root, 'README.md'), ['# X', '## A five-minute tour', ...steps, '## Next'].join('\n'));
+    const full = ['```graphql\n{ __typename }', '```json\n{}', '```json\n{ "data": { "__typename": "Query" } }'];
+    try {
+      write(step('With the user token, ask.', full));
+      expect(readTour('README.md', root)).toEqual([
+        {
+          title: 'Step',
+          line: 3,
+          caller: 'user',
+          query: '{ __typename }',
+          variables: {},
+          answer: { data: { __typename: 'Query' } },
+        },
+      ]);
+      write(step('Ask with any token.', full));
+      expect(() => readTour('README.md', root)).toThrow('README.md:3 (Step): the step must say once');
+      write(step('With the service token, ask.', full.slice(0, 2)));
+      expect(() => readTour('README.md', root)).toThrow(
+        'README.md:3 (Step): fences graphql,json, not graphql,json,json',
+      );
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true });
+    }
+  });
+
   it('tells a different shape from the one shown', () => {
     const shown = { data: { chat: { id: '1', members: ['bob'] } } };
     expect(shapeDifferences(shown, { data: { chat: { id: '7', members: ['ann', 'bob'] } } })).toEqual([]);

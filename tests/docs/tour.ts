@@ -1,6 +1,6 @@
 // The README's five-minute tour as data: each step's caller, operation, variables and the answer
 // it shows, read straight from README.md so that the tour test sends exactly what readers paste.
-import { readMarkdown } from './markdown';
+import { readMarkdown, ROOT } from './markdown';
 
 export interface TourStep {
   title: string;
@@ -13,8 +13,8 @@ export interface TourStep {
 
 const TOUR_HEADING = 'A five-minute tour';
 
-export function readTour(file = 'README.md'): TourStep[] {
-  const page = readMarkdown(file);
+export function readTour(file = 'README.md', root = ROOT): TourStep[] {
+  const page = readMarkdown(file, root);
   const start = page.headings.find((heading) => heading.level === 2 && heading.text === TOUR_HEADING);
   if (!start) throw new Error(`${file}: no "## ${TOUR_HEADING}"`);
   const end = page.headings.find((heading) => heading.level <= 2 && heading.line > start.line)?.line ?? Infinity;
@@ -28,9 +28,12 @@ export function readTour(file = 'README.md'): TourStep[] {
     const shape = fences.map((fence) => fence.lang).join(',');
     if (shape !== 'graphql,json,json') throw new Error(`${where}: fences ${shape}, not graphql,json,json`);
     const [operation, variables, answer] = fences;
-    const caller = /^tour: (user|service)$/.exec(operation.comment ?? '')?.[1];
-    if (caller !== 'user' && caller !== 'service') {
-      throw new Error(`${where}: the operation needs <!-- tour: user --> or <!-- tour: service --> before it`);
+    // The caller is named in the step's prose, where the reader sees it: "With the user token, ...".
+    const prose = page.lines.slice(step.line, operation.line - 1).join(' ');
+    const callers = [...prose.matchAll(/\bwith the (user|service) token\b/gi)].map((match) => match[1].toLowerCase());
+    const caller = callers[0];
+    if (callers.length !== 1 || (caller !== 'user' && caller !== 'service')) {
+      throw new Error(`${where}: the step must say once "With the user token" or "With the service token"`);
     }
     return {
       title: step.text,
