@@ -3,7 +3,7 @@
 // whether the recipient is keeping up); only the owner reads or removes its messages.
 import { Args, Authorized, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
 import type { MessagingConfig } from '../config';
-import type { DirectMessage as StoredMessage, MailboxRepository } from '../redis/mailbox';
+import type { MailboxRepository } from '../redis/mailbox';
 import {
   AckDirectMessagesArgs,
   DirectMessage,
@@ -15,7 +15,8 @@ import {
 import { callerId, type GraphQLContext } from '../schema/context';
 import { intInRange, validName, validText } from '../common/validation';
 import type { InboxNotifier } from './inbox';
-import { unixSeconds, unixSecondsOrNull } from '../common/time';
+import { unixSecondsOrNull } from '../common/time';
+import { toMessage } from './message';
 
 const DEFAULT_TAKE = 10;
 
@@ -102,8 +103,4 @@ export class MailboxResolver {
     const { messages } = await this.mailboxes.take(callerId(context), count, remove);
     return messages.map(toMessage);
   }
-}
-
-function toMessage(message: StoredMessage): DirectMessage {
-  return { ...message, ts: unixSeconds(message.ts) };
 }

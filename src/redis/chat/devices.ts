@@ -2,9 +2,9 @@
 // every chat (chat-fetch.lua); this registry says whether a device is new, known or forgotten,
 // which decides where a cursor it lacks starts. A device silent for the lifetime is forgotten, so
 // a lost phone cannot keep messages stored for ever in chats that delete what everyone has seen.
-import type { RedisClient } from './client/connection';
-import { runScript } from './client/scripts';
-import { userKeys } from './keys';
+import type { RedisClient } from '../client/connection';
+import { runScript } from '../client/scripts';
+import { userKeys } from '../keys';
 
 export type DeviceStatus = 'known' | 'new' | 'forgotten';
 

@@ -1,0 +1,2 @@
+// Group chats' operations, one resolver class in modules by concern (base.ts says how).
+export { ChatResolver } from './resolver';
