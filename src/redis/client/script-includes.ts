@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
-export const INCLUDES_DIR = 'includes';
+const INCLUDES_DIR = 'includes';
 
 /** The whole line, with the name between double or single quotes; trailing blanks or `;` allowed. */
 const INCLUDE_LINE = /^---[ \t]*@include[ \t]+(["'])([^"']+)\1[ \t;]*$/;
@@ -50,7 +50,7 @@ function includeReader(includesDir: string): (name: string) => string | undefine
  * name it: Redis reports errors by line of the text it ran, and the markers say which file a line
  * came from. A second mention of an include already in the script becomes a comment alone.
  */
-export function expandIncludes(script: string, source: string, read: (name: string) => string | undefined): string {
+function expandIncludes(script: string, source: string, read: (name: string) => string | undefined): string {
   const included = new Set<string>();
   const expand = (text: string, chain: string[]): string =>
     text
