@@ -1,6 +1,7 @@
--- task-add (include): the one place a new task is recorded, for every script that makes tasks
--- (task-enqueue, market-purchase, task-schedule-tick, and task-add-one for market/watch.ts), so
--- the record's layout, its ready list and the wake-up token are written alike everywhere.
+-- task-add (include): the one place a new task is recorded, for every script that makes tasks:
+-- task-enqueue, task-schedule-tick, and a sale's task (includes/market-sale-task.lua, for
+-- market-purchase and the WATCH strategy). The record's layout, its ready list and the wake-up
+-- token are written alike everywhere.
 --
 -- task_add(keys, task, now) takes the next number from keys.counter, stores the record at it in
 -- keys.records and the arguments (JSON, nil for none) in keys.args, then makes the task wait: in
