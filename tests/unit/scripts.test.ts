@@ -76,6 +76,7 @@ describe('Lua scripts', () => {
       'market-page',
       'market-purchase',
       'market-reprice',
+      'market-sale-task',
       'row-cache-claim',
       'row-cache-list',
       'row-cache-retry',

@@ -1,11 +1,12 @@
 // Loads every Lua script in ./scripts once per connection with defineCommand, so each is sent
-// by SHA (EVALSHA) and reloaded by ioredis if Redis forgets it. Scripts take a variable number
-// of keys, so the key count is passed on each call.
+// by SHA (EVALSHA) and reloaded by ioredis if Redis forgets it. Includes are expanded first, so
+// the SHA is that of the text Redis runs. Scripts take a variable number of keys, so the key
+// count is passed on each call.
 import { createHash } from 'node:crypto';
-import fs from 'node:fs';
 import path from 'node:path';
 import type { ChainableCommander, Cluster } from 'ioredis';
 import type { RedisClient } from './redis-client';
+import { loadScriptSources } from './script-includes';
 import { AppError, badInput, conflict, forbidden, notFound, storeUnavailable } from '../../common/errors';
 import { uploadOffset, uploadTooLarge } from '../location/errors';
 
@@ -61,6 +62,7 @@ export type ScriptName =
   | 'market-page'
   | 'market-purchase'
   | 'market-reprice'
+  | 'market-sale-task'
   | 'row-cache-claim'
   | 'row-cache-list'
   | 'row-cache-retry'
@@ -90,16 +92,9 @@ type ScriptCommand = (numKeys: number, ...keysAndArgs: ScriptArg[]) => Promise<u
 
 let sources: Map<string, string> | undefined;
 
+/** Each script's text as Redis runs it (without the prelude): its includes expanded (script-includes.ts). */
 export function scriptSources(): Map<string, string> {
-  if (!sources) {
-    sources = new Map();
-    for (const file of fs
-      .readdirSync(SCRIPTS_DIR)
-      .filter((f) => f.endsWith('.lua'))
-      .sort()) {
-      sources.set(file.slice(0, -'.lua'.length), fs.readFileSync(path.join(SCRIPTS_DIR, file), 'utf8'));
-    }
-  }
+  sources ??= loadScriptSources(SCRIPTS_DIR);
   return sources;
 }
 
@@ -132,6 +127,25 @@ export function defineScripts(client: RedisClient): void {
   const prelude = scriptPrelude(client.isCluster);
   for (const [name, lua] of scriptSources()) client.defineCommand(commandName(name), { lua: prelude + lua });
 }
+
+/**
+ * A script's whole text as defineScripts sends it, for EVAL inside a MULTI. There an EVALSHA that
+ * Redis answered NOSCRIPT (its cache flushed since the connection sent the script) would fail
+ * alone at EXEC, after the rest of the transaction was applied; EVAL cannot miss.
+ */
+export function scriptText(client: RedisClient, name: ScriptName): string {
+  const key = `${client.isCluster ? 'cluster' : 'single'} ${name}`;
+  let text = scriptTexts.get(key);
+  if (text === undefined) {
+    const lua = scriptSources().get(name);
+    if (lua === undefined) throw new Error(`no Lua script ${name}`);
+    text = scriptPrelude(client.isCluster) + lua;
+    scriptTexts.set(key, text);
+  }
+  return text;
+}
+
+const scriptTexts = new Map<string, string>();
 
 /** Each script's SHA1 as defineScripts sends it (EVALSHA's first argument), to its name. */
 export function scriptNamesBySha(client: RedisClient): Map<string, string> {

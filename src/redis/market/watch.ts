@@ -9,6 +9,7 @@ import type { RedisClient } from '../client/connection';
 import type { ConnectionPool } from '../client/connection-pool';
 import { listingMember, marketKeys } from '../keys';
 import { repliesOf } from '../client/replies';
+import { scriptText } from '../client/scripts';
 import {
   judgePurchase,
   saleTaskKeys,
@@ -71,10 +72,11 @@ export class WatchStrategy implements MarketStrategy {
     return this.pool.use(
       async (redis) => {
         return this.retrying(deadline, signal, async () => {
-          // The counters are watched so that the numbers read here are the ones the MULTI takes:
-          // two purchases never share a sale id or a task number, and an aborted one takes none.
-          // Every purchase writes the listings anyway, so this costs no extra aborts between them.
-          await redis.watch(listings, marketKeys.user(buyer), saleIds, ...(taskKeys ? [taskKeys[0]] : []));
+          // The sale counter is watched so that the id read here is the one the MULTI takes: two
+          // purchases never share a sale id, and an aborted one takes none. Every purchase writes
+          // the listings anyway, so this costs no extra aborts between them. (The sale's task
+          // takes its number inside the MULTI.)
+          await redis.watch(listings, marketKeys.user(buyer), saleIds);
           const reads = redis
             .pipeline()
             .zscore(listings, member)
@@ -82,8 +84,7 @@ export class WatchStrategy implements MarketStrategy {
             .hget(marketKeys.user(seller), 'funds')
             .get(saleIds)
             .time();
-          if (taskKeys) reads.get(taskKeys[0]);
-          const [listed, funds, sellerFunds, lastSale, time, lastTask] = await repliesOf(reads.exec());
+          const [listed, funds, sellerFunds, lastSale, time] = await repliesOf(reads.exec());
           let judged: ReturnType<typeof judgePurchase>;
           try {
             judged = judgePurchase(listed as string | null, funds as string | null, price, {
@@ -117,9 +118,13 @@ export class WatchStrategy implements MarketStrategy {
             .zadd(marketKeys.sales(seller), sale.saleId, JSON.stringify(sale))
             .zremrangebyrank(marketKeys.sales(seller), 0, -this.settings.salesKeep - 1);
           announce(redis, transaction, 'SOLD', item, seller, price);
-          if (taskKeys) this.saleTask(transaction, taskKeys, Number(lastTask ?? 0) + 1, sale, seller);
+          if (taskKeys) this.saleTask(redis, transaction, taskKeys, sale, seller);
           const done = await transaction.exec();
-          return done === null ? undefined : { ...judged, saleId: sale.saleId };
+          if (done === null) return undefined;
+          // A failed command of an applied transaction (the task's script, say) is a fault, not a retry.
+          const failed = done.find(([error]) => error)?.[0];
+          if (failed) throw failed;
+          return { ...judged, saleId: sale.saleId };
         });
       },
       deadline,
@@ -128,33 +133,33 @@ export class WatchStrategy implements MarketStrategy {
   }
 
   /**
-   * The sale's task, as market-purchase.lua writes it and as task-enqueue.lua writes a task
-   * without delay or idempotency key at NORMAL priority: the same record fields, ready list and
-   * wake-up token. The number was read under WATCH. task-enqueue pushes the token only when the
-   * list is empty, which a MULTI cannot ask; pushing and trimming to one leaves the same list.
-   * The queue's limit (TASK_MAX_PER_QUEUE) is not checked: a sale that happened must have its
-   * task, and the sales themselves bound the queue (one task per sale).
+   * The sale's task, written by the Lua that writes it for market-purchase.lua
+   * (market-sale-task.lua), run inside this MULTI: it is applied with the sale or not at all. It
+   * is sent whole (EVAL): an EVALSHA the server no longer knew would fail at EXEC alone, after
+   * the sale was applied. The script takes the task's number itself, so nothing of the queue
+   * needs to be read or watched first.
    */
-  private saleTask(transaction: ChainableCommander, keys: string[], number: number, sale: Sale, seller: string): void {
-    const [seq, meta, args, ready, wake] = keys;
-    const now = sale.soldAt;
-    const record = {
-      name: this.settings.saleTask,
-      priority: 'NORMAL',
-      state: 'WAITING',
-      runAt: now,
-      attempts: 0,
-      maxAttempts: this.settings.taskMaxAttempts,
-      createdAt: now,
-    };
-    const taskArgs = { saleId: sale.saleId, item: sale.itemId, seller, buyer: sale.buyerId, price: sale.price };
-    transaction
-      .incr(seq)
-      .hset(meta, number, JSON.stringify(record))
-      .hset(args, number, JSON.stringify(taskArgs))
-      .rpush(ready, number)
-      .rpush(wake, '1')
-      .ltrim(wake, 0, 0);
+  private saleTask(
+    redis: RedisClient,
+    transaction: ChainableCommander,
+    keys: string[],
+    sale: Sale,
+    seller: string,
+  ): void {
+    const { saleTask, taskMaxAttempts } = this.settings;
+    transaction.eval(
+      scriptText(redis, 'market-sale-task'),
+      keys.length,
+      ...keys,
+      saleTask ?? '',
+      taskMaxAttempts,
+      sale.soldAt,
+      sale.saleId,
+      sale.itemId,
+      seller,
+      sale.buyerId,
+      sale.price,
+    );
   }
 
   delist(seller: string, item: string, signal?: AbortSignal): Promise<ChangeReport> {

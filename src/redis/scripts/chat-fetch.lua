@@ -25,6 +25,7 @@
 -- Returns {entries after these (-1 when the user is not a member), id of the oldest entry the
 -- user may read (latest + 1 when none), 1 when the device's cursor was made now (2 when made
 -- again for a known device whose cursor had gone), JSON, JSON, ...}.
+--- @include "chat-seen-floor"
 local user, device = ARGV[1], ARGV[4]
 local seenText = redis.call('ZSCORE', KEYS[1], user)
 if not seenText then
@@ -70,23 +71,7 @@ if ARGV[3] == '1' and #found > 0 then
     redis.call('ZADD', KEYS[1], 'XX', upTo, user)
     redis.call(NOTIFY, ARGV[6], cjson.encode({ chatId = ARGV[7], change = 'READ', user = user, messageId = upTo }))
   end
-  if (redis.call('HGET', KEYS[3], 'mode') or 'seen') == 'seen' then
-    local floor = tonumber(redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')[2])
-    -- A device silent for its lifetime is forgotten (its user's list says so at once): from the
-    -- lowest cursor up, such a device's cursor goes (marked as in chat-send.lua) and holds nothing.
-    -- The same loop is in chat-mark-seen.lua and chat-leave.lua, kept alike until scripts share
-    -- an include.
-    for _ = 1, redis.call('ZCARD', KEYS[5]) do
-      local lowest = redis.call('ZRANGE', KEYS[5], 0, 0, 'WITHSCORES')
-      local used = tonumber(redis.call('ZSCORE', KEYS[6], lowest[1]) or '0')
-      if used >= now - tonumber(ARGV[8]) then
-        floor = math.min(floor, tonumber(lowest[2]))
-        break
-      end
-      redis.call('ZREM', KEYS[5], lowest[1])
-      redis.call('ZADD', KEYS[6], -now, lowest[1])
-    end
-    redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', floor)
-  end
+  trim_seen({ members = KEYS[1], messages = KEYS[2], meta = KEYS[3], cursors = KEYS[5], active = KEYS[6] }, now,
+    tonumber(ARGV[8]))
 end
 return reply

@@ -24,6 +24,7 @@
 -- Returns 1 when the member went, 0 when they were not a member (or the chat does not exist).
 -- Errors, with nothing written: E_CHAT_NOT_FOUND when the remover is not a member (and not the
 -- service) or the chat does not exist; E_NOT_CHAT_OWNER when the remover is a member but no owner.
+--- @include "chat-seen-floor"
 local user, remover = ARGV[1], ARGV[2]
 if remover ~= '' then
   if redis.call('EXISTS', KEYS[3]) == 0 then
@@ -63,23 +64,7 @@ for _, field in ipairs(gone) do
   redis.call('ZREM', KEYS[8], field)
   redis.call('ZREM', KEYS[9], field)
 end
-if (redis.call('HGET', KEYS[3], 'mode') or 'seen') == 'seen' then
-  local floor = tonumber(redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')[2])
-  -- A device silent for its lifetime is forgotten and holds nothing: from the lowest cursor up,
-  -- such a device's cursor goes, marked as in chat-send.lua. The same loop is in chat-fetch.lua
-  -- and chat-mark-seen.lua, kept alike until scripts share an include.
-  local now = now_ms()
-  for _ = 1, redis.call('ZCARD', KEYS[8]) do
-    local lowest = redis.call('ZRANGE', KEYS[8], 0, 0, 'WITHSCORES')
-    local used = tonumber(redis.call('ZSCORE', KEYS[9], lowest[1]) or '0')
-    if used >= now - tonumber(ARGV[6]) then
-      floor = math.min(floor, tonumber(lowest[2]))
-      break
-    end
-    redis.call('ZREM', KEYS[8], lowest[1])
-    redis.call('ZADD', KEYS[9], -now, lowest[1])
-  end
-  redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', floor)
-end
+trim_seen({ members = KEYS[1], messages = KEYS[2], meta = KEYS[3], cursors = KEYS[8], active = KEYS[9] }, nil,
+  tonumber(ARGV[6]))
 redis.call(NOTIFY, ARGV[4], left)
 return 1

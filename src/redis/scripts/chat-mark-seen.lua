@@ -19,6 +19,7 @@
 -- when this chat dropped the device's cursor as forgotten (`active` holds its mark below zero)
 -- though its user's list let it through a moment before forgetting it: only its next fetch may
 -- start it again, and tell it so (chat-fetch.lua).
+--- @include "chat-seen-floor"
 local user, device = ARGV[1], ARGV[3]
 local now = now_ms()
 local seenText = redis.call('ZSCORE', KEYS[1], user)
@@ -51,22 +52,6 @@ if target > seen then
   redis.call('ZADD', KEYS[1], 'XX', target, user)
   redis.call(NOTIFY, ARGV[4], cjson.encode({ chatId = ARGV[5], change = 'READ', user = user, messageId = target }))
 end
-if (redis.call('HGET', KEYS[3], 'mode') or 'seen') == 'seen' then
-  local floor = tonumber(redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')[2])
-  -- A device silent for its lifetime is forgotten (its user's list says so at once): from the
-  -- lowest cursor up, such a device's cursor goes (marked as in chat-send.lua) and holds nothing.
-  -- The same loop is in chat-fetch.lua and chat-leave.lua, kept alike until scripts share an
-  -- include.
-  for _ = 1, redis.call('ZCARD', KEYS[4]) do
-    local lowest = redis.call('ZRANGE', KEYS[4], 0, 0, 'WITHSCORES')
-    local used = tonumber(redis.call('ZSCORE', KEYS[5], lowest[1]) or '0')
-    if used >= now - tonumber(ARGV[6]) then
-      floor = math.min(floor, tonumber(lowest[2]))
-      break
-    end
-    redis.call('ZREM', KEYS[4], lowest[1])
-    redis.call('ZADD', KEYS[5], -now, lowest[1])
-  end
-  redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', floor)
-end
+trim_seen({ members = KEYS[1], messages = KEYS[2], meta = KEYS[3], cursors = KEYS[4], active = KEYS[5] }, now,
+  tonumber(ARGV[6]))
 return 1

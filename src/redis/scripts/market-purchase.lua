@@ -20,6 +20,9 @@
 -- ARGV[9]  the sale task's name, '' for none    ARGV[10]  its most runs (TASK_MAX_ATTEMPTS)
 -- Returns {outcome, buyer's funds afterwards, listed price or -1, sale id or -1}; outcome 0
 -- purchased, 1 the listing is gone, 2 its price is not the expected one, 3 the buyer lacks the funds.
+-- The sale's task is recorded as the WATCH strategy records it, and as task-enqueue.lua records
+-- any task (includes/market-sale-task.lua, includes/task-add.lua).
+--- @include "market-sale-task"
 local listed = redis.call('ZSCORE', KEYS[1], ARGV[1])
 local funds = tonumber(redis.call('HGET', KEYS[2], 'funds') or '0')
 if not listed then
@@ -49,20 +52,8 @@ redis.call('ZADD', KEYS[6], sale, cjson.encode({
 redis.call('ZREMRANGEBYRANK', KEYS[6], 0, -tonumber(ARGV[7]) - 1)
 redis.call(NOTIFY, ARGV[8], cjson.encode({ kind = 'SOLD', itemId = ARGV[2], sellerId = ARGV[5], price = listed }))
 if ARGV[9] ~= '' then
-  -- Mirrors task-enqueue.lua for a task without delay or idempotency key, at NORMAL priority:
-  -- the same record fields, the same ready list and wake-up token (keep the two alike). The
-  -- queue's limit (TASK_MAX_PER_QUEUE) is not checked: a sale that happened must have its task,
-  -- and the sales themselves bound the queue (one task per sale; finished ones are forgotten
-  -- after TASK_HISTORY).
-  local number = redis.call('INCR', KEYS[7])
-  redis.call('HSET', KEYS[8], number, cjson.encode({
-    name = ARGV[9], priority = 'NORMAL', state = 'WAITING',
-    runAt = now, attempts = 0, maxAttempts = tonumber(ARGV[10]), createdAt = now,
-  }))
-  redis.call('HSET', KEYS[9], number, cjson.encode({
+  sale_task(7, ARGV[9], tonumber(ARGV[10]), {
     saleId = sale, item = ARGV[2], seller = ARGV[5], buyer = ARGV[6], price = listed,
-  }))
-  redis.call('RPUSH', KEYS[10], number)
-  if redis.call('LLEN', KEYS[11]) == 0 then redis.call('RPUSH', KEYS[11], '1') end
+  }, now)
 end
 return {0, funds - listed, listed, sale}

@@ -13,12 +13,12 @@
 -- Returns, per task, {1, number, the time it was recorded (unix ms)} when created, {0, number,
 -- record JSON} for a known idempotency key; the time is the Redis server's.
 -- Errors, with nothing written: E_IDEMPOTENCY_KEY_REUSED, E_QUEUE_FULL.
--- Two other writers record tasks as this script does (the same record fields, ready list and
--- wake-up token); keep them alike: market-purchase.lua with src/redis/market/watch.ts (a sale's
--- task) and task-schedule-tick.lua (a repeating task's run).
+-- The record is written by includes/task-add.lua, as every other script that makes tasks writes it.
+--- @include "task-add"
 local now = now_ms()
 local FIELDS = 10
-local ready = { HIGH = 8, NORMAL = 9, LOW = 10 }
+local ready = { HIGH = KEYS[8], NORMAL = KEYS[9], LOW = KEYS[10] }
+local queue = { counter = KEYS[1], records = KEYS[2], args = KEYS[3], delayed = KEYS[4] }
 local count = (#ARGV - 2) / FIELDS
 
 -- First, without writing: which tasks are repeats, and whether the new ones fit.
@@ -67,40 +67,33 @@ for t = 1, count do
   elseif earlier then
     reply[t] = { 0, earlier.number, earlier.record }
   else
-    local number = redis.call('INCR', KEYS[1])
-    numbers[t] = number
     local delay = tonumber(ARGV[at + 4])
     local runAt = now + delay
-    local record = {
-      name = ARGV[at + 1], priority = ARGV[at + 3], state = delay > 0 and 'DELAYED' or 'WAITING',
-      runAt = runAt, attempts = 0, maxAttempts = tonumber(ARGV[at + 7] ~= '' and ARGV[at + 7] or ARGV[2]),
-      createdAt = now,
-    }
-    -- Only what the task sets for itself is stored: the queue's settings apply to the rest.
-    if ARGV[at + 8] ~= '' then record.backoffMs = tonumber(ARGV[at + 8]) end
-    if ARGV[at + 9] ~= '' then record.backoff = ARGV[at + 9] end
-    if ARGV[at + 10] ~= '' then record.timeoutMs = tonumber(ARGV[at + 10]) end
-    local key = ARGV[at + 5]
-    if key ~= '' then
-      record.idempotencyKey = key
-      redis.call('HSET', KEYS[7], key, number .. ' ' .. ARGV[at + 6])
-    end
-    redis.call('HSET', KEYS[2], number, cjson.encode(record))
-    if ARGV[at + 2] ~= '' then redis.call('HSET', KEYS[3], number, ARGV[at + 2]) end
+    local key = ARGV[at + 5] ~= '' and ARGV[at + 5] or nil
+    queue.ready = ready[ARGV[at + 3]]
+    local number = task_add(queue, {
+      name = ARGV[at + 1], priority = ARGV[at + 3], runAt = runAt,
+      maxAttempts = tonumber(ARGV[at + 7] ~= '' and ARGV[at + 7] or ARGV[2]),
+      args = ARGV[at + 2] ~= '' and ARGV[at + 2] or nil,
+      backoffMs = ARGV[at + 8] ~= '' and tonumber(ARGV[at + 8]) or nil,
+      backoff = ARGV[at + 9] ~= '' and ARGV[at + 9] or nil,
+      timeoutMs = ARGV[at + 10] ~= '' and tonumber(ARGV[at + 10]) or nil,
+      idempotencyKey = key,
+    }, now)
+    numbers[t] = number
+    if key then redis.call('HSET', KEYS[7], key, number .. ' ' .. ARGV[at + 6]) end
     if delay > 0 then
-      redis.call('ZADD', KEYS[4], runAt, number)
       -- A poller sleeps until the earliest due time it knew of; wake it if this one is sooner.
       if soonest == nil or soonest > runAt then
         soonest = runAt
         wakePoller = true
       end
     else
-      redis.call('RPUSH', KEYS[ready[record.priority]], number)
       wakeWorker = true
     end
     reply[t] = { 1, number, now }
   end
 end
-if wakePoller and redis.call('LLEN', KEYS[5]) == 0 then redis.call('RPUSH', KEYS[5], '1') end
-if wakeWorker and redis.call('LLEN', KEYS[6]) == 0 then redis.call('RPUSH', KEYS[6], '1') end
+if wakePoller then task_wake(KEYS[5]) end
+if wakeWorker then task_wake(KEYS[6]) end
 return reply

@@ -13,6 +13,7 @@
 -- Returns {'ENQUEUED', task number, now}, {'FULL', 0, now}, {'EARLY', 0, now} (the tick has not
 -- come), or {'STALE', 0, now} (another scheduler took the tick, or the schedule was replaced
 -- or removed).
+--- @include "task-add"
 local now = now_ms()
 local name, tick = ARGV[1], tonumber(ARGV[2])
 local definition = redis.call('HGET', KEYS[1], name)
@@ -35,18 +36,14 @@ if redis.call('HLEN', KEYS[5]) >= tonumber(ARGV[7]) then
   return { 'FULL', 0, now }
 end
 
--- As task-enqueue.lua records a task without delay (same record fields, arguments, ready list
--- and wake-up token), except that runAt is the tick it was scheduled for.
+-- Recorded as task-enqueue.lua records a task without delay, except that runAt is the tick it
+-- was scheduled for.
 local schedule = cjson.decode(definition)
-local number = redis.call('INCR', KEYS[4])
-local record = {
-  name = schedule.task, priority = schedule.priority, state = 'WAITING',
-  runAt = tick, attempts = 0, maxAttempts = tonumber(ARGV[6]), createdAt = now,
-}
-redis.call('HSET', KEYS[5], number, cjson.encode(record))
-if schedule.args then redis.call('HSET', KEYS[6], number, schedule.args) end
-redis.call('RPUSH', KEYS[7], number)
-if redis.call('LLEN', KEYS[8]) == 0 then redis.call('RPUSH', KEYS[8], '1') end
+local number = task_add({ counter = KEYS[4], records = KEYS[5], args = KEYS[6], ready = KEYS[7] }, {
+  name = schedule.task, priority = schedule.priority, runAt = tick, maxAttempts = tonumber(ARGV[6]),
+  args = schedule.args,
+}, now)
+task_wake(KEYS[8])
 
 runs.lastRunAt = now
 runs.lastTask = number
