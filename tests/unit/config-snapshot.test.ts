@@ -3,7 +3,7 @@
 // (tests/unit/config-snapshot.json, written from that loader and not since).
 import fs from 'node:fs';
 import path from 'node:path';
-import { loadConfig } from '../../src/config';
+import { SETTING_DOMAINS, loadConfig } from '../../src/config';
 
 const SNAPSHOT = path.join(__dirname, 'config-snapshot.json');
 
@@ -152,6 +152,12 @@ describe('loadConfig before and after the settings schemas', () => {
     });
     return;
   }
+  it('sets every declared variable in one case or another', () => {
+    const declared = SETTING_DOMAINS.flatMap((domain) => Object.keys(domain.settings)).sort();
+    const set = new Set(Object.values(CASES).flatMap((env) => Object.keys(env)));
+    expect(declared.filter((name) => !set.has(name))).toEqual([]);
+    expect([...set].filter((name) => !declared.includes(name))).toEqual([]);
+  });
   const snapshot = JSON.parse(fs.readFileSync(SNAPSHOT, 'utf8')) as Record<string, unknown>;
   it.each(Object.keys(CASES))('gives the same configuration as before for %s', (name) => {
     expect(comparable(loadConfig(CASES[name]))).toEqual(snapshot[name]);
