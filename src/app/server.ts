@@ -55,7 +55,7 @@ export interface RunningServer {
 export async function startServer(config: Config, logger: Logger): Promise<RunningServer> {
   const teardown = new Teardown(logger);
   try {
-    // One registry for this server (README, Operations); none at all with METRICS=off.
+    // One registry for this server (docs/operations.md); none at all with METRICS=off.
     const metrics = config.metrics.mode === 'off' ? undefined : apiMetrics(new Registry());
     const parts = await buildParts(config, logger, teardown, metrics);
     const { schema, verifier, commands } = parts;

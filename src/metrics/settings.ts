@@ -38,7 +38,7 @@ export const METRICS_SETTINGS: SettingDomain = {
   settings: SETTINGS,
 };
 
-/** Where GET /metrics is served (README, Operations). */
+/** Where GET /metrics is served (docs/operations.md). */
 export interface MetricsConfig {
   /** METRICS: on the main port for service callers, on a port of its own without auth, or not at all. */
   mode: MetricsMode;

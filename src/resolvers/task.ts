@@ -207,7 +207,7 @@ export class TaskResolver {
   })
   async taskChanged(@Root() change: TaskChangeNotice | CatchUpNotice, @Args() { id }: TaskIdArgs): Promise<TaskChange> {
     // A catch-up carries the task's state now, as a change of state would. A task forgotten
-    // meanwhile has none: the subscriber gets this one event as NOT_FOUND (README, catch-up) and
+    // meanwhile has none: the subscriber gets this one event as NOT_FOUND (docs/tasks.md, catch-up) and
     // the stream stays open, as it does when a task is forgotten while nothing is lost.
     if (isCatchUp(change)) {
       const { queue, number } = taskAddress(id);

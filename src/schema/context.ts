@@ -29,7 +29,7 @@ interface Makers {
  * the prototype, not on the object: Apollo copies the context of every request with
  * Object.assign, which reads (and so would make) every own getter, and building an
  * AbortController, a close listener and a pino child for each request cost 25-35 µs of the
- * 90-250 µs an operation took (README, Performance).
+ * 90-250 µs an operation took (docs/performance.md).
  */
 class OperationContext implements GraphQLContext {
   readonly report?: GraphQLContext['report'];

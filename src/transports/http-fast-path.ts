@@ -1,6 +1,6 @@
 // The hot path: a JSON POST to /graphql without an Origin (apps, backends) goes from node:http
 // straight into Apollo; everything else goes through the express app (http.ts), which costs about
-// as much CPU again (README, Performance). Both answer alike: the same request gate, body limit,
+// as much CPU again (docs/performance.md). Both answer alike: the same request gate, body limit,
 // error bodies, security headers and request log line.
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';

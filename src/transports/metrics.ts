@@ -1,4 +1,4 @@
-// GET /metrics in the Prometheus text format (README, Operations): on the main port for service
+// GET /metrics in the Prometheus text format (docs/operations.md): on the main port for service
 // callers, through the request gate like every other path (METRICS=service), or on a listener of
 // its own without authentication, for a scraper on a private network (METRICS=port).
 import http from 'node:http';

@@ -453,7 +453,7 @@ describe('mailboxes: only the recipient reads, takes or acknowledges its message
       expect((await call(transport, alice, AckDirectMessagesDocument, { upToId: 1000 })).data).toEqual({
         ackDirectMessages: 0,
       });
-      // What anyone may see: how many wait (README, "Mailboxes").
+      // What anyone may see: how many wait (docs/chats.md, mailboxes).
       const status = await call(transport, alice, MailboxDocument, { user: 'bob' });
       expect(status.data?.mailbox).toMatchObject({ user: 'bob', waiting: 2 });
       for (const text of [
@@ -474,7 +474,7 @@ describe('mailboxes: only the recipient reads, takes or acknowledges its message
     },
   );
 
-  it("shows another user's mailbox as README documents it (waiting, oldestTs), without its message ids", async () => {
+  it("shows another user's mailbox as docs/chats.md documents it (waiting, oldestTs), without its message ids", async () => {
     // latestMessageId is how many messages the user ever received: for the owner only.
     await post(api.url, SendDirectMessageDocument, { to: 'bob', message: 'hi' }, api.tokens.user);
     await post(api.url, FetchDirectMessagesDocument, {}, api.tokens.other);

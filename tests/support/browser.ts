@@ -112,7 +112,7 @@ function watch(page: Page): string[] {
   return problems;
 }
 
-/** Writes docs/screenshots/<name>.png (the README shows them). */
+/** Writes docs/screenshots/<name>.png (the docs show them). */
 export async function screenshot(page: Page, name: string): Promise<void> {
   fs.mkdirSync(SCREENSHOTS, { recursive: true });
   await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: false });

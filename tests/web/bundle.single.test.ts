@@ -1,4 +1,4 @@
-// The web app as `npm run build:web` builds it with the README's NODE_ENV=development exported:
+// The web app as `npm run build:web` builds it with NODE_ENV=development exported (as docs/development.md's dev loop does):
 // React's production bundle, no path of this machine in it, and a brotli and a gzip copy of each
 // text file that decode to the file itself. Builds into a folder of its own (dist/web is served
 // by the other browser tests).

@@ -139,7 +139,7 @@ function createClient(target: RedisTarget, options: ConnectOptions): RedisClient
     // A command for a node whose connection is down fails at once (STORE_UNAVAILABLE) instead of
     // waiting in that node's queue: after a primary dies, requests for its slots fail fast, and
     // once its replica is promoted they go there within a slot refresh, not after the backlog
-    // of reconnect attempts (README, Cluster failover).
+    // of reconnect attempts (docs/scaling.md, when things fail).
     // Subscriber connections keep their queue: a SSUBSCRIBE made while ioredis moves its
     // subscriber to a new primary must wait for it, not be lost.
     enableOfflineQueue: options.shardedSubscriber === true,

@@ -1,7 +1,7 @@
 -- row-cache-store: the refresher's last step. Stores what the database returned for claimed
 -- rows, each only if the row is still scheduled and its claim is newer than the stored copy's (a
 -- refresh in flight never brings back a row that was unscheduled, and a copy is never replaced
--- by one of an earlier claim; claims, not reads, are what is ordered, see README). A row it
+-- by one of an earlier claim; claims, not reads, are what is ordered, see docs/row-cache.md). A row it
 -- stores is due again a full delay from now if its claim's lease is still running; one made due
 -- sooner meanwhile (rescheduled, or its lease ran out) keeps that time. A stale store changes
 -- nothing, its due time included. A row the database no longer has loses its copy. A copy is

@@ -4,27 +4,28 @@
 import type { GraphQLFormattedError } from 'graphql';
 
 /**
- * Codes a fuzzed request may get. The README's "Calling the API" and Security sections and
+ * Codes a fuzzed request may get. docs/api.md and docs/security.md and
  * src/common/errors.ts name the product's own; Apollo Server adds its request-level ones.
  */
 const DOCUMENTED_CODES: Record<string, string> = {
   BAD_USER_INPUT:
-    "README, src/common/errors.ts: an argument out of range or badly formed; also Apollo's and graphql-ws's code for a variable of the wrong type",
+    "docs/api.md, src/common/errors.ts: an argument out of range or badly formed; also Apollo's and graphql-ws's code for a variable of the wrong type",
   UNAUTHENTICATED:
-    'README Security: every field but __typename and introspection needs a token; the anonymous caller gets it',
-  FORBIDDEN: 'README Security: a role the token does not hold (a user calling a service-only field)',
-  NOT_FOUND: 'README: a chat, listing or task that does not exist for this caller',
-  CONFLICT: 'README: a full mailbox, a taken item id, a reused idempotency key, WS_MAX_OPERATIONS',
-  GRAPHQL_PARSE_FAILED: 'Apollo, README Documents: a document that does not parse, or over GRAPHQL_MAX_TOKENS',
+    'docs/security.md: every field but __typename and introspection needs a token; the anonymous caller gets it',
+  FORBIDDEN: 'docs/security.md: a role the token does not hold (a user calling a service-only field)',
+  NOT_FOUND: 'docs: a chat, listing or task that does not exist for this caller',
+  CONFLICT: 'docs: a full mailbox, a taken item id, a reused idempotency key, WS_MAX_OPERATIONS',
+  GRAPHQL_PARSE_FAILED:
+    'Apollo, docs/security.md, documents: a document that does not parse, or over GRAPHQL_MAX_TOKENS',
   GRAPHQL_VALIDATION_FAILED:
-    'Apollo, README Documents: a document that does not validate, or over depth, alias, directive or cost limits',
+    'Apollo, docs/security.md, documents: a document that does not validate, or over depth, alias, directive or cost limits',
   BAD_REQUEST:
-    'Apollo, README Security and Trusted documents: a subscription over HTTP, a mutation over GET, variables or extensions of the wrong shape, a text beside a persistedQuery hash that is not its own',
+    'Apollo, docs/security.md and its trusted documents: a subscription over HTTP, a mutation over GET, variables or extensions of the wrong shape, a text beside a persistedQuery hash that is not its own',
   OPERATION_RESOLUTION_FAILURE:
     'Apollo: an operationName the document does not hold, or several operations and no name',
   PERSISTED_QUERY_NOT_FOUND:
-    'README Trusted documents, as Apollo answers it: extensions.persistedQuery names a hash the manifest does not hold (no fuzz case sends a hash alone yet)',
-  PAYLOAD_TOO_LARGE: 'README Sizes: an HTTP body over BODY_LIMIT_BYTES (413)',
+    'docs/security.md, trusted documents, as Apollo answers it: extensions.persistedQuery names a hash the manifest does not hold (no fuzz case sends a hash alone yet)',
+  PAYLOAD_TOO_LARGE: 'docs/security.md, sizes: an HTTP body over BODY_LIMIT_BYTES (413)',
 };
 
 /**

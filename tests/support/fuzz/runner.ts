@@ -21,7 +21,7 @@ import { isRefused, problemsOf, type Answer } from './oracle';
 import type { SeedState } from './seed';
 import { toJsonText } from './json';
 
-/** Lock and semaphore acquisitions may wait (README: acquireTimeoutMs, waitMs); they are cancelled at this deadline. */
+/** Lock and semaphore acquisitions may wait (docs/locks.md: acquireTimeoutMs, waitMs); they are cancelled at this deadline. */
 const WAITING_FIELDS = /\b(acquireLock|acquireSemaphore)\b/;
 const WAIT_DEADLINE_MS = 1000;
 /** Any other answer must come within this. */

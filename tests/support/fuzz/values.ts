@@ -37,7 +37,7 @@ export interface Sample {
   literal?: string;
 }
 
-/** Limits from the README's configuration table (the defaults the fuzzed server runs with). */
+/** Limits from docs/configuration.md (the defaults the fuzzed server runs with). */
 export const LIMITS = {
   nameLength: 128,
   messageLength: 4000,
