@@ -159,20 +159,30 @@ export function leaseKeys(kind: LeaseKind, name: string) {
 export const TASK_PRIORITIES = ['HIGH', 'NORMAL', 'LOW'] as const;
 export type TaskPriority = (typeof TASK_PRIORITIES)[number];
 
-/**
- * The queue of the marketplace's sale tasks (MARKET_SALE_TASK). Its keys carry the market's tag
- * instead of their own, so that a purchase records its sale's task in the same atomic step.
- */
+/** The marketplace's hash tag: everything a purchase touches lives in its slot (marketKeys below). */
+const MARKET_TAG = '{market}';
+
+/** The queue of the marketplace's sale tasks (MARKET_SALE_TASK): one of QUEUES_IN_OTHER_SLOTS. */
 export const MARKET_SALES_QUEUE = 'market-sales';
 
 /**
- * One task queue's keys share the tag `{q:<name>}` (the market's sale queue excepted, above), so every task operation is one script on one
- * slot. Tasks are numbered per queue; a task id is `<queue>:<number>` (names never hold a colon),
- * so the id alone says where the task lives.
+ * Queues whose keys live in another domain's slot instead of their own, so that a script of that
+ * domain records a task in the same atomic step as its own change: a purchase and its sale's task.
+ * Their key names carry the queue's name after the tag, since the tag alone no longer says which
+ * queue a key belongs to. Otherwise they are ordinary queues: every task operation, worker and
+ * poller finds their keys through queueKeys, so this table is the one place they differ.
+ */
+const QUEUES_IN_OTHER_SLOTS: ReadonlyMap<string, string> = new Map([[MARKET_SALES_QUEUE, MARKET_TAG]]);
+
+/**
+ * One task queue's keys share the tag `{q:<name>}` (or, for QUEUES_IN_OTHER_SLOTS, their host's),
+ * so every task operation is one script on one slot. Tasks are numbered per queue; a task id is
+ * `<queue>:<number>` (names never hold a colon), so the id alone says where the task lives.
  */
 export function queueKeys(queue: string) {
-  const tag = queue === MARKET_SALES_QUEUE ? '{market}' : `{q:${queue}}`;
-  const base = queue === MARKET_SALES_QUEUE ? `queue:${tag}:${queue}:` : `queue:${tag}:`;
+  const hostTag = QUEUES_IN_OTHER_SLOTS.get(queue);
+  const tag = hostTag ?? `{q:${queue}}`;
+  const base = hostTag === undefined ? `queue:${tag}:` : `queue:${tag}:${queue}:`;
   return {
     /** counter of task numbers. */
     seq: `${base}seq`,
@@ -234,19 +244,19 @@ export function parseTaskId(id: string): { queue: string; number: string } | und
  */
 export const marketKeys = {
   /** zset of `<item> <seller>` scored by price (the book's `market:`). */
-  listings: (): string => 'market:{market}:listings',
+  listings: (): string => `market:${MARKET_TAG}:listings`,
   /** hash with field `funds` (the book's `users:<id>`); one per user so WATCH sees one buyer. */
-  user: (user: string): string => `market:{market}:user:${user}`,
+  user: (user: string): string => `market:${MARKET_TAG}:user:${user}`,
   /** zset, score 0, of the items a user holds, in name order for paging (the book's `inventory:<id>` set). */
-  inventory: (user: string): string => `market:{market}:inv:${user}`,
+  inventory: (user: string): string => `market:${MARKET_TAG}:inv:${user}`,
   /** set of every item id ever granted: ids are unique, so an item is always in exactly one place. */
-  items: (): string => 'market:{market}:items',
+  items: (): string => `market:${MARKET_TAG}:items`,
   /** string counter of sale ids, written by purchases only. */
-  saleIds: (): string => 'market:{market}:sale-ids',
+  saleIds: (): string => `market:${MARKET_TAG}:sale-ids`,
   /** zset of a seller's sales (JSON: saleId, itemId, buyerId, price, soldAt) scored by sale id; the newest MARKET_SALES_KEEP. */
-  sales: (seller: string): string => `market:{market}:sales:${seller}`,
+  sales: (seller: string): string => `market:${MARKET_TAG}:sales:${seller}`,
   /** pub/sub channel of marketChanged: the market's tag, so its scripts may publish on it on a cluster. */
-  changed: (): string => 'MARKET_CHANGED:{market}',
+  changed: (): string => `MARKET_CHANGED:${MARKET_TAG}`,
 };
 
 /**

@@ -9,10 +9,10 @@ import {
   UpdateCounterDocument,
 } from '../../src/generated/client/graphql';
 import type Redis from 'ioredis';
-import { defineScripts } from '../../src/redis/client/scripts';
 import { CounterRepository } from '../../src/redis/counter';
 import { counterBucket } from '../../src/redis/keys';
 import { codes, post } from '../support/graphql';
+import { scriptClient } from '../support/redis';
 import { startTestServer, TEST_SECRET, type TestServer } from '../support/server';
 
 const PRECISIONS = [1, 5, 60, 300, 3600, 18000, 86400];
@@ -25,8 +25,7 @@ let scripts: Redis;
 
 beforeAll(async () => {
   api = await startTestServer();
-  scripts = api.redis.newClient();
-  defineScripts(scripts);
+  scripts = scriptClient(api.redis);
 });
 afterAll(async () => {
   scripts?.disconnect();

@@ -10,7 +10,6 @@ import { seeded } from '../../bench/harness/support';
 import { inboxChannel, listingMember, MARKET_SALES_QUEUE, marketKeys, queueKeys } from '../../src/redis/keys';
 import { MARKET_STRATEGIES } from '../../src/redis/market/repository';
 import { TaskRepository } from '../../src/redis/task';
-import { defineScripts } from '../../src/redis/client/scripts';
 import {
   DelistItemDocument,
   GrantFundsDocument,
@@ -34,6 +33,7 @@ import {
 import { serverForThisFile, type ServerFixture } from '../support/fixture';
 import { cleanUpProcesses, ensureBuilt, startWorker } from '../support/process';
 import { codes, connectWs, eventually, post, wsOperation } from '../support/graphql';
+import { scriptClient } from '../support/redis';
 import type { TestServer } from '../support/server';
 
 const MAX_PRICE = 1000;
@@ -865,8 +865,7 @@ describe.each(MARKET_STRATEGIES)('the market with MARKET_STRATEGY=%s', (strategy
       expect(sold.map((result) => result.saleId).sort((a, b) => a! - b!)).toEqual(items.map((_, i) => i + 1));
 
       // A worker's view of the queue, as a worker process with WORKER_QUEUES=market-sales has it.
-      const workerClient = api.redis.newClient();
-      defineScripts(workerClient);
+      const workerClient = scriptClient(api.redis);
       const tasks = new TaskRepository(workerClient, api.config.tasks);
       const stats = await tasks.stats(MARKET_SALES_QUEUE);
       expect(stats).toEqual({
@@ -1426,8 +1425,7 @@ describe('sale tasks run by a worker process (MARKET_SALE_TASK=echo, WORKER_QUEU
       WORKER_QUEUES: MARKET_SALES_QUEUE,
       TASK_HANDLERS: path.join(__dirname, '..', 'support', 'task-handlers.cjs'),
     });
-    const client = api.redis.newClient();
-    defineScripts(client);
+    const client = scriptClient(api.redis);
     try {
       const tasks = new TaskRepository(client, api.config.tasks);
       await eventually(async () => (await tasks.stats(MARKET_SALES_QUEUE)).completed === 3, 20_000, 50);

@@ -8,7 +8,6 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { defineScripts } from '../../src/redis/client/scripts';
 import { queueKeys } from '../../src/redis/keys';
 import { TaskRepository, type TaskSettings } from '../../src/redis/task';
 import { TOPICS } from '../../src/schema/topics';
@@ -34,6 +33,7 @@ import {
 import { serverForThisFile } from '../support/fixture';
 import { codes, eventually, post, wsOperation } from '../support/graphql';
 import { cleanUpProcesses, startApiWithWorkers, type ServerProcess } from '../support/process';
+import { scriptClient } from '../support/redis';
 import { TEST_SECRET, type TestServer } from '../support/server';
 import { snapshotRedis } from '../support/snapshot';
 import { runsIn } from '../support/task-runs';
@@ -70,8 +70,7 @@ let arrange: TaskRepository;
 beforeAll(() => {
   api = fixture.api;
   scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'ria-task-ops-'));
-  const client = api.redis.newClient();
-  defineScripts(client);
+  const client = scriptClient(api.redis);
   arrange = new TaskRepository(client, SETTINGS);
 });
 afterAll(() => {

@@ -3,14 +3,13 @@
 // equal the count the generator made as it wrote the lines. Runs on one Redis and on the cluster.
 import pino from 'pino';
 import Redis from 'ioredis';
-import { defineScripts } from '../../src/redis/client/scripts';
 import { LocationRepository } from '../../src/redis/location/repository';
 import { LOCATION_GROUP, locationKeys } from '../../src/redis/keys';
 import { lazyLocator } from '../../src/geo/ip-locator';
 import { DEFAULT_GENERATOR, LogGenerator } from '../../src/geo/log-generator';
 import { eventually } from '../support/graphql';
 import { cleanUpProcesses, ensureBuilt, spawnWorker, type ServerProcess } from '../support/process';
-import { startTestRedis, type TestRedis } from '../support/redis';
+import { scriptClient, startTestRedis, type TestRedis } from '../support/redis';
 import { sendLines } from '../support/location';
 
 let redis: TestRedis;
@@ -20,8 +19,7 @@ const LINES = 150_000;
 beforeAll(async () => {
   ensureBuilt();
   redis = await startTestRedis();
-  client = redis.newClient();
-  defineScripts(client);
+  client = scriptClient(redis);
 }, 120_000);
 afterAll(async () => {
   cleanUpProcesses();

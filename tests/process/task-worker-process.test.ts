@@ -8,11 +8,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Redis from 'ioredis';
 import { queueKeys, type TaskPriority } from '../../src/redis/keys';
-import { defineScripts } from '../../src/redis/client/scripts';
 import { TaskRepository, type QueueStats, type TaskRecord } from '../../src/redis/task';
 import { eventually } from '../support/graphql';
 import { cleanUpProcesses, ensureBuilt, spawnWorker, startWorker, tempDir } from '../support/process';
-import { startTestRedis, type TestRedis } from '../support/redis';
+import { scriptClient, startTestRedis, type TestRedis } from '../support/redis';
 import { runsIn } from '../support/task-runs';
 
 const HANDLERS = path.join(__dirname, '..', 'support', 'task-handlers.cjs');
@@ -25,8 +24,7 @@ let tasks: TaskRepository;
 beforeAll(ensureBuilt, 120_000);
 beforeAll(async () => {
   redis = await startTestRedis();
-  commands = redis.newClient({ maxRetriesPerRequest: 1 });
-  defineScripts(commands);
+  commands = scriptClient(redis, { maxRetriesPerRequest: 1 });
   // maxAttempts is recorded on each task when it is enqueued; the rest is the workers' business.
   tasks = new TaskRepository(commands, {
     maxAttempts: 3,

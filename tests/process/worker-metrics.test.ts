@@ -3,11 +3,10 @@
 // it stops. `npm test` builds dist/ before jest runs.
 import path from 'node:path';
 import Redis from 'ioredis';
-import { defineScripts } from '../../src/redis/client/scripts';
 import { TaskRepository } from '../../src/redis/task';
 import { eventually } from '../support/graphql';
 import { cleanUpProcesses, ensureBuilt, startWorker } from '../support/process';
-import { startTestRedis, type TestRedis } from '../support/redis';
+import { scriptClient, startTestRedis, type TestRedis } from '../support/redis';
 
 const HANDLERS = path.join(__dirname, '..', 'support', 'task-handlers.cjs');
 
@@ -17,8 +16,7 @@ let commands: Redis;
 beforeAll(ensureBuilt, 120_000);
 beforeAll(async () => {
   redis = await startTestRedis();
-  commands = redis.newClient({ maxRetriesPerRequest: 1 });
-  defineScripts(commands);
+  commands = scriptClient(redis, { maxRetriesPerRequest: 1 });
 });
 afterEach(cleanUpProcesses);
 afterAll(async () => {

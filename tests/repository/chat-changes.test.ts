@@ -1,18 +1,15 @@
 // The per-chat subscription's own safety net: notices may be dropped under load, a member's own
 // LEFT too, so membership is checked again before delivering once the last check is old.
 import pino from 'pino';
-import { closeRedis, connectRedis, type RedisClient } from '../../src/redis/client/connection';
-import { defineScripts } from '../../src/redis/client/scripts';
 import { CHAT_DEFAULTS, ChatRepository } from '../../src/redis/chat';
 import { chatKeys } from '../../src/redis/keys';
 import { ChatChangesResolver } from '../../src/resolvers/chat-changes';
 import { createContext } from '../../src/schema/context';
 import { createRedisPubSub, type RedisPubSub } from '../../src/schema/pubsub';
 import { channels, type ChatChangeNotice } from '../../src/schema/topics';
-import { startTestRedis, type TestRedis } from '../support/redis';
+import { productPubSub, startTestRedis, type TestRedis } from '../support/redis';
 
 let redis: TestRedis;
-const clients: RedisClient[] = [];
 let chats: ChatRepository;
 let resolver: ChatChangesResolver;
 let pubSub: RedisPubSub;
@@ -20,10 +17,7 @@ const logger = pino({ level: 'silent' });
 
 beforeAll(async () => {
   redis = await startTestRedis();
-  const publisher = await connectRedis(redis.target, { name: 'test:publisher', logger });
-  const subscriber = await connectRedis(redis.target, { name: 'test:subscriber', logger, shardedSubscriber: true });
-  clients.push(publisher, subscriber);
-  defineScripts(publisher);
+  const { publisher, subscriber } = await productPubSub(redis);
   chats = new ChatRepository(publisher, {
     maxChatMembers: 10,
     maxChatsPerUser: 10,
@@ -34,7 +28,6 @@ beforeAll(async () => {
   resolver = new ChatChangesResolver(chats, pubSub, 200);
 });
 afterAll(async () => {
-  for (const client of clients) await closeRedis(client);
   await redis.stop();
 });
 

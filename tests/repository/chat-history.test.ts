@@ -4,8 +4,7 @@ import Redis from 'ioredis';
 import { AppError } from '../../src/common/errors';
 import { CHAT_DEFAULTS, ChatRepository, type ChatSettings, type Retention } from '../../src/redis/chat';
 import { chatKeys, userKeys } from '../../src/redis/keys';
-import { defineScripts } from '../../src/redis/client/scripts';
-import { startTestRedis, type TestRedis } from '../support/redis';
+import { scriptClient, startTestRedis, type TestRedis } from '../support/redis';
 import { snapshotRedis } from '../support/snapshot';
 
 let redis: TestRedis;
@@ -18,8 +17,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 beforeAll(async () => {
   redis = await startTestRedis();
-  client = redis.newClient();
-  defineScripts(client);
+  client = scriptClient(redis);
 });
 afterAll(async () => {
   client.disconnect();

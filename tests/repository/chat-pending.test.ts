@@ -3,9 +3,8 @@ import { counterKeys } from '../../src/redis/keys';
 import Redis from 'ioredis';
 import { CHAT_DEFAULTS, ChatRepository } from '../../src/redis/chat';
 import { CounterRepository } from '../../src/redis/counter';
-import { defineScripts } from '../../src/redis/client/scripts';
 import { eventually } from '../support/graphql';
-import { listen, startTestRedis, type TestRedis } from '../support/redis';
+import { listen, scriptClient, startTestRedis, type TestRedis } from '../support/redis';
 
 let redis: TestRedis;
 let client: Redis;
@@ -13,8 +12,7 @@ const SETTINGS = { maxChatMembers: 1000, maxChatsPerUser: 1000, dedupeSeconds: 3
 
 beforeAll(async () => {
   redis = await startTestRedis();
-  client = redis.newClient();
-  defineScripts(client);
+  client = scriptClient(redis);
 });
 afterAll(async () => {
   client.disconnect();
@@ -77,8 +75,7 @@ describe('pending more cases', () => {
       return original.apply(this, args);
     };
     try {
-      const other = redis.newClient();
-      defineScripts(other);
+      const other = scriptClient(redis);
       calls = 0;
       (client as any)[name] = async function (...args: unknown[]) {
         calls++;

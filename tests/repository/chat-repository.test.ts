@@ -4,13 +4,12 @@ import Redis from 'ioredis';
 import { AppError } from '../../src/common/errors';
 import { CHAT_DEFAULTS, ChatRepository, shareFairly, type ChatMessage } from '../../src/redis/chat';
 import { chatKeys, userKeys } from '../../src/redis/keys';
-import { defineScripts, runScript } from '../../src/redis/client/scripts';
-import { closeClients } from '../support/clients';
-import { startTestRedis, type TestRedis } from '../support/redis';
+import { runScript } from '../../src/redis/client/scripts';
+import { scriptClient, startTestRedis, type TestRedis } from '../support/redis';
 import { snapshotRedis } from '../support/snapshot';
 
 let redis: TestRedis;
-const connections: Redis[] = [];
+let client: Redis;
 
 // The book's retention (delete once every member has seen): history and devices have tests/repository/chat-history.test.ts.
 const SETTINGS = {
@@ -21,21 +20,15 @@ const SETTINGS = {
   retention: { ...CHAT_DEFAULTS.retention, mode: 'seen' as const },
 };
 
-function connection(): Redis {
-  const client = redis.newClient();
-  defineScripts(client);
-  connections.push(client);
-  return client;
-}
+const connection = (): Redis => scriptClient(redis);
 
-const repo = (settings = SETTINGS, client = connections[0]) => new ChatRepository(client, settings);
+const repo = (settings = SETTINGS, on = client) => new ChatRepository(on, settings);
 
 beforeAll(async () => {
   redis = await startTestRedis();
-  connection();
+  client = connection();
 });
 afterAll(async () => {
-  await closeClients(connections);
   await redis.stop();
 });
 beforeEach(async () => {
@@ -447,7 +440,7 @@ describe('the chat index', () => {
 
   it("stamps an entry provisionally (below zero) until the change lands, then with the chat's membership generation", async () => {
     const index = [userKeys.chats('alice')];
-    const [provisional, previous] = (await runScript(connections[0], 'chat-index-add', index, ['7', 0])) as [
+    const [provisional, previous] = (await runScript(client, 'chat-index-add', index, ['7', 0])) as [
       number,
       string | null,
     ];
@@ -478,7 +471,7 @@ describe('the chat index', () => {
     await chats.join('1', 'alice');
     const current = Number(await redis.client.zscore(index, '1'));
     expect(current).toBeGreaterThan(stale);
-    expect(await runScript(connections[0], 'chat-index-remove', [index], ['1', stale, '', ''])).toBe(0);
+    expect(await runScript(client, 'chat-index-remove', [index], ['1', stale, '', ''])).toBe(0);
     expect(await redis.client.zscore(index, '1')).toBe(String(current));
     // A late write of an older generation does not replace the newer one.
     await redis.client.zadd(index, 'GT', stale, '1');
@@ -491,7 +484,7 @@ describe('the chat index', () => {
     await chats.create('alice', [], 'one', false);
     const index = userKeys.chats('alice');
     // A provisional entry less than a minute old may be a join whose chat write just landed: kept.
-    await runScript(connections[0], 'chat-index-add', [index], ['77', 0]);
+    await runScript(client, 'chat-index-add', [index], ['77', 0]);
     expect((await chats.summaries('alice')).map((chat) => chat.id)).toEqual(['1']);
     expect(await redis.client.zrange(index, 0, -1)).toEqual(['77', '1']);
     // One older than that was left by a process that died between the index write and the chat write.
@@ -503,7 +496,6 @@ describe('the chat index', () => {
 
   it('keeps an entry whose stamp changed since it was found stale (a join under way)', async () => {
     const index = [userKeys.chats('alice')];
-    const client = connections[0];
     await redis.client.zadd(index[0], 3, '5');
     const [rejoined, previous] = (await runScript(client, 'chat-index-add', index, ['5', 0])) as [number, string];
     expect(previous).toBe('3');

@@ -1,12 +1,9 @@
 // The counter cleanup worker: schedule per precision, one instance per pass, and stopping.
-import Redis from 'ioredis';
 import pino from 'pino';
 import { CounterRepository, type CleanupProgress } from '../../src/redis/counter';
-import { defineScripts } from '../../src/redis/client/scripts';
 import { CounterCleanupWorker } from '../../src/workers/counter-cleanup';
-import { closeClients } from '../support/clients';
 import { eventually } from '../support/graphql';
-import { startTestRedis, type TestRedis } from '../support/redis';
+import { scriptClient, startTestRedis, type TestRedis } from '../support/redis';
 
 const PRECISIONS = [1, 5, 60];
 const silent = pino({ level: 'silent' });
@@ -38,20 +35,15 @@ class RecordingRepository extends CounterRepository {
 }
 
 let redis: TestRedis;
-const connections: Redis[] = [];
 
 function repository(samples: number): RecordingRepository {
-  const client = redis.newClient();
-  defineScripts(client);
-  connections.push(client);
-  return new RecordingRepository(client, { precisions: PRECISIONS, samples, maxFutureSeconds: 60 });
+  return new RecordingRepository(scriptClient(redis), { precisions: PRECISIONS, samples, maxFutureSeconds: 60 });
 }
 
 beforeAll(async () => {
   redis = await startTestRedis();
 });
 afterAll(async () => {
-  await closeClients(connections);
   await redis.stop();
 });
 beforeEach(async () => {

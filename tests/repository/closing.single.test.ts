@@ -3,12 +3,11 @@
 // process has failed to exit gracefully").
 import pino from 'pino';
 import { closeRedis } from '../../src/redis/client/connection';
-import { defineScripts } from '../../src/redis/client/scripts';
 import { TaskRepository } from '../../src/redis/task';
 import { TaskPoller } from '../../src/workers/task-poller';
 import { TaskWorker } from '../../src/workers/task-worker';
 import { eventually } from '../support/graphql';
-import { startTestRedis, type TestRedis } from '../support/redis';
+import { scriptClient, startTestRedis, type TestRedis } from '../support/redis';
 
 let redis: TestRedis;
 const logger = pino({ level: 'silent' });
@@ -39,8 +38,7 @@ it('closes a connection with QUIT and no timer left pending', async () => {
 });
 
 it('leaves no timer pending when a task worker and a poller are stopped twice', async () => {
-  const control = redis.newClient();
-  defineScripts(control);
+  const control = scriptClient(redis);
   const repository = new TaskRepository(control, {
     maxAttempts: 3,
     backoffMs: 100,

@@ -2,9 +2,8 @@
 // It fails commands for a node that is down at once, without queueing them; so it must have a
 // connection to every node before it is used, or commands sent while one is still being made are
 // put off and overtake each other.
-import pino from 'pino';
-import { closeRedis, connectRedis, isCluster } from '../../src/redis/client/connection';
-import { startTestRedis, type TestRedis } from '../support/redis';
+import { closeRedis, isCluster } from '../../src/redis/client/connection';
+import { productClient, startTestRedis, type TestRedis } from '../support/redis';
 
 let redis: TestRedis;
 beforeAll(async () => {
@@ -16,7 +15,7 @@ afterAll(async () => {
 
 it('keeps the order of concurrent commands on a new client: 300 RPUSHes land in the order sent, in each of 5 rounds', async () => {
   for (let round = 0; round < 5; round++) {
-    const client = await connectRedis(redis.target, { name: 'test:order', logger: pino({ level: 'silent' }) });
+    const client = await productClient(redis, 'test:order');
     try {
       if (!isCluster(client)) throw new Error('expected a cluster client');
       const nodes = client.nodes('all');

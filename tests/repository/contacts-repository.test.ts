@@ -3,16 +3,14 @@
 import Redis from 'ioredis';
 import { ContactsRepository } from '../../src/redis/contacts';
 import { userKeys } from '../../src/redis/keys';
-import { defineScripts } from '../../src/redis/client/scripts';
-import { startTestRedis, type TestRedis } from '../support/redis';
+import { scriptClient, startTestRedis, type TestRedis } from '../support/redis';
 
 let redis: TestRedis;
 let client: Redis;
 
 beforeAll(async () => {
   redis = await startTestRedis();
-  client = redis.newClient();
-  defineScripts(client);
+  client = scriptClient(redis);
 });
 
 afterAll(async () => {
@@ -57,11 +55,7 @@ describe('recent contacts in Redis', () => {
   });
 
   it('keeps one copy of each name when the same names are added concurrently from several connections', async () => {
-    const others = Array.from({ length: 4 }, () => {
-      const connection = redis.newClient();
-      defineScripts(connection);
-      return connection;
-    });
+    const others = Array.from({ length: 4 }, () => scriptClient(redis));
     try {
       const names = Array.from({ length: 30 }, (_, i) => `p${i}`);
       await Promise.all(

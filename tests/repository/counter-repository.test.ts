@@ -6,8 +6,7 @@ import { AppError } from '../../src/common/errors';
 import { CounterRepository, type Aggregation, type SeriesQuery } from '../../src/redis/counter';
 import { CounterCleanupWorker } from '../../src/workers/counter-cleanup';
 import { counterBucket, counterKeys } from '../../src/redis/keys';
-import { defineScripts } from '../../src/redis/client/scripts';
-import { startTestRedis, type TestRedis } from '../support/redis';
+import { scriptClient, startTestRedis, type TestRedis } from '../support/redis';
 
 const PRECISIONS = [1, 5, 60, 300, 3600, 18000, 86400];
 // Least common multiple of the precisions: a multiple of it starts a slice at every precision.
@@ -18,8 +17,7 @@ let commands: Redis;
 
 beforeAll(async () => {
   redis = await startTestRedis();
-  commands = redis.newClient();
-  defineScripts(commands);
+  commands = scriptClient(redis);
 });
 afterAll(async () => {
   commands.disconnect();
@@ -280,8 +278,7 @@ describe('clean', () => {
 
   it('never loses an update that races the removal of an empty counter', async () => {
     const counters = repo(3);
-    const other = redis.newClient();
-    defineScripts(other);
+    const other = scriptClient(redis);
     const racing = new CounterRepository(other, { precisions: PRECISIONS, samples: 3, maxFutureSeconds: 60 });
     try {
       for (let round = 0; round < 100; round += 1) {

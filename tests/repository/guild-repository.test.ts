@@ -6,27 +6,19 @@ import { AppError } from '../../src/common/errors';
 import { foldCase } from '../../src/common/case-fold';
 import { GuildRepository, guildEntry } from '../../src/redis/guild';
 import { guildKeys, userKeys } from '../../src/redis/keys';
-import { defineScripts, runScript } from '../../src/redis/client/scripts';
-import { closeClients } from '../support/clients';
-import { startTestRedis, type TestRedis } from '../support/redis';
+import { runScript } from '../../src/redis/client/scripts';
+import { scriptClient, startTestRedis, type TestRedis } from '../support/redis';
 
 let redis: TestRedis;
-const connections: Redis[] = [];
 const LIMITS = { maxGuildMembers: 1_000_000, maxGuildsPerUser: 100 };
 
-function connection(): Redis {
-  const client = redis.newClient();
-  defineScripts(client);
-  connections.push(client);
-  return client;
-}
+const connection = (): Redis => scriptClient(redis);
 
 beforeAll(async () => {
   redis = await startTestRedis();
 });
 
 afterAll(async () => {
-  await closeClients(connections);
   await redis.stop();
 });
 

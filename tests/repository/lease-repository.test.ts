@@ -8,24 +8,16 @@ import { leaseKeys } from '../../src/redis/keys';
 import { LeaseRepository, newLeaseId, type Attempt, type Lease } from '../../src/redis/leases/repository';
 import { LeaseSignals } from '../../src/redis/leases/signals';
 import { LeaseAcquirer, type WaitTiming } from '../../src/redis/leases/acquirer';
-import { defineScripts } from '../../src/redis/client/scripts';
-import { closeClients } from '../support/clients';
 import { eventually } from '../support/graphql';
-import { itSingle, listen, startTestRedis, withSubscribersDown, type TestRedis } from '../support/redis';
+import { itSingle, listen, scriptClient, startTestRedis, withSubscribersDown, type TestRedis } from '../support/redis';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 let redis: TestRedis;
-const connections: Redis[] = [];
 const signalSets: LeaseSignals[] = [];
 const shutdown = new AbortController();
 const SETTINGS = { maxWaiters: 1000 };
 
-function connection(): Redis {
-  const client = redis.newClient();
-  defineScripts(client);
-  connections.push(client);
-  return client;
-}
+const connection = (): Redis => scriptClient(redis);
 
 /**
  * Waiters here ask again only once a minute on their own, so a test that needs a wake-up which
@@ -38,7 +30,6 @@ function instance(kind: 'lock' | 'semaphore', settings = SETTINGS, client = conn
   // As the product makes a subscriber connection (connection.ts): no ready check, which ioredis 5
   // can send after the first SUBSCRIBE and then reconnect, losing a release notice (ioredis#2037).
   const subscriber = redis.newClient({ enableReadyCheck: false });
-  connections.push(subscriber);
   const signals = new LeaseSignals(subscriber, pino({ level: 'silent' }), 50);
   signalSets.push(signals);
   return new LeaseAcquirer(new LeaseRepository(client, kind, settings), signals, shutdown.signal, WAKE_ONLY);
@@ -50,7 +41,6 @@ beforeAll(async () => {
 afterAll(async () => {
   shutdown.abort();
   for (const signals of signalSets) signals.close();
-  await closeClients(connections);
   await redis.stop();
 });
 beforeEach(async () => {
@@ -221,10 +211,8 @@ describe('a counting semaphore', () => {
   it('names a live waiter, not one whose place lapsed, when a slot is released', async () => {
     const repository = new LeaseRepository(connection(), 'semaphore', SETTINGS);
     const notices: { upTo: number }[] = [];
-    connections.push(
-      await listen(redis, [repository.channel('lapsed')], (_channel, message) =>
-        notices.push(JSON.parse(message) as { upTo: number }),
-      ),
+    await listen(redis, [repository.channel('lapsed')], (_channel, message) =>
+      notices.push(JSON.parse(message) as { upTo: number }),
     );
     const ask = (id: string, holdMs: number) =>
       repository.attempt({ name: 'lapsed', id, limit: 1, ttlMs: 60_000, owner: 'svc', holdMs });
@@ -346,9 +334,7 @@ describe('a lock', () => {
     const first = await patient.acquire({ name: 'lost-reply', limit: 1, ttlMs: 60_000, owner: 'svc', waitMs: 0 });
     expect(await patient.repository.release('lost-reply', first!.id)).toBe(true);
 
-    const impatient = redis.newClient({ commandTimeout: 100 });
-    defineScripts(impatient);
-    connections.push(impatient);
+    const impatient = scriptClient(redis, { commandTimeout: 100 });
     const acquirer = instance('lock', SETTINGS, impatient);
     // Connected first (on a cluster: slots known, the node's connection open), so the grant is
     // sent while writes are held. On a loaded machine connecting can itself take over 100 ms, so
@@ -375,9 +361,7 @@ describe('a lock', () => {
   it('announces a release on its channel with the server time and the tickets that may go', async () => {
     const repository = new LeaseRepository(connection(), 'lock', SETTINGS);
     const messages: string[] = [];
-    connections.push(
-      await listen(redis, [repository.channel('announce')], (_channel, message) => messages.push(message)),
-    );
+    await listen(redis, [repository.channel('announce')], (_channel, message) => messages.push(message));
     const holder = newLeaseId();
     await repository.attempt({ name: 'announce', id: holder, limit: 1, ttlMs: 10_000, owner: 'svc', holdMs: 0 });
     await repository.attempt({
@@ -572,9 +556,7 @@ describe('a name nobody holds or waits for', () => {
     for (const kind of ['lock', 'semaphore'] as const) {
       const repository = new LeaseRepository(connection(), kind, SETTINGS);
       const messages: string[] = [];
-      connections.push(
-        await listen(redis, [repository.channel('quiet')], (_channel, message) => messages.push(message)),
-      );
+      await listen(redis, [repository.channel('quiet')], (_channel, message) => messages.push(message));
       const holder = newLeaseId();
       const attempt = await repository.attempt({
         name: 'quiet',

@@ -1,10 +1,8 @@
 // Location analytics against a real redis-server (and the cluster in the cluster pass): chunks
 // stored with line offsets, counted exactly once by racing or dying aggregators, counts that add
 // up across files, reads by day and place, retention, and backpressure.
-import Redis from 'ioredis';
 import pino from 'pino';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { defineScripts } from '../../src/redis/client/scripts';
 import { LocationRepository, type ChunkEntry, type LocationSettings } from '../../src/redis/location/repository';
 import { appendWhenRoom } from '../../src/redis/location/backpressure';
 import { LocationAggregator } from '../../src/workers/location-aggregator';
@@ -14,12 +12,10 @@ import { tallyChunk } from '../../src/geo/tally';
 import { LogGenerator, DEFAULT_GENERATOR } from '../../src/geo/log-generator';
 import { LOCATION_GROUP, locationKeys } from '../../src/redis/keys';
 import { AppError } from '../../src/common/errors';
-import { closeClients } from '../support/clients';
 import { eventually } from '../support/graphql';
-import { listen, startTestRedis, type TestRedis } from '../support/redis';
+import { listen, scriptClient, startTestRedis, type TestRedis } from '../support/redis';
 
 let redis: TestRedis;
-const connections: Redis[] = [];
 const locator = lazyLocator([]);
 const SETTINGS: LocationSettings = {
   maxDatasets: 100,
@@ -30,10 +26,7 @@ const SETTINGS: LocationSettings = {
 };
 
 function repository(settings: Partial<LocationSettings> = {}): LocationRepository {
-  const client = redis.newClient();
-  defineScripts(client);
-  connections.push(client);
-  return new LocationRepository(client, { ...SETTINGS, ...settings });
+  return new LocationRepository(scriptClient(redis), { ...SETTINGS, ...settings });
 }
 
 function aggregator(
@@ -74,7 +67,6 @@ beforeAll(async () => {
   locator(); // the IP database, loaded once for the file
 });
 afterAll(async () => {
-  await closeClients(connections);
   await redis.stop();
 });
 beforeEach(async () => {
@@ -492,7 +484,7 @@ describe('counting', () => {
     await repo.createDataset('told');
     const keys = locationKeys('told');
     const messages: string[] = [];
-    connections.push(await listen(redis, [keys.uploadChanged('u'), keys.totalsChanged], (_c, m) => messages.push(m)));
+    await listen(redis, [keys.uploadChanged('u'), keys.totalsChanged], (_c, m) => messages.push(m));
     await upload(repo, 'told', 'u', '8.8.8.8 2011-10-10 00:00:01 a\n8.8.8.8 2011-10-11 00:00:01 a');
     await drain(repo, 'told');
     await eventually(async () => messages.length === 4, 5000, 10);

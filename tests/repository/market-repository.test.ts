@@ -14,8 +14,7 @@ import {
   type PurchaseReport,
 } from '../../src/redis/market/repository';
 import { createMarketStrategy } from '../../src/redis/market/strategies';
-import { defineScripts } from '../../src/redis/client/scripts';
-import { startTestRedis, type TestRedis } from '../support/redis';
+import { scriptClient, startTestRedis, type TestRedis } from '../support/redis';
 
 let redis: TestRedis;
 const cleanups: (() => Promise<unknown> | void)[] = [];
@@ -35,9 +34,9 @@ afterAll(async () => {
   await redis.stop();
 });
 
+/** A connection for one test: many tests open dozens, so each test's go when it ends. */
 function connection(): Redis {
-  const client = redis.newClient();
-  defineScripts(client);
+  const client = scriptClient(redis);
   cleanups.push(() => client.disconnect());
   return client;
 }

@@ -2,33 +2,27 @@
 // queued for a subscriber that is not reading yet (a busy socket). A notice published while the
 // subscriber connection is down is made up for by a catch-up once it is back.
 import type { Cluster } from 'ioredis';
-import pino from 'pino';
-import { closeRedis, connectRedis, isCluster, type RedisClient } from '../../src/redis/client/connection';
+import { isCluster } from '../../src/redis/client/connection';
 import { createRedisPubSub, type NotificationObserver } from '../../src/schema/pubsub';
 import { channels } from '../../src/schema/topics';
 import { CounterRepository } from '../../src/redis/counter';
 import { CHAT_DEFAULTS, ChatRepository } from '../../src/redis/chat';
 import { InboxNotifier } from '../../src/resolvers/inbox';
 import { CATCH_UP } from '../../src/schema/topics';
-import { startTestRedis, withSubscribersDown, type TestRedis } from '../support/redis';
+import { productPubSub, startTestRedis, withSubscribersDown, type TestRedis } from '../support/redis';
 
 let redis: TestRedis;
-const clients: RedisClient[] = [];
 const channel = channels({ rowCacheTable: 'inventory' });
 
 beforeAll(async () => {
   redis = await startTestRedis();
 });
 afterAll(async () => {
-  for (const client of clients) await closeRedis(client);
   await redis.stop();
 });
 
 async function pubSub(observer?: NotificationObserver) {
-  const logger = pino({ level: 'silent' });
-  const publisher = await connectRedis(redis.target, { name: 'test:publisher', logger });
-  const subscriber = await connectRedis(redis.target, { name: 'test:subscriber', logger, shardedSubscriber: true });
-  clients.push(publisher, subscriber);
+  const { publisher, subscriber } = await productPubSub(redis);
   return { bus: createRedisPubSub({ publisher, subscriber, channelOf: channel, observer }), publisher, subscriber };
 }
 

@@ -14,26 +14,18 @@ import { SqlRowSource, type RowSource } from '../../src/db/row-source';
 import type { SqlDatabase } from '../../src/db/sql';
 import { AppError } from '../../src/common/errors';
 import { RowCacheRepository, type RowCacheChange } from '../../src/redis/row-cache';
-import { defineScripts } from '../../src/redis/client/scripts';
 import { RowCacheRefresher, type RowCacheRefresherOptions } from '../../src/workers/row-cache-refresher';
-import { closeClients } from '../support/clients';
 import { eventually } from '../support/graphql';
 import { captureLogs } from '../support/logs';
-import { listen, startTestRedis, type TestRedis } from '../support/redis';
+import { listen, scriptClient, startTestRedis, type TestRedis } from '../support/redis';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 let redis: TestRedis;
 let scratch: string;
 let database: SqlRowSource;
-const connections: Redis[] = [];
 const stoppers: (() => Promise<void>)[] = [];
 const silent = pino({ level: 'silent' });
-function connection(): Redis {
-  const client = redis.newClient();
-  defineScripts(client);
-  connections.push(client);
-  return client;
-}
+const connection = (): Redis => scriptClient(redis);
 
 const repository = (maxRows = 1000, claimLeaseMs?: number) =>
   new RowCacheRepository(connection(), { table: 'inventory', maxRows, claimLeaseMs });
@@ -130,7 +122,6 @@ afterEach(async () => {
 });
 
 afterAll(async () => {
-  await closeClients(connections);
   await database?.close();
   await redis?.stop();
   fs.rmSync(scratch, { recursive: true, force: true });
@@ -514,10 +505,8 @@ describe('row cache scripts, step by step', () => {
   it('writes a copy only when its JSON changed, and announces each change on the row channel', async () => {
     const rows = repository();
     const heard: RowCacheChange[] = [];
-    connections.push(
-      await listen(redis, [rows.keys.updated('5')], (_channel, message) =>
-        heard.push(JSON.parse(message) as RowCacheChange),
-      ),
+    await listen(redis, [rows.keys.updated('5')], (_channel, message) =>
+      heard.push(JSON.parse(message) as RowCacheChange),
     );
 
     await rows.schedule('5', 60_000);

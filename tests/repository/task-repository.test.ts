@@ -4,19 +4,16 @@
 import Redis from 'ioredis';
 import pino from 'pino';
 import { queueKeys } from '../../src/redis/keys';
-import { defineScripts } from '../../src/redis/client/scripts';
 import { TaskRepository, type TakenTask, type TaskSettings } from '../../src/redis/task';
 import type { TaskHandlers } from '../../src/workers/task-handlers';
 import { TaskPoller } from '../../src/workers/task-poller';
 import { TaskWorker } from '../../src/workers/task-worker';
-import { closeClients } from '../support/clients';
 import { eventually } from '../support/graphql';
 import { captureLogs } from '../support/logs';
-import { startTestRedis, type TestRedis } from '../support/redis';
+import { scriptClient, startTestRedis, type TestRedis } from '../support/redis';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 let redis: TestRedis;
-const connections: Redis[] = [];
 const stoppers: (() => Promise<void>)[] = [];
 const logger = pino({ level: 'silent' });
 const SETTINGS: TaskSettings = {
@@ -27,12 +24,7 @@ const SETTINGS: TaskSettings = {
   maxTasksPerQueue: 100_000,
 };
 
-function connection(): Redis {
-  const client = redis.newClient();
-  defineScripts(client);
-  connections.push(client);
-  return client;
-}
+const connection = (): Redis => scriptClient(redis);
 
 const repository = (settings: Partial<TaskSettings> = {}) =>
   new TaskRepository(connection(), { ...SETTINGS, ...settings });
@@ -46,7 +38,6 @@ afterEach(async () => {
 });
 
 afterAll(async () => {
-  await closeClients(connections);
   await redis.stop();
 });
 

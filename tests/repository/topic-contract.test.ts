@@ -6,10 +6,8 @@ import Redis from 'ioredis';
 import pino from 'pino';
 import { CHAT_DEFAULTS, ChatRepository } from '../../src/redis/chat';
 import { CounterRepository } from '../../src/redis/counter';
-import { closeRedis, connectRedis, type RedisClient } from '../../src/redis/client/connection';
 import { LeaseRepository, newLeaseId } from '../../src/redis/leases/repository';
 import { RowCacheRepository } from '../../src/redis/row-cache';
-import { defineScripts } from '../../src/redis/client/scripts';
 import { TaskRepository } from '../../src/redis/task';
 import { MARKET_STRATEGIES, MarketRepository } from '../../src/redis/market/repository';
 import { createMarketStrategy } from '../../src/redis/market/strategies';
@@ -22,23 +20,20 @@ import { LocationRepository } from '../../src/redis/location/repository';
 import { tallyChunk } from '../../src/geo/tally';
 import { lazyLocator } from '../../src/geo/ip-locator';
 import { eventually } from '../support/graphql';
-import { itSingle, listen, startTestRedis, type TestRedis } from '../support/redis';
+import { itSingle, listen, productPubSub, scriptClient, startTestRedis, type TestRedis } from '../support/redis';
 
 const SETTINGS = { rowCacheTable: 'inventory' };
 
 let redis: TestRedis;
 let client: Redis;
 const listeners: Redis[] = [];
-const clients: RedisClient[] = [];
 
 beforeAll(async () => {
   redis = await startTestRedis();
-  client = redis.newClient();
-  defineScripts(client);
+  client = scriptClient(redis);
 });
 afterAll(async () => {
   for (const one of listeners) one.disconnect();
-  for (const one of clients) await closeRedis(one);
   client.disconnect();
   await redis.stop();
 });
@@ -312,9 +307,7 @@ it.each(MARKET_STRATEGIES)(
 
 it('the inbox, told by the API process for a chat message, a mailbox and a sale', async () => {
   const logger = pino({ level: 'silent' });
-  const publisher = await connectRedis(redis.target, { name: 'test:publisher', logger });
-  const subscriber = await connectRedis(redis.target, { name: 'test:subscriber', logger, shardedSubscriber: true });
-  clients.push(publisher, subscriber);
+  const { publisher, subscriber } = await productPubSub(redis);
   const inbox = new InboxNotifier(
     createRedisPubSub({ publisher, subscriber, channelOf: channels(SETTINGS), logger }),
     false,

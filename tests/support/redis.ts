@@ -6,7 +6,13 @@ import os from 'node:os';
 import path from 'node:path';
 import Redis, { Cluster, type RedisOptions } from 'ioredis';
 import pino from 'pino';
-import type { RedisTarget } from '../../src/redis/client/connection';
+import {
+  closeRedis,
+  connectRedis,
+  type ConnectOptions,
+  type RedisClient,
+  type RedisTarget,
+} from '../../src/redis/client/connection';
 import { EmbeddedRedis } from '../../src/redis/client/embedded';
 import { defineScripts } from '../../src/redis/client/scripts';
 import { closeClients } from './clients';
@@ -37,6 +43,8 @@ export interface TestRedis {
   nodeFor(key: string): Promise<Redis>;
   /** Another client like `client` (a Cluster on a cluster, typed as Redis for the tests). */
   newClient(options?: RedisOptions): Redis;
+  /** Runs `close` first when the test Redis stops (for connections it did not make itself). */
+  onStop(close: () => Promise<void>): void;
   stop(): Promise<void>;
 }
 
@@ -60,11 +68,43 @@ export async function listen(
   return listener;
 }
 
-/** A new connection with the product's Lua scripts defined; it is closed with the test Redis. */
-export function scriptClient(redis: TestRedis): Redis {
-  const client = redis.newClient();
+/**
+ * A new connection with the product's Lua scripts defined, what a repository under test is given;
+ * it is closed with the test Redis. Every test file makes its connections here rather than
+ * keeping its own copy of these lines and a list of clients to close.
+ */
+export function scriptClient(redis: TestRedis, options?: RedisOptions): Redis {
+  const client = redis.newClient(options);
   defineScripts(client);
   return client;
+}
+
+const silent = pino({ level: 'silent' });
+
+/**
+ * A connection made as the product makes its own (connectRedis: scripts, reconnect policy, on a
+ * cluster the sharded subscriber), closed with QUIT when the test Redis stops.
+ */
+export async function productClient(
+  redis: TestRedis,
+  name: string,
+  options: Partial<ConnectOptions> = {},
+): Promise<RedisClient> {
+  const client = await connectRedis(redis.target, { name, logger: silent, ...options });
+  redis.onStop(() => closeRedis(client));
+  return client;
+}
+
+/** The product's pair for notifications: a publisher and a (sharded) subscriber connection. */
+export async function productPubSub(redis: TestRedis): Promise<{ publisher: RedisClient; subscriber: RedisClient }> {
+  const publisher = await productClient(redis, 'test:publisher');
+  const subscriber = await productClient(redis, 'test:subscriber', { shardedSubscriber: true });
+  return { publisher, subscriber };
+}
+
+/** Runs the closers a test Redis was given, each once, newest first, then forgets them. */
+async function runClosers(closers: (() => Promise<void>)[]): Promise<void> {
+  for (const close of closers.splice(0).reverse()) await close();
 }
 
 /** Runs a test only against one Redis (it inspects what only one Redis shows). */
@@ -80,6 +120,7 @@ async function startSingleRedis(): Promise<TestRedis> {
   const client = new Redis(server.url, { lazyConnect: true, maxRetriesPerRequest: 1 });
   await client.connect();
   const clients: Redis[] = [client];
+  const closers: (() => Promise<void>)[] = [];
   return {
     url: server.url,
     target: server.url,
@@ -93,7 +134,9 @@ async function startSingleRedis(): Promise<TestRedis> {
       clients.push(made);
       return made;
     },
+    onStop: (close) => closers.push(close),
     async stop() {
+      await runClosers(closers);
       await closeClients(clients);
       await server.stop();
       fs.rmSync(dataDir, { recursive: true, force: true });
@@ -110,6 +153,7 @@ async function startClusterRedis(): Promise<TestRedis> {
     return made;
   };
   const client = newClient({ maxRetriesPerRequest: 1 });
+  const closers: (() => Promise<void>)[] = [];
   await waitReady(client as unknown as Cluster);
   return {
     url: cluster.primaryUrls[0],
@@ -134,7 +178,9 @@ async function startClusterRedis(): Promise<TestRedis> {
       return node;
     },
     newClient,
+    onStop: (close) => closers.push(close),
     async stop() {
+      await runClosers(closers);
       await closeClients(clients);
       await cluster.stop();
     },

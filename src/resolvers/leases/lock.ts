@@ -5,7 +5,7 @@ import { SERVICE_ROLE } from '../../security/auth';
 import type { LeaseConfig } from '../../config';
 import type { Lease, ReleaseNotice } from '../../redis/leases/repository';
 import type { LeaseAcquirer } from '../../redis/leases/acquirer';
-import { callerId, type GraphQLContext } from '../../schema/context';
+import type { GraphQLContext } from '../../schema/context';
 import { TOPICS, type CatchUpNotice } from '../../schema/topics';
 import {
   AcquireLockArgs,
@@ -16,15 +16,20 @@ import {
   LockTokenArgs,
   RefreshLockArgs,
 } from '../../schema/lease';
-import { holdTime, leaseName, leaseSecret, releasedOrCatchUp, toHolder, waitTime } from './args';
+import { holdTime, leaseName, waitTime } from './args';
+import { Leases } from './leases';
 import { unixSeconds } from '../../common/time';
 
 @Resolver()
 export class LockResolver {
+  private readonly locks: Leases<Lock>;
+
   constructor(
-    private readonly locks: LeaseAcquirer,
+    acquirer: LeaseAcquirer,
     private readonly settings: LeaseConfig,
-  ) {}
+  ) {
+    this.locks = new Leases(acquirer, settings, { secret: 'token', hold: 'lockTimeoutMs', output: toLock });
+  }
 
   @Authorized(SERVICE_ROLE)
   @Mutation(() => Lock, {
@@ -36,8 +41,7 @@ export class LockResolver {
     const name = leaseName(args.name);
     const waitMs = waitTime(args.acquireTimeoutMs, 'acquireTimeoutMs', this.settings);
     const ttlMs = holdTime(args.lockTimeoutMs, 'lockTimeoutMs', this.settings);
-    const lease = await this.locks.acquire({ name, limit: 1, ttlMs, waitMs, owner: callerId(context) }, context.signal);
-    return lease ? toLock(lease) : null;
+    return this.locks.acquire({ name, limit: 1, ttlMs, waitMs }, context);
   }
 
   @Authorized(SERVICE_ROLE)
@@ -45,7 +49,7 @@ export class LockResolver {
     description: 'Frees the lock; false (and nothing changed) for a wrong token or a lock that had already lapsed.',
   })
   async releaseLock(@Args() args: LockTokenArgs): Promise<boolean> {
-    return this.locks.repository.release(leaseName(args.name), leaseSecret(args.token, 'token'));
+    return this.locks.release(args.name, args.token);
   }
 
   @Authorized(SERVICE_ROLE)
@@ -54,26 +58,18 @@ export class LockResolver {
     description: 'Extends the lock from now; null when it was lost (lapsed or wrong token): stop using it.',
   })
   async refreshLock(@Args() args: RefreshLockArgs): Promise<Lock | null> {
-    const name = leaseName(args.name);
-    const token = leaseSecret(args.token, 'token');
-    const ttlMs =
-      args.lockTimeoutMs === null || args.lockTimeoutMs === undefined
-        ? undefined
-        : holdTime(args.lockTimeoutMs, 'lockTimeoutMs', this.settings);
-    const lease = await this.locks.repository.refresh(name, token, ttlMs);
-    return lease ? toLock(lease) : null;
+    return this.locks.refresh(args.name, args.token, args.lockTimeoutMs);
   }
 
   @Authorized(SERVICE_ROLE)
   @Query(() => LockState, { description: 'Who holds the lock and how many wait for it. Service callers only.' })
   async lock(@Args() args: LeaseNameArgs): Promise<LockState> {
-    const state = await this.locks.repository.state(leaseName(args.name), 1);
-    const holder = state.holders[0];
+    const state = await this.locks.state(args.name, 1);
     return {
       name: state.name,
-      holder: holder ? toHolder(holder, state.now) : null,
+      holder: state.holders[0] ?? null,
       waiting: state.waiting,
-      lastFencingToken: state.lastFencingToken ?? null,
+      lastFencingToken: state.lastFencingToken,
     };
   }
 
@@ -85,7 +81,7 @@ export class LockResolver {
     topicId: ({ args }) => leaseName((args as LeaseNameArgs).name),
   })
   lockReleased(@Root() notice: ReleaseNotice | CatchUpNotice, @Args() args: LeaseNameArgs): LeaseReleased {
-    return releasedOrCatchUp(notice, args);
+    return this.locks.released(notice, args);
   }
 }
 

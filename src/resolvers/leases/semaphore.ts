@@ -5,7 +5,7 @@ import { SERVICE_ROLE } from '../../security/auth';
 import type { LeaseConfig } from '../../config';
 import type { Lease, ReleaseNotice } from '../../redis/leases/repository';
 import type { LeaseAcquirer } from '../../redis/leases/acquirer';
-import { callerId, type GraphQLContext } from '../../schema/context';
+import type { GraphQLContext } from '../../schema/context';
 import { TOPICS, type CatchUpNotice } from '../../schema/topics';
 import {
   AcquireSemaphoreArgs,
@@ -16,15 +16,20 @@ import {
   SemaphoreState,
 } from '../../schema/lease';
 import { intInRange } from '../../common/validation';
-import { holdTime, leaseName, leaseSecret, releasedOrCatchUp, toHolder, waitTime } from './args';
+import { holdTime, leaseName, waitTime } from './args';
+import { Leases } from './leases';
 import { unixSeconds } from '../../common/time';
 
 @Resolver()
 export class SemaphoreResolver {
+  private readonly semaphores: Leases<SemaphoreLease>;
+
   constructor(
-    private readonly semaphores: LeaseAcquirer,
+    acquirer: LeaseAcquirer,
     private readonly settings: LeaseConfig,
-  ) {}
+  ) {
+    this.semaphores = new Leases(acquirer, settings, { secret: 'id', hold: 'timeoutMs', output: toSemaphoreLease });
+  }
 
   @Authorized(SERVICE_ROLE)
   @Mutation(() => SemaphoreLease, {
@@ -40,11 +45,7 @@ export class SemaphoreResolver {
     const limit = intInRange(args.limit, 'limit', 1, this.settings.maxLimit);
     const ttlMs = holdTime(args.timeoutMs, 'timeoutMs', this.settings);
     const waitMs = waitTime(args.waitMs, 'waitMs', this.settings);
-    const lease = await this.semaphores.acquire(
-      { name, limit, ttlMs, waitMs, owner: callerId(context) },
-      context.signal,
-    );
-    return lease ? toSemaphoreLease(lease) : null;
+    return this.semaphores.acquire({ name, limit, ttlMs, waitMs }, context);
   }
 
   @Authorized(SERVICE_ROLE)
@@ -54,8 +55,7 @@ export class SemaphoreResolver {
       'Extends the slot from now by its timeoutMs; null when it already lapsed (the holder lost it and must stop).',
   })
   async refreshSemaphore(@Args() args: SemaphoreLeaseArgs): Promise<SemaphoreLease | null> {
-    const lease = await this.semaphores.repository.refresh(leaseName(args.name), leaseSecret(args.id, 'id'));
-    return lease ? toSemaphoreLease(lease) : null;
+    return this.semaphores.refresh(args.name, args.id);
   }
 
   @Authorized(SERVICE_ROLE)
@@ -63,7 +63,7 @@ export class SemaphoreResolver {
     description: 'Frees the slot; false (and nothing changed) for an unknown id or a slot that had already lapsed.',
   })
   async releaseSemaphore(@Args() args: SemaphoreLeaseArgs): Promise<boolean> {
-    return this.semaphores.repository.release(leaseName(args.name), leaseSecret(args.id, 'id'));
+    return this.semaphores.release(args.name, args.id);
   }
 
   @Authorized(SERVICE_ROLE)
@@ -71,14 +71,7 @@ export class SemaphoreResolver {
     description: 'Holders with time left, waiters and the limit last used. Service callers only.',
   })
   async semaphore(@Args() args: LeaseNameArgs): Promise<SemaphoreState> {
-    const state = await this.semaphores.repository.state(leaseName(args.name), this.settings.maxLimit);
-    return {
-      name: state.name,
-      limit: state.limit ?? null,
-      holders: state.holders.map((holder) => toHolder(holder, state.now)),
-      waiting: state.waiting,
-      lastFencingToken: state.lastFencingToken ?? null,
-    };
+    return this.semaphores.state(args.name, this.settings.maxLimit);
   }
 
   @Authorized(SERVICE_ROLE)
@@ -89,7 +82,7 @@ export class SemaphoreResolver {
     topicId: ({ args }) => leaseName((args as LeaseNameArgs).name),
   })
   semaphoreReleased(@Root() notice: ReleaseNotice | CatchUpNotice, @Args() args: LeaseNameArgs): LeaseReleased {
-    return releasedOrCatchUp(notice, args);
+    return this.semaphores.released(notice, args);
   }
 }
 
