@@ -1,9 +1,10 @@
 // Servers under test run in their own process, so their CPU time and memory can be read from
 // /proc without the load generator's, and so they can be pinned to a core of their own.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
+import type Redis from 'ioredis';
 import { TokenVerifier } from '../../src/security/auth';
 import { freeLoopbackPort } from '../../src/redis/client/embedded';
 
@@ -146,4 +147,14 @@ export function startProduct(
       ...extraEnv,
     },
   });
+}
+
+/** Pins a running process and its threads to `cpus` (`taskset -c` list); nothing where taskset is missing. */
+export function pin(pid: number, cpus: string): void {
+  if (pinnable()) spawnSync('taskset', ['-a', '-p', '-c', cpus, String(pid)], { stdio: 'ignore' });
+}
+
+/** The pid of the redis-server behind a connection (INFO server). */
+export async function redisPid(redis: Redis): Promise<number> {
+  return Number(/process_id:(\d+)/.exec(await redis.info('server'))![1]);
 }
