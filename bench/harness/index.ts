@@ -42,7 +42,7 @@ export { Connection, post, runLoad, type Answer, type LoadResult } from './http-
 export { inParallel, alternate, size, stepsOf, untilSteady, type Alternated, type Round, type Steady } from './rounds';
 export { measure, medianRange, perOp, rates, scriptStats, type Sample } from './measure';
 export { isQuick, progress, summarize, type Figure, type Table } from './report';
-export { countTraffic, since, snapshot, uncounted, type Traffic } from './round-trips';
+export { countOn, countTraffic, since, snapshot, uncounted, type Traffic } from './round-trips';
 export {
   benchTokens,
   BENCH_JWT_SECRET,
