@@ -14,6 +14,21 @@ export class SuiteReport {
     this.figures.push(figure(f));
   }
 
+  /** A ratio of two peers' rounds (unit x), taken round by round. */
+  ratio(id: string, label: string, ours: number[], theirs: number[], target?: Figure['target']): void {
+    this.figure({ id, label, unit: 'x', ...pairedRatio(ours, theirs), target });
+  }
+
+  /** The median of some rounds, with their range. */
+  median(id: string, label: string, unit: string, rounds: number[], target?: Figure['target']): void {
+    this.figure({ id, label, unit, ...summarize(rounds), target });
+  }
+
+  /** One value without a spread (a count, or a total over the rounds). */
+  value(id: string, label: string, unit: string, value: number, target?: Figure['target']): void {
+    this.figure({ id, label, unit, value, target });
+  }
+
   /** Prints the table to the log, as the benchmark always did, and keeps it for the report. */
   table(title: string, header: string[], rows: string[][], textColumns: number): void {
     console.log(`\n${title}`);

@@ -63,11 +63,7 @@ export async function releaseFairSemaphore(redis: Redis, semname: string, identi
 }
 
 /** acquire_lock (6.2.3): SETNX, a millisecond's sleep between attempts, until `acquireTimeoutMs`. */
-export async function acquireLock(
-  redis: Redis,
-  lockname: string,
-  acquireTimeoutMs: number,
-): Promise<string | undefined> {
+async function acquireLock(redis: Redis, lockname: string, acquireTimeoutMs: number): Promise<string | undefined> {
   const identifier = randomUUID();
   const end = Date.now() + acquireTimeoutMs;
   while (Date.now() < end) {
@@ -78,7 +74,7 @@ export async function acquireLock(
 }
 
 /** release_lock: WATCH, check the owner, MULTI/DEL/EXEC; `redis` must be the caller's own connection. */
-export async function releaseLock(redis: Redis, lockname: string, identifier: string): Promise<boolean> {
+async function releaseLock(redis: Redis, lockname: string, identifier: string): Promise<boolean> {
   const key = `lock:${lockname}`;
   for (;;) {
     await redis.watch(key);
