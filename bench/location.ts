@@ -291,14 +291,33 @@ interface Context {
   runs: number;
 }
 
-function internalSplit(internal: Counts): { stream: number; other: number } {
-  let stream = 0;
-  let other = 0;
-  for (const [name, n] of internal) {
-    if (STREAM.has(name)) stream += n;
-    else other += n;
-  }
-  return { stream, other };
+/** A run's commands by purpose: sent by clients (aggregate writes, lookups, transfer, housekeeping) and run in Lua. */
+function commandsOf(
+  { sent, internal }: { sent: Counts; internal: Counts },
+  measured: Measured,
+  aggregate: number,
+  lookup: number,
+): Pick<
+  RunResult,
+  'sent' | 'internal' | 'categories' | 'internalStream' | 'internalOther' | 'peakBytes' | 'baseBytes'
+> {
+  const housekeeping = sumOf(
+    [...sent].filter(([name]) => HOUSEKEEPING.has(name)),
+    ([, n]) => n,
+  );
+  const stream = sumOf(
+    [...internal].filter(([name]) => STREAM.has(name)),
+    ([, n]) => n,
+  );
+  return {
+    sent,
+    internal,
+    categories: { aggregate, lookup, transfer: total(sent) - aggregate - lookup - housekeeping, housekeeping },
+    internalStream: stream,
+    internalOther: total(internal) - stream,
+    peakBytes: measured.peakBytes,
+    baseBytes: measured.baseBytes,
+  };
 }
 
 async function runBook(ctx: Context, logs: LogSet, lookup: 'redis' | 'local'): Promise<RunResult> {
@@ -322,29 +341,13 @@ async function runBook(ctx: Context, logs: LogSet, lookup: 'redis' | 'local'): P
   const seconds = (performance.now() - started) / 1000;
   await publishing;
   const measured = await probe.finish();
-  const { sent, internal } = splitSentAndInternal(measured);
-  const housekeeping = [...sent].filter(([name]) => HOUSEKEEPING.has(name)).reduce((s, [, n]) => s + n, 0);
-  const split = internalSplit(internal);
-  const countries = await checkBookCountries(ctx.admin, logs);
-  const summed = await checkSummedCountries(counters.summed, logs);
   return {
     variant: lookup === 'redis' ? 'book_redis' : 'book_local',
     lines: logs.lines,
     seconds,
-    sent,
-    internal,
-    categories: {
-      aggregate: counters.flushes,
-      lookup: counters.lookups,
-      transfer: total(sent) - counters.flushes - counters.lookups - housekeeping,
-      housekeeping,
-    },
-    internalStream: split.stream,
-    internalOther: split.other,
-    peakBytes: measured.peakBytes,
-    baseBytes: measured.baseBytes,
-    countries,
-    summed,
+    ...commandsOf(splitSentAndInternal(measured), measured, counters.flushes, counters.lookups),
+    countries: await checkBookCountries(ctx.admin, logs),
+    summed: await checkSummedCountries(counters.summed, logs),
     notes: lookup === 'redis' ? [`${ranges} ranges in the lookup zsets`] : [],
   };
 }
@@ -357,26 +360,12 @@ async function productResult(
   sentAndInternal: { sent: Counts; internal: Counts },
   notes: (check: ProductCheck) => string[],
 ): Promise<RunResult> {
-  const { sent, internal } = sentAndInternal;
-  const housekeeping = [...sent].filter(([name]) => HOUSEKEEPING.has(name)).reduce((s, [, n]) => s + n, 0);
-  const split = internalSplit(internal);
   const check = await checkProduct(ctx.admin, run.dataset, run.logs);
   return {
     variant: run.variant,
     lines: run.logs.lines,
     seconds: run.seconds,
-    sent,
-    internal,
-    categories: {
-      aggregate: run.commits,
-      lookup: 0,
-      transfer: total(sent) - run.commits - housekeeping,
-      housekeeping,
-    },
-    internalStream: split.stream,
-    internalOther: split.other,
-    peakBytes: measured.peakBytes,
-    baseBytes: measured.baseBytes,
+    ...commandsOf(sentAndInternal, measured, run.commits, 0),
     countries: check.countries,
     places: check.places,
     totalsExact: check.totalsExact,

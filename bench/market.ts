@@ -260,20 +260,20 @@ const sum = (results: ProcessResult[], pick: (r: ProcessResult) => number): numb
   results.reduce((total, r) => total + pick(r), 0);
 const bought = (run: Run): number => sum(run.results, (r) => r.outcomes.PURCHASED);
 function specsFor(scenario: Scenario, stock: number, round: number): ProcessSpec[] {
-  return [
-    ...Array.from({ length: scenario.listers }, (_, id): ProcessSpec => ({
-      role: 'lister',
-      id,
-      seed: 1000 * round + id + 1,
-      stock,
-    })),
-    ...Array.from({ length: scenario.buyers }, (_, id): ProcessSpec => ({
-      role: 'buyer',
-      id,
-      seed: 1000 * round + 100 + id,
-      stock: 0,
-    })),
-  ];
+  const seed = 1000 * round;
+  const listers = Array.from({ length: scenario.listers }, (_, id) => ({
+    role: 'lister',
+    id,
+    seed: seed + id + 1,
+    stock,
+  }));
+  const buyers = Array.from({ length: scenario.buyers }, (_, id) => ({
+    role: 'buyer',
+    id,
+    seed: seed + 100 + id,
+    stock: 0,
+  }));
+  return [...listers, ...buyers] as ProcessSpec[];
 }
 
 async function runOnce(
@@ -406,23 +406,18 @@ const ratio = (a: number, b: number): string => (b === 0 ? '∞' : (a / b).toFix
 function printResults(report: SuiteReport, summaries: Summary[], seconds: number, wall: number): void {
   const scale = seconds / BOOK_SECONDS;
   const header = ['scenario', 'strategy', 'listed', 'bought', 'retries', 'failed', 'avg wait ms', 'p99 wait ms'];
-  const rows: string[][] = [];
-  for (const scenario of SCENARIOS) {
-    for (const s of summaries.filter((x) => x.scenario === scenario)) {
-      rows.push([
-        scenario.title,
+  const rows = SCENARIOS.flatMap(({ title, book }) => [
+    ...summaries
+      .filter((x) => x.scenario.title === title)
+      .map((s) => [
+        title,
         s.strategy,
-        count(s.listed),
-        count(s.bought),
-        count(s.retries),
-        count(s.failed),
+        ...[s.listed, s.bought, s.retries, s.failed].map(count),
         ms(s.avgWait),
         ms(s.p99Wait),
-      ]);
-    }
-    const book = scenario.book;
-    rows.push([
-      scenario.title,
+      ]),
+    [
+      title,
       `book (WATCH) x${scale.toFixed(3)}`,
       count(book.listed * scale),
       `${book.boughtBelow ? '<' : ''}${count(book.bought * scale)}`,
@@ -430,8 +425,8 @@ function printResults(report: SuiteReport, summaries: Summary[], seconds: number
       '-',
       String(book.waitMs),
       '-',
-    ]);
-  }
+    ],
+  ]);
   report.table(`market summary (${wall.toFixed(1)} s)`, header, rows, 2);
   report.note(
     `Counts are per ${seconds} s run${summaries[0].runs.length > 1 ? ` (medians of ${summaries[0].runs.length} rounds; waits pooled)` : ''}; ` +

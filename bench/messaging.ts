@@ -13,7 +13,8 @@ import Redis from 'ioredis';
 import { CHAT_DEFAULTS, ChatRepository, type Retention } from '../src/redis/chat';
 import { chatKeys, userKeys } from '../src/redis/keys';
 import { bench, measure, medianRange, rates, type Sample, type Steps, type SuiteReport } from './harness';
-import { inFlight, keyBytes, mean, tableOf, usedMemory } from './suites-shared';
+import { fetchPendingMessages } from './book-chat';
+import { inFlight, keyBytes, mean, sumOf, tableOf, usedMemory } from './suites-shared';
 
 const IN_FLIGHT = 50;
 const CHATS_PER_USER = 5;
@@ -77,30 +78,9 @@ async function bookSend(redis: Redis, chatId: string, sender: string, message: s
   return lock.attempts;
 }
 
-/** The book's fetch_pending_messages. */
-async function bookFetch(redis: Redis, user: string): Promise<number> {
-  const seen = await redis.zrange(`seen:${user}`, 0, -1, 'WITHSCORES');
-  const chats: [string, number][] = [];
-  for (let i = 0; i < seen.length; i += 2) chats.push([seen[i], Number(seen[i + 1])]);
-  const pipeline = redis.multi();
-  for (const [chatId, seenId] of chats) pipeline.zrangebyscore(`msgs:${chatId}`, seenId + 1, '+inf');
-  const found = ((await pipeline.exec()) ?? []).map(([, value]) => value as string[]);
-  let count = 0;
-  const updates = redis.multi();
-  for (let i = 0; i < chats.length; i++) {
-    const messages = found[i].map((json) => JSON.parse(json) as { id: number });
-    if (messages.length === 0) continue;
-    count += messages.length;
-    const [chatId] = chats[i];
-    const seenId = messages[messages.length - 1].id;
-    await redis.zadd(`chat:${chatId}`, seenId, user);
-    const oldest = await redis.zrange(`chat:${chatId}`, 0, 0, 'WITHSCORES');
-    updates.zadd(`seen:${user}`, seenId, chatId);
-    if (oldest.length) updates.zremrangebyscore(`msgs:${chatId}`, 0, oldest[1]);
-  }
-  await updates.exec();
-  return count;
-}
+/** The book's fetch_pending_messages: the messages it returned. */
+const bookFetch = async (redis: Redis, user: string): Promise<number> =>
+  sumOf(await fetchPendingMessages(redis, user), ([, messages]) => messages.length);
 
 v8.setFlagsFromString('--expose-gc');
 /** Collects garbage, so that a timed window does not pay for the seeding before it. */
