@@ -125,7 +125,9 @@ class Countdown {
   private resolve!: () => void;
   readonly done = new Promise<void>((resolve) => (this.resolve = resolve));
 
-  constructor(readonly target: number) {}
+  constructor(readonly target: number) {
+    if (target === 0) this.resolve();
+  }
 
   tick(): void {
     if (++this.count === this.target) this.resolve();
