@@ -5,26 +5,18 @@
 // all measured in the same run on the same redis-server, in alternating rounds after a warm-up.
 // Reports ratios and round trips, not absolute targets.
 import 'reflect-metadata';
-import Redis from 'ioredis';
+import type Redis from 'ioredis';
 import { DEFAULT_PRECISIONS } from '../src/config';
 import { CounterRepository, type SeriesPoint } from '../src/redis/counter';
 import { counterKeys } from '../src/redis/keys';
-import { defineScripts } from '../src/redis/client/scripts';
-import { countTraffic, since, snapshot, uncounted, type Traffic } from './harness/round-trips';
-import { pairedRatio, runSuite, Steps, summarize } from './harness/suite';
-import { redisCpuSeconds, withBenchRedis } from './harness/support';
+import { alternate, bench, inParallel, measure, medianRange, perOp, rates, size, type Sample } from './harness';
 
 const IN_FLIGHT = 50;
 const SAMPLES = 120;
-
-function settings(quick: boolean) {
-  return {
-    updates: Number(process.env.BENCH_UPDATES ?? (quick ? 3_000 : 10_000)),
-    counters: Number(process.env.BENCH_COUNTERS ?? (quick ? 500 : 2_000)),
-    reads: Number(process.env.BENCH_SERIES_READS ?? (quick ? 300 : 2_000)),
-    rounds: Number(process.env.BENCH_COUNTER_ROUNDS ?? (quick ? 3 : 5)),
-  };
-}
+const UPDATES = size('BENCH_UPDATES', 3_000, 10_000);
+const COUNTERS = size('BENCH_COUNTERS', 500, 2_000);
+const READS = size('BENCH_SERIES_READS', 300, 2_000);
+const ROUNDS = size('BENCH_COUNTER_ROUNDS', 3, 5);
 
 /** Counters read as series: each holds a day of one-minute slices. */
 const SERIES_NAMES = Array.from({ length: 20 }, (_, i) => `series-${i}`);
@@ -97,37 +89,11 @@ async function bookClean(redis: Redis, precision: number): Promise<void> {
   }
 }
 
-interface Timed {
-  seconds: number;
-  traffic: Traffic;
-}
-
-async function timed(label: string, operations: number, work: () => Promise<void>): Promise<Timed> {
-  const before = snapshot();
-  const started = process.hrtime.bigint();
-  await work();
-  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-  const traffic = since(before);
-  console.log(
-    `  ${label}: ${seconds.toFixed(3)} s, ${(operations / seconds).toFixed(0)}/s, ${(traffic.requests / operations).toFixed(2)} round trips per operation`,
-  );
-  return { seconds, traffic };
-}
-
-async function inParallel(total: number, task: (i: number) => Promise<void>): Promise<void> {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: IN_FLIGHT }, async () => {
-      while (next < total) await task(next++);
-    }),
-  );
-}
-
 /** Counters whose only sample is an hour old, in both layouts, so both cleanups remove them all. */
 async function seedExpired(redis: Redis, repo: CounterRepository, counters: number): Promise<void> {
   await redis.flushdb();
   const old = Date.now() / 1000 - 3600;
-  await inParallel(counters, async (i) => {
+  await inParallel(counters, IN_FLIGHT, async (i) => {
     await repo.update(`e${i}`, 1, old);
     const multi = redis.multi();
     for (const p of DEFAULT_PRECISIONS)
@@ -136,285 +102,225 @@ async function seedExpired(redis: Redis, repo: CounterRepository, counters: numb
   });
 }
 
-runSuite(
-  'counters',
-  "Counters (book 5.2): one script per update and batched cleanup, against the book's",
-  async (report, quick) => {
-    const { updates, counters, reads, rounds } = settings(quick);
-    countTraffic();
-    await withBenchRedis(async (url) => {
-      const redis = new Redis(url);
-      const admin = uncounted(new Redis(url));
-      defineScripts(redis);
-      const repo = new CounterRepository(redis, {
-        precisions: DEFAULT_PRECISIONS,
-        samples: SAMPLES,
-        maxFutureSeconds: 60,
-      });
-      // One-minute slices kept for a day and more (COUNTER_RETENTION=60:2880), so that a day's
-      // series is read at 60 s for the whole run, while the clock moves on.
-      const dayRepo = new CounterRepository(redis, {
-        precisions: DEFAULT_PRECISIONS,
-        samples: SAMPLES,
-        retention: { [MINUTE]: 2 * DAY_MINUTES },
-        maxFutureSeconds: 60,
-      });
-      const steps = new Steps(4 * (rounds + 1));
-      try {
-        console.log(
-          `counters benchmark: ${updates} updates over 100 names per round, ${IN_FLIGHT} in flight, ${DEFAULT_PRECISIONS.length} precisions; ` +
-            `cleanup of ${counters} expired counters at precision 1; 1 warm-up + ${rounds} rounds, book then ours in each.`,
-        );
-        const update = { book: [] as Timed[], ours: [] as Timed[] };
-        for (let round = 0; round <= rounds; round++) {
-          const warm = round === 0;
-          const ops = warm ? Math.ceil(updates / 4) : updates;
-          steps.step(`updates, ${warm ? 'warm-up' : `round ${round}/${rounds}`}`);
-          console.log(warm ? 'updates, warm-up:' : `updates, round ${round}:`);
-          const book = await timed('book (MULTI/EXEC pipeline)', ops, () =>
-            inParallel(ops, (i) => bookUpdate(redis, `c${i % 100}`, 1)),
-          );
-          const ours = await timed('ours (one Lua script)', ops, () =>
-            inParallel(ops, async (i) => void (await repo.update(`c${i % 100}`, 1))),
-          );
-          if (!warm) {
-            update.book.push(book);
-            update.ours.push(ours);
-          }
-        }
-
-        const clean = { book: [] as Timed[], ours: [] as Timed[] };
-        for (let round = 0; round <= rounds; round++) {
-          const warm = round === 0;
-          const size = warm ? Math.ceil(counters / 4) : counters;
-          steps.step(`cleanup, ${warm ? 'warm-up' : `round ${round}/${rounds}`}`);
-          console.log(warm ? 'cleanup, warm-up:' : `cleanup, round ${round}:`);
-          await seedExpired(redis, repo, size);
-          const book = await timed('book (per-counter round trips, WATCH)', size, () => bookClean(redis, 1));
-          const ours = await timed('ours (batched atomic script)', size, async () => void (await repo.clean(1)));
-          const leftBook = (await admin.zrange('known:', 0, -1)).filter((m) => m.startsWith('1:')).length;
-          const leftOurs = (await repo.list(undefined, 1000)).filter((c) => c.precisions.includes(1)).length;
-          if (leftBook !== 0 || leftOurs !== 0)
-            throw new Error(`cleanup left counters at precision 1: book ${leftBook}, ours ${leftOurs}`);
-          if (!warm) {
-            clean.book.push(book);
-            clean.ours.push(ours);
-          }
-        }
-
-        await redis.flushdb();
-        const [clock] = await admin.time();
-        const now = Number(clock);
-        await seedDay(admin, now);
-        const shapes = [
-          { id: 'day', label: '24 h in 5-minute sums', from: (Math.floor(now / 300) - 287) * 300, step: 300 },
-          { id: 'hour', label: 'last hour in 1-minute sums', from: (Math.floor(now / 60) - 59) * 60, step: 60 },
-        ];
-        const series: Record<
-          string,
-          { ours: Timed[]; raw: Timed[]; points: number; oursCpu: number[]; rawCpu: number[] }
-        > = {};
-        /** Redis's CPU time per read, in microseconds, while `work` runs. */
-        const cpuPerRead = async (ops: number, work: () => Promise<Timed>): Promise<[Timed, number]> => {
-          const before = await redisCpuSeconds(admin);
-          const run = await work();
-          return [run, (((await redisCpuSeconds(admin)) - before) / ops) * 1e6];
-        };
-        for (const shape of shapes) {
-          const query = { from: shape.from, to: now, step: shape.step, aggregation: 'SUM', fill: 'ZERO' } as const;
-          // Both must give the same points, from one-minute slices.
-          for (const name of SERIES_NAMES) {
-            const [ours] = await dayRepo.series([name], { ...query, maxPoints: 10_000 });
-            const raw = await clientSeries(dayRepo, name, shape.from, now, shape.step);
-            if (ours.precision !== MINUTE || JSON.stringify(ours.points) !== JSON.stringify(raw))
-              throw new Error(`${shape.label}: the series (precision ${ours.precision}) differs from the raw samples`);
-          }
-          const points = Math.floor(now / shape.step) - Math.floor(shape.from / shape.step) + 1;
-          series[shape.id] = { ours: [], raw: [], points, oursCpu: [], rawCpu: [] };
-          for (let round = 0; round <= rounds; round++) {
-            const warm = round === 0;
-            const ops = warm ? Math.ceil(reads / 4) : reads;
-            steps.step(`series (${shape.label}), ${warm ? 'warm-up' : `round ${round}/${rounds}`}`);
-            console.log(`series, ${shape.label}, ${warm ? 'warm-up' : `round ${round}`}:`);
-            const [raw, rawCpu] = await cpuPerRead(ops, () =>
-              timed('raw samples (HGETALL) summed in the client', ops, () =>
-                inParallel(ops, async (i) => {
-                  await clientSeries(dayRepo, SERIES_NAMES[i % SERIES_NAMES.length], shape.from, now, shape.step);
-                }),
-              ),
-            );
-            const [ours, oursCpu] = await cpuPerRead(ops, () =>
-              timed('ours (counter-series script)', ops, () =>
-                inParallel(ops, async (i) => {
-                  const [read] = await dayRepo.series([SERIES_NAMES[i % SERIES_NAMES.length]], {
-                    ...query,
-                    maxPoints: 10_000,
-                  });
-                  if (read.precision !== MINUTE) throw new Error(`${shape.label}: read at precision ${read.precision}`);
-                }),
-              ),
-            );
-            if (!warm) {
-              series[shape.id].ours.push(ours);
-              series[shape.id].raw.push(raw);
-              series[shape.id].oursCpu.push(oursCpu);
-              series[shape.id].rawCpu.push(rawCpu);
-            }
-          }
-        }
-
-        const rates = (runs: Timed[], ops: number): number[] => runs.map((r) => ops / r.seconds);
-        const perOp = (runs: Timed[], ops: number): number =>
-          runs.reduce((sum, r) => sum + r.traffic.requests, 0) / (ops * runs.length);
-        const updateRates = { book: rates(update.book, updates), ours: rates(update.ours, updates) };
-        const cleanRates = { book: rates(clean.book, counters), ours: rates(clean.ours, counters) };
-        report.figure({
-          id: 'counters.update.ours_vs_book',
-          label: 'updateCounter: ours / book (updates/s)',
-          unit: 'x',
-          ...pairedRatio(updateRates.ours, updateRates.book),
-        });
-        report.figure({
-          id: 'counters.update.ours_rate',
-          label: 'updateCounter: ours',
-          unit: 'updates/s',
-          ...summarize(updateRates.ours),
-        });
-        report.figure({
-          id: 'counters.update.book_rate',
-          label: "updateCounter: book's MULTI/EXEC",
-          unit: 'updates/s',
-          ...summarize(updateRates.book),
-        });
-        report.figure({
-          id: 'counters.update.ours_round_trips',
-          label: 'updateCounter: ours, round trips per update',
-          unit: 'round trips',
-          value: perOp(update.ours, updates),
-          target: { op: '<=', value: 1 },
-        });
-        report.figure({
-          id: 'counters.update.book_round_trips',
-          label: 'updateCounter: book, round trips per update',
-          unit: 'round trips',
-          value: perOp(update.book, updates),
-        });
-        report.figure({
-          id: 'counters.clean.ours_vs_book',
-          label: 'counter cleanup: ours / book (counters/s)',
-          unit: 'x',
-          ...pairedRatio(cleanRates.ours, cleanRates.book),
-        });
-        report.figure({
-          id: 'counters.clean.ours_round_trips',
-          label: 'counter cleanup: ours, round trips per counter',
-          unit: 'round trips',
-          value: perOp(clean.ours, counters),
-        });
-        report.figure({
-          id: 'counters.clean.book_round_trips',
-          label: 'counter cleanup: book, round trips per counter',
-          unit: 'round trips',
-          value: perOp(clean.book, counters),
-        });
-
-        const seriesRows: string[][] = [];
-        for (const shape of shapes) {
-          const { ours, raw, points, oursCpu, rawCpu } = series[shape.id];
-          const oursRates = rates(ours, reads);
-          const rawRates = rates(raw, reads);
-          report.figure({
-            id: `counters.series.${shape.id}.ours_vs_raw`,
-            label: `counterSeries, ${shape.label}: ours / raw samples summed by the client (reads/s)`,
-            unit: 'x',
-            ...pairedRatio(oursRates, rawRates),
-          });
-          report.figure({
-            id: `counters.series.${shape.id}.ours_rate`,
-            label: `counterSeries, ${shape.label}: ours`,
-            unit: 'reads/s',
-            ...summarize(oursRates),
-          });
-          report.figure({
-            id: `counters.series.${shape.id}.ours_round_trips`,
-            label: `counterSeries, ${shape.label}: ours, round trips per read`,
-            unit: 'round trips',
-            value: perOp(ours, reads),
-            target: { op: '<=', value: 1 },
-          });
-          report.figure({
-            id: `counters.series.${shape.id}.ours_redis_cpu`,
-            label: `counterSeries, ${shape.label}: ours, Redis CPU per read`,
-            unit: 'us',
-            ...summarize(oursCpu),
-          });
-          report.figure({
-            id: `counters.series.${shape.id}.raw_redis_cpu`,
-            label: `counterSeries, ${shape.label}: raw samples, Redis CPU per read`,
-            unit: 'us',
-            ...summarize(rawCpu),
-          });
-          seriesRows.push(
-            [
-              `${shape.label} (${points} points)`,
-              'ours (one script)',
-              `${summarize(oursRates).value.toFixed(0)} (${Math.min(...oursRates).toFixed(0)}-${Math.max(...oursRates).toFixed(0)})`,
-              perOp(ours, reads).toFixed(2),
-            ],
-            [
-              `${shape.label} (${points} points)`,
-              `raw samples (HGETALL of ${DAY_MINUTES}), summed by the client`,
-              `${summarize(rawRates).value.toFixed(0)} (${Math.min(...rawRates).toFixed(0)}-${Math.max(...rawRates).toFixed(0)})`,
-              perOp(raw, reads).toFixed(2),
-            ],
-          );
-        }
-
-        const row = (what: string, peer: string, runs: number[], trips: number): string[] => [
-          what,
-          peer,
-          `${summarize(runs).value.toFixed(0)} (${Math.min(...runs).toFixed(0)}-${Math.max(...runs).toFixed(0)})`,
-          trips.toFixed(2),
-        ];
-        report.table(
-          `counters summary (medians of ${rounds} rounds, with the range)`,
-          ['operation', 'peer', 'per second (min-max)', 'round trips/op'],
-          [
-            row(`update, ${IN_FLIGHT} in flight`, 'ours (one script)', updateRates.ours, perOp(update.ours, updates)),
-            row(`update, ${IN_FLIGHT} in flight`, 'book (MULTI/EXEC)', updateRates.book, perOp(update.book, updates)),
-            row(
-              `cleanup of ${counters} counters`,
-              'ours (batched script)',
-              cleanRates.ours,
-              perOp(clean.ours, counters),
-            ),
-            row(
-              `cleanup of ${counters} counters`,
-              'book (per counter, WATCH)',
-              cleanRates.book,
-              perOp(clean.book, counters),
-            ),
-            ...seriesRows,
-          ],
-          2,
-        );
-        report.note(
-          `Updates: ${updates} per round over 100 names, ${IN_FLIGHT} in flight on one shared connection, ${DEFAULT_PRECISIONS.length} precisions each; 1 warm-up + ${rounds} rounds, book then ours.`,
-        );
-        report.note(
-          'Round trips: requests the clients sent per operation (a MULTI/EXEC block sent at once counts one), counted on every connection.',
-        );
-        report.note(
-          `Cleanup: ${counters} counters whose only sample is an hour old, removed at precision 1 by each peer; both must leave none.`,
-        );
-        report.note(
-          `Series: ${reads} reads per round over ${SERIES_NAMES.length} counters holding a day of one-minute slices each (COUNTER_RETENTION=60:${2 * DAY_MINUTES}), ${IN_FLIGHT} in flight; ` +
-            'the peer reads the raw samples as the `counter` query does (HGETALL) and sums them into the same steps; both answers are checked equal first.',
-        );
-      } finally {
-        redis.disconnect();
-        admin.disconnect();
-      }
+bench(
+  { id: 'counters', title: "Counters (book 5.2): one script per update and batched cleanup, against the book's" },
+  async ({ admin, connect, report, steps: progress }) => {
+    const redis = connect();
+    const repo = new CounterRepository(redis, {
+      precisions: DEFAULT_PRECISIONS,
+      samples: SAMPLES,
+      maxFutureSeconds: 60,
     });
+    // One-minute slices kept for a day and more (COUNTER_RETENTION=60:2880), so that a day's
+    // series is read at 60 s for the whole run, while the clock moves on.
+    const dayRepo = new CounterRepository(redis, {
+      precisions: DEFAULT_PRECISIONS,
+      samples: SAMPLES,
+      retention: { [MINUTE]: 2 * DAY_MINUTES },
+      maxFutureSeconds: 60,
+    });
+    const steps = progress(8 * (ROUNDS + 1));
+    console.log(
+      `counters benchmark: ${UPDATES} updates over 100 names per round, ${IN_FLIGHT} in flight, ${DEFAULT_PRECISIONS.length} precisions; ` +
+        `cleanup of ${COUNTERS} expired counters at precision 1; 1 warm-up + ${ROUNDS} rounds, book then ours in each.`,
+    );
+    const { measured: update } = await alternate({
+      peers: ['book', 'ours'] as const,
+      rounds: ROUNDS,
+      steps,
+      label: 'updates',
+      run: (peer, round) => {
+        const ops = round.size(UPDATES);
+        return peer === 'book'
+          ? measure(ops, () => inParallel(ops, IN_FLIGHT, (i) => bookUpdate(redis, `c${i % 100}`, 1)), {
+              label: 'book (MULTI/EXEC pipeline)',
+            })
+          : measure(ops, () => inParallel(ops, IN_FLIGHT, async (i) => void (await repo.update(`c${i % 100}`, 1))), {
+              label: 'ours (one Lua script)',
+            });
+      },
+    });
+
+    const { measured: clean } = await alternate({
+      peers: ['book', 'ours'] as const,
+      rounds: ROUNDS,
+      steps,
+      label: 'cleanup',
+      run: async (peer, round) => {
+        // Both peers' counters are seeded before the book's turn; ours cleans what is left for it.
+        const ops = round.size(COUNTERS);
+        if (peer === 'book') {
+          await seedExpired(redis, repo, ops);
+          return measure(ops, () => bookClean(redis, 1), { label: 'book (per-counter round trips, WATCH)' });
+        }
+        const sample = await measure(ops, () => repo.clean(1), { label: 'ours (batched atomic script)' });
+        const leftBook = (await admin.zrange('known:', 0, -1)).filter((m) => m.startsWith('1:')).length;
+        const leftOurs = (await repo.list(undefined, 1000)).filter((c) => c.precisions.includes(1)).length;
+        if (leftBook !== 0 || leftOurs !== 0)
+          throw new Error(`cleanup left counters at precision 1: book ${leftBook}, ours ${leftOurs}`);
+        return sample;
+      },
+    });
+
+    report.ratio(
+      'counters.update.ours_vs_book',
+      'updateCounter: ours / book (updates/s)',
+      rates(update.ours),
+      rates(update.book),
+    );
+    report.median('counters.update.ours_rate', 'updateCounter: ours', 'updates/s', rates(update.ours));
+    report.median('counters.update.book_rate', "updateCounter: book's MULTI/EXEC", 'updates/s', rates(update.book));
+    report.value(
+      'counters.update.ours_round_trips',
+      'updateCounter: ours, round trips per update',
+      'round trips',
+      perOp(update.ours),
+      {
+        op: '<=',
+        value: 1,
+      },
+    );
+    report.value(
+      'counters.update.book_round_trips',
+      'updateCounter: book, round trips per update',
+      'round trips',
+      perOp(update.book),
+    );
+    report.ratio(
+      'counters.clean.ours_vs_book',
+      'counter cleanup: ours / book (counters/s)',
+      rates(clean.ours),
+      rates(clean.book),
+    );
+    report.value(
+      'counters.clean.ours_round_trips',
+      'counter cleanup: ours, round trips per counter',
+      'round trips',
+      perOp(clean.ours),
+    );
+    report.value(
+      'counters.clean.book_round_trips',
+      'counter cleanup: book, round trips per counter',
+      'round trips',
+      perOp(clean.book),
+    );
+
+    await redis.flushdb();
+    const now = Number((await admin.time())[0]);
+    await seedDay(admin, now);
+    const shapes = [
+      { id: 'day', label: '24 h in 5-minute sums', from: (Math.floor(now / 300) - 287) * 300, step: 300 },
+      { id: 'hour', label: 'last hour in 1-minute sums', from: (Math.floor(now / 60) - 59) * 60, step: 60 },
+    ];
+    const seriesRows: string[][] = [];
+    for (const shape of shapes) {
+      const query = { from: shape.from, to: now, step: shape.step, aggregation: 'SUM', fill: 'ZERO' } as const;
+      const ours = async (name: string): Promise<void> => {
+        const [read] = await dayRepo.series([name], { ...query, maxPoints: 10_000 });
+        if (read.precision !== MINUTE) throw new Error(`${shape.label}: read at precision ${read.precision}`);
+      };
+      const raw = (name: string) => clientSeries(dayRepo, name, shape.from, now, shape.step);
+      // Both must give the same points, from one-minute slices.
+      for (const name of SERIES_NAMES) {
+        const [read] = await dayRepo.series([name], { ...query, maxPoints: 10_000 });
+        if (read.precision !== MINUTE || JSON.stringify(read.points) !== JSON.stringify(await raw(name)))
+          throw new Error(`${shape.label}: the series (precision ${read.precision}) differs from the raw samples`);
+      }
+      const points = Math.floor(now / shape.step) - Math.floor(shape.from / shape.step) + 1;
+      const { measured } = await alternate({
+        peers: ['raw', 'ours'] as const,
+        rounds: ROUNDS,
+        steps,
+        label: `series (${shape.label})`,
+        run: (peer, round) => {
+          const ops = round.size(READS);
+          const read = peer === 'raw' ? raw : ours;
+          const label = peer === 'raw' ? 'raw samples (HGETALL) summed in the client' : 'ours (counter-series script)';
+          return measure(
+            ops,
+            () => inParallel(ops, IN_FLIGHT, (i) => read(SERIES_NAMES[i % SERIES_NAMES.length]).then()),
+            {
+              admin,
+              label,
+            },
+          );
+        },
+      });
+      const what = `counterSeries, ${shape.label}`;
+      /** Redis's CPU time per read, in microseconds. */
+      const cpu = (samples: Sample[]): number[] => samples.map((s) => (s.redisCpu / s.ops) * 1e6);
+      report.ratio(
+        `counters.series.${shape.id}.ours_vs_raw`,
+        `${what}: ours / raw samples summed by the client (reads/s)`,
+        rates(measured.ours),
+        rates(measured.raw),
+      );
+      report.median(`counters.series.${shape.id}.ours_rate`, `${what}: ours`, 'reads/s', rates(measured.ours));
+      report.value(
+        `counters.series.${shape.id}.ours_round_trips`,
+        `${what}: ours, round trips per read`,
+        'round trips',
+        perOp(measured.ours),
+        { op: '<=', value: 1 },
+      );
+      report.median(
+        `counters.series.${shape.id}.ours_redis_cpu`,
+        `${what}: ours, Redis CPU per read`,
+        'us',
+        cpu(measured.ours),
+      );
+      report.median(
+        `counters.series.${shape.id}.raw_redis_cpu`,
+        `${what}: raw samples, Redis CPU per read`,
+        'us',
+        cpu(measured.raw),
+      );
+      seriesRows.push(
+        [
+          `${shape.label} (${points} points)`,
+          'ours (one script)',
+          medianRange(rates(measured.ours)),
+          perOp(measured.ours).toFixed(2),
+        ],
+        [
+          `${shape.label} (${points} points)`,
+          `raw samples (HGETALL of ${DAY_MINUTES}), summed by the client`,
+          medianRange(rates(measured.raw)),
+          perOp(measured.raw).toFixed(2),
+        ],
+      );
+    }
+
+    const row = (what: string, peer: string, samples: Sample[]): string[] => [
+      what,
+      peer,
+      medianRange(rates(samples)),
+      perOp(samples).toFixed(2),
+    ];
+    report.table(
+      `counters summary (medians of ${ROUNDS} rounds, with the range)`,
+      ['operation', 'peer', 'per second (min-max)', 'round trips/op'],
+      [
+        row(`update, ${IN_FLIGHT} in flight`, 'ours (one script)', update.ours),
+        row(`update, ${IN_FLIGHT} in flight`, 'book (MULTI/EXEC)', update.book),
+        row(`cleanup of ${COUNTERS} counters`, 'ours (batched script)', clean.ours),
+        row(`cleanup of ${COUNTERS} counters`, 'book (per counter, WATCH)', clean.book),
+        ...seriesRows,
+      ],
+      2,
+    );
+    report.note(
+      `Updates: ${UPDATES} per round over 100 names, ${IN_FLIGHT} in flight on one shared connection, ${DEFAULT_PRECISIONS.length} precisions each; 1 warm-up + ${ROUNDS} rounds, book then ours.`,
+    );
+    report.note(
+      'Round trips: requests the clients sent per operation (a MULTI/EXEC block sent at once counts one), counted on every connection.',
+    );
+    report.note(
+      `Cleanup: ${COUNTERS} counters whose only sample is an hour old, removed at precision 1 by each peer; both must leave none.`,
+    );
+    report.note(
+      `Series: ${READS} reads per round over ${SERIES_NAMES.length} counters holding a day of one-minute slices each (COUNTER_RETENTION=60:${2 * DAY_MINUTES}), ${IN_FLIGHT} in flight; ` +
+        'the peer reads the raw samples as the `counter` query does (HGETALL) and sums them into the same steps; both answers are checked equal first.',
+    );
   },
 );

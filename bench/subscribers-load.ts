@@ -4,7 +4,7 @@ import http from 'node:http';
 import { performance } from 'node:perf_hooks';
 import type Redis from 'ioredis';
 import { CHAT_DEFAULTS, ChatRepository } from '../src/redis/chat';
-import { benchTokens } from './harness/server-process';
+import { benchTokens, inParallel } from './harness';
 import type { DeliverySink, PulledMessage, Subscriber } from './subscribers-client';
 
 /** The sending user: a member of every chat, holding no socket. */
@@ -218,17 +218,11 @@ export async function sendBurst(
     [order[i], order[j]] = [order[j], order[i]];
   }
   const jobs = order.slice(0, chatCount).flatMap((chat) => [chat, chat]);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: inFlight }, async () => {
-      while (next < jobs.length) {
-        const chat = jobs[next++];
-        const { id, at } = await sender.send(chat.id);
-        chat.latestId = Math.max(chat.latestId, id);
-        deliveries.replied(chat.id, id, at);
-      }
-    }),
-  );
+  await inParallel(jobs.length, inFlight, async (i) => {
+    const { id, at } = await sender.send(jobs[i].id);
+    jobs[i].latestId = Math.max(jobs[i].latestId, id);
+    deliveries.replied(jobs[i].id, id, at);
+  });
   return jobs.length;
 }
 
@@ -241,17 +235,11 @@ export async function createChats(redis: Redis, users: string[][]): Promise<stri
     ...CHAT_DEFAULTS,
   });
   const ids: string[] = new Array(users.length);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: 200 }, async () => {
-      while (next < users.length) {
-        const i = next++;
-        const { chat } = await repository.create(SENDER, users[i], 'welcome', false);
-        await Promise.all(users[i].map((user) => repository.markSeen(chat.id, user, chat.latestMessageId)));
-        ids[i] = chat.id;
-      }
-    }),
-  );
+  await inParallel(users.length, 200, async (i) => {
+    const { chat } = await repository.create(SENDER, users[i], 'welcome', false);
+    await Promise.all(users[i].map((user) => repository.markSeen(chat.id, user, chat.latestMessageId)));
+    ids[i] = chat.id;
+  });
   return ids;
 }
 
@@ -261,16 +249,11 @@ export async function connectAll(
   atOnce: number,
   onProgress: (done: number) => void,
 ): Promise<void> {
-  let next = 0;
   let done = 0;
-  await Promise.all(
-    Array.from({ length: atOnce }, async () => {
-      while (next < subscribers.length) {
-        await subscribers[next++].open();
-        if (++done % 250 === 0) onProgress(done);
-      }
-    }),
-  );
+  await inParallel(subscribers.length, atOnce, async (i) => {
+    await subscribers[i].open();
+    if (++done % 250 === 0) onProgress(done);
+  });
 }
 
 /** Waits until Redis has exactly `count` inbox channels: the server has (un)subscribed for every socket. */

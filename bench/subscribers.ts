@@ -3,14 +3,9 @@
 // sendMessage's HTTP reply reaching the sender to each recipient having been notified and having
 // pulled the message; checks that every recipient pulls every message exactly once.
 import 'reflect-metadata';
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import Redis from 'ioredis';
-import { defineScripts } from '../src/redis/client/scripts';
-import { figure, isQuick, progress, reportResult, summarize, type Table } from './harness/report';
-import { pinnable, startProduct, type ServerProcess } from './harness/server-process';
 import { createTransport, Subscriber, type TransportKind } from './subscribers-client';
 import {
   connectAll,
@@ -23,7 +18,19 @@ import {
   untilSubscribed,
   type Chat,
 } from './subscribers-load';
-import { median, percentile, printTable, runBenchmark, seeded, withBenchRedis } from './harness/support';
+import {
+  bench,
+  isQuick,
+  median,
+  percentile,
+  pin,
+  pinnable,
+  progress,
+  redisPid,
+  seeded,
+  startProduct,
+  type ServerProcess,
+} from './harness';
 
 const QUICK = isQuick();
 const SUBSCRIBERS = Number(process.env.BENCH_SUBSCRIBERS ?? 5_000);
@@ -78,10 +85,6 @@ async function inServer(server: ServerProcess, command: string): Promise<void> {
   await new Promise((resolve) => setTimeout(resolve, 1000));
 }
 
-function pin(pid: number, cpus: string): void {
-  execFileSync('taskset', ['-pc', cpus, String(pid)], { stdio: 'ignore' });
-}
-
 const ms = (value: number): string => value.toFixed(1);
 
 /** Phases of the run and how long each took, for the log. */
@@ -106,22 +109,22 @@ class Timeline {
   }
 }
 
-async function main(): Promise<void> {
-  const started = performance.now();
-  const chatCount = Math.ceil(SUBSCRIBERS / CHAT_SIZE);
-  console.log(
-    `subscribers benchmark${QUICK ? ' (quick)' : ''}: ${SUBSCRIBERS} graphql-ws subscribers (${TRANSPORT} client) in ${chatCount} chats of ${CHAT_SIZE} + the sender; ` +
-      `${RATE} messages/s, ${ROUNDS} rounds of ${ROUND_SECONDS} s after ${WARMUP_SECONDS} s of warm-up`,
-  );
-  if (PROFILE_DIR)
-    console.log(`  profiling the server into ${PROFILE_DIR}: the profiler and forced collections change the figures`);
-  const timeline = new Timeline();
-  timeline.start(0, 'starting redis-server and the server');
-  await withBenchRedis(async (url) => {
-    const redis = new Redis(url);
-    defineScripts(redis);
+const chatCount = Math.ceil(SUBSCRIBERS / CHAT_SIZE);
+
+bench(
+  { id: 'subscribers', title: `Notify-then-pull: ${SUBSCRIBERS} WebSocket subscribers on one server process` },
+  async ({ admin: redis, url, report, server: started, defer }) => {
+    const begun = performance.now();
+    console.log(
+      `subscribers benchmark${QUICK ? ' (quick)' : ''}: ${SUBSCRIBERS} graphql-ws subscribers (${TRANSPORT} client) in ${chatCount} chats of ${CHAT_SIZE} + the sender; ` +
+        `${RATE} messages/s, ${ROUNDS} rounds of ${ROUND_SECONDS} s after ${WARMUP_SECONDS} s of warm-up`,
+    );
+    if (PROFILE_DIR)
+      console.log(`  profiling the server into ${PROFILE_DIR}: the profiler and forced collections change the figures`);
+    const timeline = new Timeline();
+    timeline.start(0, 'starting redis-server and the server');
     if (PIN) {
-      pin(Number(/^process_id:(\d+)/m.exec(await redis.info('server'))![1]), '0');
+      pin(await redisPid(redis), '0');
       pin(process.pid, '0');
     }
     const serverEnv: Record<string, string> = PROFILE_DIR
@@ -130,11 +133,15 @@ async function main(): Promise<void> {
           SUBSCRIBERS_PROFILE_DIR: PROFILE_DIR,
         }
       : {};
-    const server = await startProduct(url, serverEnv, PIN ? '1' : undefined);
+    const server = await started(startProduct(url, serverEnv, PIN ? '1' : undefined));
     const subscribers: Subscriber[] = [];
     const sender = new Sender(server.origin);
+    defer(() => {
+      for (const subscriber of subscribers) subscriber.close();
+      sender.close();
+    });
     const deliveries = new Deliveries();
-    try {
+    {
       timeline.start(0.01, 'creating chats');
       const wsUrl = `${server.origin.replace(/^http/, 'ws')}/graphql`;
       const names = Array.from({ length: chatCount + 1 }, (_, c) =>
@@ -276,166 +283,130 @@ async function main(): Promise<void> {
       const notifications = subscribers.reduce((sum, s) => sum + s.notifications, 0);
       const pulls = subscribers.reduce((sum, s) => sum + s.pulls, 0);
 
-      const p50 = summarize(roundStats.map((r) => r.p50));
-      const p99 = summarize(roundStats.map((r) => r.p99));
-      const cpuPerDelivery = summarize(roundStats.map((r) => r.cpuMsPerDelivery));
-      const totalDeliveries = roundStats.reduce((sum, r) => sum + r.deliveries, 0);
-      const maxLatency = Math.max(...roundStats.map((r) => r.max));
-      const tables: Table[] = [
-        {
-          title: `Notify-then-pull: ${subscribers.length} subscribers, ${RATE} messages/s to random chats of ${CHAT_SIZE} recipients`,
-          header: [
-            'round',
-            'deliveries',
-            'p50 ms',
-            'p99 ms',
-            'max ms',
-            'pull alone p99 ms',
-            'pulled before reply',
-            'server CPU ms/delivery',
-          ],
-          rows: roundStats.map((r, i) => [
-            String(i + 1),
-            String(r.deliveries),
-            ms(r.p50),
-            ms(r.p99),
-            ms(r.max),
-            ms(r.pullP99),
-            String(r.early),
-            r.cpuMsPerDelivery.toFixed(3),
-          ]),
-        },
-        {
-          title: 'Server memory (RSS)',
-          header: ['state', 'MiB'],
-          rows: [
-            ['after start-up and warm-up', (rssBefore / 2 ** 20).toFixed(1)],
-            [`${subscribers.length} idle subscribers`, (rssAfter / 2 ** 20).toFixed(1)],
-            ['per idle subscriber (KiB)', (perSubscriber / 1024).toFixed(2)],
-          ],
-        },
-      ];
-      console.log();
-      for (const table of tables) {
-        console.log(table.title);
-        printTable(table.header, table.rows, 1);
-        console.log();
-      }
+      report.table(
+        `Notify-then-pull: ${subscribers.length} subscribers, ${RATE} messages/s to random chats of ${CHAT_SIZE} recipients`,
+        [
+          'round',
+          'deliveries',
+          'p50 ms',
+          'p99 ms',
+          'max ms',
+          'pull alone p99 ms',
+          'pulled before reply',
+          'server CPU ms/delivery',
+        ],
+        roundStats.map((r, i) => [
+          String(i + 1),
+          String(r.deliveries),
+          ms(r.p50),
+          ms(r.p99),
+          ms(r.max),
+          ms(r.pullP99),
+          String(r.early),
+          r.cpuMsPerDelivery.toFixed(3),
+        ]),
+        1,
+      );
+      report.table(
+        'Server memory (RSS)',
+        ['state', 'MiB'],
+        [
+          ['after start-up and warm-up', (rssBefore / 2 ** 20).toFixed(1)],
+          [`${subscribers.length} idle subscribers`, (rssAfter / 2 ** 20).toFixed(1)],
+          ['per idle subscriber (KiB)', (perSubscriber / 1024).toFixed(2)],
+        ],
+        1,
+      );
       console.log(
         `  ${notifications} notifications led to ${pulls} pulls; load process RSS ${(loadRss / 2 ** 20).toFixed(0)} MiB`,
       );
-
       timeline.start(1, 'closing');
-      const seconds = (performance.now() - started) / 1000;
-      await reportResult({
-        suite: 'subscribers',
-        title: `Notify-then-pull: ${subscribers.length} WebSocket subscribers on one server process`,
-        quick: QUICK,
-        seconds,
-        figures: [
-          figure({
-            id: 'subscribers.memory_per_idle_subscriber',
-            label: `Server RSS per idle graphql-ws subscriber (${subscribers.length} sockets)`,
-            value: Math.round(perSubscriber),
-            unit: 'bytes',
-            target: { op: '<=', value: 20_480 },
-          }),
-          figure({
-            id: 'subscribers.server_rss_idle',
-            label: `Server RSS with ${subscribers.length} idle subscribers`,
-            value: rssAfter,
-            unit: 'bytes',
-          }),
-          figure({
-            id: 'subscribers.server_rss_baseline',
-            label: 'Server RSS after start-up and warm-up',
-            value: rssBefore,
-            unit: 'bytes',
-          }),
-          figure({
-            id: 'subscribers.server_cpu_per_connection',
-            label: 'Server CPU to accept one socket and start its subscription',
-            value: connectCpuMs,
-            unit: 'ms',
-          }),
-          figure({
-            id: 'subscribers.latency_p50',
-            label: 'sendMessage reply -> recipient notified and pulled, p50',
-            value: p50.value,
-            unit: 'ms',
-            spread: p50.spread,
-          }),
-          figure({
-            id: 'subscribers.latency_p99',
-            label: 'sendMessage reply -> recipient notified and pulled, p99',
-            value: p99.value,
-            unit: 'ms',
-            spread: p99.spread,
-            target: { op: '<=', value: 50 },
-          }),
-          figure({
-            id: 'subscribers.latency_max',
-            label: 'sendMessage reply -> recipient notified and pulled, max over all rounds',
-            value: maxLatency,
-            unit: 'ms',
-          }),
-          figure({
-            id: 'subscribers.deliveries',
-            label: 'Deliveries measured (recipient x message), all exactly once',
-            value: totalDeliveries,
-            unit: 'deliveries',
-          }),
-          figure({
-            id: 'subscribers.server_cpu_per_delivery',
-            label: 'Server CPU per delivery (notification + pull, and a fifth of the send)',
-            value: cpuPerDelivery.value,
-            unit: 'ms',
-            spread: cpuPerDelivery.spread,
-          }),
-          figure({
-            id: 'subscribers.misrouted_notifications',
-            label: 'Notifications naming a chat the subscriber is not in (steady rounds)',
-            value: misroutedSteady,
-            unit: 'notifications',
-            target: { op: '==', value: 0 },
-          }),
-          figure({
-            id: 'subscribers.burst.misrouted_notifications',
-            label: `Notifications naming a chat the subscriber is not in (burst of ${burstMessages} sends, ${BURST_IN_FLIGHT} at once)`,
-            value: misroutedBurst,
-            unit: 'notifications',
-            target: { op: '==', value: 0 },
-          }),
-          figure({
-            id: 'subscribers.burst.left_behind',
-            label: `Subscribers not notified of a message within ${BURST_DRAIN_MS / 1000} s (burst; at most 2 notifications each)`,
-            value: leftBehind.length,
-            unit: 'subscribers',
-            target: { op: '==', value: 0 },
-          }),
-        ],
-        tables,
-        notes: [
-          `${subscribers.length} users in ${chatCount} chats of ${CHAT_SIZE}, created through ChatRepository with the first message already seen; the sender is a member of every chat and holds no socket.`,
-          `Each subscriber is a graphql-ws socket (${TRANSPORT === 'lean' ? 'a lean hand-written graphql-transport-ws client on the ws package' : "graphql-ws's createClient on the ws package"}) with one inboxChanged subscription; on each notification it pulls with the fetchPendingMessages mutation over the same socket (what an app holding the socket open would do), and once more when notifications came in during a pull.`,
-          `A delivery is one recipient having pulled one message; its latency runs from sendMessage's HTTP reply reaching the sender to the reply of the recipient's pull holding the message reaching the recipient, both on this process's monotonic clock (a pull that beat the sender's reply counts as 0 ms); 'pull alone' is the part from the pull's request to its reply.`,
-          `One sender over one kept-alive HTTP connection sends ${RATE} messages/s, one at a time, to chats drawn at random; every recipient must pull every message exactly once, in order (the run fails otherwise). Latency and CPU are the median of ${ROUNDS} rounds of ${ROUND_SECONDS} s after ${WARMUP_SECONDS} s of warm-up.`,
-          `Memory: the server process's RSS from /proc, idle after start-up and a warm-up chat, then idle with every socket connected and subscribed (median of the last half of ${IDLE_SECONDS} s of samples); the difference over ${subscribers.length}.`,
-          PIN
-            ? 'Pinned: the server on CPU 1; redis-server, the sender and the subscribers share CPU 0.'
-            : 'Not pinned: the server, redis-server and the load process share the machine as Linux schedules them.',
-          `After the rounds, a burst: ${BURST_SENDS_NOTE}; subscribers still behind after ${BURST_DRAIN_MS / 1000} s are counted as left behind and then pull, and the exactly-once check covers the burst too. A notification naming another member's chat is a leak between users.`,
-          `Server CPU per delivery is the server process's user + system time over a round divided by its deliveries; it includes the sendMessage (one per ${CHAT_SIZE} deliveries) and the publish to the sender's own inbox topic. Connecting ${subscribers.length} sockets, ${CONNECTING_AT_ONCE} at a time, took ${connectSeconds.toFixed(1)} s.`,
-        ],
-      });
-    } finally {
-      for (const subscriber of subscribers) subscriber.close();
-      sender.close();
-      await server.stop();
-      redis.disconnect();
-    }
-  });
-  console.log(`  done in ${((performance.now() - started) / 1000).toFixed(1)} s: ${timeline}`);
-}
 
-runBenchmark(main);
+      const n = subscribers.length;
+      const zero = { op: '==', value: 0 } as const;
+      const latency = 'sendMessage reply -> recipient notified and pulled';
+      report.value(
+        'subscribers.memory_per_idle_subscriber',
+        `Server RSS per idle graphql-ws subscriber (${n} sockets)`,
+        'bytes',
+        Math.round(perSubscriber),
+        { op: '<=', value: 20_480 },
+      );
+      report.value('subscribers.server_rss_idle', `Server RSS with ${n} idle subscribers`, 'bytes', rssAfter);
+      report.value('subscribers.server_rss_baseline', 'Server RSS after start-up and warm-up', 'bytes', rssBefore);
+      report.value(
+        'subscribers.server_cpu_per_connection',
+        'Server CPU to accept one socket and start its subscription',
+        'ms',
+        connectCpuMs,
+      );
+      report.median(
+        'subscribers.latency_p50',
+        `${latency}, p50`,
+        'ms',
+        roundStats.map((r) => r.p50),
+      );
+      report.median(
+        'subscribers.latency_p99',
+        `${latency}, p99`,
+        'ms',
+        roundStats.map((r) => r.p99),
+        { op: '<=', value: 50 },
+      );
+      report.value(
+        'subscribers.latency_max',
+        `${latency}, max over all rounds`,
+        'ms',
+        Math.max(...roundStats.map((r) => r.max)),
+      );
+      report.value(
+        'subscribers.deliveries',
+        'Deliveries measured (recipient x message), all exactly once',
+        'deliveries',
+        roundStats.reduce((sum, r) => sum + r.deliveries, 0),
+      );
+      report.median(
+        'subscribers.server_cpu_per_delivery',
+        'Server CPU per delivery (notification + pull, and a fifth of the send)',
+        'ms',
+        roundStats.map((r) => r.cpuMsPerDelivery),
+      );
+      report.value(
+        'subscribers.misrouted_notifications',
+        'Notifications naming a chat the subscriber is not in (steady rounds)',
+        'notifications',
+        misroutedSteady,
+        zero,
+      );
+      report.value(
+        'subscribers.burst.misrouted_notifications',
+        `Notifications naming a chat the subscriber is not in (burst of ${burstMessages} sends, ${BURST_IN_FLIGHT} at once)`,
+        'notifications',
+        misroutedBurst,
+        zero,
+      );
+      report.value(
+        'subscribers.burst.left_behind',
+        `Subscribers not notified of a message within ${BURST_DRAIN_MS / 1000} s (burst; at most 2 notifications each)`,
+        'subscribers',
+        leftBehind.length,
+        zero,
+      );
+
+      for (const note of [
+        `${subscribers.length} users in ${chatCount} chats of ${CHAT_SIZE}, created through ChatRepository with the first message already seen; the sender is a member of every chat and holds no socket.`,
+        `Each subscriber is a graphql-ws socket (${TRANSPORT === 'lean' ? 'a lean hand-written graphql-transport-ws client on the ws package' : "graphql-ws's createClient on the ws package"}) with one inboxChanged subscription; on each notification it pulls with the fetchPendingMessages mutation over the same socket (what an app holding the socket open would do), and once more when notifications came in during a pull.`,
+        `A delivery is one recipient having pulled one message; its latency runs from sendMessage's HTTP reply reaching the sender to the reply of the recipient's pull holding the message reaching the recipient, both on this process's monotonic clock (a pull that beat the sender's reply counts as 0 ms); 'pull alone' is the part from the pull's request to its reply.`,
+        `One sender over one kept-alive HTTP connection sends ${RATE} messages/s, one at a time, to chats drawn at random; every recipient must pull every message exactly once, in order (the run fails otherwise). Latency and CPU are the median of ${ROUNDS} rounds of ${ROUND_SECONDS} s after ${WARMUP_SECONDS} s of warm-up.`,
+        `Memory: the server process's RSS from /proc, idle after start-up and a warm-up chat, then idle with every socket connected and subscribed (median of the last half of ${IDLE_SECONDS} s of samples); the difference over ${subscribers.length}.`,
+        PIN
+          ? 'Pinned: the server on CPU 1; redis-server, the sender and the subscribers share CPU 0.'
+          : 'Not pinned: the server, redis-server and the load process share the machine as Linux schedules them.',
+        `After the rounds, a burst: ${BURST_SENDS_NOTE}; subscribers still behind after ${BURST_DRAIN_MS / 1000} s are counted as left behind and then pull, and the exactly-once check covers the burst too. A notification naming another member's chat is a leak between users.`,
+        `Server CPU per delivery is the server process's user + system time over a round divided by its deliveries; it includes the sendMessage (one per ${CHAT_SIZE} deliveries) and the publish to the sender's own inbox topic. Connecting ${subscribers.length} sockets, ${CONNECTING_AT_ONCE} at a time, took ${connectSeconds.toFixed(1)} s.`,
+      ])
+        report.note(note);
+    }
+    console.log(`  done in ${((performance.now() - begun) / 1000).toFixed(1)} s: ${timeline}`);
+  },
+);

@@ -1,24 +1,18 @@
-// What the raw node:http and bare Apollo peers run on: the product's own repositories, token
-// verifier, validation and notifications, built from the same configuration, so that each peer
-// does the product's work and differs from it only in what sits in front.
+// What the raw node:http and bare Apollo peers run on: the product's own parts (src/app/parts.ts,
+// built from the same configuration: connections, token verifier, repositories, notifications),
+// so that each peer does the product's work and differs from it only in what sits in front.
 import 'reflect-metadata';
 import pino from 'pino';
-import { SERVICE_ROLE, TokenVerifier, type Principal } from '../../src/security/auth';
+import { SERVICE_ROLE, type TokenVerifier, type Principal } from '../../src/security/auth';
 import { loadConfig, type Config } from '../../src/config';
 import { badInput, forbidden, unauthenticated } from '../../src/common/errors';
-import { ChatRepository, type ChatMessage as StoredMessage } from '../../src/redis/chat';
-import { closeRedis, connectRedis, isCluster } from '../../src/redis/client/connection';
-import { CounterRepository } from '../../src/redis/counter';
-import { GuildRepository } from '../../src/redis/guild';
-import { LeaseRepository, type Lease } from '../../src/redis/leases/repository';
-import { LeaseSignals } from '../../src/redis/leases/signals';
-import { LeaseAcquirer } from '../../src/redis/leases/acquirer';
-import { InboxNotifier } from '../../src/resolvers/inbox';
+import type { ChatMessage as StoredMessage } from '../../src/redis/chat';
+import type { Lease } from '../../src/redis/leases/repository';
 import { holdTime, leaseName, leaseSecret, waitTime } from '../../src/resolvers/leases/args';
 import { unixSeconds } from '../../src/common/time';
-import { createRedisPubSub } from '../../src/schema/pubsub';
-import { channels, TOPICS } from '../../src/schema/topics';
 import { intInRange, validId, validName, validPrefix, validText } from '../../src/common/validation';
+import { buildParts, type Parts } from '../../src/app/parts';
+import { Teardown } from '../../src/app/teardown';
 
 export interface Backend {
   config: Config;
@@ -37,45 +31,17 @@ export interface Backend {
   releaseSemaphore(caller: Principal | null, args: { name: string; id: string }): Promise<boolean>;
   guildMembers(caller: Principal | null, args: { guild: string; prefix: string; limit?: number }): Promise<string[]>;
   /** The repositories and notifiers themselves, for the type-graphql resolvers. */
-  parts: {
-    chats: ChatRepository;
-    counters: CounterRepository;
-    guilds: GuildRepository;
-    semaphores: LeaseAcquirer;
-    inbox: InboxNotifier;
-    pubSub: ReturnType<typeof createRedisPubSub>;
-  };
+  parts: Parts['domain'];
   close(): Promise<void>;
 }
 
 export async function openBackend(env: NodeJS.ProcessEnv = process.env): Promise<Backend> {
   const config = loadConfig(env);
   const logger = pino({ level: 'warn' });
-  const url = config.redisUrl!;
-  const commands = await connectRedis(url, { name: 'bench:commands', logger, commandTimeoutMs: 5000 });
-  const subscriber = await connectRedis(url, { name: 'bench:subscriber', logger });
-  const leaseSubscriber = await connectRedis(url, { name: 'bench:lease-signals', logger });
-  const verifier = new TokenVerifier({
-    secret: config.jwtSecret!,
-    issuer: config.jwtIssuer,
-    audience: config.jwtAudience,
-  });
-  const pubSub = createRedisPubSub({
-    publisher: commands,
-    subscriber,
-    channelOf: channels({ rowCacheTable: config.rowCache.table }),
-  });
-  const inbox = new InboxNotifier(pubSub, !isCluster(commands));
-  // Built as src/app/parts.ts builds them: the scripts announce sends (on one Redis) and counter updates.
-  const chats = new ChatRepository(commands, config.messaging);
-  const counters = new CounterRepository(commands, config.counters, TOPICS.counterUpdated.channel);
-  const guilds = new GuildRepository(commands, config.autocomplete);
-  const stop = new AbortController();
-  const semaphores = new LeaseAcquirer(
-    new LeaseRepository(commands, 'semaphore', config.leases),
-    new LeaseSignals(leaseSubscriber, logger),
-    stop.signal,
-  );
+  const teardown = new Teardown(logger);
+  const built = await buildParts(config, logger, teardown);
+  const { verifier } = built;
+  const { chats, counters, guilds, semaphores, inbox } = built.domain;
 
   const signedIn = (caller: Principal | null): Principal => {
     if (!caller) throw unauthenticated();
@@ -97,7 +63,7 @@ export async function openBackend(env: NodeJS.ProcessEnv = process.env): Promise
   return {
     config,
     verifier,
-    parts: { chats, counters, guilds, semaphores, inbox, pubSub },
+    parts: built.domain,
     async sendMessage(caller, { chatId, message, clientMessageId }) {
       const user = signedIn(caller).userId;
       const id = validId(chatId, 'chatId');
@@ -150,8 +116,8 @@ export async function openBackend(env: NodeJS.ProcessEnv = process.env): Promise
       return guilds.search(name, wanted, count, principal.isService ? undefined : principal.userId);
     },
     async close() {
-      stop.abort();
-      await Promise.all([closeRedis(commands), closeRedis(subscriber), closeRedis(leaseSubscriber)]);
+      built.stopWaiting.abort();
+      await teardown.run();
     },
   };
 }

@@ -39,15 +39,16 @@
 // - Progress: steps(total).step(label) per round, or progress(fraction, label).
 export { bench, type Bench } from './bench';
 export { Connection, post, runLoad, type Answer, type LoadResult } from './http-load';
-export { inParallel, alternate, size, stepsOf, type Alternated, type Round, type Steady } from './rounds';
+export { inParallel, alternate, size, stepsOf, untilSteady, type Alternated, type Round, type Steady } from './rounds';
 export { measure, medianRange, perOp, rates, scriptStats, type Sample } from './measure';
 export { isQuick, progress, summarize, type Figure, type Table } from './report';
-export { countTraffic, since, snapshot, uncounted, type Traffic } from './round-trips';
+export { countOn, countTraffic, since, snapshot, uncounted, type Traffic } from './round-trips';
 export {
   benchTokens,
   BENCH_JWT_SECRET,
   pin,
   pinnable,
+  PRODUCT_ENV,
   redisPid,
   startProduct,
   startServerProcess,

@@ -11,6 +11,8 @@ export interface Traffic {
 }
 
 const ignored = new WeakSet<object>();
+/** Connections whose requests are also counted on their own (countOn). */
+const own = new WeakMap<object, Traffic>();
 let traffic: Traffic | undefined;
 
 /**
@@ -25,18 +27,28 @@ export function countTraffic(): Traffic {
   const send = Redis.prototype.sendCommand;
   Redis.prototype.sendCommand = function (this: Redis, ...args: Parameters<Redis['sendCommand']>) {
     if (!ignored.has(this)) {
+      const mine = own.get(this);
       counts.commands++;
+      if (mine) mine.commands++;
       const stream = args[1] as object | undefined;
-      if (stream === undefined) counts.requests++;
-      else if (!seen.has(stream)) {
-        seen.add(stream);
+      const request = stream === undefined || !seen.has(stream);
+      if (stream !== undefined) seen.add(stream);
+      if (request) {
         counts.requests++;
+        if (mine) mine.requests++;
       }
     }
     return send.apply(this, args);
   };
   traffic = counts;
   return counts;
+}
+
+/** Counts a connection's requests into `into` as well as into the totals (several may share one). */
+export function countOn<T extends Redis>(client: T, into: Traffic): T {
+  countTraffic();
+  own.set(client, into);
+  return client;
 }
 
 /** Leaves a connection out of the counts (the bench's own INFO and CONFIG). */

@@ -102,7 +102,7 @@ export async function alternate<P extends string, R>(options: AlternateOptions<P
   if (typeof warmUp === 'object') {
     for (const peer of peers) {
       steps?.step(`${prefix}warm-up until steady, ${peer}`, steadyWeight);
-      warm[peer] = await steady(warmUp, () => one(peer, round(0, rounds, true)));
+      warm[peer] = await untilSteady(warmUp, () => one(peer, round(0, rounds, true)));
     }
   }
   const first = warmUp === 'once' ? 0 : 1;
@@ -118,7 +118,8 @@ export async function alternate<P extends string, R>(options: AlternateOptions<P
   return { measured, warm };
 }
 
-async function steady<R>(rule: Steady<R>, run: () => Promise<R>): Promise<WarmUp<R>> {
+/** Warm rounds of `run` until the rule says the rate holds. */
+export async function untilSteady<R>(rule: Steady<R>, run: () => Promise<R>): Promise<WarmUp<R>> {
   const window = rule.window ?? 2;
   const results: R[] = [];
   let work = 0;

@@ -117,11 +117,24 @@ function httpStatus(url: string): Promise<number> {
 }
 
 /**
- * The product as users run it: dist-bench's copy of src/main.ts in production mode on the given
- * Redis. Request logging is above `info` (a JSON line per request would be measured too), the
- * background workers that have nothing to do here are off, and the per-user and per-address
- * limits are raised so the load generator, one address, is not throttled.
+ * The product's settings in the benchmark: production mode, request logging above `info` (a JSON
+ * line per request would be measured too), the background workers that have nothing to do here
+ * off, and the per-user and per-address limits raised so the load generator, one address, is not
+ * throttled. Peers built from the product's parts get the same.
  */
+export const PRODUCT_ENV: Record<string, string> = {
+  NODE_ENV: 'production',
+  JWT_SECRET: BENCH_JWT_SECRET,
+  LOG_LEVEL: 'warn',
+  ROW_CACHE: 'off',
+  COUNTER_CLEANUP: 'off',
+  RATE_LIMIT_USER_PER_MINUTE: '10000000',
+  RATE_LIMIT_IP_PER_MINUTE: '10000000',
+  WS_MAX_SOCKETS_PER_USER: '100000',
+  WS_MAX_SOCKETS_PER_ADDRESS: '100000',
+};
+
+/** The product as users run it: dist-bench's copy of src/main.ts with PRODUCT_ENV on the given Redis. */
 export function startProduct(
   redisUrl: string,
   extraEnv: Record<string, string> = {},
@@ -133,19 +146,7 @@ export function startProduct(
     script: path.join(__dirname, '..', '..', 'src', 'main.js'),
     readyPath: '/readyz',
     cpus,
-    env: {
-      NODE_ENV: 'production',
-      REDIS_URL: redisUrl,
-      JWT_SECRET: BENCH_JWT_SECRET,
-      LOG_LEVEL: 'warn',
-      ROW_CACHE: 'off',
-      COUNTER_CLEANUP: 'off',
-      RATE_LIMIT_USER_PER_MINUTE: '10000000',
-      RATE_LIMIT_IP_PER_MINUTE: '10000000',
-      WS_MAX_SOCKETS_PER_USER: '100000',
-      WS_MAX_SOCKETS_PER_ADDRESS: '100000',
-      ...extraEnv,
-    },
+    env: { ...PRODUCT_ENV, REDIS_URL: redisUrl, ...extraEnv },
   });
 }
 

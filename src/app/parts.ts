@@ -76,6 +76,18 @@ export interface Parts {
   stopWaiting: AbortController;
   /** Location datasets: the HTTP log upload appends to them. */
   locations: LocationRepository;
+  /**
+   * What the chat, counter, semaphore and guild resolvers were built on: the benchmark's raw and
+   * bare-Apollo peers (bench/graphql/backend.ts) serve the same operations from these.
+   */
+  domain: {
+    chats: ChatRepository;
+    counters: CounterRepository;
+    guilds: GuildRepository;
+    semaphores: LeaseAcquirer;
+    inbox: InboxNotifier;
+    pubSub: ReturnType<typeof createRedisPubSub>;
+  };
 }
 
 interface Worker {
@@ -137,6 +149,8 @@ export async function buildParts(
   const counters = new CounterRepository(commands, config.counters, TOPICS.counterUpdated.channel);
   const inbox = new InboxNotifier(pubSub, !isCluster(commands));
   const chats = new ChatRepository(commands, config.messaging);
+  const guilds = new GuildRepository(commands, config.autocomplete);
+  const semaphores = acquirer('semaphore');
   const tasks = new TaskRepository(commands, config.tasks);
   const taskSchedules = new TaskScheduleRepository(commands, config.tasks);
   const marketStrategy = createMarketStrategy(
@@ -166,9 +180,9 @@ export async function buildParts(
       new MailboxResolver(new MailboxRepository(commands, config.messaging), config.messaging, inbox),
       new InboxResolver(),
       new LockResolver(acquirer('lock'), config.leases),
-      new SemaphoreResolver(acquirer('semaphore'), config.leases),
+      new SemaphoreResolver(semaphores, config.leases),
       new ContactsResolver(new ContactsRepository(commands, config.autocomplete), config.autocomplete),
-      new GuildResolver(new GuildRepository(commands, config.autocomplete), config.autocomplete),
+      new GuildResolver(guilds, config.autocomplete),
       new TaskResolver(tasks, config.tasks),
       new TaskScheduleResolver(taskSchedules, config.tasks),
       new MarketResolver(new MarketRepository(commands, marketStrategy, config.market), config.market, inbox),
@@ -217,5 +231,15 @@ export async function buildParts(
     teardown.add(() => scheduler.stop());
   }
 
-  return { schema, verifier, usesDevelopmentSecret, commands, embeddedRedis, rowSource, stopWaiting, locations };
+  return {
+    schema,
+    verifier,
+    usesDevelopmentSecret,
+    commands,
+    embeddedRedis,
+    rowSource,
+    stopWaiting,
+    locations,
+    domain: { chats, counters, guilds, semaphores, inbox, pubSub },
+  };
 }
