@@ -64,7 +64,7 @@ import {
   type Measured,
 } from './location-redis';
 import { alternate, bench, median, medianRange, stepsOf, type SuiteReport } from './harness';
-import { sumOf, tableOf } from './suites-shared';
+import { sumOf, tableOf, within } from './suites-shared';
 
 const QUICK_LINES = 200_000;
 const FULL_LINES = 2_000_000;
@@ -409,16 +409,11 @@ async function runProduct(ctx: Context, logs: LogSet, aggregators: number): Prom
     const probe = await startProbe(ctx.admin);
     started = performance.now();
     await uploadAll(ctx.uploader, dataset, logs);
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([
+    await within(
       done,
-      new Promise<never>((_, reject) => {
-        timer = setTimeout(
-          () => reject(new Error(`${dataset}: ${counted} of ${logs.lines} lines counted after ${RUN_TIMEOUT_MS} ms`)),
-          RUN_TIMEOUT_MS,
-        );
-      }),
-    ]).finally(() => clearTimeout(timer));
+      RUN_TIMEOUT_MS,
+      () => `${dataset}: ${counted} of ${logs.lines} lines counted after ${RUN_TIMEOUT_MS} ms`,
+    );
     const seconds = (performance.now() - started) / 1000;
     const measured = await probe.finish();
     const commits = repos.reduce((sum, repo) => sum + repo.commits, 0);

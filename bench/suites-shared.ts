@@ -1,6 +1,6 @@
 // What the domain suites (autocomplete, location, tasks, messaging, market) still shared beyond
-// bench/harness: callers in flight that know their slot (a connection each), Redis's memory
-// accounting, and tables built column by column. Candidates for bench/harness/.
+// bench/harness: callers in flight that know their slot (a connection each), a deadline, Redis's
+// memory accounting, and tables built column by column. Candidates for bench/harness/.
 import type Redis from 'ioredis';
 import type { SuiteReport } from './harness/suite';
 
@@ -16,6 +16,13 @@ export async function inFlight(
       while (next < count) await call(next++, slot);
     }),
   );
+}
+
+/** Resolves as `work` does, or fails with what `failure()` says (read when it fails) after `ms`. */
+export async function within<T>(work: Promise<T>, ms: number, failure: () => string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(failure())), ms)));
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
 }
 
 /** A numeric field of an INFO section (`used_memory`, `used_cpu_user`). */

@@ -51,7 +51,7 @@ import {
   type Sample,
   type SuiteReport,
 } from './harness';
-import { inFlight, sumOf, tableOf } from './suites-shared';
+import { inFlight, sumOf, tableOf, within } from './suites-shared';
 
 const QUICK = isQuick();
 
@@ -133,16 +133,10 @@ class Countdown {
     if (++this.count === this.target) this.resolve();
   }
 
-  async wait(what: string): Promise<void> {
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () =>
-          reject(new Error(`${what}: ${this.count} of ${this.target} tasks completed after ${ROUND_TIMEOUT_MS} ms`)),
-        ROUND_TIMEOUT_MS,
-      );
-    });
-    await Promise.race([this.done, timeout]).finally(() => clearTimeout(timer));
+  wait(what: string): Promise<void> {
+    const failure = (): string =>
+      `${what}: ${this.count} of ${this.target} tasks completed after ${ROUND_TIMEOUT_MS} ms`;
+    return within(this.done, ROUND_TIMEOUT_MS, failure);
   }
 }
 
