@@ -1,58 +1,46 @@
-// Autocomplete benchmark (book section 6.1): our layouts and queries against the book's, measured
-// in the same run against the same redis-server, to check the claims made in src/redis/contacts.ts
-// and src/redis/guild.ts with numbers rather than argument.
-//
-// 1. Guild prefix queries per second on guilds of BENCH_GUILD_SIZES members (lower-case a-z names
-//    only, 4-12 letters, since the book's marker trick works only for those; for such names our
-//    guildEntry() is the name itself, so both zsets hold identical content). Ours is
-//    GuildRepository.search (one read-only script: ZRANGEBYLEX, plus a ZSCORE when asMember is
-//    given), limit 10; the book's is autocomplete_on_prefix (ZADD two markers with a uuid suffix,
-//    WATCH, ZRANK both, MULTI ZREM markers + ZRANGE EXEC, retry on a WatchError). Prefixes are
-//    1-3 letters cut from real member names. CALLERS concurrent callers: ours share ONE connection
-//    as the API server does; the book's get one connection each, because WATCH belongs to a
-//    connection (as a pooled redis-py pipeline has). The peers alternate rounds: one warm-up round
-//    each, then ROUNDS measured ones; reported are queries/s (median and range), the ratio
-//    ours/book, Redis commands executed per query (INFO commandstats, inside scripts included),
-//    round trips per query, the book's WATCH retries per query, and Redis CPU per query (the
-//    server's used_cpu_user+sys, so parsing and socket writes count too).
-// 2. Memory per user of a full 100-entry recent-contacts list: ours (one string, names joined by
-//    "\n", filled through ContactsRepository.add) against the book's list (LREM/LPUSH/LTRIM in
-//    MULTI/EXEC), both fed the same sequence of adds (repeats move a name to the front, and more
-//    than 100 names per user, so the trim runs). The book's lists live in database 1 under the
-//    same key names as ours, so the key itself costs both the same. MEMORY USAGE <key> SAMPLES 0,
-//    averaged over the users, and the growth of INFO used_memory while filling, per user.
-// 3. Memory per guild member: our guildEntry layout against the book's plain names, score 0, for
-//    the same names: (a) realistic mixed names (capitals, accents, Cyrillic, Chinese), where ours
-//    stores "folded\0name" for every name that case folding changes (the book would store the
-//    name lower-cased: the same size, but how the name is written is lost); (b) lower-case a-z
-//    names, where both layouts are the same bytes (a control: any difference is noise). Each
-//    layout's MEMORY USAGE <key> SAMPLES 0 and used_memory growth while loading, per member.
-// 4. Recent-contacts prefix filtering, decided by measurement: ours (GET the string, filter in
-//    Node with foldCase, limit 10) against filtering inside Redis with a Lua script defined here
-//    (searches the same string after string.lower, which folds ASCII only, so a lower bound for
-//    what Unicode folding in Lua would cost), and the book's fetch_autocomplete_list (LRANGE,
-//    filter in the client) on the book's lists of section 2, for reference. Prefixes are the first
-//    1-2 characters of one of the user's contacts, lower-cased. Redis CPU is the resource every
-//    caller shares, so besides ops/s this reports Redis CPU per call: usec_per_call of the
-//    command itself (INFO commandstats: get, evalsha, lrange) and the whole server's CPU per call.
-//
-// Quick mode (isQuick in bench/harness/report.ts): the 10,000-member guild only, 3 rounds of fewer queries,
-// 100 users' contacts.
-//
-// The callers are async loops in this one Node process, on the same machine as redis-server, so
-// Node's CPU (foldCase, ioredis) competes with redis-server's: ops/s are a property of this
-// machine; ratios and Redis CPU per call carry over.
+// Autocomplete benchmark (book section 6.1): our layouts and queries against the book's, on the
+// same redis-server, to check the claims of src/redis/contacts.ts and src/redis/guild.ts.
+// 1. Guild prefix queries/s on guilds of BENCH_GUILD_SIZES lower-case a-z members (the book's
+//    marker trick works only for those; there guildEntry() is the name itself, so both zsets hold
+//    the same content): ours GuildRepository.search (one read-only script, limit 10) on ONE shared
+//    connection; the book's autocomplete_on_prefix (ZADD two markers, WATCH, ZRANK both, MULTI ZREM
+//    + ZRANGE EXEC, retry on WatchError) with a connection per caller, as WATCH needs. Prefixes are
+//    1-3 letters of real names; CALLERS callers; a warm-up round, then ROUNDS alternating rounds.
+//    Reported: queries/s, ours/book, Redis commands, round trips, WATCH retries and Redis CPU per query.
+// 2. Memory per user of a full 100-entry recent-contacts list: ours (one string through
+//    ContactsRepository.add) against the book's list (LREM/LPUSH/LTRIM), fed the same adds; the
+//    book's lists in db 1 under our key names. MEMORY USAGE SAMPLES 0 and used_memory growth.
+// 3. Memory per guild member: guildEntry against plain names, for mixed names (capitals, accents,
+//    Cyrillic, Chinese: ours stores "folded\0name" where folding changes the name) and for a-z
+//    names (the same bytes in both: a control).
+// 4. Recent-contacts prefix filtering: ours (GET, filter in Node with foldCase) against a Lua
+//    filter defined here (ASCII folding only: a lower bound for what Unicode folding would cost)
+//    and the book's fetch_autocomplete_list, by calls/s and by Redis CPU per call, which every
+//    caller shares. Callers share this machine's cores with redis-server: ratios and Redis CPU
+//    per call carry over, rates do not.
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import Redis from 'ioredis';
+import type Redis from 'ioredis';
 import { ContactsRepository } from '../src/redis/contacts';
 import { GuildRepository, guildEntry } from '../src/redis/guild';
 import { guildKeys, userKeys } from '../src/redis/keys';
-import { defineScripts } from '../src/redis/client/scripts';
-import { isQuick } from './harness/report';
-import { countTraffic, since, snapshot, uncounted } from './harness/round-trips';
-import { pairedRatio, runSuite, Steps, type SuiteReport } from './harness/suite';
-import { commandCount, median, seeded, withBenchRedis } from './harness/support';
+import {
+  alternate,
+  bench,
+  isQuick,
+  measure,
+  median,
+  medianRange,
+  perOp,
+  rates,
+  seeded,
+  size as sized,
+  stepsOf,
+  type Sample,
+  type Steps,
+  type SuiteReport,
+} from './harness';
+import { inFlight, keyBytes, sumOf, tableOf, usedMemory } from './suites-shared';
 
 const QUICK = isQuick();
 const GUILD_SIZES = (process.env.BENCH_GUILD_SIZES ?? (QUICK ? '10000' : '10000,1000000')).split(',').map(Number);
@@ -60,13 +48,13 @@ const GUILD_SIZES = (process.env.BENCH_GUILD_SIZES ?? (QUICK ? '10000' : '10000,
  * Queries per measured round of section 1, ours and the book's (a warm-up round runs a quarter).
  * They differ so that each round lasts long enough to time: ours is many times faster.
  */
-const GUILD_OPS = Number(process.env.BENCH_GUILD_OPS ?? (QUICK ? 3_000 : 40_000));
-const GUILD_BOOK_OPS = Number(process.env.BENCH_GUILD_BOOK_OPS ?? (QUICK ? 400 : 5_000));
+const GUILD_OPS = sized('BENCH_GUILD_OPS', 3_000, 40_000);
+const GUILD_BOOK_OPS = sized('BENCH_GUILD_BOOK_OPS', 400, 5_000);
 /** Calls per measured round of section 4. */
-const FILTER_OPS = Number(process.env.BENCH_FILTER_OPS ?? (QUICK ? 1_500 : 10_000));
-const ROUNDS = Number(process.env.BENCH_AUTOCOMPLETE_ROUNDS ?? (QUICK ? 3 : 5));
-const CALLERS = Number(process.env.BENCH_AUTOCOMPLETE_CALLERS ?? 8);
-const CONTACT_USERS = Number(process.env.BENCH_CONTACT_USERS ?? (QUICK ? 100 : 1_000));
+const FILTER_OPS = sized('BENCH_FILTER_OPS', 1_500, 10_000);
+const ROUNDS = sized('BENCH_AUTOCOMPLETE_ROUNDS', 3, 5);
+const CALLERS = sized('BENCH_AUTOCOMPLETE_CALLERS', 8, 8);
+const CONTACT_USERS = sized('BENCH_CONTACT_USERS', 100, 1_000);
 /** Different names the contacts are drawn from. */
 const CONTACT_POOL = QUICK ? 5_000 : 20_000;
 /** The book's list length, and the API's default CONTACTS_MAX. */
@@ -76,7 +64,7 @@ const LIMIT = 10;
 const LOAD_BATCH = 1_000;
 /** Database the book's keys live in, under the same names as ours. */
 const BOOK_DB = 1;
-const SEED = Number(process.env.BENCH_SEED ?? 61);
+const SEED = sized('BENCH_SEED', 61, 61);
 
 // ---------------------------------------------------------------------------------------------
 // Deterministic data: the same names in every run, so runs compare.
@@ -246,33 +234,7 @@ function defineFilterScript(redis: Redis): FilterCommand {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Reading Redis's own accounting.
-
-const infoField = (info: string, field: string): number =>
-  Number(new RegExp(`^${field}:([\\d.]+)`, 'm').exec(info)?.[1] ?? NaN);
-
-/** CPU seconds redis-server has used, all threads, user and system. */
-async function redisCpuSeconds(redis: Redis): Promise<number> {
-  const info = await redis.info('cpu');
-  return infoField(info, 'used_cpu_user') + infoField(info, 'used_cpu_sys');
-}
-
-async function usedMemory(redis: Redis): Promise<number> {
-  return infoField(await redis.info('memory'), 'used_memory');
-}
-
-/** Calls and microseconds of one command since the last RESETSTAT (INFO commandstats). */
-async function commandUsage(redis: Redis, command: string): Promise<{ calls: number; usec: number }> {
-  const match = new RegExp(`^cmdstat_${command}:calls=(\\d+),usec=(\\d+)`, 'm').exec(await redis.info('commandstats'));
-  return { calls: Number(match?.[1] ?? 0), usec: Number(match?.[2] ?? 0) };
-}
-
-async function memoryUsage(redis: Redis, key: string): Promise<number> {
-  return Number(await redis.call('MEMORY', 'USAGE', key, 'SAMPLES', '0'));
-}
-
-// ---------------------------------------------------------------------------------------------
-// Measuring: concurrent callers, alternating rounds.
+// Measuring: CALLERS concurrent callers, peers in alternating rounds.
 
 interface Peer {
   label: string;
@@ -284,57 +246,34 @@ interface Peer {
   statCommand?: string;
 }
 
-interface RoundResult {
-  seconds: number;
-  queries: number;
+interface RoundResult extends Sample {
   found: number;
-  trips: number;
   retries: number;
-  executed: number;
-  cpuSeconds: number;
+  /** Calls and µs of the peer's statCommand (INFO commandstats). */
   statCalls: number;
   statUsec: number;
 }
 
-async function runCallers(
-  callers: number,
-  ops: number,
-  work: (caller: number, task: number) => Promise<void>,
-): Promise<void> {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: callers }, async (_, caller) => {
-      while (next < ops) await work(caller, next++);
-    }),
-  );
-}
-
 async function round(peer: Peer, admin: Redis, ops: number): Promise<RoundResult> {
-  await admin.config('RESETSTAT');
-  const cpuBefore = await redisCpuSeconds(admin);
   const totals = { found: 0, retries: 0 };
-  const sent = snapshot();
-  const t0 = performance.now();
-  await runCallers(CALLERS, ops, async (caller, task) => {
-    const outcome = await peer.query(caller, task);
-    totals.found += outcome.found;
-    totals.retries += outcome.retries;
-  });
-  const seconds = (performance.now() - t0) / 1000;
-  // Requests that waited for a reply, as the clients sent them (a MULTI ... EXEC block is one).
-  const trips = since(sent).requests;
-  const cpuSeconds = (await redisCpuSeconds(admin)) - cpuBefore;
-  const executed = await commandCount(admin);
-  const stat = peer.statCommand ? await commandUsage(admin, peer.statCommand) : { calls: 0, usec: 0 };
-  return { seconds, queries: ops, ...totals, trips, executed, cpuSeconds, statCalls: stat.calls, statUsec: stat.usec };
+  const sample = await measure(
+    ops,
+    () =>
+      inFlight(ops, CALLERS, async (task, caller) => {
+        const outcome = await peer.query(caller, task);
+        totals.found += outcome.found;
+        totals.retries += outcome.retries;
+      }),
+    { admin },
+  );
+  const stats = await admin.info('commandstats');
+  const stat = new RegExp(`^cmdstat_${peer.statCommand}:calls=(\\d+),usec=(\\d+)`, 'm').exec(stats);
+  return { ...sample, ...totals, statCalls: Number(stat?.[1] ?? 0), statUsec: Number(stat?.[2] ?? 0) };
 }
 
 interface Summary {
   label: string;
   statCommand: string;
-  rate: number;
-  rateMin: number;
-  rateMax: number;
   /** Per query, over all measured rounds. */
   found: number;
   trips: number;
@@ -342,64 +281,56 @@ interface Summary {
   executed: number;
   cpuMicros: number;
   statUsecPerCall: number;
-  /** Per measured round, for paired ratios. */
+  /** Per measured round, for medians and paired ratios. */
   rates: number[];
   cpuPerRound: number[];
 }
 
-function summarize(peer: Peer, rounds: RoundResult[]): Summary {
-  const total = (pick: (r: RoundResult) => number): number => rounds.reduce((sum, r) => sum + pick(r), 0);
-  const queries = total((r) => r.queries);
-  const rates = rounds.map((r) => r.queries / r.seconds);
-  return {
-    label: peer.label,
-    statCommand: peer.statCommand ?? '',
-    rate: median(rates),
-    rateMin: Math.min(...rates),
-    rateMax: Math.max(...rates),
-    found: total((r) => r.found) / queries,
-    trips: total((r) => r.trips) / queries,
-    retries: total((r) => r.retries) / queries,
-    executed: total((r) => r.executed) / queries,
-    cpuMicros: (total((r) => r.cpuSeconds) * 1e6) / queries,
-    statUsecPerCall:
-      total((r) => r.statUsec) /
-      Math.max(
-        1,
-        total((r) => r.statCalls),
-      ),
-    rates,
-    cpuPerRound: rounds.map((r) => (r.cpuSeconds * 1e6) / r.queries),
-  };
-}
-
-/** One warm-up round per peer (scripts loaded, caches warm), then ROUNDS rounds, peers taking turns. */
-async function alternate(title: string, peers: Peer[], admin: Redis, steps: Steps): Promise<Summary[]> {
+/** One warm-up round per peer (a quarter of its queries), then ROUNDS rounds, peers taking turns. */
+async function alternatePeers(title: string, peers: Peer[], admin: Redis, steps: Steps): Promise<Summary[]> {
   console.log(`${title}: ${peers.map((p) => `${p.label} ${p.ops}`).join(', ')} queries per round; ${CALLERS} callers`);
-  steps.step(`${title.trim()}, warm-up`);
-  for (const peer of peers) await round(peer, admin, Math.ceil(peer.ops / 4));
-  const results = new Map<Peer, RoundResult[]>(peers.map((peer) => [peer, []]));
-  for (let i = 0; i < ROUNDS; i++) {
-    steps.step(`${title.trim()}, round ${i + 1}/${ROUNDS}`);
-    for (const peer of peers) {
-      const result = await round(peer, admin, peer.ops);
-      results.get(peer)!.push(result);
-      console.log(
-        `    ${peer.label.padEnd(22)} ${(result.queries / result.seconds).toFixed(0).padStart(7)}/s  ` +
-          `redis CPU ${((result.cpuSeconds * 1e6) / result.queries).toFixed(1)} µs/query` +
-          (result.retries ? `, ${(result.retries / result.queries).toFixed(2)} WATCH retries/query` : ''),
-      );
-    }
-  }
-  return peers.map((peer) => summarize(peer, results.get(peer)!));
+  const { measured } = await alternate({
+    peers: peers.map((p) => p.label),
+    rounds: ROUNDS,
+    quiet: true,
+    steps,
+    label: title.trim(),
+    async run(label, at) {
+      const peer = peers.find((p) => p.label === label)!;
+      const result = await round(peer, admin, at.size(peer.ops));
+      if (!at.warm)
+        console.log(
+          `    ${label.padEnd(22)} ${result.rate.toFixed(0).padStart(7)}/s  redis CPU ${((result.redisCpu * 1e6) / result.ops).toFixed(1)} µs/query` +
+            (result.retries ? `, ${(result.retries / result.ops).toFixed(2)} WATCH retries/query` : ''),
+        );
+      return result;
+    },
+  });
+  return peers.map((peer) => {
+    const rounds = measured[peer.label];
+    return {
+      label: peer.label,
+      statCommand: peer.statCommand ?? '',
+      found: sumOf(rounds, (r) => r.found) / sumOf(rounds, (r) => r.ops),
+      trips: perOp(rounds),
+      retries: sumOf(rounds, (r) => r.retries) / sumOf(rounds, (r) => r.ops),
+      executed: perOp(rounds, (r) => r.executed),
+      cpuMicros: perOp(rounds, (r) => r.redisCpu) * 1e6,
+      statUsecPerCall:
+        sumOf(rounds, (r) => r.statUsec) /
+        Math.max(
+          1,
+          sumOf(rounds, (r) => r.statCalls),
+        ),
+      rates: rates(rounds),
+      cpuPerRound: rounds.map((r) => (r.redisCpu * 1e6) / r.ops),
+    };
+  });
 }
-
-// ---------------------------------------------------------------------------------------------
-// Output.
 
 const fixed = (value: number, digits = 2): string => value.toFixed(digits);
-const rateCell = (s: Summary): string => `${s.rate.toFixed(0)} (${s.rateMin.toFixed(0)}-${s.rateMax.toFixed(0)})`;
 const count = (n: number): string => n.toLocaleString('en-US');
+const rate = (s: Summary): number => median(s.rates);
 
 // ---------------------------------------------------------------------------------------------
 // Sections 1 and 3: guilds.
@@ -456,7 +387,7 @@ async function measureZset(
   const before = await usedMemory(redis);
   await loadZset(redis, key, entries, `${names} names, ${layout}`);
   const usedPerMember = ((await usedMemory(redis)) - before) / entries.length;
-  const perMember = (await memoryUsage(redis, key)) / entries.length;
+  const perMember = (await keyBytes(redis, key)) / entries.length;
   const encoding = String(await redis.object('ENCODING', key));
   return { size, names, layout, entryBytes: averageBytes(entries), perMember, usedPerMember, encoding };
 }
@@ -540,7 +471,7 @@ async function lowercaseGuild(
   ];
   const prefixes = prefixesOf(names, 10_000, SEED + size + 2);
   await checkGuildAgreement(connections, guild, prefixes);
-  const speed = await alternate(
+  const speed = await alternatePeers(
     `  guild of ${count(size)}`,
     guildPeers(connections, guild, names, prefixes),
     admin,
@@ -551,40 +482,27 @@ async function lowercaseGuild(
 }
 
 function printGuildSpeed(report: SuiteReport, results: Map<number, Summary[]>): void {
-  const rows: string[][] = [];
-  for (const [size, summaries] of results) {
+  const rows = [...results].flatMap(([size, summaries]) => {
     const book = summaries.find((s) => s.label === 'book')!;
-    for (const s of summaries) {
-      rows.push([
-        count(size),
-        s.label,
-        rateCell(s),
-        s === book ? '' : fixed(s.rate / book.rate),
-        fixed(s.executed),
-        fixed(s.trips),
-        fixed(s.retries, 3),
-        fixed(s.cpuMicros, 1),
-        s === book ? '' : fixed(book.cpuMicros / s.cpuMicros),
-        fixed(s.found),
-      ]);
-    }
-  }
-  report.table(
+    return summaries.map((s) => ({ size, s, book: s === book ? undefined : book }));
+  });
+  tableOf(
+    report,
     `1. Guild prefix queries, limit ${LIMIT}, ${CALLERS} concurrent callers (medians of ${ROUNDS} rounds, per-query figures over all rounds)`,
-    [
-      'members',
-      'peer',
-      'queries/s (min-max)',
-      'ours/book',
-      'redis cmds/q',
-      'round trips/q',
-      'WATCH retries/q',
-      'redis CPU µs/q',
-      'book CPU/ours',
-      'results/q',
-    ],
-    rows,
     2,
+    rows,
+    [
+      ['members', (r) => count(r.size)],
+      ['peer', (r) => r.s.label],
+      ['queries/s (min-max)', (r) => medianRange(r.s.rates)],
+      ['ours/book', (r) => (r.book ? fixed(rate(r.s) / rate(r.book)) : '')],
+      ['redis cmds/q', (r) => fixed(r.s.executed)],
+      ['round trips/q', (r) => fixed(r.s.trips)],
+      ['WATCH retries/q', (r) => fixed(r.s.retries, 3)],
+      ['redis CPU µs/q', (r) => fixed(r.s.cpuMicros, 1)],
+      ['book CPU/ours', (r) => (r.book ? fixed(r.book.cpuMicros / r.s.cpuMicros) : '')],
+      ['results/q', (r) => fixed(r.s.found)],
+    ],
   );
   report.note(
     'Guild search: ours is one EVALSHA (ZRANGEBYLEX, + ZSCORE with asMember) on one shared connection; the book ZADDs two markers, then per attempt WATCH, ZRANK, ZRANK, ' +
@@ -597,25 +515,18 @@ function printGuildSpeed(report: SuiteReport, results: Map<number, Summary[]>): 
 }
 
 function printGuildMemory(report: SuiteReport, rows: MemoryRow[]): void {
-  const table: string[][] = [];
-  for (let i = 0; i < rows.length; i += 2) {
-    const [ours, book] = [rows[i], rows[i + 1]];
-    for (const row of [ours, book]) {
-      table.push([
-        `${count(row.size)} ${row.names}`,
-        row.layout,
-        row.encoding,
-        fixed(row.entryBytes, 1),
-        fixed(row.perMember, 1),
-        fixed(row.usedPerMember, 1),
-        row === ours ? fixed(ours.perMember / book.perMember) : '',
-      ]);
-    }
-  }
+  // Rows come in pairs, ours then the book's.
+  const ratio = (row: MemoryRow, i: number): string => (i % 2 ? '' : fixed(row.perMember / rows[i + 1].perMember));
   report.table(
     '3. Memory per guild member (MEMORY USAGE key SAMPLES 0 / members; used_memory growth while loading / members)',
     ['members, names', 'layout', 'encoding', 'entry bytes', 'bytes/member', 'used_memory/member', 'ours/book'],
-    table,
+    rows.map((row, i) => [
+      `${count(row.size)} ${row.names}`,
+      row.layout,
+      row.encoding,
+      ...[row.entryBytes, row.perMember, row.usedPerMember].map((n) => fixed(n, 1)),
+      ratio(row, i),
+    ]),
     3,
   );
 }
@@ -651,7 +562,7 @@ async function fillContacts(
   add: (user: string, contact: string) => Promise<unknown>,
 ): Promise<number> {
   const t0 = performance.now();
-  await runCallers(50, plan.length, async (_, user) => {
+  await inFlight(plan.length, 50, async (user) => {
     for (const contact of plan[user]) await add(contactUser(user), contact);
   });
   return (performance.now() - t0) / 1000;
@@ -679,7 +590,7 @@ async function measureContacts(
   const usedPerUser = ((await usedMemory(redis)) - before) / plan.length;
   const sizes: number[] = [];
   for (let user = 0; user < plan.length; user++)
-    sizes.push(await memoryUsage(redis, userKeys.contacts(contactUser(user))));
+    sizes.push(await keyBytes(redis, userKeys.contacts(contactUser(user))));
   const encoding = String(await redis.object('ENCODING', userKeys.contacts(contactUser(0))));
   const perUser = sizes.reduce((sum, s) => sum + s, 0) / sizes.length;
   const adds = plan.reduce((sum, p) => sum + p.length, 0);
@@ -752,13 +663,8 @@ function filterTasks(lists: string[][], count: number, seed: number): { user: nu
   return Array.from({ length: count }, () => {
     const user = below(random, lists.length);
     const contact = [...pick(random, lists[user])];
-    return {
-      user,
-      prefix: contact
-        .slice(0, between(random, 1, 2))
-        .join('')
-        .toLowerCase(),
-    };
+    const typed = contact.slice(0, between(random, 1, 2));
+    return { user, prefix: typed.join('').toLowerCase() };
   });
 }
 
@@ -791,8 +697,8 @@ function printFiltering(report: SuiteReport, summaries: Summary[]): void {
     ['way', 'calls/s (min-max)', 'ours/this', 'command', 'usec_per_call', 'redis CPU µs/call', 'matches/call'],
     summaries.map((s) => [
       s.label,
-      rateCell(s),
-      s === ours ? '' : fixed(ours.rate / s.rate),
+      medianRange(s.rates),
+      s === ours ? '' : fixed(rate(ours) / rate(s)),
       s.statCommand,
       fixed(s.statUsecPerCall),
       fixed(s.cpuMicros, 1),
@@ -815,10 +721,11 @@ function conclusion(ours: Summary, lua: Summary): string {
   const whole = lua.cpuMicros / ours.cpuMicros;
   const verdict = stat > 1 ? 'keep filtering in Node' : 'filter in Redis';
   const agreement = stat > 1 === whole > 1 ? 'same verdict' : 'the opposite verdict';
+  const times = fixed(rate(ours) / rate(lua));
   const speed =
-    ours.rate >= lua.rate
-      ? `ours also serves ${fixed(ours.rate / lua.rate)}x the calls/s`
-      : `ours serves only ${fixed(ours.rate / lua.rate)}x the Lua filter's calls/s here, held back by foldCase in Node on the same cores ` +
+    rate(ours) >= rate(lua)
+      ? `ours also serves ${times}x the calls/s`
+      : `ours serves only ${times}x the Lua filter's calls/s here, held back by foldCase in Node on the same cores ` +
         '(Node CPU grows with more API processes; Redis has one thread for everyone)';
   return (
     `  conclusion: ${verdict}. Per call the Lua filter costs Redis ${fixed(lua.statUsecPerCall)} µs against GET's ${fixed(ours.statUsecPerCall)} ` +
@@ -828,19 +735,6 @@ function conclusion(ours: Summary, lua: Summary): string {
 }
 
 // ---------------------------------------------------------------------------------------------
-
-async function connect(url: string): Promise<Connections> {
-  const ours = new Redis(url);
-  defineScripts(ours);
-  const book = new Redis(url, { db: BOOK_DB });
-  const bookCallers = Array.from({ length: CALLERS }, () => new Redis(url, { db: BOOK_DB }));
-  await Promise.all([ours, book, ...bookCallers].map((client) => client.ping()));
-  return { ours, book, bookCallers };
-}
-
-function disconnect(connections: Connections): void {
-  for (const client of [connections.ours, connections.book, ...connections.bookCallers]) client.disconnect();
-}
 
 /** Loading a guild of `size` members twice, counted in rounds of a speed test for the progress bar. */
 const loadWeight = (size: number): number => Math.max(1, size / 100_000);
@@ -855,127 +749,83 @@ function figures(
 ): void {
   for (const [size, summaries] of speeds) {
     const [service, asMember, book] = summaries as [Summary, Summary, Summary];
-    const id = `autocomplete.guild${size}`;
-    report.figure({
-      id: `${id}.ours_vs_book`,
-      label: `guild of ${count(size)}: prefix search, ours / book (queries/s)`,
-      unit: 'x',
-      ...pairedRatio(service.rates, book.rates),
-    });
-    report.figure({
-      id: `${id}.as_member_vs_book`,
-      label: `guild of ${count(size)}: prefix search as a member, ours / book (queries/s)`,
-      unit: 'x',
-      ...pairedRatio(asMember.rates, book.rates),
-    });
-    report.figure({
-      id: `${id}.book_cpu_vs_ours`,
-      label: `guild of ${count(size)}: Redis CPU per query, book / ours`,
-      unit: 'x',
-      ...pairedRatio(book.cpuPerRound, service.cpuPerRound),
-    });
-    report.figure({
-      id: `${id}.ours_round_trips`,
-      label: `guild of ${count(size)}: ours, round trips per query`,
-      unit: 'round trips',
-      value: service.trips,
-      target: { op: '<=', value: 1 },
-    });
-    report.figure({
-      id: `${id}.book_round_trips`,
-      label: `guild of ${count(size)}: book, round trips per query`,
-      unit: 'round trips',
-      value: book.trips,
-    });
+    const [id, guild] = [`autocomplete.guild${size}`, `guild of ${count(size)}`];
+    report.ratio(`${id}.ours_vs_book`, `${guild}: prefix search, ours / book (queries/s)`, service.rates, book.rates);
+    const asMemberLabel = `${guild}: prefix search as a member, ours / book (queries/s)`;
+    report.ratio(`${id}.as_member_vs_book`, asMemberLabel, asMember.rates, book.rates);
+    const cpuLabel = `${guild}: Redis CPU per query, book / ours`;
+    report.ratio(`${id}.book_cpu_vs_ours`, cpuLabel, book.cpuPerRound, service.cpuPerRound);
+    const trips = (who: string): string => `${guild}: ${who}, round trips per query`;
+    report.value(`${id}.ours_round_trips`, trips('ours'), 'round trips', service.trips, { op: '<=', value: 1 });
+    report.value(`${id}.book_round_trips`, trips('book'), 'round trips', book.trips);
   }
   const [ours, book] = contacts as [ContactsMemory, ContactsMemory];
-  report.figure({
-    id: 'autocomplete.contacts.ours_bytes_per_user',
-    label: `recent contacts: ours, bytes per user of ${MAX_CONTACTS} names`,
-    unit: 'bytes',
-    value: ours.perUser,
-  });
+  const bytesLabel = `recent contacts: ours, bytes per user of ${MAX_CONTACTS} names`;
+  report.value('autocomplete.contacts.ours_bytes_per_user', bytesLabel, 'bytes', ours.perUser);
   // src/redis/contacts.ts chose a string over the book's list because it costs less memory per user.
-  report.figure({
-    id: 'autocomplete.contacts.memory_ours_vs_book',
-    label: 'recent contacts: memory per user, ours / book',
-    unit: 'x',
-    value: ours.perUser / book.perUser,
-    target: { op: '<=', value: 1 },
+  const memoryLabel = 'recent contacts: memory per user, ours / book';
+  report.value('autocomplete.contacts.memory_ours_vs_book', memoryLabel, 'x', ours.perUser / book.perUser, {
+    op: '<=',
+    value: 1,
   });
   for (let i = 0; i < memory.length; i += 2) {
     const [mine, theirs] = [memory[i], memory[i + 1]];
     if (mine.names !== 'mixed') continue;
-    report.figure({
-      id: `autocomplete.guild${mine.size}.memory_ours_vs_book`,
-      label: `guild of ${count(mine.size)} mixed names: memory per member, ours / book`,
-      unit: 'x',
-      value: mine.perMember / theirs.perMember,
-    });
+    const label = `guild of ${count(mine.size)} mixed names: memory per member, ours / book`;
+    report.value(`autocomplete.guild${mine.size}.memory_ours_vs_book`, label, 'x', mine.perMember / theirs.perMember);
   }
   const [node, lua] = filtering as [Summary, Summary];
   // src/redis/contacts.ts filters in Node because a GET costs Redis less than filtering in a script.
-  report.figure({
-    id: 'autocomplete.filter.lua_vs_get_redis_cpu',
-    label: 'contacts prefix filter: Redis CPU per call, Lua filter / GET (ours)',
-    unit: 'x',
-    ...pairedRatio(lua.cpuPerRound, node.cpuPerRound),
-    target: { op: '>=', value: 1 },
+  const cpu = 'contacts prefix filter: Redis CPU per call, Lua filter / GET (ours)';
+  report.ratio('autocomplete.filter.lua_vs_get_redis_cpu', cpu, lua.cpuPerRound, node.cpuPerRound, {
+    op: '>=',
+    value: 1,
   });
-  report.figure({
-    id: 'autocomplete.filter.ours_vs_lua',
-    label: 'contacts prefix filter: ours (GET + foldCase) / Lua filter (calls/s)',
-    unit: 'x',
-    ...pairedRatio(node.rates, lua.rates),
-  });
+  const speed = 'contacts prefix filter: ours (GET + foldCase) / Lua filter (calls/s)';
+  report.ratio('autocomplete.filter.ours_vs_lua', speed, node.rates, lua.rates);
 }
 
-runSuite(
-  'autocomplete',
-  "Autocomplete (book 6.1): guild prefix search and recent contacts, against the book's",
-  async (report) => {
-    countTraffic();
-    await withBenchRedis(async (url) => {
-      const admin = uncounted(new Redis(url));
-      const connections = await connect(url);
-      const started = performance.now();
-      const steps = new Steps(
-        1 + (ROUNDS + 1) * (1 + GUILD_SIZES.length) + GUILD_SIZES.reduce((sum, size) => sum + loadWeight(size), 0),
-      );
-      try {
-        console.log(
-          `autocomplete benchmark: ours against the book's (section 6.1), same redis-server, ${CALLERS} concurrent callers, ` +
-            `1 warm-up + ${ROUNDS} measured rounds per peer, alternating; the book's keys in db ${BOOK_DB} under our key names.`,
-        );
-        steps.step('recent contacts: memory');
-        const pool = uniqueNames(CONTACT_POOL, mixedName, SEED + 3);
-        const random = seeded(SEED + 5);
-        const plan = Array.from({ length: CONTACT_USERS }, () => contactAdds(random, pool));
-        const contactsRows = await contactsMemory(connections, plan);
-        const contacts = new ContactsRepository(connections.ours, { maxContacts: MAX_CONTACTS });
-        const lists = await Promise.all(plan.map((_, user) => contacts.all(contactUser(user))));
-        const filtering = await alternate('contacts prefix filtering', filterPeers(connections, lists), admin, steps);
+bench(
+  { id: 'autocomplete', title: "Autocomplete (book 6.1): guild prefix search and recent contacts, against the book's" },
+  async ({ admin, connect, report, steps: progress }) => {
+    const connections: Connections = {
+      ours: connect(),
+      book: connect({ db: BOOK_DB }),
+      bookCallers: Array.from({ length: CALLERS }, () => connect({ db: BOOK_DB })),
+    };
+    await Promise.all([connections.ours, connections.book, ...connections.bookCallers].map((client) => client.ping()));
+    const started = performance.now();
+    const alternating = stepsOf(3, ROUNDS, 'once');
+    const loads = GUILD_SIZES.reduce((sum, size) => sum + loadWeight(size), 0);
+    const steps = progress(1 + alternating * (1 + GUILD_SIZES.length) + loads);
+    console.log(
+      `autocomplete benchmark: ours against the book's (section 6.1), same redis-server, ${CALLERS} concurrent callers, ` +
+        `1 warm-up + ${ROUNDS} measured rounds per peer, alternating; the book's keys in db ${BOOK_DB} under our key names.`,
+    );
+    steps.step('recent contacts: memory');
+    const pool = uniqueNames(CONTACT_POOL, mixedName, SEED + 3);
+    const random = seeded(SEED + 5);
+    const plan = Array.from({ length: CONTACT_USERS }, () => contactAdds(random, pool));
+    const contactsRows = await contactsMemory(connections, plan);
+    const contacts = new ContactsRepository(connections.ours, { maxContacts: MAX_CONTACTS });
+    const lists = await Promise.all(plan.map((_, user) => contacts.all(contactUser(user))));
+    const filtering = await alternatePeers('contacts prefix filtering', filterPeers(connections, lists), admin, steps);
 
-        const speeds = new Map<number, Summary[]>();
-        const memory: MemoryRow[] = [];
-        for (const size of GUILD_SIZES) {
-          console.log(`guild of ${count(size)} members`);
-          steps.step(`guild of ${count(size)}: loading`, loadWeight(size));
-          const lower = await lowercaseGuild(connections, size, admin, steps);
-          speeds.set(size, lower.speed);
-          memory.push(...(await mixedNameMemory(connections, size)), ...lower.memory);
-        }
+    const speeds = new Map<number, Summary[]>();
+    const memory: MemoryRow[] = [];
+    for (const size of GUILD_SIZES) {
+      console.log(`guild of ${count(size)} members`);
+      steps.step(`guild of ${count(size)}: loading`, loadWeight(size));
+      const lower = await lowercaseGuild(connections, size, admin, steps);
+      speeds.set(size, lower.speed);
+      memory.push(...(await mixedNameMemory(connections, size)), ...lower.memory);
+    }
 
-        console.log(`\nautocomplete summary (${((performance.now() - started) / 1000).toFixed(1)} s):`);
-        printGuildSpeed(report, speeds);
-        printContactsMemory(report, contactsRows, lists);
-        printGuildMemory(report, memory);
-        printFiltering(report, filtering);
-        figures(report, speeds, contactsRows, memory, filtering);
-      } finally {
-        disconnect(connections);
-        admin.disconnect();
-      }
-    });
+    console.log(`\nautocomplete summary (${((performance.now() - started) / 1000).toFixed(1)} s):`);
+    printGuildSpeed(report, speeds);
+    printContactsMemory(report, contactsRows, lists);
+    printGuildMemory(report, memory);
+    printFiltering(report, filtering);
+    figures(report, speeds, contactsRows, memory, filtering);
   },
 );

@@ -22,6 +22,7 @@ import type Redis from 'ioredis';
 import { Reader, type Response } from 'mmdb-lib';
 import { defaultDatabases, type IpLocator } from '../src/geo/ip-locator';
 import { isDay } from '../src/geo/tally';
+import { createChat, fetchPendingMessages, sendMessage } from './book-chat';
 
 const BLOCK = 2 ** 17;
 const TIME = /^([01]\d|2[0-3]):[0-5]\d:[0-5]\d$/;
@@ -109,70 +110,6 @@ export async function findCityByIp(redis: Redis, ip: string): Promise<[string, s
   if (ids.length === 0) return null;
   const cityId = ids[0].slice(0, ids[0].indexOf('_'));
   return JSON.parse((await redis.hget('cityid2city:', cityId))!) as [string, string, string];
-}
-
-// --- 6.5.2: chat messages (the file names travel as messages to every worker) ------------------
-
-interface Message {
-  id: number;
-  ts: number;
-  sender: string;
-  message: string;
-}
-
-async function acquireLock(redis: Redis, name: string, identifier: string): Promise<void> {
-  while ((await redis.set(`lock:${name}`, identifier, 'PX', 10_000, 'NX')) !== 'OK') await sleep(1);
-}
-
-async function releaseLock(redis: Redis, name: string, identifier: string): Promise<void> {
-  if ((await redis.get(`lock:${name}`)) === identifier) await redis.del(`lock:${name}`);
-}
-
-async function sendMessage(redis: Redis, chatId: string, sender: string, message: string): Promise<void> {
-  const identifier = `${process.pid}:${Math.random()}`;
-  await acquireLock(redis, `chat:${chatId}`, identifier);
-  try {
-    const mid = await redis.incr(`ids:${chatId}`);
-    const packed = JSON.stringify({ id: mid, ts: Date.now() / 1000, sender, message });
-    await redis.zadd(`msgs:${chatId}`, mid, packed);
-  } finally {
-    await releaseLock(redis, `chat:${chatId}`, identifier);
-  }
-}
-
-async function createChat(redis: Redis, sender: string, recipients: string[], message: string, chatId: string) {
-  const multi = redis.multi();
-  for (const recipient of [...recipients, sender]) {
-    multi.zadd(`chat:${chatId}`, 0, recipient);
-    multi.zadd(`seen:${recipient}`, 0, chatId);
-  }
-  await multi.exec();
-  await sendMessage(redis, chatId, sender, message);
-}
-
-async function fetchPendingMessages(redis: Redis, recipient: string): Promise<[string, Message[]][]> {
-  const seen = await redis.zrange(`seen:${recipient}`, 0, -1, 'WITHSCORES');
-  const chats: [string, number][] = [];
-  for (let i = 0; i + 1 < seen.length; i += 2) chats.push([seen[i], Number(seen[i + 1])]);
-  if (chats.length === 0) return [];
-  const read = redis.multi();
-  for (const [chatId, seenId] of chats) read.zrangebyscore(`msgs:${chatId}`, seenId + 1, 'inf');
-  const replies = (await read.exec()) ?? [];
-  const out: [string, Message[]][] = [];
-  const update = redis.multi();
-  for (const [i, [chatId]] of chats.entries()) {
-    const raw = replies[i][1] as string[];
-    if (raw.length === 0) continue;
-    const messages = raw.map((m) => JSON.parse(m) as Message);
-    const seenId = messages[messages.length - 1].id;
-    await redis.zadd(`chat:${chatId}`, seenId, recipient);
-    const minId = await redis.zrange(`chat:${chatId}`, 0, 0, 'WITHSCORES');
-    update.zadd(`seen:${recipient}`, seenId, chatId);
-    if (minId.length > 0) update.zremrangebyscore(`msgs:${chatId}`, 0, minId[1]);
-    out.push([chatId, messages]);
-  }
-  if (out.length > 0) await update.exec();
-  return out;
 }
 
 // --- 6.6.2: files through Redis -----------------------------------------------------------------

@@ -75,22 +75,18 @@ export function writeLogs(
   }
   const reference = generator.reference;
   const nested: Nested = new Map();
+  const at = <V>(map: Map<string, V>, k: string, make: () => V): V => {
+    if (!map.has(k)) map.set(k, make());
+    return map.get(k)!;
+  };
   for (const [key, visits] of reference.places) {
     const [day, country, region, city] = key.split('\t');
-    const at = <K, V>(map: Map<K, V>, k: K, make: () => V): V => {
-      let v = map.get(k);
-      if (v === undefined) map.set(k, (v = make()));
-      return v;
-    };
-    const cities = at(
-      at(
-        at(nested, day, () => new Map()),
-        country,
-        () => new Map(),
-      ),
-      region,
-      () => new Map<string, number>(),
+    const regions = at(
+      at(nested, day, () => new Map()),
+      country,
+      () => new Map(),
     );
+    const cities = at(regions, region, () => new Map<string, number>());
     cities.set(city, (cities.get(city) ?? 0) + visits);
   }
   return {
@@ -116,15 +112,8 @@ export function referenceCountries(logs: LogSet, day: string): Map<string, numbe
   return out;
 }
 
-function sumTo(map: Map<string, Map<string, number>>): Map<string, number> {
-  const out = new Map<string, number>();
-  for (const [name, inner] of map)
-    out.set(
-      name,
-      [...inner.values()].reduce((a, b) => a + b, 0),
-    );
-  return out;
-}
+const sumTo = (map: Map<string, Map<string, number>>): Map<string, number> =>
+  new Map([...map].map(([name, inner]) => [name, sum(inner)]));
 
 const pairsToMap = (pairs: string[]): Map<string, number> => {
   const out = new Map<string, number>();
@@ -151,6 +140,15 @@ export interface Comparison {
   expected: number;
 }
 
+/** Adds one set of counts, found against expected, to `into`; `stored` counts only where `visits` says. */
+function add(into: Comparison, found: Map<string, number>, expected: Map<string, number>, visits = true): void {
+  into.compared += new Set([...found.keys(), ...expected.keys()]).size;
+  into.wrong += differing(found, expected);
+  if (!visits) return;
+  into.stored += sum(found);
+  into.expected += sum(expected);
+}
+
 export const exact = (c: Comparison): boolean => c.wrong === 0 && c.stored === c.expected;
 
 export const describeComparison = (c: Comparison): string =>
@@ -166,12 +164,7 @@ async function compareCountries(
 ): Promise<Comparison> {
   const result: Comparison = { compared: 0, wrong: 0, stored: 0, expected: 0 };
   for (const day of new Set([...logs.days, ...days])) {
-    const found = await countriesOf(day);
-    const expected = referenceCountries(logs, day);
-    result.compared += new Set([...found.keys(), ...expected.keys()]).size;
-    result.wrong += differing(found, expected);
-    result.stored += sum(found);
-    result.expected += sum(expected);
+    add(result, await countriesOf(day), referenceCountries(logs, day));
   }
   return result;
 }
@@ -216,10 +209,7 @@ export async function checkProduct(admin: Redis, dataset: string, logs: LogSet):
     const reference = logs.nested.get(day) ?? empty;
     const foundCountries = pairsToMap(await admin.zrange(keys.countries(day), 0, -1, 'WITHSCORES'));
     const expectedCountries = sumTo(new Map([...reference].map(([c, regions]) => [c, sumTo(regions)])));
-    countries.compared += new Set([...foundCountries.keys(), ...expectedCountries.keys()]).size;
-    countries.wrong += differing(foundCountries, expectedCountries);
-    countries.stored += sum(foundCountries);
-    countries.expected += sum(expectedCountries);
+    add(countries, foundCountries, expectedCountries);
     const countryNames = [...new Set([...foundCountries.keys(), ...reference.keys()])];
     const regionReads = admin.pipeline();
     for (const country of countryNames) regionReads.zrange(keys.regions(day, country), 0, -1, 'WITHSCORES');
@@ -229,8 +219,7 @@ export async function checkProduct(admin: Redis, dataset: string, logs: LogSet):
     for (const [i, country] of countryNames.entries()) {
       const foundRegions = pairsToMap(regionReplies[i][1] as string[]);
       const expectedRegions = reference.get(country) ?? new Map<string, Map<string, number>>();
-      places.compared += new Set([...foundRegions.keys(), ...expectedRegions.keys()]).size;
-      places.wrong += differing(foundRegions, sumTo(expectedRegions));
+      add(places, foundRegions, sumTo(expectedRegions), false);
       for (const region of new Set([...foundRegions.keys(), ...expectedRegions.keys()])) {
         cityReads.zrange(keys.cities(day, country, region), 0, -1, 'WITHSCORES');
         cityExpected.push(expectedRegions.get(region) ?? new Map<string, number>());
@@ -238,11 +227,7 @@ export async function checkProduct(admin: Redis, dataset: string, logs: LogSet):
     }
     const cityReplies = (await cityReads.exec()) ?? [];
     for (const [i, expected] of cityExpected.entries()) {
-      const found = pairsToMap(cityReplies[i][1] as string[]);
-      places.compared += new Set([...found.keys(), ...expected.keys()]).size;
-      places.wrong += differing(found, expected);
-      places.stored += sum(found);
-      places.expected += sum(expected);
+      add(places, pairsToMap(cityReplies[i][1] as string[]), expected);
     }
     const [visits, unknown] = await Promise.all([admin.hget(keys.visits, day), admin.hget(keys.unknown, day)]);
     if (Number(visits ?? 0) !== (logs.reference.visits.get(day) ?? 0)) {

@@ -1,31 +1,16 @@
 // Location analytics benchmark (book sections 5.3 and 6.6, issue 22): the product's ingestion
-// (files cut by LineChunker and sent through LocationRepository.append, as the HTTP upload does,
+// (files cut by LineChunker and sent through LocationRepository.append as the HTTP upload does,
 // into a stream whose consumer group hands each chunk to one LocationAggregator, which counts it
-// locally with the IpLocator and commits the counts and the chunk's XACK in one script) against
-// the book's approach ported as it is (bench/location-book.ts), all on one redis-server, on the
-// same deterministic logs, in alternating rounds after a warm-up round. Variants:
-//
-//   book, Redis lookup   files APPENDed to Redis strings and announced by chat message; 2 workers
-//                        each read every file (GETRANGE blocks, gunzip for .gz) and count their
-//                        share of its lines (line number modulo 2), find_city_by_ip per line
-//                        (ZREVRANGEBYSCORE, or ZREVRANGEBYLEX for IPv6, then HGET), local counts
-//                        per file flushed with ZADD daily:country:<day> (which overwrites)
-//   book, local lookup   the same with the product's IpLocator in place of the Redis zset
-//   product, 1 / 2 aggr. LocationAggregator instances in this process, each with a connection of
-//                        its own, started before the upload (as long-running aggregators are),
-//                        with the product's defaults (1 MiB chunks, 200 ms idle poll; the upload
-//                        starts halfway through their idle sleep)
-//   product, 2 processes the worker as `npm run worker` runs it (dist-bench/src/worker.js, built
-//                        by `npm run bench`), LOCATION_CLAIM_AFTER_MS=1000; one of the two is
-//                        SIGKILLed while it holds a chunk, once 30% of the lines are counted, and
-//                        the other finishes alone (claiming the dead one's chunk); two fresh
-//                        processes per run, warmed on a small upload of their own first
-//
-// Per variant: lines per second end to end (first byte sent to the last count written), IP
-// lookups per second alone, Redis commands per million lines (sent by clients, split into
-// aggregate writes, lookups and chunk transfer, and run by Redis inside Lua, from INFO
-// commandstats deltas), peak used_memory sampled every 20 ms, and whether the counts equal the
-// generator's reference exactly.
+// with the IpLocator and commits counts and XACK in one script) against the book's approach
+// ported as it is (bench/location-book.ts), on the same deterministic logs, in alternating rounds
+// after a warm-up round on a smaller set. Variants: the book with 2 workers that each read every
+// file and count their share, looking addresses up in Redis (find_city_by_ip) or locally
+// (IpLocator); the product with 1 or 2 in-process aggregators (started before the upload, default
+// 1 MiB chunks and 200 ms idle poll); and 2 worker processes (`npm run worker`,
+// LOCATION_CLAIM_AFTER_MS=1000), one SIGKILLed while it holds a chunk once 30% of the lines are
+// counted, the other finishing alone. Per variant: lines/s end to end, lookups/s alone, Redis
+// commands per million lines by purpose (sent by clients, and run inside Lua), peak used_memory
+// sampled every 20 ms, and whether the counts equal the generator's reference exactly.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -78,8 +63,8 @@ import {
   type Counts,
   type Measured,
 } from './location-redis';
-import { pairedRatio, runSuite, Steps, summarize, type SuiteReport } from './harness/suite';
-import { withBenchRedis } from './harness/support';
+import { alternate, bench, median, medianRange, stepsOf, type SuiteReport } from './harness';
+import { sumOf, tableOf, within } from './suites-shared';
 
 const QUICK_LINES = 200_000;
 const FULL_LINES = 2_000_000;
@@ -306,14 +291,33 @@ interface Context {
   runs: number;
 }
 
-function internalSplit(internal: Counts): { stream: number; other: number } {
-  let stream = 0;
-  let other = 0;
-  for (const [name, n] of internal) {
-    if (STREAM.has(name)) stream += n;
-    else other += n;
-  }
-  return { stream, other };
+/** A run's commands by purpose: sent by clients (aggregate writes, lookups, transfer, housekeeping) and run in Lua. */
+function commandsOf(
+  { sent, internal }: { sent: Counts; internal: Counts },
+  measured: Measured,
+  aggregate: number,
+  lookup: number,
+): Pick<
+  RunResult,
+  'sent' | 'internal' | 'categories' | 'internalStream' | 'internalOther' | 'peakBytes' | 'baseBytes'
+> {
+  const housekeeping = sumOf(
+    [...sent].filter(([name]) => HOUSEKEEPING.has(name)),
+    ([, n]) => n,
+  );
+  const stream = sumOf(
+    [...internal].filter(([name]) => STREAM.has(name)),
+    ([, n]) => n,
+  );
+  return {
+    sent,
+    internal,
+    categories: { aggregate, lookup, transfer: total(sent) - aggregate - lookup - housekeeping, housekeeping },
+    internalStream: stream,
+    internalOther: total(internal) - stream,
+    peakBytes: measured.peakBytes,
+    baseBytes: measured.baseBytes,
+  };
 }
 
 async function runBook(ctx: Context, logs: LogSet, lookup: 'redis' | 'local'): Promise<RunResult> {
@@ -337,29 +341,13 @@ async function runBook(ctx: Context, logs: LogSet, lookup: 'redis' | 'local'): P
   const seconds = (performance.now() - started) / 1000;
   await publishing;
   const measured = await probe.finish();
-  const { sent, internal } = splitSentAndInternal(measured);
-  const housekeeping = [...sent].filter(([name]) => HOUSEKEEPING.has(name)).reduce((s, [, n]) => s + n, 0);
-  const split = internalSplit(internal);
-  const countries = await checkBookCountries(ctx.admin, logs);
-  const summed = await checkSummedCountries(counters.summed, logs);
   return {
     variant: lookup === 'redis' ? 'book_redis' : 'book_local',
     lines: logs.lines,
     seconds,
-    sent,
-    internal,
-    categories: {
-      aggregate: counters.flushes,
-      lookup: counters.lookups,
-      transfer: total(sent) - counters.flushes - counters.lookups - housekeeping,
-      housekeeping,
-    },
-    internalStream: split.stream,
-    internalOther: split.other,
-    peakBytes: measured.peakBytes,
-    baseBytes: measured.baseBytes,
-    countries,
-    summed,
+    ...commandsOf(splitSentAndInternal(measured), measured, counters.flushes, counters.lookups),
+    countries: await checkBookCountries(ctx.admin, logs),
+    summed: await checkSummedCountries(counters.summed, logs),
     notes: lookup === 'redis' ? [`${ranges} ranges in the lookup zsets`] : [],
   };
 }
@@ -372,26 +360,12 @@ async function productResult(
   sentAndInternal: { sent: Counts; internal: Counts },
   notes: (check: ProductCheck) => string[],
 ): Promise<RunResult> {
-  const { sent, internal } = sentAndInternal;
-  const housekeeping = [...sent].filter(([name]) => HOUSEKEEPING.has(name)).reduce((s, [, n]) => s + n, 0);
-  const split = internalSplit(internal);
   const check = await checkProduct(ctx.admin, run.dataset, run.logs);
   return {
     variant: run.variant,
     lines: run.logs.lines,
     seconds: run.seconds,
-    sent,
-    internal,
-    categories: {
-      aggregate: run.commits,
-      lookup: 0,
-      transfer: total(sent) - run.commits - housekeeping,
-      housekeeping,
-    },
-    internalStream: split.stream,
-    internalOther: split.other,
-    peakBytes: measured.peakBytes,
-    baseBytes: measured.baseBytes,
+    ...commandsOf(sentAndInternal, measured, run.commits, 0),
     countries: check.countries,
     places: check.places,
     totalsExact: check.totalsExact,
@@ -435,16 +409,11 @@ async function runProduct(ctx: Context, logs: LogSet, aggregators: number): Prom
     const probe = await startProbe(ctx.admin);
     started = performance.now();
     await uploadAll(ctx.uploader, dataset, logs);
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([
+    await within(
       done,
-      new Promise<never>((_, reject) => {
-        timer = setTimeout(
-          () => reject(new Error(`${dataset}: ${counted} of ${logs.lines} lines counted after ${RUN_TIMEOUT_MS} ms`)),
-          RUN_TIMEOUT_MS,
-        );
-      }),
-    ]).finally(() => clearTimeout(timer));
+      RUN_TIMEOUT_MS,
+      () => `${dataset}: ${counted} of ${logs.lines} lines counted after ${RUN_TIMEOUT_MS} ms`,
+    );
     const seconds = (performance.now() - started) / 1000;
     const measured = await probe.finish();
     const commits = repos.reduce((sum, repo) => sum + repo.commits, 0);
@@ -655,161 +624,133 @@ function report(
   rounds: number,
 ): void {
   const rates = (id: VariantId): number[] => results.get(id)!.map((run) => run.lines / run.seconds);
-  const sumOf = (id: VariantId, pick: (run: RunResult) => number): number =>
-    results.get(id)!.reduce((sum, run) => sum + pick(run), 0);
-  const linesOf = (id: VariantId): number => sumOf(id, (run) => run.lines);
+  const perM = (id: VariantId, pick: (run: RunResult) => number): number =>
+    perMillion(
+      sumOf(results.get(id)!, pick),
+      sumOf(results.get(id)!, (run) => run.lines),
+    );
+  const peak = (id: VariantId): number => Math.max(...results.get(id)!.map((run) => run.peakBytes - run.baseBytes));
   const lookupRate = (id: VariantId): number[] => lookups.map((l) => (id === 'book_redis' ? l.redis : l.local));
-  const rows: string[][] = [];
-  for (const { id, label } of VARIANTS) {
+  const verdict = ({ id }: (typeof VARIANTS)[number]): string => {
     const runs = results.get(id)!;
-    const r = rates(id);
-    const pm = (pick: (run: RunResult) => number): string => perMillion(sumOf(id, pick), linesOf(id)).toFixed(0);
-    const peak = Math.max(...runs.map((run) => run.peakBytes - run.baseBytes));
     const last = runs[runs.length - 1];
-    const verdict = runs.every(isExact)
-      ? id.startsWith('book')
-        ? 'exact'
-        : 'exact (countries, regions, cities, totals)'
-      : id.startsWith('book')
-        ? `WRONG (${last.countries.wrong}/${last.countries.compared} day-country counts; ${last.countries.stored} of ${last.countries.expected} visits)`
-        : `WRONG (${describeComparison(last.countries)}; ${describeComparison(last.places!)})`;
-    rows.push([
-      label,
-      `${summarize(r).value.toFixed(0)} (${Math.min(...r).toFixed(0)}-${Math.max(...r).toFixed(0)})`,
-      summarize(lookupRate(id)).value.toFixed(0),
-      pm((run) => run.categories.aggregate),
-      pm((run) => run.categories.lookup),
-      pm((run) => run.categories.transfer),
-      pm((run) => run.internalOther),
-      pm((run) => run.internalStream),
-      mb(peak),
-      verdict,
-    ]);
-  }
-  suite.table(
+    const book = id.startsWith('book');
+    if (runs.every(isExact)) return book ? 'exact' : 'exact (countries, regions, cities, totals)';
+    return book
+      ? `WRONG (${last.countries.wrong}/${last.countries.compared} day-country counts; ${last.countries.stored} of ${last.countries.expected} visits)`
+      : `WRONG (${describeComparison(last.countries)}; ${describeComparison(last.places!)})`;
+  };
+  const perMCell = (pick: (run: RunResult) => number) => (v: (typeof VARIANTS)[number]) => perM(v.id, pick).toFixed(0);
+  tableOf(
+    suite,
     `location summary: ${logs.lines} lines in ${logs.files.length} files over ${logs.days.length} days (medians of ${rounds} round${rounds === 1 ? '' : 's'}, with the range; commands over all measured rounds)`,
-    [
-      'variant',
-      'lines/s end to end',
-      'lookups/s alone',
-      'sent: aggregate writes /M lines',
-      'sent: lookups /M',
-      'sent: chunk transfer /M',
-      'in Lua: counts & progress /M',
-      'in Lua: stream /M',
-      'peak used_memory MB',
-      'result against the reference',
-    ],
-    rows,
     1,
+    VARIANTS,
+    [
+      ['variant', (v) => v.label],
+      ['lines/s end to end', (v) => medianRange(rates(v.id))],
+      ['lookups/s alone', (v) => median(lookupRate(v.id)).toFixed(0)],
+      ['sent: aggregate writes /M lines', perMCell((run) => run.categories.aggregate)],
+      ['sent: lookups /M', perMCell((run) => run.categories.lookup)],
+      ['sent: chunk transfer /M', perMCell((run) => run.categories.transfer)],
+      ['in Lua: counts & progress /M', perMCell((run) => run.internalOther)],
+      ['in Lua: stream /M', perMCell((run) => run.internalStream)],
+      ['peak used_memory MB', (v) => mb(peak(v.id))],
+      ['result against the reference', verdict],
+    ],
   );
 
   const book = rates('book_redis');
-  suite.figure({
-    id: 'location.product2_vs_book',
-    label: "lines/s end to end: product (2 in-process aggregators) / book's port (Redis lookup, 2 workers)",
-    unit: 'x',
-    ...pairedRatio(rates('product_2'), book),
-    target: { op: '>=', value: 10 },
-  });
-  suite.figure({
-    id: 'location.product1_vs_book',
-    label: "lines/s end to end: product (1 aggregator) / book's port (Redis lookup, 2 workers)",
-    unit: 'x',
-    ...pairedRatio(rates('product_1'), book),
-  });
-  suite.figure({
-    id: 'location.product2_vs_book_local',
-    label: "lines/s end to end: product (2 aggregators) / book's with a local lookup (2 workers)",
-    unit: 'x',
-    ...pairedRatio(rates('product_2'), rates('book_local')),
-  });
-  for (const { id, label } of VARIANTS) {
-    suite.figure({
-      id: `location.${id}.rate`,
-      label: `${label}: end to end`,
-      unit: 'lines/s',
-      ...summarize(rates(id)),
-    });
-  }
-  suite.figure({
-    id: 'location.lookup.redis',
-    label: "IP lookups alone: the book's find_city_by_ip (ZREVRANGEBYSCORE + HGET, one connection)",
-    unit: 'lookups/s',
-    ...summarize(lookups.map((l) => l.redis)),
-  });
-  suite.figure({
-    id: 'location.lookup.local',
-    label: 'IP lookups alone: IpLocator (the product, and the book with a local lookup)',
-    unit: 'lookups/s',
-    ...summarize(lookups.map((l) => l.local)),
-  });
-  suite.figure({
-    id: 'location.tally',
-    label: 'tallyChunk alone (parse, check, look up, count a 1 MiB chunk)',
-    unit: 'lines/s',
-    ...summarize(lookups.map((l) => l.tally)),
-  });
+  const endToEnd = 'lines/s end to end: product';
+  suite.ratio(
+    'location.product2_vs_book',
+    `${endToEnd} (2 in-process aggregators) / book's port (Redis lookup, 2 workers)`,
+    rates('product_2'),
+    book,
+    { op: '>=', value: 10 },
+  );
+  suite.ratio(
+    'location.product1_vs_book',
+    `${endToEnd} (1 aggregator) / book's port (Redis lookup, 2 workers)`,
+    rates('product_1'),
+    book,
+  );
+  suite.ratio(
+    'location.product2_vs_book_local',
+    `${endToEnd} (2 aggregators) / book's with a local lookup (2 workers)`,
+    rates('product_2'),
+    rates('book_local'),
+  );
+  for (const { id, label } of VARIANTS)
+    suite.median(`location.${id}.rate`, `${label}: end to end`, 'lines/s', rates(id));
+  const alone: [string, string, string, (l: Lookups) => number][] = [
+    [
+      'lookup.redis',
+      "IP lookups alone: the book's find_city_by_ip (ZREVRANGEBYSCORE + HGET, one connection)",
+      'lookups/s',
+      (l) => l.redis,
+    ],
+    [
+      'lookup.local',
+      'IP lookups alone: IpLocator (the product, and the book with a local lookup)',
+      'lookups/s',
+      (l) => l.local,
+    ],
+    ['tally', 'tallyChunk alone (parse, check, look up, count a 1 MiB chunk)', 'lines/s', (l) => l.tally],
+  ];
+  for (const [id, label, unit, pick] of alone) suite.median(`location.${id}`, label, unit, lookups.map(pick));
+  const labelOf = (id: VariantId): string => VARIANTS.find((v) => v.id === id)!.label;
   for (const id of ['product_1', 'product_2', 'product_kill'] as const) {
-    suite.figure({
-      id: `location.${id}.aggregate_commands`,
-      label: `${VARIANTS.find((v) => v.id === id)!.label}: client-sent aggregate writes (commit scripts) per million lines`,
-      unit: 'commands',
-      value: perMillion(
-        sumOf(id, (run) => run.categories.aggregate),
-        linesOf(id),
-      ),
-      target: { op: '<=', value: 1000 },
-    });
-    suite.figure({
-      id: `location.${id}.transfer_commands`,
-      label: `${VARIANTS.find((v) => v.id === id)!.label}: client-sent chunk transfer (append scripts, XREADGROUP, XAUTOCLAIM) per million lines`,
-      unit: 'commands',
-      value: perMillion(
-        sumOf(id, (run) => run.categories.transfer),
-        linesOf(id),
-      ),
-    });
-    suite.figure({
-      id: `location.${id}.internal_commands`,
-      label: `${VARIANTS.find((v) => v.id === id)!.label}: commands run inside Lua per million lines`,
-      unit: 'commands',
-      value: perMillion(
-        sumOf(id, (run) => run.internalStream + run.internalOther),
-        linesOf(id),
-      ),
-    });
+    const commands: [string, string, (run: RunResult) => number][] = [
+      ['aggregate', 'client-sent aggregate writes (commit scripts)', (run) => run.categories.aggregate],
+      [
+        'transfer',
+        'client-sent chunk transfer (append scripts, XREADGROUP, XAUTOCLAIM)',
+        (run) => run.categories.transfer,
+      ],
+      ['internal', 'commands run inside Lua', (run) => run.internalStream + run.internalOther],
+    ];
+    for (const [name, what, pick] of commands) {
+      const target = name === 'aggregate' ? ({ op: '<=', value: 1000 } as const) : undefined;
+      suite.value(
+        `location.${id}.${name}_commands`,
+        `${labelOf(id)}: ${what} per million lines`,
+        'commands',
+        perM(id, pick),
+        target,
+      );
+    }
   }
   for (const id of ['book_redis', 'book_local'] as const) {
-    suite.figure({
-      id: `location.${id}.commands`,
-      label: `${VARIANTS.find((v) => v.id === id)!.label}: client-sent commands per million lines (lookups, flushes, file transfer)`,
-      unit: 'commands',
-      value: perMillion(
-        sumOf(id, (run) => total(run.sent)),
-        linesOf(id),
-      ),
-    });
+    const label = `${labelOf(id)}: client-sent commands per million lines (lookups, flushes, file transfer)`;
+    suite.value(
+      `location.${id}.commands`,
+      label,
+      'commands',
+      perM(id, (run) => total(run.sent)),
+    );
   }
   for (const { id, label } of VARIANTS) {
-    suite.figure({
-      id: `location.${id}.peak_memory`,
-      label: `${label}: peak used_memory above the run's start (sampled)`,
-      unit: 'MB',
-      value: Number(mb(Math.max(...results.get(id)!.map((run) => run.peakBytes - run.baseBytes)))),
-    });
+    const peakLabel = `${label}: peak used_memory above the run's start (sampled)`;
+    suite.value(`location.${id}.peak_memory`, peakLabel, 'MB', Number(mb(peak(id))));
   }
   for (const { id, label } of VARIANTS) {
     const product = !id.startsWith('book');
-    suite.figure({
-      id: `location.${id}.exact`,
-      label: `${label}: ${product ? 'countries, regions, cities and totals' : 'countries per day'} equal the reference (1 yes, 0 no)`,
-      unit: 'exact',
-      value: results.get(id)!.every(isExact) ? 1 : 0,
-      ...(product ? { target: { op: '==' as const, value: 1 } } : {}),
-    });
+    const what = product ? 'countries, regions, cities and totals' : 'countries per day';
+    const target = product ? ({ op: '==', value: 1 } as const) : undefined;
+    const exactly = results.get(id)!.every(isExact) ? 1 : 0;
+    suite.value(
+      `location.${id}.exact`,
+      `${label}: ${what} equal the reference (1 yes, 0 no)`,
+      'exact',
+      exactly,
+      target,
+    );
   }
+  notes(suite, results, logs, warm);
+}
 
+function notes(suite: SuiteReport, results: Map<VariantId, RunResult[]>, logs: LogSet, warm: LogSet): void {
   const bookRun = results.get('book_redis')!.at(-1)!;
   suite.note(
     `Logs: the product's LogGenerator (2000 places, 10% of them carrying 90% of the lines, 10% IPv6, 0.1% malformed), ${logs.lines} lines over ${logs.days.length} days in ${logs.files.length} files, every second one gzipped, so each day runs across files; the generator's own count is the reference.`,
@@ -824,8 +765,8 @@ function report(
     'Product: files read from disk, gunzipped, cut by LineChunker (1 MiB chunks) and sent with LocationRepository.append (appendWhenRoom) one after another on one connection, as the HTTP upload does (without its gzip hold-back); end to end until every chunk is committed.',
   );
   const inProcess = [...results.get('product_1')!, ...results.get('product_2')!];
-  const firstCommit = summarize(inProcess.map((run) => run.firstCommitMs ?? NaN)).value;
-  const runSeconds = summarize(inProcess.map((run) => run.seconds)).value;
+  const firstCommit = median(inProcess.map((run) => run.firstCommitMs ?? NaN));
+  const runSeconds = median(inProcess.map((run) => run.seconds));
   suite.note(
     `Product latency inside the rate: idle aggregators poll every ${IDLE_MS} ms (the product's default; the upload starts ${IDLE_MS / 2} ms into their sleep, the average case) and count a 1 MiB chunk in one go, so the first chunk was committed ${firstCommit.toFixed(0)} ms after the first byte sent (median of the in-process runs, which took ${runSeconds.toFixed(2)} s): fixed costs that weigh less the more lines a run has.`,
   );
@@ -841,17 +782,22 @@ function report(
   );
 }
 
-runSuite(
-  'location',
-  "Location analytics (book 5.3, 6.6): chunk stream + one-script commit, against the book's file distribution and ZSET lookup",
-  async (suite, quick) => {
+bench(
+  {
+    id: 'location',
+    title:
+      "Location analytics (book 5.3, 6.6): chunk stream + one-script commit, against the book's file distribution and ZSET lookup",
+  },
+  async ({ url, report: suite, quick, steps, defer }) => {
     const { lines, files, rounds, warmLines, zsetLookups } = settings(quick);
     countSentCommands();
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ria-bench-location-'));
+    defer(() => fs.rmSync(dir, { recursive: true, force: true }));
     const locator = lazyLocator([])();
-    const steps = new Steps(1 + (rounds + 1) * (VARIANTS.length + 1));
-    steps.step('writing the logs');
-    let began = performance.now();
+    const peers = [...VARIANTS.map((v) => v.id), 'lookups'] as const;
+    const progress = steps(1 + stepsOf(peers.length, rounds, 'once'));
+    progress.step('writing the logs');
+    const began = performance.now();
     const warmLogs = writeLogs(path.join(dir, 'warm'), locator, {
       lines: warmLines,
       files: 2,
@@ -861,64 +807,54 @@ runSuite(
     });
     const logs = writeLogs(path.join(dir, 'logs'), locator, { lines, files, days: DAYS, seed: 1, prefix: 'game' });
     console.log(
-      `location benchmark: ${logs.lines} lines (${mb(logs.files.reduce((s, f) => s + f.rawBytes, 0))} MB, ` +
-        `${mb(logs.files.reduce((s, f) => s + f.bytes, 0))} MB on disk) in ${logs.files.length} files over ${logs.days.length} days, ` +
+      `location benchmark: ${logs.lines} lines (${mb(sumOf(logs.files, (f) => f.rawBytes))} MB, ` +
+        `${mb(sumOf(logs.files, (f) => f.bytes))} MB on disk) in ${logs.files.length} files over ${logs.days.length} days, ` +
         `${logs.addresses.size} distinct addresses, ${logs.reference.refused} malformed lines; written in ${((performance.now() - began) / 1000).toFixed(1)} s. ` +
         `Warm-up set: ${warmLogs.lines} lines. 1 warm-up round + ${rounds} measured.`,
     );
-    await withBenchRedis(async (url) => {
-      const admin = adminConnection(url);
-      const connect = async (name: string): Promise<RedisClient> =>
-        connectRedis(url, { name, logger, commandTimeoutMs: 30_000 });
-      const clients: RedisClient[] = [];
-      for (const name of ['book-publisher', 'book-0', 'book-1', 'uploader', 'aggregator-0', 'aggregator-1'])
-        clients.push(await connect(`bench:${name}`));
-      const [bookPublisher, book0, book1] = clients as Redis[];
-      const bookWorkers = [book0, book1];
-      const uploader = new CountingRepository(clients[3], SETTINGS);
-      const aggregators = [new CountingRepository(clients[4], SETTINGS), new CountingRepository(clients[5], SETTINGS)];
-      const ctx: Context = {
-        url,
-        admin,
-        locator,
-        bookPublisher,
-        bookWorkers,
-        uploader,
-        aggregators,
-        workers: [],
-        warmLogs,
-        runs: 0,
-      };
-      const results = new Map<VariantId, RunResult[]>(VARIANTS.map((v) => [v.id, []]));
-      const lookups: Lookups[] = [];
-      try {
-        for (let round = 0; round <= rounds; round++) {
-          const warm = round === 0;
-          const set = warm ? warmLogs : logs;
-          console.log(warm ? 'warm-up round:' : `round ${round}/${rounds}:`);
-          for (const { id } of VARIANTS) {
-            steps.step(`${id}, ${warm ? 'warm-up' : `round ${round}/${rounds}`}`);
-            began = performance.now();
-            const run = await runVariant(ctx, set, id, warm);
-            console.log(roundLine(run));
-            if (!warm) results.get(id)!.push(run);
-            else if (!isExact(run) && !id.startsWith('book'))
-              throw new Error(`${id} was not exact in the warm-up round: ${run.notes.join('; ')}`);
-          }
-          steps.step(`lookups alone, ${warm ? 'warm-up' : `round ${round}/${rounds}`}`);
-          const measured = await measureLookups(ctx, set, warm ? Math.ceil(zsetLookups / 4) : zsetLookups);
+    const admin = adminConnection(url);
+    defer(() => admin.disconnect());
+    const clients: RedisClient[] = [];
+    for (const name of ['book-publisher', 'book-0', 'book-1', 'uploader', 'aggregator-0', 'aggregator-1']) {
+      const client = await connectRedis(url, { name: `bench:${name}`, logger, commandTimeoutMs: 30_000 });
+      clients.push(client);
+      defer(() => closeRedis(client));
+    }
+    const [bookPublisher, book0, book1] = clients as Redis[];
+    const ctx: Context = {
+      url,
+      admin,
+      locator,
+      bookPublisher,
+      bookWorkers: [book0, book1],
+      uploader: new CountingRepository(clients[3], SETTINGS),
+      aggregators: [new CountingRepository(clients[4], SETTINGS), new CountingRepository(clients[5], SETTINGS)],
+      workers: [],
+      warmLogs,
+      runs: 0,
+    };
+    defer(() => Promise.all(ctx.workers.filter((w): w is WorkerProcess => w !== undefined).map(stopWorker)));
+    const { measured } = await alternate<(typeof peers)[number], RunResult | Lookups>({
+      peers,
+      rounds,
+      steps: progress,
+      async run(id, round) {
+        const set = round.warm ? warmLogs : logs;
+        if (id === 'lookups') {
+          const alone = await measureLookups(ctx, set, round.size(zsetLookups));
           console.log(
-            `    lookups alone: find_city_by_ip ${measured.redis.toFixed(0)}/s, IpLocator ${measured.local.toFixed(0)}/s, tallyChunk ${measured.tally.toFixed(0)} lines/s`,
+            `    lookups alone: find_city_by_ip ${alone.redis.toFixed(0)}/s, IpLocator ${alone.local.toFixed(0)}/s, tallyChunk ${alone.tally.toFixed(0)} lines/s`,
           );
-          if (!warm) lookups.push(measured);
+          return alone;
         }
-        report(suite, results, lookups, logs, warmLogs, rounds);
-      } finally {
-        await Promise.all(ctx.workers.filter((w): w is WorkerProcess => w !== undefined).map(stopWorker));
-        for (const client of clients) await closeRedis(client);
-        admin.disconnect();
-        fs.rmSync(dir, { recursive: true, force: true });
-      }
+        const run = await runVariant(ctx, set, id, round.warm);
+        console.log(roundLine(run));
+        if (round.warm && !isExact(run) && !id.startsWith('book'))
+          throw new Error(`${id} was not exact in the warm-up round: ${run.notes.join('; ')}`);
+        return run;
+      },
     });
+    const results = new Map(VARIANTS.map((v) => [v.id, measured[v.id] as RunResult[]]));
+    report(suite, results, measured.lookups as Lookups[], logs, warmLogs, rounds);
   },
 );

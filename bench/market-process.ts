@@ -4,7 +4,6 @@
 // with its own connections and market (the second half of this file).
 import { performance } from 'node:perf_hooks';
 import { isMainThread, parentPort, workerData } from 'node:worker_threads';
-import Redis from 'ioredis';
 import pino from 'pino';
 import { AppError } from '../src/common/errors';
 import { closeRedis, connectRedis } from '../src/redis/client/connection';
@@ -18,6 +17,7 @@ import {
   type PurchaseOutcome,
 } from '../src/redis/market/repository';
 import { createMarketStrategy } from '../src/redis/market/strategies';
+import { countTraffic, type Traffic } from './harness/round-trips';
 import { seeded } from './harness/support';
 import { setTimeout as sleep } from 'node:timers/promises';
 
@@ -82,36 +82,6 @@ export interface ProcessResult {
   waits: Float64Array;
   /** Requests the process's connections sent during its purchase() calls (undefined when shared). */
   purchaseRequests: number | undefined;
-}
-
-/** Requests sent by this thread's ioredis connections: a command alone, or a pipeline/MULTI as one write. */
-export interface RequestCounter {
-  requests: number;
-}
-
-let requestCounter: RequestCounter | undefined;
-
-/**
- * Counts requests sent by every ioredis connection of this thread from now on. A bench-only hook:
- * pipelined commands are handed to sendCommand with the pipeline's stream, which is new for each
- * exec, so the first command seen with a stream starts one request.
- */
-export function countRequests(): RequestCounter {
-  if (requestCounter) return requestCounter;
-  const counter: RequestCounter = { requests: 0 };
-  const seen = new WeakSet<object>();
-  const send = Redis.prototype.sendCommand;
-  Redis.prototype.sendCommand = function (this: Redis, ...args: Parameters<Redis['sendCommand']>) {
-    const stream = args[1] as object | undefined;
-    if (stream === undefined) counter.requests++;
-    else if (!seen.has(stream)) {
-      seen.add(stream);
-      counter.requests++;
-    }
-    return send.apply(this, args);
-  };
-  requestCounter = counter;
-  return counter;
 }
 
 export interface Market {
@@ -192,23 +162,17 @@ export async function prepare(market: MarketRepository, spec: ProcessSpec): Prom
 }
 
 function emptyResult(spec: ProcessSpec): Omit<ProcessResult, 'waits' | 'purchaseRequests'> {
+  const counts = ['restocks', 'listed', 'notListed', 'listRetries', 'listConflicts', 'attempts', 'retries'] as const;
+  const more = ['retriedCalls', 'completed', 'conflicts', 'spent', 'emptyPages'] as const;
   return {
+    ...(Object.fromEntries([...counts, ...more].map((name) => [name, 0])) as Record<
+      (typeof counts | typeof more)[number],
+      number
+    >),
     role: spec.role,
     id: spec.id,
     granted: spec.role === 'lister' ? spec.stock : 0,
-    restocks: 0,
-    listed: 0,
-    notListed: 0,
-    listRetries: 0,
-    listConflicts: 0,
-    attempts: 0,
     outcomes: Object.fromEntries(PURCHASE_OUTCOMES.map((o) => [o, 0])) as Record<PurchaseOutcome, number>,
-    retries: 0,
-    retriedCalls: 0,
-    completed: 0,
-    conflicts: 0,
-    spent: 0,
-    emptyPages: 0,
   };
 }
 
@@ -224,7 +188,7 @@ export async function simulate(
   granter: MarketRepository,
   spec: ProcessSpec,
   stopped: () => boolean,
-  requests: RequestCounter | undefined,
+  requests: Traffic | undefined,
 ): Promise<ProcessResult> {
   const result = emptyResult(spec);
   const random = seeded(spec.seed);
@@ -306,7 +270,7 @@ export type FromWorker =
 function serveAsWorker(setup: WorkerSetup): void {
   const port = parentPort!;
   const stop = new Int32Array(setup.stop);
-  const requests = countRequests();
+  const requests = countTraffic();
   let current: { market: Market; spec: ProcessSpec } | undefined;
   const reply = (message: FromWorker): void => port.postMessage(message);
   const fail = (error: unknown): void =>

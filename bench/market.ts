@@ -1,54 +1,33 @@
-// Marketplace benchmark: the book's Table 6.1 (section 6.2) again, for the three market strategies
-// in one run against one redis-server: SCRIPT (one Lua script per operation), WATCH (the book's
-// WATCH/MULTI/EXEC with retries) and LOCK (the product's locks on the item and the buyer's funds).
-//
-// The book's simulation: lister processes list items continuously, buyer processes continuously
-// try to buy from the market, in three runs (1 lister/1 buyer, 5/1, 5/5). Each simulated process
-// (bench/market-process.ts) is an independent loop making one call at a time:
+// Marketplace benchmark: the book's Table 6.1 (section 6.2) again for the three market strategies
+// on one redis-server: SCRIPT (one Lua script per operation), WATCH (the book's WATCH/MULTI/EXEC
+// with retries) and LOCK (the product's locks on the item and the buyer's funds). Listers list
+// their own items at random prices 1-100; buyers read the 10 cheapest listings and buy one at the
+// listed price, with ample funds, so outcomes come from contention; runs of 1/1, 5/1 and 5/5.
+// Each simulated process (bench/market-process.ts) is a loop making one call at a time:
 // - BENCH_MARKET_PROCESSES=inline (the default): async loops of this process sharing one strategy
-//   built by createMarketStrategy as src/app/parts.ts builds it: SCRIPT and LOCK on one shared
-//   command connection (LOCK with one LeaseSignals subscriber), WATCH with a pool as large as the
-//   callers, so each caller's transaction has a connection of its own as the book's processes
-//   had. This is how the API runs the market, and on a 2-core machine it measures the strategies
-//   rather than the scheduler: the client thread's busy share ("client busy") is printed per run.
-// - BENCH_MARKET_PROCESSES=threads: one worker thread per simulated process, each with its own
-//   connections and its own strategy (WATCH: a pool of one), as the book's separate processes.
-//   Closer to the book's process model, but ten threads, redis-server and this thread need more
-//   cores than two: there the waits measure the OS scheduler (SCRIPT's p99 grew several-fold).
-//
-// A lister lists its own items at a random price 1-100. Its items are granted before the run, as
-// many as the fastest strategy's warm-up rate says it needs (plus a margin); one that runs low
-// anyway is granted more on a separate connection, ahead of need, and that is reported. A buyer
-// reads the 10 cheapest listings (MarketRepository.page), picks one at random and buys it at the
-// listed price; its funds are ample, so what happens is down to contention. Every run lasts
-// BENCH_MARKET_SECONDS (default 2; the book ran 60 s, so its figures are shown scaled to the run
-// length); a call in flight when the time is up is finished, not cut short. Per scenario each
-// strategy gets a short warm-up run, then the strategies take turns for BENCH_MARKET_ROUNDS
-// rounds (default 3; the order rotates each round; counts are medians, waits pooled). Quick mode
-// (bench/harness/report.ts isQuick) makes each run 0.12 s. Every run starts
-// from the same state (bench/market-state.ts), and after it the book's invariants are checked
-// from Redis: a broken one fails the bench.
-//
-// Reported per run: items listed, items bought, purchase retries (sum of PurchaseReport.retries:
-// WATCH aborts, LOCK waits for a busy lock), failed purchases (CONFLICT: gave up after 10 s, the
-// config's default), the wait of each purchase() call (retries included) as average and p99; in
-// the details, attempts and their outcomes, requests per purchase call (threads only), Redis
-// commands per item bought (everything the run executed, listing and paging included), and CPU:
-// this process, redis-server and the rest of the machine (noise). At the end, the commands and
-// requests of one list and one purchase without contention, and the issue's targets as
-// PASS/MISS lines.
+//   built as src/app/parts.ts builds it (WATCH with a pool as large as the callers, as the book's
+//   processes each had a connection). On a 2-core machine this measures the strategies rather
+//   than the scheduler; the client thread's busy share is printed per run.
+// - BENCH_MARKET_PROCESSES=threads: a worker thread per process with its own connections and
+//   strategy, closer to the book's processes, but there the waits measure the OS scheduler.
+// Listers are granted, before the run, what the fastest strategy's warm-up says they need (one
+// that runs low is restocked apart, and that is reported). Every run lasts BENCH_MARKET_SECONDS
+// (default 2, quick 0.12; the book ran 60 s and its rows are scaled) from the same state
+// (bench/market-state.ts); the strategies take turns for BENCH_MARKET_ROUNDS rounds (order
+// rotating), and after every run the book's invariants are checked from Redis: a broken one fails
+// the bench. Reported: listed, bought, retries, failed purchases (CONFLICT after 10 s), waits
+// (average and p99), commands per item bought, CPU, and one uncontended list and purchase's cost.
 import { performance } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 import os from 'node:os';
 import path from 'node:path';
-import Redis from 'ioredis';
+import type Redis from 'ioredis';
 import { MARKET_STRATEGIES, type MarketStrategyName } from '../src/redis/market/repository';
 import {
   BUYER_FUNDS,
   RESTOCK,
   buildMarket,
   buyerName,
-  countRequests,
   grantItems,
   itemName,
   listerName,
@@ -61,9 +40,17 @@ import {
   type WorkerSetup,
 } from './market-process';
 import { checkInvariants, StartingState } from './market-state';
-import { isQuick } from './harness/report';
-import { pairedRatio, runSuite, Steps, type SuiteReport } from './harness/suite';
-import { commandCount, median, percentile, redisCpuSeconds, withBenchRedis } from './harness/support';
+import {
+  bench,
+  commandCount,
+  isQuick,
+  measure,
+  median,
+  percentile,
+  redisCpuSeconds,
+  type SuiteReport,
+} from './harness';
+import { inFlight, tableOf } from './suites-shared';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 function readSettings() {
@@ -273,20 +260,20 @@ const sum = (results: ProcessResult[], pick: (r: ProcessResult) => number): numb
   results.reduce((total, r) => total + pick(r), 0);
 const bought = (run: Run): number => sum(run.results, (r) => r.outcomes.PURCHASED);
 function specsFor(scenario: Scenario, stock: number, round: number): ProcessSpec[] {
-  return [
-    ...Array.from({ length: scenario.listers }, (_, id): ProcessSpec => ({
-      role: 'lister',
-      id,
-      seed: 1000 * round + id + 1,
-      stock,
-    })),
-    ...Array.from({ length: scenario.buyers }, (_, id): ProcessSpec => ({
-      role: 'buyer',
-      id,
-      seed: 1000 * round + 100 + id,
-      stock: 0,
-    })),
-  ];
+  const seed = 1000 * round;
+  const listers = Array.from({ length: scenario.listers }, (_, id) => ({
+    role: 'lister',
+    id,
+    seed: seed + id + 1,
+    stock,
+  }));
+  const buyers = Array.from({ length: scenario.buyers }, (_, id) => ({
+    role: 'buyer',
+    id,
+    seed: seed + 100 + id,
+    stock: 0,
+  }));
+  return [...listers, ...buyers] as ProcessSpec[];
 }
 
 async function runOnce(
@@ -348,7 +335,6 @@ interface Cost {
 
 /** Redis commands (those inside scripts too) and client requests of one list and one purchase, no contention. */
 async function measureCost(url: string, admin: Redis, strategy: MarketStrategyName, ops: number): Promise<Cost> {
-  const requests = countRequests();
   await admin.flushdb();
   const market = await buildMarket(url, strategy, 1);
   try {
@@ -357,16 +343,12 @@ async function measureCost(url: string, admin: Redis, strategy: MarketStrategyNa
     await repository.grantFunds(buyerName(0), BUYER_FUNDS);
     await prepare(repository, { role: 'lister', id: 0, seed: 1, stock: ops });
     await prepare(repository, { role: 'buyer', id: 0, seed: 2, stock: 0 });
-    const measure = async (work: (n: number) => Promise<unknown>): Promise<[number, number]> => {
-      await admin.config('RESETSTAT');
-      const before = requests.requests;
-      for (let n = 0; n < ops; n++) await work(n);
-      // Read before INFO goes out on the admin connection, which counts as a request too.
-      const sent = requests.requests - before;
-      return [(await commandCount(admin)) / ops, sent / ops];
+    const cost = async (work: (n: number) => Promise<unknown>): Promise<[number, number]> => {
+      const sample = await measure(ops, () => inFlight(ops, 1, work), { admin });
+      return [sample.executed / ops, sample.requests / ops];
     };
-    const [listCommands, listRequests] = await measure((n) => repository.list(listerName(0), itemName(0, n), 10));
-    const [purchaseCommands, purchaseRequests] = await measure((n) =>
+    const [listCommands, listRequests] = await cost((n) => repository.list(listerName(0), itemName(0, n), 10));
+    const [purchaseCommands, purchaseRequests] = await cost((n) =>
       repository.purchase({ buyer: buyerName(0), seller: listerName(0), item: itemName(0, n), price: 10 }),
     );
     return { strategy, listCommands, listRequests, purchaseCommands, purchaseRequests };
@@ -424,23 +406,18 @@ const ratio = (a: number, b: number): string => (b === 0 ? '∞' : (a / b).toFix
 function printResults(report: SuiteReport, summaries: Summary[], seconds: number, wall: number): void {
   const scale = seconds / BOOK_SECONDS;
   const header = ['scenario', 'strategy', 'listed', 'bought', 'retries', 'failed', 'avg wait ms', 'p99 wait ms'];
-  const rows: string[][] = [];
-  for (const scenario of SCENARIOS) {
-    for (const s of summaries.filter((x) => x.scenario === scenario)) {
-      rows.push([
-        scenario.title,
+  const rows = SCENARIOS.flatMap(({ title, book }) => [
+    ...summaries
+      .filter((x) => x.scenario.title === title)
+      .map((s) => [
+        title,
         s.strategy,
-        count(s.listed),
-        count(s.bought),
-        count(s.retries),
-        count(s.failed),
+        ...[s.listed, s.bought, s.retries, s.failed].map(count),
         ms(s.avgWait),
         ms(s.p99Wait),
-      ]);
-    }
-    const book = scenario.book;
-    rows.push([
-      scenario.title,
+      ]),
+    [
+      title,
       `book (WATCH) x${scale.toFixed(3)}`,
       count(book.listed * scale),
       `${book.boughtBelow ? '<' : ''}${count(book.bought * scale)}`,
@@ -448,8 +425,8 @@ function printResults(report: SuiteReport, summaries: Summary[], seconds: number
       '-',
       String(book.waitMs),
       '-',
-    ]);
-  }
+    ],
+  ]);
   report.table(`market summary (${wall.toFixed(1)} s)`, header, rows, 2);
   report.note(
     `Counts are per ${seconds} s run${summaries[0].runs.length > 1 ? ` (medians of ${summaries[0].runs.length} rounds; waits pooled)` : ''}; ` +
@@ -459,62 +436,40 @@ function printResults(report: SuiteReport, summaries: Summary[], seconds: number
 }
 
 function printDetails(report: SuiteReport, summaries: Summary[]): void {
-  const header = [
-    'scenario',
-    'strategy',
-    'attempts',
-    'bought',
-    'gone',
-    'price chg',
-    'completed',
-    'retried',
-    'reqs/purch',
-    'cmds/bought',
-    'listed/s',
-    'bought/s',
-    'client cpu',
-    'redis cpu',
-    'other cpu',
-    'client busy',
-    'tail ms',
-    'restocks',
-  ];
-  const rows = summaries.map((s) => {
-    const all = s.runs.flatMap((run) => run.results);
-    const tally = (pick: (r: ProcessResult) => number): number => sum(all, pick);
-    const perPurchase = all.every((r) => r.role === 'lister' || r.purchaseRequests !== undefined)
-      ? tally((r) => r.purchaseRequests ?? 0) / tally((r) => r.attempts)
-      : NaN;
-    const seconds = s.runs.reduce((t, run) => t + run.seconds, 0);
-    const avg = (pick: (run: Run) => number): number => s.runs.reduce((t, run) => t + pick(run), 0) / s.runs.length;
-    return [
-      s.scenario.title,
-      s.strategy,
-      count(tally((r) => r.attempts)),
-      count(tally((r) => r.outcomes.PURCHASED)),
-      count(tally((r) => r.outcomes.ITEM_GONE)),
-      count(tally((r) => r.outcomes.PRICE_CHANGED)),
-      count(tally((r) => r.completed)),
-      count(tally((r) => r.retriedCalls)),
-      Number.isNaN(perPurchase) ? '-' : perPurchase.toFixed(2),
-      (
-        s.runs.reduce((t, run) => t + run.redisCommands, 0) /
-        Math.max(
-          1,
-          tally((r) => r.outcomes.PURCHASED),
-        )
-      ).toFixed(1),
-      count(tally((r) => r.listed) / seconds),
-      count(tally((r) => r.outcomes.PURCHASED) / seconds),
-      avg((run) => run.clientCpu).toFixed(2),
-      avg((run) => run.redisCpu).toFixed(2),
-      avg((run) => run.otherCpu).toFixed(2),
-      avg((run) => run.busiestThread).toFixed(2),
-      ms(avg((run) => run.tailMs)),
-      count(tally((r) => r.restocks)),
-    ];
-  });
-  report.table('market details', header, rows, 2);
+  const all = (s: Summary): ProcessResult[] => s.runs.flatMap((run) => run.results);
+  const tally = (pick: (r: ProcessResult) => number) => (s: Summary) => sum(all(s), pick);
+  const counted = (pick: (r: ProcessResult) => number) => (s: Summary) => count(tally(pick)(s));
+  const perPurchase = (s: Summary): string =>
+    all(s).every((r) => r.role === 'lister' || r.purchaseRequests !== undefined)
+      ? (tally((r) => r.purchaseRequests ?? 0)(s) / tally((r) => r.attempts)(s)).toFixed(2)
+      : '-';
+  const seconds = (s: Summary): number => s.runs.reduce((t, run) => t + run.seconds, 0);
+  const avg = (pick: (run: Run) => number) => (s: Summary) =>
+    s.runs.reduce((t, run) => t + pick(run), 0) / s.runs.length;
+  const purchased = tally((r) => r.outcomes.PURCHASED);
+  tableOf(report, 'market details', 2, summaries, [
+    ['scenario', (s) => s.scenario.title],
+    ['strategy', (s) => s.strategy],
+    ['attempts', counted((r) => r.attempts)],
+    ['bought', counted((r) => r.outcomes.PURCHASED)],
+    ['gone', counted((r) => r.outcomes.ITEM_GONE)],
+    ['price chg', counted((r) => r.outcomes.PRICE_CHANGED)],
+    ['completed', counted((r) => r.completed)],
+    ['retried', counted((r) => r.retriedCalls)],
+    ['reqs/purch', perPurchase],
+    [
+      'cmds/bought',
+      (s) => (s.runs.reduce((t, run) => t + run.redisCommands, 0) / Math.max(1, purchased(s))).toFixed(1),
+    ],
+    ['listed/s', (s) => count(tally((r) => r.listed)(s) / seconds(s))],
+    ['bought/s', (s) => count(purchased(s) / seconds(s))],
+    ['client cpu', (s) => avg((run) => run.clientCpu)(s).toFixed(2)],
+    ['redis cpu', (s) => avg((run) => run.redisCpu)(s).toFixed(2)],
+    ['other cpu', (s) => avg((run) => run.otherCpu)(s).toFixed(2)],
+    ['client busy', (s) => avg((run) => run.busiestThread)(s).toFixed(2)],
+    ['tail ms', (s) => ms(avg((run) => run.tailMs)(s))],
+    ['restocks', counted((r) => r.restocks)],
+  ]);
   report.note(
     'Details, over all rounds. gone/price chg: ITEM_GONE/PRICE_CHANGED answers (another buyer was first); completed: calls answered PURCHASED, ' +
       'ITEM_GONE or PRICE_CHANGED with no retry; retried: calls with retries > 0; reqs/purch: requests per purchase() call (threads only: a ' +
@@ -595,15 +550,11 @@ function figures(report: SuiteReport, summaries: Summary[], costs: Cost[]): void
         );
         continue;
       }
-      report.figure({
-        id: `market.${scenario.id}.script_vs_${other.toLowerCase()}`,
-        label: `${scenario.title}: items bought, SCRIPT / ${other}`,
-        unit: 'x',
-        ...pairedRatio(
-          rounds.map((i) => script.boughtPerRound[i]),
-          rounds.map((i) => them.boughtPerRound[i]),
-        ),
-        target: { op: '>=', value: 1 },
+      const label = `${scenario.title}: items bought, SCRIPT / ${other}`;
+      const [ours, theirs] = [script, them].map((x) => rounds.map((i) => x.boughtPerRound[i]));
+      report.ratio(`market.${scenario.id}.script_vs_${other.toLowerCase()}`, label, ours, theirs, {
+        op: '>=',
+        value: 1,
       });
     }
     report.figure({
@@ -618,115 +569,98 @@ function figures(report: SuiteReport, summaries: Summary[], costs: Cost[]): void
   const retries = summaries
     .filter((s) => s.strategy === 'SCRIPT')
     .reduce((t, s) => t + s.runs.reduce((u, run) => u + sum(run.results, (r) => r.retries), 0), 0);
-  report.figure({
-    id: 'market.script_retries',
-    label: 'SCRIPT: purchase retries, all scenarios',
-    unit: 'retries',
-    value: retries,
-    target: { op: '==', value: 0 },
+  report.value('market.script_retries', 'SCRIPT: purchase retries, all scenarios', 'retries', retries, {
+    op: '==',
+    value: 0,
   });
+  const atMostOne = { op: '<=', value: 1 } as const;
   for (const cost of costs) {
     const script = cost.strategy === 'SCRIPT';
-    report.figure({
-      id: `market.${cost.strategy.toLowerCase()}.round_trips_per_purchase`,
-      label: `${cost.strategy}: round trips per purchase, uncontended`,
-      unit: 'round trips',
-      value: cost.purchaseRequests,
-      ...(script ? { target: { op: '<=' as const, value: 1 } } : {}),
-    });
-    if (script)
-      report.figure({
-        id: 'market.script.round_trips_per_list',
-        label: 'SCRIPT: round trips per listing, uncontended',
-        unit: 'round trips',
-        value: cost.listRequests,
-        target: { op: '<=', value: 1 },
-      });
+    const label = `${cost.strategy}: round trips per purchase, uncontended`;
+    const id = `market.${cost.strategy.toLowerCase()}.round_trips_per_purchase`;
+    report.value(id, label, 'round trips', cost.purchaseRequests, script ? atMostOne : undefined);
+    if (script) {
+      const listLabel = 'SCRIPT: round trips per listing, uncontended';
+      report.value('market.script.round_trips_per_list', listLabel, 'round trips', cost.listRequests, atMostOne);
+    }
   }
 }
 
-runSuite('market', 'Marketplace (book 6.2, Table 6.1): SCRIPT, WATCH and LOCK strategies', async (report) => {
+bench({ id: 'market', title: 'Marketplace (book 6.2, Table 6.1): SCRIPT, WATCH and LOCK strategies' }, async (b) => {
+  const { url, admin, report, defer } = b;
   const settings = readSettings();
-  await withBenchRedis(async (url) => {
-    const admin = new Redis(url);
-    const spare = new Redis(url, { db: 1 });
-    const granter = await buildMarket(url, 'SCRIPT', 1);
-    const state = new StartingState(admin, spare, granter.repository);
-    const runner: Runner = settings.processes === 'threads' ? new ThreadRunner(url) : new InlineRunner(url);
-    const benchStarted = performance.now();
-    // Per scenario: the warm-up (about one run) and the rounds; then the cost measurement (one more).
-    const steps = new Steps(SCENARIOS.length * (1 + settings.rounds * MARKET_STRATEGIES.length) + 1);
-    try {
-      console.log(
-        `market benchmark: the book's Table 6.1 for SCRIPT, WATCH and LOCK, same redis-server; ${settings.seconds} s per run, ` +
-          `${settings.rounds} round(s), ${os.cpus().length} cores (load average ${os.loadavg()[0].toFixed(1)}), simulated processes as ${settings.processes === 'threads' ? 'one worker thread each, each with its own connections and strategy' : 'async loops of one process sharing one strategy'}.`,
-      );
-      const warmUpSeconds = Math.min(WARM_UP_SECONDS, settings.seconds);
+  const spare = b.connect({ db: 1 });
+  const granter = await buildMarket(url, 'SCRIPT', 1);
+  defer(() => granter.close());
+  const state = new StartingState(admin, spare, granter.repository);
+  const runner: Runner = settings.processes === 'threads' ? new ThreadRunner(url) : new InlineRunner(url);
+  defer(() => runner.close());
+  const benchStarted = performance.now();
+  // Per scenario: the warm-up (about one run) and the rounds; then the cost measurement (one more).
+  const steps = b.steps(SCENARIOS.length * (1 + settings.rounds * MARKET_STRATEGIES.length) + 1);
+  console.log(
+    `market benchmark: the book's Table 6.1 for SCRIPT, WATCH and LOCK, same redis-server; ${settings.seconds} s per run, ` +
+      `${settings.rounds} round(s), ${os.cpus().length} cores (load average ${os.loadavg()[0].toFixed(1)}), simulated processes as ${settings.processes === 'threads' ? 'one worker thread each, each with its own connections and strategy' : 'async loops of one process sharing one strategy'}.`,
+  );
+  const warmUpSeconds = Math.min(WARM_UP_SECONDS, settings.seconds);
 
-      const summaries: Summary[] = [];
-      for (const scenario of SCENARIOS) {
-        steps.step(`${scenario.title}, warm-up`);
-        await state.reset(scenario, WARM_UP_STOCK);
-        // A short run of each strategy warms up every simulated process of the scenario and
-        // measures how fast a lister lists; each lister is then granted enough items for a whole
-        // run of the fastest strategy (cold code makes this an underestimate at times: a lister
-        // that runs low is restocked, apart, as it goes).
-        const rates: string[] = [];
-        let fastest = 0;
-        for (const strategy of WARM_UP_ORDER) {
-          const run = await runOnce(runner, admin, state, scenario, strategy, 0, warmUpSeconds);
-          const rate = sum(run.results, (r) => r.listed) / scenario.listers / run.seconds;
-          rates.push(`${strategy} ${count(rate)}/s`);
-          fastest = Math.max(fastest, rate);
-        }
-        await state.grow(scenario, Math.ceil((fastest * settings.seconds * STOCK_MARGIN) / 1000) * 1000);
-        console.log(
-          `  ${scenario.title}: warmed up (listings per lister ${rates.join(', ')}); ${count(state.stock)} items granted per lister ` +
-            `(${((performance.now() - benchStarted) / 1000).toFixed(1)} s since the start)`,
-        );
-
-        const runs = new Map<MarketStrategyName, Run[]>(MARKET_STRATEGIES.map((s) => [s, []]));
-        for (let round = 1; round <= settings.rounds; round++) {
-          const order = MARKET_STRATEGIES.map((_, i) => MARKET_STRATEGIES[(i + round - 1) % MARKET_STRATEGIES.length]);
-          for (const strategy of order) {
-            steps.step(`${scenario.title}, round ${round}/${settings.rounds}, ${strategy}`);
-            const run = await runOnce(runner, admin, state, scenario, strategy, round, settings.seconds);
-            runs.get(strategy)!.push(run);
-            const waits = run.results.flatMap((r) => [...r.waits]).sort((a, b) => a - b);
-            console.log(
-              `  ${scenario.title}, ${strategy.padEnd(6)} round ${round}: listed ${count(sum(run.results, (r) => r.listed))}, bought ${count(bought(run))}, ` +
-                `retries ${count(sum(run.results, (r) => r.retries))}, failed ${count(sum(run.results, (r) => r.conflicts))}, ` +
-                `wait p50 ${ms(percentile(waits, 50))} p99 ${ms(percentile(waits, 99))} ms; invariants hold (set-up and check ${run.overheadSeconds.toFixed(2)} s)`,
-            );
-          }
-        }
-        for (const strategy of MARKET_STRATEGIES) summaries.push(summarize(scenario, strategy, runs.get(strategy)!));
-      }
-      steps.step('cost of one operation');
-      const costs: Cost[] = [];
-      for (const strategy of MARKET_STRATEGIES) costs.push(await measureCost(url, admin, strategy, settings.costOps));
-
-      printResults(report, summaries, settings.seconds, (performance.now() - benchStarted) / 1000);
-      printDetails(report, summaries);
-      printCosts(report, costs, settings.costOps);
-      const restocks = summaries.reduce(
-        (t, s) => t + s.runs.reduce((u, run) => u + sum(run.results, (r) => r.restocks), 0),
-        0,
-      );
-      if (restocks > 0) {
-        report.note(
-          `Listers ran low ${restocks} times during a run and were granted ${RESTOCK} more items each time, on a connection ` +
-            'of their own and ahead of need (see restocks above); those grants added to the load on Redis and on the client.',
-        );
-      }
-      console.log('\nmarket targets:');
-      printTargets(summaries);
-      figures(report, summaries, costs);
-    } finally {
-      await runner.close();
-      await granter.close();
-      spare.disconnect();
-      admin.disconnect();
+  const summaries: Summary[] = [];
+  for (const scenario of SCENARIOS) {
+    steps.step(`${scenario.title}, warm-up`);
+    await state.reset(scenario, WARM_UP_STOCK);
+    // A short run of each strategy warms up every simulated process of the scenario and
+    // measures how fast a lister lists; each lister is then granted enough items for a whole
+    // run of the fastest strategy (cold code makes this an underestimate at times: a lister
+    // that runs low is restocked, apart, as it goes).
+    const rates: string[] = [];
+    let fastest = 0;
+    for (const strategy of WARM_UP_ORDER) {
+      const run = await runOnce(runner, admin, state, scenario, strategy, 0, warmUpSeconds);
+      const rate = sum(run.results, (r) => r.listed) / scenario.listers / run.seconds;
+      rates.push(`${strategy} ${count(rate)}/s`);
+      fastest = Math.max(fastest, rate);
     }
-  });
+    await state.grow(scenario, Math.ceil((fastest * settings.seconds * STOCK_MARGIN) / 1000) * 1000);
+    console.log(
+      `  ${scenario.title}: warmed up (listings per lister ${rates.join(', ')}); ${count(state.stock)} items granted per lister ` +
+        `(${((performance.now() - benchStarted) / 1000).toFixed(1)} s since the start)`,
+    );
+
+    const runs = new Map<MarketStrategyName, Run[]>(MARKET_STRATEGIES.map((s) => [s, []]));
+    for (let round = 1; round <= settings.rounds; round++) {
+      const order = MARKET_STRATEGIES.map((_, i) => MARKET_STRATEGIES[(i + round - 1) % MARKET_STRATEGIES.length]);
+      for (const strategy of order) {
+        steps.step(`${scenario.title}, round ${round}/${settings.rounds}, ${strategy}`);
+        const run = await runOnce(runner, admin, state, scenario, strategy, round, settings.seconds);
+        runs.get(strategy)!.push(run);
+        const waits = run.results.flatMap((r) => [...r.waits]).sort((a, b) => a - b);
+        console.log(
+          `  ${scenario.title}, ${strategy.padEnd(6)} round ${round}: listed ${count(sum(run.results, (r) => r.listed))}, bought ${count(bought(run))}, ` +
+            `retries ${count(sum(run.results, (r) => r.retries))}, failed ${count(sum(run.results, (r) => r.conflicts))}, ` +
+            `wait p50 ${ms(percentile(waits, 50))} p99 ${ms(percentile(waits, 99))} ms; invariants hold (set-up and check ${run.overheadSeconds.toFixed(2)} s)`,
+        );
+      }
+    }
+    for (const strategy of MARKET_STRATEGIES) summaries.push(summarize(scenario, strategy, runs.get(strategy)!));
+  }
+  steps.step('cost of one operation');
+  const costs: Cost[] = [];
+  for (const strategy of MARKET_STRATEGIES) costs.push(await measureCost(url, admin, strategy, settings.costOps));
+
+  printResults(report, summaries, settings.seconds, (performance.now() - benchStarted) / 1000);
+  printDetails(report, summaries);
+  printCosts(report, costs, settings.costOps);
+  const restocks = summaries.reduce(
+    (t, s) => t + s.runs.reduce((u, run) => u + sum(run.results, (r) => r.restocks), 0),
+    0,
+  );
+  if (restocks > 0) {
+    report.note(
+      `Listers ran low ${restocks} times during a run and were granted ${RESTOCK} more items each time, on a connection ` +
+        'of their own and ahead of need (see restocks above); those grants added to the load on Redis and on the client.',
+    );
+  }
+  console.log('\nmarket targets:');
+  printTargets(summaries);
+  figures(report, summaries, costs);
 });

@@ -11,11 +11,10 @@ import v8 from 'node:v8';
 import vm from 'node:vm';
 import Redis from 'ioredis';
 import { CHAT_DEFAULTS, ChatRepository, type Retention } from '../src/redis/chat';
-import { defineScripts } from '../src/redis/client/scripts';
 import { chatKeys, userKeys } from '../src/redis/keys';
-import { countTraffic, since, snapshot, uncounted } from './harness/round-trips';
-import { pairedRatio, runSuite, Steps, summarize, type SuiteReport } from './harness/suite';
-import { commandCount, withBenchRedis } from './harness/support';
+import { bench, measure, medianRange, rates, type Sample, type Steps, type SuiteReport } from './harness';
+import { fetchPendingMessages } from './book-chat';
+import { inFlight, keyBytes, mean, sumOf, tableOf, usedMemory } from './suites-shared';
 
 const IN_FLIGHT = 50;
 const CHATS_PER_USER = 5;
@@ -79,68 +78,26 @@ async function bookSend(redis: Redis, chatId: string, sender: string, message: s
   return lock.attempts;
 }
 
-/** The book's fetch_pending_messages. */
-async function bookFetch(redis: Redis, user: string): Promise<number> {
-  const seen = await redis.zrange(`seen:${user}`, 0, -1, 'WITHSCORES');
-  const chats: [string, number][] = [];
-  for (let i = 0; i < seen.length; i += 2) chats.push([seen[i], Number(seen[i + 1])]);
-  const pipeline = redis.multi();
-  for (const [chatId, seenId] of chats) pipeline.zrangebyscore(`msgs:${chatId}`, seenId + 1, '+inf');
-  const found = ((await pipeline.exec()) ?? []).map(([, value]) => value as string[]);
-  let count = 0;
-  const updates = redis.multi();
-  for (let i = 0; i < chats.length; i++) {
-    const messages = found[i].map((json) => JSON.parse(json) as { id: number });
-    if (messages.length === 0) continue;
-    count += messages.length;
-    const [chatId] = chats[i];
-    const seenId = messages[messages.length - 1].id;
-    await redis.zadd(`chat:${chatId}`, seenId, user);
-    const oldest = await redis.zrange(`chat:${chatId}`, 0, 0, 'WITHSCORES');
-    updates.zadd(`seen:${user}`, seenId, chatId);
-    if (oldest.length) updates.zremrangebyscore(`msgs:${chatId}`, 0, oldest[1]);
-  }
-  await updates.exec();
-  return count;
-}
+/** The book's fetch_pending_messages: the messages it returned. */
+const bookFetch = async (redis: Redis, user: string): Promise<number> =>
+  sumOf(await fetchPendingMessages(redis, user), ([, messages]) => messages.length);
 
 v8.setFlagsFromString('--expose-gc');
 /** Collects garbage, so that a timed window does not pay for the seeding before it. */
 const collectGarbage = vm.runInNewContext('gc') as () => void;
 
-interface Timed {
-  rate: number;
-  requests: number;
-  executed: number;
-}
+type Timed = Sample;
 
-async function timed(label: string, admin: Redis, operations: number, work: () => Promise<void>): Promise<Timed> {
+/** Garbage collected first, so that a timed window does not pay for the seeding before it. */
+async function timed(label: string, admin: Redis, operations: number, work: () => Promise<unknown>): Promise<Timed> {
   collectGarbage();
-  await admin.config('RESETSTAT');
-  const before = snapshot();
-  const started = process.hrtime.bigint();
-  await work();
-  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-  const { requests } = since(before);
-  const executed = await commandCount(admin);
-  console.log(
-    `  ${label}: ${seconds.toFixed(3)} s, ${(operations / seconds).toFixed(0)}/s; per operation ${(requests / operations).toFixed(2)} round trips, ` +
-      `${(executed / operations).toFixed(2)} commands executed by Redis`,
-  );
-  return { rate: operations / seconds, requests: requests / operations, executed: executed / operations };
+  return measure(operations, work, { admin, label });
 }
 
-async function inParallel(total: number, task: (i: number, worker: number) => Promise<void>): Promise<void> {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: IN_FLIGHT }, async (_, worker) => {
-      while (next < total) await task(next++, worker);
-    }),
-  );
-}
+const inParallel = (total: number, task: (i: number, worker: number) => Promise<unknown>): Promise<void> =>
+  inFlight(total, IN_FLIGHT, task);
 
 const range = (n: number): number[] => Array.from({ length: n }, (_, i) => i);
-const mean = (values: number[]): number => values.reduce((sum, v) => sum + v, 0) / values.length;
 
 /** Our fetching peers: each has users of its own (`<prefix><n>`), seeded alike. */
 interface FetchPeer {
@@ -190,13 +147,6 @@ function messageText(n: number): string {
   for (let k = n; text.length < MESSAGE_BYTES; k = (k * 31 + 7) % 1009) text += ` ${words[k % words.length]}`;
   return text.slice(0, MESSAGE_BYTES);
 }
-
-const usedMemory = async (admin: Redis): Promise<number> =>
-  Number(/^used_memory:(\d+)/m.exec(await admin.info('memory'))![1]);
-
-/** MEMORY USAGE with every element counted (SAMPLES 0); 0 for a key that does not exist. */
-const keyBytes = async (admin: Redis, key: string): Promise<number> =>
-  Number((await admin.call('MEMORY', 'USAGE', key, 'SAMPLES', '0')) ?? 0);
 
 type ChatKeyName = Exclude<keyof typeof chatKeys, 'ids'>;
 const CHAT_KEY_NAMES = Object.keys(chatKeys).filter((name) => name !== 'ids') as ChatKeyName[];
@@ -470,79 +420,48 @@ async function benchFetch(
   return runs;
 }
 
-const rate = (runs: Timed[]): number[] => runs.map((r) => r.rate);
-const requests = (runs: Timed[]): number => mean(runs.map((r) => r.requests));
+const rate = rates;
+/** Round trips per operation, the mean of the rounds'. */
+const requests = (runs: Timed[]): number => mean(runs.map((r) => r.requests / r.ops));
 
 function reportSends(report: SuiteReport, send: SendRuns, bookSends: number, rounds: number): void {
-  report.figure({
-    id: 'messaging.send.seen_vs_book',
-    label: "sendMessage, 'seen' chat: ours / book's lock-based send_message (sends/s)",
-    unit: 'x',
-    ...pairedRatio(rate(send.seen), rate(send.book)),
-  });
-  report.figure({
-    id: 'messaging.send.history_vs_book',
-    label: `sendMessage, 'history' chat at ${KEEP} entries: ours / book's send_message (sends/s)`,
-    unit: 'x',
-    ...pairedRatio(rate(send.history), rate(send.book)),
-  });
-  report.figure({
-    id: 'messaging.send.seen_rate',
-    label: `sendMessage: ours, 'seen' chat, ${IN_FLIGHT} senders`,
-    unit: 'sends/s',
-    ...summarize(rate(send.seen)),
-  });
-  report.figure({
-    id: 'messaging.send.history_rate',
-    label: `sendMessage: ours, 'history' chat at its keep count, ${IN_FLIGHT} senders`,
-    unit: 'sends/s',
-    ...summarize(rate(send.history)),
-  });
-  report.figure({
-    id: 'messaging.send.book_rate',
-    label: `sendMessage: book's send_message, one chat, ${IN_FLIGHT} senders`,
-    unit: 'sends/s',
-    ...summarize(rate(send.book)),
-  });
-  report.figure({
-    id: 'messaging.edit.rate',
-    label: `editMessage: ours, 'history' chat, ${IN_FLIGHT} senders`,
-    unit: 'edits/s',
-    ...summarize(rate(send.edit)),
-  });
-  report.figure({
-    id: 'messaging.send.seen_round_trips',
-    label: "sendMessage: ours, 'seen' chat, round trips per send",
-    unit: 'round trips',
-    value: requests(send.seen),
-    target: { op: '<=', value: 1 },
-  });
-  report.figure({
-    id: 'messaging.send.history_round_trips',
-    label: "sendMessage: ours, 'history' chat, round trips per send",
-    unit: 'round trips',
-    value: requests(send.history),
-    target: { op: '<=', value: 1 },
-  });
-  report.figure({
-    id: 'messaging.edit.round_trips',
-    label: 'editMessage: ours, round trips per edit',
-    unit: 'round trips',
-    value: requests(send.edit),
-    target: { op: '<=', value: 1 },
-  });
-  report.figure({
-    id: 'messaging.send.book_round_trips',
-    label: "sendMessage: book's, round trips per send (lock retries included)",
-    unit: 'round trips',
-    value: requests(send.book),
-  });
-  report.figure({
-    id: 'messaging.send.book_lock_retries',
-    label: "sendMessage: book's, lock attempts that found it taken, per send",
-    unit: 'attempts',
-    value: send.retries / (bookSends * rounds),
-  });
+  const id = (name: string): string => `messaging.${name}`;
+  const ratios: [string, string, Timed[]][] = [
+    ['send.seen_vs_book', "sendMessage, 'seen' chat: ours / book's lock-based send_message (sends/s)", send.seen],
+    [
+      'send.history_vs_book',
+      `sendMessage, 'history' chat at ${KEEP} entries: ours / book's send_message (sends/s)`,
+      send.history,
+    ],
+  ];
+  for (const [name, label, runs] of ratios) report.ratio(id(name), label, rate(runs), rate(send.book));
+  const medians: [string, string, string, Timed[]][] = [
+    ['send.seen_rate', `sendMessage: ours, 'seen' chat, ${IN_FLIGHT} senders`, 'sends/s', send.seen],
+    [
+      'send.history_rate',
+      `sendMessage: ours, 'history' chat at its keep count, ${IN_FLIGHT} senders`,
+      'sends/s',
+      send.history,
+    ],
+    ['send.book_rate', `sendMessage: book's send_message, one chat, ${IN_FLIGHT} senders`, 'sends/s', send.book],
+    ['edit.rate', `editMessage: ours, 'history' chat, ${IN_FLIGHT} senders`, 'edits/s', send.edit],
+  ];
+  for (const [name, label, unit, runs] of medians) report.median(id(name), label, unit, rate(runs));
+  const trips: [string, string, Timed[], boolean][] = [
+    ['send.seen_round_trips', "sendMessage: ours, 'seen' chat, round trips per send", send.seen, true],
+    ['send.history_round_trips', "sendMessage: ours, 'history' chat, round trips per send", send.history, true],
+    ['edit.round_trips', 'editMessage: ours, round trips per edit', send.edit, true],
+    ['send.book_round_trips', "sendMessage: book's, round trips per send (lock retries included)", send.book, false],
+  ];
+  for (const [name, label, runs, target] of trips)
+    report.value(id(name), label, 'round trips', requests(runs), target ? { op: '<=', value: 1 } : undefined);
+  const retries = send.retries / (bookSends * rounds);
+  report.value(
+    id('send.book_lock_retries'),
+    "sendMessage: book's, lock attempts that found it taken, per send",
+    'attempts',
+    retries,
+  );
 }
 
 function reportFetches(report: SuiteReport, fetch: FetchRuns): void {
@@ -552,26 +471,18 @@ function reportFetches(report: SuiteReport, fetch: FetchRuns): void {
     ['device', 'device', "'history' chats, one device"],
     ['twoDevices', 'two_devices', "'history' chats, two devices in turn"],
   ];
-  for (const [peer, id, what] of peers)
-    report.figure({
-      id: `messaging.fetch.${id}_vs_book`,
-      label: `fetchPendingMessages, ${what}: ours / book's fetch_pending_messages (fetches/s)`,
-      unit: 'x',
-      ...pairedRatio(rate(fetch[peer]), rate(fetch.book)),
-    });
-  for (const [peer, id, what] of peers.slice(1))
-    report.figure({
-      id: `messaging.fetch.${id}_round_trips`,
-      label: `fetchPendingMessages: ours, ${what}, round trips per fetch of ${CHATS_PER_USER} chats`,
-      unit: 'round trips',
-      value: requests(fetch[peer]),
-    });
-  report.figure({
-    id: 'messaging.fetch.book_round_trips',
-    label: `fetchPendingMessages: book's, round trips per fetch of ${CHATS_PER_USER} chats`,
-    unit: 'round trips',
-    value: requests(fetch.book),
-  });
+  for (const [peer, id, what] of peers) {
+    const label = `fetchPendingMessages, ${what}: ours / book's fetch_pending_messages (fetches/s)`;
+    report.ratio(`messaging.fetch.${id}_vs_book`, label, rate(fetch[peer]), rate(fetch.book));
+  }
+  const trips: [string, string, Timed[]][] = [
+    ...peers.slice(1).map(([peer, id, what]): [string, string, Timed[]] => [id, `ours, ${what}`, fetch[peer]]),
+    ['book', "book's", fetch.book],
+  ];
+  for (const [id, who, runs] of trips) {
+    const label = `fetchPendingMessages: ${who}, round trips per fetch of ${CHATS_PER_USER} chats`;
+    report.value(`messaging.fetch.${id}_round_trips`, label, 'round trips', requests(runs));
+  }
 }
 
 function reportMemory(report: SuiteReport, memory: Memory): void {
@@ -579,64 +490,49 @@ function reportMemory(report: SuiteReport, memory: Memory): void {
   const total = (keys: Record<ChatKeyName, number>): number => CHAT_KEY_NAMES.reduce((sum, n) => sum + keys[n], 0);
   const dedupe = history.keys.sent + history.keys.sentExpiry;
   const rest = (keys: Record<ChatKeyName, number>): number => total(keys) - keys.messages - keys.sent - keys.sentExpiry;
-  report.figure({
-    id: 'messaging.memory.history_chat_bytes',
-    label: `memory: ours, 'history' chat at ${KEEP} entries of ${MESSAGE_BYTES}-byte messages (its keys)`,
-    unit: 'bytes',
-    value: total(history.keys),
-  });
-  report.figure({
-    id: 'messaging.memory.history_entry_bytes',
-    label: "memory: ours, 'history' chat, log bytes per entry",
-    unit: 'bytes',
-    value: history.keys.messages / history.entries,
-  });
-  report.figure({
-    id: 'messaging.memory.history_used_per_chat',
-    label: "memory: ours, 'history' chat, INFO used_memory grown per chat",
-    unit: 'bytes',
-    value: history.usedPerChat,
-  });
-  report.figure({
-    id: 'messaging.memory.dedupe_record_bytes',
-    label: 'memory: ours, per send with a clientMessageId, until CHAT_DEDUPE_SECONDS',
-    unit: 'bytes',
-    value: dedupe / history.dedupeRecords,
-  });
-  report.figure({
-    id: 'messaging.memory.seen_chat_bytes',
-    label: "memory: ours, 'seen' chat once every device has fetched (its keys)",
-    unit: 'bytes',
-    value: total(seen.keys),
-  });
+  const figures: [string, string, number][] = [
+    [
+      'history_chat_bytes',
+      `'history' chat at ${KEEP} entries of ${MESSAGE_BYTES}-byte messages (its keys)`,
+      total(history.keys),
+    ],
+    ['history_entry_bytes', "'history' chat, log bytes per entry", history.keys.messages / history.entries],
+    ['history_used_per_chat', "'history' chat, INFO used_memory grown per chat", history.usedPerChat],
+    [
+      'dedupe_record_bytes',
+      'per send with a clientMessageId, until CHAT_DEDUPE_SECONDS',
+      dedupe / history.dedupeRecords,
+    ],
+    ['seen_chat_bytes', "'seen' chat once every device has fetched (its keys)", total(seen.keys)],
+  ];
+  for (const [id, what, value] of figures)
+    report.value(`messaging.memory.${id}`, `memory: ours, ${what}`, 'bytes', value);
   const bytes = (n: number): string => Math.round(n).toLocaleString('en-US');
+  const full = `history, ${KEEP} entries`;
+  const others = 'members, meta, roles, cursors, active';
+  const grown = 'INFO used_memory grown per chat (members too)';
   report.table(
     `messaging memory per chat (${MEMORY_MEMBERS} members, ${DEVICES.length} devices each; MEMORY USAGE, SAMPLES 0)`,
     ['retention', 'what', 'bytes per chat', 'bytes per entry'],
     [
       [
-        `history, ${KEEP} entries`,
+        full,
         `log (entries of ${history.entryJson.toFixed(0)} bytes of JSON)`,
         bytes(history.keys.messages),
         bytes(history.keys.messages / history.entries),
       ],
       [
-        `history, ${KEEP} entries`,
+        full,
         `dedupe records (${history.dedupeRecords} sends with a clientMessageId)`,
         bytes(dedupe),
         bytes(dedupe / history.dedupeRecords),
       ],
-      [`history, ${KEEP} entries`, 'members, meta, roles, cursors, active', bytes(rest(history.keys)), ''],
-      [`history, ${KEEP} entries`, "all the chat's keys", bytes(total(history.keys)), ''],
-      [
-        `history, ${KEEP} entries`,
-        'INFO used_memory grown per chat (members too)',
-        bytes(history.usedPerChat),
-        bytes(history.usedPerChat / history.entries),
-      ],
+      [full, others, bytes(rest(history.keys)), ''],
+      [full, "all the chat's keys", bytes(total(history.keys)), ''],
+      [full, grown, bytes(history.usedPerChat), bytes(history.usedPerChat / history.entries)],
       ['seen, all fetched', 'log', bytes(seen.keys.messages), ''],
-      ['seen, all fetched', 'members, meta, roles, cursors, active', bytes(rest(seen.keys)), ''],
-      ['seen, all fetched', 'INFO used_memory grown per chat (members too)', bytes(seen.usedPerChat), ''],
+      ['seen, all fetched', others, bytes(rest(seen.keys)), ''],
+      ['seen, all fetched', grown, bytes(seen.usedPerChat), ''],
       ['either', "per member: the user's chat index and device registry", bytes(history.memberKeys), ''],
     ],
     2,
@@ -647,89 +543,75 @@ function reportMemory(report: SuiteReport, memory: Memory): void {
   );
 }
 
-runSuite(
-  'messaging',
-  "Messaging (book 6.5): one-script send and fetch, with devices and history, against the book's lock-based send_message and fetch_pending_messages",
-  async (report, quick) => {
+function summaryTable(report: SuiteReport, send: SendRuns, fetch: FetchRuns, rounds: number): void {
+  const sending = `send, ${IN_FLIGHT} senders, one chat`;
+  const fetching = `fetch of ${CHATS_PER_USER} chats`;
+  const rows: [string, string, Timed[]][] = [
+    [sending, "ours, 'seen' chat (one script)", send.seen],
+    [sending, `ours, 'history' chat at ${KEEP} (one script, trims)`, send.history],
+    [sending, 'book (SETNX lock, INCR, ZADD, WATCH unlock)', send.book],
+    [`edit, ${IN_FLIGHT} senders, one chat`, "ours, 'history' chat (one script)", send.edit],
+    [fetching, "ours, 'seen' chats, no device", fetch.seen],
+    [fetching, "ours, 'history' chats, no device", fetch.history],
+    [fetching, "ours, 'history' chats, one device", fetch.device],
+    [fetching, "ours, 'history' chats, two devices in turn", fetch.twoDevices],
+    [fetching, 'book (fetch_pending_messages)', fetch.book],
+  ];
+  tableOf(report, `messaging summary (medians of ${rounds} rounds, with the range)`, 2, rows, [
+    ['operation', ([what]) => what],
+    ['peer', ([, peer]) => peer],
+    ['per second (min-max)', ([, , runs]) => medianRange(rate(runs))],
+    ['round trips/op', ([, , runs]) => requests(runs).toFixed(2)],
+    ['redis cmds/op', ([, , runs]) => mean(runs.map((r) => r.executed / r.ops)).toFixed(2)],
+  ]);
+}
+
+bench(
+  {
+    id: 'messaging',
+    title:
+      "Messaging (book 6.5): one-script send and fetch, with devices and history, against the book's lock-based send_message and fetch_pending_messages",
+  },
+  async ({ admin, connect, report, quick, steps: progress }) => {
     const options = settings(quick);
     const { bookSends, users, rounds } = options;
-    countTraffic();
-    await withBenchRedis(async (url) => {
-      const redis = new Redis(url);
-      const admin = uncounted(new Redis(url));
-      defineScripts(redis);
-      // The book's lock release uses WATCH, which needs a connection per concurrent sender.
-      const pool = Array.from({ length: IN_FLIGHT }, () => new Redis(url));
-      const chats = new ChatRepository(redis, {
-        maxChatMembers: 1000,
-        maxChatsPerUser: 1000,
-        dedupeSeconds: 3600,
-        ...CHAT_DEFAULTS,
-      });
-      // Send: the fill, then the rounds; fetch: the rounds; memory counts two.
-      const steps = new Steps(1 + 2 * (rounds + 1) + 2);
-      try {
-        console.log(
-          `messaging benchmark: sends into one chat, ${IN_FLIGHT} senders at once (book ${bookSends}, ours ${options.ourSends} per round, ` +
-            `into a 'seen' chat and a 'history' chat at ${KEEP} entries, then half as many edits); ` +
-            `fetch for ${users} users with ${CHATS_PER_USER} chats of ${MESSAGES_PER_CHAT} pending messages, without a device, as one and as two; ` +
-            `1 warm-up + ${rounds} rounds, the book first in each; then memory of ${options.memoryChats} chats at the default retention.`,
-        );
-        await Promise.all([redis.ping(), admin.ping(), ...pool.map((client) => client.ping())]);
-        const send = await benchSends(admin, pool, chats, steps, options);
-        const fetch = await benchFetch(redis, admin, pool, chats, steps, options);
-        steps.step('memory per chat', 2);
-        console.log('memory:');
-        const memory = await measureMemory(redis, admin, chats, options.memoryChats);
-
-        reportSends(report, send, bookSends, rounds);
-        reportFetches(report, fetch);
-
-        const row = (what: string, peer: string, runs: Timed[]): string[] => {
-          const rates = rate(runs);
-          return [
-            what,
-            peer,
-            `${summarize(rates).value.toFixed(0)} (${Math.min(...rates).toFixed(0)}-${Math.max(...rates).toFixed(0)})`,
-            requests(runs).toFixed(2),
-            mean(runs.map((r) => r.executed)).toFixed(2),
-          ];
-        };
-        const sending = `send, ${IN_FLIGHT} senders, one chat`;
-        const fetching = `fetch of ${CHATS_PER_USER} chats`;
-        report.table(
-          `messaging summary (medians of ${rounds} rounds, with the range)`,
-          ['operation', 'peer', 'per second (min-max)', 'round trips/op', 'redis cmds/op'],
-          [
-            row(sending, "ours, 'seen' chat (one script)", send.seen),
-            row(sending, `ours, 'history' chat at ${KEEP} (one script, trims)`, send.history),
-            row(sending, 'book (SETNX lock, INCR, ZADD, WATCH unlock)', send.book),
-            row(`edit, ${IN_FLIGHT} senders, one chat`, "ours, 'history' chat (one script)", send.edit),
-            row(fetching, "ours, 'seen' chats, no device", fetch.seen),
-            row(fetching, "ours, 'history' chats, no device", fetch.history),
-            row(fetching, "ours, 'history' chats, one device", fetch.device),
-            row(fetching, "ours, 'history' chats, two devices in turn", fetch.twoDevices),
-            row(fetching, 'book (fetch_pending_messages)', fetch.book),
-          ],
-          2,
-        );
-        reportMemory(report, memory);
-        report.note(
-          `Sends: ${IN_FLIGHT} concurrent senders into one chat of ${IN_FLIGHT} members; the book's lock is SETNX with a 1 ms sleep between attempts and a WATCH release, one connection per sender; ours shares one connection. ` +
-            `The 'seen' chat is new each round; the 'history' chat was filled to its ${KEEP} entries first, so each send also trims one; edits change that round's messages.`,
-        );
-        report.note(
-          `Fetch: ${users} users per round and peer, each with ${CHATS_PER_USER} chats of ${MESSAGES_PER_CHAT} unread messages, fetched and marked seen; every fetch must return every message. ` +
-            `A device was registered by a first fetch before the messages were sent (so its cursors exist and the registry call is one; a device's first fetch adds chat-device-add, one more); two devices fetch one after the other, each getting all, counted per fetch.`,
-        );
-        report.note(
-          'Round trips: requests the clients sent per operation (a MULTI/EXEC block counts one; ours send theirs at once: the index read with the device check, then the chats); redis cmds: INFO commandstats, commands inside scripts included. Garbage is collected before each timed window, so none pays for the seeding before it.',
-        );
-      } finally {
-        for (const client of pool) client.disconnect();
-        redis.disconnect();
-        admin.disconnect();
-      }
+    const redis = connect();
+    // The book's lock release uses WATCH, which needs a connection per concurrent sender.
+    const pool = Array.from({ length: IN_FLIGHT }, () => connect());
+    const chats = new ChatRepository(redis, {
+      maxChatMembers: 1000,
+      maxChatsPerUser: 1000,
+      dedupeSeconds: 3600,
+      ...CHAT_DEFAULTS,
     });
+    // Send: the fill, then the rounds; fetch: the rounds; memory counts two.
+    const steps = progress(1 + 2 * (rounds + 1) + 2);
+    console.log(
+      `messaging benchmark: sends into one chat, ${IN_FLIGHT} senders at once (book ${bookSends}, ours ${options.ourSends} per round, ` +
+        `into a 'seen' chat and a 'history' chat at ${KEEP} entries, then half as many edits); ` +
+        `fetch for ${users} users with ${CHATS_PER_USER} chats of ${MESSAGES_PER_CHAT} pending messages, without a device, as one and as two; ` +
+        `1 warm-up + ${rounds} rounds, the book first in each; then memory of ${options.memoryChats} chats at the default retention.`,
+    );
+    await Promise.all([redis.ping(), admin.ping(), ...pool.map((client) => client.ping())]);
+    const send = await benchSends(admin, pool, chats, steps, options);
+    const fetch = await benchFetch(redis, admin, pool, chats, steps, options);
+    steps.step('memory per chat', 2);
+    console.log('memory:');
+    const memory = await measureMemory(redis, admin, chats, options.memoryChats);
+    reportSends(report, send, bookSends, rounds);
+    reportFetches(report, fetch);
+    summaryTable(report, send, fetch, rounds);
+    reportMemory(report, memory);
+    report.note(
+      `Sends: ${IN_FLIGHT} concurrent senders into one chat of ${IN_FLIGHT} members; the book's lock is SETNX with a 1 ms sleep between attempts and a WATCH release, one connection per sender; ours shares one connection. ` +
+        `The 'seen' chat is new each round; the 'history' chat was filled to its ${KEEP} entries first, so each send also trims one; edits change that round's messages.`,
+    );
+    report.note(
+      `Fetch: ${users} users per round and peer, each with ${CHATS_PER_USER} chats of ${MESSAGES_PER_CHAT} unread messages, fetched and marked seen; every fetch must return every message. ` +
+        `A device was registered by a first fetch before the messages were sent (so its cursors exist and the registry call is one; a device's first fetch adds chat-device-add, one more); two devices fetch one after the other, each getting all, counted per fetch.`,
+    );
+    report.note(
+      'Round trips: requests the clients sent per operation (a MULTI/EXEC block counts one; ours send theirs at once: the index read with the device check, then the chats); redis cmds: INFO commandstats, commands inside scripts included. Garbage is collected before each timed window, so none pays for the seeding before it.',
+    );
   },
 );
