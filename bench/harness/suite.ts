@@ -69,8 +69,6 @@ export function pairedRatio(ours: number[], theirs: number[]): { value: number; 
   return summarize(ours.map((value, i) => value / theirs[i]));
 }
 
-export { summarize };
-
 /**
  * Runs a benchmark and reports its result: over IPC when run by bench/run.ts, to
  * BENCH_RESULT_FILE when that is set. A failure prints the error and exits 1, with no result.
