@@ -67,9 +67,11 @@ it('leaves no timer pending when a task worker and a poller are stopped twice', 
   await worker.stop(1000);
   await poller.stop();
   await eventually(async () => blocking.every((client) => client.status === 'end'), 10_000, 10);
-  expect(timers()).toBe(before);
+  // No timer added; one that was pending when counting began (a client's own) may have ended since,
+  // which on a loaded machine made an equality fail once.
+  expect(timers()).toBeLessThanOrEqual(before);
   // Stopped again (as a test's cleanup does after the test stopped them): nothing is armed.
   await worker.stop(1000);
   await poller.stop();
-  expect(timers()).toBe(before);
+  expect(timers()).toBeLessThanOrEqual(before);
 });

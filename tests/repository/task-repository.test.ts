@@ -112,7 +112,7 @@ async function takeFirstLeaseAway(
       await reclaim();
       return false;
     },
-    5000,
+    30_000,
     50,
   );
 }
@@ -606,12 +606,15 @@ describe('pollers and workers', () => {
           return new Promise((resolve) => context.signal.addEventListener('abort', () => resolve(null)));
         },
       },
-      { leaseMs: 300 },
+      // Renewed every second: a renewal landing between the expiry and the promote below undoes
+      // the expiry and the take-away retries; with a 300 ms lease that race was lost for 5 s once
+      // on a loaded machine.
+      { leaseMs: 3000 },
     );
-    await eventually(async () => signal !== undefined, 5000, 10);
+    await eventually(async () => signal !== undefined, 30_000, 10);
     // Another party takes the run away (as the poller does when a lease has run out).
     await takeFirstLeaseAway('lost', task.number, () => tasks.promote('lost'));
-    await eventually(async () => signal!.aborted, 5000, 20);
+    await eventually(async () => signal!.aborted, 30_000, 20);
     expect(String(signal!.reason)).toMatch(/lease/);
   });
 
