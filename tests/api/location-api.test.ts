@@ -233,6 +233,8 @@ describe('uploading a log file over HTTP', () => {
       await createDataset('resumed');
       const generator = new LogGenerator(locator(), { ...DEFAULT_GENERATOR, places: 200, seed: 9 });
       const text = Buffer.from(generator.lines(40_000).join('\n') + '\n');
+      const endedEarly = () => api.logs.filter((line) => line.msg === 'log upload ended early').length;
+      const endedBefore = endedEarly();
       // Half the file, then the connection drops.
       await new Promise<void>((resolve) => {
         const request = http.request(logsUrl('resumed', 'big'), {
@@ -246,8 +248,11 @@ describe('uploading a log file over HTTP', () => {
           resolve();
         }, 500);
       });
-      await eventually(async () => ((await progress('resumed', 'big'))?.lines ?? 0) > 0, 5000, 20);
+      // The server may still be storing what reached it before the drop (on a loaded machine, for
+      // seconds): what it holds is read once it has given up on the request.
+      await eventually(async () => endedEarly() > endedBefore, 30_000, 20);
       const held = (await progress('resumed', 'big'))!;
+      expect(held.lines).toBeGreaterThan(0);
       expect(held.complete).toBe(false);
       expect(held.lines).toBeLessThan(40_000);
       // A gap is refused with where to go on.
