@@ -1,7 +1,7 @@
 // The three market strategies against a real redis-server: the same outcomes for the same steps,
 // and under concurrency the book's invariants (money conserved, every item in exactly one place,
 // no negative funds), checked from what Redis holds at the end.
-import Redis from 'ioredis';
+import Redis, { type Cluster } from 'ioredis';
 import pino from 'pino';
 import { MARKET_SALES_QUEUE, marketKeys, queueKeys } from '../../src/redis/keys';
 import { LeaseRepository } from '../../src/redis/leases/repository';
@@ -14,6 +14,7 @@ import {
   type PurchaseReport,
 } from '../../src/redis/market/repository';
 import { createMarketStrategy } from '../../src/redis/market/strategies';
+import { captureLogs } from '../support/logs';
 import { scriptClient, startTestRedis, type TestRedis } from '../support/redis';
 
 let redis: TestRedis;
@@ -49,6 +50,7 @@ interface MarketOptions {
   /** MARKET_SALE_TASK; none unless given. */
   saleTask?: string;
   salesKeep?: number;
+  logger?: pino.Logger;
 }
 
 function market(strategy: MarketStrategyName, options: MarketOptions = {}): MarketRepository {
@@ -71,7 +73,7 @@ function market(strategy: MarketStrategyName, options: MarketOptions = {}): Mark
     {
       redis: redis.target,
       commands,
-      logger,
+      logger: options.logger ?? logger,
       locks: () => {
         const signals = new LeaseSignals(connection(), logger);
         cleanups.push(() => signals.close());
@@ -305,6 +307,48 @@ describe.each(MARKET_STRATEGIES)('%s under concurrency', (strategy) => {
       const at = member.indexOf(' ');
       expect(state.inventories[member.slice(at + 1)]).not.toContain(member.slice(0, at));
     }
+  });
+});
+
+describe('WATCH and the sale task', () => {
+  async function oneSale(m: MarketRepository): Promise<PurchaseReport> {
+    await m.grantFunds('buyer', 100);
+    await m.grantItem('seller', 'lamp');
+    expect((await m.list('seller', 'lamp', 30)).listed).toBe(true);
+    return m.purchase({ buyer: 'buyer', seller: 'seller', item: 'lamp', price: 30 });
+  }
+
+  it("writes the sale's task when the server has forgotten every script (it is sent whole inside the MULTI)", async () => {
+    const m = market('WATCH', { saleTask: 'sold' });
+    const nodes = 'nodes' in redis.client ? (redis.client as unknown as Cluster).nodes('master') : [redis.client];
+    for (const node of nodes) await node.script('FLUSH');
+    const report = await oneSale(m);
+    expect(report).toMatchObject({ outcome: 'PURCHASED', saleId: 1 });
+    const queue = queueKeys(MARKET_SALES_QUEUE);
+    expect(await redis.client.hlen(queue.meta)).toBe(1);
+    expect(JSON.parse((await redis.client.hget(queue.args, '1'))!)).toMatchObject({
+      saleId: 1,
+      item: 'lamp',
+      price: 30,
+    });
+  });
+
+  it('answers a purchase that was applied though its task failed, and reports the fault at error level', async () => {
+    const { logger: captured, lines } = captureLogs('error');
+    const m = market('WATCH', { saleTask: 'sold', logger: captured });
+    // The queue's records hold a string: the task's script fails inside EXEC, after the sale.
+    await redis.client.set(queueKeys(MARKET_SALES_QUEUE).meta, 'not a hash');
+    const report = await oneSale(m);
+    expect(report).toMatchObject({ outcome: 'PURCHASED', saleId: 1 });
+    expect(await snapshot(['buyer', 'seller'])).toEqual({
+      funds: { buyer: 70, seller: 30 },
+      inventories: { buyer: ['lamp'], seller: [] },
+      listings: [],
+    });
+    expect(lines.map((line) => [line.msg, line.saleId])).toEqual([
+      ['market purchase applied with a failed command', 1],
+    ]);
+    expect((lines[0].failed as { message: string }[])[0].message).toMatch(/WRONGTYPE/);
   });
 });
 

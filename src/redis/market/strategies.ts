@@ -45,6 +45,7 @@ export function createMarketStrategy(settings: MarketStrategySettings, parts: St
         new ConnectionPool(connect, settings.watchConnections),
         settings.contentionTimeoutMs,
         settings,
+        parts.logger,
       );
     }
     case 'LOCK':

@@ -5,6 +5,7 @@
 // on a cluster: the channel carries the market's tag), so an aborted attempt announces nothing.
 import type { ChainableCommander } from 'ioredis';
 import { conflict } from '../../common/errors';
+import type { Logger } from '../../common/logger';
 import type { RedisClient } from '../client/connection';
 import type { ConnectionPool } from '../client/connection-pool';
 import { listingMember, marketKeys } from '../keys';
@@ -35,6 +36,8 @@ export class WatchStrategy implements MarketStrategy {
     /** How long one call waits for a connection and retries, together, before CONFLICT (the book gives up after 10 s). */
     private readonly retryForMs: number,
     private readonly settings: WriteSettings,
+    /** Where a fault inside an applied transaction is reported. */
+    private readonly logger?: Logger,
   ) {
     this.taskKeys = settings.saleTask === undefined ? undefined : saleTaskKeys();
   }
@@ -121,9 +124,17 @@ export class WatchStrategy implements MarketStrategy {
           if (taskKeys) this.saleTask(redis, transaction, taskKeys, sale, seller);
           const done = await transaction.exec();
           if (done === null) return undefined;
-          // A failed command of an applied transaction (the task's script, say) is a fault, not a retry.
-          const failed = done.find(([error]) => error)?.[0];
-          if (failed) throw failed;
+          // A command of an applied transaction that failed (the task's script on a key of the
+          // wrong type, say) is a fault of the store, not of this purchase: the money and the item
+          // have moved and SOLD was announced, so the buyer is told so (a retry would only find the
+          // item gone) and the operator hears of what is missing, at error level.
+          const failed = done.flatMap(([error], index) => (error ? [{ index, message: error.message }] : []));
+          if (failed.length > 0) {
+            this.logger?.error(
+              { saleId: sale.saleId, item, seller, failed },
+              'market purchase applied with a failed command',
+            );
+          }
           return { ...judged, saleId: sale.saleId };
         });
       },
