@@ -270,7 +270,9 @@ describe('task scripts, step by step', () => {
   });
 
   it('retries a failed run with doubling backoff, then FAILS it with the last error', async () => {
-    const tasks = repository({ maxAttempts: 3, backoffMs: 40 });
+    // A second's backoff: each wait below also holds the time from take to settle, which on a
+    // loaded machine differed between attempts by more than a 40 ms backoff's doubling.
+    const tasks = repository({ maxAttempts: 3, backoffMs: 1000, maxBackoffMs: 10_000 });
     const task = await enqueue(tasks, 'retry', 'x');
     const waits: number[] = [];
     for (let attempt = 1; attempt <= 3; attempt++) {
@@ -282,15 +284,15 @@ describe('task scripts, step by step', () => {
       if (attempt < 3) {
         expect(state).toBe('DELAYED');
         waits.push(record.runAt - record.startedAt!);
-        await eventually(async () => (await tasks.promote('retry')).moved === 1, 2000, 10);
+        await eventually(async () => (await tasks.promote('retry')).moved === 1, 30_000, 20);
       } else {
         expect(state).toBe('FAILED');
         expect(record.finishedAt).toBeDefined();
       }
     }
-    expect(waits[0]).toBeGreaterThanOrEqual(40);
-    expect(waits[1]).toBeGreaterThanOrEqual(80);
-    expect(waits[1] - waits[0]).toBeGreaterThanOrEqual(30);
+    expect(waits[0]).toBeGreaterThanOrEqual(1000);
+    expect(waits[1]).toBeGreaterThanOrEqual(2000);
+    expect(waits[1] - waits[0]).toBeGreaterThanOrEqual(500);
     expect(await tasks.stats('retry')).toMatchObject({ failed: 1, completed: 0, delayed: 0, active: 0 });
   });
 
