@@ -203,7 +203,7 @@ describe('scrolling back', () => {
     expect(texts.size).toBe(10_000 + late);
     const newest = await page(alice, chatId, undefined, 100);
     expect(ids(newest.messages)).toEqual(Array.from({ length: 100 }, (_, i) => chat.latestMessageId - 99 + i));
-  }, 120_000);
+  }, 300_000);
 
   it.each([
     ['last: 0', { last: 0 }, 'last'],

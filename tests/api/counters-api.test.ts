@@ -379,6 +379,8 @@ const AGE: Record<number, number> = {
 };
 
 describe('counterSeries', () => {
+  // Hundreds of series reads checked against a reference: over a minute beside CPU burners (a
+  // ceiling, not a deadline; nothing in it waits on time).
   it('matches a computation from the raw writes at every precision, on and off step boundaries', async () => {
     const now = await serverNow();
     const aggregations: Aggregation[] = ['SUM', 'AVG', 'MIN', 'MAX', 'COUNT'];
@@ -438,7 +440,7 @@ describe('counterSeries', () => {
         }
       }
     }
-  });
+  }, 240_000);
 
   it('reports the precision used and how far back its retention reaches', async () => {
     const now = await serverNow();
