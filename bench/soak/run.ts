@@ -1,17 +1,13 @@
-// `npm run soak`: mixed load (chats, locks, semaphores, tasks, market, counters) against two API
-// processes on one Redis with its append-only file, for a chosen time. Along the way it SIGKILLs an
-// API process, then Redis, then the task worker while a task is running, and starts each again.
-// At the end it drains what is still on its way and checks the invariants each part of the load
-// states; it reports latency per phase, memory growth per minute and what the keyspace grew by.
-//
-//   npm run soak [-- --minutes 5] [--seed 1]
-//
-// Exits 1 when an invariant failed. Logs go to bench/results/logs/soak-*.log; the report to
-// bench/results/soak-latest.json and soak-latest.md.
+// `npm run soak [-- --minutes 5] [--seed N] [--heap-snapshots]`: mixed load against two API
+// processes on one Redis for a chosen time, SIGKILLing an API process, then Redis, then the task
+// worker mid-task; then it drains and checks each part's invariants (exit 1 when one fails). Logs:
+// bench/results/logs/soak-*.log; report: bench/results/soak-latest.{json,md}. docs/development.md#soak.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
 import fs from 'node:fs';
 import path from 'node:path';
 import readline from 'node:readline';
+import { parseArgs } from 'node:util';
 import { startWatchdog } from '../../src/redis/client/embedded';
 import { startRedisProcess } from '../../tests/support/redis-process';
 import { clock, ProgressBar } from '../harness/progress-bar';
@@ -47,38 +43,29 @@ const API_PROCESSES = 2;
 const FAULT_PHASE_MS = 10_000;
 const WARM_UP_SECONDS = 30;
 
-interface Options {
-  minutes: number;
-  seed: number;
-  /** Heap snapshots of API process 2 at a third and at the end; each pauses it for seconds. */
-  heapSnapshots: boolean;
-}
-
-function parseOptions(argv: string[]): Options {
-  const options: Options = {
-    minutes: Number(process.env.SOAK_MINUTES ?? 5),
-    seed: Number(process.env.SOAK_SEED ?? Date.now() % 100_000),
-    heapSnapshots: false,
-  };
-  for (let i = 0; i < argv.length; i++) {
-    if (argv[i] === '--heap-snapshots') {
-      options.heapSnapshots = true;
-      continue;
-    }
-    const [flag, inline] = argv[i].split('=', 2);
-    const value = inline ?? argv[++i];
-    if (flag === '--minutes') options.minutes = Number(value);
-    else if (flag === '--seed') options.seed = Number(value);
-    else {
-      console.error(`usage: npm run soak [-- --minutes 5] [--seed N] [--heap-snapshots]\nunknown option ${argv[i]}`);
-      process.exit(2);
-    }
-  }
-  if (!(options.minutes >= 1 && options.minutes <= 24 * 60) || !Number.isInteger(options.seed)) {
-    console.error('--minutes must be from 1 to 1440 and --seed a whole number');
+function parseOptions(): { minutes: number; seed: number; heapSnapshots: boolean } {
+  const fail = (message: string): never => {
+    console.error(`usage: npm run soak [-- --minutes 5] [--seed N] [--heap-snapshots]\n${message}`);
     process.exit(2);
-  }
-  return options;
+  };
+  const flags = {
+    minutes: { type: 'string' },
+    seed: { type: 'string' },
+    'heap-snapshots': { type: 'boolean' },
+  } as const;
+  const { values } = (() => {
+    try {
+      return parseArgs({ options: flags });
+    } catch (error) {
+      return fail((error as Error).message);
+    }
+  })();
+  const minutes = Number(values.minutes ?? process.env.SOAK_MINUTES ?? 5);
+  const seed = Number(values.seed ?? process.env.SOAK_SEED ?? Date.now() % 100_000);
+  if (!(minutes >= 1 && minutes <= 24 * 60) || !Number.isInteger(seed))
+    fail('--minutes must be from 1 to 1440 and --seed a whole number');
+  // Heap snapshots of API process 2 at a third and at the end; each pauses it for seconds.
+  return { minutes, seed, heapSnapshots: values['heap-snapshots'] ?? false };
 }
 
 /** A process's output, line by line, to a log file; error-level JSON lines counted. */
@@ -107,7 +94,7 @@ class ProcessLog {
 }
 
 async function main(): Promise<void> {
-  const options = parseOptions(process.argv.slice(2));
+  const options = parseOptions();
   fs.mkdirSync(LOGS, { recursive: true });
   for (const name of ['api', 'worker']) fs.rmSync(path.join(LOGS, `soak-${name}.log`), { force: true });
   for (const file of fs.readdirSync(LOGS)) if (file.endsWith('.heapsnapshot')) fs.rmSync(path.join(LOGS, file));
@@ -227,7 +214,7 @@ async function main(): Promise<void> {
       new MarketLoad(soak),
       new CounterLoad(soak, options.minutes),
     ];
-    for (const actor of actors) await actor.setup();
+    for (const actor of actors) await actor.setup?.();
     const keysBefore = await keyspace(redis.client());
 
     // Memory and progress, every few seconds.
@@ -275,64 +262,81 @@ async function main(): Promise<void> {
       const wait = started + durationMs * fraction - Date.now();
       if (wait > 0) await sleep(wait);
     };
-    const recovered = async (name: string): Promise<void> => {
+    type Note = [what: string, detail: string];
+    /** At `fraction` of the run: the fault's phase, the kill, a pause, the restart, and the phase after. */
+    const fault = async (
+      fraction: number,
+      phase: string,
+      pauseMs: number,
+      kill: () => Promise<Note>,
+      restart: () => Promise<Note>,
+    ) => {
+      await at(fraction);
+      latencies.begin(phase);
+      note(...(await kill()));
+      await sleep(pauseMs);
+      note(...(await restart()));
       await sleep(FAULT_PHASE_MS);
-      latencies.begin(name);
+      latencies.begin(PHASES[PHASES.indexOf(phase) + 1]);
     };
-
-    await at(0.25);
-    const victim = processes[1]!;
-    api.set(1, undefined);
-    latencies.begin('API process killed');
-    victim.child.kill('SIGKILL');
-    note('SIGKILL API process 2', `pid ${victim.pid}`);
-    await sleep(2000);
-    await startApi(1);
-    note('started API process 2 again', `pid ${processes[1]!.pid}`);
-    phones.faultEnded();
-    await recovered('after the API kill');
-
-    // Heap snapshots of the restarted API process (same load), after its warm-up and at the end,
-    // to compare by constructor (bench/soak/heap-diff.ts) should the heap grow. Not of process 1:
-    // a snapshot swells the RSS of the process it is taken in, and process 1's curve is the one
-    // that spans the whole run. Only when asked: writing one stalls the process for seconds under
-    // load, which shows as timeouts in that phase's latencies.
+    // Heap snapshots (only when asked) of the restarted API process, not of process 1, whose RSS
+    // curve spans the run and would swell with a snapshot. docs/development.md#soak.
     const snapshot = (): void => {
       if (!options.heapSnapshots) return;
       processes[1]?.child.kill('SIGUSR2');
       note('heap snapshot of API process 2', `pid ${processes[1]?.pid} into ${path.relative(ROOT, LOGS)}/`);
     };
+
+    await fault(
+      0.25,
+      'API process killed',
+      2000,
+      async () => {
+        const victim = processes[1]!;
+        api.set(1, undefined);
+        victim.child.kill('SIGKILL');
+        return ['SIGKILL API process 2', `pid ${victim.pid}`];
+      },
+      async () => {
+        await startApi(1);
+        phones.faultEnded();
+        return ['started API process 2 again', `pid ${processes[1]!.pid}`];
+      },
+    );
     await at(1 / 3);
     snapshot();
-
-    await at(0.5);
-    latencies.begin('Redis killed');
-    const redisPid = redis.pid;
-    await redis.kill();
-    note('SIGKILL Redis', `pid ${redisPid}`);
-    await sleep(2000);
-    await redis.restart();
-    note('started Redis again from its append-only file', `pid ${redis.pid}`);
-    phones.faultEnded();
-    await recovered('after the Redis kill');
-
-    await at(0.75);
-    const oldWorker = worker;
-    latencies.begin('worker killed mid-task');
-    const longTask = await tasks.killMidTask(oldWorker.pid!, async () => {
-      oldWorker.kill('SIGKILL');
-      await new Promise((resolve) =>
-        oldWorker.exitCode !== null || oldWorker.signalCode !== null
-          ? resolve(undefined)
-          : oldWorker.once('exit', resolve),
-      );
-    });
-    note('SIGKILL the task worker', `pid ${oldWorker.pid} while it ran task ${longTask}`);
-    await sleep(1000);
-    worker = await startWorker();
-    note('started the task worker again', `pid ${worker.pid}`);
-    await recovered('after the worker kill');
-
+    await fault(
+      0.5,
+      'Redis killed',
+      2000,
+      async () => {
+        const pid = redis.pid;
+        await redis.kill();
+        return ['SIGKILL Redis', `pid ${pid}`];
+      },
+      async () => {
+        await redis.restart();
+        phones.faultEnded();
+        return ['started Redis again from its append-only file', `pid ${redis.pid}`];
+      },
+    );
+    await fault(
+      0.75,
+      'worker killed mid-task',
+      1000,
+      async () => {
+        const old = worker!;
+        const longTask = await tasks.killMidTask(old.pid!, async () => {
+          old.kill('SIGKILL');
+          if (old.exitCode === null && old.signalCode === null) await once(old, 'exit');
+        });
+        return ['SIGKILL the task worker', `pid ${old.pid} while it ran task ${longTask}`];
+      },
+      async () => {
+        worker = await startWorker();
+        return ['started the task worker again', `pid ${worker.pid}`];
+      },
+    );
     await at(1);
     snapshot();
     stopped = true;
@@ -344,7 +348,7 @@ async function main(): Promise<void> {
     for (const actor of actors) {
       // A part that cannot read its final state fails its own checks; the others still report.
       await actor
-        .drain(deadline)
+        .drain?.(deadline)
         .catch((error: unknown) => undrained.push(`${actor.name}: ${(error as Error)?.message ?? String(error)}`));
     }
     clearInterval(ticker);
