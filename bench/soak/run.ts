@@ -42,6 +42,17 @@ const API_PROCESSES = 2;
 /** How long each fault's own phase lasts before the next phase ("recovered") begins. */
 const FAULT_PHASE_MS = 10_000;
 const WARM_UP_SECONDS = 30;
+/** The phases of the run, in order; a fault's phase is followed by the one after it. */
+const PHASES = [
+  'steady',
+  'API process killed',
+  'after the API kill',
+  'Redis killed',
+  'after the Redis kill',
+  'worker killed mid-task',
+  'after the worker kill',
+  'draining',
+];
 
 function parseOptions(): { minutes: number; seed: number; heapSnapshots: boolean } {
   const fail = (message: string): never => {
@@ -107,21 +118,20 @@ async function main(): Promise<void> {
   const random = seeded(options.seed);
   const soak: SoakContext = { api, token: signer(options.minutes / 60 + 1), random, runId: `${options.seed}` };
   const memory = new MemorySampler();
-  const apiLog = new ProcessLog('api');
-  const workerLog = new ProcessLog('worker');
-  const faults: { at: string; what: string; detail: string }[] = [];
+  const [apiLog, workerLog] = [new ProcessLog('api'), new ProcessLog('worker')];
+  const faults: SoakReport['faults'] = [];
   const started = Date.now();
-  const elapsed = (): number => (Date.now() - started) / 1000;
   const note = (what: string, detail: string): void => {
-    faults.push({ at: clock(elapsed()), what, detail });
-    bar.log(`${clock(elapsed())}  ${what}: ${detail}`);
+    const at = clock((Date.now() - started) / 1000);
+    faults.push({ at, what, detail });
+    bar.log(`${at}  ${what}: ${detail}`);
   };
 
   bar.log(
     `soak: ${options.minutes} min, seed ${options.seed}; logs in ${path.relative(process.cwd(), LOGS)}/soak-*.log`,
   );
   const redis = await startRedisProcess();
-  const processes: (ServerProcess | undefined)[] = new Array<ServerProcess | undefined>(API_PROCESSES).fill(undefined);
+  const processes = new Array<ServerProcess | undefined>(API_PROCESSES).fill(undefined);
   let worker: ChildProcess | undefined;
   // Finished tasks stay readable for the whole run (the check reads each), and counter samples
   // at the precisions checked cover it; both as the defaults for runs of 10 minutes or less.
@@ -153,34 +163,27 @@ async function main(): Promise<void> {
     const child = spawn(process.execPath, [WORKER], {
       env: {
         ...process.env,
-        REDIS_URL: redis.url,
-        WORKER_QUEUES: tasks.queue,
-        TASK_HANDLERS: HANDLERS,
-        SOAK_TASK_LOG: taskLog,
-        WORKER_CONCURRENCY: '8',
-        TASK_VISIBILITY_TIMEOUT_MS: '5000',
-        LOG_LEVEL: 'info',
-        ...env,
+        ...{ REDIS_URL: redis.url, WORKER_QUEUES: tasks.queue, TASK_HANDLERS: HANDLERS, SOAK_TASK_LOG: taskLog },
+        ...{ WORKER_CONCURRENCY: '8', TASK_VISIBILITY_TIMEOUT_MS: '5000', LOG_LEVEL: 'info', ...env },
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     guard(child);
     workerLog.follow(child, 'worker');
+    let timer: NodeJS.Timeout | undefined;
     await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        child.kill('SIGKILL');
-        reject(new Error('the worker did not start within 30 s'));
-      }, 30_000);
+      timer = setTimeout(() => reject(new Error('the worker did not start within 30 s')), 30_000);
       child.once('exit', (code) =>
         reject(new Error(`the worker exited during start-up (${code}); see soak-worker.log`)),
       );
-      readline.createInterface({ input: child.stdout }).on('line', (line) => {
-        if (line.includes('task workers started')) {
-          clearTimeout(timer);
-          resolve();
-        }
+      const lines = readline.createInterface({ input: child.stdout });
+      lines.on('line', (line) => line.includes('task workers started') && resolve());
+    })
+      .finally(() => clearTimeout(timer))
+      .catch((error: unknown) => {
+        child.kill('SIGKILL');
+        throw error;
       });
-    });
     if (stopping) child.kill('SIGKILL');
     return child;
   };
@@ -206,27 +209,18 @@ async function main(): Promise<void> {
     worker = await startWorker();
     const chat = new ChatLoad(soak);
     const phones = new SubscriberLoad(soak, () => chat.members());
-    const actors: Actor[] = [
-      chat,
-      phones,
-      new LeaseLoad(soak),
-      tasks,
-      new MarketLoad(soak),
-      new CounterLoad(soak, options.minutes),
-    ];
+    const load = [new LeaseLoad(soak), tasks, new MarketLoad(soak), new CounterLoad(soak, options.minutes)];
+    const actors: Actor[] = [chat, phones, ...load];
     for (const actor of actors) await actor.setup?.();
     const keysBefore = await keyspace(redis.client());
 
-    // Memory and progress, every few seconds.
-    let lastCalls = 0;
-    let lastTick = Date.now();
-    let rate = 0;
+    // Memory every 5 s; once a minute also what the kept histories take (a keyspace walk: a few
+    // hundred keys).
     let samples = 0;
     const sampler = setInterval(() => {
       processes.forEach((p, slot) => p && memory.add(`API process ${slot + 1} (pid ${p.pid}) RSS`, rssBytes(p.pid)));
-      if (!redis.pid) return;
       const pid = redis.pid;
-      // Once a minute also what the kept histories take (a keyspace walk: a few hundred keys).
+      if (!pid) return;
       const withKeys = samples++ % 12 === 0;
       void (async () => {
         const bytes = await usedMemory(redis.client());
@@ -238,17 +232,18 @@ async function main(): Promise<void> {
         memory.add(`Redis used_memory less the kept tasks (pid ${pid})`, bytes - kept.taskHistory);
       })().catch(() => undefined);
     }, 5000);
+    let [lastCalls, lastTick] = [0, Date.now()];
     const ticker = setInterval(() => {
       const now = Date.now();
-      rate = Math.round(((latencies.calls - lastCalls) * 1000) / (now - lastTick));
+      const rate = Math.round(((latencies.calls - lastCalls) * 1000) / (now - lastTick));
       [lastCalls, lastTick] = [latencies.calls, now];
-      const phaseIndex = PHASES.indexOf(latencies.current) + 1;
+      const unexpected = [...api.unexpected.values()].reduce((a, b) => a + b, 0);
       bar.update({
         overall: Math.min(1, (now - started) / durationMs),
         suite: latencies.current,
-        index: Math.max(1, phaseIndex),
+        index: Math.max(1, PHASES.indexOf(latencies.current) + 1),
         count: PHASES.length,
-        label: `${rate} calls/s, ${latencies.calls} calls, ${[...api.unexpected.values()].reduce((a, b) => a + b, 0)} unexpected errors`,
+        label: `${rate} calls/s, ${latencies.calls} calls, ${unexpected} unexpected errors`,
         elapsed: (now - started) / 1000,
         suiteElapsed: latencies.currentSeconds,
       });
@@ -256,8 +251,7 @@ async function main(): Promise<void> {
 
     latencies.begin('steady');
     let stopped = false;
-    const stop = (): boolean => stopped;
-    const load = Promise.all(actors.map((actor) => actor.run(stop)));
+    const running = Promise.all(actors.map((actor) => actor.run(() => stopped)));
     const at = async (fraction: number): Promise<void> => {
       const wait = started + durationMs * fraction - Date.now();
       if (wait > 0) await sleep(wait);
@@ -341,7 +335,7 @@ async function main(): Promise<void> {
     snapshot();
     stopped = true;
     latencies.begin('draining');
-    await load;
+    await running;
     note('load stopped', 'draining: pulling what is still waiting, letting tasks finish');
     const deadline = Date.now() + 120_000;
     const undrained: string[] = [];
@@ -398,28 +392,13 @@ function guard(child: ChildProcess): void {
   child.once('exit', () => watchdog.kill('SIGKILL'));
 }
 
-const PHASES = [
-  'steady',
-  'API process killed',
-  'after the API kill',
-  'Redis killed',
-  'after the Redis kill',
-  'worker killed mid-task',
-  'after the worker kill',
-  'draining',
-];
-
-function growthByShape(
-  before: KeyGroup[],
-  after: KeyGroup[],
-): { shape: string; keys: number; bytes: number; keysAdded: number; bytesAdded: number }[] {
-  return after
+const growthByShape = (before: KeyGroup[], after: KeyGroup[]): SoakReport['keyspace'] =>
+  after
     .map((group) => {
       const old = before.find((b) => b.shape === group.shape);
       return { ...group, keysAdded: group.keys - (old?.keys ?? 0), bytesAdded: group.bytes - (old?.bytes ?? 0) };
     })
     .sort((a, b) => b.bytesAdded - a.bytesAdded);
-}
 
 main().catch((error: unknown) => {
   console.error(`soak failed: ${(error as Error)?.stack ?? String(error)}`);
