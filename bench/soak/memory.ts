@@ -117,6 +117,18 @@ export async function keyspace(redis: Redis): Promise<KeyGroup[]> {
   return [...groups.values()].sort((a, b) => b.bytes - a.bytes);
 }
 
+/** Each shape's keys and bytes at the end and what they grew by since `before`, most bytes added first. */
+export const growthByShape = (
+  before: KeyGroup[],
+  after: KeyGroup[],
+): (KeyGroup & { keysAdded: number; bytesAdded: number })[] =>
+  after
+    .map((group) => {
+      const old = before.find((b) => b.shape === group.shape);
+      return { ...group, keysAdded: group.keys - (old?.keys ?? 0), bytesAdded: group.bytes - (old?.bytes ?? 0) };
+    })
+    .sort((a, b) => b.bytesAdded - a.bytesAdded);
+
 export function shapeOf(key: string): string {
   return key
     .replace(/\{[^}]*\}/, '{…}')

@@ -20,7 +20,7 @@ import { CounterLoad } from './counters';
 import { Latencies } from './latencies';
 import { LeaseLoad } from './leases';
 import { MarketLoad } from './market';
-import { keptBytes, keyspace, MemorySampler, rssBytes, usedMemory, type KeyGroup } from './memory';
+import { growthByShape, keptBytes, keyspace, MemorySampler, rssBytes, usedMemory } from './memory';
 import { writeReport, type SoakReport } from './report';
 import { SubscriberLoad } from './subscribers';
 import { TaskLoad } from './tasks';
@@ -391,14 +391,6 @@ function guard(child: ChildProcess): void {
   const watchdog = startWatchdog(child.pid!, 'KILL');
   child.once('exit', () => watchdog.kill('SIGKILL'));
 }
-
-const growthByShape = (before: KeyGroup[], after: KeyGroup[]): SoakReport['keyspace'] =>
-  after
-    .map((group) => {
-      const old = before.find((b) => b.shape === group.shape);
-      return { ...group, keysAdded: group.keys - (old?.keys ?? 0), bytesAdded: group.bytes - (old?.bytes ?? 0) };
-    })
-    .sort((a, b) => b.bytesAdded - a.bytesAdded);
 
 main().catch((error: unknown) => {
   console.error(`soak failed: ${(error as Error)?.stack ?? String(error)}`);
