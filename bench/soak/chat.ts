@@ -1,12 +1,8 @@
-// Group chats under load. Every member sends with a clientMessageId and sends again with the same
-// id until answered; every member pulls with pendingMessages and acknowledges with markSeen (the
-// at-least-once pull the README recommends), so a pull whose answer is lost is pulled again.
-// Invariants: every acknowledged message reaches every member exactly once (after dropping
-// repeats of an id already shown) and in id order; a retried send never stores a second copy; no
-// member sees a message nobody sent.
-import { check, sample, type Actor, type Check, type SoakContext } from './actor';
+// Group chats under load: members send with a clientMessageId until answered and pull with
+// pendingMessages + markSeen. Checks: every acknowledged message reaches every member once and in
+// id order; nothing is shown that was not sent. docs/development.md#soak.
+import { check, Load, none, sample, type Check } from './actor';
 import { untilAnswered } from './client';
-import { setTimeout as sleep } from 'node:timers/promises';
 
 const CHATS = 4;
 const MEMBERS = 4;
@@ -35,25 +31,21 @@ const PENDING = `query { pendingMessages(limit: 200) { chatId messages { id mess
 const SEEN = `mutation($chatId: ID!, $messageId: Int!) { markSeen(chatId: $chatId, messageId: $messageId) }`;
 const CREATE = `mutation($members: [ID!]!, $message: String!) { createChat(members: $members, message: $message) { id latestMessageId } }`;
 
-export class ChatLoad implements Actor {
+export class ChatLoad extends Load {
   readonly name = 'chat';
   private readonly chats: ChatState[] = [];
-  private readonly counts = { sent: 0, resent: 0, pulls: 0, shown: 0, repeats: 0 };
+  protected readonly counts = { sent: 0, resent: 0, pulls: 0, shown: 0, repeats: 0 };
   /** Problems met while pulling, in the order met. */
   private readonly problems: string[] = [];
-
-  constructor(private readonly soak: SoakContext) {}
 
   async setup(): Promise<void> {
     for (let c = 0; c < CHATS; c++) {
       const members = Array.from({ length: MEMBERS }, (_, m) => `soak-${this.soak.runId}-chat${c}-m${m}`);
       const first = `${members[0]} #0`;
-      const outcome = await this.soak.api.call<{ id: string; latestMessageId: number }>(
-        this.soak.token(members[0]),
-        CREATE,
-        { members: members.slice(1), message: first },
-        'createChat',
-      );
+      const outcome = await this.call<{ id: string; latestMessageId: number }>(members[0], CREATE, {
+        members: members.slice(1),
+        message: first,
+      });
       if (outcome.kind !== 'ok') throw new Error(`createChat: ${JSON.stringify(outcome)}`);
       this.chats.push({
         id: outcome.data.id,
@@ -66,24 +58,18 @@ export class ChatLoad implements Actor {
   }
 
   async run(stop: () => boolean): Promise<void> {
-    const loops: Promise<void>[] = [];
-    for (const chat of this.chats) {
-      for (const member of chat.members) {
-        loops.push(this.sender(chat, member, stop));
-      }
-    }
-    for (const member of this.everyMember()) loops.push(this.puller(member, stop));
-    await Promise.all(loops);
+    const senders = this.chats.flatMap((chat) => chat.members.map((member) => this.sender(chat, member, stop)));
+    await Promise.all([...senders, ...this.members().map((member) => this.puller(member, stop))]);
   }
 
   async drain(deadline: number): Promise<void> {
     // Pull until a pull brings nothing for every member (or the deadline passes); a pull that
     // brings only messages shown before (their markSeen was lost) is acknowledged and pulled again.
-    for (const member of this.everyMember()) {
+    for (const member of this.members()) {
       while (Date.now() < deadline) {
         const got = await this.pullOnce(member);
         if (got === 0) break;
-        if (got < 0) await sleep(200);
+        if (got < 0) await this.pause(200);
       }
     }
   }
@@ -102,9 +88,8 @@ export class ChatLoad implements Actor {
         for (const id of expected) if (!got.has(id)) lost.push(`${member} in ${chat.id}: id ${id}`);
         for (const message of shown) {
           const id = chat.sent.get(message.message);
-          if (id === undefined ? !chat.unanswered.has(message.message) : id !== message.id) {
+          if (id === undefined ? !chat.unanswered.has(message.message) : id !== message.id)
             extra.push(`${member} in ${chat.id}: id ${message.id} "${message.message.slice(0, 40)}"`);
-          }
         }
         const texts = new Set(shown.map((m) => m.message));
         if (texts.size !== shown.length)
@@ -118,75 +103,57 @@ export class ChatLoad implements Actor {
         lost.length === 0,
         lost.length ? `missing ${sample(lost)}` : `${acknowledged} messages × ${MEMBERS} members`,
       ),
-      check(
+      none(
         'chat: in id order, each once',
-        this.problems.length === 0 && twice.length === 0,
-        this.problems.length || twice.length
-          ? sample([...this.problems, ...twice])
-          : `${this.counts.shown} shown, ${this.counts.repeats} repeats of a shown id dropped`,
+        [...this.problems, ...twice],
+        `${this.counts.shown} shown, ${this.counts.repeats} repeats of a shown id dropped`,
       ),
-      check(
+      none(
         'chat: nothing shown that was not sent',
-        extra.length === 0,
-        extra.length ? sample(extra) : `${this.counts.resent} sends were sent again after a lost answer`,
+        extra,
+        `${this.counts.resent} sends were sent again after a lost answer`,
       ),
     ];
   }
 
-  stats(): Record<string, number> {
-    return { ...this.counts, unanswered: this.chats.reduce((n, chat) => n + chat.unanswered.size, 0) };
+  override stats(): Record<string, number> {
+    return { ...super.stats(), unanswered: this.chats.reduce((n, chat) => n + chat.unanswered.size, 0) };
   }
 
   /** Every member of every chat, once setup() is done. */
   members(): string[] {
-    return [...this.everyMember()];
-  }
-
-  private *everyMember(): Generator<string> {
-    for (const chat of this.chats) yield* chat.members;
+    return this.chats.flatMap((chat) => chat.members);
   }
 
   private async sender(chat: ChatState, member: string, stop: () => boolean): Promise<void> {
-    const token = this.soak.token(member);
     for (let n = 1; !stop(); n++) {
       const message = `${member} #${n}`;
       const clientMessageId = `${member}-${n}`;
       let sends = 0;
       const outcome = await untilAnswered(() => {
         if (sends++ > 0) this.counts.resent++;
-        return this.soak.api.call<{ id: number }>(
-          token,
-          SEND,
-          { chatId: chat.id, message, clientMessageId },
-          'sendMessage',
-        );
+        return this.call<{ id: number }>(member, SEND, { chatId: chat.id, message, clientMessageId });
       }, stop);
       if (outcome === undefined) chat.unanswered.add(message);
       else if (outcome.kind === 'ok') {
         chat.sent.set(message, outcome.data.id);
         this.counts.sent++;
       } else this.problems.push(`send refused: ${outcome.code} ${outcome.message}`);
-      await sleep(40 + this.soak.random() * 80);
+      await this.pause(40, 80);
     }
   }
 
   private async puller(member: string, stop: () => boolean): Promise<void> {
     while (!stop()) {
       const got = await this.pullOnce(member);
-      await sleep(got < 0 ? 200 : 50 + this.soak.random() * 100);
+      await (got < 0 ? this.pause(200) : this.pause(50, 100));
     }
   }
 
   /** One pull and its acknowledgements: how many messages it brought (new or again), -1 when it failed. */
   private async pullOnce(member: string): Promise<number> {
-    const token = this.soak.token(member);
     this.counts.pulls++;
-    const outcome = await this.soak.api.call<{ chatId: string; messages: Message[] }[]>(
-      token,
-      PENDING,
-      {},
-      'pendingMessages',
-    );
+    const outcome = await this.call<{ chatId: string; messages: Message[] }[]>(member, PENDING);
     if (outcome.kind !== 'ok') return -1;
     let pulled = 0;
     for (const pending of outcome.data) {
@@ -210,15 +177,9 @@ export class ChatLoad implements Actor {
         lastId = Math.max(lastId, message.id);
         this.counts.shown++;
       }
-      if (pending.messages.length > 0) {
-        // A lost acknowledgement only means the same messages come again; they are dropped above.
-        await this.soak.api.call<boolean>(
-          token,
-          SEEN,
-          { chatId: chat.id, messageId: pending.messages.at(-1)!.id },
-          'markSeen',
-        );
-      }
+      // A lost acknowledgement only means the same messages come again; they are dropped above.
+      if (pending.messages.length > 0)
+        await this.call<boolean>(member, SEEN, { chatId: chat.id, messageId: pending.messages.at(-1)!.id });
     }
     return pulled;
   }

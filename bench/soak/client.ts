@@ -1,9 +1,6 @@
-// The soak's GraphQL client: posts to whichever API process is up, times every call into the
-// phase it started in, and sorts every failure into one of three outcomes, because the invariants
-// depend on it: a call refused for certain (a 4xx code the README documents, or a connection that
-// never opened) changed nothing; a call whose answer was lost (the process died, Redis went away
-// mid-write, STORE_UNAVAILABLE) may or may not have happened, and only a call with an idempotency
-// key may be sent again.
+// The soak's GraphQL client: posts to whichever API process is up, times every call into its
+// phase, and sorts each failure into refused (nothing changed) or unknown (the answer was lost: it
+// may have happened; only a call with an idempotency key is sent again). docs/development.md#soak.
 import { performance } from 'node:perf_hooks';
 import type { Latencies } from './latencies';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -57,11 +54,12 @@ export class ApiPool {
     return undefined;
   }
 
-  async call<T>(token: string, query: string, variables: Record<string, unknown>, field: string): Promise<Outcome<T>> {
+  /** Sends `query`; the answer is its first field's (the one after the first `{`). */
+  async call<T>(token: string, query: string, variables: Record<string, unknown> = {}): Promise<Outcome<T>> {
     const origin = this.pick();
     if (!origin) return { kind: 'refused', code: 'NO_PROCESS', message: 'no API process is up' };
     const started = performance.now();
-    const outcome = await this.post<T>(origin, token, query, variables, field);
+    const outcome = await this.post<T>(origin, token, query, variables, /\{\s*(\w+)/.exec(query)![1]);
     this.latencies.record(performance.now() - started, outcome.kind);
     if (outcome.kind !== 'ok') {
       const code = outcome.kind === 'refused' ? outcome.code : outcome.reason;

@@ -1,5 +1,5 @@
-// Latency of every call, kept per phase of the soak (steady load, and the stretch after each
-// fault), so a report shows what a fault costs the callers and whether it recovers.
+// Latency of every call, kept per phase of the soak (steady load, each fault and the stretch after
+// it), so a report shows what a fault costs the callers and whether they recover.
 import { percentile } from '../harness/support';
 
 interface Phase {
@@ -12,19 +12,7 @@ interface Phase {
   unknown: number;
 }
 
-export interface PhaseSummary {
-  name: string;
-  seconds: number;
-  calls: number;
-  perSecond: number;
-  ok: number;
-  refused: number;
-  unknown: number;
-  p50: number;
-  p90: number;
-  p99: number;
-  max: number;
-}
+export type PhaseSummary = ReturnType<Latencies['summary']>[number];
 
 export class Latencies {
   private readonly phases: Phase[] = [];
@@ -61,7 +49,7 @@ export class Latencies {
     this.total++;
   }
 
-  summary(): PhaseSummary[] {
+  summary() {
     const now = Date.now();
     return this.phases.map((phase) => {
       const sorted = Array.from(Float64Array.from(phase.ms).sort());

@@ -1,20 +1,12 @@
-// A lock and a counting semaphore under contention. Each holder notes when it asked, when the
-// grant arrived and when it sent the release; from these the check builds the shortest interval
-// during which the holder certainly held the lease: from the grant's arrival to the release's
-// sending, cut at the lease's lapse counted from the request's sending (the server's lapse can only
-// be later). Any overlap of such intervals beyond the limit is a real double grant, whatever the
-// network did; and fencing tokens must rise in the order grants arrived.
-import { check, sample, type Actor, type Check, type SoakContext } from './actor';
-import { type Outcome } from './client';
-import { setTimeout as sleep } from 'node:timers/promises';
+// A lock and a counting semaphore under contention. From each holder's times (asked, grant
+// arrived, release sent) the check builds the interval it certainly held the lease, cut at the
+// lapse counted from the request; any overlap beyond the limit is a real double grant, and fencing
+// tokens must rise in grant order. docs/development.md#soak.
+import { Load, none, type Check } from './actor';
 
-const LOCK_CLIENTS = 4;
-const SEMAPHORE_CLIENTS = 6;
-const SEMAPHORE_LIMIT = 3;
 const HOLD_MS = 3000;
 const WAIT_MS = 2000;
-
-type CountName = 'lockGrants' | 'lockTimeouts' | 'semaphoreGrants' | 'semaphoreFull' | 'failed' | 'releasedFalse';
+const SEMAPHORE_LIMIT = 3;
 
 export interface Hold {
   fencingToken: number;
@@ -24,20 +16,37 @@ export interface Hold {
   released: number;
 }
 
-const ACQUIRE_LOCK = `mutation($name: String!, $wait: Int!, $hold: Int!) {
-  acquireLock(name: $name, acquireTimeoutMs: $wait, lockTimeoutMs: $hold) { token fencingToken }
-}`;
-const RELEASE_LOCK = `mutation($name: String!, $token: String!) { releaseLock(name: $name, token: $token) }`;
-const ACQUIRE_SEMAPHORE = `mutation($name: String!, $limit: Int!, $wait: Int!, $hold: Int!) {
-  acquireSemaphore(name: $name, limit: $limit, waitMs: $wait, timeoutMs: $hold) { id fencingToken }
-}`;
-const RELEASE_SEMAPHORE = `mutation($name: String!, $id: String!) { releaseSemaphore(name: $name, id: $id) }`;
+/** The two leases: who contends, what they count, how long each holds (ms, and up to how much more), the calls. */
+const LEASES = {
+  lock: {
+    clients: 4,
+    user: 'soak-locker',
+    counts: ['lockGrants', 'lockTimeouts'],
+    limit: 1,
+    holdMs: [2, 10],
+    acquire: `mutation($name: String!, $wait: Int!, $hold: Int!) {
+      acquireLock(name: $name, acquireTimeoutMs: $wait, lockTimeoutMs: $hold) { id: token fencingToken }
+    }`,
+    release: `mutation($name: String!, $id: String!) { releaseLock(name: $name, token: $id) }`,
+  },
+  semaphore: {
+    clients: 6,
+    user: 'soak-slot',
+    counts: ['semaphoreGrants', 'semaphoreFull'],
+    limit: SEMAPHORE_LIMIT,
+    holdMs: [5, 20],
+    acquire: `mutation($name: String!, $limit: Int!, $wait: Int!, $hold: Int!) {
+      acquireSemaphore(name: $name, limit: $limit, waitMs: $wait, timeoutMs: $hold) { id fencingToken }
+    }`,
+    release: `mutation($name: String!, $id: String!) { releaseSemaphore(name: $name, id: $id) }`,
+  },
+} as const;
+type Lease = keyof typeof LEASES;
 
-export class LeaseLoad implements Actor {
+export class LeaseLoad extends Load {
   readonly name = 'leases';
-  private readonly lockHolds: Hold[] = [];
-  private readonly semaphoreHolds: Hold[] = [];
-  private readonly counts: Record<CountName, number> = {
+  private readonly holds: Record<Lease, Hold[]> = { lock: [], semaphore: [] };
+  protected readonly counts = {
     lockGrants: 0,
     lockTimeouts: 0,
     semaphoreGrants: 0,
@@ -45,122 +54,61 @@ export class LeaseLoad implements Actor {
     failed: 0,
     releasedFalse: 0,
   };
-  private readonly lockName: string;
-  private readonly semaphoreName: string;
-
-  constructor(private readonly soak: SoakContext) {
-    this.lockName = `soak-${soak.runId}-lock`;
-    this.semaphoreName = `soak-${soak.runId}-semaphore`;
-  }
-
-  async setup(): Promise<void> {}
 
   async run(stop: () => boolean): Promise<void> {
-    const loops: Promise<void>[] = [];
-    for (let i = 0; i < LOCK_CLIENTS; i++) loops.push(this.lockClient(`soak-locker-${i}`, stop));
-    for (let i = 0; i < SEMAPHORE_CLIENTS; i++) loops.push(this.semaphoreClient(`soak-slot-${i}`, stop));
-    await Promise.all(loops);
+    const clients = (lease: Lease): Promise<void>[] =>
+      Array.from({ length: LEASES[lease].clients }, (_, i) => this.holder(lease, `${LEASES[lease].user}-${i}`, stop));
+    await Promise.all([...clients('lock'), ...clients('semaphore')]);
   }
 
-  async drain(): Promise<void> {}
-
   check(): Check[] {
-    const lockOverlaps = overlaps(this.lockHolds, 1);
-    const semaphoreOverlaps = overlaps(this.semaphoreHolds, SEMAPHORE_LIMIT);
-    const order = [...tokenOrder(this.lockHolds, 'lock'), ...tokenOrder(this.semaphoreHolds, 'semaphore')];
+    const { lock, semaphore } = this.holds;
     return [
-      check(
-        'lock: no two holders at once',
-        lockOverlaps.length === 0,
-        lockOverlaps.length ? sample(lockOverlaps) : `${this.lockHolds.length} holds`,
-      ),
-      check(
+      none('lock: no two holders at once', overlaps(lock, 1), `${lock.length} holds`),
+      none(
         `semaphore: never more than ${SEMAPHORE_LIMIT} holders`,
-        semaphoreOverlaps.length === 0,
-        semaphoreOverlaps.length ? sample(semaphoreOverlaps) : `${this.semaphoreHolds.length} holds`,
+        overlaps(semaphore, SEMAPHORE_LIMIT),
+        `${semaphore.length} holds`,
       ),
-      check(
+      none(
         'fencing tokens rise in grant order, never repeat',
-        order.length === 0,
-        order.length ? sample(order) : `${this.lockHolds.length + this.semaphoreHolds.length} tokens`,
+        [...tokenOrder(lock, 'lock'), ...tokenOrder(semaphore, 'semaphore')],
+        `${lock.length + semaphore.length} tokens`,
       ),
     ];
   }
 
-  stats(): Record<string, number> {
-    return { ...this.counts };
-  }
-
-  private lockClient(user: string, stop: () => boolean): Promise<void> {
-    return this.holder(user, stop, this.lockHolds, {
-      acquire: (token) =>
-        this.soak.api.call<{ token: string; fencingToken: number } | null>(
-          token,
-          ACQUIRE_LOCK,
-          { name: this.lockName, wait: WAIT_MS, hold: HOLD_MS },
-          'acquireLock',
-        ),
-      release: (token, grant) =>
-        this.soak.api.call<boolean>(token, RELEASE_LOCK, { name: this.lockName, token: grant.token }, 'releaseLock'),
-      holdMs: () => 2 + this.soak.random() * 10,
-      counts: ['lockGrants', 'lockTimeouts'],
-    });
-  }
-
-  private semaphoreClient(user: string, stop: () => boolean): Promise<void> {
-    return this.holder(user, stop, this.semaphoreHolds, {
-      acquire: (token) =>
-        this.soak.api.call<{ id: string; fencingToken: number } | null>(
-          token,
-          ACQUIRE_SEMAPHORE,
-          { name: this.semaphoreName, limit: SEMAPHORE_LIMIT, wait: WAIT_MS, hold: HOLD_MS },
-          'acquireSemaphore',
-        ),
-      release: (token, grant) =>
-        this.soak.api.call<boolean>(
-          token,
-          RELEASE_SEMAPHORE,
-          { name: this.semaphoreName, id: grant.id },
-          'releaseSemaphore',
-        ),
-      holdMs: () => 5 + this.soak.random() * 20,
-      counts: ['semaphoreGrants', 'semaphoreFull'],
-    });
-  }
-
   /** Asks, holds a moment, releases, and notes the times of each; until the load stops. */
-  private async holder<G extends { fencingToken: number }>(
-    user: string,
-    stop: () => boolean,
-    holds: Hold[],
-    lease: {
-      acquire(token: string): Promise<Outcome<G | null>>;
-      release(token: string, grant: G): Promise<Outcome<boolean>>;
-      holdMs(): number;
-      counts: [granted: CountName, refused: CountName];
-    },
-  ): Promise<void> {
-    const token = this.soak.token(user, true);
+  private async holder(lease: Lease, user: string, stop: () => boolean): Promise<void> {
+    const {
+      acquire,
+      release,
+      limit,
+      holdMs,
+      counts: [granted, refused],
+    } = LEASES[lease];
+    const name = `soak-${this.soak.runId}-${lease}`;
     while (!stop()) {
       const asked = Date.now();
-      const grant = await lease.acquire(token);
-      const granted = Date.now();
+      const variables = { name, wait: WAIT_MS, hold: HOLD_MS, ...(limit > 1 && { limit }) };
+      const grant = await this.call<{ id: string; fencingToken: number } | null>(user, acquire, variables, true);
+      const grantedAt = Date.now();
       if (grant.kind !== 'ok') {
         this.counts.failed++;
-        await sleep(100);
+        await this.pause(100);
         continue;
       }
       if (grant.data === null) {
-        this.counts[lease.counts[1]]++;
+        this.counts[refused]++;
         continue;
       }
-      this.counts[lease.counts[0]]++;
-      await sleep(lease.holdMs());
+      this.counts[granted]++;
+      await this.pause(holdMs[0], holdMs[1]);
       const released = Date.now();
-      const release = await lease.release(token, grant.data);
-      if (release.kind === 'ok' && !release.data) this.counts.releasedFalse++;
-      holds.push({ fencingToken: grant.data.fencingToken, asked, granted, released });
-      await sleep(this.soak.random() * 20);
+      const answer = await this.call<boolean>(user, release, { name, id: grant.data.id }, true);
+      if (answer.kind === 'ok' && !answer.data) this.counts.releasedFalse++;
+      this.holds[lease].push({ fencingToken: grant.data.fencingToken, asked, granted: grantedAt, released });
+      await this.pause(0, 20);
     }
   }
 }

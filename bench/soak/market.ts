@@ -1,13 +1,11 @@
-// The marketplace under load: traders list items from their inventories and buy each other's
-// listings, none of it sent again after a lost answer (a purchase has no idempotency key). Whatever
-// the faults did, money and items are conserved: the funds of all traders add up to what was
-// granted, and every item is in exactly one place, one inventory or one listing.
-import { check, sample, type Actor, type Check, type SoakContext } from './actor';
-import { setTimeout as sleep } from 'node:timers/promises';
+// The marketplace under load: traders list and buy, nothing sent again after a lost answer. Checks:
+// funds add up to what was granted; every item is in one place. docs/development.md#soak.
+import { check, Load, none, type Check } from './actor';
 
 const TRADERS = 6;
 const ITEMS_EACH = 6;
 const FUNDS_EACH = 100_000;
+const SERVICE = 'soak-market';
 
 const GRANT_FUNDS = `mutation($user: ID!, $amount: Int!) { grantFunds(userId: $user, amount: $amount) }`;
 const GRANT_ITEM = `mutation($user: ID!, $item: ID!) { grantItem(userId: $user, itemId: $item) }`;
@@ -24,28 +22,24 @@ interface Listing {
   price: number;
 }
 
-export class MarketLoad implements Actor {
+export class MarketLoad extends Load {
   readonly name = 'market';
-  private readonly traders: string[];
+  protected readonly counts = { listed: 0, purchased: 0, outcomes: 0, refused: 0, unknown: 0 };
+  private readonly traders = Array.from({ length: TRADERS }, (_, i) => `soak-${this.soak.runId}-trader${i}`);
   private readonly items: string[] = [];
-  private readonly counts = { listed: 0, purchased: 0, outcomes: 0, refused: 0, unknown: 0 };
-  private final:
-    { funds: number; inventories: Map<string, string[]>; listings: Listing[]; itemCounts: number } | undefined;
-
-  constructor(private readonly soak: SoakContext) {
-    this.traders = Array.from({ length: TRADERS }, (_, i) => `soak-${soak.runId}-trader${i}`);
-  }
+  private final = { funds: 0, inventories: new Map<string, string[]>(), listings: [] as Listing[], itemCounts: 0 };
+  private read = false;
 
   async setup(): Promise<void> {
-    const service = this.soak.token('soak-market', true);
-    for (const trader of this.traders) {
-      const funds = await this.soak.api.call(service, GRANT_FUNDS, { user: trader, amount: FUNDS_EACH }, 'grantFunds');
-      if (funds.kind !== 'ok') throw new Error(`grantFunds: ${JSON.stringify(funds)}`);
+    const grant = async (query: string, variables: Record<string, unknown>): Promise<void> => {
+      const granted = await this.call(SERVICE, query, variables, true);
+      if (granted.kind !== 'ok') throw new Error(`${query}: ${JSON.stringify(granted)}`);
+    };
+    for (const user of this.traders) {
+      await grant(GRANT_FUNDS, { user, amount: FUNDS_EACH });
       for (let i = 0; i < ITEMS_EACH; i++) {
-        const item = `${trader}-item${i}`;
-        const granted = await this.soak.api.call(service, GRANT_ITEM, { user: trader, item }, 'grantItem');
-        if (granted.kind !== 'ok') throw new Error(`grantItem: ${JSON.stringify(granted)}`);
-        this.items.push(item);
+        this.items.push(`${user}-item${i}`);
+        await grant(GRANT_ITEM, { user, item: this.items.at(-1) });
       }
     }
   }
@@ -55,29 +49,25 @@ export class MarketLoad implements Actor {
   }
 
   async drain(): Promise<void> {
-    const listings = await this.pages<Listing>(this.soak.token('soak-market', true), MARKET, 'market', (l) => l.cursor);
-    const inventories = new Map<string, string[]>();
-    let funds = 0;
-    let itemCounts = 0;
+    const listings = await this.pages<Listing>(SERVICE, true, MARKET, (l) => l.cursor);
+    this.final.listings = listings.filter((l) => this.items.includes(l.itemId));
     for (const trader of this.traders) {
-      const token = this.soak.token(trader);
-      inventories.set(trader, await this.pages<string>(token, INVENTORY, 'inventory', (id) => id));
-      const me = await this.soak.api.call<{ funds: number; items: number }>(token, ME, {}, 'me');
+      this.final.inventories.set(trader, await this.pages<string>(trader, false, INVENTORY, (id) => id));
+      const me = await this.call<{ funds: number; items: number }>(trader, ME);
       if (me.kind !== 'ok') throw new Error(`me: ${JSON.stringify(me)}`);
-      funds += me.data.funds;
-      itemCounts += me.data.items;
+      this.final.funds += me.data.funds;
+      this.final.itemCounts += me.data.items;
     }
-    this.final = { funds, inventories, listings: listings.filter((l) => this.items.includes(l.itemId)), itemCounts };
+    this.read = true;
   }
 
   check(): Check[] {
-    if (!this.final) return [check('market: read back', false, 'the final state could not be read')];
+    if (!this.read) return [check('market: read back', false, 'the final state could not be read')];
     const { funds, inventories, listings, itemCounts } = this.final;
     const places = new Map<string, string[]>();
-    for (const [trader, items] of inventories)
-      for (const item of items) places.set(item, [...(places.get(item) ?? []), `inventory of ${trader}`]);
-    for (const listing of listings)
-      places.set(listing.itemId, [...(places.get(listing.itemId) ?? []), `listed by ${listing.sellerId}`]);
+    const put = (item: string, place: string): void => void places.set(item, [...(places.get(item) ?? []), place]);
+    for (const [trader, items] of inventories) for (const item of items) put(item, `inventory of ${trader}`);
+    for (const listing of listings) put(listing.itemId, `listed by ${listing.sellerId}`);
     const misplaced = this.items
       .filter((item) => places.get(item)?.length !== 1)
       .map((item) => `${item}: ${places.get(item)?.join(' and ') ?? 'nowhere'}`);
@@ -89,71 +79,50 @@ export class MarketLoad implements Actor {
         funds === expected,
         `${funds} held in all, ${expected} granted; ${this.counts.purchased} purchases`,
       ),
-      check(
+      none(
         'market: every item in exactly one place',
-        misplaced.length === 0 && itemCounts === held,
-        misplaced.length
-          ? sample(misplaced)
-          : `${this.items.length} items: ${held} in inventories (me.items says ${itemCounts}), ${listings.length} listed`,
+        misplaced,
+        `${this.items.length} items: ${held} in inventories (me.items says ${itemCounts}), ${listings.length} listed`,
+        itemCounts === held,
       ),
     ];
   }
 
-  stats(): Record<string, number> {
-    return { ...this.counts };
-  }
-
   private async trade(trader: string, stop: () => boolean): Promise<void> {
-    const token = this.soak.token(trader);
     while (!stop()) {
       if (this.soak.random() < 0.5) {
-        const inventory = await this.soak.api.call<string[]>(token, INVENTORY, { after: null }, 'inventory');
+        const inventory = await this.call<string[]>(trader, INVENTORY, { after: null });
         if (inventory.kind === 'ok' && inventory.data.length > 0) {
-          const item = inventory.data[Math.floor(this.soak.random() * inventory.data.length)];
-          this.tally(
-            await this.soak.api.call(
-              token,
-              LIST,
-              { item, price: 1 + Math.floor(this.soak.random() * 100) },
-              'listItem',
-            ),
-            'listed',
-          );
+          const item = this.pick(inventory.data);
+          const price = 1 + Math.floor(this.soak.random() * 100);
+          this.tally(await this.call(trader, LIST, { item, price }), 'listed');
         }
       } else {
-        const market = await this.soak.api.call<Listing[]>(token, MARKET, { after: null }, 'market');
+        const market = await this.call<Listing[]>(trader, MARKET, { after: null });
         const offers =
           market.kind === 'ok' ? market.data.filter((l) => l.sellerId !== trader && this.items.includes(l.itemId)) : [];
         if (offers.length > 0) {
-          const offer = offers[Math.floor(this.soak.random() * offers.length)];
-          const bought = await this.soak.api.call<{ outcome: string }>(
-            token,
-            BUY,
-            { item: offer.itemId, seller: offer.sellerId, price: offer.price },
-            'purchaseItem',
-          );
+          const { itemId: item, sellerId: seller, price } = this.pick(offers);
+          const bought = await this.call<{ outcome: string }>(trader, BUY, { item, seller, price });
           if (bought.kind === 'ok' && bought.data.outcome === 'PURCHASED') this.counts.purchased++;
           this.tally(bought, 'outcomes');
         }
       }
-      await sleep(30 + this.soak.random() * 70);
+      await this.pause(30, 70);
     }
   }
 
   private tally(outcome: { kind: string }, ok: 'listed' | 'outcomes'): void {
-    if (outcome.kind === 'ok') this.counts[ok]++;
-    else this.counts[outcome.kind === 'refused' ? 'refused' : 'unknown']++;
+    this.counts[outcome.kind === 'ok' ? ok : outcome.kind === 'refused' ? 'refused' : 'unknown']++;
   }
 
-  private async pages<T>(token: string, query: string, field: string, cursor: (value: T) => string): Promise<T[]> {
+  private async pages<T>(user: string, service: boolean, query: string, cursor: (value: T) => string): Promise<T[]> {
     const all: T[] = [];
-    let after: string | null = null;
-    for (;;) {
-      const page = await this.soak.api.call<T[]>(token, query, { after }, field);
-      if (page.kind !== 'ok') throw new Error(`${field}: ${JSON.stringify(page)}`);
+    for (let after: string | null = null; ; after = cursor(all.at(-1)!)) {
+      const page = await this.call<T[]>(user, query, { after }, service);
+      if (page.kind !== 'ok') throw new Error(`${query}: ${JSON.stringify(page)}`);
       all.push(...page.data);
       if (page.data.length < 100) return all;
-      after = cursor(page.data.at(-1)!);
     }
   }
 }

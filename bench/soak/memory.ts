@@ -1,8 +1,6 @@
-// Memory over the soak: the resident memory of each API process, its V8 heap used after a forced
-// full collection (heap-probe.cjs), Redis's used_memory and what its kept histories take, sampled
-// every few seconds; their growth per minute (a least-squares slope, per process lifetime, so a
-// restart's drop is not read as shrinkage) and a curve of per-minute means. At the start and end of
-// the load the keyspace is grouped by key shape, to say which keys the growth is made of.
+// Memory over the soak, sampled every few seconds per process lifetime (so a restart's drop is not
+// read as shrinkage): growth per minute as a least-squares slope, per-minute means, and the keyspace
+// grouped by key shape. What is sampled: docs/development.md#soak.
 import fs from 'node:fs';
 import type Redis from 'ioredis';
 
@@ -119,6 +117,18 @@ export async function keyspace(redis: Redis): Promise<KeyGroup[]> {
   return [...groups.values()].sort((a, b) => b.bytes - a.bytes);
 }
 
+/** Each shape's keys and bytes at the end and what they grew by since `before`, most bytes added first. */
+export const growthByShape = (
+  before: KeyGroup[],
+  after: KeyGroup[],
+): (KeyGroup & { keysAdded: number; bytesAdded: number })[] =>
+  after
+    .map((group) => {
+      const old = before.find((b) => b.shape === group.shape);
+      return { ...group, keysAdded: group.keys - (old?.keys ?? 0), bytesAdded: group.bytes - (old?.bytes ?? 0) };
+    })
+    .sort((a, b) => b.bytesAdded - a.bytesAdded);
+
 export function shapeOf(key: string): string {
   return key
     .replace(/\{[^}]*\}/, '{…}')
@@ -146,10 +156,8 @@ const round = (n: number, digits = 1): number => Math.round(n * 10 ** digits) / 
 const mb = (bytes: number): number => round(bytes / 2 ** 20);
 
 /**
- * What the keyspace's records that are kept on purpose take: the soak's task history (every
- * finished task stays readable for the end's check, `TASK_HISTORY` sized to the run) and the
- * chats' dedupe records (kept `CHAT_DEDUPE_SECONDS`). Both grow until their bound, so Redis's
- * used_memory less them is what must level off early.
+ * What the records kept on purpose take: finished tasks (read by the end's check) and chat dedupe
+ * records. Both grow to their bound, so used_memory less them is what must level off early.
  */
 export function keptBytes(groups: KeyGroup[]): { taskHistory: number; chatDedupe: number } {
   const sum = (match: (shape: string) => boolean): number =>

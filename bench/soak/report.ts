@@ -24,6 +24,8 @@ export interface SoakReport {
   errorLines: { api: number; worker: number; samples: string[] };
 }
 
+type Table = [header: string[], rows: string[][]];
+
 const KEY_SHAPES_SHOWN = 12;
 
 export function writeReport(report: SoakReport, dir: string): void {
@@ -34,27 +36,13 @@ export function writeReport(report: SoakReport, dir: string): void {
   for (const c of report.checks) console.log(`${c.ok ? 'PASS' : 'FAIL'}  ${c.name}: ${c.detail}`);
   console.log('\nFaults');
   for (const f of report.faults) console.log(`  ${f.at}  ${f.what}: ${f.detail}`);
-  console.log('\nLatency per phase (ms)');
-  printTable(...phaseTable(report.phases), 1);
-  console.log('\nMemory growth after the first 30 s');
-  printTable(...memoryTable(report.memory), 1);
-  console.log('\nMemory growth over the last two thirds');
-  printTable(...memoryTable(report.memoryLate), 1);
-  console.log('\nMemory per minute (mean MB; a restarted process continues its column)');
-  printTable(...curveTable(report.memoryCurve), 1);
-  console.log(`\nWhat Redis grew by, by key shape (top ${KEY_SHAPES_SHOWN})`);
-  printTable(...keyTable(report.keyspace), 1);
-  console.log(
-    `\nError-level log lines: ${report.errorLines.api} from the API processes, ${report.errorLines.worker} from the worker`,
-  );
-  for (const line of report.errorLines.samples) console.log(`  ${line}`);
-  for (const [actor, counts] of Object.entries(report.stats)) {
-    console.log(
-      `${actor}: ${Object.entries(counts)
-        .map(([k, v]) => `${k} ${v}`)
-        .join(', ')}`,
-    );
+  for (const [title, table] of tables(report)) {
+    console.log(`\n${title}`);
+    printTable(...table, 1);
   }
+  console.log(`\n${errorLines(report)}`);
+  for (const line of report.errorLines.samples) console.log(`  ${line}`);
+  for (const line of countLines(report)) console.log(line);
 
   fs.mkdirSync(dir, { recursive: true });
   // Described once, before either file is written (a written file would make the tree look changed).
@@ -64,33 +52,39 @@ export function writeReport(report: SoakReport, dir: string): void {
   console.log(`\nReport: ${path.relative(process.cwd(), path.join(dir, 'soak-latest.md'))}`);
 }
 
-function phaseTable(phases: PhaseSummary[]): [string[], string[][]] {
-  return [
-    ['phase', 'seconds', 'calls', 'calls/s', 'refused', 'lost', 'p50', 'p90', 'p99', 'max'],
-    phases.map((p) => [
-      p.name,
-      String(p.seconds),
-      String(p.calls),
-      String(p.perSecond),
-      String(p.refused),
-      String(p.unknown),
-      String(p.p50),
-      String(p.p90),
-      String(p.p99),
-      String(p.max),
-    ]),
-  ];
-}
-
-function memoryTable(memory: Growth[]): [string[], string[][]] {
-  return [
+/** The report's tables, by title, in the order both the log and the markdown show them. */
+function tables(report: SoakReport): [string, Table][] {
+  const memoryTable = (memory: Growth[]): Table => [
     ['series', 'minutes', 'first MB', 'last MB', 'MB/min'],
-    memory.map((m) => [m.name, String(m.minutes), String(m.firstMb), String(m.lastMb), String(m.mbPerMinute)]),
+    memory.map((m) => [m.name, ...[m.minutes, m.firstMb, m.lastMb, m.mbPerMinute].map(String)]),
+  ];
+  const phases = report.phases.map((p) => [
+    p.name,
+    ...[p.seconds, p.calls, p.perSecond, p.refused, p.unknown, p.p50, p.p90, p.p99, p.max].map(String),
+  ]);
+  const keys = report.keyspace
+    .slice(0, KEY_SHAPES_SHOWN)
+    .map((k) => [
+      k.shape,
+      ...[k.keys, k.keysAdded, k.bytes / 1024, k.bytesAdded / 1024].map((n) => String(Math.round(n))),
+    ]);
+  return [
+    [
+      'Latency per phase (ms)',
+      [['phase', 'seconds', 'calls', 'calls/s', 'refused', 'lost', 'p50', 'p90', 'p99', 'max'], phases],
+    ],
+    ['Memory growth after the first 30 s', memoryTable(report.memory)],
+    ['Memory growth over the last two thirds', memoryTable(report.memoryLate)],
+    ['Memory per minute (mean MB; a restarted process continues its column)', curveTable(report.memoryCurve)],
+    [
+      `What Redis grew by, by key shape (top ${KEY_SHAPES_SHOWN})`,
+      [['key shape', 'keys', 'added', 'KB', 'KB added'], keys],
+    ],
   ];
 }
 
 /** One column per series, a restarted process's series joined to its predecessor's. */
-function curveTable(curve: Curve): [string[], string[][]] {
+function curveTable(curve: Curve): Table {
   const columns = new Map<string, (number | null)[]>();
   for (const series of curve.series) {
     const name = series.name.replace(/ \(pid \d+\)/, '');
@@ -108,28 +102,22 @@ function curveTable(curve: Curve): [string[], string[][]] {
   ];
 }
 
-function keyTable(keys: SoakReport['keyspace']): [string[], string[][]] {
-  return [
-    ['key shape', 'keys', 'added', 'KB', 'KB added'],
-    keys
-      .slice(0, KEY_SHAPES_SHOWN)
-      .map((k) => [
-        k.shape,
-        String(k.keys),
-        String(k.keysAdded),
-        String(Math.round(k.bytes / 1024)),
-        String(Math.round(k.bytesAdded / 1024)),
-      ]),
-  ];
-}
+const errorLines = ({ errorLines: { api, worker } }: SoakReport): string =>
+  `Error-level log lines: ${api} from the API processes, ${worker} from the worker`;
 
-function table([header, rows]: [string[], string[][]]): string {
-  return [
-    `| ${header.join(' | ')} |`,
-    `|${header.map(() => '---').join('|')}|`,
-    ...rows.map((r) => `| ${r.join(' | ')} |`),
-  ].join('\n');
-}
+const countLines = (report: SoakReport): string[] =>
+  Object.entries(report.stats).map(
+    ([actor, counts]) =>
+      `${actor}: ${Object.entries(counts)
+        .map(([k, v]) => `${k} ${v}`)
+        .join(', ')}`,
+  );
+
+const markdownTable = ([header, rows]: Table): string[] => [
+  `| ${header.join(' | ')} |`,
+  `|${header.map(() => '---').join('|')}|`,
+  ...rows.map((r) => `| ${r.join(' | ')} |`),
+];
 
 function markdown(report: SoakReport, machine: Machine): string {
   return [
@@ -145,38 +133,14 @@ function markdown(report: SoakReport, machine: Machine): string {
     '',
     ...report.faults.map((f) => `- ${f.at} ${f.what}: ${f.detail}`),
     '',
-    '## Latency per phase (ms)',
-    '',
-    table(phaseTable(report.phases)),
-    '',
-    '## Memory growth after the first 30 s',
-    '',
-    table(memoryTable(report.memory)),
-    '',
-    '## Memory growth over the last two thirds',
-    '',
-    table(memoryTable(report.memoryLate)),
-    '',
-    '## Memory per minute (mean MB; a restarted process continues its column)',
-    '',
-    table(curveTable(report.memoryCurve)),
-    '',
-    `## What Redis grew by, by key shape (top ${KEY_SHAPES_SHOWN})`,
-    '',
-    table(keyTable(report.keyspace)),
-    '',
-    `Error-level log lines: ${report.errorLines.api} from the API processes, ${report.errorLines.worker} from the worker.`,
+    ...tables(report).flatMap(([title, table]) => [`## ${title}`, '', ...markdownTable(table), '']),
+    `${errorLines(report)}.`,
     '',
     ...report.errorLines.samples.map((line) => `    ${line}`),
     '',
     '## Counts',
     '',
-    ...Object.entries(report.stats).map(
-      ([actor, counts]) =>
-        `- ${actor}: ${Object.entries(counts)
-          .map(([k, v]) => `${k} ${v}`)
-          .join(', ')}`,
-    ),
+    ...countLines(report).map((line) => `- ${line}`),
     '',
   ].join('\n');
 }

@@ -1,17 +1,13 @@
-// `npm run soak`: mixed load (chats, locks, semaphores, tasks, market, counters) against two API
-// processes on one Redis with its append-only file, for a chosen time. Along the way it SIGKILLs an
-// API process, then Redis, then the task worker while a task is running, and starts each again.
-// At the end it drains what is still on its way and checks the invariants each part of the load
-// states; it reports latency per phase, memory growth per minute and what the keyspace grew by.
-//
-//   npm run soak [-- --minutes 5] [--seed 1]
-//
-// Exits 1 when an invariant failed. Logs go to bench/results/logs/soak-*.log; the report to
-// bench/results/soak-latest.json and soak-latest.md.
+// `npm run soak [-- --minutes 5] [--seed N] [--heap-snapshots]`: mixed load against two API
+// processes on one Redis for a chosen time, SIGKILLing an API process, then Redis, then the task
+// worker mid-task; then it drains and checks each part's invariants (exit 1 when one fails). Logs:
+// bench/results/logs/soak-*.log; report: bench/results/soak-latest.{json,md}. docs/development.md#soak.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
 import fs from 'node:fs';
 import path from 'node:path';
 import readline from 'node:readline';
+import { parseArgs } from 'node:util';
 import { startWatchdog } from '../../src/redis/client/embedded';
 import { startRedisProcess } from '../../tests/support/redis-process';
 import { clock, ProgressBar } from '../harness/progress-bar';
@@ -24,7 +20,7 @@ import { CounterLoad } from './counters';
 import { Latencies } from './latencies';
 import { LeaseLoad } from './leases';
 import { MarketLoad } from './market';
-import { keptBytes, keyspace, MemorySampler, rssBytes, usedMemory, type KeyGroup } from './memory';
+import { growthByShape, keptBytes, keyspace, MemorySampler, rssBytes, usedMemory } from './memory';
 import { writeReport, type SoakReport } from './report';
 import { SubscriberLoad } from './subscribers';
 import { TaskLoad } from './tasks';
@@ -46,39 +42,41 @@ const API_PROCESSES = 2;
 /** How long each fault's own phase lasts before the next phase ("recovered") begins. */
 const FAULT_PHASE_MS = 10_000;
 const WARM_UP_SECONDS = 30;
+/** The phases of the run, in order; a fault's phase is followed by the one after it. */
+const PHASES = [
+  'steady',
+  'API process killed',
+  'after the API kill',
+  'Redis killed',
+  'after the Redis kill',
+  'worker killed mid-task',
+  'after the worker kill',
+  'draining',
+];
 
-interface Options {
-  minutes: number;
-  seed: number;
-  /** Heap snapshots of API process 2 at a third and at the end; each pauses it for seconds. */
-  heapSnapshots: boolean;
-}
-
-function parseOptions(argv: string[]): Options {
-  const options: Options = {
-    minutes: Number(process.env.SOAK_MINUTES ?? 5),
-    seed: Number(process.env.SOAK_SEED ?? Date.now() % 100_000),
-    heapSnapshots: false,
-  };
-  for (let i = 0; i < argv.length; i++) {
-    if (argv[i] === '--heap-snapshots') {
-      options.heapSnapshots = true;
-      continue;
-    }
-    const [flag, inline] = argv[i].split('=', 2);
-    const value = inline ?? argv[++i];
-    if (flag === '--minutes') options.minutes = Number(value);
-    else if (flag === '--seed') options.seed = Number(value);
-    else {
-      console.error(`usage: npm run soak [-- --minutes 5] [--seed N] [--heap-snapshots]\nunknown option ${argv[i]}`);
-      process.exit(2);
-    }
-  }
-  if (!(options.minutes >= 1 && options.minutes <= 24 * 60) || !Number.isInteger(options.seed)) {
-    console.error('--minutes must be from 1 to 1440 and --seed a whole number');
+function parseOptions(): { minutes: number; seed: number; heapSnapshots: boolean } {
+  const fail = (message: string): never => {
+    console.error(`usage: npm run soak [-- --minutes 5] [--seed N] [--heap-snapshots]\n${message}`);
     process.exit(2);
-  }
-  return options;
+  };
+  const flags = {
+    minutes: { type: 'string' },
+    seed: { type: 'string' },
+    'heap-snapshots': { type: 'boolean' },
+  } as const;
+  const { values } = (() => {
+    try {
+      return parseArgs({ options: flags });
+    } catch (error) {
+      return fail((error as Error).message);
+    }
+  })();
+  const minutes = Number(values.minutes ?? process.env.SOAK_MINUTES ?? 5);
+  const seed = Number(values.seed ?? process.env.SOAK_SEED ?? Date.now() % 100_000);
+  if (!(minutes >= 1 && minutes <= 24 * 60) || !Number.isInteger(seed))
+    fail('--minutes must be from 1 to 1440 and --seed a whole number');
+  // Heap snapshots of API process 2 at a third and at the end; each pauses it for seconds.
+  return { minutes, seed, heapSnapshots: values['heap-snapshots'] ?? false };
 }
 
 /** A process's output, line by line, to a log file; error-level JSON lines counted. */
@@ -107,7 +105,7 @@ class ProcessLog {
 }
 
 async function main(): Promise<void> {
-  const options = parseOptions(process.argv.slice(2));
+  const options = parseOptions();
   fs.mkdirSync(LOGS, { recursive: true });
   for (const name of ['api', 'worker']) fs.rmSync(path.join(LOGS, `soak-${name}.log`), { force: true });
   for (const file of fs.readdirSync(LOGS)) if (file.endsWith('.heapsnapshot')) fs.rmSync(path.join(LOGS, file));
@@ -120,21 +118,20 @@ async function main(): Promise<void> {
   const random = seeded(options.seed);
   const soak: SoakContext = { api, token: signer(options.minutes / 60 + 1), random, runId: `${options.seed}` };
   const memory = new MemorySampler();
-  const apiLog = new ProcessLog('api');
-  const workerLog = new ProcessLog('worker');
-  const faults: { at: string; what: string; detail: string }[] = [];
+  const [apiLog, workerLog] = [new ProcessLog('api'), new ProcessLog('worker')];
+  const faults: SoakReport['faults'] = [];
   const started = Date.now();
-  const elapsed = (): number => (Date.now() - started) / 1000;
   const note = (what: string, detail: string): void => {
-    faults.push({ at: clock(elapsed()), what, detail });
-    bar.log(`${clock(elapsed())}  ${what}: ${detail}`);
+    const at = clock((Date.now() - started) / 1000);
+    faults.push({ at, what, detail });
+    bar.log(`${at}  ${what}: ${detail}`);
   };
 
   bar.log(
     `soak: ${options.minutes} min, seed ${options.seed}; logs in ${path.relative(process.cwd(), LOGS)}/soak-*.log`,
   );
   const redis = await startRedisProcess();
-  const processes: (ServerProcess | undefined)[] = new Array<ServerProcess | undefined>(API_PROCESSES).fill(undefined);
+  const processes = new Array<ServerProcess | undefined>(API_PROCESSES).fill(undefined);
   let worker: ChildProcess | undefined;
   // Finished tasks stay readable for the whole run (the check reads each), and counter samples
   // at the precisions checked cover it; both as the defaults for runs of 10 minutes or less.
@@ -166,34 +163,27 @@ async function main(): Promise<void> {
     const child = spawn(process.execPath, [WORKER], {
       env: {
         ...process.env,
-        REDIS_URL: redis.url,
-        WORKER_QUEUES: tasks.queue,
-        TASK_HANDLERS: HANDLERS,
-        SOAK_TASK_LOG: taskLog,
-        WORKER_CONCURRENCY: '8',
-        TASK_VISIBILITY_TIMEOUT_MS: '5000',
-        LOG_LEVEL: 'info',
-        ...env,
+        ...{ REDIS_URL: redis.url, WORKER_QUEUES: tasks.queue, TASK_HANDLERS: HANDLERS, SOAK_TASK_LOG: taskLog },
+        ...{ WORKER_CONCURRENCY: '8', TASK_VISIBILITY_TIMEOUT_MS: '5000', LOG_LEVEL: 'info', ...env },
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     guard(child);
     workerLog.follow(child, 'worker');
+    let timer: NodeJS.Timeout | undefined;
     await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        child.kill('SIGKILL');
-        reject(new Error('the worker did not start within 30 s'));
-      }, 30_000);
+      timer = setTimeout(() => reject(new Error('the worker did not start within 30 s')), 30_000);
       child.once('exit', (code) =>
         reject(new Error(`the worker exited during start-up (${code}); see soak-worker.log`)),
       );
-      readline.createInterface({ input: child.stdout }).on('line', (line) => {
-        if (line.includes('task workers started')) {
-          clearTimeout(timer);
-          resolve();
-        }
+      const lines = readline.createInterface({ input: child.stdout });
+      lines.on('line', (line) => line.includes('task workers started') && resolve());
+    })
+      .finally(() => clearTimeout(timer))
+      .catch((error: unknown) => {
+        child.kill('SIGKILL');
+        throw error;
       });
-    });
     if (stopping) child.kill('SIGKILL');
     return child;
   };
@@ -219,27 +209,18 @@ async function main(): Promise<void> {
     worker = await startWorker();
     const chat = new ChatLoad(soak);
     const phones = new SubscriberLoad(soak, () => chat.members());
-    const actors: Actor[] = [
-      chat,
-      phones,
-      new LeaseLoad(soak),
-      tasks,
-      new MarketLoad(soak),
-      new CounterLoad(soak, options.minutes),
-    ];
-    for (const actor of actors) await actor.setup();
+    const load = [new LeaseLoad(soak), tasks, new MarketLoad(soak), new CounterLoad(soak, options.minutes)];
+    const actors: Actor[] = [chat, phones, ...load];
+    for (const actor of actors) await actor.setup?.();
     const keysBefore = await keyspace(redis.client());
 
-    // Memory and progress, every few seconds.
-    let lastCalls = 0;
-    let lastTick = Date.now();
-    let rate = 0;
+    // Memory every 5 s; once a minute also what the kept histories take (a keyspace walk: a few
+    // hundred keys).
     let samples = 0;
     const sampler = setInterval(() => {
       processes.forEach((p, slot) => p && memory.add(`API process ${slot + 1} (pid ${p.pid}) RSS`, rssBytes(p.pid)));
-      if (!redis.pid) return;
       const pid = redis.pid;
-      // Once a minute also what the kept histories take (a keyspace walk: a few hundred keys).
+      if (!pid) return;
       const withKeys = samples++ % 12 === 0;
       void (async () => {
         const bytes = await usedMemory(redis.client());
@@ -251,17 +232,18 @@ async function main(): Promise<void> {
         memory.add(`Redis used_memory less the kept tasks (pid ${pid})`, bytes - kept.taskHistory);
       })().catch(() => undefined);
     }, 5000);
+    let [lastCalls, lastTick] = [0, Date.now()];
     const ticker = setInterval(() => {
       const now = Date.now();
-      rate = Math.round(((latencies.calls - lastCalls) * 1000) / (now - lastTick));
+      const rate = Math.round(((latencies.calls - lastCalls) * 1000) / (now - lastTick));
       [lastCalls, lastTick] = [latencies.calls, now];
-      const phaseIndex = PHASES.indexOf(latencies.current) + 1;
+      const unexpected = [...api.unexpected.values()].reduce((a, b) => a + b, 0);
       bar.update({
         overall: Math.min(1, (now - started) / durationMs),
         suite: latencies.current,
-        index: Math.max(1, phaseIndex),
+        index: Math.max(1, PHASES.indexOf(latencies.current) + 1),
         count: PHASES.length,
-        label: `${rate} calls/s, ${latencies.calls} calls, ${[...api.unexpected.values()].reduce((a, b) => a + b, 0)} unexpected errors`,
+        label: `${rate} calls/s, ${latencies.calls} calls, ${unexpected} unexpected errors`,
         elapsed: (now - started) / 1000,
         suiteElapsed: latencies.currentSeconds,
       });
@@ -269,82 +251,98 @@ async function main(): Promise<void> {
 
     latencies.begin('steady');
     let stopped = false;
-    const stop = (): boolean => stopped;
-    const load = Promise.all(actors.map((actor) => actor.run(stop)));
+    const running = Promise.all(actors.map((actor) => actor.run(() => stopped)));
     const at = async (fraction: number): Promise<void> => {
       const wait = started + durationMs * fraction - Date.now();
       if (wait > 0) await sleep(wait);
     };
-    const recovered = async (name: string): Promise<void> => {
+    type Note = [what: string, detail: string];
+    /** At `fraction` of the run: the fault's phase, the kill, a pause, the restart, and the phase after. */
+    const fault = async (
+      fraction: number,
+      phase: string,
+      pauseMs: number,
+      kill: () => Promise<Note>,
+      restart: () => Promise<Note>,
+    ) => {
+      await at(fraction);
+      latencies.begin(phase);
+      note(...(await kill()));
+      await sleep(pauseMs);
+      note(...(await restart()));
       await sleep(FAULT_PHASE_MS);
-      latencies.begin(name);
+      latencies.begin(PHASES[PHASES.indexOf(phase) + 1]);
     };
-
-    await at(0.25);
-    const victim = processes[1]!;
-    api.set(1, undefined);
-    latencies.begin('API process killed');
-    victim.child.kill('SIGKILL');
-    note('SIGKILL API process 2', `pid ${victim.pid}`);
-    await sleep(2000);
-    await startApi(1);
-    note('started API process 2 again', `pid ${processes[1]!.pid}`);
-    phones.faultEnded();
-    await recovered('after the API kill');
-
-    // Heap snapshots of the restarted API process (same load), after its warm-up and at the end,
-    // to compare by constructor (bench/soak/heap-diff.ts) should the heap grow. Not of process 1:
-    // a snapshot swells the RSS of the process it is taken in, and process 1's curve is the one
-    // that spans the whole run. Only when asked: writing one stalls the process for seconds under
-    // load, which shows as timeouts in that phase's latencies.
+    // Heap snapshots (only when asked) of the restarted API process, not of process 1, whose RSS
+    // curve spans the run and would swell with a snapshot. docs/development.md#soak.
     const snapshot = (): void => {
       if (!options.heapSnapshots) return;
       processes[1]?.child.kill('SIGUSR2');
       note('heap snapshot of API process 2', `pid ${processes[1]?.pid} into ${path.relative(ROOT, LOGS)}/`);
     };
+
+    await fault(
+      0.25,
+      'API process killed',
+      2000,
+      async () => {
+        const victim = processes[1]!;
+        api.set(1, undefined);
+        victim.child.kill('SIGKILL');
+        return ['SIGKILL API process 2', `pid ${victim.pid}`];
+      },
+      async () => {
+        await startApi(1);
+        phones.faultEnded();
+        return ['started API process 2 again', `pid ${processes[1]!.pid}`];
+      },
+    );
     await at(1 / 3);
     snapshot();
-
-    await at(0.5);
-    latencies.begin('Redis killed');
-    const redisPid = redis.pid;
-    await redis.kill();
-    note('SIGKILL Redis', `pid ${redisPid}`);
-    await sleep(2000);
-    await redis.restart();
-    note('started Redis again from its append-only file', `pid ${redis.pid}`);
-    phones.faultEnded();
-    await recovered('after the Redis kill');
-
-    await at(0.75);
-    const oldWorker = worker;
-    latencies.begin('worker killed mid-task');
-    const longTask = await tasks.killMidTask(oldWorker.pid!, async () => {
-      oldWorker.kill('SIGKILL');
-      await new Promise((resolve) =>
-        oldWorker.exitCode !== null || oldWorker.signalCode !== null
-          ? resolve(undefined)
-          : oldWorker.once('exit', resolve),
-      );
-    });
-    note('SIGKILL the task worker', `pid ${oldWorker.pid} while it ran task ${longTask}`);
-    await sleep(1000);
-    worker = await startWorker();
-    note('started the task worker again', `pid ${worker.pid}`);
-    await recovered('after the worker kill');
-
+    await fault(
+      0.5,
+      'Redis killed',
+      2000,
+      async () => {
+        const pid = redis.pid;
+        await redis.kill();
+        return ['SIGKILL Redis', `pid ${pid}`];
+      },
+      async () => {
+        await redis.restart();
+        phones.faultEnded();
+        return ['started Redis again from its append-only file', `pid ${redis.pid}`];
+      },
+    );
+    await fault(
+      0.75,
+      'worker killed mid-task',
+      1000,
+      async () => {
+        const old = worker!;
+        const longTask = await tasks.killMidTask(old.pid!, async () => {
+          old.kill('SIGKILL');
+          if (old.exitCode === null && old.signalCode === null) await once(old, 'exit');
+        });
+        return ['SIGKILL the task worker', `pid ${old.pid} while it ran task ${longTask}`];
+      },
+      async () => {
+        worker = await startWorker();
+        return ['started the task worker again', `pid ${worker.pid}`];
+      },
+    );
     await at(1);
     snapshot();
     stopped = true;
     latencies.begin('draining');
-    await load;
+    await running;
     note('load stopped', 'draining: pulling what is still waiting, letting tasks finish');
     const deadline = Date.now() + 120_000;
     const undrained: string[] = [];
     for (const actor of actors) {
       // A part that cannot read its final state fails its own checks; the others still report.
       await actor
-        .drain(deadline)
+        .drain?.(deadline)
         .catch((error: unknown) => undrained.push(`${actor.name}: ${(error as Error)?.message ?? String(error)}`));
     }
     clearInterval(ticker);
@@ -392,29 +390,6 @@ async function main(): Promise<void> {
 function guard(child: ChildProcess): void {
   const watchdog = startWatchdog(child.pid!, 'KILL');
   child.once('exit', () => watchdog.kill('SIGKILL'));
-}
-
-const PHASES = [
-  'steady',
-  'API process killed',
-  'after the API kill',
-  'Redis killed',
-  'after the Redis kill',
-  'worker killed mid-task',
-  'after the worker kill',
-  'draining',
-];
-
-function growthByShape(
-  before: KeyGroup[],
-  after: KeyGroup[],
-): { shape: string; keys: number; bytes: number; keysAdded: number; bytesAdded: number }[] {
-  return after
-    .map((group) => {
-      const old = before.find((b) => b.shape === group.shape);
-      return { ...group, keysAdded: group.keys - (old?.keys ?? 0), bytesAdded: group.bytes - (old?.bytes ?? 0) };
-    })
-    .sort((a, b) => b.bytesAdded - a.bytesAdded);
 }
 
 main().catch((error: unknown) => {

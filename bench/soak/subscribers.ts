@@ -1,12 +1,9 @@
-// The phones: every chat member also holds a graphql-ws socket with an inboxChanged subscription
-// on one of the API processes, as a mobile app does. A socket whose process was killed opens again
-// on one that is up. Notices may be coalesced or dropped (the pull is the source of truth), so the
-// invariant is about recovery: after the last fault, every subscriber is told of new messages
-// again, which needs its socket back and, after the Redis kill, the server's own subscription to
-// Redis's channels restored.
+// The phones: every chat member holds a graphql-ws inboxChanged socket, opened again on a live
+// process when its own dies. Check: after the last fault every phone hears of new messages again
+// (its socket back, the server's Redis subscription restored). docs/development.md#soak.
 import { createClient, type Client } from 'graphql-ws';
 import WebSocket from 'ws';
-import { check, sample, type Actor, type Check, type SoakContext } from './actor';
+import { check, Load, sample, type Check, type SoakContext } from './actor';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 const SUBSCRIBE = 'subscription { inboxChanged { mailbox chatId latestMessageId } }';
@@ -21,16 +18,19 @@ interface Subscriber {
   failures: string[];
 }
 
-export class SubscriberLoad implements Actor {
+export class SubscriberLoad extends Load {
   readonly name = 'subscribers';
   private readonly subscribers: Subscriber[] = [];
   private lastFaultEnded = 0;
+  protected readonly counts = {};
 
   /** `users`: who holds a socket, known once the chats are set up. */
   constructor(
-    private readonly soak: SoakContext,
+    soak: SoakContext,
     private readonly users: () => string[],
-  ) {}
+  ) {
+    super(soak);
+  }
 
   async setup(): Promise<void> {
     for (const user of this.users()) this.subscribers.push({ user, notices: [], opened: 0, failures: [] });
@@ -65,7 +65,7 @@ export class SubscriberLoad implements Actor {
     ];
   }
 
-  stats(): Record<string, number> {
+  override stats(): Record<string, number> {
     return {
       sockets: this.subscribers.length,
       notices: this.subscribers.reduce((n, s) => n + s.notices.length, 0),

@@ -1,19 +1,16 @@
-// Task queues under load: tasks enqueued with idempotency keys (sent again until answered), run by
-// a separate worker process that the soak kills while a task is running. Invariants: every
-// acknowledged task completes, exactly once in the queue's count; a key never yields two tasks;
-// the run the product recorded is one the handler finished; and every task a killed worker left
-// unfinished ran again elsewhere and completed.
+// Task queues under load: tasks enqueued with idempotency keys, run by a worker process the soak
+// kills mid-task. Checks: every acknowledged task completes once, by a run the handler finished,
+// and the killed worker's task ran again elsewhere. docs/development.md#soak.
 import fs from 'node:fs';
-import { check, sample, type Actor, type Check, type SoakContext } from './actor';
-import { untilAnswered } from './client';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { check, Load, none, sample, type Check, type SoakContext } from './actor';
+import { untilAnswered } from './client';
 
-const ENQUEUE = `mutation($queue: String!, $key: String!, $ms: Int!) {
-  enqueueTask(queue: $queue, name: "soak", args: { ms: $ms }, idempotencyKey: $key) { id }
+const enqueueQuery = (priority: string): string => `mutation($queue: String!, $key: String!, $ms: Int!) {
+  enqueueTask(queue: $queue, name: "soak", args: { ms: $ms }, idempotencyKey: $key${priority}) { id }
 }`;
-const ENQUEUE_LONG = `mutation($queue: String!, $key: String!, $ms: Int!) {
-  enqueueTask(queue: $queue, name: "soak", args: { ms: $ms }, idempotencyKey: $key, priority: HIGH) { id }
-}`;
+const ENQUEUE = enqueueQuery('');
+const ENQUEUE_LONG = enqueueQuery(', priority: HIGH');
 const TASK = `query($id: ID!) { task(id: $id) { id state attempts result error } }`;
 const QUEUE = `query($name: String!) { queue(name: $name) { completed failed cancelled active delayed waitingHigh waitingNormal waitingLow } }`;
 
@@ -37,30 +34,31 @@ interface Final {
   error: string | null;
 }
 
-export class TaskLoad implements Actor {
+const USER = 'soak-tasks';
+
+export class TaskLoad extends Load {
   readonly name = 'tasks';
-  readonly queue: string;
+  readonly queue = `soak-${this.soak.runId}`;
   /** idempotency key -> task id */
   private readonly tasks = new Map<string, string>();
   private readonly ids = new Set<string>();
   private readonly keyConflicts: string[] = [];
   /** Enqueues whose answer never came before the load stopped: sent again while draining. */
   private readonly unanswered: { key: string; ms: number; query: string }[] = [];
-  private resent = 0;
   private finals = new Map<string, Final>();
   private queueStats: Record<string, number> | undefined;
   /** Tasks a killed worker had started and not finished, with the pid it had. */
   private readonly orphans = new Map<string, number>();
   private next = 0;
 
+  protected readonly counts = { resent: 0 };
+
   constructor(
-    private readonly soak: SoakContext,
+    soak: SoakContext,
     private readonly logFile: string,
   ) {
-    this.queue = `soak-${soak.runId}`;
+    super(soak);
   }
-
-  async setup(): Promise<void> {}
 
   async run(stop: () => boolean): Promise<void> {
     await Promise.all(Array.from({ length: PRODUCERS }, () => this.producer(stop)));
@@ -92,17 +90,16 @@ export class TaskLoad implements Actor {
     for (const { key, ms, query } of this.unanswered.splice(0))
       await this.enqueue(ms, query, () => Date.now() > deadline, key);
     const pending = new Set(this.tasks.values());
-    const token = this.soak.token('soak-tasks', true);
     while (pending.size > 0 && Date.now() < deadline) {
       for (const id of [...pending]) {
-        const outcome = await this.soak.api.call<Final | null>(token, TASK, { id }, 'task');
+        const outcome = await this.call<Final | null>(USER, TASK, { id }, true);
         if (outcome.kind !== 'ok' || outcome.data === null) continue;
         this.finals.set(id, outcome.data);
         if (['COMPLETED', 'FAILED', 'CANCELLED'].includes(outcome.data.state)) pending.delete(id);
       }
       if (pending.size > 0) await sleep(500);
     }
-    const stats = await this.soak.api.call<Record<string, number>>(token, QUEUE, { name: this.queue }, 'queue');
+    const stats = await this.call<Record<string, number>>(USER, QUEUE, { name: this.queue }, true);
     if (stats.kind === 'ok') this.queueStats = stats.data;
   }
 
@@ -128,26 +125,14 @@ export class TaskLoad implements Actor {
     const count = this.queueStats?.completed;
     const distinct = new Set(ids).size;
     return [
-      check(
-        'tasks: every acknowledged task completed',
-        notDone.length === 0 && ids.length > 0,
-        notDone.length ? sample(notDone) : `${ids.length} tasks`,
-      ),
-      check(
+      none('tasks: every acknowledged task completed', notDone, `${ids.length} tasks`, ids.length > 0),
+      none(
         'tasks: each once (one task per key, the queue counts each completion once)',
-        this.keyConflicts.length === 0 &&
-          this.unanswered.length === 0 &&
-          distinct === ids.length &&
-          count === ids.length,
-        this.keyConflicts.length
-          ? sample(this.keyConflicts)
-          : `${distinct} distinct ids for ${ids.length} keys${this.unanswered.length ? ` and ${this.unanswered.length} never answered` : ''}; queue counts ${count ?? 'unknown'} completed; ${this.resent} enqueues sent again`,
+        this.keyConflicts,
+        `${distinct} distinct ids for ${ids.length} keys${this.unanswered.length ? ` and ${this.unanswered.length} never answered` : ''}; queue counts ${count ?? 'unknown'} completed; ${this.counts.resent} enqueues sent again`,
+        this.unanswered.length === 0 && distinct === ids.length && count === ids.length,
       ),
-      check(
-        'tasks: the recorded result is a run the handler finished',
-        unrecorded.length === 0,
-        unrecorded.length ? sample(unrecorded) : `${ids.length} results matched`,
-      ),
+      none('tasks: the recorded result is a run the handler finished', unrecorded, `${ids.length} results matched`),
       check(
         'tasks: a task running when its worker was killed ran again and completed',
         orphans.length > 0 && orphans.every((o) => o.ok),
@@ -156,10 +141,10 @@ export class TaskLoad implements Actor {
     ];
   }
 
-  stats(): Record<string, number> {
+  override stats(): Record<string, number> {
     return {
       enqueued: this.tasks.size,
-      resent: this.resent,
+      resent: this.counts.resent,
       unanswered: this.unanswered.length,
       leftRunningByKill: this.orphans.size,
     };
@@ -168,7 +153,7 @@ export class TaskLoad implements Actor {
   private async producer(stop: () => boolean): Promise<void> {
     while (!stop()) {
       await this.enqueue(20 + Math.floor(this.soak.random() * 200), ENQUEUE, stop);
-      await sleep(100 + this.soak.random() * 150);
+      await this.pause(100, 150);
     }
   }
 
@@ -178,11 +163,10 @@ export class TaskLoad implements Actor {
     stop: () => boolean,
     key = `soak-${this.soak.runId}-${this.next++}`,
   ): Promise<string | undefined> {
-    const token = this.soak.token('soak-tasks', true);
     let sends = 0;
     const outcome = await untilAnswered(() => {
-      if (sends++ > 0) this.resent++;
-      return this.soak.api.call<{ id: string }>(token, query, { queue: this.queue, key, ms }, 'enqueueTask');
+      if (sends++ > 0) this.counts.resent++;
+      return this.call<{ id: string }>(USER, query, { queue: this.queue, key, ms }, true);
     }, stop);
     if (outcome === undefined) {
       this.unanswered.push({ key, ms, query });
