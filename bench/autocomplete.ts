@@ -295,21 +295,12 @@ interface Connections {
   bookCallers: Redis[];
 }
 
-/** ZADDs of LOAD_BATCH members, 8 in flight; a line of progress every quarter for big sets. */
+/** ZADDs of LOAD_BATCH members, 8 in flight (the progress bar shows the load as one step). */
 async function loadZset(redis: Redis, key: string, members: string[], label: string): Promise<void> {
-  const t0 = performance.now();
-  const pending: Promise<unknown>[] = [];
-  const quarter = Math.ceil(members.length / 4);
-  for (let at = 0; at < members.length; at += LOAD_BATCH) {
-    pending.push(redis.zadd(key, ...members.slice(at, at + LOAD_BATCH).flatMap((member) => [0, member])));
-    if (pending.length >= 8) await pending.shift();
-    const done = Math.min(at + LOAD_BATCH, members.length);
-    if (members.length >= 100_000 && Math.floor(done / quarter) > Math.floor(at / quarter)) {
-      const seconds = ((performance.now() - t0) / 1000).toFixed(1);
-      console.log(`    loading ${label}: ${count(done)}/${count(members.length)} (${seconds} s)`);
-    }
-  }
-  await Promise.all(pending);
+  await inFlight(Math.ceil(members.length / LOAD_BATCH), 8, async (batch) => {
+    const slice = members.slice(batch * LOAD_BATCH, (batch + 1) * LOAD_BATCH);
+    await redis.zadd(key, ...slice.flatMap((member) => [0, member]));
+  });
   const loaded = await redis.zcard(key);
   if (loaded !== members.length) throw new Error(`${label}: ${loaded} members loaded, expected ${members.length}`);
 }
