@@ -485,18 +485,12 @@ async function killRun(
   let killed: RunResult['kill'] = kill ? { landed: false, orphaned: 0, doneAtKill: 0 } : undefined;
   for (;;) {
     if (uploadError) throw uploadError instanceof Error ? uploadError : new Error(String(uploadError));
-    const poll = ctx.admin.pipeline();
-    for (const file of logs.files) poll.hget(keys.upload(file.name), 'doneLines');
-    poll.xpending(keys.chunks, LOCATION_GROUP);
-    const replies = ((await poll.exec()) ?? []).map(([error, reply]) => {
-      if (error) throw error;
-      return reply;
-    });
-    const counted = replies.slice(0, logs.files.length).reduce((sum: number, reply) => sum + Number(reply ?? 0), 0);
+    const counted = await countedLines(ctx.admin, dataset, logs);
     if (counted >= logs.lines) break;
     if (killed && !killed.landed && counted >= KILL_AT * logs.lines) {
-      const summary = replies[logs.files.length] as [number, string | null, string | null, [string, string][] | null];
-      const holding = new Map((summary[3] ?? []).map(([consumer, count]) => [consumer, Number(count)]));
+      type Summary = [number, string | null, string | null, [string, string][] | null];
+      const [, , , holders] = (await ctx.admin.xpending(keys.chunks, LOCATION_GROUP)) as Summary;
+      const holding = new Map((holders ?? []).map(([consumer, count]) => [consumer, Number(count)]));
       const victim = ctx.workers.findIndex((worker) => (holding.get(worker!.consumer) ?? 0) > 0);
       if (victim !== -1) {
         const worker = ctx.workers[victim]!;
