@@ -1,23 +1,7 @@
-// Autocomplete benchmark (book section 6.1): our layouts and queries against the book's, on the
-// same redis-server, to check the claims of src/redis/contacts.ts and src/redis/guild.ts.
-// 1. Guild prefix queries/s on guilds of BENCH_GUILD_SIZES lower-case a-z members (the book's
-//    marker trick works only for those; there guildEntry() is the name itself, so both zsets hold
-//    the same content): ours GuildRepository.search (one read-only script, limit 10) on ONE shared
-//    connection; the book's autocomplete_on_prefix (ZADD two markers, WATCH, ZRANK both, MULTI ZREM
-//    + ZRANGE EXEC, retry on WatchError) with a connection per caller, as WATCH needs. Prefixes are
-//    1-3 letters of real names; CALLERS callers; a warm-up round, then ROUNDS alternating rounds.
-//    Reported: queries/s, ours/book, Redis commands, round trips, WATCH retries and Redis CPU per query.
-// 2. Memory per user of a full 100-entry recent-contacts list: ours (one string through
-//    ContactsRepository.add) against the book's list (LREM/LPUSH/LTRIM), fed the same adds; the
-//    book's lists in db 1 under our key names. MEMORY USAGE SAMPLES 0 and used_memory growth.
-// 3. Memory per guild member: guildEntry against plain names, for mixed names (capitals, accents,
-//    Cyrillic, Chinese: ours stores "folded\0name" where folding changes the name) and for a-z
-//    names (the same bytes in both: a control).
-// 4. Recent-contacts prefix filtering: ours (GET, filter in Node with foldCase) against a Lua
-//    filter defined here (ASCII folding only: a lower bound for what Unicode folding would cost)
-//    and the book's fetch_autocomplete_list, by calls/s and by Redis CPU per call, which every
-//    caller shares. Callers share this machine's cores with redis-server: ratios and Redis CPU
-//    per call carry over, rates do not.
+// Autocomplete (book 6.1): our guild prefix search and recent contacts (src/redis/guild.ts,
+// src/redis/contacts.ts) against the book's, on the same redis-server: 1. guild prefix queries/s,
+// 2. memory per user of a full contacts list, 3. memory per guild member, 4. contacts prefix
+// filtering in Node, in a Lua script and the book's way. Method: docs/performance.md, "Method: autocomplete".
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import type Redis from 'ioredis';
@@ -44,10 +28,7 @@ import { inFlight, keyBytes, sumOf, tableOf, usedMemory } from './suites-shared'
 
 const QUICK = isQuick();
 const GUILD_SIZES = (process.env.BENCH_GUILD_SIZES ?? (QUICK ? '10000' : '10000,1000000')).split(',').map(Number);
-/**
- * Queries per measured round of section 1, ours and the book's (a warm-up round runs a quarter).
- * They differ so that each round lasts long enough to time: ours is many times faster.
- */
+/** Queries per measured round of section 1: the book's fewer, so that its rounds last about as long. */
 const GUILD_OPS = sized('BENCH_GUILD_OPS', 3_000, 40_000);
 const GUILD_BOOK_OPS = sized('BENCH_GUILD_BOOK_OPS', 400, 5_000);
 /** Calls per measured round of section 4. */
@@ -66,22 +47,19 @@ const LOAD_BATCH = 1_000;
 const BOOK_DB = 1;
 const SEED = sized('BENCH_SEED', 61, 61);
 
-// ---------------------------------------------------------------------------------------------
-// Deterministic data: the same names in every run, so runs compare.
+// --- deterministic names: the same in every run, so runs compare ------------------------------
 
 type Random = () => number;
 
 const below = (random: Random, n: number): number => Math.floor(random() * n);
 const between = (random: Random, min: number, max: number): number => min + below(random, max - min + 1);
 const pick = <T>(random: Random, items: ArrayLike<T>): T => items[below(random, items.length)];
-
-/** `length` characters drawn from `alphabet` (all of which are single UTF-16 units). */
+/** `length` characters of `alphabet` (each a single UTF-16 unit). */
 const drawn = (random: Random, alphabet: string, length: number): string =>
   Array.from({ length }, () => pick(random, alphabet)).join('');
 
 const LOWER = 'abcdefghijklmnopqrstuvwxyz';
 const UPPER = LOWER.toUpperCase();
-const DIGITS = '0123456789';
 const ACCENTED_LOWER = 'áàâäãåçéèêëíìîïñóòôöõøúùûüýÿæœ';
 const ACCENTED_UPPER = 'ÁÀÂÄÅÇÉÈÊËÍÎÑÓÔÖØÚÜÆ';
 const CYRILLIC_LOWER = 'абвгдежзиклмнопрстуфхцчшщыэюя';
@@ -92,11 +70,7 @@ const HAN =
 /** What the book's autocomplete assumes: lower-case a-z only, here 4-12 letters. */
 const lowercaseName = (random: Random): string => drawn(random, LOWER, between(random, 4, 12));
 
-/**
- * A player name as people pick them: 30% lower-case tags (some ending in digits), 35% capitalised
- * or camel case, 5% all capitals, 15% accented Latin, 5% Cyrillic, 10% Chinese (2-6 characters,
- * as Chinese names are short; 6-18 bytes). Latin and Cyrillic names have 6-14 characters.
- */
+/** A player name as people pick them (shares in docs/performance.md). */
 function mixedName(random: Random): string {
   const kind = random();
   const length = between(random, 6, 14);
@@ -104,22 +78,17 @@ function mixedName(random: Random): string {
   if (kind < 0.15) return pick(random, CYRILLIC_UPPER) + drawn(random, CYRILLIC_LOWER, length - 1);
   if (kind < 0.45) {
     const digits = random() < 0.3 ? between(random, 1, 3) : 0;
-    return drawn(random, LOWER, length - digits) + drawn(random, DIGITS, digits);
+    return drawn(random, LOWER, length - digits) + drawn(random, '0123456789', digits);
   }
   if (kind < 0.5) return drawn(random, UPPER, length);
-  if (kind < 0.65) return accentedName(random, length);
-  // Camel case: a capital every few letters ("DarkWolfKing").
-  let name = '';
+  if (kind < 0.65) {
+    const first = random() < 0.3 ? pick(random, ACCENTED_UPPER) : pick(random, UPPER);
+    const rest = Array.from({ length: length - 1 }, () => pick(random, random() < 0.2 ? ACCENTED_LOWER : LOWER));
+    return first + rest.join('');
+  }
+  let name = ''; // camel case: a capital every few letters ("DarkWolfKing")
   while (name.length < length) name += pick(random, UPPER) + drawn(random, LOWER, between(random, 2, 5));
   return name.slice(0, length);
-}
-
-function accentedName(random: Random, length: number): string {
-  const first = random() < 0.3 ? pick(random, ACCENTED_UPPER) : pick(random, UPPER);
-  const rest = Array.from({ length: length - 1 }, () =>
-    random() < 0.2 ? pick(random, ACCENTED_LOWER) : pick(random, LOWER),
-  );
-  return first + rest.join('');
 }
 
 /** `count` different names (NFC, as the API stores every name). */
@@ -131,26 +100,15 @@ function uniqueNames(count: number, make: (random: Random) => string, seed: numb
 }
 
 const utf8 = (text: string): number => Buffer.byteLength(text, 'utf8');
-const averageBytes = (texts: string[]): number => texts.reduce((sum, t) => sum + utf8(t), 0) / texts.length;
 
-// ---------------------------------------------------------------------------------------------
-// The book's code (section 6.1), in TypeScript with ioredis.
+// --- the book's code (section 6.1), in TypeScript with ioredis ----------------------------------
 
-/** find_prefix_range's alphabet: the characters just before 'a' and just after 'z' around a-z. */
-const VALID_CHARACTERS = '`abcdefghijklmnopqrstuvwxyz{';
-
-/** bisect.bisect_left over the alphabet: the first position whose character is not below `c`. */
-function bisectLeft(sorted: string, c: string): number {
-  let position = 0;
-  while (position < sorted.length && sorted[position] < c) position++;
-  return position;
-}
-
-/** The book's find_prefix_range: a member just before every match, and one just after. */
+/** find_prefix_range: a member just before every match and one just after, over '`a-z{'. */
 function findPrefixRange(prefix: string): [string, string] {
-  const position = bisectLeft(VALID_CHARACTERS, prefix.slice(-1));
-  const suffix = VALID_CHARACTERS[(position || 1) - 1];
-  return [`${prefix.slice(0, -1)}${suffix}{`, `${prefix}{`];
+  const alphabet = '`abcdefghijklmnopqrstuvwxyz{';
+  let position = 0; // bisect_left
+  while (position < alphabet.length && alphabet[position] < prefix.slice(-1)) position++;
+  return [`${prefix.slice(0, -1)}${alphabet[(position || 1) - 1]}{`, `${prefix}{`];
 }
 
 interface Outcome {
@@ -159,12 +117,8 @@ interface Outcome {
   retries: number;
 }
 
-/** The book's autocomplete_on_prefix. `redis` must be this caller's own connection (WATCH). */
-async function bookAutocompleteOnPrefix(
-  redis: Redis,
-  zset: string,
-  prefix: string,
-): Promise<{ items: string[]; outcome: Outcome }> {
+/** autocomplete_on_prefix. `redis` must be this caller's own connection (WATCH). */
+async function bookAutocompleteOnPrefix(redis: Redis, zset: string, prefix: string) {
   const identifier = randomUUID();
   const [start, end] = findPrefixRange(prefix).map((marker) => marker + identifier) as [string, string];
   await redis.zadd(zset, 0, start, 0, end);
@@ -181,31 +135,23 @@ async function bookAutocompleteOnPrefix(
   }
 }
 
-/** The book's add_update_contact (`list` is the book's 'recent:' + user). */
-async function bookAddUpdateContact(redis: Redis, list: string, contact: string): Promise<void> {
-  await redis
+/** add_update_contact (`list` is the book's 'recent:' + user). */
+const bookAddUpdateContact = (redis: Redis, list: string, contact: string) =>
+  redis
     .multi()
     .lrem(list, 0, contact)
     .lpush(list, contact)
     .ltrim(list, 0, MAX_CONTACTS - 1)
     .exec();
-}
 
-/** The book's fetch_autocomplete_list: the whole list, filtered in the client. */
+/** fetch_autocomplete_list: the whole list, filtered in the client. */
 async function bookFetchAutocompleteList(redis: Redis, list: string, prefix: string): Promise<string[]> {
-  const candidates = await redis.lrange(list, 0, -1);
-  return candidates.filter((candidate) => candidate.toLowerCase().startsWith(prefix));
+  return (await redis.lrange(list, 0, -1)).filter((candidate) => candidate.toLowerCase().startsWith(prefix));
 }
-
-// ---------------------------------------------------------------------------------------------
-// The in-Redis alternative for section 4, defined only here.
 
 /**
- * Returns up to ARGV[2] entries of the contacts string that start with ARGV[1], comparing after
- * string.lower, which lowers A-Z only: real Unicode folding would cost more. Written to be as
- * cheap as Lua allows, so the comparison is fair to it: the string is lowered once (string.lower
- * keeps every byte's position) and searched for "\n" .. prefix by string.find in C, rather than
- * cut into entries in Lua.
+ * Section 4's in-Redis alternative: up to ARGV[2] entries starting with ARGV[1] after
+ * string.lower (A-Z only), as cheap as Lua allows: lowered once, searched by string.find in C.
  */
 const FILTER_CONTACTS_LUA = `
 local list = redis.call('GET', KEYS[1])
@@ -233,8 +179,7 @@ function defineFilterScript(redis: Redis): FilterCommand {
   return (key, prefix, limit) => command.call(redis, key, prefix, limit);
 }
 
-// ---------------------------------------------------------------------------------------------
-// Measuring: CALLERS concurrent callers, peers in alternating rounds.
+// --- measuring: CALLERS concurrent callers, peers in alternating rounds -------------------------
 
 interface Peer {
   label: string;
@@ -246,9 +191,7 @@ interface Peer {
   statCommand?: string;
 }
 
-interface RoundResult extends Sample {
-  found: number;
-  retries: number;
+interface RoundResult extends Sample, Outcome {
   /** Calls and µs of the peer's statCommand (INFO commandstats). */
   statCalls: number;
   statUsec: number;
@@ -271,17 +214,16 @@ async function round(peer: Peer, admin: Redis, ops: number): Promise<RoundResult
   return { ...sample, ...totals, statCalls: Number(stat?.[1] ?? 0), statUsec: Number(stat?.[2] ?? 0) };
 }
 
+/** A peer's measured rounds: per query over all of them, and per round for medians and ratios. */
 interface Summary {
   label: string;
   statCommand: string;
-  /** Per query, over all measured rounds. */
   found: number;
   trips: number;
   retries: number;
   executed: number;
   cpuMicros: number;
   statUsecPerCall: number;
-  /** Per measured round, for medians and paired ratios. */
   rates: number[];
   cpuPerRound: number[];
 }
@@ -297,25 +239,24 @@ async function alternatePeers(title: string, peers: Peer[], admin: Redis, steps:
     label: title.trim(),
     async run(label, at) {
       const peer = peers.find((p) => p.label === label)!;
-      const result = await round(peer, admin, at.size(peer.ops));
-      if (!at.warm)
-        console.log(
-          `    ${label.padEnd(22)} ${result.rate.toFixed(0).padStart(7)}/s  redis CPU ${((result.redisCpu * 1e6) / result.ops).toFixed(1)} µs/query` +
-            (result.retries ? `, ${(result.retries / result.ops).toFixed(2)} WATCH retries/query` : ''),
-        );
-      return result;
+      const r = await round(peer, admin, at.size(peer.ops));
+      const retries = r.retries ? `, ${(r.retries / r.ops).toFixed(2)} WATCH retries/query` : '';
+      const cpu = `redis CPU ${((r.redisCpu * 1e6) / r.ops).toFixed(1)} µs/query`;
+      if (!at.warm) console.log(`    ${label.padEnd(22)} ${r.rate.toFixed(0).padStart(7)}/s  ${cpu}${retries}`);
+      return r;
     },
   });
-  return peers.map((peer) => {
-    const rounds = measured[peer.label];
+  return peers.map(({ label, statCommand = '' }) => {
+    const rounds = measured[label];
+    const per = (pick: (r: RoundResult) => number): number => sumOf(rounds, pick) / sumOf(rounds, (r) => r.ops);
     return {
-      label: peer.label,
-      statCommand: peer.statCommand ?? '',
-      found: sumOf(rounds, (r) => r.found) / sumOf(rounds, (r) => r.ops),
+      label,
+      statCommand,
+      found: per((r) => r.found),
       trips: perOp(rounds),
-      retries: sumOf(rounds, (r) => r.retries) / sumOf(rounds, (r) => r.ops),
-      executed: perOp(rounds, (r) => r.executed),
-      cpuMicros: perOp(rounds, (r) => r.redisCpu) * 1e6,
+      retries: per((r) => r.retries),
+      executed: per((r) => r.executed),
+      cpuMicros: per((r) => r.redisCpu) * 1e6,
       statUsecPerCall:
         sumOf(rounds, (r) => r.statUsec) /
         Math.max(
@@ -332,35 +273,34 @@ const fixed = (value: number, digits = 2): string => value.toFixed(digits);
 const count = (n: number): string => n.toLocaleString('en-US');
 const rate = (s: Summary): number => median(s.rates);
 
-// ---------------------------------------------------------------------------------------------
-// Sections 1 and 3: guilds.
+/** Redis memory taken by `fill`: used_memory growth, MEMORY USAGE of each key, the first key's encoding. */
+async function memoryOf(redis: Redis, keys: string[], fill: () => Promise<unknown>) {
+  const before = await usedMemory(redis);
+  const t0 = performance.now();
+  await fill();
+  const seconds = (performance.now() - t0) / 1000;
+  const used = (await usedMemory(redis)) - before;
+  const sizes: number[] = [];
+  for (const key of keys) sizes.push(await keyBytes(redis, key));
+  return { used, sizes, seconds, encoding: String(await redis.object('ENCODING', keys[0])) };
+}
+
+// --- sections 1 and 3: guilds ------------------------------------------------------------------
 
 interface Connections {
   /** db 0, ours: the one command connection, scripts defined. */
   ours: Redis;
-  /** db 1, the book's, for loading and reading. */
+  /** db 1, the book's, for loading and reading; and one per book caller, for WATCH. */
   book: Redis;
-  /** db 1, one per book caller, for WATCH. */
   bookCallers: Redis[];
 }
 
-/** ZADDs of LOAD_BATCH members, a few in flight; a line of progress every quarter for big sets. */
+/** ZADDs of LOAD_BATCH members, 8 in flight (the progress bar shows the load as one step). */
 async function loadZset(redis: Redis, key: string, members: string[], label: string): Promise<void> {
-  const t0 = performance.now();
-  const inFlight: Promise<unknown>[] = [];
-  const quarter = Math.ceil(members.length / 4);
-  for (let at = 0; at < members.length; at += LOAD_BATCH) {
-    const batch = members.slice(at, at + LOAD_BATCH).flatMap((member) => [0, member]);
-    inFlight.push(redis.zadd(key, ...batch));
-    if (inFlight.length >= 8) await inFlight.shift();
-    const done = Math.min(at + LOAD_BATCH, members.length);
-    if (members.length >= 100_000 && Math.floor(done / quarter) > Math.floor(at / quarter)) {
-      console.log(
-        `    loading ${label}: ${count(done)}/${count(members.length)} (${((performance.now() - t0) / 1000).toFixed(1)} s)`,
-      );
-    }
-  }
-  await Promise.all(inFlight);
+  await inFlight(Math.ceil(members.length / LOAD_BATCH), 8, async (batch) => {
+    const slice = members.slice(batch * LOAD_BATCH, (batch + 1) * LOAD_BATCH);
+    await redis.zadd(key, ...slice.flatMap((member) => [0, member]));
+  });
   const loaded = await redis.zcard(key);
   if (loaded !== members.length) throw new Error(`${label}: ${loaded} members loaded, expected ${members.length}`);
 }
@@ -376,20 +316,19 @@ interface MemoryRow {
 }
 
 /** Loads a layout into a zset and measures it; the zset stays for the caller to use and drop. */
-async function measureZset(
-  redis: Redis,
-  key: string,
-  entries: string[],
-  size: number,
-  names: string,
-  layout: string,
-): Promise<MemoryRow> {
-  const before = await usedMemory(redis);
-  await loadZset(redis, key, entries, `${names} names, ${layout}`);
-  const usedPerMember = ((await usedMemory(redis)) - before) / entries.length;
-  const perMember = (await keyBytes(redis, key)) / entries.length;
-  const encoding = String(await redis.object('ENCODING', key));
-  return { size, names, layout, entryBytes: averageBytes(entries), perMember, usedPerMember, encoding };
+async function measureZset(redis: Redis, key: string, entries: string[], names: string, layout: string) {
+  const m = await memoryOf(redis, [key], () => loadZset(redis, key, entries, `${names} names, ${layout}`));
+  const [size, perEntry] = [entries.length, (n: number) => n / entries.length];
+  const entryBytes = perEntry(sumOf(entries, utf8));
+  return {
+    size,
+    names,
+    layout,
+    entryBytes,
+    perMember: perEntry(m.sizes[0]),
+    usedPerMember: perEntry(m.used),
+    encoding: m.encoding,
+  };
 }
 
 /** Section 3 (a): the same mixed names in both layouts. */
@@ -397,46 +336,33 @@ async function mixedNameMemory(connections: Connections, size: number): Promise<
   const names = uniqueNames(size, mixedName, SEED + size + 1);
   const key = guildKeys.members(`bench-mixed-${size}`);
   const changed = names.filter((name) => guildEntry(name) !== name).length;
-  console.log(
-    `  ${count(size)} mixed names: case folding changes ${((100 * changed) / size).toFixed(1)}% of them (stored twice by ours)`,
-  );
+  const share = ((100 * changed) / size).toFixed(1);
+  console.log(`  ${count(size)} mixed names: case folding changes ${share}% of them (stored twice by ours)`);
   const rows = [
-    await measureZset(connections.ours, key, names.map(guildEntry), size, 'mixed', 'ours (guildEntry)'),
-    await measureZset(connections.book, key, names, size, 'mixed', 'book (plain name)'),
+    await measureZset(connections.ours, key, names.map(guildEntry), 'mixed', 'ours (guildEntry)'),
+    await measureZset(connections.book, key, names, 'mixed', 'book (plain name)'),
   ];
   await Promise.all([connections.ours.del(key), connections.book.del(key)]);
   return rows;
 }
 
-/** 1-3 letter prefixes cut from member names, as someone typing a member's name would start. */
-function prefixesOf(names: string[], count: number, seed: number): string[] {
-  const random = seeded(seed);
-  return Array.from({ length: count }, () => pick(random, names).slice(0, between(random, 1, 3)));
-}
-
 function guildPeers(connections: Connections, guild: string, names: string[], prefixes: string[]): Peer[] {
   const guilds = new GuildRepository(connections.ours, { maxGuildMembers: names.length * 2, maxGuildsPerUser: 1 });
-  const key = guildKeys.members(guild);
   const prefixOf = (task: number): string => prefixes[task % prefixes.length];
-  const one = (found: number): Outcome => ({ found, retries: 0 });
+  const ours = (label: string, asMember?: (task: number) => string): Peer => ({
+    label,
+    ops: GUILD_OPS,
+    query: async (_, task) => ({
+      found: (await guilds.search(guild, prefixOf(task), LIMIT, asMember?.(task))).length,
+      retries: 0,
+    }),
+  });
+  const book = (caller: number, task: number) =>
+    bookAutocompleteOnPrefix(connections.bookCallers[caller], guildKeys.members(guild), prefixOf(task));
   return [
-    {
-      label: 'ours (service)',
-      ops: GUILD_OPS,
-      query: async (_, task) => one((await guilds.search(guild, prefixOf(task), LIMIT)).length),
-    },
-    {
-      label: 'ours (asMember)',
-      ops: GUILD_OPS,
-      query: async (_, task) =>
-        one((await guilds.search(guild, prefixOf(task), LIMIT, names[(task * 7919) % names.length])).length),
-    },
-    {
-      label: 'book',
-      ops: GUILD_BOOK_OPS,
-      query: async (caller, task) =>
-        (await bookAutocompleteOnPrefix(connections.bookCallers[caller], key, prefixOf(task))).outcome,
-    },
+    ours('ours (service)'),
+    ours('ours (asMember)', (task) => names[(task * 7919) % names.length]),
+    { label: 'book', ops: GUILD_BOOK_OPS, query: async (caller, task) => (await book(caller, task)).outcome },
   ];
 }
 
@@ -455,28 +381,21 @@ async function checkGuildAgreement(connections: Connections, guild: string, pref
 }
 
 /** Sections 1 and 3 (b) for one size: one lower-case zset per layout, identical content. */
-async function lowercaseGuild(
-  connections: Connections,
-  size: number,
-  admin: Redis,
-  steps: Steps,
-): Promise<{ memory: MemoryRow[]; speed: Summary[] }> {
+async function lowercaseGuild(connections: Connections, size: number, admin: Redis, steps: Steps) {
   const names = uniqueNames(size, lowercaseName, SEED + size);
   if (names.some((name) => guildEntry(name) !== name)) throw new Error('a lower-case name has an entry of its own');
   const guild = `bench-lower-${size}`;
   const key = guildKeys.members(guild);
   const memory = [
-    await measureZset(connections.ours, key, names, size, 'a-z', 'ours (guildEntry)'),
-    await measureZset(connections.book, key, names, size, 'a-z', 'book (plain name)'),
+    await measureZset(connections.ours, key, names, 'a-z', 'ours (guildEntry)'),
+    await measureZset(connections.book, key, names, 'a-z', 'book (plain name)'),
   ];
-  const prefixes = prefixesOf(names, 10_000, SEED + size + 2);
+  // 1-3 letter prefixes cut from member names, as someone typing a member's name would start.
+  const random = seeded(SEED + size + 2);
+  const prefixes = Array.from({ length: 10_000 }, () => pick(random, names).slice(0, between(random, 1, 3)));
   await checkGuildAgreement(connections, guild, prefixes);
-  const speed = await alternatePeers(
-    `  guild of ${count(size)}`,
-    guildPeers(connections, guild, names, prefixes),
-    admin,
-    steps,
-  );
+  const peers = guildPeers(connections, guild, names, prefixes);
+  const speed = await alternatePeers(`  guild of ${count(size)}`, peers, admin, steps);
   await Promise.all([connections.ours.del(key), connections.book.del(key)]);
   return { memory, speed };
 }
@@ -516,57 +435,42 @@ function printGuildSpeed(report: SuiteReport, results: Map<number, Summary[]>): 
 
 function printGuildMemory(report: SuiteReport, rows: MemoryRow[]): void {
   // Rows come in pairs, ours then the book's.
-  const ratio = (row: MemoryRow, i: number): string => (i % 2 ? '' : fixed(row.perMember / rows[i + 1].perMember));
-  report.table(
+  tableOf(
+    report,
     '3. Memory per guild member (MEMORY USAGE key SAMPLES 0 / members; used_memory growth while loading / members)',
-    ['members, names', 'layout', 'encoding', 'entry bytes', 'bytes/member', 'used_memory/member', 'ours/book'],
-    rows.map((row, i) => [
-      `${count(row.size)} ${row.names}`,
-      row.layout,
-      row.encoding,
-      ...[row.entryBytes, row.perMember, row.usedPerMember].map((n) => fixed(n, 1)),
-      ratio(row, i),
-    ]),
     3,
+    rows.map((row, i) => ({ row, i })),
+    [
+      ['members, names', ({ row }) => `${count(row.size)} ${row.names}`],
+      ['layout', ({ row }) => row.layout],
+      ['encoding', ({ row }) => row.encoding],
+      ['entry bytes', ({ row }) => fixed(row.entryBytes, 1)],
+      ['bytes/member', ({ row }) => fixed(row.perMember, 1)],
+      ['used_memory/member', ({ row }) => fixed(row.usedPerMember, 1)],
+      ['ours/book', ({ row, i }) => (i % 2 ? '' : fixed(row.perMember / rows[i + 1].perMember))],
+    ],
   );
 }
 
-// ---------------------------------------------------------------------------------------------
-// Sections 2 and 4: recent contacts.
+// --- sections 2 and 4: recent contacts ---------------------------------------------------------
 
 /**
  * One user's adds, oldest first: mostly new names, one in five a repeat that moves an earlier
- * name back to the front, until 110 different names were added, so the list ends full and
- * the trim has run.
+ * name back to the front, until 110 different names were added (the list ends full, trimmed).
  */
 function contactAdds(random: Random, pool: string[]): string[] {
   const adds: string[] = [];
   const added = new Set<string>();
   while (added.size < MAX_CONTACTS + 10) {
-    if (adds.length > 0 && random() < 0.2) {
-      adds.push(pick(random, adds));
-    } else {
-      const name = pick(random, pool);
-      adds.push(name);
-      added.add(name);
-    }
+    const name = adds.length > 0 && random() < 0.2 ? pick(random, adds) : pick(random, pool);
+    adds.push(name);
+    added.add(name);
   }
   return adds;
 }
 
 const contactUser = (i: number): string => `player${i}`;
-
-/** Each user's adds in order; users in parallel. Returns seconds taken. */
-async function fillContacts(
-  plan: string[][],
-  add: (user: string, contact: string) => Promise<unknown>,
-): Promise<number> {
-  const t0 = performance.now();
-  await inFlight(plan.length, 50, async (user) => {
-    for (const contact of plan[user]) await add(contactUser(user), contact);
-  });
-  return (performance.now() - t0) / 1000;
-}
+const contactsKey = (i: number): string => userKeys.contacts(contactUser(i));
 
 interface ContactsMemory {
   label: string;
@@ -579,46 +483,30 @@ interface ContactsMemory {
   fillRate: number;
 }
 
+/** Each user's adds in order, users 50 at a time, then what the lists take. */
 async function measureContacts(
   redis: Redis,
   label: string,
   plan: string[][],
   add: (user: string, contact: string) => Promise<unknown>,
-): Promise<ContactsMemory> {
-  const before = await usedMemory(redis);
-  const fillSeconds = await fillContacts(plan, add);
-  const usedPerUser = ((await usedMemory(redis)) - before) / plan.length;
-  const sizes: number[] = [];
-  for (let user = 0; user < plan.length; user++)
-    sizes.push(await keyBytes(redis, userKeys.contacts(contactUser(user))));
-  const encoding = String(await redis.object('ENCODING', userKeys.contacts(contactUser(0))));
-  const perUser = sizes.reduce((sum, s) => sum + s, 0) / sizes.length;
-  const adds = plan.reduce((sum, p) => sum + p.length, 0);
-  return {
-    label,
-    encoding,
-    perUser,
-    min: Math.min(...sizes),
-    max: Math.max(...sizes),
-    usedPerUser,
-    fillRate: adds / fillSeconds,
-  };
-}
-
-/** Both stores must hold the same 100 names in the same order for every user. */
-async function checkContactsAgree(contacts: ContactsRepository, book: Redis, users: number): Promise<void> {
-  for (let user = 0; user < users; user++) {
-    const ours = await contacts.all(contactUser(user));
-    const theirs = await book.lrange(userKeys.contacts(contactUser(user)), 0, -1);
-    if (ours.length !== MAX_CONTACTS || ours.join('\n') !== theirs.join('\n'))
-      throw new Error(`contacts of ${contactUser(user)} differ`);
-  }
-  console.log(`  both stores hold the same ${MAX_CONTACTS} names in the same order for all ${count(users)} users`);
+) {
+  const fill = () =>
+    inFlight(plan.length, 50, async (user) => {
+      for (const contact of plan[user]) await add(contactUser(user), contact);
+    });
+  const m = await memoryOf(
+    redis,
+    plan.map((_, user) => contactsKey(user)),
+    fill,
+  );
+  const perUser = sumOf(m.sizes, (s) => s) / m.sizes.length;
+  const [min, max, usedPerUser] = [Math.min(...m.sizes), Math.max(...m.sizes), m.used / plan.length];
+  return { label, encoding: m.encoding, perUser, min, max, usedPerUser, fillRate: plan.flat().length / m.seconds };
 }
 
 async function contactsMemory(connections: Connections, plan: string[][]): Promise<ContactsMemory[]> {
   const contacts = new ContactsRepository(connections.ours, { maxContacts: MAX_CONTACTS });
-  const adds = plan.reduce((sum, p) => sum + p.length, 0);
+  const adds = plan.flat().length;
   console.log(
     `recent contacts: ${count(plan.length)} users, ${count(adds)} adds (${(adds / plan.length).toFixed(0)} per user)`,
   );
@@ -628,60 +516,54 @@ async function contactsMemory(connections: Connections, plan: string[][]): Promi
       bookAddUpdateContact(connections.book, userKeys.contacts(user), contact),
     ),
   ];
-  await checkContactsAgree(contacts, connections.book, plan.length);
+  // Both stores must hold the same 100 names in the same order for every user.
+  for (let user = 0; user < plan.length; user++) {
+    const ours = await contacts.all(contactUser(user));
+    const theirs = await connections.book.lrange(contactsKey(user), 0, -1);
+    if (ours.length !== MAX_CONTACTS || ours.join('\n') !== theirs.join('\n'))
+      throw new Error(`contacts of ${contactUser(user)} differ`);
+  }
+  console.log(
+    `  both stores hold the same ${MAX_CONTACTS} names in the same order for all ${count(plan.length)} users`,
+  );
   return rows;
 }
 
 function printContactsMemory(report: SuiteReport, rows: ContactsMemory[], names: string[][]): void {
   const [ours, book] = rows as [ContactsMemory, ContactsMemory];
-  const nameBytes = names.flat().reduce((sum, n) => sum + utf8(n), 0) / names.length;
-  report.table(
+  const nameBytes = sumOf(names.flat(), utf8) / names.length;
+  tableOf(
+    report,
     `2. Memory per user of a full ${MAX_CONTACTS}-entry recent-contacts list (${count(names.length)} users; the names themselves: ${nameBytes.toFixed(0)} bytes per user)`,
-    [
-      'layout',
-      'encoding',
-      'MEMORY USAGE bytes/user (min-max)',
-      'used_memory/user',
-      'ours/book',
-      'fill adds/s (one pass)',
-    ],
-    rows.map((r) => [
-      r.label,
-      r.encoding,
-      `${r.perUser.toFixed(0)} (${r.min}-${r.max})`,
-      r.usedPerUser.toFixed(0),
-      r === ours ? fixed(ours.perUser / book.perUser) : '',
-      r.fillRate.toFixed(0),
-    ]),
     2,
+    rows,
+    [
+      ['layout', (r) => r.label],
+      ['encoding', (r) => r.encoding],
+      ['MEMORY USAGE bytes/user (min-max)', (r) => `${r.perUser.toFixed(0)} (${r.min}-${r.max})`],
+      ['used_memory/user', (r) => r.usedPerUser.toFixed(0)],
+      ['ours/book', (r) => (r === ours ? fixed(ours.perUser / book.perUser) : '')],
+      ['fill adds/s (one pass)', (r) => r.fillRate.toFixed(0)],
+    ],
   );
-}
-
-/** A user and what they typed: the first 1-2 characters of one of their contacts, lower-cased. */
-function filterTasks(lists: string[][], count: number, seed: number): { user: number; prefix: string }[] {
-  const random = seeded(seed);
-  return Array.from({ length: count }, () => {
-    const user = below(random, lists.length);
-    const contact = [...pick(random, lists[user])];
-    const typed = contact.slice(0, between(random, 1, 2));
-    return { user, prefix: typed.join('').toLowerCase() };
-  });
 }
 
 function filterPeers(connections: Connections, lists: string[][]): Peer[] {
   const contacts = new ContactsRepository(connections.ours, { maxContacts: MAX_CONTACTS });
   const filter = defineFilterScript(connections.ours);
-  const tasks = filterTasks(lists, 10_000, SEED + 4);
-  const task = (n: number): { user: string; key: string; prefix: string } => {
-    const { user, prefix } = tasks[n % tasks.length];
-    return { user: contactUser(user), key: userKeys.contacts(contactUser(user)), prefix };
-  };
-  const one = (found: number): Outcome => ({ found, retries: 0 });
-  const peer = (label: string, statCommand: string, run: (t: ReturnType<typeof task>) => Promise<string[]>): Peer => ({
+  // A user and what they typed: the first 1-2 characters of one of their contacts, lower-cased.
+  const random = seeded(SEED + 4);
+  const tasks = Array.from({ length: 10_000 }, () => {
+    const user = below(random, lists.length);
+    const typed = [...pick(random, lists[user])].slice(0, between(random, 1, 2));
+    return { user: contactUser(user), key: contactsKey(user), prefix: typed.join('').toLowerCase() };
+  });
+  type Task = (typeof tasks)[number];
+  const peer = (label: string, statCommand: string, run: (t: Task) => Promise<string[]>): Peer => ({
     label,
     statCommand,
     ops: FILTER_OPS,
-    query: async (_, n) => one((await run(task(n))).length),
+    query: async (_, n) => ({ found: (await run(tasks[n % tasks.length])).length, retries: 0 }),
   });
   return [
     peer('ours: GET + foldCase', 'get', (t) => contacts.find(t.user, t.prefix, LIMIT)),
@@ -692,19 +574,20 @@ function filterPeers(connections: Connections, lists: string[][]): Peer[] {
 
 function printFiltering(report: SuiteReport, summaries: Summary[]): void {
   const [ours, lua] = summaries as [Summary, Summary];
-  report.table(
+  tableOf(
+    report,
     `4. Recent-contacts prefix filtering, ${CALLERS} callers on one connection each way (medians of ${ROUNDS} rounds)`,
-    ['way', 'calls/s (min-max)', 'ours/this', 'command', 'usec_per_call', 'redis CPU µs/call', 'matches/call'],
-    summaries.map((s) => [
-      s.label,
-      medianRange(s.rates),
-      s === ours ? '' : fixed(rate(ours) / rate(s)),
-      s.statCommand,
-      fixed(s.statUsecPerCall),
-      fixed(s.cpuMicros, 1),
-      fixed(s.found),
-    ]),
     1,
+    summaries,
+    [
+      ['way', (s) => s.label],
+      ['calls/s (min-max)', (s) => medianRange(s.rates)],
+      ['ours/this', (s) => (s === ours ? '' : fixed(rate(ours) / rate(s)))],
+      ['command', (s) => s.statCommand],
+      ['usec_per_call', (s) => fixed(s.statUsecPerCall)],
+      ['redis CPU µs/call', (s) => fixed(s.cpuMicros, 1)],
+      ['matches/call', (s) => fixed(s.found)],
+    ],
   );
   report.note(
     'Filtering: usec_per_call is INFO commandstats for the command alone (for evalsha the whole script); redis CPU is the server process, parsing and replies included.',
@@ -712,7 +595,7 @@ function printFiltering(report: SuiteReport, summaries: Summary[]): void {
   report.note(
     `Filtering: matches/call: the Lua filter finds fewer where a name starts with a non-ASCII capital (É, Ж) that string.lower cannot fold.`,
   );
-  report.note(conclusion(ours, lua).trim());
+  report.note(conclusion(ours, lua));
 }
 
 /** The decision, from this run's numbers: which way costs Redis, the shared resource, less CPU. */
@@ -728,16 +611,13 @@ function conclusion(ours: Summary, lua: Summary): string {
       : `ours serves only ${times}x the Lua filter's calls/s here, held back by foldCase in Node on the same cores ` +
         '(Node CPU grows with more API processes; Redis has one thread for everyone)';
   return (
-    `  conclusion: ${verdict}. Per call the Lua filter costs Redis ${fixed(lua.statUsecPerCall)} µs against GET's ${fixed(ours.statUsecPerCall)} ` +
+    `conclusion: ${verdict}. Per call the Lua filter costs Redis ${fixed(lua.statUsecPerCall)} µs against GET's ${fixed(ours.statUsecPerCall)} ` +
     `(${fixed(stat)}x, commandstats), and ${fixed(lua.cpuMicros, 1)} against ${fixed(ours.cpuMicros, 1)} µs of whole-server CPU ` +
     `(${fixed(whole)}x, ${agreement}), with ASCII-only folding; ${speed}.`
   );
 }
 
-// ---------------------------------------------------------------------------------------------
-
-/** Loading a guild of `size` members twice, counted in rounds of a speed test for the progress bar. */
-const loadWeight = (size: number): number => Math.max(1, size / 100_000);
+// --- figures -----------------------------------------------------------------------------------
 
 /** The claims of src/redis/contacts.ts and guild.ts, and the ratios against the book, as figures. */
 function figures(
@@ -764,10 +644,8 @@ function figures(
   report.value('autocomplete.contacts.ours_bytes_per_user', bytesLabel, 'bytes', ours.perUser);
   // src/redis/contacts.ts chose a string over the book's list because it costs less memory per user.
   const memoryLabel = 'recent contacts: memory per user, ours / book';
-  report.value('autocomplete.contacts.memory_ours_vs_book', memoryLabel, 'x', ours.perUser / book.perUser, {
-    op: '<=',
-    value: 1,
-  });
+  const perUser = ours.perUser / book.perUser;
+  report.value('autocomplete.contacts.memory_ours_vs_book', memoryLabel, 'x', perUser, { op: '<=', value: 1 });
   for (let i = 0; i < memory.length; i += 2) {
     const [mine, theirs] = [memory[i], memory[i + 1]];
     if (mine.names !== 'mixed') continue;
@@ -777,13 +655,14 @@ function figures(
   const [node, lua] = filtering as [Summary, Summary];
   // src/redis/contacts.ts filters in Node because a GET costs Redis less than filtering in a script.
   const cpu = 'contacts prefix filter: Redis CPU per call, Lua filter / GET (ours)';
-  report.ratio('autocomplete.filter.lua_vs_get_redis_cpu', cpu, lua.cpuPerRound, node.cpuPerRound, {
-    op: '>=',
-    value: 1,
-  });
+  const atLeastOne = { op: '>=', value: 1 } as const;
+  report.ratio('autocomplete.filter.lua_vs_get_redis_cpu', cpu, lua.cpuPerRound, node.cpuPerRound, atLeastOne);
   const speed = 'contacts prefix filter: ours (GET + foldCase) / Lua filter (calls/s)';
   report.ratio('autocomplete.filter.ours_vs_lua', speed, node.rates, lua.rates);
 }
+
+/** Loading a guild of `size` members twice, counted in rounds of a speed test for the progress bar. */
+const loadWeight = (size: number): number => Math.max(1, size / 100_000);
 
 bench(
   { id: 'autocomplete', title: "Autocomplete (book 6.1): guild prefix search and recent contacts, against the book's" },
@@ -795,9 +674,8 @@ bench(
     };
     await Promise.all([connections.ours, connections.book, ...connections.bookCallers].map((client) => client.ping()));
     const started = performance.now();
-    const alternating = stepsOf(3, ROUNDS, 'once');
-    const loads = GUILD_SIZES.reduce((sum, size) => sum + loadWeight(size), 0);
-    const steps = progress(1 + alternating * (1 + GUILD_SIZES.length) + loads);
+    const loads = sumOf(GUILD_SIZES, loadWeight);
+    const steps = progress(1 + stepsOf(3, ROUNDS, 'once') * (1 + GUILD_SIZES.length) + loads);
     console.log(
       `autocomplete benchmark: ours against the book's (section 6.1), same redis-server, ${CALLERS} concurrent callers, ` +
         `1 warm-up + ${ROUNDS} measured rounds per peer, alternating; the book's keys in db ${BOOK_DB} under our key names.`,

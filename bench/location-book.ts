@@ -1,17 +1,6 @@
-// The book's location analytics, ported as it is for the location suite: section 5.3's IP lookup
-// table (a sorted set of range starts, `ip2cityid:`, and a hash `cityid2city:`; find_city_by_ip
-// asks Redis for each address), section 6.5.2's chat messages and 6.6's file distribution
-// (copy_logs_to_redis APPENDs each file to a string and sends its name to every worker;
-// process_logs_from_redis reads each file with GETRANGE blocks, gunzipping .gz files, and calls
-// the callback per line and once with None at the end of a file), and 6.6.3's
-// daily_country_aggregate (counts in a local dict, flushed with ZADD, which overwrites).
-//
-// Departures, each small: the chat lock is SET NX plus a checked DEL (the book's acquire_lock
-// loops on SETNX); a worker counts only its share of a file's lines (line number modulo the
-// workers), as the brief asks of "every worker reads every file"; lines the product refuses
-// are skipped (the book's callback would count some and crash on others); IPv6 addresses are
-// looked up with ZREVRANGEBYLEX over 32-hex-digit range starts, as a double (a zset score)
-// cannot hold 128 bits.
+// The book's location analytics, ported as it is for the location suite: 5.3's IP lookup table,
+// 6.5.2's chat messages and 6.6's file distribution, 6.6.3's daily_country_aggregate. What it
+// follows and where it departs: docs/performance.md, "Method: location".
 import fs from 'node:fs';
 import { isIP } from 'node:net';
 import path from 'node:path';

@@ -101,19 +101,13 @@ export function writeLogs(
   };
 }
 
-/** Visits per country on `day` in the reference. */
-export function referenceCountries(logs: LogSet, day: string): Map<string, number> {
-  const out = new Map<string, number>();
-  for (const [country, regions] of logs.nested.get(day) ?? new Map<string, Map<string, Map<string, number>>>()) {
-    let sum = 0;
-    for (const cities of regions.values()) for (const visits of cities.values()) sum += visits;
-    out.set(country, sum);
-  }
-  return out;
-}
-
+const sum = (map: Map<string, number>): number => [...map.values()].reduce((a, b) => a + b, 0);
 const sumTo = (map: Map<string, Map<string, number>>): Map<string, number> =>
   new Map([...map].map(([name, inner]) => [name, sum(inner)]));
+
+/** Visits per country on `day` in the reference. */
+const referenceCountries = (logs: LogSet, day: string): Map<string, number> =>
+  sumTo(new Map([...(logs.nested.get(day) ?? [])].map(([country, regions]) => [country, sumTo(regions)])));
 
 const pairsToMap = (pairs: string[]): Map<string, number> => {
   const out = new Map<string, number>();
@@ -128,8 +122,6 @@ function differing(found: Map<string, number>, expected: Map<string, number>): n
     if ((found.get(name) ?? 0) !== (expected.get(name) ?? 0)) wrong += 1;
   return wrong;
 }
-
-const sum = (map: Map<string, number>): number => [...map.values()].reduce((a, b) => a + b, 0);
 
 export interface Comparison {
   /** Counts compared (day x place) and how many differ. */
@@ -208,8 +200,7 @@ export async function checkProduct(admin: Redis, dataset: string, logs: LogSet):
   for (const day of days) {
     const reference = logs.nested.get(day) ?? empty;
     const foundCountries = pairsToMap(await admin.zrange(keys.countries(day), 0, -1, 'WITHSCORES'));
-    const expectedCountries = sumTo(new Map([...reference].map(([c, regions]) => [c, sumTo(regions)])));
-    add(countries, foundCountries, expectedCountries);
+    add(countries, foundCountries, referenceCountries(logs, day));
     const countryNames = [...new Set([...foundCountries.keys(), ...reference.keys()])];
     const regionReads = admin.pipeline();
     for (const country of countryNames) regionReads.zrange(keys.regions(day, country), 0, -1, 'WITHSCORES');

@@ -3,6 +3,7 @@
 // too), what Redis ran (INFO commandstats deltas, which count the calls made inside Lua as well),
 // and used_memory sampled while the run goes (used_memory_peak is never reset by RESETSTAT).
 import Redis from 'ioredis';
+import { sumOf, usedMemory } from './suites-shared';
 
 export type Counts = Map<string, number>;
 
@@ -46,7 +47,7 @@ export function adminConnection(url: string): Redis {
   return client;
 }
 
-export const total = (counts: Counts): number => [...counts.values()].reduce((sum, n) => sum + n, 0);
+export const total = (counts: Counts): number => sumOf([...counts.values()], (n) => n);
 
 function minus(a: Counts, b: Counts): Counts {
   const out: Counts = new Map();
@@ -66,10 +67,6 @@ async function commandStats(admin: Redis): Promise<Counts> {
   for (const match of text.matchAll(/^cmdstat_(\S+?):calls=(\d+)/gm))
     if (!IGNORED.has(match[1])) bump(counts, fold(match[1]), Number(match[2]));
   return counts;
-}
-
-async function usedMemory(admin: Redis): Promise<number> {
-  return Number(/^used_memory:(\d+)/m.exec(await admin.info('memory'))?.[1] ?? NaN);
 }
 
 export interface Measured {

@@ -1,16 +1,7 @@
-// Location analytics benchmark (book sections 5.3 and 6.6, issue 22): the product's ingestion
-// (files cut by LineChunker and sent through LocationRepository.append as the HTTP upload does,
-// into a stream whose consumer group hands each chunk to one LocationAggregator, which counts it
-// with the IpLocator and commits counts and XACK in one script) against the book's approach
-// ported as it is (bench/location-book.ts), on the same deterministic logs, in alternating rounds
-// after a warm-up round on a smaller set. Variants: the book with 2 workers that each read every
-// file and count their share, looking addresses up in Redis (find_city_by_ip) or locally
-// (IpLocator); the product with 1 or 2 in-process aggregators (started before the upload, default
-// 1 MiB chunks and 200 ms idle poll); and 2 worker processes (`npm run worker`,
-// LOCATION_CLAIM_AFTER_MS=1000), one SIGKILLed while it holds a chunk once 30% of the lines are
-// counted, the other finishing alone. Per variant: lines/s end to end, lookups/s alone, Redis
-// commands per million lines by purpose (sent by clients, and run inside Lua), peak used_memory
-// sampled every 20 ms, and whether the counts equal the generator's reference exactly.
+// Location analytics (book 5.3, 6.6, issue 22): the product's ingestion (LineChunker chunks through
+// LocationRepository.append into a stream, counted by LocationAggregator with one commit script)
+// against the book's approach ported as it is (bench/location-book.ts), on the same deterministic
+// logs. Variants, figures and method: docs/performance.md, "Method: location".
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -63,11 +54,28 @@ import {
   type Counts,
   type Measured,
 } from './location-redis';
-import { alternate, bench, median, medianRange, stepsOf, type SuiteReport } from './harness';
+import {
+  alternate,
+  bench,
+  isQuick,
+  median,
+  medianRange,
+  size,
+  stepsOf,
+  type Figure,
+  type SuiteReport,
+} from './harness';
 import { sumOf, tableOf, within } from './suites-shared';
 
-const QUICK_LINES = 200_000;
-const FULL_LINES = 2_000_000;
+type Target = Figure['target'];
+
+const LINES = size('BENCH_LOCATION_LINES', 200_000, 2_000_000);
+const FILES = size('BENCH_LOCATION_FILES', 8, 10);
+const ROUNDS = size('BENCH_LOCATION_ROUNDS', 2, 2);
+/** The warm-up round's log set: its own, smaller (most of a round is the book's Redis lookups). */
+const WARM_LINES = Math.max(2_000, Math.round(LINES / (isQuick() ? 10 : 20)));
+/** Addresses looked up one by one in Redis for the lookup-alone figure. */
+const ZSET_LOOKUPS = isQuick() ? 10_000 : 20_000;
 const DAYS = 7;
 /** src/config.ts defaults: LOCATION_CHUNK_BYTES, LOCATION_MAX_HELD_BYTES, LOCATION_MAX_WAIT_MS. */
 const CHUNK_BYTES = 1024 * 1024;
@@ -91,19 +99,6 @@ const WORKERS = 2;
 
 const logger = pino({ level: process.env.BENCH_LOCATION_LOG ?? 'silent' });
 const WORKER_SCRIPT = path.join(__dirname, '..', 'src', 'worker.js');
-
-function settings(quick: boolean) {
-  const lines = Number(process.env.BENCH_LOCATION_LINES ?? (quick ? QUICK_LINES : FULL_LINES));
-  return {
-    lines,
-    files: Number(process.env.BENCH_LOCATION_FILES ?? (quick ? 8 : 10)),
-    rounds: Number(process.env.BENCH_LOCATION_ROUNDS ?? 2),
-    /** The warm-up round's log set: its own, smaller (most of a round is the book's Redis lookups). */
-    warmLines: Math.max(2_000, Math.round(lines / (quick ? 10 : 20))),
-    /** Addresses looked up one by one in Redis for the lookup-alone figure. */
-    zsetLookups: quick ? 10_000 : 20_000,
-  };
-}
 
 // --- the product's side -------------------------------------------------------------------------
 
@@ -220,13 +215,22 @@ async function stopWorker(worker: WorkerProcess): Promise<void> {
 // --- one run of a variant -----------------------------------------------------------------------
 
 type VariantId = 'book_redis' | 'book_local' | 'product_1' | 'product_2' | 'product_kill';
+type Variant = { id: VariantId; label: string; run: (ctx: Context, logs: LogSet, warm: boolean) => Promise<RunResult> };
 
-const VARIANTS: { id: VariantId; label: string }[] = [
-  { id: 'book_redis', label: "book's, Redis zset lookup, 2 workers" },
-  { id: 'book_local', label: "book's, local lookup (IpLocator), 2 workers" },
-  { id: 'product_1', label: 'product, 1 aggregator (in-process)' },
-  { id: 'product_2', label: 'product, 2 aggregators (in-process)' },
-  { id: 'product_kill', label: 'product, 2 worker processes, 1 SIGKILLed' },
+const VARIANTS: Variant[] = [
+  { id: 'book_redis', label: "book's, Redis zset lookup, 2 workers", run: (ctx, logs) => runBook(ctx, logs, 'redis') },
+  {
+    id: 'book_local',
+    label: "book's, local lookup (IpLocator), 2 workers",
+    run: (ctx, logs) => runBook(ctx, logs, 'local'),
+  },
+  { id: 'product_1', label: 'product, 1 aggregator (in-process)', run: (ctx, logs) => runProduct(ctx, logs, 1) },
+  { id: 'product_2', label: 'product, 2 aggregators (in-process)', run: (ctx, logs) => runProduct(ctx, logs, 2) },
+  {
+    id: 'product_kill',
+    label: 'product, 2 worker processes, 1 SIGKILLed',
+    run: (ctx, logs, warm) => runProcesses(ctx, logs, !warm),
+  },
 ];
 
 interface Categories {
@@ -481,18 +485,12 @@ async function killRun(
   let killed: RunResult['kill'] = kill ? { landed: false, orphaned: 0, doneAtKill: 0 } : undefined;
   for (;;) {
     if (uploadError) throw uploadError instanceof Error ? uploadError : new Error(String(uploadError));
-    const poll = ctx.admin.pipeline();
-    for (const file of logs.files) poll.hget(keys.upload(file.name), 'doneLines');
-    poll.xpending(keys.chunks, LOCATION_GROUP);
-    const replies = ((await poll.exec()) ?? []).map(([error, reply]) => {
-      if (error) throw error;
-      return reply;
-    });
-    const counted = replies.slice(0, logs.files.length).reduce((sum: number, reply) => sum + Number(reply ?? 0), 0);
+    const counted = await countedLines(ctx.admin, dataset, logs);
     if (counted >= logs.lines) break;
     if (killed && !killed.landed && counted >= KILL_AT * logs.lines) {
-      const summary = replies[logs.files.length] as [number, string | null, string | null, [string, string][] | null];
-      const holding = new Map((summary[3] ?? []).map(([consumer, count]) => [consumer, Number(count)]));
+      type Summary = [number, string | null, string | null, [string, string][] | null];
+      const [, , , holders] = (await ctx.admin.xpending(keys.chunks, LOCATION_GROUP)) as Summary;
+      const holding = new Map((holders ?? []).map(([consumer, count]) => [consumer, Number(count)]));
       const victim = ctx.workers.findIndex((worker) => (holding.get(worker!.consumer) ?? 0) > 0);
       if (victim !== -1) {
         const worker = ctx.workers[victim]!;
@@ -532,21 +530,6 @@ async function killRun(
     },
   );
   return { ...result, kill: killed };
-}
-
-async function runVariant(ctx: Context, logs: LogSet, variant: VariantId, warm: boolean): Promise<RunResult> {
-  switch (variant) {
-    case 'book_redis':
-      return runBook(ctx, logs, 'redis');
-    case 'book_local':
-      return runBook(ctx, logs, 'local');
-    case 'product_1':
-      return runProduct(ctx, logs, 1);
-    case 'product_2':
-      return runProduct(ctx, logs, 2);
-    case 'product_kill':
-      return runProcesses(ctx, logs, !warm);
-  }
 }
 
 // --- lookups alone ------------------------------------------------------------------------------
@@ -660,36 +643,26 @@ function report(
     ],
   );
 
-  const book = rates('book_redis');
   const endToEnd = 'lines/s end to end: product';
-  suite.ratio(
-    'location.product2_vs_book',
-    `${endToEnd} (2 in-process aggregators) / book's port (Redis lookup, 2 workers)`,
-    rates('product_2'),
-    book,
-    { op: '>=', value: 10 },
-  );
-  suite.ratio(
-    'location.product1_vs_book',
-    `${endToEnd} (1 aggregator) / book's port (Redis lookup, 2 workers)`,
-    rates('product_1'),
-    book,
-  );
-  suite.ratio(
-    'location.product2_vs_book_local',
-    `${endToEnd} (2 aggregators) / book's with a local lookup (2 workers)`,
-    rates('product_2'),
-    rates('book_local'),
-  );
+  const bookPort = "book's port (Redis lookup, 2 workers)";
+  const ratios: [string, string, VariantId, VariantId, Target?][] = [
+    [
+      'product2_vs_book',
+      `(2 in-process aggregators) / ${bookPort}`,
+      'product_2',
+      'book_redis',
+      { op: '>=', value: 10 },
+    ],
+    ['product1_vs_book', `(1 aggregator) / ${bookPort}`, 'product_1', 'book_redis'],
+    ['product2_vs_book_local', "(2 aggregators) / book's with a local lookup (2 workers)", 'product_2', 'book_local'],
+  ];
+  for (const [id, label, ours, theirs, target] of ratios)
+    suite.ratio(`location.${id}`, `${endToEnd} ${label}`, rates(ours), rates(theirs), target);
   for (const { id, label } of VARIANTS)
     suite.median(`location.${id}.rate`, `${label}: end to end`, 'lines/s', rates(id));
+  const redisLookup = "the book's find_city_by_ip (ZREVRANGEBYSCORE + HGET, one connection)";
   const alone: [string, string, string, (l: Lookups) => number][] = [
-    [
-      'lookup.redis',
-      "IP lookups alone: the book's find_city_by_ip (ZREVRANGEBYSCORE + HGET, one connection)",
-      'lookups/s',
-      (l) => l.redis,
-    ],
+    ['lookup.redis', `IP lookups alone: ${redisLookup}`, 'lookups/s', (l) => l.redis],
     [
       'lookup.local',
       'IP lookups alone: IpLocator (the product, and the book with a local lookup)',
@@ -700,27 +673,22 @@ function report(
   ];
   for (const [id, label, unit, pick] of alone) suite.median(`location.${id}`, label, unit, lookups.map(pick));
   const labelOf = (id: VariantId): string => VARIANTS.find((v) => v.id === id)!.label;
-  for (const id of ['product_1', 'product_2', 'product_kill'] as const) {
-    const commands: [string, string, (run: RunResult) => number][] = [
-      ['aggregate', 'client-sent aggregate writes (commit scripts)', (run) => run.categories.aggregate],
-      [
-        'transfer',
-        'client-sent chunk transfer (append scripts, XREADGROUP, XAUTOCLAIM)',
-        (run) => run.categories.transfer,
-      ],
-      ['internal', 'commands run inside Lua', (run) => run.internalStream + run.internalOther],
-    ];
-    for (const [name, what, pick] of commands) {
-      const target = name === 'aggregate' ? ({ op: '<=', value: 1000 } as const) : undefined;
-      suite.value(
-        `location.${id}.${name}_commands`,
-        `${labelOf(id)}: ${what} per million lines`,
-        'commands',
-        perM(id, pick),
-        target,
-      );
+  const transfer = 'client-sent chunk transfer (append scripts, XREADGROUP, XAUTOCLAIM)';
+  const commands: [string, string, (run: RunResult) => number, Target?][] = [
+    [
+      'aggregate',
+      'client-sent aggregate writes (commit scripts)',
+      (run) => run.categories.aggregate,
+      { op: '<=', value: 1000 },
+    ],
+    ['transfer', transfer, (run) => run.categories.transfer],
+    ['internal', 'commands run inside Lua', (run) => run.internalStream + run.internalOther],
+  ];
+  for (const id of ['product_1', 'product_2', 'product_kill'] as const)
+    for (const [name, what, pick, target] of commands) {
+      const label = `${labelOf(id)}: ${what} per million lines`;
+      suite.value(`location.${id}.${name}_commands`, label, 'commands', perM(id, pick), target);
     }
-  }
   for (const id of ['book_redis', 'book_local'] as const) {
     const label = `${labelOf(id)}: client-sent commands per million lines (lookups, flushes, file transfer)`;
     suite.value(
@@ -736,16 +704,10 @@ function report(
   }
   for (const { id, label } of VARIANTS) {
     const product = !id.startsWith('book');
-    const what = product ? 'countries, regions, cities and totals' : 'countries per day';
-    const target = product ? ({ op: '==', value: 1 } as const) : undefined;
+    const what = `${label}: ${product ? 'countries, regions, cities and totals' : 'countries per day'}`;
     const exactly = results.get(id)!.every(isExact) ? 1 : 0;
-    suite.value(
-      `location.${id}.exact`,
-      `${label}: ${what} equal the reference (1 yes, 0 no)`,
-      'exact',
-      exactly,
-      target,
-    );
+    const target = product ? ({ op: '==', value: 1 } as const) : undefined;
+    suite.value(`location.${id}.exact`, `${what} equal the reference (1 yes, 0 no)`, 'exact', exactly, target);
   }
   notes(suite, results, logs, warm);
 }
@@ -788,29 +750,34 @@ bench(
     title:
       "Location analytics (book 5.3, 6.6): chunk stream + one-script commit, against the book's file distribution and ZSET lookup",
   },
-  async ({ url, report: suite, quick, steps, defer }) => {
-    const { lines, files, rounds, warmLines, zsetLookups } = settings(quick);
+  async ({ url, report: suite, steps, defer }) => {
     countSentCommands();
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ria-bench-location-'));
     defer(() => fs.rmSync(dir, { recursive: true, force: true }));
     const locator = lazyLocator([])();
     const peers = [...VARIANTS.map((v) => v.id), 'lookups'] as const;
-    const progress = steps(1 + stepsOf(peers.length, rounds, 'once'));
+    const progress = steps(1 + stepsOf(peers.length, ROUNDS, 'once'));
     progress.step('writing the logs');
     const began = performance.now();
     const warmLogs = writeLogs(path.join(dir, 'warm'), locator, {
-      lines: warmLines,
+      lines: WARM_LINES,
       files: 2,
       days: 2,
       seed: 2,
       prefix: 'warm',
     });
-    const logs = writeLogs(path.join(dir, 'logs'), locator, { lines, files, days: DAYS, seed: 1, prefix: 'game' });
+    const logs = writeLogs(path.join(dir, 'logs'), locator, {
+      lines: LINES,
+      files: FILES,
+      days: DAYS,
+      seed: 1,
+      prefix: 'game',
+    });
     console.log(
       `location benchmark: ${logs.lines} lines (${mb(sumOf(logs.files, (f) => f.rawBytes))} MB, ` +
         `${mb(sumOf(logs.files, (f) => f.bytes))} MB on disk) in ${logs.files.length} files over ${logs.days.length} days, ` +
         `${logs.addresses.size} distinct addresses, ${logs.reference.refused} malformed lines; written in ${((performance.now() - began) / 1000).toFixed(1)} s. ` +
-        `Warm-up set: ${warmLogs.lines} lines. 1 warm-up round + ${rounds} measured.`,
+        `Warm-up set: ${warmLogs.lines} lines. 1 warm-up round + ${ROUNDS} measured.`,
     );
     const admin = adminConnection(url);
     defer(() => admin.disconnect());
@@ -836,18 +803,18 @@ bench(
     defer(() => Promise.all(ctx.workers.filter((w): w is WorkerProcess => w !== undefined).map(stopWorker)));
     const { measured } = await alternate<(typeof peers)[number], RunResult | Lookups>({
       peers,
-      rounds,
+      rounds: ROUNDS,
       steps: progress,
       async run(id, round) {
         const set = round.warm ? warmLogs : logs;
         if (id === 'lookups') {
-          const alone = await measureLookups(ctx, set, round.size(zsetLookups));
+          const alone = await measureLookups(ctx, set, round.size(ZSET_LOOKUPS));
           console.log(
             `    lookups alone: find_city_by_ip ${alone.redis.toFixed(0)}/s, IpLocator ${alone.local.toFixed(0)}/s, tallyChunk ${alone.tally.toFixed(0)} lines/s`,
           );
           return alone;
         }
-        const run = await runVariant(ctx, set, id, round.warm);
+        const run = await VARIANTS.find((v) => v.id === id)!.run(ctx, set, round.warm);
         console.log(roundLine(run));
         if (round.warm && !isExact(run) && !id.startsWith('book'))
           throw new Error(`${id} was not exact in the warm-up round: ${run.notes.join('; ')}`);
@@ -855,6 +822,6 @@ bench(
       },
     });
     const results = new Map(VARIANTS.map((v) => [v.id, measured[v.id] as RunResult[]]));
-    report(suite, results, measured.lookups as Lookups[], logs, warmLogs, rounds);
+    report(suite, results, measured.lookups as Lookups[], logs, warmLogs, ROUNDS);
   },
 );
