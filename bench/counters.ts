@@ -1,9 +1,6 @@
-// Counters benchmark: our atomic Lua update and batched cleanup against the book's versions
-// (a MULTI/EXEC pipeline per update; per-counter HKEYS/HDEL and WATCH/MULTI per cleanup), and
-// our series read (counter-series.lua: the range's slices summed into steps in Redis) against
-// reading the raw samples as the `counter` query does (HGETALL) and summing them in the client;
-// all measured in the same run on the same redis-server, in alternating rounds after a warm-up.
-// Reports ratios and round trips, not absolute targets.
+// Counters: our one-script update, batched cleanup and in-Redis series read against the book's
+// update and cleanup and a client summing raw samples, alternately on one redis-server.
+// Method: docs/performance.md, "Method: graphql, subscribers, leases, counters".
 import 'reflect-metadata';
 import type Redis from 'ioredis';
 import { DEFAULT_PRECISIONS } from '../src/config';

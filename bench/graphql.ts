@@ -1,7 +1,7 @@
 // The GraphQL path beside what a user would build instead, in one run: raw node:http over the
 // product's repositories, bare Apollo (SDL, and with the product's type-graphql schema), the
 // product (documents as text, and registered by hash) and redis-benchmark on the same commands.
-// Peers, pinning and warm-up: docs/performance.md, "Method: graphql".
+// Peers, pinning and warm-up: docs/performance.md, "Method: graphql, subscribers, leases, counters".
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

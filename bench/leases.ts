@@ -1,7 +1,7 @@
 // Locks and semaphores: our LeaseAcquirer (one script per attempt and per release, FIFO queue,
 // waiters woken by pub/sub) against redis-semaphore and, for semaphores, the book's fair semaphore
 // (6.3, plain and lock-guarded), alternately on one redis-server, each warmed up until steady.
-// Method, deployment and targets: docs/performance.md, "Method: leases".
+// Method, deployment and targets: docs/performance.md, "Method: graphql, subscribers, leases, counters".
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type Redis from 'ioredis';
@@ -35,12 +35,7 @@ const OPS = size('BENCH_LEASE_OPS', 400, 4_000);
 /** Pairs per measured round of the lock with contenders holding it HOLD_MS (more for the others). */
 const CONTENDED_OPS = size('BENCH_LEASE_CONTENDED_OPS', 50, 600);
 const ROUNDS = size('BENCH_LEASE_ROUNDS', 3, 5);
-/**
- * Warm-up, per scenario and peer, quick mode too: rounds of WARM_ROUND_PAIRS (or the measured
- * size, if larger) until at least WARM_MIN_PAIRS pairs were made and the last two rounds' rates
- * agree within WARM_STEADY, but no more than WARM_MAX_ROUNDS rounds. A JIT still compiling, a
- * script not yet cached or a subscription not yet made shows as a rate still moving.
- */
+/** Warm-up per scenario and peer, quick mode too, until the rate holds (see the warm-up note). */
 const WARM_MIN_PAIRS = size('BENCH_LEASE_WARM_PAIRS', 3_000, 3_000);
 const WARM_ROUND_PAIRS = 1_000;
 const WARM_STEADY = 0.1;

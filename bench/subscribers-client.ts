@@ -1,7 +1,6 @@
-// The phone side of the subscribers benchmark: subscribe to inboxChanged, and on each notification
-// pull with fetchPendingMessages over the same socket, with a lean hand-written graphql-ws client
-// (graphql-ws's createClient measured the same but cost the load process a third more: 155 against
-// 115 MiB of RSS for 5,000 sockets, and more CPU to connect).
+// The phone side of the subscribers benchmark: a lean hand-written graphql-ws client that
+// subscribes to inboxChanged and on each notification pulls with fetchPendingMessages over the
+// same socket (why not graphql-ws's createClient: docs/performance.md, the subscribers method).
 import { performance } from 'node:perf_hooks';
 import WebSocket from 'ws';
 
