@@ -1,9 +1,10 @@
 // The load side of the subscribers benchmark: the chats, the one sender, and the checks on what
 // the subscribers pull (every message, exactly once, in order), with the latency of each delivery.
+import http from 'node:http';
 import { performance } from 'node:perf_hooks';
 import type Redis from 'ioredis';
 import { CHAT_DEFAULTS, ChatRepository } from '../src/redis/chat';
-import { benchTokens, Connection, inParallel, post } from './harness';
+import { benchTokens, inParallel } from './harness';
 import type { DeliverySink, PulledMessage, Subscriber } from './subscribers-client';
 
 /** The sending user: a member of every chat, holding no socket. */
@@ -116,50 +117,63 @@ export interface Chat {
   latestId: number;
 }
 
-const SEND =
-  'mutation Send($chatId: ID!, $message: String!, $clientMessageId: ID) { sendMessage(chatId: $chatId, message: $message, clientMessageId: $clientMessageId) { id } }';
-
-/** Kept-alive connections sending sendMessage (one, as a phone's app would send, but for the burst). */
+/** An HTTP client on kept-alive connections (one, as a phone's app would send, but for the burst). */
 export class Sender {
-  private readonly headers = { authorization: `Bearer ${tokenFor(SENDER)}` };
-  private readonly idle: Promise<Connection>[];
-  private readonly opened: Promise<Connection>[];
+  private readonly agent: http.Agent;
+  private readonly token = tokenFor(SENDER);
   private sent = 0;
 
   constructor(
-    port: number,
+    private readonly origin: string,
     connections = 1,
     private readonly prefix = 'bench',
   ) {
-    this.opened = Array.from({ length: connections }, () => Connection.open(port));
-    this.idle = [...this.opened];
+    this.agent = new http.Agent({ keepAlive: true, maxSockets: connections });
   }
 
-  /** Sends one message (at most as many at once as there are connections); resolves with its id and performance.now() when the reply arrived. */
-  async send(chatId: string): Promise<{ id: number; at: number }> {
+  /** Sends one message; resolves with its id and performance.now() when the reply arrived. */
+  send(chatId: string): Promise<{ id: number; at: number }> {
     const n = ++this.sent;
-    const variables = { chatId, message: `${this.prefix} message ${n}`, clientMessageId: `${this.prefix}-${n}` };
-    const taken = this.idle.pop();
-    if (!taken) throw new Error('more sends at once than the sender has connections');
-    const connection = await taken;
-    const answer = await connection.send(post('/graphql', { query: SEND, variables }, this.headers));
-    const at = performance.now();
-    this.idle.push(taken);
-    const reply = JSON.parse(answer.body.toString()) as {
-      data?: { sendMessage: { id: number } } | null;
-      errors?: unknown;
-    };
-    if (answer.status !== 200 || !reply.data)
-      throw new Error(`sendMessage failed (${answer.status}): ${JSON.stringify(reply.errors)}`);
-    return { id: reply.data.sendMessage.id, at };
+    const body = JSON.stringify({
+      query:
+        'mutation Send($chatId: ID!, $message: String!, $clientMessageId: ID) { sendMessage(chatId: $chatId, message: $message, clientMessageId: $clientMessageId) { id } }',
+      variables: { chatId, message: `${this.prefix} message ${n}`, clientMessageId: `${this.prefix}-${n}` },
+    });
+    return new Promise((resolve, reject) => {
+      const request = http.request(
+        `${this.origin}/graphql`,
+        {
+          method: 'POST',
+          agent: this.agent,
+          headers: {
+            'content-type': 'application/json',
+            'content-length': Buffer.byteLength(body),
+            authorization: `Bearer ${this.token}`,
+          },
+        },
+        (response) => {
+          const chunks: Buffer[] = [];
+          response.on('data', (chunk: Buffer) => chunks.push(chunk));
+          response.on('end', () => {
+            const at = performance.now();
+            const reply = JSON.parse(Buffer.concat(chunks).toString()) as {
+              data?: { sendMessage: { id: number } } | null;
+              errors?: unknown;
+            };
+            if (response.statusCode !== 200 || !reply.data)
+              reject(new Error(`sendMessage failed (${response.statusCode}): ${JSON.stringify(reply.errors)}`));
+            else resolve({ id: reply.data.sendMessage.id, at });
+          });
+          response.on('error', reject);
+        },
+      );
+      request.on('error', reject);
+      request.end(body);
+    });
   }
 
   close(): void {
-    for (const opened of this.opened)
-      void opened.then(
-        (connection) => connection.close(),
-        () => undefined,
-      );
+    this.agent.destroy();
   }
 }
 

@@ -99,7 +99,7 @@ bench(
       : {};
     const server = await started(startProduct(url, serverEnv, PIN ? '1' : undefined));
     const subscribers: Subscriber[] = [];
-    const sender = new Sender(server.port);
+    const sender = new Sender(server.origin);
     defer(() => {
       for (const subscriber of subscribers) subscriber.close();
       sender.close();
@@ -185,7 +185,7 @@ bench(
     // load (the API says so; the next pull catches up), so subscribers still behind after
     // BURST_DRAIN_MS are counted, then pull as an app would on its next start.
     progress(0.95, 'burst of concurrent sends');
-    const burstSender = new Sender(server.port, BURST_IN_FLIGHT, 'burst');
+    const burstSender = new Sender(server.origin, BURST_IN_FLIGHT, 'burst');
     deliveries.startRound();
     const burstMessages = await sendBurst(burstSender, chats, deliveries, BURST_CHATS, BURST_IN_FLIGHT, random);
     burstSender.close();
