@@ -1,15 +1,23 @@
-// Counters benchmark: our atomic Lua update and batched cleanup against the book's versions
-// (a MULTI/EXEC pipeline per update; per-counter HKEYS/HDEL and WATCH/MULTI per cleanup), and
-// our series read (counter-series.lua: the range's slices summed into steps in Redis) against
-// reading the raw samples as the `counter` query does (HGETALL) and summing them in the client;
-// all measured in the same run on the same redis-server, in alternating rounds after a warm-up.
-// Reports ratios and round trips, not absolute targets.
+// Counters: our one-script update, batched cleanup and in-Redis series read against the book's
+// update and cleanup and a client summing raw samples, alternately on one redis-server.
+// Method: docs/performance.md, "Method: graphql, subscribers, leases, counters".
 import 'reflect-metadata';
 import type Redis from 'ioredis';
 import { DEFAULT_PRECISIONS } from '../src/config';
 import { CounterRepository, type SeriesPoint } from '../src/redis/counter';
 import { counterKeys } from '../src/redis/keys';
-import { alternate, bench, inParallel, measure, medianRange, perOp, rates, size, type Sample } from './harness';
+import {
+  alternate,
+  bench,
+  inParallel,
+  measure,
+  medianRange,
+  perOp,
+  rates,
+  size,
+  type Figure,
+  type Sample,
+} from './harness';
 
 const IN_FLIGHT = 50;
 const SAMPLES = 120;
@@ -54,7 +62,7 @@ async function clientSeries(
 }
 
 /** The book's update_counter: one transaction of ZADD + HINCRBY per precision, client clock. */
-async function bookUpdate(redis: Redis, name: string, count: number): Promise<void> {
+async function bookUpdate(redis: Redis, name: string, count = 1): Promise<void> {
   const now = Date.now() / 1000;
   const multi = redis.multi();
   for (const precision of DEFAULT_PRECISIONS) {
@@ -120,10 +128,6 @@ bench(
       maxFutureSeconds: 60,
     });
     const steps = progress(8 * (ROUNDS + 1));
-    console.log(
-      `counters benchmark: ${UPDATES} updates over 100 names per round, ${IN_FLIGHT} in flight, ${DEFAULT_PRECISIONS.length} precisions; ` +
-        `cleanup of ${COUNTERS} expired counters at precision 1; 1 warm-up + ${ROUNDS} rounds, book then ours in each.`,
-    );
     const { measured: update } = await alternate({
       peers: ['book', 'ours'] as const,
       rounds: ROUNDS,
@@ -131,13 +135,8 @@ bench(
       label: 'updates',
       run: (peer, round) => {
         const ops = round.size(UPDATES);
-        return peer === 'book'
-          ? measure(ops, () => inParallel(ops, IN_FLIGHT, (i) => bookUpdate(redis, `c${i % 100}`, 1)), {
-              label: 'book (MULTI/EXEC pipeline)',
-            })
-          : measure(ops, () => inParallel(ops, IN_FLIGHT, async (i) => void (await repo.update(`c${i % 100}`, 1))), {
-              label: 'ours (one Lua script)',
-            });
+        const update = peer === 'book' ? bookUpdate : (_: Redis, name: string) => repo.update(name, 1);
+        return measure(ops, () => inParallel(ops, IN_FLIGHT, async (i) => void (await update(redis, `c${i % 100}`))));
       },
     });
 
@@ -151,9 +150,9 @@ bench(
         const ops = round.size(COUNTERS);
         if (peer === 'book') {
           await seedExpired(redis, repo, ops);
-          return measure(ops, () => bookClean(redis, 1), { label: 'book (per-counter round trips, WATCH)' });
+          return measure(ops, () => bookClean(redis, 1));
         }
-        const sample = await measure(ops, () => repo.clean(1), { label: 'ours (batched atomic script)' });
+        const sample = await measure(ops, () => repo.clean(1));
         const leftBook = (await admin.zrange('known:', 0, -1)).filter((m) => m.startsWith('1:')).length;
         const leftOurs = (await repo.list(undefined, 1000)).filter((c) => c.precisions.includes(1)).length;
         if (leftBook !== 0 || leftOurs !== 0)
@@ -162,48 +161,20 @@ bench(
       },
     });
 
-    report.ratio(
-      'counters.update.ours_vs_book',
-      'updateCounter: ours / book (updates/s)',
-      rates(update.ours),
-      rates(update.book),
-    );
+    const perUpdate = 'updateCounter: {peer}, round trips per update';
+    const perCounter = 'counter cleanup: {peer}, round trips per counter';
+    const ratio = (id: string, label: string, measured: Record<'ours' | 'book', Sample[]>): void =>
+      report.ratio(id, label, rates(measured.ours), rates(measured.book));
+    const trips = (id: string, label: string, peer: 'ours' | 'book', samples: Sample[], target?: Figure['target']) =>
+      report.value(id, label.replace('{peer}', peer), 'round trips', perOp(samples), target);
+    ratio('counters.update.ours_vs_book', 'updateCounter: ours / book (updates/s)', update);
     report.median('counters.update.ours_rate', 'updateCounter: ours', 'updates/s', rates(update.ours));
     report.median('counters.update.book_rate', "updateCounter: book's MULTI/EXEC", 'updates/s', rates(update.book));
-    report.value(
-      'counters.update.ours_round_trips',
-      'updateCounter: ours, round trips per update',
-      'round trips',
-      perOp(update.ours),
-      {
-        op: '<=',
-        value: 1,
-      },
-    );
-    report.value(
-      'counters.update.book_round_trips',
-      'updateCounter: book, round trips per update',
-      'round trips',
-      perOp(update.book),
-    );
-    report.ratio(
-      'counters.clean.ours_vs_book',
-      'counter cleanup: ours / book (counters/s)',
-      rates(clean.ours),
-      rates(clean.book),
-    );
-    report.value(
-      'counters.clean.ours_round_trips',
-      'counter cleanup: ours, round trips per counter',
-      'round trips',
-      perOp(clean.ours),
-    );
-    report.value(
-      'counters.clean.book_round_trips',
-      'counter cleanup: book, round trips per counter',
-      'round trips',
-      perOp(clean.book),
-    );
+    trips('counters.update.ours_round_trips', perUpdate, 'ours', update.ours, { op: '<=', value: 1 });
+    trips('counters.update.book_round_trips', perUpdate, 'book', update.book);
+    ratio('counters.clean.ours_vs_book', 'counter cleanup: ours / book (counters/s)', clean);
+    trips('counters.clean.ours_round_trips', perCounter, 'ours', clean.ours);
+    trips('counters.clean.book_round_trips', perCounter, 'book', clean.book);
 
     await redis.flushdb();
     const now = Number((await admin.time())[0]);
@@ -213,6 +184,12 @@ bench(
       { id: 'hour', label: 'last hour in 1-minute sums', from: (Math.floor(now / 60) - 59) * 60, step: 60 },
     ];
     const seriesRows: string[][] = [];
+    const row = (what: string, peer: string, samples: Sample[]): string[] => [
+      what,
+      peer,
+      medianRange(rates(samples)),
+      perOp(samples).toFixed(2),
+    ];
     for (const shape of shapes) {
       const query = { from: shape.from, to: now, step: shape.step, aggregation: 'SUM', fill: 'ZERO' } as const;
       const ours = async (name: string): Promise<void> => {
@@ -235,68 +212,28 @@ bench(
         run: (peer, round) => {
           const ops = round.size(READS);
           const read = peer === 'raw' ? raw : ours;
-          const label = peer === 'raw' ? 'raw samples (HGETALL) summed in the client' : 'ours (counter-series script)';
-          return measure(
-            ops,
-            () => inParallel(ops, IN_FLIGHT, (i) => read(SERIES_NAMES[i % SERIES_NAMES.length]).then()),
-            {
-              admin,
-              label,
-            },
-          );
+          const reads = () => inParallel(ops, IN_FLIGHT, (i) => read(SERIES_NAMES[i % SERIES_NAMES.length]).then());
+          return measure(ops, reads, { admin });
         },
       });
       const what = `counterSeries, ${shape.label}`;
       /** Redis's CPU time per read, in microseconds. */
       const cpu = (samples: Sample[]): number[] => samples.map((s) => (s.redisCpu / s.ops) * 1e6);
-      report.ratio(
-        `counters.series.${shape.id}.ours_vs_raw`,
-        `${what}: ours / raw samples summed by the client (reads/s)`,
-        rates(measured.ours),
-        rates(measured.raw),
-      );
-      report.median(`counters.series.${shape.id}.ours_rate`, `${what}: ours`, 'reads/s', rates(measured.ours));
-      report.value(
-        `counters.series.${shape.id}.ours_round_trips`,
-        `${what}: ours, round trips per read`,
-        'round trips',
-        perOp(measured.ours),
-        { op: '<=', value: 1 },
-      );
-      report.median(
-        `counters.series.${shape.id}.ours_redis_cpu`,
-        `${what}: ours, Redis CPU per read`,
-        'us',
-        cpu(measured.ours),
-      );
-      report.median(
-        `counters.series.${shape.id}.raw_redis_cpu`,
-        `${what}: raw samples, Redis CPU per read`,
-        'us',
-        cpu(measured.raw),
-      );
+      const id = `counters.series.${shape.id}`;
+      const ratioLabel = `${what}: ours / raw samples summed by the client (reads/s)`;
+      report.ratio(`${id}.ours_vs_raw`, ratioLabel, rates(measured.ours), rates(measured.raw));
+      report.median(`${id}.ours_rate`, `${what}: ours`, 'reads/s', rates(measured.ours));
+      const tripsLabel = `${what}: ours, round trips per read`;
+      report.value(`${id}.ours_round_trips`, tripsLabel, 'round trips', perOp(measured.ours), { op: '<=', value: 1 });
+      report.median(`${id}.ours_redis_cpu`, `${what}: ours, Redis CPU per read`, 'us', cpu(measured.ours));
+      report.median(`${id}.raw_redis_cpu`, `${what}: raw samples, Redis CPU per read`, 'us', cpu(measured.raw));
+      const at = `${shape.label} (${points} points)`;
       seriesRows.push(
-        [
-          `${shape.label} (${points} points)`,
-          'ours (one script)',
-          medianRange(rates(measured.ours)),
-          perOp(measured.ours).toFixed(2),
-        ],
-        [
-          `${shape.label} (${points} points)`,
-          `raw samples (HGETALL of ${DAY_MINUTES}), summed by the client`,
-          medianRange(rates(measured.raw)),
-          perOp(measured.raw).toFixed(2),
-        ],
+        row(at, 'ours (one script)', measured.ours),
+        row(at, `raw samples (HGETALL of ${DAY_MINUTES}), summed by the client`, measured.raw),
       );
     }
 
-    const row = (what: string, peer: string, samples: Sample[]): string[] => [
-      what,
-      peer,
-      medianRange(rates(samples)),
-      perOp(samples).toFixed(2),
-    ];
     report.table(
       `counters summary (medians of ${ROUNDS} rounds, with the range)`,
       ['operation', 'peer', 'per second (min-max)', 'round trips/op'],
@@ -309,18 +246,13 @@ bench(
       ],
       2,
     );
-    report.note(
+    for (const note of [
       `Updates: ${UPDATES} per round over 100 names, ${IN_FLIGHT} in flight on one shared connection, ${DEFAULT_PRECISIONS.length} precisions each; 1 warm-up + ${ROUNDS} rounds, book then ours.`,
-    );
-    report.note(
       'Round trips: requests the clients sent per operation (a MULTI/EXEC block sent at once counts one), counted on every connection.',
-    );
-    report.note(
       `Cleanup: ${COUNTERS} counters whose only sample is an hour old, removed at precision 1 by each peer; both must leave none.`,
-    );
-    report.note(
       `Series: ${READS} reads per round over ${SERIES_NAMES.length} counters holding a day of one-minute slices each (COUNTER_RETENTION=60:${2 * DAY_MINUTES}), ${IN_FLIGHT} in flight; ` +
         'the peer reads the raw samples as the `counter` query does (HGETALL) and sums them into the same steps; both answers are checked equal first.',
-    );
+    ])
+      report.note(note);
   },
 );

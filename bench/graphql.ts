@@ -1,16 +1,7 @@
-// The GraphQL path against what a user would build instead, measured side by side in one run:
-//   raw          node:http + ioredis calling the product's repositories and Lua scripts (the limit)
-//   apollo       bare @apollo/server, SDL + plain resolvers over the same repositories
-//   apollo+tg    the same Apollo with the product's type-graphql schema and resolver classes
-//   product      the product's own server (dist-bench/src/main.js, production mode)
-//   product#     the product with the benchmark's documents registered (TRUSTED_DOCUMENTS_FILE),
-//                each request naming its document by hash: executed without Apollo's per-request
-//                pipeline (src/transports/http-registered.ts)
-//   redis        redis-benchmark running the Redis commands one operation sends (the Redis limit)
-// Each server is its own process pinned to CPU 0; redis-server and this load generator share
-// CPU 1, so a server's rate is what one core gives it. Every operation first warms each peer up
-// until its rate is steady, then runs rounds with the peers taking turns in a rotating order; a
-// figure is the median of the per-round values with their range.
+// The GraphQL path beside what a user would build instead, in one run: raw node:http over the
+// product's repositories, bare Apollo (SDL, and with the product's type-graphql schema), the
+// product (documents as text, and registered by hash) and redis-benchmark on the same commands.
+// Peers, pinning and warm-up: docs/performance.md, "Method: graphql, subscribers, leases, counters".
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -40,12 +31,7 @@ import {
 
 const ROUNDS = size('BENCH_GRAPHQL_ROUNDS', 3, 5);
 const PER_ROUND = size('BENCH_GRAPHQL_OPS', 2000, 4000);
-/**
- * Warm-up: chunks of WARM_CHUNK operations until two chunks in a row agree on the rate within
- * 10 % and at least WARM_MIN operations ran, or 30 chunks did. A fresh server measured 610, 410,
- * 260 and 150 µs per operation over its first rounds of 1,000 (JIT and inline caches settling),
- * so a figure taken before that is the compiler's, not the server's.
- */
+/** Warm-up: chunks of WARM_CHUNK operations until the rate holds (the JIT settles first). */
 const WARM_CHUNK = 1000;
 const WARM_MIN = size('BENCH_GRAPHQL_WARM_MIN', 5000, 5000);
 const WARM: Steady<Run> = { rate: (r) => r.rate, agree: 0.1, work: () => WARM_CHUNK, minWork: WARM_MIN, maxRounds: 30 };
@@ -73,35 +59,20 @@ const PINNED = pinnable() && os.cpus().length >= 2;
 
 /** Every peer gets the product's settings (workers off, production mode), so they do the same work. */
 function startPeer(peer: Peer, redisUrl: string, nodeArgs: string[] = [], extra: Record<string, string> = {}) {
-  const env = { ...PRODUCT_ENV, REDIS_URL: redisUrl, ...extra };
-  const script = (name: string): string => path.join(__dirname, 'graphql', `${name}.js`);
-  const apollo = (schema: string) =>
-    startServerProcess({
-      script: script('apollo-server'),
-      env: { ...env, BENCH_SCHEMA: schema },
-      cpus: SERVER_CPU,
-      readyPath: '/',
-      anyAnswer: true,
-      nodeArgs,
-    });
-  switch (peer) {
-    case 'raw':
-      return startServerProcess({
-        script: script('raw-server'),
-        env,
-        cpus: SERVER_CPU,
-        readyPath: '/healthz',
-        nodeArgs,
-      });
-    case 'apollo':
-      return apollo('sdl');
-    case 'apollo+tg':
-      return apollo('type-graphql');
-    case 'product':
-      return startProduct(redisUrl, extra, SERVER_CPU, nodeArgs);
-    case 'product#':
-      return startProduct(redisUrl, { TRUSTED_DOCUMENTS_FILE: manifestFile(), ...extra }, SERVER_CPU, nodeArgs);
+  if (peer === 'product' || peer === 'product#') {
+    const documents: Record<string, string> = peer === 'product#' ? { TRUSTED_DOCUMENTS_FILE: manifestFile() } : {};
+    return startProduct(redisUrl, { ...documents, ...extra }, SERVER_CPU, nodeArgs);
   }
+  const raw = peer === 'raw';
+  const schema: Record<string, string> = raw ? {} : { BENCH_SCHEMA: peer === 'apollo' ? 'sdl' : 'type-graphql' };
+  return startServerProcess({
+    script: path.join(__dirname, 'graphql', raw ? 'raw-server.js' : 'apollo-server.js'),
+    env: { ...PRODUCT_ENV, REDIS_URL: redisUrl, ...extra, ...schema },
+    cpus: SERVER_CPU,
+    readyPath: raw ? '/healthz' : '/',
+    anyAnswer: !raw,
+    nodeArgs,
+  });
 }
 
 let manifest: string | undefined;
@@ -311,17 +282,8 @@ bench(
           roundTrips.get(`${name}/${peer}`)!.toFixed(1),
         ]);
       }
-      rows.push([
-        name,
-        'redis-benchmark',
-        limit.toFixed(0),
-        '',
-        '',
-        '',
-        '',
-        '',
-        String(productCommands.get(name)!.length),
-      ]);
+      const blank = Array<string>(5).fill('');
+      rows.push([name, 'redis-benchmark', limit.toFixed(0), ...blank, String(productCommands.get(name)!.length)]);
     }
     report.table(
       `GraphQL path: ${CONCURRENCY} connections, medians of ${ROUNDS} rounds of ${PER_ROUND} operations`,
@@ -341,10 +303,6 @@ bench(
       }
     }
 
-    for (const f of report.figures)
-      console.log(
-        `${f.pass === undefined ? '    ' : f.pass ? 'PASS' : 'MISS'}  ${f.label}: ${f.value.toFixed(3)}${f.spread ? ` (${f.spread.min.toFixed(3)}-${f.spread.max.toFixed(3)})` : ''}`,
-      );
     for (const note of [
       `Each server is a separate process${PINNED ? ' pinned to CPU 0; redis-server and the load generator share CPU 1' : ' (not pinned: taskset missing or one CPU)'}.`,
       `${CONCURRENCY} keep-alive connections per peer; a round is ${PER_ROUND} operations; ${ROUNDS} rounds; peers take turns in rotating order.`,

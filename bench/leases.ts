@@ -1,29 +1,7 @@
-// Locks and semaphores benchmark: our LeaseAcquirer (one Lua script per acquire attempt and per
-// release, FIFO queue in Redis, waiters woken by pub/sub) against the npm package redis-semaphore
-// (SET NX / a Lua script, waiters poll every retryInterval), both measured in the same run against
-// the same redis-server, alternately, so the machine's noise hits both alike. For the semaphore
-// scenarios the book's own fair semaphore (6.3) runs beside them too, plain and lock-guarded
-// (bench/leases/book-semaphore.ts): it gives up at once when no slot is free, so its caller tries again
-// after a millisecond, as the book's acquire_lock does, up to the same wait.
-//
-// For each scenario it reports acquire+release pairs per second (median of the rounds, with the
-// range) and the ratio ours/theirs; commands the clients sent per pair (each one a round trip),
-// with our LeaseSignals subscriber connection counted apart; commands Redis executed per pair
-// (INFO commandstats, those inside scripts included); and the time from calling acquire until it
-// resolved with a grant (p50, p99, max over all measured rounds), with how evenly the grants went
-// round the callers, and how often a grant found the limit already held (it must never). The issue's target: at least as fast as redis-semaphore, one round trip per
-// operation, and a lower p99 wait under contention.
-//
-// Deployment as in src/app/parts.ts: one process, ONE shared command connection for all callers, plus
-// (ours only) one subscriber connection for LeaseSignals. redis-semaphore gets one shared
-// connection too. Callers are concurrent async loops in this process, not separate processes, and
-// each acquire is handed a fresh AbortSignal, as the resolvers hand over the request's.
-// redis-semaphore runs with its default retryInterval (10 ms) and without auto-refresh
-// (refreshInterval 0), since ours does not refresh by itself either. The book's fair semaphore
-// shares one connection too (MULTI/EXEC only); its lock-guarded variant releases its lock with
-// WATCH, so it has a connection per caller. Each scenario warms every peer up until its rate is
-// steady (the warm-up rule below), in quick mode too, then runs ROUNDS measured ones. Quick mode
-// runs 3 measured rounds of fewer pairs.
+// Locks and semaphores: our LeaseAcquirer (one script per attempt and per release, FIFO queue,
+// waiters woken by pub/sub) against redis-semaphore and, for semaphores, the book's fair semaphore
+// (6.3, plain and lock-guarded), alternately on one redis-server, each warmed up until steady.
+// Method, deployment and targets: docs/performance.md, "Method: graphql, subscribers, leases, counters".
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type Redis from 'ioredis';
@@ -57,12 +35,7 @@ const OPS = size('BENCH_LEASE_OPS', 400, 4_000);
 /** Pairs per measured round of the lock with contenders holding it HOLD_MS (more for the others). */
 const CONTENDED_OPS = size('BENCH_LEASE_CONTENDED_OPS', 50, 600);
 const ROUNDS = size('BENCH_LEASE_ROUNDS', 3, 5);
-/**
- * Warm-up, per scenario and peer, quick mode too: rounds of WARM_ROUND_PAIRS (or the measured
- * size, if larger) until at least WARM_MIN_PAIRS pairs were made and the last two rounds' rates
- * agree within WARM_STEADY, but no more than WARM_MAX_ROUNDS rounds. A JIT still compiling, a
- * script not yet cached or a subscription not yet made shows as a rate still moving.
- */
+/** Warm-up per scenario and peer, quick mode too, until the rate holds (see the warm-up note). */
 const WARM_MIN_PAIRS = size('BENCH_LEASE_WARM_PAIRS', 3_000, 3_000);
 const WARM_ROUND_PAIRS = 1_000;
 const WARM_STEADY = 0.1;
@@ -72,8 +45,6 @@ const PARALLEL_NAMES = 50;
 const SEMAPHORE_LIMIT = 5;
 /** Work done while holding a slot in the `hold` scenarios (a timer of this many ms). */
 const HOLD_MS = size('BENCH_LEASE_HOLD_MS', 1, 1);
-/** redis-semaphore's default retry interval (not passed, so the default applies: 10 ms in 5.8.0). */
-const THEIR_RETRY_MS = defaultTimeoutOptions.retryInterval;
 
 const kindId = (kind: LeaseKind, limit: number): string => (kind === 'lock' ? 'lock' : `semaphore${limit}`);
 const kindTitle = (kind: LeaseKind, limit: number): string => (kind === 'lock' ? 'lock' : `semaphore(${limit})`);
@@ -228,69 +199,56 @@ function summarize(scenario: Scenario, peer: Peer, rounds: RoundResult[], oursRa
   };
 }
 
+const BOOK_IDS = { 'book fair semaphore': 'book_fair', 'book semaphore+lock': 'book_with_lock' } as const;
+
 /** The issue's targets and the book's ratio, as figures. */
 function figures(report: SuiteReport, summaries: Summary[], overLimit: (peer: PeerName) => number): void {
-  const bookIds = { 'book fair semaphore': 'book_fair', 'book semaphore+lock': 'book_with_lock' } as const;
+  const atMostOne = { op: '<=', value: 1 } as const;
   for (const scenario of SCENARIOS) {
     const of = (peer: PeerName): Summary | undefined =>
       summaries.find((s) => s.scenario === scenario.title && s.peer === peer);
     const [mine, them] = [of('ours')!, of('redis-semaphore')!];
-    const id = `leases.${scenario.id}`;
+    const [id, title] = [`leases.${scenario.id}`, scenario.title];
+    const books = Object.entries(BOOK_IDS).flatMap(([peer, bookId]) => {
+      const other = of(peer as PeerName);
+      return other ? [{ peer, bookId, other }] : [];
+    });
+    const ratioTarget = { op: '>=', value: 1 } as const;
     report.ratio(
       `${id}.ours_vs_redis_semaphore`,
-      `${scenario.title}: ours / redis-semaphore (pairs/s)`,
+      `${title}: ours / redis-semaphore (pairs/s)`,
       mine.rates,
       them.rates,
-      {
-        op: '>=',
-        value: 1,
-      },
+      ratioTarget,
     );
     if (!scenario.ownNames)
       report.ratio(
         `${id}.p99_wait_ours_vs_redis_semaphore`,
-        `${scenario.title}: p99 wait, ours / redis-semaphore`,
+        `${title}: p99 wait, ours / redis-semaphore`,
         mine.p99s,
         them.p99s,
-        { op: '<=', value: 1 },
+        atMostOne,
       );
-    for (const [peer, bookId] of Object.entries(bookIds) as [PeerName, string][]) {
-      const other = of(peer);
-      if (other)
-        report.ratio(`${id}.ours_vs_${bookId}`, `${scenario.title}: ours / ${peer} (pairs/s)`, mine.rates, other.rates);
-    }
+    for (const { peer, bookId, other } of books)
+      report.ratio(`${id}.ours_vs_${bookId}`, `${title}: ours / ${peer} (pairs/s)`, mine.rates, other.rates);
     if (!scenario.ownNames || scenario.callers !== 1) continue;
-    report.value(
-      `${id}.ours_round_trips`,
-      `${scenario.title}: ours, round trips per operation (acquire or release)`,
-      'round trips',
-      mine.sentPerPair / 2,
-      { op: '<=', value: 1 },
-    );
-    for (const [peer, bookId] of Object.entries(bookIds) as [PeerName, string][]) {
-      const other = of(peer);
-      if (other)
-        report.value(
-          `${id}.${bookId}_round_trips`,
-          `${scenario.title}: ${peer}, round trips per operation`,
-          'round trips',
-          other.sentPerPair / 2,
-        );
-    }
+    const perOperation = `${title}: ours, round trips per operation (acquire or release)`;
+    report.value(`${id}.ours_round_trips`, perOperation, 'round trips', mine.sentPerPair / 2, atMostOne);
+    for (const { peer, bookId, other } of books)
+      report.value(
+        `${id}.${bookId}_round_trips`,
+        `${title}: ${peer}, round trips per operation`,
+        'round trips',
+        other.sentPerPair / 2,
+      );
   }
-  report.value(
-    'leases.ours_over_limit',
-    'ours: grants that found the limit already held, all scenarios and warm-ups',
-    'grants',
-    overLimit('ours'),
-    { op: '==', value: 0 },
-  );
-  report.value(
-    'leases.book_fair_over_limit',
-    'book fair semaphore: grants that found the limit already held, warm-ups included',
-    'grants',
-    overLimit('book fair semaphore'),
-  );
+  const held = 'grants that found the limit already held';
+  report.value('leases.ours_over_limit', `ours: ${held}, all scenarios and warm-ups`, 'grants', overLimit('ours'), {
+    op: '==',
+    value: 0,
+  });
+  const bookFair = overLimit('book fair semaphore');
+  report.value('leases.book_fair_over_limit', `book fair semaphore: ${held}, warm-ups included`, 'grants', bookFair);
 }
 
 bench(
@@ -304,28 +262,11 @@ bench(
     const peers = new Map(made.map((peer) => [peer.label, peer]));
     const summaries: Summary[] = [];
     const warmups: { peer: PeerName; pairs: number; overLimit: number; steady: boolean }[] = [];
-    const started = performance.now();
-    const steps = context.steps(
-      SCENARIOS.reduce(
-        (sum, s) => sum + stepsOf(made.filter((p) => p.kinds.includes(s.kind)).length, ROUNDS, 'steady'),
-        0,
-      ),
-    );
-    console.log(
-      `leases benchmark: ours (LeaseAcquirer: one shared command connection + one LeaseSignals subscriber connection) ` +
-        `against redis-semaphore 5.8.0 (Mutex/Semaphore on one shared connection; retryInterval ${THEIR_RETRY_MS} ms (default), ` +
-        `refreshInterval 0) and, for semaphores, the book's fair semaphore (plain: one shared connection; with lock: one per caller), same redis-server, alternately: warmed up until steady, then ${ROUNDS} rounds each.`,
-    );
-    console.log(
-      `  acquire waits up to ${WAIT_MS} ms (the lock's default) and holds for ${TTL_MS} ms; "hold" callers keep the slot for a ${HOLD_MS} ms timer before ` +
-        `releasing, "no hold" ones release at once; each acquire gets a fresh AbortSignal as a resolver passes (${PASS_SIGNAL ? 'on' : 'off: BENCH_LEASE_SIGNAL=0'}).`,
-    );
-    console.log(
-      '  "sent" counts requests the client connections sent (each a round trip; a MULTI/EXEC block counts one); "redis cmds" what Redis executed (INFO commandstats, inside scripts too).',
-    );
+    const takers = (scenario: Scenario): PeerName[] =>
+      PEERS.filter((name) => peers.get(name)!.kinds.includes(scenario.kind));
+    const steps = context.steps(SCENARIOS.reduce((sum, s) => sum + stepsOf(takers(s).length, ROUNDS, 'steady'), 0));
     for (const scenario of SCENARIOS) {
-      const taking = PEERS.filter((name) => peers.get(name)!.kinds.includes(scenario.kind));
-      console.log(`${scenario.title}: ${scenario.ops} acquire+release pairs per round`);
+      const taking = takers(scenario);
       const prefix = (peer: PeerName): string =>
         `bench-${scenario.kind}-${scenario.callers}-${scenario.ownNames ? 'own' : 'shared'}-${scenario.holdMs}-${peer.replace(/\W+/g, '-')}`;
       const { measured, warm } = await alternate<PeerName, RoundResult>({
@@ -341,77 +282,45 @@ bench(
           minWork: WARM_MIN_PAIRS,
           maxRounds: WARM_MAX_ROUNDS,
         },
-        run: async (name, at) => {
-          const peer = peers.get(name)!;
+        run: (name, at) => {
           const ops = at.warm ? Math.max(WARM_ROUND_PAIRS, scenario.ops) : scenario.ops;
-          const result = await round(peer, scenario, admin, prefix(name), ops);
-          const extra = peer.repositories ? `, ${(result.attempts / result.pairs).toFixed(2)} attempts/acquire` : '';
-          if (!at.warm)
-            console.log(
-              `    ${name.padEnd(15)} ${(result.pairs / result.seconds).toFixed(0).padStart(6)} pairs/s  ` +
-                `${(result.commandSent / result.pairs).toFixed(2)} sent/pair${extra}, wait p50 ${ms(
-                  percentile(
-                    [...result.waits].sort((a, b) => a - b),
-                    50,
-                  ),
-                )} ms p99 ${ms(p99(result.waits))} ms` +
-                (result.failures ? `, ${result.failures} timed out` : '') +
-                (result.abandoned ? `, ${result.abandoned} acquires abandoned` : ''),
-            );
-          return result;
+          return round(peers.get(name)!, scenario, admin, prefix(name), ops);
         },
       });
       for (const name of taking) {
         const { results, steady } = warm[name];
         const pairs = results.reduce((sum, r) => sum + r.pairs + r.failures, 0);
         warmups.push({ peer: name, pairs, overLimit: results.reduce((sum, r) => sum + r.overLimit, 0), steady });
-        console.log(
-          `    ${name.padEnd(15)} warmed up: ${pairs} pairs in ${results.length} rounds` +
-            (steady ? '' : `, rate still moving after ${WARM_MAX_ROUNDS} rounds`),
-        );
       }
       const oursRate = median(measured.ours.map((r) => r.pairs / r.seconds));
       for (const name of taking)
         summaries.push(summarize(scenario, peers.get(name)!, measured[name], name === 'ours' ? undefined : oursRate));
     }
-    console.log(`\nleases: ${((performance.now() - started) / 1000).toFixed(1)} s`);
     report.table(
       `leases summary (medians of ${ROUNDS} rounds; waits pooled over the rounds)`,
       [
         ...['scenario', 'peer', 'pairs/s (min-max)', 'ours/this', 'sent/pair (+sub)', 'msgs/pair', 'redis cmds/pair'],
-        ...[
-          'redis µs/script',
-          'attempts/acq',
-          'wait p50 ms',
-          'p99 ms',
-          'max ms',
-          'grants/caller',
-          'over limit',
-          'timeouts',
-        ],
+        ...['redis µs/script', 'attempts/acq', 'wait p50 ms', 'p99 ms', 'max ms', 'grants/caller', 'over limit'],
+        'timeouts',
       ],
       summaries.map((s) => s.row),
       2,
     );
-    report.note(
+    const unsteady = warmups.filter((w) => !w.steady).length;
+    for (const note of [
       'sent/pair: requests sent per acquire+release on the command connections (+ on the LeaseSignals subscriber connection, ' +
         'whose SUBSCRIBE is made in the warm-up and kept while the name is busy); msgs/pair: release notices the subscriber received; ' +
         'redis µs/script: time Redis spent per script call (EVALSHA, INFO commandstats); attempts/acq: acquire scripts run per grant; grants/caller: fewest-most grants one caller got over all rounds (equal = fair); ' +
         'over limit: grants that found the limit already held (counted in the bench, a holder counted out before its release is sent).',
-    );
-    const unsteady = warmups.filter((w) => !w.steady).length;
-    report.note(
       `Warm-up, per scenario and peer, quick mode too: rounds of at least ${WARM_ROUND_PAIRS} pairs until ${WARM_MIN_PAIRS}+ pairs were made ` +
         `and two successive rounds' rates agreed within ${WARM_STEADY * 100} %, at most ${WARM_MAX_ROUNDS} rounds ` +
         `(here ${Math.min(...warmups.map((w) => w.pairs))}-${Math.max(...warmups.map((w) => w.pairs))} pairs; ` +
         `${unsteady === 0 ? 'all steady' : `${unsteady} of ${warmups.length} still moving at the cap`}).`,
-    );
-    report.note(
+      `Acquire waits up to ${WAIT_MS} ms and holds for ${TTL_MS} ms; "hold" callers keep the slot for a ${HOLD_MS} ms timer; each acquire gets a fresh AbortSignal (${PASS_SIGNAL ? 'on' : 'off: BENCH_LEASE_SIGNAL=0'}); redis-semaphore runs with retryInterval ${defaultTimeoutOptions.retryInterval} ms (its default) and refreshInterval 0.`,
       "The book's fair semaphore gives up at once when no slot is free; its callers here try again after 1 ms (as the book's acquire_lock does), up to the same 10 s wait.",
-    );
-    report.note(
       `Targets (the lease issue): at least as fast as redis-semaphore, one round trip per operation uncontended, and a lower p99 wait under contention.`,
-    );
+    ])
+      report.note(note);
     const overLimit = (peer: PeerName): number =>
       [...summaries, ...warmups].filter((s) => s.peer === peer).reduce((sum, s) => sum + s.overLimit, 0);
     figures(report, summaries, overLimit);

@@ -1,10 +1,7 @@
-// The phone side of the subscribers benchmark: subscribe to inboxChanged, and on each notification
-// pull with fetchPendingMessages over the same socket. Two transports: a lean hand-written
-// graphql-ws client (the default), and graphql-ws's own createClient (BENCH_WS_CLIENT=graphql-ws),
-// which measures the same but costs the load process more: for 5,000 sockets about 155 MiB of RSS
-// against 115 MiB, and a third more CPU to connect.
+// The phone side of the subscribers benchmark: a lean hand-written graphql-ws client that
+// subscribes to inboxChanged and on each notification pulls with fetchPendingMessages over the
+// same socket (why not graphql-ws's createClient: docs/performance.md, the subscribers method).
 import { performance } from 'node:perf_hooks';
-import { createClient, type Client } from 'graphql-ws';
 import WebSocket from 'ws';
 
 export interface PulledMessage {
@@ -19,22 +16,12 @@ interface PendingChatReply {
   messages: { id: number; sender: string }[];
 }
 
-export interface Transport {
-  /** Opens the socket, authenticates and starts the inboxChanged subscription. */
-  open(handlers: TransportHandlers): Promise<void>;
-  /** One fetchPendingMessages over the socket. */
-  pull(): Promise<{ messages: PulledMessage[]; remaining: number }>;
-  close(): void;
-}
-
-export interface TransportHandlers {
+interface TransportHandlers {
   notified(chatId: string | null): void;
   /** The subscription was refused or ended, or a frame made no sense. */
   failed(error: Error): void;
   closed(code: number): void;
 }
-
-export type TransportKind = 'lean' | 'graphql-ws';
 
 const SUBSCRIBE = 'subscription Inbox { inboxChanged { chatId latestMessageId mailbox } }';
 const PULL = 'mutation Pull { fetchPendingMessages { chatId remaining messages { id sender } } }';
@@ -64,12 +51,8 @@ function notifiedChat(reply: NotificationReply): string | null | Error {
   return reply.data.inboxChanged.chatId;
 }
 
-export function createTransport(kind: TransportKind, url: string, token: string): Transport {
-  return kind === 'lean' ? new LeanTransport(url, token) : new GraphqlWsTransport(url, token);
-}
-
 /** The graphql-transport-ws protocol by hand: one socket, one JSON parse per frame, no timers. */
-class LeanTransport implements Transport {
+export class Transport {
   private socket?: WebSocket;
   private operations = 0;
   private readonly pulls = new Map<
@@ -148,68 +131,6 @@ class LeanTransport implements Transport {
 
   close(): void {
     this.socket?.terminate();
-  }
-}
-
-/** graphql-ws's createClient, as an app on Node would use it. */
-class GraphqlWsTransport implements Transport {
-  private client?: Client;
-
-  constructor(
-    private readonly url: string,
-    private readonly token: string,
-  ) {}
-
-  open(handlers: TransportHandlers): Promise<void> {
-    return new Promise((resolve, reject) => {
-      this.client = createClient({
-        url: this.url,
-        webSocketImpl: WebSocket,
-        lazy: false,
-        retryAttempts: 0,
-        connectionParams: { authorization: `Bearer ${this.token}` },
-        on: {
-          connected: () => resolve(),
-          closed: (event) => {
-            reject(new Error('socket closed before connection_ack'));
-            handlers.closed((event as { code: number }).code);
-          },
-        },
-        onNonLazyError: reject,
-      });
-      this.client.subscribe<{ inboxChanged: { chatId: string | null } }>(
-        { query: SUBSCRIBE },
-        {
-          next: (reply) => {
-            const chatId = notifiedChat(reply as NotificationReply);
-            if (chatId instanceof Error) handlers.failed(chatId);
-            else handlers.notified(chatId);
-          },
-          error: (error) => handlers.failed(new Error(`inboxChanged failed: ${JSON.stringify(error)}`)),
-          complete: () => handlers.failed(new Error('the server completed the inboxChanged subscription')),
-        },
-      );
-    });
-  }
-
-  pull(): Promise<{ messages: PulledMessage[]; remaining: number }> {
-    return new Promise((resolve, reject) => {
-      let reply: PullReply | undefined;
-      this.client!.subscribe<{ fetchPendingMessages: PendingChatReply[] }>(
-        { query: PULL },
-        {
-          next: (value) => {
-            reply = value as PullReply;
-          },
-          error: (error) => reject(new Error(`a pull failed: ${JSON.stringify(error)}`)),
-          complete: () => (reply ? resolve(pulledFrom(reply)) : reject(new Error('a pull completed without a result'))),
-        },
-      );
-    });
-  }
-
-  close(): void {
-    void this.client?.dispose();
   }
 }
 

@@ -1,9 +1,6 @@
-// Peers "bare Apollo" and "Apollo + type-graphql": @apollo/server's standalone server with its
-// defaults, no product middleware (no express, helmet, rate limits, document limits, logging).
-// BENCH_SCHEMA=sdl serves a hand-written schema for the five operations with plain resolver
-// functions over the same repositories; BENCH_SCHEMA=type-graphql serves the product's schema,
-// built by type-graphql from the product's resolver classes. The difference between the two is
-// what the type-graphql layer costs.
+// Peers "bare Apollo" (BENCH_SCHEMA=sdl: a hand-written schema, plain resolvers over the same
+// repositories) and "Apollo + type-graphql" (the product's resolver classes): @apollo/server's
+// standalone server, no product middleware. The difference between the two is type-graphql's cost.
 import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/disabled';
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
@@ -56,27 +53,22 @@ const SDL = /* GraphQL */ `
 `;
 
 type Args = Record<string, never>;
+type Operation = (caller: Principal | null, args: never) => Promise<unknown>;
 const errors = <T>(work: Promise<T>): Promise<T> =>
   work.catch((error: unknown) => {
     if (error instanceof AppError) throw new GraphQLError(error.message, { extensions: { code: error.code } });
     throw error;
   });
 
+const MUTATIONS = ['sendMessage', 'fetchPendingMessages', 'updateCounter', 'acquireSemaphore', 'releaseSemaphore'];
+
 function plainResolvers(backend: Backend) {
-  const call =
-    (operation: (caller: Principal | null, args: never) => Promise<unknown>) =>
-    (_: unknown, args: Args, context: GraphQLContext) =>
-      errors(operation(context.principal, args as never));
+  const call = (name: string) => (_: unknown, args: Args, context: GraphQLContext) =>
+    errors((backend[name as keyof Backend] as Operation)(context.principal, args as never));
   return {
     SafeInt: SafeIntResolver,
-    Query: { guildMembers: call(backend.guildMembers) },
-    Mutation: {
-      sendMessage: call(backend.sendMessage),
-      fetchPendingMessages: call(backend.fetchPendingMessages),
-      updateCounter: call(backend.updateCounter),
-      acquireSemaphore: call(backend.acquireSemaphore),
-      releaseSemaphore: call(backend.releaseSemaphore),
-    },
+    Query: { guildMembers: call('guildMembers') },
+    Mutation: Object.fromEntries(MUTATIONS.map((name) => [name, call(name)])),
   };
 }
 

@@ -3,39 +3,22 @@
 // so that each peer does the product's work and differs from it only in what sits in front.
 import 'reflect-metadata';
 import pino from 'pino';
-import { SERVICE_ROLE, type TokenVerifier, type Principal } from '../../src/security/auth';
-import { loadConfig, type Config } from '../../src/config';
+import { SERVICE_ROLE, type Principal } from '../../src/security/auth';
+import { loadConfig } from '../../src/config';
 import { badInput, forbidden, unauthenticated } from '../../src/common/errors';
 import type { ChatMessage as StoredMessage } from '../../src/redis/chat';
 import type { Lease } from '../../src/redis/leases/repository';
 import { holdTime, leaseName, leaseSecret, waitTime } from '../../src/resolvers/leases/args';
 import { unixSeconds } from '../../src/common/time';
 import { intInRange, validId, validName, validPrefix, validText } from '../../src/common/validation';
-import { buildParts, type Parts } from '../../src/app/parts';
+import { buildParts } from '../../src/app/parts';
 import { Teardown } from '../../src/app/teardown';
 
-export interface Backend {
-  config: Config;
-  verifier: TokenVerifier;
-  /** The five operations as the product's resolvers do them, minus GraphQL. */
-  sendMessage(
-    caller: Principal | null,
-    args: { chatId: string; message: string; clientMessageId?: string | null },
-  ): Promise<unknown>;
-  fetchPendingMessages(caller: Principal | null, args: { limit?: number | null }): Promise<unknown>;
-  updateCounter(caller: Principal | null, args: { name: string; count?: number }): Promise<boolean>;
-  acquireSemaphore(
-    caller: Principal | null,
-    args: { name: string; limit: number; timeoutMs?: number; waitMs?: number },
-  ): Promise<unknown>;
-  releaseSemaphore(caller: Principal | null, args: { name: string; id: string }): Promise<boolean>;
-  guildMembers(caller: Principal | null, args: { guild: string; prefix: string; limit?: number }): Promise<string[]>;
-  /** The repositories and notifiers themselves, for the type-graphql resolvers. */
-  parts: Parts['domain'];
-  close(): Promise<void>;
-}
+/** The five operations as the product's resolvers do them, minus GraphQL, and the parts they use. */
+export type Backend = Awaited<ReturnType<typeof openBackend>>;
+type Caller = Principal | null;
 
-export async function openBackend(env: NodeJS.ProcessEnv = process.env): Promise<Backend> {
+export async function openBackend(env: NodeJS.ProcessEnv = process.env) {
   const config = loadConfig(env);
   const logger = pino({ level: 'warn' });
   const teardown = new Teardown(logger);
@@ -64,7 +47,8 @@ export async function openBackend(env: NodeJS.ProcessEnv = process.env): Promise
     config,
     verifier,
     parts: built.domain,
-    async sendMessage(caller, { chatId, message, clientMessageId }) {
+    async sendMessage(caller: Caller, args: { chatId: string; message: string; clientMessageId?: string | null }) {
+      const { chatId, message, clientMessageId } = args;
       const user = signedIn(caller).userId;
       const id = validId(chatId, 'chatId');
       const text = validText(message, 'message', config.messaging.maxMessageLength);
@@ -76,7 +60,7 @@ export async function openBackend(env: NodeJS.ProcessEnv = process.env): Promise
       if (!sent.told) inbox.chat(sent.members, id, sent.message.id);
       return toMessage(sent.message);
     },
-    async fetchPendingMessages(caller, { limit }) {
+    async fetchPendingMessages(caller: Caller, { limit }: { limit?: number | null }) {
       const user = signedIn(caller).userId;
       const max = config.messaging.maxFetch;
       const count = limit === null || limit === undefined ? max : intInRange(limit, 'limit', 1, max);
@@ -87,7 +71,7 @@ export async function openBackend(env: NodeJS.ProcessEnv = process.env): Promise
         messages: chat.messages.map(toMessage),
       }));
     },
-    async updateCounter(caller, { name, count = 1 }) {
+    async updateCounter(caller: Caller, { name, count = 1 }: { name: string; count?: number }) {
       service(caller);
       const counter = validName(name, 'name');
       if (count === 0) throw badInput('count must not be zero', 'count');
@@ -95,7 +79,7 @@ export async function openBackend(env: NodeJS.ProcessEnv = process.env): Promise
       await counters.update(counter, count);
       return true;
     },
-    async acquireSemaphore(caller, args) {
+    async acquireSemaphore(caller: Caller, args: { name: string; limit: number; timeoutMs?: number; waitMs?: number }) {
       const owner = service(caller).userId;
       const name = leaseName(args.name);
       const limit = intInRange(args.limit, 'limit', 1, config.leases.maxLimit);
@@ -104,11 +88,14 @@ export async function openBackend(env: NodeJS.ProcessEnv = process.env): Promise
       const lease = await semaphores.acquire({ name, limit, ttlMs, waitMs, owner });
       return lease ? toLease(lease) : null;
     },
-    async releaseSemaphore(caller, args) {
+    async releaseSemaphore(caller: Caller, args: { name: string; id: string }) {
       service(caller);
       return semaphores.repository.release(leaseName(args.name), leaseSecret(args.id, 'id'));
     },
-    async guildMembers(caller, { guild, prefix, limit = 10 }) {
+    async guildMembers(
+      caller: Caller,
+      { guild, prefix, limit = 10 }: { guild: string; prefix: string; limit?: number },
+    ) {
       const principal = signedIn(caller);
       const name = validName(guild, 'guild');
       const wanted = validPrefix(prefix, 'prefix');

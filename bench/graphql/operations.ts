@@ -9,7 +9,7 @@ import { ChatRepository } from '../../src/redis/chat';
 import { GuildRepository } from '../../src/redis/guild';
 import { benchTokens } from '../harness/server-process';
 import { seeded } from '../harness/support';
-import { post, type Answer, type Connection } from '../harness/http-load';
+import { post, type Connection } from '../harness/http-load';
 
 /** raw: the raw server's own routes; graphql: the document's text; hash: its hash alone (trusted documents). */
 export type PeerKind = 'raw' | 'graphql' | 'hash';
@@ -38,28 +38,27 @@ const tokenOf = (user: string): string => {
   return token;
 };
 
-function request(
+const hashOf = (text: string): string => createHash('sha256').update(text).digest('hex');
+
+/**
+ * Sends one operation as the peer takes it (its own route, the document's text, or its hash) and
+ * returns the answer's data for it, or throws naming what came back instead.
+ */
+async function call(
   kind: PeerKind,
+  connection: Connection,
   operation: string,
   query: string,
   variables: Record<string, unknown>,
   token: string,
-): Buffer {
+): Promise<unknown> {
   const headers = { authorization: `Bearer ${token}` };
-  if (kind === 'raw') return post(`/op/${operation}`, variables, headers);
-  if (kind === 'hash')
-    return post(
-      '/graphql',
-      { extensions: { persistedQuery: { version: 1, sha256Hash: hashOf(query) } }, variables },
-      headers,
-    );
-  return post('/graphql', { query, variables }, headers);
-}
-
-const hashOf = (text: string): string => createHash('sha256').update(text).digest('hex');
-
-/** The answer's data for this operation, or an error naming what came back instead. */
-function dataOf(kind: PeerKind, operation: string, answer: Answer): unknown {
+  const persisted = (): unknown => ({
+    extensions: { persistedQuery: { version: 1, sha256Hash: hashOf(query) } },
+    variables,
+  });
+  const body = kind === 'raw' ? variables : kind === 'hash' ? persisted() : { query, variables };
+  const answer = await connection.send(post(kind === 'raw' ? `/op/${operation}` : '/graphql', body, headers));
   const text = answer.body.toString();
   const parsed = JSON.parse(text) as { data?: Record<string, unknown> | null; errors?: unknown };
   if (answer.status !== 200 || parsed.errors || !parsed.data)
@@ -117,11 +116,8 @@ export const OPERATIONS: OperationSpec[] = [
     },
     async run(kind, connection, n) {
       const { user, chatId } = sendPool[n % sendPool.length];
-      const answer = await connection.send(
-        request(kind, 'sendMessage', SEND, { chatId, message: MESSAGE }, tokenOf(user)),
-      );
-      if (typeof (dataOf(kind, 'sendMessage', answer) as { id?: unknown }).id !== 'number')
-        throw new Error('sendMessage returned no id');
+      const sent = await call(kind, connection, 'sendMessage', SEND, { chatId, message: MESSAGE }, tokenOf(user));
+      if (typeof (sent as { id?: unknown }).id !== 'number') throw new Error('sendMessage returned no id');
     },
   },
   {
@@ -145,10 +141,10 @@ export const OPERATIONS: OperationSpec[] = [
       });
     },
     async run(kind, connection, n, _slot, round) {
-      const answer = await connection.send(
-        request(kind, 'fetchPendingMessages', FETCH, { limit: 100 }, tokenOf(`f${round}-${n}`)),
-      );
-      const pending = dataOf(kind, 'fetchPendingMessages', answer) as { messages: unknown[] }[];
+      const token = tokenOf(`f${round}-${n}`);
+      const pending = (await call(kind, connection, 'fetchPendingMessages', FETCH, { limit: 100 }, token)) as {
+        messages: unknown[];
+      }[];
       const messages = pending.reduce((sum, chat) => sum + chat.messages.length, 0);
       if (messages !== 6) throw new Error(`fetchPendingMessages over ${kind} pulled ${messages} messages, not 6`);
     },
@@ -158,10 +154,8 @@ export const OPERATIONS: OperationSpec[] = [
     mutation: true,
     async prepare() {},
     async run(kind, connection, n) {
-      const answer = await connection.send(
-        request(kind, 'updateCounter', COUNT, { name: `hits/page-${n % 1000}` }, SERVICE),
-      );
-      if (dataOf(kind, 'updateCounter', answer) !== true) throw new Error('updateCounter did not return true');
+      const counted = await call(kind, connection, 'updateCounter', COUNT, { name: `hits/page-${n % 1000}` }, SERVICE);
+      if (counted !== true) throw new Error('updateCounter did not return true');
     },
   },
   {
@@ -172,13 +166,11 @@ export const OPERATIONS: OperationSpec[] = [
     async prepare() {},
     async run(kind, connection, _n, slot) {
       const name = `bench/sem-${slot}`;
-      const acquired = await connection.send(request(kind, 'acquireSemaphore', ACQUIRE, { name, limit: 1 }, SERVICE));
-      const lease = dataOf(kind, 'acquireSemaphore', acquired) as { id?: string } | null;
+      const acquired = call(kind, connection, 'acquireSemaphore', ACQUIRE, { name, limit: 1 }, SERVICE);
+      const lease = (await acquired) as { id?: string } | null;
       if (!lease?.id) throw new Error(`acquireSemaphore over ${kind} was not granted`);
-      const released = await connection.send(
-        request(kind, 'releaseSemaphore', RELEASE, { name, id: lease.id }, SERVICE),
-      );
-      if (dataOf(kind, 'releaseSemaphore', released) !== true) throw new Error('releaseSemaphore did not return true');
+      const released = await call(kind, connection, 'releaseSemaphore', RELEASE, { name, id: lease.id }, SERVICE);
+      if (released !== true) throw new Error('releaseSemaphore did not return true');
     },
   },
   {
@@ -201,8 +193,14 @@ export const OPERATIONS: OperationSpec[] = [
     },
     async run(kind, connection, n) {
       const prefix = prefixes[n % prefixes.length];
-      const answer = await connection.send(request(kind, 'guildMembers', MEMBERS, { guild: GUILD, prefix }, SERVICE));
-      const found = dataOf(kind, 'guildMembers', answer) as string[];
+      const found = (await call(
+        kind,
+        connection,
+        'guildMembers',
+        MEMBERS,
+        { guild: GUILD, prefix },
+        SERVICE,
+      )) as string[];
       if (found.length === 0) throw new Error(`guildMembers over ${kind} found nobody for ${prefix}`);
     },
   },

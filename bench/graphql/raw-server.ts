@@ -6,20 +6,12 @@ import { bearerToken } from '../../src/security/auth';
 import { AppError } from '../../src/common/errors';
 import { openBackend, type Backend } from './backend';
 
-type Operation = (
-  backend: Backend,
-  caller: ReturnType<Backend['verifier']['verify']> | null,
-  body: never,
-) => Promise<unknown>;
-
-const OPERATIONS: Record<string, Operation> = {
-  sendMessage: (b, caller, body) => b.sendMessage(caller, body),
-  fetchPendingMessages: (b, caller, body) => b.fetchPendingMessages(caller, body),
-  updateCounter: (b, caller, body) => b.updateCounter(caller, body),
-  acquireSemaphore: (b, caller, body) => b.acquireSemaphore(caller, body),
-  releaseSemaphore: (b, caller, body) => b.releaseSemaphore(caller, body),
-  guildMembers: (b, caller, body) => b.guildMembers(caller, body),
-};
+/** The routes: each of the backend's operations. */
+const OPERATIONS = new Set([
+  ...['sendMessage', 'fetchPendingMessages', 'updateCounter'],
+  ...['acquireSemaphore', 'releaseSemaphore', 'guildMembers'],
+]);
+type Operation = (caller: ReturnType<Backend['verifier']['verify']> | null, body: never) => Promise<unknown>;
 
 function reply(res: http.ServerResponse, status: number, value: unknown): void {
   const body = JSON.stringify(value);
@@ -31,7 +23,8 @@ async function main(): Promise<void> {
   const backend = await openBackend();
   const server = http.createServer((req, res) => {
     if (req.method === 'GET' && req.url === '/healthz') return reply(res, 200, { status: 'ok' });
-    const operation = req.method === 'POST' && req.url?.startsWith('/op/') ? OPERATIONS[req.url.slice(4)] : undefined;
+    const name = req.method === 'POST' && req.url?.startsWith('/op/') ? req.url.slice(4) : '';
+    const operation = OPERATIONS.has(name) ? (backend[name as keyof Backend] as Operation) : undefined;
     if (!operation) return reply(res, 404, { error: 'NOT_FOUND' });
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -39,7 +32,7 @@ async function main(): Promise<void> {
       (async () => {
         const token = bearerToken(req.headers.authorization);
         const caller = token === undefined ? null : backend.verifier.verify(token);
-        const data = await operation(backend, caller, JSON.parse(Buffer.concat(chunks).toString()) as never);
+        const data = await operation.call(backend, caller, JSON.parse(Buffer.concat(chunks).toString()) as never);
         reply(res, 200, { data });
       })().catch((error: unknown) => {
         if (error instanceof AppError) reply(res, 400, { error: error.code, message: error.message });
