@@ -64,7 +64,7 @@ import {
   type Measured,
 } from './location-redis';
 import { alternate, bench, median, medianRange, stepsOf, type SuiteReport } from './harness';
-import { sumOf, tableOf, within } from './suites-shared';
+import { sumOf, tableOf, within } from './harness';
 
 const QUICK_LINES = 200_000;
 const FULL_LINES = 2_000_000;

@@ -1,10 +1,6 @@
-// Messaging benchmark: our one-script send and per-chat fetch against the book's versions
-// (send_message inside acquire_lock/release_lock; fetch_pending_messages with its round trips per
-// chat), measured in the same run on the same redis-server, in alternating rounds after a
-// warm-up. Ours runs as chats are made now: sends into a 'seen' chat (the book's delete-once-seen)
-// and into a 'history' chat at its default retention (full, so every send trims), edits; fetches
-// without a device, as one device and as two devices in turn. Reports ratios, round trips and
-// commands Redis executed, then Redis memory per chat at the default retention.
+// Messaging (book 6.5): our one-script send and per-chat fetch beside the book's send_message
+// (under its SETNX lock) and fetch_pending_messages, in alternating rounds; then Redis memory per
+// chat at the default retention. Method: docs/performance.md, "Method: messaging".
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
 import v8 from 'node:v8';
@@ -12,9 +8,22 @@ import vm from 'node:vm';
 import Redis from 'ioredis';
 import { CHAT_DEFAULTS, ChatRepository, type Retention } from '../src/redis/chat';
 import { chatKeys, userKeys } from '../src/redis/keys';
-import { bench, measure, medianRange, rates, type Sample, type Steps, type SuiteReport } from './harness';
+import {
+  bench,
+  measure,
+  medianRange,
+  rates,
+  type Sample,
+  type Steps,
+  type SuiteReport,
+  inFlight,
+  keyBytes,
+  mean,
+  sumOf,
+  tableOf,
+  usedMemory,
+} from './harness';
 import { fetchPendingMessages } from './book-chat';
-import { inFlight, keyBytes, mean, sumOf, tableOf, usedMemory } from './suites-shared';
 
 const IN_FLIGHT = 50;
 const CHATS_PER_USER = 5;

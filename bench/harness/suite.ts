@@ -43,6 +43,22 @@ export class SuiteReport {
   }
 }
 
+/** A table given column by column: its header and how an item shows in it. */
+export function tableOf<T>(
+  report: SuiteReport,
+  title: string,
+  textColumns: number,
+  items: readonly T[],
+  columns: [string, (item: T) => string][],
+): void {
+  report.table(
+    title,
+    columns.map(([header]) => header),
+    items.map((item) => columns.map(([, cell]) => cell(item))),
+    textColumns,
+  );
+}
+
 /**
  * Progress in steps of known count (rounds, mostly): each step() reports the fraction done so far
  * and what is running now.
