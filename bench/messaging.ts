@@ -95,10 +95,8 @@ v8.setFlagsFromString('--expose-gc');
 /** Collects garbage, so that a timed window does not pay for the seeding before it. */
 const collectGarbage = vm.runInNewContext('gc') as () => void;
 
-type Timed = Sample;
-
 /** Garbage collected first, so that a timed window does not pay for the seeding before it. */
-async function timed(label: string, admin: Redis, operations: number, work: () => Promise<unknown>): Promise<Timed> {
+async function timed(label: string, admin: Redis, operations: number, work: () => Promise<unknown>): Promise<Sample> {
   collectGarbage();
   return measure(operations, work, { admin, label });
 }
@@ -276,11 +274,8 @@ async function measureMemory(redis: Redis, admin: Redis, chats: ChatRepository, 
   };
 }
 
-interface SendRuns {
-  book: Timed[];
-  seen: Timed[];
-  history: Timed[];
-  edit: Timed[];
+type Peer = 'book' | 'seen' | 'history' | 'edit';
+interface SendRuns extends Record<Peer, Sample[]> {
   /** Lock attempts of the book's sends that found the lock taken, in the measured rounds. */
   retries: number;
 }
@@ -350,10 +345,7 @@ async function benchSends(
       }),
     );
     if (!warm) {
-      runs.book.push(book);
-      runs.seen.push(seen);
-      runs.history.push(history);
-      runs.edit.push(edit);
+      for (const [peer, sample] of Object.entries({ book, seen, history, edit })) runs[peer as Peer].push(sample);
       runs.retries += roundRetries;
     }
   }
@@ -362,13 +354,7 @@ async function benchSends(
   return runs;
 }
 
-interface FetchRuns {
-  book: Timed[];
-  seen: Timed[];
-  history: Timed[];
-  device: Timed[];
-  twoDevices: Timed[];
-}
+type FetchRuns = Record<'book' | 'seen' | 'history' | 'device' | 'twoDevices', Sample[]>;
 
 /**
  * Per round, `users` users of each peer with CHATS_PER_USER chats of MESSAGES_PER_CHAT pending
@@ -418,24 +404,19 @@ async function benchFetch(
         await fetchAll(FETCHERS.twoDevices, u, laptop);
       }),
     );
-    if (!warm) {
-      runs.book.push(book);
-      runs.seen.push(seen);
-      runs.history.push(history);
-      runs.device.push(device);
-      runs.twoDevices.push(twoDevices);
-    }
+    if (!warm)
+      for (const [peer, sample] of Object.entries({ book, seen, history, device, twoDevices }))
+        runs[peer as keyof FetchRuns].push(sample);
   }
   return runs;
 }
 
-const rate = rates;
 /** Round trips per operation, the mean of the rounds'. */
-const requests = (runs: Timed[]): number => mean(runs.map((r) => r.requests / r.ops));
+const requests = (runs: Sample[]): number => mean(runs.map((r) => r.requests / r.ops));
 
 function reportSends(report: SuiteReport, send: SendRuns, bookSends: number, rounds: number): void {
   const id = (name: string): string => `messaging.${name}`;
-  const ratios: [string, string, Timed[]][] = [
+  const ratios: [string, string, Sample[]][] = [
     ['send.seen_vs_book', "sendMessage, 'seen' chat: ours / book's lock-based send_message (sends/s)", send.seen],
     [
       'send.history_vs_book',
@@ -443,8 +424,8 @@ function reportSends(report: SuiteReport, send: SendRuns, bookSends: number, rou
       send.history,
     ],
   ];
-  for (const [name, label, runs] of ratios) report.ratio(id(name), label, rate(runs), rate(send.book));
-  const medians: [string, string, string, Timed[]][] = [
+  for (const [name, label, runs] of ratios) report.ratio(id(name), label, rates(runs), rates(send.book));
+  const medians: [string, string, string, Sample[]][] = [
     ['send.seen_rate', `sendMessage: ours, 'seen' chat, ${IN_FLIGHT} senders`, 'sends/s', send.seen],
     [
       'send.history_rate',
@@ -455,8 +436,8 @@ function reportSends(report: SuiteReport, send: SendRuns, bookSends: number, rou
     ['send.book_rate', `sendMessage: book's send_message, one chat, ${IN_FLIGHT} senders`, 'sends/s', send.book],
     ['edit.rate', `editMessage: ours, 'history' chat, ${IN_FLIGHT} senders`, 'edits/s', send.edit],
   ];
-  for (const [name, label, unit, runs] of medians) report.median(id(name), label, unit, rate(runs));
-  const trips: [string, string, Timed[], boolean][] = [
+  for (const [name, label, unit, runs] of medians) report.median(id(name), label, unit, rates(runs));
+  const trips: [string, string, Sample[], boolean][] = [
     ['send.seen_round_trips', "sendMessage: ours, 'seen' chat, round trips per send", send.seen, true],
     ['send.history_round_trips', "sendMessage: ours, 'history' chat, round trips per send", send.history, true],
     ['edit.round_trips', 'editMessage: ours, round trips per edit', send.edit, true],
@@ -482,10 +463,10 @@ function reportFetches(report: SuiteReport, fetch: FetchRuns): void {
   ];
   for (const [peer, id, what] of peers) {
     const label = `fetchPendingMessages, ${what}: ours / book's fetch_pending_messages (fetches/s)`;
-    report.ratio(`messaging.fetch.${id}_vs_book`, label, rate(fetch[peer]), rate(fetch.book));
+    report.ratio(`messaging.fetch.${id}_vs_book`, label, rates(fetch[peer]), rates(fetch.book));
   }
-  const trips: [string, string, Timed[]][] = [
-    ...peers.slice(1).map(([peer, id, what]): [string, string, Timed[]] => [id, `ours, ${what}`, fetch[peer]]),
+  const trips: [string, string, Sample[]][] = [
+    ...peers.slice(1).map(([peer, id, what]): [string, string, Sample[]] => [id, `ours, ${what}`, fetch[peer]]),
     ['book', "book's", fetch.book],
   ];
   for (const [id, who, runs] of trips) {
@@ -555,7 +536,7 @@ function reportMemory(report: SuiteReport, memory: Memory): void {
 function summaryTable(report: SuiteReport, send: SendRuns, fetch: FetchRuns, rounds: number): void {
   const sending = `send, ${IN_FLIGHT} senders, one chat`;
   const fetching = `fetch of ${CHATS_PER_USER} chats`;
-  const rows: [string, string, Timed[]][] = [
+  const rows: [string, string, Sample[]][] = [
     [sending, "ours, 'seen' chat (one script)", send.seen],
     [sending, `ours, 'history' chat at ${KEEP} (one script, trims)`, send.history],
     [sending, 'book (SETNX lock, INCR, ZADD, WATCH unlock)', send.book],
@@ -569,7 +550,7 @@ function summaryTable(report: SuiteReport, send: SendRuns, fetch: FetchRuns, rou
   tableOf(report, `messaging summary (medians of ${rounds} rounds, with the range)`, 2, rows, [
     ['operation', ([what]) => what],
     ['peer', ([, peer]) => peer],
-    ['per second (min-max)', ([, , runs]) => medianRange(rate(runs))],
+    ['per second (min-max)', ([, , runs]) => medianRange(rates(runs))],
     ['round trips/op', ([, , runs]) => requests(runs).toFixed(2)],
     ['redis cmds/op', ([, , runs]) => mean(runs.map((r) => r.executed / r.ops)).toFixed(2)],
   ]);
