@@ -40,7 +40,7 @@ import {
   type Steps,
   type SuiteReport,
 } from './harness';
-import { inFlight, keyBytes, sumOf, tableOf, usedMemory } from './harness';
+import { inParallel as inFlight, keyBytes, sumOf, tableOf, usedMemory } from './harness';
 
 const QUICK = isQuick();
 const GUILD_SIZES = (process.env.BENCH_GUILD_SIZES ?? (QUICK ? '10000' : '10000,1000000')).split(',').map(Number);

@@ -33,7 +33,7 @@ import {
   percentile,
   redisCpuSeconds,
   type SuiteReport,
-  inFlight,
+  inParallel,
   tableOf,
   sumOf,
 } from './harness';
@@ -318,7 +318,7 @@ async function measureCost(url: string, admin: Redis, strategy: MarketStrategyNa
     await prepare(repository, { role: 'lister', id: 0, seed: 1, stock: ops });
     await prepare(repository, { role: 'buyer', id: 0, seed: 2, stock: 0 });
     const cost = async (work: (n: number) => Promise<unknown>): Promise<[number, number]> => {
-      const sample = await measure(ops, () => inFlight(ops, 1, work), { admin });
+      const sample = await measure(ops, () => inParallel(ops, 1, work), { admin });
       return [sample.executed / ops, sample.requests / ops];
     };
     const [listCommands, listRequests] = await cost((n) => repository.list(listerName(0), itemName(0, n), 10));

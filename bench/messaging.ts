@@ -16,7 +16,7 @@ import {
   type Sample,
   type Steps,
   type SuiteReport,
-  inFlight,
+  inParallel,
   keyBytes,
   mean,
   sumOf,
@@ -101,8 +101,8 @@ async function timed(label: string, admin: Redis, operations: number, work: () =
   return measure(operations, work, { admin, label });
 }
 
-const inParallel = (total: number, task: (i: number, worker: number) => Promise<unknown>): Promise<void> =>
-  inFlight(total, IN_FLIGHT, task);
+const concurrently = (total: number, task: (i: number, worker: number) => Promise<unknown>): Promise<void> =>
+  inParallel(total, IN_FLIGHT, task);
 
 const range = (n: number): number[] => Array.from({ length: n }, (_, i) => i);
 
@@ -128,7 +128,7 @@ const FETCHERS = {
  */
 async function seedPending(redis: Redis, chats: ChatRepository, users: number): Promise<void> {
   await redis.flushdb();
-  await inParallel(users, async (u) => {
+  await concurrently(users, async (u) => {
     for (let c = 0; c < CHATS_PER_USER; c++) {
       const chatId = `${u}-${c}`;
       const multi = redis.multi().zadd(`chat:${chatId}`, 0, `u${u}`, 0, 'other').zadd(`seen:u${u}`, 0, chatId);
@@ -205,12 +205,12 @@ async function measureMemory(redis: Redis, admin: Redis, chats: ChatRepository, 
   const keep = HISTORY.keepMessages;
   const make = async (prefix: string, n: number, retention: Retention) => {
     const made: { id: string; members: string[] }[] = [];
-    await inParallel(n, async (c) => {
+    await concurrently(n, async (c) => {
       const members = range(MEMORY_MEMBERS).map((m) => `${prefix}${c}m${m}`);
       const { chat } = await chats.create(members[0], members.slice(1), messageText(0), false, retention);
       made[c] = { id: chat.id, members };
     });
-    await inParallel(n * MEMORY_MEMBERS * DEVICES.length, async (i) => {
+    await concurrently(n * MEMORY_MEMBERS * DEVICES.length, async (i) => {
       const member = made[i % n].members[Math.floor(i / n) % MEMORY_MEMBERS];
       await chats.pending(member, 10, false, DEVICES[Math.floor(i / (n * MEMORY_MEMBERS))]);
     });
@@ -222,7 +222,7 @@ async function measureMemory(redis: Redis, admin: Redis, chats: ChatRepository, 
   const history = await make('h', count, HISTORY);
   // The creation sent entry 1; then past the keep count, the last sends with clientMessageIds.
   const sends = keep - 1 + OVERFLOW;
-  await inParallel(count * sends, async (i) => {
+  await concurrently(count * sends, async (i) => {
     const { id, members } = history[i % count];
     const n = Math.floor(i / count) + 1;
     const clientId = n > sends - DEDUPE_SENDS ? `client-${n}` : undefined;
@@ -249,12 +249,12 @@ async function measureMemory(redis: Redis, admin: Redis, chats: ChatRepository, 
 
   before = await usedMemory(admin);
   const seen = await make('s', SEEN_CHATS, SEEN);
-  await inParallel(SEEN_CHATS * SEEN_SENDS, async (i) => {
+  await concurrently(SEEN_CHATS * SEEN_SENDS, async (i) => {
     const { id, members } = seen[i % SEEN_CHATS];
     const n = Math.floor(i / SEEN_CHATS) + 1;
     await chats.send(id, members[n % MEMORY_MEMBERS], messageText(n));
   });
-  await inParallel(SEEN_CHATS * MEMORY_MEMBERS * DEVICES.length, async (i) => {
+  await concurrently(SEEN_CHATS * MEMORY_MEMBERS * DEVICES.length, async (i) => {
     const member = seen[i % SEEN_CHATS].members[Math.floor(i / SEEN_CHATS) % MEMORY_MEMBERS];
     const device = DEVICES[Math.floor(i / (SEEN_CHATS * MEMORY_MEMBERS))];
     // SEEN_SENDS + 1 entries are pending in the member's one chat: one fetch takes them all.
@@ -298,7 +298,7 @@ async function benchSends(
   const keep = HISTORY.keepMessages;
   const historyChat = await create(HISTORY);
   steps.step('send, filling the history chat');
-  await inParallel(keep, async (i, worker) => void (await chats.send(historyChat, senders[worker], `message ${i}`)));
+  await concurrently(keep, async (i, worker) => void (await chats.send(historyChat, senders[worker], `message ${i}`)));
 
   const runs: SendRuns = { book: [], seen: [], history: [], edit: [], retries: 0 };
   for (let round = 0; round <= rounds; round++) {
@@ -309,7 +309,7 @@ async function benchSends(
     console.log(warm ? 'send, warm-up:' : `send, round ${round}:`);
     let roundRetries = 0;
     const book = await timed('book (lock, INCR, ZADD, unlock)', admin, bookOps, () =>
-      inParallel(bookOps, async (i, worker) => {
+      concurrently(bookOps, async (i, worker) => {
         // Awaited first: `x += await f()` would read x before the wait and lose updates.
         const attempts = await bookSend(pool[worker], '1', `u${worker}`, `message ${i}`);
         roundRetries += attempts - 1;
@@ -321,7 +321,7 @@ async function benchSends(
 
     const seenChat = await create(SEEN);
     const seen = await timed("ours, 'seen' chat (one Lua script)", admin, ourOps, () =>
-      inParallel(ourOps, async (i, worker) => void (await chats.send(seenChat, senders[worker], `message ${i}`))),
+      concurrently(ourOps, async (i, worker) => void (await chats.send(seenChat, senders[worker], `message ${i}`))),
     );
     const last = Number(await admin.hget(chatKeys.meta(seenChat), 'last'));
     if (last !== ourOps + 1) throw new Error(`the seen chat's last entry id is ${last}, expected ${ourOps + 1}`);
@@ -330,14 +330,14 @@ async function benchSends(
     // the log's oldest, which are older than these.
     const sent: number[][] = senders.map(() => []);
     const history = await timed(`ours, 'history' chat at ${KEEP} entries (one Lua script, trims)`, admin, ourOps, () =>
-      inParallel(ourOps, async (i, worker) => {
+      concurrently(ourOps, async (i, worker) => {
         const { message } = await chats.send(historyChat, senders[worker], `message ${i}`);
         sent[worker].push(message.id);
       }),
     );
     const edited = senders.map(() => 0);
     const edit = await timed("ours, edit in the 'history' chat (one Lua script)", admin, editOps, () =>
-      inParallel(editOps, async (i, worker) => {
+      concurrently(editOps, async (i, worker) => {
         const own = sent[worker];
         const target = own[own.length - 1 - (edited[worker]++ % own.length)];
         const { stored } = await chats.edit(historyChat, senders[worker], target, `edited ${i}`);
@@ -383,23 +383,23 @@ async function benchFetch(
     console.log(warm ? 'fetch, warm-up:' : `fetch, round ${round}:`);
     await seedPending(redis, chats, count);
     const book = await timed('book (fetch_pending_messages)', admin, count, () =>
-      inParallel(count, async (u, worker) => {
+      concurrently(count, async (u, worker) => {
         const fetched = await bookFetch(pool[worker], `u${u}`);
         if (fetched !== expected) throw new Error(`book fetch of u${u} returned ${fetched}, expected ${expected}`);
       }),
     );
     const seen = await timed("ours, 'seen' chats, no device (index, then a script per chat)", admin, count, () =>
-      inParallel(count, (u) => fetchAll(FETCHERS.seen, u)),
+      concurrently(count, (u) => fetchAll(FETCHERS.seen, u)),
     );
     const history = await timed("ours, 'history' chats, no device", admin, count, () =>
-      inParallel(count, (u) => fetchAll(FETCHERS.history, u)),
+      concurrently(count, (u) => fetchAll(FETCHERS.history, u)),
     );
     const [phone, laptop] = FETCHERS.twoDevices.devices;
     const device = await timed("ours, 'history' chats, one device (and its registry check)", admin, count, () =>
-      inParallel(count, (u) => fetchAll(FETCHERS.device, u, phone)),
+      concurrently(count, (u) => fetchAll(FETCHERS.device, u, phone)),
     );
     const twoDevices = await timed("ours, 'history' chats, two devices in turn (per fetch)", admin, 2 * count, () =>
-      inParallel(count, async (u) => {
+      concurrently(count, async (u) => {
         await fetchAll(FETCHERS.twoDevices, u, phone);
         await fetchAll(FETCHERS.twoDevices, u, laptop);
       }),

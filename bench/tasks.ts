@@ -34,7 +34,7 @@ import {
   type Figure,
   type Sample,
   type SuiteReport,
-  inFlight,
+  inParallel,
   sumOf,
   tableOf,
   within,
@@ -204,7 +204,7 @@ const OURS: Side = {
       ),
     close: async () => undefined,
   }),
-  prefill: (producer, count) => inFlight(count, 16, (i) => producer.add(i)),
+  prefill: (producer, count) => inParallel(count, 16, (i) => producer.add(i)),
   /** One worker and one poller on one queue, as startTaskRunner makes them for a queue. */
   async start(ctx, queue, concurrency, onTask, completed) {
     const commands = await connectRedis(ctx.url, { name: 'bench:task-commands', logger, commandTimeoutMs: 5000 });
@@ -314,8 +314,8 @@ function addScenario(id: string, title: string, concurrency: number, batch = 0):
         tasks,
         () =>
           batch === 0
-            ? inFlight(tasks, concurrency, (i) => producer.add(i))
-            : inFlight(Math.ceil(tasks / batch), 1, (b) =>
+            ? inParallel(tasks, concurrency, (i) => producer.add(i))
+            : inParallel(Math.ceil(tasks / batch), 1, (b) =>
                 producer.addBatch(b * batch, Math.min(batch, tasks - b * batch)),
               ),
         { admin: ctx.admin },
@@ -381,7 +381,7 @@ function delayScenario(hz: number): Scenario {
       const result: RoundResult = await measure(
         tasks,
         async () => {
-          await inFlight(tasks, ENQUEUE_CONCURRENCY, add);
+          await inParallel(tasks, ENQUEUE_CONCURRENCY, add);
           await completed.wait(`${side.label}, ${queue}`);
         },
         { admin: ctx.admin },

@@ -41,7 +41,6 @@ export { bench, type Bench } from './bench';
 export { Connection, post, runLoad, type Answer, type LoadResult } from './http-load';
 export {
   inParallel,
-  inFlight,
   within,
   alternate,
   size,

@@ -24,9 +24,6 @@ export async function inParallel(
   );
 }
 
-/** The name some suites call inParallel by. */
-export const inFlight = inParallel;
-
 /** Resolves as `work` does, or fails with what `failure()` says (read when it fails) after `ms`. */
 export async function within<T>(work: Promise<T>, ms: number, failure: () => string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;

@@ -2,7 +2,7 @@
 // know their slot, whose connection they use, and tables given column by column. The suites'
 // per-caller connections (WATCH needs one each) and their summary tables rest on these.
 import { SuiteReport } from '../../bench/harness/suite';
-import { inFlight, mean, sumOf, tableOf } from '../../bench/suites-shared';
+import { inParallel as inFlight, mean, sumOf, tableOf } from '../../bench/harness';
 
 describe('bench suites-shared', () => {
   const quiet = jest.spyOn(console, 'log').mockImplementation(() => undefined);
