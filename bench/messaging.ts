@@ -576,12 +576,6 @@ bench(
     });
     // Send: the fill, then the rounds; fetch: the rounds; memory counts two.
     const steps = progress(1 + 2 * (rounds + 1) + 2);
-    console.log(
-      `messaging benchmark: sends into one chat, ${IN_FLIGHT} senders at once (book ${bookSends}, ours ${options.ourSends} per round, ` +
-        `into a 'seen' chat and a 'history' chat at ${KEEP} entries, then half as many edits); ` +
-        `fetch for ${users} users with ${CHATS_PER_USER} chats of ${MESSAGES_PER_CHAT} pending messages, without a device, as one and as two; ` +
-        `1 warm-up + ${rounds} rounds, the book first in each; then memory of ${options.memoryChats} chats at the default retention.`,
-    );
     await Promise.all([redis.ping(), admin.ping(), ...pool.map((client) => client.ping())]);
     const send = await benchSends(admin, pool, chats, steps, options);
     const fetch = await benchFetch(redis, admin, pool, chats, steps, options);

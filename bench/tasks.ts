@@ -578,14 +578,6 @@ bench(
     const [, defaultHz] = (await admin.config('GET', 'hz')) as [string, string];
     const benchStarted = performance.now();
     const progress = steps(scenarios.length * stepsOf(SIDES.length, ROUNDS, 'steady'));
-    const version = (await admin.info('server')).match(/^redis_version:(\S+)/m)?.[1];
-    console.log(
-      `tasks benchmark: ours (TaskRepository, TaskWorker + TaskPoller) against bullmq 6.7.0 (Queue, Worker), same redis-server ${version}, ` +
-        `alternately: warm-up rounds until steady, then ${ROUNDS} rounds each, a queue of its own per round, FLUSHALL after each round.\n` +
-        `  both keep ${HISTORY} finished tasks per queue (ours TASK_HISTORY, bullmq removeOnComplete/removeOnFail count), ` +
-        `${SETTINGS.maxAttempts} runs with ${SETTINGS.backoffMs} ms exponential backoff, ${LEASE_MS} ms lease/lock; no-op handlers; ` +
-        'producers on one shared connection each; workers on connections of their own.',
-    );
     for (const scenario of scenarios) {
       console.log(`${scenario.title}: ${scenario.tasks} tasks per round`);
       await admin.config('SET', 'hz', String(scenario.hz ?? defaultHz));
