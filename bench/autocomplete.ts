@@ -24,7 +24,7 @@ import {
   type Steps,
   type SuiteReport,
 } from './harness';
-import { inFlight, keyBytes, sumOf, tableOf, usedMemory } from './suites-shared';
+import { inParallel, keyBytes, sumOf, tableOf, usedMemory } from './harness';
 
 const QUICK = isQuick();
 const GUILD_SIZES = (process.env.BENCH_GUILD_SIZES ?? (QUICK ? '10000' : '10000,1000000')).split(',').map(Number);
@@ -202,7 +202,7 @@ async function round(peer: Peer, admin: Redis, ops: number): Promise<RoundResult
   const sample = await measure(
     ops,
     () =>
-      inFlight(ops, CALLERS, async (task, caller) => {
+      inParallel(ops, CALLERS, async (task, caller) => {
         const outcome = await peer.query(caller, task);
         totals.found += outcome.found;
         totals.retries += outcome.retries;
@@ -297,7 +297,7 @@ interface Connections {
 
 /** ZADDs of LOAD_BATCH members, 8 in flight (the progress bar shows the load as one step). */
 async function loadZset(redis: Redis, key: string, members: string[], label: string): Promise<void> {
-  await inFlight(Math.ceil(members.length / LOAD_BATCH), 8, async (batch) => {
+  await inParallel(Math.ceil(members.length / LOAD_BATCH), 8, async (batch) => {
     const slice = members.slice(batch * LOAD_BATCH, (batch + 1) * LOAD_BATCH);
     await redis.zadd(key, ...slice.flatMap((member) => [0, member]));
   });
@@ -491,7 +491,7 @@ async function measureContacts(
   add: (user: string, contact: string) => Promise<unknown>,
 ) {
   const fill = () =>
-    inFlight(plan.length, 50, async (user) => {
+    inParallel(plan.length, 50, async (user) => {
       for (const contact of plan[user]) await add(contactUser(user), contact);
     });
   const m = await memoryOf(

@@ -3,7 +3,7 @@
 // too), what Redis ran (INFO commandstats deltas, which count the calls made inside Lua as well),
 // and used_memory sampled while the run goes (used_memory_peak is never reset by RESETSTAT).
 import Redis from 'ioredis';
-import { sumOf, usedMemory } from './suites-shared';
+import { sumOf, usedMemory } from './harness';
 
 export type Counts = Map<string, number>;
 

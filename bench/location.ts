@@ -62,10 +62,12 @@ import {
   medianRange,
   size,
   stepsOf,
+  sumOf,
+  tableOf,
+  within,
   type Figure,
   type SuiteReport,
 } from './harness';
-import { sumOf, tableOf, within } from './suites-shared';
 
 type Target = Figure['target'];
 

@@ -3,6 +3,7 @@
 import type Redis from 'ioredis';
 import { leaseKeys, marketKeys } from '../src/redis/keys';
 import { parseListingMember, type MarketRepository } from '../src/redis/market/repository';
+import { sumOf } from './harness';
 import { BUYER_FUNDS, buyerName, grantItems, listerName, type ProcessResult } from './market-process';
 
 /** Who takes part in a scenario. */
@@ -87,7 +88,7 @@ export async function checkInvariants(admin: Redis, results: ProcessResult[], af
   }
 
   const items = new Set(await admin.smembers(marketKeys.items()));
-  const granted = sum(listers, (r) => r.granted);
+  const granted = sumOf(listers, (r) => r.granted);
   if (items.size !== granted) problems.push(`${items.size} items exist, ${granted} were granted`);
   const place = new Map<string, string>();
   const put = (item: string, where: string): void => {
@@ -107,8 +108,8 @@ export async function checkInvariants(admin: Redis, results: ProcessResult[], af
   const nowhere = [...items].filter((item) => !place.has(item));
   if (nowhere.length > 0) problems.push(`${nowhere.length} items are nowhere, e.g. ${nowhere.slice(0, 3).join(', ')}`);
 
-  const purchased = sum(buyers, (r) => r.outcomes.PURCHASED);
-  const listed = sum(listers, (r) => r.listed);
+  const purchased = sumOf(buyers, (r) => r.outcomes.PURCHASED);
+  const listed = sumOf(listers, (r) => r.listed);
   if (listings.length !== listed - purchased)
     problems.push(`${listings.length} listings left, but ${listed} listed - ${purchased} bought`);
   for (const r of listers) {
@@ -135,6 +136,3 @@ export async function checkInvariants(admin: Redis, results: ProcessResult[], af
     throw new Error(`market invariants broken after ${after}:\n  ${problems.slice(0, 20).join('\n  ')}`);
   }
 }
-
-const sum = (results: ProcessResult[], pick: (r: ProcessResult) => number): number =>
-  results.reduce((total, r) => total + pick(r), 0);

@@ -1,10 +1,6 @@
-// Messaging benchmark: our one-script send and per-chat fetch against the book's versions
-// (send_message inside acquire_lock/release_lock; fetch_pending_messages with its round trips per
-// chat), measured in the same run on the same redis-server, in alternating rounds after a
-// warm-up. Ours runs as chats are made now: sends into a 'seen' chat (the book's delete-once-seen)
-// and into a 'history' chat at its default retention (full, so every send trims), edits; fetches
-// without a device, as one device and as two devices in turn. Reports ratios, round trips and
-// commands Redis executed, then Redis memory per chat at the default retention.
+// Messaging (book 6.5): our one-script send and per-chat fetch beside the book's send_message
+// (under its SETNX lock) and fetch_pending_messages, in alternating rounds; then Redis memory per
+// chat at the default retention. Method: docs/performance.md, "Method: messaging".
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
 import v8 from 'node:v8';
@@ -12,9 +8,22 @@ import vm from 'node:vm';
 import Redis from 'ioredis';
 import { CHAT_DEFAULTS, ChatRepository, type Retention } from '../src/redis/chat';
 import { chatKeys, userKeys } from '../src/redis/keys';
-import { bench, measure, medianRange, rates, type Sample, type Steps, type SuiteReport } from './harness';
+import {
+  bench,
+  measure,
+  medianRange,
+  rates,
+  type Sample,
+  type Steps,
+  type SuiteReport,
+  inParallel,
+  keyBytes,
+  mean,
+  sumOf,
+  tableOf,
+  usedMemory,
+} from './harness';
 import { fetchPendingMessages } from './book-chat';
-import { inFlight, keyBytes, mean, sumOf, tableOf, usedMemory } from './suites-shared';
 
 const IN_FLIGHT = 50;
 const CHATS_PER_USER = 5;
@@ -86,16 +95,14 @@ v8.setFlagsFromString('--expose-gc');
 /** Collects garbage, so that a timed window does not pay for the seeding before it. */
 const collectGarbage = vm.runInNewContext('gc') as () => void;
 
-type Timed = Sample;
-
 /** Garbage collected first, so that a timed window does not pay for the seeding before it. */
-async function timed(label: string, admin: Redis, operations: number, work: () => Promise<unknown>): Promise<Timed> {
+async function timed(label: string, admin: Redis, operations: number, work: () => Promise<unknown>): Promise<Sample> {
   collectGarbage();
   return measure(operations, work, { admin, label });
 }
 
-const inParallel = (total: number, task: (i: number, worker: number) => Promise<unknown>): Promise<void> =>
-  inFlight(total, IN_FLIGHT, task);
+const concurrently = (total: number, task: (i: number, worker: number) => Promise<unknown>): Promise<void> =>
+  inParallel(total, IN_FLIGHT, task);
 
 const range = (n: number): number[] => Array.from({ length: n }, (_, i) => i);
 
@@ -121,7 +128,7 @@ const FETCHERS = {
  */
 async function seedPending(redis: Redis, chats: ChatRepository, users: number): Promise<void> {
   await redis.flushdb();
-  await inParallel(users, async (u) => {
+  await concurrently(users, async (u) => {
     for (let c = 0; c < CHATS_PER_USER; c++) {
       const chatId = `${u}-${c}`;
       const multi = redis.multi().zadd(`chat:${chatId}`, 0, `u${u}`, 0, 'other').zadd(`seen:u${u}`, 0, chatId);
@@ -198,12 +205,12 @@ async function measureMemory(redis: Redis, admin: Redis, chats: ChatRepository, 
   const keep = HISTORY.keepMessages;
   const make = async (prefix: string, n: number, retention: Retention) => {
     const made: { id: string; members: string[] }[] = [];
-    await inParallel(n, async (c) => {
+    await concurrently(n, async (c) => {
       const members = range(MEMORY_MEMBERS).map((m) => `${prefix}${c}m${m}`);
       const { chat } = await chats.create(members[0], members.slice(1), messageText(0), false, retention);
       made[c] = { id: chat.id, members };
     });
-    await inParallel(n * MEMORY_MEMBERS * DEVICES.length, async (i) => {
+    await concurrently(n * MEMORY_MEMBERS * DEVICES.length, async (i) => {
       const member = made[i % n].members[Math.floor(i / n) % MEMORY_MEMBERS];
       await chats.pending(member, 10, false, DEVICES[Math.floor(i / (n * MEMORY_MEMBERS))]);
     });
@@ -215,7 +222,7 @@ async function measureMemory(redis: Redis, admin: Redis, chats: ChatRepository, 
   const history = await make('h', count, HISTORY);
   // The creation sent entry 1; then past the keep count, the last sends with clientMessageIds.
   const sends = keep - 1 + OVERFLOW;
-  await inParallel(count * sends, async (i) => {
+  await concurrently(count * sends, async (i) => {
     const { id, members } = history[i % count];
     const n = Math.floor(i / count) + 1;
     const clientId = n > sends - DEDUPE_SENDS ? `client-${n}` : undefined;
@@ -242,12 +249,12 @@ async function measureMemory(redis: Redis, admin: Redis, chats: ChatRepository, 
 
   before = await usedMemory(admin);
   const seen = await make('s', SEEN_CHATS, SEEN);
-  await inParallel(SEEN_CHATS * SEEN_SENDS, async (i) => {
+  await concurrently(SEEN_CHATS * SEEN_SENDS, async (i) => {
     const { id, members } = seen[i % SEEN_CHATS];
     const n = Math.floor(i / SEEN_CHATS) + 1;
     await chats.send(id, members[n % MEMORY_MEMBERS], messageText(n));
   });
-  await inParallel(SEEN_CHATS * MEMORY_MEMBERS * DEVICES.length, async (i) => {
+  await concurrently(SEEN_CHATS * MEMORY_MEMBERS * DEVICES.length, async (i) => {
     const member = seen[i % SEEN_CHATS].members[Math.floor(i / SEEN_CHATS) % MEMORY_MEMBERS];
     const device = DEVICES[Math.floor(i / (SEEN_CHATS * MEMORY_MEMBERS))];
     // SEEN_SENDS + 1 entries are pending in the member's one chat: one fetch takes them all.
@@ -267,11 +274,8 @@ async function measureMemory(redis: Redis, admin: Redis, chats: ChatRepository, 
   };
 }
 
-interface SendRuns {
-  book: Timed[];
-  seen: Timed[];
-  history: Timed[];
-  edit: Timed[];
+type Peer = 'book' | 'seen' | 'history' | 'edit';
+interface SendRuns extends Record<Peer, Sample[]> {
   /** Lock attempts of the book's sends that found the lock taken, in the measured rounds. */
   retries: number;
 }
@@ -294,7 +298,7 @@ async function benchSends(
   const keep = HISTORY.keepMessages;
   const historyChat = await create(HISTORY);
   steps.step('send, filling the history chat');
-  await inParallel(keep, async (i, worker) => void (await chats.send(historyChat, senders[worker], `message ${i}`)));
+  await concurrently(keep, async (i, worker) => void (await chats.send(historyChat, senders[worker], `message ${i}`)));
 
   const runs: SendRuns = { book: [], seen: [], history: [], edit: [], retries: 0 };
   for (let round = 0; round <= rounds; round++) {
@@ -305,7 +309,7 @@ async function benchSends(
     console.log(warm ? 'send, warm-up:' : `send, round ${round}:`);
     let roundRetries = 0;
     const book = await timed('book (lock, INCR, ZADD, unlock)', admin, bookOps, () =>
-      inParallel(bookOps, async (i, worker) => {
+      concurrently(bookOps, async (i, worker) => {
         // Awaited first: `x += await f()` would read x before the wait and lose updates.
         const attempts = await bookSend(pool[worker], '1', `u${worker}`, `message ${i}`);
         roundRetries += attempts - 1;
@@ -317,7 +321,7 @@ async function benchSends(
 
     const seenChat = await create(SEEN);
     const seen = await timed("ours, 'seen' chat (one Lua script)", admin, ourOps, () =>
-      inParallel(ourOps, async (i, worker) => void (await chats.send(seenChat, senders[worker], `message ${i}`))),
+      concurrently(ourOps, async (i, worker) => void (await chats.send(seenChat, senders[worker], `message ${i}`))),
     );
     const last = Number(await admin.hget(chatKeys.meta(seenChat), 'last'));
     if (last !== ourOps + 1) throw new Error(`the seen chat's last entry id is ${last}, expected ${ourOps + 1}`);
@@ -326,14 +330,14 @@ async function benchSends(
     // the log's oldest, which are older than these.
     const sent: number[][] = senders.map(() => []);
     const history = await timed(`ours, 'history' chat at ${KEEP} entries (one Lua script, trims)`, admin, ourOps, () =>
-      inParallel(ourOps, async (i, worker) => {
+      concurrently(ourOps, async (i, worker) => {
         const { message } = await chats.send(historyChat, senders[worker], `message ${i}`);
         sent[worker].push(message.id);
       }),
     );
     const edited = senders.map(() => 0);
     const edit = await timed("ours, edit in the 'history' chat (one Lua script)", admin, editOps, () =>
-      inParallel(editOps, async (i, worker) => {
+      concurrently(editOps, async (i, worker) => {
         const own = sent[worker];
         const target = own[own.length - 1 - (edited[worker]++ % own.length)];
         const { stored } = await chats.edit(historyChat, senders[worker], target, `edited ${i}`);
@@ -341,10 +345,7 @@ async function benchSends(
       }),
     );
     if (!warm) {
-      runs.book.push(book);
-      runs.seen.push(seen);
-      runs.history.push(history);
-      runs.edit.push(edit);
+      for (const [peer, sample] of Object.entries({ book, seen, history, edit })) runs[peer as Peer].push(sample);
       runs.retries += roundRetries;
     }
   }
@@ -353,13 +354,7 @@ async function benchSends(
   return runs;
 }
 
-interface FetchRuns {
-  book: Timed[];
-  seen: Timed[];
-  history: Timed[];
-  device: Timed[];
-  twoDevices: Timed[];
-}
+type FetchRuns = Record<'book' | 'seen' | 'history' | 'device' | 'twoDevices', Sample[]>;
 
 /**
  * Per round, `users` users of each peer with CHATS_PER_USER chats of MESSAGES_PER_CHAT pending
@@ -388,45 +383,40 @@ async function benchFetch(
     console.log(warm ? 'fetch, warm-up:' : `fetch, round ${round}:`);
     await seedPending(redis, chats, count);
     const book = await timed('book (fetch_pending_messages)', admin, count, () =>
-      inParallel(count, async (u, worker) => {
+      concurrently(count, async (u, worker) => {
         const fetched = await bookFetch(pool[worker], `u${u}`);
         if (fetched !== expected) throw new Error(`book fetch of u${u} returned ${fetched}, expected ${expected}`);
       }),
     );
     const seen = await timed("ours, 'seen' chats, no device (index, then a script per chat)", admin, count, () =>
-      inParallel(count, (u) => fetchAll(FETCHERS.seen, u)),
+      concurrently(count, (u) => fetchAll(FETCHERS.seen, u)),
     );
     const history = await timed("ours, 'history' chats, no device", admin, count, () =>
-      inParallel(count, (u) => fetchAll(FETCHERS.history, u)),
+      concurrently(count, (u) => fetchAll(FETCHERS.history, u)),
     );
     const [phone, laptop] = FETCHERS.twoDevices.devices;
     const device = await timed("ours, 'history' chats, one device (and its registry check)", admin, count, () =>
-      inParallel(count, (u) => fetchAll(FETCHERS.device, u, phone)),
+      concurrently(count, (u) => fetchAll(FETCHERS.device, u, phone)),
     );
     const twoDevices = await timed("ours, 'history' chats, two devices in turn (per fetch)", admin, 2 * count, () =>
-      inParallel(count, async (u) => {
+      concurrently(count, async (u) => {
         await fetchAll(FETCHERS.twoDevices, u, phone);
         await fetchAll(FETCHERS.twoDevices, u, laptop);
       }),
     );
-    if (!warm) {
-      runs.book.push(book);
-      runs.seen.push(seen);
-      runs.history.push(history);
-      runs.device.push(device);
-      runs.twoDevices.push(twoDevices);
-    }
+    if (!warm)
+      for (const [peer, sample] of Object.entries({ book, seen, history, device, twoDevices }))
+        runs[peer as keyof FetchRuns].push(sample);
   }
   return runs;
 }
 
-const rate = rates;
 /** Round trips per operation, the mean of the rounds'. */
-const requests = (runs: Timed[]): number => mean(runs.map((r) => r.requests / r.ops));
+const requests = (runs: Sample[]): number => mean(runs.map((r) => r.requests / r.ops));
 
 function reportSends(report: SuiteReport, send: SendRuns, bookSends: number, rounds: number): void {
   const id = (name: string): string => `messaging.${name}`;
-  const ratios: [string, string, Timed[]][] = [
+  const ratios: [string, string, Sample[]][] = [
     ['send.seen_vs_book', "sendMessage, 'seen' chat: ours / book's lock-based send_message (sends/s)", send.seen],
     [
       'send.history_vs_book',
@@ -434,8 +424,8 @@ function reportSends(report: SuiteReport, send: SendRuns, bookSends: number, rou
       send.history,
     ],
   ];
-  for (const [name, label, runs] of ratios) report.ratio(id(name), label, rate(runs), rate(send.book));
-  const medians: [string, string, string, Timed[]][] = [
+  for (const [name, label, runs] of ratios) report.ratio(id(name), label, rates(runs), rates(send.book));
+  const medians: [string, string, string, Sample[]][] = [
     ['send.seen_rate', `sendMessage: ours, 'seen' chat, ${IN_FLIGHT} senders`, 'sends/s', send.seen],
     [
       'send.history_rate',
@@ -446,8 +436,8 @@ function reportSends(report: SuiteReport, send: SendRuns, bookSends: number, rou
     ['send.book_rate', `sendMessage: book's send_message, one chat, ${IN_FLIGHT} senders`, 'sends/s', send.book],
     ['edit.rate', `editMessage: ours, 'history' chat, ${IN_FLIGHT} senders`, 'edits/s', send.edit],
   ];
-  for (const [name, label, unit, runs] of medians) report.median(id(name), label, unit, rate(runs));
-  const trips: [string, string, Timed[], boolean][] = [
+  for (const [name, label, unit, runs] of medians) report.median(id(name), label, unit, rates(runs));
+  const trips: [string, string, Sample[], boolean][] = [
     ['send.seen_round_trips', "sendMessage: ours, 'seen' chat, round trips per send", send.seen, true],
     ['send.history_round_trips', "sendMessage: ours, 'history' chat, round trips per send", send.history, true],
     ['edit.round_trips', 'editMessage: ours, round trips per edit', send.edit, true],
@@ -473,10 +463,10 @@ function reportFetches(report: SuiteReport, fetch: FetchRuns): void {
   ];
   for (const [peer, id, what] of peers) {
     const label = `fetchPendingMessages, ${what}: ours / book's fetch_pending_messages (fetches/s)`;
-    report.ratio(`messaging.fetch.${id}_vs_book`, label, rate(fetch[peer]), rate(fetch.book));
+    report.ratio(`messaging.fetch.${id}_vs_book`, label, rates(fetch[peer]), rates(fetch.book));
   }
-  const trips: [string, string, Timed[]][] = [
-    ...peers.slice(1).map(([peer, id, what]): [string, string, Timed[]] => [id, `ours, ${what}`, fetch[peer]]),
+  const trips: [string, string, Sample[]][] = [
+    ...peers.slice(1).map(([peer, id, what]): [string, string, Sample[]] => [id, `ours, ${what}`, fetch[peer]]),
     ['book', "book's", fetch.book],
   ];
   for (const [id, who, runs] of trips) {
@@ -546,7 +536,7 @@ function reportMemory(report: SuiteReport, memory: Memory): void {
 function summaryTable(report: SuiteReport, send: SendRuns, fetch: FetchRuns, rounds: number): void {
   const sending = `send, ${IN_FLIGHT} senders, one chat`;
   const fetching = `fetch of ${CHATS_PER_USER} chats`;
-  const rows: [string, string, Timed[]][] = [
+  const rows: [string, string, Sample[]][] = [
     [sending, "ours, 'seen' chat (one script)", send.seen],
     [sending, `ours, 'history' chat at ${KEEP} (one script, trims)`, send.history],
     [sending, 'book (SETNX lock, INCR, ZADD, WATCH unlock)', send.book],
@@ -560,7 +550,7 @@ function summaryTable(report: SuiteReport, send: SendRuns, fetch: FetchRuns, rou
   tableOf(report, `messaging summary (medians of ${rounds} rounds, with the range)`, 2, rows, [
     ['operation', ([what]) => what],
     ['peer', ([, peer]) => peer],
-    ['per second (min-max)', ([, , runs]) => medianRange(rate(runs))],
+    ['per second (min-max)', ([, , runs]) => medianRange(rates(runs))],
     ['round trips/op', ([, , runs]) => requests(runs).toFixed(2)],
     ['redis cmds/op', ([, , runs]) => mean(runs.map((r) => r.executed / r.ops)).toFixed(2)],
   ]);
@@ -586,12 +576,6 @@ bench(
     });
     // Send: the fill, then the rounds; fetch: the rounds; memory counts two.
     const steps = progress(1 + 2 * (rounds + 1) + 2);
-    console.log(
-      `messaging benchmark: sends into one chat, ${IN_FLIGHT} senders at once (book ${bookSends}, ours ${options.ourSends} per round, ` +
-        `into a 'seen' chat and a 'history' chat at ${KEEP} entries, then half as many edits); ` +
-        `fetch for ${users} users with ${CHATS_PER_USER} chats of ${MESSAGES_PER_CHAT} pending messages, without a device, as one and as two; ` +
-        `1 warm-up + ${rounds} rounds, the book first in each; then memory of ${options.memoryChats} chats at the default retention.`,
-    );
     await Promise.all([redis.ping(), admin.ping(), ...pool.map((client) => client.ping())]);
     const send = await benchSends(admin, pool, chats, steps, options);
     const fetch = await benchFetch(redis, admin, pool, chats, steps, options);

@@ -1,22 +1,6 @@
-// Task queue benchmark (book section 6.4, issue 6): our TaskRepository / TaskWorker / TaskPoller
-// against bullmq 6.7.0 doing the same no-op jobs on the same redis-server, each peer warmed up
-// until its rate is steady, then ROUNDS rounds, ours then bullmq, a queue of its own per round
-// and FLUSHALL after each. Scenarios:
-// 1. adds per second: ours TaskRepository.enqueue (as the enqueueTask resolver, one shared
-//    connection), bullmq Queue.add; 1 caller, ENQUEUE_CONCURRENCY in flight, and batches of
-//    ADD_BULK one call at a time (enqueueMany / addBulk);
-// 2. processing: PROCESS_TASKS tasks added first (twice the history, so both must forget finished
-//    tasks while timed), then one worker at concurrency 1 and 16 timed until every task is
-//    recorded as completed (ours: TaskWorker + TaskPoller as src/workers/task-runner.ts builds
-//    them, counted in settleAndTake; bullmq: Worker, its 'completed' event);
-// 3. delay accuracy: a worker (concurrency 16) first, then tasks with seeded delays; lateness is
-//    the handler's start minus (Date.now() before the add + delay), and against each peer's own
-//    due time (ours task.runAt by the Redis clock, bullmq timestamp + delay). Ours must never be
-//    early. Run at Redis hz 10 and 100: bullmq's blocked pop times out only when an idle server
-//    wakes (every 1000/hz ms); our poller times its own wake-up and ends its pop with CLIENT UNBLOCK.
-// Both keep HISTORY finished tasks (bullmq: removeOnComplete/removeOnFail count), retry 5 runs
-// with 1 s exponential backoff and hold a run under a 30 s lease. Per task: round trips the
-// clients sent (blocking pops included), commands Redis ran, Redis CPU and this process's CPU.
+// Task queues (book 6.4): our TaskRepository / TaskWorker / TaskPoller beside bullmq 6.7.0 on one
+// redis-server, no-op jobs: adds per second, processing until every task completed, and how late
+// delayed tasks start (ours never early). Method: docs/performance.md, "Method: tasks".
 import { performance } from 'node:perf_hooks';
 import { Queue, Worker, type DefaultJobOptions, type Job } from 'bullmq';
 import Redis from 'ioredis';
@@ -50,8 +34,11 @@ import {
   type Figure,
   type Sample,
   type SuiteReport,
+  inParallel,
+  sumOf,
+  tableOf,
+  within,
 } from './harness';
-import { inFlight, sumOf, tableOf, within } from './suites-shared';
 
 const QUICK = isQuick();
 
@@ -217,7 +204,7 @@ const OURS: Side = {
       ),
     close: async () => undefined,
   }),
-  prefill: (producer, count) => inFlight(count, 16, (i) => producer.add(i)),
+  prefill: (producer, count) => inParallel(count, 16, (i) => producer.add(i)),
   /** One worker and one poller on one queue, as startTaskRunner makes them for a queue. */
   async start(ctx, queue, concurrency, onTask, completed) {
     const commands = await connectRedis(ctx.url, { name: 'bench:task-commands', logger, commandTimeoutMs: 5000 });
@@ -327,8 +314,8 @@ function addScenario(id: string, title: string, concurrency: number, batch = 0):
         tasks,
         () =>
           batch === 0
-            ? inFlight(tasks, concurrency, (i) => producer.add(i))
-            : inFlight(Math.ceil(tasks / batch), 1, (b) =>
+            ? inParallel(tasks, concurrency, (i) => producer.add(i))
+            : inParallel(Math.ceil(tasks / batch), 1, (b) =>
                 producer.addBatch(b * batch, Math.min(batch, tasks - b * batch)),
               ),
         { admin: ctx.admin },
@@ -394,7 +381,7 @@ function delayScenario(hz: number): Scenario {
       const result: RoundResult = await measure(
         tasks,
         async () => {
-          await inFlight(tasks, ENQUEUE_CONCURRENCY, add);
+          await inParallel(tasks, ENQUEUE_CONCURRENCY, add);
           await completed.wait(`${side.label}, ${queue}`);
         },
         { admin: ctx.admin },
@@ -591,14 +578,6 @@ bench(
     const [, defaultHz] = (await admin.config('GET', 'hz')) as [string, string];
     const benchStarted = performance.now();
     const progress = steps(scenarios.length * stepsOf(SIDES.length, ROUNDS, 'steady'));
-    const version = (await admin.info('server')).match(/^redis_version:(\S+)/m)?.[1];
-    console.log(
-      `tasks benchmark: ours (TaskRepository, TaskWorker + TaskPoller) against bullmq 6.7.0 (Queue, Worker), same redis-server ${version}, ` +
-        `alternately: warm-up rounds until steady, then ${ROUNDS} rounds each, a queue of its own per round, FLUSHALL after each round.\n` +
-        `  both keep ${HISTORY} finished tasks per queue (ours TASK_HISTORY, bullmq removeOnComplete/removeOnFail count), ` +
-        `${SETTINGS.maxAttempts} runs with ${SETTINGS.backoffMs} ms exponential backoff, ${LEASE_MS} ms lease/lock; no-op handlers; ` +
-        'producers on one shared connection each; workers on connections of their own.',
-    );
     for (const scenario of scenarios) {
       console.log(`${scenario.title}: ${scenario.tasks} tasks per round`);
       await admin.config('SET', 'hz', String(scenario.hz ?? defaultHz));

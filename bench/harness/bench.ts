@@ -5,7 +5,8 @@ import Redis, { type RedisOptions } from 'ioredis';
 import { defineScripts } from '../../src/redis/client/scripts';
 import { uncounted } from './round-trips';
 import type { ServerProcess } from './server-process';
-import { runSuite, Steps, type SuiteReport } from './suite';
+import { isQuick, progress, reportResult } from './report';
+import { Steps, SuiteReport } from './suite';
 import { withBenchRedis } from './support';
 
 export interface Bench {
@@ -31,36 +32,53 @@ export interface BenchOptions {
   title: string;
 }
 
-/** Runs a suite: starts its redis-server, hands the context to `scenario`, cleans up, reports. */
+/**
+ * Runs a suite: starts its redis-server, hands the context to `scenario`, cleans up, and reports
+ * the result over IPC when run by bench/run.ts, to BENCH_RESULT_FILE when that is set. A failure
+ * prints the error and exits 1, with no result.
+ */
 export function bench(options: BenchOptions, scenario: (b: Bench) => Promise<void>): void {
-  runSuite(options.id, options.title, (report, quick) =>
-    withBenchRedis(async (url) => {
-      const cleanups: (() => unknown)[] = [];
-      const connect = (redisOptions: RedisOptions = {}): Redis => {
-        const client = new Redis(url, redisOptions);
-        defineScripts(client);
-        cleanups.push(() => client.disconnect());
-        return client;
-      };
-      const context: Bench = {
-        quick,
-        report,
-        url,
-        admin: uncounted(connect()),
-        connect,
-        async server(started) {
-          const server = await started;
-          cleanups.push(() => server.stop());
-          return server;
-        },
-        defer: (cleanup) => void cleanups.push(cleanup),
-        steps: (total) => new Steps(total),
-      };
-      try {
-        await scenario(context);
-      } finally {
-        for (const cleanup of cleanups.reverse()) await cleanup();
-      }
-    }),
-  );
+  const started = performance.now();
+  const quick = isQuick();
+  const report = new SuiteReport();
+  withBenchRedis(async (url) => {
+    const cleanups: (() => unknown)[] = [];
+    const connect = (redisOptions: RedisOptions = {}): Redis => {
+      const client = new Redis(url, redisOptions);
+      defineScripts(client);
+      cleanups.push(() => client.disconnect());
+      return client;
+    };
+    const context: Bench = {
+      quick,
+      report,
+      url,
+      admin: uncounted(connect()),
+      connect,
+      async server(started) {
+        const server = await started;
+        cleanups.push(() => server.stop());
+        return server;
+      },
+      defer: (cleanup) => void cleanups.push(cleanup),
+      steps: (total) => new Steps(total),
+    };
+    try {
+      await scenario(context);
+    } finally {
+      for (const cleanup of cleanups.reverse()) await cleanup();
+    }
+  })
+    .then(async () => {
+      progress(1, 'done');
+      const { figures, tables, notes } = report;
+      const seconds = (performance.now() - started) / 1000;
+      await reportResult({ suite: options.id, title: options.title, quick, seconds, figures, tables, notes });
+      // The IPC channel would keep this process alive after its work is done.
+      if (process.connected) process.disconnect();
+    })
+    .catch((error: unknown) => {
+      console.error(error);
+      process.exit(1);
+    });
 }

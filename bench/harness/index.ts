@@ -39,7 +39,17 @@
 // - Progress: steps(total).step(label) per round, or progress(fraction, label).
 export { bench, type Bench } from './bench';
 export { Connection, post, runLoad, type Answer, type LoadResult } from './http-load';
-export { inParallel, alternate, size, stepsOf, untilSteady, type Alternated, type Round, type Steady } from './rounds';
+export {
+  inParallel,
+  within,
+  alternate,
+  size,
+  stepsOf,
+  untilSteady,
+  type Alternated,
+  type Round,
+  type Steady,
+} from './rounds';
 export { measure, medianRange, perOp, rates, scriptStats, type Sample } from './measure';
 export { isQuick, progress, summarize, type Figure, type Table } from './report';
 export { countOn, countTraffic, since, snapshot, uncounted, type Traffic } from './round-trips';
@@ -54,14 +64,17 @@ export {
   startServerProcess,
   type ServerProcess,
 } from './server-process';
-export { pairedRatio, runSuite, Steps, type SuiteReport } from './suite';
+export { pairedRatio, Steps, tableOf, type SuiteReport } from './suite';
 export {
   commandCount,
+  infoField,
+  keyBytes,
+  mean,
   median,
   percentile,
   printTable,
   redisCpuSeconds,
-  runBenchmark,
   seeded,
-  withBenchRedis,
+  sumOf,
+  usedMemory,
 } from './support';

@@ -1,6 +1,6 @@
 // bench/results/latest.md: the run as a reader wants it: the machine first, then per suite its
 // figures (ratios first, with targets), its own tables and its notes.
-import { formatNumber, formatPass, formatSpread, formatTarget, ordered, type RunReport } from './summary';
+import { figureRow, formatNumber, ordered, type RunReport } from './summary';
 
 /** A cell: pipes escaped, line breaks flattened, so a table stays one row per line. */
 const cell = (text: string): string => text.replace(/\|/g, '\\|').replace(/\s*\n\s*/g, ' ');
@@ -59,14 +59,7 @@ export function toMarkdown(report: RunReport): string {
     );
     if (!result) continue;
     if (result.figures.length) {
-      const rows = ordered(result.figures).map((f) => [
-        f.label,
-        formatNumber(f.value),
-        formatSpread(f),
-        f.unit,
-        formatTarget(f),
-        formatPass(f),
-      ]);
+      const rows = ordered(result.figures).map(figureRow);
       lines.push(...table(['Figure', 'Median', 'Range', 'Unit', 'Target', ''], rows, new Set([1, 2])), '');
     }
     for (const t of result.tables) {

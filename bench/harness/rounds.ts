@@ -10,14 +10,25 @@ export function size(env: string, quick: number, full: number): number {
   return set !== undefined && set !== '' ? Number(set) : isQuick() ? quick : full;
 }
 
-/** Runs task(0..total-1) with `inFlight` of them running at once. */
-export async function inParallel(total: number, inFlight: number, task: (i: number) => Promise<void>): Promise<void> {
+/** Runs task(0..total-1) with `inFlight` of them running at once; `slot` says which of those runs it. */
+export async function inParallel(
+  total: number,
+  inFlight: number,
+  task: (i: number, slot: number) => Promise<unknown>,
+): Promise<void> {
   let next = 0;
   await Promise.all(
-    Array.from({ length: Math.min(inFlight, total) }, async () => {
-      while (next < total) await task(next++);
+    Array.from({ length: Math.min(inFlight, total) }, async (_, slot) => {
+      while (next < total) await task(next++, slot);
     }),
   );
+}
+
+/** Resolves as `work` does, or fails with what `failure()` says (read when it fails) after `ms`. */
+export async function within<T>(work: Promise<T>, ms: number, failure: () => string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(failure())), ms)));
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
 }
 
 /** Where a run stands: round 0 is a warm-up, 1..rounds are measured. */

@@ -1,7 +1,7 @@
 // What the domain benchmarks share to meet the contract of bench/harness/report.ts: one place to collect
 // figures, tables and notes while the benchmark still prints to its log, progress counted in
 // steps, and the ratio of two peers taken round by round.
-import { figure, isQuick, progress, reportResult, summarize, type Figure, type Table } from './report';
+import { figure, progress, summarize, type Figure, type Table } from './report';
 import { printTable } from './support';
 
 export class SuiteReport {
@@ -43,6 +43,22 @@ export class SuiteReport {
   }
 }
 
+/** A table given column by column: its header and how an item shows in it. */
+export function tableOf<T>(
+  report: SuiteReport,
+  title: string,
+  textColumns: number,
+  items: readonly T[],
+  columns: [string, (item: T) => string][],
+): void {
+  report.table(
+    title,
+    columns.map(([header]) => header),
+    items.map((item) => columns.map(([, cell]) => cell(item))),
+    textColumns,
+  );
+}
+
 /**
  * Progress in steps of known count (rounds, mostly): each step() reports the fraction done so far
  * and what is running now.
@@ -67,36 +83,4 @@ export function pairedRatio(ours: number[], theirs: number[]): { value: number; 
   if (ours.length !== theirs.length || ours.length === 0)
     throw new Error(`paired rounds differ in number: ${ours.length} and ${theirs.length}`);
   return summarize(ours.map((value, i) => value / theirs[i]));
-}
-
-/**
- * Runs a benchmark and reports its result: over IPC when run by bench/run.ts, to
- * BENCH_RESULT_FILE when that is set. A failure prints the error and exits 1, with no result.
- */
-export function runSuite(
-  suite: string,
-  title: string,
-  body: (report: SuiteReport, quick: boolean) => Promise<void>,
-): void {
-  const started = performance.now();
-  const quick = isQuick();
-  const report = new SuiteReport();
-  (async () => {
-    await body(report, quick);
-    progress(1, 'done');
-    await reportResult({
-      suite,
-      title,
-      quick,
-      seconds: (performance.now() - started) / 1000,
-      figures: report.figures,
-      tables: report.tables,
-      notes: report.notes,
-    });
-    // The IPC channel would keep this process alive after its work is done.
-    if (process.connected) process.disconnect();
-  })().catch((error: unknown) => {
-    console.error(error);
-    process.exit(1);
-  });
 }

@@ -44,12 +44,15 @@ export function formatNumber(value: number): string {
   return value.toPrecision(2);
 }
 
-export const formatSpread = (f: Figure): string =>
-  f.spread ? `${formatNumber(f.spread.min)}-${formatNumber(f.spread.max)}` : '';
-
-export const formatTarget = (f: Figure): string => (f.target ? `${f.target.op} ${formatNumber(f.target.value)}` : '');
-
-export const formatPass = (f: Figure): string => (f.pass === undefined ? '' : f.pass ? 'PASS' : 'MISS');
+/** A figure as a row of the summary and of latest.md: label, median, range, unit, target, PASS/MISS. */
+export const figureRow = (f: Figure): string[] => [
+  f.label,
+  formatNumber(f.value),
+  f.spread ? `${formatNumber(f.spread.min)}-${formatNumber(f.spread.max)}` : '',
+  f.unit,
+  f.target ? `${f.target.op} ${formatNumber(f.target.value)}` : '',
+  f.pass === undefined ? '' : f.pass ? 'PASS' : 'MISS',
+];
 
 /** Ratios first, then the rest, each group in the suite's own order. */
 export const ordered = (figures: Figure[]): Figure[] => [
@@ -85,15 +88,11 @@ export function summaryText(report: RunReport): string {
     if (run.status !== 'ok') lines.push(`  ${run.status.toUpperCase()}: ${run.error ?? 'no result'} (log: ${run.log})`);
     const figures = ordered(run.result?.figures ?? []);
     if (figures.length === 0) continue;
-    const rows = figures.map((f) => [
-      f.label,
-      formatNumber(f.value),
-      formatSpread(f),
-      f.unit,
-      formatTarget(f),
-      formatPass(f),
-    ]);
-    for (const line of aligned(['figure', 'median', 'range', 'unit', 'target', ''], rows, new Set([1, 2])))
+    for (const line of aligned(
+      ['figure', 'median', 'range', 'unit', 'target', ''],
+      figures.map(figureRow),
+      new Set([1, 2]),
+    ))
       lines.push(`  ${line}`);
   }
   lines.push('');

@@ -18,13 +18,6 @@ export async function withBenchRedis(work: (url: string) => Promise<void>): Prom
   }
 }
 
-export function runBenchmark(main: () => Promise<void>): void {
-  main().catch((error: unknown) => {
-    console.error(error);
-    process.exit(1);
-  });
-}
-
 /** Commands Redis executed, those run inside scripts included (not the bench's own INFO/RESETSTAT). */
 export async function commandCount(redis: Redis): Promise<number> {
   const stats = await redis.info('commandstats');
@@ -35,12 +28,29 @@ export async function commandCount(redis: Redis): Promise<number> {
   return total;
 }
 
+const field = (info: string, name: string): number =>
+  Number(new RegExp(`^${name}:([\\d.]+)`, 'm').exec(info)?.[1] ?? NaN);
+
+/** A numeric field of an INFO section (`used_memory`, `used_cpu_user`). */
+export const infoField = async (redis: Redis, section: string, name: string): Promise<number> =>
+  field(await redis.info(section), name);
+
 /** CPU seconds redis-server has used so far (used_cpu_user + used_cpu_sys from INFO cpu). */
 export async function redisCpuSeconds(redis: Redis): Promise<number> {
   const info = await redis.info('cpu');
-  const field = (name: string): number => Number(new RegExp(`^${name}:([\\d.]+)`, 'm').exec(info)?.[1] ?? NaN);
-  return field('used_cpu_user') + field('used_cpu_sys');
+  return field(info, 'used_cpu_user') + field(info, 'used_cpu_sys');
 }
+
+export const usedMemory = (redis: Redis): Promise<number> => infoField(redis, 'memory', 'used_memory');
+
+/** MEMORY USAGE with every element counted (SAMPLES 0); 0 for a key that does not exist. */
+export const keyBytes = async (redis: Redis, key: string): Promise<number> =>
+  Number((await redis.call('MEMORY', 'USAGE', key, 'SAMPLES', '0')) ?? 0);
+
+export const sumOf = <T>(items: readonly T[], pick: (item: T) => number): number =>
+  items.reduce((total, item) => total + pick(item), 0);
+
+export const mean = (values: number[]): number => sumOf(values, (v) => v) / values.length;
 
 /** The middle value (the mean of the two middle ones for an even count). */
 export function median(values: number[]): number {

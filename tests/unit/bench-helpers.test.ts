@@ -1,10 +1,10 @@
-// What the domain suites share beyond the harness (bench/suites-shared.ts): callers in flight that
+// What the domain suites share in the harness (bench/harness/support.ts, suite.ts, rounds.ts): callers in flight that
 // know their slot, whose connection they use, and tables given column by column. The suites'
 // per-caller connections (WATCH needs one each) and their summary tables rest on these.
 import { SuiteReport } from '../../bench/harness/suite';
-import { inFlight, mean, sumOf, tableOf } from '../../bench/suites-shared';
+import { inParallel, mean, sumOf, tableOf } from '../../bench/harness';
 
-describe('bench suites-shared', () => {
+describe('bench harness helpers', () => {
   const quiet = jest.spyOn(console, 'log').mockImplementation(() => undefined);
   afterAll(() => quiet.mockRestore());
 
@@ -13,7 +13,7 @@ describe('bench suites-shared', () => {
     let running = 0;
     let most = 0;
     const slotsBusy = new Set<number>();
-    await inFlight(10, 3, async (i, slot) => {
+    await inParallel(10, 3, async (i, slot) => {
       expect(slotsBusy.has(slot)).toBe(false);
       slotsBusy.add(slot);
       most = Math.max(most, ++running);
@@ -30,9 +30,9 @@ describe('bench suites-shared', () => {
 
   it('starts no more slots than there are calls', async () => {
     const slots: number[] = [];
-    await inFlight(2, 8, async (_, slot) => void slots.push(slot));
+    await inParallel(2, 8, async (_, slot) => void slots.push(slot));
     expect(slots).toEqual([0, 1]);
-    await inFlight(0, 8, async () => {
+    await inParallel(0, 8, async () => {
       throw new Error('no call expected');
     });
   });
