@@ -125,6 +125,13 @@ describe('loadScriptSources', () => {
   it('refuses an include line it cannot read and a name that leaves includes/', () => {
     const unquoted = folder({ 'main.lua': '--- @include shared\nreturn 1' });
     expect(() => loadScriptSources(unquoted)).toThrow('Lua script main: malformed include line: --- @include shared');
+    const indented = folder({
+      'main.lua': 'if true then\n  --- @include "shared"\nend\nreturn shared()',
+      'includes/shared.lua': 'local function shared() return 1 end',
+    });
+    expect(() => loadScriptSources(indented)).toThrow(
+      'Lua script main: an include line must start its line, outside any block: --- @include "shared"',
+    );
     const escaping = folder({ 'main.lua': '--- @include "../main"\nreturn 1' });
     expect(() => loadScriptSources(escaping)).toThrow('Lua script main: include "../main" is not a plain name');
   });

@@ -58,8 +58,13 @@ function expandIncludes(script: string, source: string, read: (name: string) => 
       .map((line) => {
         const match = INCLUDE_LINE.exec(line.trimEnd());
         if (!match) {
-          if (/^---[ \t]*@include\b/.test(line)) {
-            throw new ScriptIncludeError(`Lua script ${script}: malformed include line: ${line.trim()}`);
+          // Indented, it would sit in a block whose locals the rest of the script cannot see, and
+          // a later mention would then be left out as "included above": refused, not passed over.
+          if (/^[ \t]*---[ \t]*@include\b/.test(line)) {
+            const why = /^[ \t]/.test(line)
+              ? 'an include line must start its line, outside any block'
+              : 'malformed include line';
+            throw new ScriptIncludeError(`Lua script ${script}: ${why}: ${line.trim()}`);
           }
           return line;
         }
