@@ -14,7 +14,8 @@ unset. A bad value stops start-up with one fatal log line (code \`CONFIG_INVALID
 variable that is wrong, and the rule it breaks.
 
 This page is generated from the settings each domain declares beside its code
-(\`src/**/*.settings.ts\`, \`src/server.settings.ts\`) by \`npm run docs:config\`. Do not edit it by
+(a \`settings.ts\` in the domain's folder, or \`<module>.settings.ts\` beside a module; the list is
+\`SETTING_DOMAINS\`) by \`npm run docs:config\`. Do not edit it by
 hand: \`npm test\` fails when it differs from the declarations.
 `;
 

@@ -1,5 +1,5 @@
-// The settings each domain declares (src/**/*.settings.ts), as the loader composes them and as the
-// generated reference (docs/configuration.md) shows them.
+// The settings each domain declares (a settings.ts in its folder or a <module>.settings.ts, listed
+// in SETTING_DOMAINS), as the loader composes them and as the generated reference (docs/configuration.md) shows them.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
