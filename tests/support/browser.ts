@@ -99,14 +99,18 @@ export async function startWeb(env: Record<string, string> = {}): Promise<WebFix
 
 function watch(page: Page): string[] {
   const problems: string[] = [];
+  // A request in flight when a test takes the network away fails, and Chromium says so on the
+  // console too: the test's doing, not the app's (what the app does next is what tests check).
+  const OFFLINE = 'net::ERR_INTERNET_DISCONNECTED';
   page.on('console', (message) => {
-    if (message.type() === 'error') problems.push(`console: ${message.text()}`);
+    if (message.type() === 'error' && !message.text().includes(OFFLINE)) problems.push(`console: ${message.text()}`);
   });
   page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
   page.on('requestfailed', (request) => {
     // A socket closed on purpose (going offline, signing out) is not a problem of the app, nor
     // a request it cancelled itself (Apollo aborts a query whose page was left; a reload).
-    if (request.url().startsWith('ws') || request.failure()?.errorText === 'net::ERR_ABORTED') return;
+    const failure = request.failure()?.errorText;
+    if (request.url().startsWith('ws') || failure === 'net::ERR_ABORTED' || failure === OFFLINE) return;
     problems.push(`request failed: ${request.url()}`);
   });
   return problems;
