@@ -1,16 +1,7 @@
 // Configuration is read and validated in one place.
 import path from 'node:path';
-import { ConfigError, DEFAULT_PRECISIONS, loadConfig } from '../../src/config';
-
-const problems = (env: Record<string, string>): string[] => {
-  try {
-    loadConfig(env);
-  } catch (error) {
-    if (error instanceof ConfigError) return error.problems;
-    throw error;
-  }
-  return [];
-};
+import { DEFAULT_PRECISIONS, loadConfig } from '../../src/config';
+import { configProblems as problems } from '../support/config';
 
 describe('loadConfig', () => {
   it('defaults to development on 127.0.0.1:4000 with an embedded Redis in ./.data', () => {

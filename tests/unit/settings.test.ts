@@ -4,22 +4,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { CONFIG_DOCS_FILE, renderConfigDocs, runConfigDocs } from '../../src/app/config-docs';
-import { ConfigError, SETTING_DOMAINS, loadConfig } from '../../src/config';
+import { SETTING_DOMAINS, loadConfig } from '../../src/config';
+import { configProblems as problems } from '../support/config';
 
 const declared = SETTING_DOMAINS.flatMap((domain) => Object.entries(domain.settings));
 const names = declared.map(([name]) => name);
 const ofType = (type: string): string[] =>
   declared.filter(([, setting]) => setting.type === type).map(([name]) => name);
-
-const problems = (env: Record<string, string>): string[] => {
-  try {
-    loadConfig(env);
-  } catch (error) {
-    if (error instanceof ConfigError) return error.problems;
-    throw error;
-  }
-  return [];
-};
 
 describe('declared settings', () => {
   it('declares each of the 113 variables once over all domains', () => {
