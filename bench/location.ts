@@ -39,8 +39,7 @@ import {
   type ProductCheck,
 } from './location-logs';
 import {
-  adminConnection,
-  countSentCommands,
+  countingAdmin,
   describeCounts,
   splitSentAndInternal,
   startProbe,
@@ -641,7 +640,6 @@ bench(
       "Location analytics (book 5.3, 6.6): chunk stream + one-script commit, against the book's file distribution and ZSET lookup",
   },
   async ({ url, report: suite, steps, defer }) => {
-    countSentCommands();
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ria-bench-location-'));
     defer(() => fs.rmSync(dir, { recursive: true, force: true }));
     const locator = lazyLocator([])();
@@ -659,7 +657,7 @@ bench(
         `${logs.addresses.size} distinct addresses, ${logs.reference.refused} malformed lines; written in ${((performance.now() - began) / 1000).toFixed(1)} s. ` +
         `Warm-up set: ${warmLogs.lines} lines. 1 warm-up round + ${ROUNDS} measured.`,
     );
-    const admin = adminConnection(url);
+    const admin = countingAdmin(url);
     defer(() => admin.disconnect());
     const connect = async (name: string): Promise<Redis> => {
       const client = await connectRedis(url, { name: `bench:${name}`, logger, commandTimeoutMs: 30_000 });
