@@ -19,14 +19,7 @@ import { LOCATION_GROUP, locationKeys } from '../src/redis/keys';
 import { appendWhenRoom } from '../src/redis/location/backpressure';
 import { LocationRepository, type ChunkEntry, type LocationSettings } from '../src/redis/location/repository';
 import { LocationAggregator } from '../src/workers/location-aggregator';
-import {
-  copyLogsToRedis,
-  dailyCountryAggregate,
-  findCityByIp,
-  importRanges,
-  newCounters,
-  processLogsFromRedis,
-} from './location-book';
+import * as book from './location-book';
 import {
   checkBookCountries,
   checkProduct,
@@ -235,19 +228,28 @@ const STREAM = ['xadd', 'xack', 'xdel', 'xautoclaim', 'xreadgroup', 'xclaim'];
 /** Commands the worker processes send; the product's scripts call none of them. */
 const WORKER_SENT = ['evalsha', 'xautoclaim', 'xreadgroup', 'smembers', 'ping', 'client|setname', 'select'];
 
-interface Context {
-  url: string;
-  admin: Redis;
-  locator: IpLocator;
-  /** The book's connections: a publisher and one per worker. */
-  bookPublisher: Redis;
-  bookWorkers: Redis[];
-  /** The product's: the uploader's (the API server's), and one per in-process aggregator. */
-  uploader: CountingRepository;
-  aggregators: CountingRepository[];
-  workers: WorkerProcess[];
-  warmLogs: LogSet;
-  runs: number;
+type Context = Awaited<ReturnType<typeof connectAll>>;
+
+/** The book's connections (a publisher, one per worker) and the product's (the uploader's, as the API server's, one per in-process aggregator). */
+async function connectAll(
+  shared: { url: string; admin: Redis; locator: IpLocator; warmLogs: LogSet },
+  defer: (cleanup: () => unknown) => void,
+) {
+  const connect = async (name: string): Promise<Redis> => {
+    const client = await connectRedis(shared.url, { name: `bench:${name}`, logger, commandTimeoutMs: 30_000 });
+    defer(() => closeRedis(client));
+    return client as Redis;
+  };
+  const repository = async (name: string) => new CountingRepository(await connect(name), SETTINGS);
+  return {
+    ...shared,
+    bookPublisher: await connect('book-publisher'),
+    bookWorkers: [await connect('book-0'), await connect('book-1')],
+    uploader: await repository('uploader'),
+    aggregators: [await repository('aggregator-0'), await repository('aggregator-1')],
+    workers: [] as WorkerProcess[],
+    runs: 0,
+  };
 }
 
 /**
@@ -270,21 +272,25 @@ function measuresOf(
 
 async function runBook(ctx: Context, logs: LogSet, lookup: 'redis' | 'local'): Promise<RunResult> {
   await ctx.admin.flushall();
-  const ranges = lookup === 'redis' ? await importRanges(ctx.admin, logs.addresses, ctx.locator) : 0;
-  const counters = newCounters();
+  const ranges = lookup === 'redis' ? await book.importRanges(ctx.admin, logs.addresses, ctx.locator) : 0;
+  const counters = book.newCounters();
   const countryOf = (redis: Redis) =>
     lookup === 'redis'
       ? async (ip: string): Promise<string | undefined> => {
           counters.lookups += 2;
-          return (await findCityByIp(redis, ip))?.[2];
+          return (await book.findCityByIp(redis, ip))?.[2];
         }
       : (ip: string): string | undefined => ctx.locator.lookup(ip)?.country;
   const probe = await startProbe(ctx.admin);
   const started = performance.now();
   const workers = ctx.bookWorkers.map((redis, i) =>
-    processLogsFromRedis(redis, String(i), dailyCountryAggregate(redis, i, WORKERS, countryOf(redis), counters)),
+    book.processLogsFromRedis(
+      redis,
+      String(i),
+      book.dailyCountryAggregate(redis, i, WORKERS, countryOf(redis), counters),
+    ),
   );
-  const publishing = copyLogsToRedis(ctx.bookPublisher, logs.dir, 'logs:', WORKERS);
+  const publishing = book.copyLogsToRedis(ctx.bookPublisher, logs.dir, 'logs:', WORKERS);
   await Promise.all(workers);
   const seconds = (performance.now() - started) / 1000;
   await publishing;
@@ -457,11 +463,11 @@ async function measureLookups(ctx: Context, logs: LogSet, zsetLookups: number) {
     return (performance.now() - started) / 1000;
   };
   await ctx.admin.flushall();
-  await importRanges(ctx.admin, logs.addresses, ctx.locator);
+  await book.importRanges(ctx.admin, logs.addresses, ctx.locator);
   const some = logs.sample.slice(0, zsetLookups);
   const countries: (string | undefined)[] = [];
   const redisSeconds = await secondsOf(async () => {
-    for (const ip of some) countries.push((await findCityByIp(ctx.bookWorkers[0], ip))?.[2]);
+    for (const ip of some) countries.push((await book.findCityByIp(ctx.bookWorkers[0], ip))?.[2]);
   });
   const mismatched = some.filter((ip, i) => countries[i] !== ctx.locator.lookup(ip)?.country).length;
   if (mismatched > 0)
@@ -514,10 +520,7 @@ const isExact = (run: RunResult): boolean =>
 function report(suite: SuiteReport, results: Record<VariantId, RunResult[]>, lookups: Lookups[], logs: LogSet): void {
   const rates = (id: VariantId): number[] => results[id].map((run) => run.lines / run.seconds);
   const perM = (id: VariantId, pick: (run: RunResult) => number): number =>
-    perMillion(
-      sumOf(results[id], pick),
-      sumOf(results[id], (run) => run.lines),
-    );
+    (sumOf(results[id], pick) * 1_000_000) / sumOf(results[id], (run) => run.lines);
   const peak = (id: VariantId): number => Math.max(...results[id].map((run) => run.peakBytes - run.baseBytes));
   const verdict = (id: VariantId): string => {
     const last = results[id].at(-1)!;
@@ -548,40 +551,28 @@ function report(suite: SuiteReport, results: Record<VariantId, RunResult[]>, loo
   );
 
   const bookPort = "book's port (Redis lookup, 2 workers)";
+  const tenfold = { op: '>=', value: 10 } as const;
   const ratios: [string, string, VariantId, VariantId, Figure['target']?][] = [
-    [
-      'product2_vs_book',
-      `(2 in-process aggregators) / ${bookPort}`,
-      'product_2',
-      'book_redis',
-      { op: '>=', value: 10 },
-    ],
+    ['product2_vs_book', `(2 in-process aggregators) / ${bookPort}`, 'product_2', 'book_redis', tenfold],
     ['product1_vs_book', `(1 aggregator) / ${bookPort}`, 'product_1', 'book_redis'],
     ['product2_vs_book_local', "(2 aggregators) / book's with a local lookup (2 workers)", 'product_2', 'book_local'],
   ];
   for (const [id, label, ours, theirs, target] of ratios)
     suite.ratio(`location.${id}`, `lines/s end to end: product ${label}`, rates(ours), rates(theirs), target);
-  const redisLookup = "the book's find_city_by_ip (ZREVRANGEBYSCORE + HGET, one connection)";
-  suite.median(
-    'location.lookup.redis',
-    `IP lookups alone: ${redisLookup}`,
-    'lookups/s',
-    lookups.map((l) => l.redis),
-  );
-  const localLookup = 'IP lookups alone: IpLocator (the product, and the book with a local lookup)';
-  suite.median(
-    'location.lookup.local',
-    localLookup,
-    'lookups/s',
-    lookups.map((l) => l.local),
-  );
-  const tallyLabel = 'tallyChunk alone (parse, check, look up, count a 1 MiB chunk)';
-  suite.median(
-    'location.tally',
-    tallyLabel,
-    'lines/s',
-    lookups.map((l) => l.tally),
-  );
+  const alone: [string, string, string, keyof Lookups][] = [
+    ['lookup.redis', "the book's find_city_by_ip (ZREVRANGEBYSCORE + HGET, one connection)", 'lookups/s', 'redis'],
+    ['lookup.local', 'IpLocator (the product, and the book with a local lookup)', 'lookups/s', 'local'],
+    ['tally', 'tallyChunk alone (parse, check, look up, count a 1 MiB chunk)', 'lines/s', 'tally'],
+  ];
+  for (const [id, what, unit, key] of alone) {
+    const label = key === 'tally' ? what : `IP lookups alone: ${what}`;
+    suite.median(
+      `location.${id}`,
+      label,
+      unit,
+      lookups.map((l) => l[key]),
+    );
+  }
   const transfer = 'client-sent chunk transfer (append scripts, XREADGROUP, XAUTOCLAIM)';
   const productCommands: [string, string, (run: RunResult) => number, Figure['target']?][] = [
     ['aggregate', 'client-sent aggregate writes (commit scripts)', (run) => run.aggregate, { op: '<=', value: 1000 }],
@@ -659,24 +650,7 @@ bench(
     );
     const admin = countingAdmin(url);
     defer(() => admin.disconnect());
-    const connect = async (name: string): Promise<Redis> => {
-      const client = await connectRedis(url, { name: `bench:${name}`, logger, commandTimeoutMs: 30_000 });
-      defer(() => closeRedis(client));
-      return client as Redis;
-    };
-    const repository = async (name: string) => new CountingRepository(await connect(name), SETTINGS);
-    const ctx: Context = {
-      url,
-      admin,
-      locator,
-      bookPublisher: await connect('book-publisher'),
-      bookWorkers: [await connect('book-0'), await connect('book-1')],
-      uploader: await repository('uploader'),
-      aggregators: [await repository('aggregator-0'), await repository('aggregator-1')],
-      workers: [],
-      warmLogs,
-      runs: 0,
-    };
+    const ctx = await connectAll({ url, admin, locator, warmLogs }, defer);
     defer(() => Promise.all(ctx.workers.map((worker) => stopWorker(worker))));
     const { measured } = await alternate<(typeof peers)[number], RunResult | Lookups>({
       peers,
