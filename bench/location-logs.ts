@@ -7,7 +7,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import type Redis from 'ioredis';
 import type { IpLocator } from '../src/geo/ip-locator';
-import { DEFAULT_GENERATOR, LogGenerator } from '../src/geo/log-generator';
+import { DEFAULT_GENERATOR, LogGenerator, type ReferenceCount } from '../src/geo/log-generator';
 import { locationKeys } from '../src/redis/keys';
 
 export type LogSet = ReturnType<typeof writeLogs>;
@@ -49,7 +49,7 @@ export function writeLogs(
     fs.writeFileSync(path.join(dir, name), data);
     files.push({ name, path: path.join(dir, name), bytes: data.length, rawBytes: raw.length });
   }
-  const reference = generator.reference;
+  const reference: ReferenceCount = generator.reference;
   /** Visits per child of a place (`day`, `day\tcountry`, `day\tcountry\tregion`): countries, regions, cities. */
   const expected = new Map<string, Counts>();
   for (const [key, visits] of reference.places) {
