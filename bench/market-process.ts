@@ -27,17 +27,10 @@ export const BUYER_FUNDS = 10_000_000_000;
 const MAX_PRICE = 100;
 /** A buyer picks at random among this many of the cheapest listings. */
 const PAGE = 10;
-/**
- * Items granted at once when a lister runs low during a run (it should not: bench/market.ts sizes
- * the stock from a warm-up), on a connection of their own and ahead of need, so that neither the
- * lister nor anyone sharing its command connection waits for them.
- */
+/** Items granted at once, on a connection of their own and ahead of need, when a lister runs low during a run. */
 export const RESTOCK = 500;
 /** Grants sent at once while stocking up before a run. */
 const GRANT_BATCH = 2_000;
-/** The product's defaults (src/config.ts): wait up to 10 s for a lock or for WATCH to succeed, as the book. */
-const CONTENTION_TIMEOUT_MS = 10_000;
-const LOCK_TTL_MS = 10_000;
 const SETTINGS = { maxFunds: 1_000_000_000_000, maxInventory: 10_000_000 };
 
 export const listerName = (id: number): string => `lister-${id}`;
@@ -69,8 +62,9 @@ export async function buildMarket(url: string, strategy: MarketStrategyName, wat
     {
       strategy,
       watchConnections,
-      contentionTimeoutMs: CONTENTION_TIMEOUT_MS,
-      lockTtlMs: LOCK_TTL_MS,
+      // The product's defaults (src/config.ts): wait up to 10 s for a lock or for WATCH to succeed, as the book.
+      contentionTimeoutMs: 10_000,
+      lockTtlMs: 10_000,
       maxFunds: 1_000_000_000_000_000,
       salesKeep: 1000,
       // The product's setting, so that one run measures purchases with the sale task on.

@@ -6,9 +6,6 @@ import { parseListingMember, type MarketRepository } from '../src/redis/market/r
 import { sumOf } from './harness';
 import { BUYER_FUNDS, buyerName, grantItems, listerName, type ProcessResult } from './market-process';
 
-/** Who takes part in a scenario. */
-type Cast = { listers: number; buyers: number };
-
 /**
  * A scenario's starting state, the same for every run: each lister's items and each buyer's
  * funds, granted through MarketRepository once, kept as a copy in database 1 and copied back
@@ -18,6 +15,7 @@ export class StartingState {
   /** Items each lister holds at the start. */
   stock = 0;
   private keys: string[] = [];
+  private listers = 0;
 
   constructor(
     private readonly admin: Redis,
@@ -27,40 +25,35 @@ export class StartingState {
   ) {}
 
   /** A new scenario: funds for its buyers, `stock` items for each lister. */
-  async reset(cast: Cast, stock: number): Promise<void> {
+  async reset({ listers, buyers }: { listers: number; buyers: number }, stock: number): Promise<void> {
     await this.admin.flushdb();
-    for (let id = 0; id < cast.buyers; id++) await this.granter.grantFunds(buyerName(id), BUYER_FUNDS);
+    for (let id = 0; id < buyers; id++) await this.granter.grantFunds(buyerName(id), BUYER_FUNDS);
     const users = [
-      ...Array.from({ length: cast.listers }, (_, id) => listerName(id)),
-      ...Array.from({ length: cast.buyers }, (_, id) => buyerName(id)),
+      ...Array.from({ length: listers }, (_, id) => listerName(id)),
+      ...Array.from({ length: buyers }, (_, id) => buyerName(id)),
     ];
     this.keys = [marketKeys.items(), ...users.flatMap((user) => [marketKeys.user(user), marketKeys.inventory(user)])];
-    this.stock = 0;
-    await this.grow(cast, stock);
+    [this.listers, this.stock] = [listers, 0];
+    await this.grow(stock);
   }
 
   /** Grants each lister more items, up to `stock`, and keeps the new state. */
-  async grow(cast: Cast, stock: number): Promise<void> {
+  async grow(stock: number): Promise<void> {
     if (this.stock > 0) await this.restore();
-    await Promise.all(Array.from({ length: cast.listers }, (_, id) => grantItems(this.granter, id, this.stock, stock)));
+    await Promise.all(Array.from({ length: this.listers }, (_, id) => grantItems(this.granter, id, this.stock, stock)));
     this.stock = Math.max(this.stock, stock);
-    await this.spare.flushdb();
-    await succeeded(
-      this.keys.reduce((pipeline, key) => pipeline.copy(key, key, 'DB', 1), this.admin.pipeline()).exec(),
-    );
+    await this.copy(this.admin, this.spare, 1);
   }
 
   /** The database as it was after the last grow(), and nothing else. */
-  async restore(): Promise<void> {
-    await this.admin.flushdb();
-    await succeeded(
-      this.keys.reduce((pipeline, key) => pipeline.copy(key, key, 'DB', 0), this.spare.pipeline()).exec(),
-    );
-  }
-}
+  restore = (): Promise<void> => this.copy(this.spare, this.admin, 0);
 
-async function succeeded(pending: Promise<[Error | null, unknown][] | null>): Promise<void> {
-  for (const [error] of (await pending) ?? []) if (error) throw error;
+  /** Empties `to` (database `db`) and copies the keys there from `from`. */
+  private async copy(from: Redis, to: Redis, db: number): Promise<void> {
+    await to.flushdb();
+    const pipeline = this.keys.reduce((copies, key) => copies.copy(key, key, 'DB', db), from.pipeline());
+    for (const [error] of (await pipeline.exec()) ?? []) if (error) throw error;
+  }
 }
 
 /** The book's invariants and the processes' own counts, against what Redis holds now. */

@@ -158,17 +158,19 @@ async function measureCost(url: string, admin: Redis, strategy: MarketStrategyNa
 }
 type Cost = Awaited<ReturnType<typeof measureCost>>;
 
+const RESULT_COLUMNS = ['listed', 'bought', 'retries', 'failed', 'avg wait ms', 'p99 wait ms'];
+/** The summary's cells for some runs: counts (medians of the runs) and waits (pooled). */
+function resultCells(runs: Run[]): string[] {
+  const picks: ((r: ProcessResult) => number)[] = [(r) => r.listed, purchased, (r) => r.retries, (r) => r.conflicts];
+  const waits = waitsOf(runs);
+  const medians = picks.map((pick) => count(median(runs.map((run) => total(run, pick)))));
+  return [...medians, ms(mean(waits)), ms(percentile(waits, 99))];
+}
+
 function printResults(report: SuiteReport, summaries: Summary[], wall: number): void {
   const scale = SECONDS / BOOK_SECONDS;
-  const picks: ((r: ProcessResult) => number)[] = [(r) => r.listed, purchased, (r) => r.retries, (r) => r.conflicts];
   const rows = SCENARIOS.flatMap(({ title, book }) => [
-    ...summaries
-      .filter((s) => s.scenario.title === title)
-      .map(({ strategy, runs }) => {
-        const waits = waitsOf(runs);
-        const medians = picks.map((pick) => count(median(runs.map((run) => total(run, pick)))));
-        return [title, strategy, ...medians, ms(mean(waits)), ms(percentile(waits, 99))];
-      }),
+    ...summaries.filter((s) => s.scenario.title === title).map((s) => [title, s.strategy, ...resultCells(s.runs)]),
     [
       title,
       `book (WATCH) x${scale.toFixed(3)}`,
@@ -180,8 +182,7 @@ function printResults(report: SuiteReport, summaries: Summary[], wall: number): 
       '-',
     ],
   ]);
-  const header = ['scenario', 'strategy', 'listed', 'bought', 'retries', 'failed', 'avg wait ms', 'p99 wait ms'];
-  report.table(`market summary (${wall.toFixed(1)} s)`, header, rows, 2);
+  report.table(`market summary (${wall.toFixed(1)} s)`, ['scenario', 'strategy', ...RESULT_COLUMNS], rows, 2);
   const rounds = summaries[0].runs.length;
   report.note(
     `Counts are per ${SECONDS} s run${rounds > 1 ? ` (medians of ${rounds} rounds; waits pooled)` : ''}; ` +
@@ -256,20 +257,18 @@ function figures(report: SuiteReport, summaries: Summary[], costs: Cost[]): void
   for (const scenario of SCENARIOS) {
     const script = runsOf(scenario, 'SCRIPT');
     for (const other of ['WATCH', 'LOCK'] as const) {
-      const them = runsOf(scenario, other);
-      const rounds = them.flatMap((run, i) => (bought(run) > 0 ? [i] : []));
-      if (rounds.length === 0) {
+      const pairs = runsOf(scenario, other).flatMap((run, i) =>
+        bought(run) > 0 ? [[bought(script[i]), bought(run)]] : [],
+      );
+      if (pairs.length === 0) {
         report.note(
           `${scenario.title}: ${other} bought nothing in any round, so SCRIPT / ${other} has no ratio (SCRIPT bought ${count(median(script.map(bought)))} per run).`,
         );
         continue;
       }
-      const label = `${scenario.title}: items bought, SCRIPT / ${other}`;
-      const [ours, theirs] = [script, them].map((runs) => rounds.map((i) => bought(runs[i])));
-      report.ratio(`market.${scenario.id}.script_vs_${other.toLowerCase()}`, label, ours, theirs, {
-        op: '>=',
-        value: 1,
-      });
+      const [id, label] = [`script_vs_${other.toLowerCase()}`, `items bought, SCRIPT / ${other}`];
+      const [ours, theirs] = [0, 1].map((side) => pairs.map((pair) => pair[side]));
+      report.ratio(`market.${scenario.id}.${id}`, `${scenario.title}: ${label}`, ours, theirs, { op: '>=', value: 1 });
     }
     const p99PerRound = script.map((run) => percentile(waitsOf([run]), 99));
     report.figure({
@@ -282,16 +281,8 @@ function figures(report: SuiteReport, summaries: Summary[], costs: Cost[]): void
     });
   }
   const script = summaries.filter((s) => s.strategy === 'SCRIPT').flatMap((s) => s.runs.flatMap((run) => run.results));
-  report.value(
-    'market.script_retries',
-    'SCRIPT: purchase retries, all scenarios',
-    'retries',
-    sumOf(script, (r) => r.retries),
-    {
-      op: '==',
-      value: 0,
-    },
-  );
+  const [retries, none] = [sumOf(script, (r) => r.retries), { op: '==', value: 0 } as const];
+  report.value('market.script_retries', 'SCRIPT: purchase retries, all scenarios', 'retries', retries, none);
   const [completed, attempted] = [sumOf(script, (r) => r.completed), sumOf(script, (r) => r.attempts)];
   report.note(
     `SCRIPT completed ${count(completed)} of the ${count(attempted)} purchases it attempted at the first try.`,
@@ -335,28 +326,28 @@ bench({ id: 'market', title: 'Marketplace (book 6.2, Table 6.1): SCRIPT, WATCH a
       rates.push({ strategy, rate: total(run, (r) => r.listed) / scenario.listers / run.seconds });
     }
     const fastest = Math.max(...rates.map((r) => r.rate));
-    await state.grow(scenario, Math.ceil((fastest * SECONDS * STOCK_MARGIN) / 1000) * 1000);
+    await state.grow(Math.ceil((fastest * SECONDS * STOCK_MARGIN) / 1000) * 1000);
     console.log(
       `  ${scenario.title}: warmed up (listings per lister ${rates.map((r) => `${r.strategy} ${count(r.rate)}/s`).join(', ')}); ` +
         `${count(state.stock)} items granted per lister (${((performance.now() - benchStarted) / 1000).toFixed(1)} s since the start)`,
     );
 
-    const runs = new Map<MarketStrategyName, Run[]>(MARKET_STRATEGIES.map((s) => [s, []]));
+    const mine = MARKET_STRATEGIES.map((strategy) => ({ scenario, strategy, runs: [] as Run[] }));
+    summaries.push(...mine);
     for (let round = 1; round <= ROUNDS; round++) {
-      const order = MARKET_STRATEGIES.map((_, i) => MARKET_STRATEGIES[(i + round - 1) % MARKET_STRATEGIES.length]);
-      for (const strategy of order) {
+      // The order rotates: the first strategy goes last in the next round.
+      for (const { strategy, runs } of mine.map((_, i) => mine[(i + round - 1) % mine.length])) {
         steps.step(`${scenario.title}, round ${round}/${ROUNDS}, ${strategy}`);
         const run = await runOnce(lab, scenario, strategy, round);
-        runs.get(strategy)!.push(run);
-        const waits = waitsOf([run]);
+        runs.push(run);
+        const cells = resultCells([run])
+          .map((cell, i) => `${RESULT_COLUMNS[i]} ${cell}`)
+          .join(', ');
         console.log(
-          `  ${scenario.title}, ${strategy.padEnd(6)} round ${round}: listed ${count(total(run, (r) => r.listed))}, bought ${count(bought(run))}, ` +
-            `retries ${count(total(run, (r) => r.retries))}, failed ${count(total(run, (r) => r.conflicts))}, ` +
-            `wait p50 ${ms(percentile(waits, 50))} p99 ${ms(percentile(waits, 99))} ms; invariants hold (set-up and check ${run.overheadSeconds.toFixed(2)} s)`,
+          `  ${scenario.title}, ${strategy.padEnd(6)} round ${round}: ${cells}; invariants hold (set-up and check ${run.overheadSeconds.toFixed(2)} s)`,
         );
       }
     }
-    for (const [strategy, list] of runs) summaries.push({ scenario, strategy, runs: list });
   }
   steps.step('cost of one operation');
   const costs: Cost[] = [];
