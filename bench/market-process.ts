@@ -17,6 +17,9 @@ import {
   type PurchaseOutcome,
 } from '../src/redis/market/repository';
 import { createMarketStrategy } from '../src/redis/market/strategies';
+import type Redis from 'ioredis';
+import { measure } from './harness/measure';
+import { inParallel } from './harness/rounds';
 import { countTraffic, type Traffic } from './harness/round-trips';
 import { seeded } from './harness/support';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -29,7 +32,7 @@ const MAX_PRICE = 100;
 const PAGE = 10;
 /** Items granted at once, on a connection of their own and ahead of need, when a lister runs low during a run. */
 export const RESTOCK = 500;
-/** Grants sent at once while stocking up before a run. */
+/** Grants in flight at once while stocking up before a run. */
 const GRANT_BATCH = 2_000;
 const SETTINGS = { maxFunds: 1_000_000_000_000, maxInventory: 10_000_000 };
 
@@ -87,31 +90,46 @@ export async function buildMarket(url: string, strategy: MarketStrategyName, wat
       shutdown.abort();
       await made.close();
       signals?.close();
-      if (subscriber) await closeRedis(subscriber);
-      await closeRedis(grants);
-      await closeRedis(commands);
+      for (const connection of [subscriber, grants, commands]) if (connection) await closeRedis(connection);
     },
   };
 }
 type Market = Awaited<ReturnType<typeof buildMarket>>;
 
-/** Grants the lister items number `from` to `to` - 1, GRANT_BATCH at a time. */
-export async function grantItems(market: MarketRepository, lister: number, from: number, to: number): Promise<void> {
-  for (let start = from; start < to; start += GRANT_BATCH) {
-    const grants: Promise<void>[] = [];
-    for (let n = start; n < Math.min(to, start + GRANT_BATCH); n++)
-      grants.push(market.grantItem(listerName(lister), itemName(lister, n)));
-    await Promise.all(grants);
-  }
-}
+/** Grants the lister items number `from` to `to` - 1, GRANT_BATCH in flight at a time. */
+export const grantItems = (market: MarketRepository, lister: number, from: number, to: number): Promise<void> =>
+  inParallel(to - from, GRANT_BATCH, (n) => market.grantItem(listerName(lister), itemName(lister, from + n)));
 
 /**
  * Before the run, once the lister's items and the buyer's funds are in place: one call that
  * changes nothing, so the first timed call does not open WATCH's pooled connection.
  */
-export async function prepare(market: MarketRepository, spec: ProcessSpec): Promise<void> {
+async function prepare(market: MarketRepository, spec: ProcessSpec): Promise<void> {
   if (spec.role === 'lister') await market.list(listerName(spec.id), 'warm-up', 1);
   else await market.purchase({ buyer: buyerName(spec.id), seller: 'nobody', item: 'warm-up', price: 1 });
+}
+
+/** Redis commands (those inside scripts too) and client requests of one list and one purchase, no contention. */
+export async function measureCost(url: string, admin: Redis, strategy: MarketStrategyName, ops: number) {
+  await admin.flushdb();
+  const { repository, close } = await buildMarket(url, strategy, 1);
+  try {
+    await grantItems(repository, 0, 0, ops);
+    await repository.grantFunds(buyerName(0), BUYER_FUNDS);
+    await prepare(repository, { role: 'lister', id: 0, seed: 1, stock: ops });
+    await prepare(repository, { role: 'buyer', id: 0, seed: 2, stock: 0 });
+    const cost = async (work: (n: number) => Promise<unknown>) => {
+      const sample = await measure(ops, () => inParallel(ops, 1, work), { admin });
+      return { commands: sample.executed / ops, requests: sample.requests / ops };
+    };
+    const list = await cost((n) => repository.list(listerName(0), itemName(0, n), 10));
+    const purchase = await cost((n) =>
+      repository.purchase({ buyer: buyerName(0), seller: listerName(0), item: itemName(0, n), price: 10 }),
+    );
+    return { strategy, list, purchase };
+  } finally {
+    await close();
+  }
 }
 
 /** What one process did, checked against Redis by the invariants. */

@@ -28,10 +28,9 @@ export class StartingState {
   async reset({ listers, buyers }: { listers: number; buyers: number }, stock: number): Promise<void> {
     await this.admin.flushdb();
     for (let id = 0; id < buyers; id++) await this.granter.grantFunds(buyerName(id), BUYER_FUNDS);
-    const users = [
-      ...Array.from({ length: listers }, (_, id) => listerName(id)),
-      ...Array.from({ length: buyers }, (_, id) => buyerName(id)),
-    ];
+    const users = Array.from({ length: listers + buyers }, (_, i) =>
+      i < listers ? listerName(i) : buyerName(i - listers),
+    );
     this.keys = [marketKeys.items(), ...users.flatMap((user) => [marketKeys.user(user), marketKeys.inventory(user)])];
     [this.listers, this.stock] = [listers, 0];
     await this.grow(stock);

@@ -6,27 +6,13 @@ import os from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type Redis from 'ioredis';
 import { MARKET_STRATEGIES, type MarketStrategyName } from '../src/redis/market/repository';
-import {
-  BUYER_FUNDS,
-  RESTOCK,
-  buildMarket,
-  buyerName,
-  grantItems,
-  itemName,
-  listerName,
-  prepare,
-  startRunner,
-  type ProcessResult,
-  type ProcessSpec,
-} from './market-process';
+import { RESTOCK, buildMarket, measureCost, startRunner, type ProcessResult, type ProcessSpec } from './market-process';
 import { checkInvariants, StartingState } from './market-state';
 import {
   bench,
   commandCount,
-  inParallel,
   isQuick,
   mean,
-  measure,
   median,
   percentile,
   redisCpuSeconds,
@@ -94,10 +80,8 @@ function specsFor(scenario: Scenario, stock: number, round: number): ProcessSpec
 /** One run of a scenario with one strategy; round 0 is a warm-up run. */
 async function runOnce({ runner, admin, state }: Lab, scenario: Scenario, strategy: MarketStrategyName, round: number) {
   const seconds = round === 0 ? Math.min(WARM_UP_SECONDS, SECONDS) : SECONDS;
-  const preparing = performance.now();
   await state.restore();
   await runner.prepare(strategy, specsFor(scenario, state.stock, round));
-  const prepareSeconds = (performance.now() - preparing) / 1000;
   await admin.config('RESETSTAT');
   const redisCpu0 = await redisCpuSeconds(admin);
   const cpu0 = process.cpuUsage();
@@ -115,7 +99,6 @@ async function runOnce({ runner, admin, state }: Lab, scenario: Scenario, strate
   const redisCpu = (await redisCpuSeconds(admin)) - redisCpu0;
   const redisCommands = await commandCount(admin);
   const wall = (ended - t0) / 1000;
-  const checking = performance.now();
   await checkInvariants(admin, results, `${strategy}, ${scenario.title}`);
   return {
     /** From go to stop, and from stop until the last call in flight returned. */
@@ -128,34 +111,9 @@ async function runOnce({ runner, admin, state }: Lab, scenario: Scenario, strate
     redisCpu: redisCpu / wall,
     otherCpu: (os.cpus().length * wall - idle - cpu - redisCpu) / wall,
     busiestThread,
-    /** Setting up before the run and checking the invariants after it. */
-    overheadSeconds: prepareSeconds + (performance.now() - checking) / 1000,
   };
 }
 
-/** Redis commands (those inside scripts too) and client requests of one list and one purchase, no contention. */
-async function measureCost(url: string, admin: Redis, strategy: MarketStrategyName) {
-  await admin.flushdb();
-  const market = await buildMarket(url, strategy, 1);
-  try {
-    const repository = market.repository;
-    await grantItems(repository, 0, 0, COST_OPS);
-    await repository.grantFunds(buyerName(0), BUYER_FUNDS);
-    await prepare(repository, { role: 'lister', id: 0, seed: 1, stock: COST_OPS });
-    await prepare(repository, { role: 'buyer', id: 0, seed: 2, stock: 0 });
-    const cost = async (work: (n: number) => Promise<unknown>) => {
-      const sample = await measure(COST_OPS, () => inParallel(COST_OPS, 1, work), { admin });
-      return { commands: sample.executed / COST_OPS, requests: sample.requests / COST_OPS };
-    };
-    const list = await cost((n) => repository.list(listerName(0), itemName(0, n), 10));
-    const purchase = await cost((n) =>
-      repository.purchase({ buyer: buyerName(0), seller: listerName(0), item: itemName(0, n), price: 10 }),
-    );
-    return { strategy, list, purchase };
-  } finally {
-    await market.close();
-  }
-}
 type Cost = Awaited<ReturnType<typeof measureCost>>;
 
 const RESULT_COLUMNS = ['listed', 'bought', 'retries', 'failed', 'avg wait ms', 'p99 wait ms'];
@@ -316,10 +274,8 @@ bench({ id: 'market', title: 'Marketplace (book 6.2, Table 6.1): SCRIPT, WATCH a
   for (const scenario of SCENARIOS) {
     steps.step(`${scenario.title}, warm-up`);
     await state.reset(scenario, WARM_UP_STOCK);
-    // A short run of each strategy warms up every simulated process of the scenario and
-    // measures how fast a lister lists; each lister is then granted enough items for a whole
-    // run of the fastest strategy (cold code makes this an underestimate at times: a lister
-    // that runs low is restocked, apart, as it goes).
+    // A short run of each strategy warms up every process and measures how fast a lister lists:
+    // enough items for a whole run of the fastest are then granted (a lister that runs low is restocked).
     const rates = [];
     for (const strategy of WARM_UP_ORDER) {
       const run = await runOnce(lab, scenario, strategy, 0);
@@ -343,15 +299,13 @@ bench({ id: 'market', title: 'Marketplace (book 6.2, Table 6.1): SCRIPT, WATCH a
         const cells = resultCells([run])
           .map((cell, i) => `${RESULT_COLUMNS[i]} ${cell}`)
           .join(', ');
-        console.log(
-          `  ${scenario.title}, ${strategy.padEnd(6)} round ${round}: ${cells}; invariants hold (set-up and check ${run.overheadSeconds.toFixed(2)} s)`,
-        );
+        console.log(`  ${scenario.title}, ${strategy.padEnd(6)} round ${round}: ${cells}; invariants hold`);
       }
     }
   }
   steps.step('cost of one operation');
   const costs: Cost[] = [];
-  for (const strategy of MARKET_STRATEGIES) costs.push(await measureCost(url, admin, strategy));
+  for (const strategy of MARKET_STRATEGIES) costs.push(await measureCost(url, admin, strategy, COST_OPS));
 
   printResults(report, summaries, (performance.now() - benchStarted) / 1000);
   printDetails(report, summaries);
