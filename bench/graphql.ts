@@ -72,10 +72,7 @@ function startPeer(peer: Peer, redisUrl: string, nodeArgs: string[] = [], extra:
 const kindOf = (peer: Peer): PeerKind => (peer === 'raw' ? 'raw' : peer === 'product#' ? 'hash' : 'graphql');
 
 let roundId = 1;
-/**
- * One run of `count` operations on fresh connections (servers close keep-alive connections left
- * idle while the others ran), with the server's CPU over it.
- */
+/** `count` operations on fresh connections (servers close those left idle), with the server's CPU over them. */
 async function load(server: ServerProcess, peer: Peer, operation: OperationSpec, redis: Redis, count: number) {
   const id = roundId++;
   await operation.prepare?.(redis, id, count);
@@ -98,10 +95,7 @@ async function load(server: ServerProcess, peer: Peer, operation: OperationSpec,
   };
 }
 
-/**
- * Profiles a fresh copy of the peer over a loaded window only: warmed up as in the rounds, then
- * PROFILED operations between two SIGUSR2s (graphql/profiler.ts), and sums up where its CPU went.
- */
+/** Where a fresh, warmed-up copy of the peer's CPU went over PROFILED operations (graphql/profiler.ts). */
 async function profile(peer: Peer, operation: OperationSpec, redis: Redis, redisUrl: string) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ria-prof-'));
   const file = path.join(dir, 'loaded.cpuprofile');
@@ -147,8 +141,8 @@ bench(
     }
     const steps = progress(SELECTED.length * PEERS.length * (ROUNDS + 3) + 2);
     steps.step('starting the five servers');
-    const started = await Promise.all(PEERS.map((peer) => server(startPeer(peer, redisUrl))));
-    const servers = Object.fromEntries(PEERS.map((peer, i) => [peer, started[i]])) as Record<Peer, ServerProcess>;
+    const started = PEERS.map(async (peer) => [peer, await server(startPeer(peer, redisUrl))]);
+    const servers = Object.fromEntries(await Promise.all(started)) as Record<Peer, ServerProcess>;
     steps.step('making the data');
     for (const operation of SELECTED) await operation.prepare?.(redis, 0, PER_ROUND);
 

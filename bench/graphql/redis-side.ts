@@ -39,11 +39,7 @@ export async function countRoundTrips(redisUrl: string, count: number, operation
   }
 }
 
-/**
- * Operations per second redis-server alone sustains for this list of commands: each command is
- * run by redis-benchmark with `clients` connections, and the operation's rate is
- * 1 / (sum of 1/rate of its commands).
- */
+/** Operations per second redis-server alone sustains for these commands: 1 / (sum of 1/rate of each). */
 export function redisLimit(redisUrl: string, commands: string[][], clients: number, requests: number, cpus?: string) {
   const { hostname, port, username, password } = new URL(redisUrl);
   const auth = password
