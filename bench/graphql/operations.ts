@@ -7,9 +7,7 @@ import type Redis from 'ioredis';
 import { loadConfig } from '../../src/config';
 import { ChatRepository } from '../../src/redis/chat';
 import { GuildRepository } from '../../src/redis/guild';
-import { benchTokens } from '../harness/server-process';
-import { seeded } from '../harness/support';
-import { post, type Connection } from '../harness/http-load';
+import { benchTokens, inParallel, post, seeded, type Connection } from '../harness';
 
 /** raw: the raw server's own routes; graphql: the document's text; hash: its hash alone (trusted documents). */
 export type PeerKind = 'raw' | 'graphql' | 'hash';
@@ -87,9 +85,8 @@ const sendPool: { user: string; chatId: string }[] = [];
 /** Two-letter prefixes of the guild's member names, for guildMembers. */
 const prefixes: string[] = [];
 
-async function inBatches<T>(items: T[], size: number, work: (item: T) => Promise<unknown>): Promise<void> {
-  for (let i = 0; i < items.length; i += size) await Promise.all(items.slice(i, i + size).map(work));
-}
+const each = <T>(items: T[], inFlight: number, work: (item: T) => Promise<unknown>) =>
+  inParallel(items.length, inFlight, (i) => work(items[i]));
 
 export const OPERATIONS: OperationSpec[] = [
   {
@@ -101,7 +98,7 @@ export const OPERATIONS: OperationSpec[] = [
       const groups = Array.from({ length: USERS / CHAT_SIZE }, (_, g) =>
         Array.from({ length: CHAT_SIZE }, (_, m) => `u${g * CHAT_SIZE + m}`),
       );
-      await inBatches(groups, 50, async ([first, ...others]) => {
+      await each(groups, 50, async ([first, ...others]) => {
         const { chat } = await chats.create(first, others, 'hello', false);
         for (const user of [first, ...others]) sendPool.push({ user, chatId: chat.id });
       });
@@ -130,7 +127,7 @@ export const OPERATIONS: OperationSpec[] = [
         groups.push([0, 1, 2, 3].map((m) => user(start + m)));
         groups.push([0, 1, 2, 3].map((m) => user(start + 2 + m)));
       }
-      await inBatches(groups, 100, async ([first, ...others]) => {
+      await each(groups, 100, async ([first, ...others]) => {
         const { chat } = await chats.create(first, others, 'one', false);
         await chats.send(chat.id, others[0], 'two');
         await chats.send(chat.id, others[1], 'three');
@@ -176,7 +173,7 @@ export const OPERATIONS: OperationSpec[] = [
         for (let k = 0; k < 6; k++) name += letters[Math.floor(random() * letters.length)];
         return `${i % 3 === 0 ? name[0].toUpperCase() + name.slice(1) : name}${i}`;
       });
-      await inBatches(names, 200, (name) => guilds.join(GUILD, name));
+      await each(names, 200, (name) => guilds.join(GUILD, name));
       prefixes.push(...names.map((name) => name.slice(0, 2).toLowerCase()));
     },
     async run(via, n) {
