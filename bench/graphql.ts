@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type Redis from 'ioredis';
 import { benchManifest, OPERATIONS, type OperationSpec, type PeerKind } from './graphql/operations';
-import { summarizeProfile } from './graphql/profile';
+import { profileTables } from './graphql/profile';
 import { countRoundTrips, redisLimit } from './graphql/redis-side';
 import {
   alternate,
@@ -26,7 +26,6 @@ import {
   untilSteady,
   type ServerProcess,
   type Steady,
-  type Table,
 } from './harness';
 
 const ROUNDS = size('BENCH_GRAPHQL_ROUNDS', 3, 5);
@@ -42,25 +41,20 @@ const PEERS = ['raw', 'apollo', 'apollo+tg', 'product', 'product#'] as const;
 const ONLY = process.env.BENCH_GRAPHQL_ONLY?.split(',');
 const SELECTED = OPERATIONS.filter((operation) => !ONLY || ONLY.includes(operation.name));
 type Peer = (typeof PEERS)[number];
-
-interface Run {
-  rate: number;
-  p50: number;
-  p99: number;
-  /** Server CPU per operation, µs. */
-  cpuUs: number;
-  /** Share of its core the server used while loaded. */
-  busy: number;
-}
+type Run = Awaited<ReturnType<typeof load>>;
 
 const SERVER_CPU = '0';
 const LOAD_CPU = '1';
 const PINNED = pinnable() && os.cpus().length >= 2;
 
+/** The benchmark's documents registered with the product (bench/graphql/operations.ts), for product#. */
+const MANIFEST = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'ria-bench-')), 'trusted-documents.json');
+fs.writeFileSync(MANIFEST, JSON.stringify(benchManifest()));
+
 /** Every peer gets the product's settings (workers off, production mode), so they do the same work. */
 function startPeer(peer: Peer, redisUrl: string, nodeArgs: string[] = [], extra: Record<string, string> = {}) {
   if (peer === 'product' || peer === 'product#') {
-    const documents: Record<string, string> = peer === 'product#' ? { TRUSTED_DOCUMENTS_FILE: manifestFile() } : {};
+    const documents: Record<string, string> = peer === 'product#' ? { TRUSTED_DOCUMENTS_FILE: MANIFEST } : {};
     return startProduct(redisUrl, { ...documents, ...extra }, SERVER_CPU, nodeArgs);
   }
   const raw = peer === 'raw';
@@ -75,94 +69,68 @@ function startPeer(peer: Peer, redisUrl: string, nodeArgs: string[] = [], extra:
   });
 }
 
-let manifest: string | undefined;
-/** The benchmark's documents registered with the product (bench/graphql/operations.ts). */
-function manifestFile(): string {
-  if (manifest) return manifest;
-  manifest = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'ria-bench-')), 'trusted-documents.json');
-  fs.writeFileSync(manifest, JSON.stringify(benchManifest()));
-  return manifest;
-}
-
 const kindOf = (peer: Peer): PeerKind => (peer === 'raw' ? 'raw' : peer === 'product#' ? 'hash' : 'graphql');
 
 let roundId = 1;
-/**
- * One run of `count` operations on fresh connections (servers close keep-alive connections left
- * idle while the others ran), with the server's CPU over it.
- */
-async function load(
-  server: ServerProcess,
-  peer: Peer,
-  operation: OperationSpec,
-  redis: Redis,
-  count: number,
-): Promise<Run> {
+/** `count` operations on fresh connections (servers close those left idle), with the server's CPU over them. */
+async function load(server: ServerProcess, peer: Peer, operation: OperationSpec, redis: Redis, count: number) {
   const id = roundId++;
-  await operation.prepare(redis, id, count);
+  await operation.prepare?.(redis, id, count);
   const connections = await Promise.all(Array.from({ length: CONCURRENCY }, () => Connection.open(server.port)));
   const cpuBefore = server.cpuSeconds();
-  const result = await runLoad(connections, count, (c, n, slot) => operation.run(kindOf(peer), c, n, slot, id));
+  const result = await runLoad(connections, count, (connection, n, slot) =>
+    operation.run({ kind: kindOf(peer), connection }, n, slot, id),
+  );
   const cpu = server.cpuSeconds() - cpuBefore;
   for (const connection of connections) connection.close();
+  const latencies = Array.from(result.latencies);
   return {
     rate: count / result.seconds,
-    p50: percentile(Array.from(result.latencies), 50),
-    p99: percentile(Array.from(result.latencies), 99),
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+    /** Server CPU per operation, µs. */
     cpuUs: (cpu / count) * 1e6,
+    /** Share of its core the server used while loaded. */
     busy: cpu / result.seconds,
   };
 }
 
-/**
- * Profiles a fresh copy of the peer over a loaded window only: warmed up as in the rounds, then
- * PROFILED operations between two SIGUSR2s (graphql/profiler.ts), and sums up where its CPU went.
- */
-async function profile(peer: Peer, operation: OperationSpec, redis: Redis, redisUrl: string): Promise<Table[]> {
+/** Where a fresh, warmed-up copy of the peer's CPU went over PROFILED operations (graphql/profiler.ts). */
+async function profile(peer: Peer, operation: OperationSpec, redis: Redis, redisUrl: string) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ria-prof-'));
   const file = path.join(dir, 'loaded.cpuprofile');
-  const server = await startPeer(peer, redisUrl, ['--require', path.join(__dirname, 'graphql', 'profiler.js')], {
-    BENCH_PROFILE_DIR: dir,
-  });
+  const profiler = ['--require', path.join(__dirname, 'graphql', 'profiler.js')];
+  const server = await startPeer(peer, redisUrl, profiler, { BENCH_PROFILE_DIR: dir });
+  const signalled = async (written: string) => {
+    process.kill(server.pid, 'SIGUSR2');
+    for (const deadline = Date.now() + 30_000; !fs.existsSync(written);) {
+      if (Date.now() > deadline) throw new Error(`the profiled server did not write ${written}`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  };
   try {
     await untilSteady(WARM, () => load(server, peer, operation, redis, WARM_CHUNK));
-    process.kill(server.pid, 'SIGUSR2');
-    await waitForFile(path.join(dir, 'started'));
+    await signalled(path.join(dir, 'started'));
     await load(server, peer, operation, redis, PROFILED);
-    process.kill(server.pid, 'SIGUSR2');
-    await waitForFile(file);
+    await signalled(file);
   } finally {
     await server.stop();
   }
-  const summary = summarizeProfile(file);
+  const tables = profileTables(file, peer, operation.name, PROFILED);
   fs.rmSync(dir, { recursive: true, force: true });
-  const table = (title: string, header: string, list: [string, number][]): Table => ({
-    title,
-    header: [header, 'share of samples'],
-    rows: list.map(([name, share]) => [name, `${(share * 100).toFixed(1)}%`]),
-  });
-  return [
-    table(
-      `Where ${peer}'s CPU went on ${operation.name}, ${PROFILED} operations after a steady warm-up (self time by package or file; Node's own charged to its caller)`,
-      'where',
-      summary.byPlace,
-    ),
-    table(
-      `${peer} on ${operation.name}: time with each package or file on the stack`,
-      'package or file',
-      summary.inclusive,
-    ),
-    table(`${peer} on ${operation.name}: heaviest functions (self time)`, 'function', summary.byFunction),
-  ];
+  return tables;
 }
 
-async function waitForFile(file: string): Promise<void> {
-  const deadline = Date.now() + 30_000;
-  while (!fs.existsSync(file)) {
-    if (Date.now() > deadline) throw new Error(`the profiled server did not write ${file}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
+const BY_HASH = 'product, registered document by hash';
+/** The per-operation ratios: [id, label, numerator, denominator, target]. */
+const RATIOS: [string, string, Peer, Peer, { op: '>='; value: number }?][] = [
+  ['product_vs_raw', 'product / raw node:http (req/s)', 'product', 'raw', { op: '>=', value: 0.5 }],
+  ['registered_vs_raw', `${BY_HASH} / raw node:http (req/s)`, 'product#', 'raw', { op: '>=', value: 0.5 }],
+  ['product_vs_apollo', 'product / bare Apollo (req/s)', 'product', 'apollo', { op: '>=', value: 1 }],
+  ['hash_vs_text', `${BY_HASH} / unregistered text (req/s)`, 'product#', 'product'],
+  ['apollo_vs_raw', 'bare Apollo / raw node:http', 'apollo', 'raw'],
+  ['product_vs_apollo_tg', 'product / Apollo + type-graphql (middleware cost)', 'product', 'apollo+tg'],
+];
 
 bench(
   { id: 'graphql', title: 'The GraphQL path beside raw node:http, bare Apollo and redis-benchmark' },
@@ -173,10 +141,10 @@ bench(
     }
     const steps = progress(SELECTED.length * PEERS.length * (ROUNDS + 3) + 2);
     steps.step('starting the five servers');
-    const started = await Promise.all(PEERS.map((peer) => server(startPeer(peer, redisUrl))));
-    const servers = Object.fromEntries(PEERS.map((peer, i) => [peer, started[i]])) as Record<Peer, ServerProcess>;
+    const started = PEERS.map(async (peer) => [peer, await server(startPeer(peer, redisUrl))]);
+    const servers = Object.fromEntries(await Promise.all(started)) as Record<Peer, ServerProcess>;
     steps.step('making the data');
-    for (const operation of SELECTED) await operation.prepare(redis, 0, PER_ROUND);
+    for (const operation of SELECTED) await operation.prepare?.(redis, 0, PER_ROUND);
 
     const runs = new Map<string, Record<Peer, Run[]>>();
     const warmUps: number[] = [];
@@ -201,9 +169,11 @@ bench(
     for (const operation of SELECTED) {
       for (const peer of PEERS) {
         const id = roundId++;
-        await operation.prepare(redis, id, 20);
+        await operation.prepare?.(redis, id, 20);
         const connection = await Connection.open(servers[peer].port);
-        const counted = await countRoundTrips(redisUrl, 20, (n) => operation.run(kindOf(peer), connection, n, 0, id));
+        const counted = await countRoundTrips(redisUrl, 20, (n) =>
+          operation.run({ kind: kindOf(peer), connection }, n, 0, id),
+        );
         connection.close();
         roundTrips.set(`${operation.name}/${peer}`, counted.perOperation);
         if (peer === 'product') productCommands.set(operation.name, counted.firstOperation);
@@ -211,38 +181,19 @@ bench(
     }
 
     steps.step('redis-benchmark on the same commands');
-    const limits = new Map(
-      SELECTED.map((operation) => [
-        operation.name,
-        redisLimit(
-          redisUrl,
-          productCommands.get(operation.name)!,
-          CONCURRENCY,
-          quick ? 5000 : 20000,
-          PINNED ? SERVER_CPU : undefined,
-        ),
-      ]),
-    );
-
     const rows: string[][] = [];
     const missed: OperationSpec[] = [];
     for (const operation of SELECTED) {
-      const of = runs.get(operation.name)!;
+      const { name } = operation;
+      const of = runs.get(name)!;
       const rate = (peer: Peer): number[] => of[peer].map((run) => run.rate);
-      const name = operation.name;
       const key = `graphql.${name.replace('+', '_')}`;
-      const ratio = (id: string, label: string, a: Peer, b: Peer, target?: { op: '>=' | '<='; value: number }) =>
+      const commands = productCommands.get(name)!;
+      const limit = redisLimit(redisUrl, commands, CONCURRENCY, quick ? 5000 : 20000, PINNED ? SERVER_CPU : undefined);
+      for (const [id, label, a, b, target] of RATIOS)
         report.ratio(`${key}.${id}`, `${name}: ${label}`, rate(a), rate(b), target);
-      ratio('product_vs_raw', 'product / raw node:http (req/s)', 'product', 'raw', { op: '>=', value: 0.5 });
       // Profiled below when even a registered document misses (the product's best path).
-      if (summarize(rate('product#').map((r, i) => r / rate('raw')[i])).value < 0.5) missed.push(operation);
-      ratio('registered_vs_raw', 'product, registered document by hash / raw node:http (req/s)', 'product#', 'raw', {
-        op: '>=',
-        value: 0.5,
-      });
-      ratio('product_vs_apollo', 'product / bare Apollo (req/s)', 'product', 'apollo', { op: '>=', value: 1 });
-      ratio('hash_vs_text', 'product, registered document by hash / unregistered text (req/s)', 'product#', 'product');
-      ratio('apollo_vs_raw', 'bare Apollo / raw node:http', 'apollo', 'raw');
+      if (report.figures.find((f) => f.id === `${key}.registered_vs_raw`)!.pass === false) missed.push(operation);
       report.median(
         `${key}.type_graphql_cost`,
         `${name}: type-graphql cost vs bare Apollo (1 - rate ratio)`,
@@ -250,23 +201,15 @@ bench(
         rate('apollo+tg').map((r, i) => 1 - r / rate('apollo')[i]),
         { op: '<=', value: 0.1 },
       );
-      ratio('product_vs_apollo_tg', 'product / Apollo + type-graphql (middleware cost)', 'product', 'apollo+tg');
       report.value(
         `${key}.round_trips`,
         `${name}: Redis commands sent per operation (product)`,
         'commands',
         roundTrips.get(`${name}/product`)!,
-        operation.mutation && name !== 'fetchPendingMessages'
-          ? { op: '<=', value: name.includes('+') ? 2 : 1 }
-          : undefined,
+        operation.roundTrips === undefined ? undefined : { op: '<=', value: operation.roundTrips },
       );
-      const limit = limits.get(name)!;
-      report.median(
-        `${key}.raw_vs_redis`,
-        `${name}: raw node:http / redis-benchmark limit`,
-        'x',
-        rate('raw').map((r) => r / limit),
-      );
+      const toRedis = rate('raw').map((r) => r / limit);
+      report.median(`${key}.raw_vs_redis`, `${name}: raw node:http / redis-benchmark limit`, 'x', toRedis);
       for (const peer of PEERS) {
         const median = (pick: (run: Run) => number): number => summarize(of[peer].map(pick)).value;
         const rates = summarize(rate(peer));
@@ -282,8 +225,7 @@ bench(
           roundTrips.get(`${name}/${peer}`)!.toFixed(1),
         ]);
       }
-      const blank = Array<string>(5).fill('');
-      rows.push([name, 'redis-benchmark', limit.toFixed(0), ...blank, String(productCommands.get(name)!.length)]);
+      rows.push([name, 'redis-benchmark', limit.toFixed(0), ...Array<string>(5).fill(''), String(commands.length)]);
     }
     report.table(
       `GraphQL path: ${CONCURRENCY} connections, medians of ${ROUNDS} rounds of ${PER_ROUND} operations`,

@@ -9,7 +9,7 @@ import { startStandaloneServer } from '@apollo/server/standalone';
 import { GraphQLError, type GraphQLSchema } from 'graphql';
 import { SafeIntResolver } from 'graphql-scalars';
 import pino from 'pino';
-import { bearerToken, type Principal } from '../../src/security/auth';
+import { bearerToken } from '../../src/security/auth';
 import { AppError } from '../../src/common/errors';
 import { ChatResolver } from '../../src/resolvers/chat';
 import { CounterResolver } from '../../src/resolvers/counter';
@@ -18,7 +18,7 @@ import { InboxResolver } from '../../src/resolvers/inbox';
 import { SemaphoreResolver } from '../../src/resolvers/leases/semaphore';
 import type { GraphQLContext } from '../../src/schema/context';
 import { buildAppSchema } from '../../src/app/schema';
-import { openBackend, type Backend } from './backend';
+import { openBackend, type Backend, type Operation } from './backend';
 
 const SDL = /* GraphQL */ `
   scalar SafeInt
@@ -52,74 +52,59 @@ const SDL = /* GraphQL */ `
   }
 `;
 
-type Args = Record<string, never>;
-type Operation = (caller: Principal | null, args: never) => Promise<unknown>;
-const errors = <T>(work: Promise<T>): Promise<T> =>
-  work.catch((error: unknown) => {
+/** A backend operation as a resolver, the product's AppErrors turned into GraphQL errors as its formatter does. */
+const resolver = (operation: Operation) => (_: unknown, args: never, context: GraphQLContext) =>
+  operation(context.principal, args).catch((error: unknown) => {
     if (error instanceof AppError) throw new GraphQLError(error.message, { extensions: { code: error.code } });
     throw error;
   });
 
-const MUTATIONS = ['sendMessage', 'fetchPendingMessages', 'updateCounter', 'acquireSemaphore', 'releaseSemaphore'];
-
-function plainResolvers(backend: Backend) {
-  const call = (name: string) => (_: unknown, args: Args, context: GraphQLContext) =>
-    errors((backend[name as keyof Backend] as Operation)(context.principal, args as never));
+function plainResolvers({ operations }: Backend) {
+  const { guildMembers, ...mutations } = operations;
   return {
     SafeInt: SafeIntResolver,
-    Query: { guildMembers: call('guildMembers') },
-    Mutation: Object.fromEntries(MUTATIONS.map((name) => [name, call(name)])),
+    Query: { guildMembers: resolver(guildMembers) },
+    Mutation: Object.fromEntries(Object.entries(mutations).map(([name, operation]) => [name, resolver(operation)])),
   };
 }
 
-function typeGraphqlSchema(backend: Backend): Promise<GraphQLSchema> {
-  const { config } = backend;
-  const { chats, counters, guilds, semaphores, inbox, pubSub } = backend.parts;
-  // Only these resolvers are asked for; the container refuses the others if they ever were.
-  return buildAppSchema(
-    [
-      new ChatResolver(chats, config.messaging, inbox),
-      new CounterResolver(counters, config.counters),
-      new SemaphoreResolver(semaphores, config.leases),
-      new GuildResolver(guilds, config.autocomplete),
-      new InboxResolver(),
-    ],
-    pubSub,
-  );
+/** Only these resolvers are asked for; the container refuses the others if they ever were. */
+function typeGraphqlSchema({ config, parts }: Backend): Promise<GraphQLSchema> {
+  const { chats, counters, guilds, semaphores, inbox, pubSub } = parts;
+  const resolvers = [
+    new ChatResolver(chats, config.messaging, inbox),
+    new CounterResolver(counters, config.counters),
+    new SemaphoreResolver(semaphores, config.leases),
+    new GuildResolver(guilds, config.autocomplete),
+    new InboxResolver(),
+  ];
+  return buildAppSchema(resolvers, pubSub);
 }
 
 async function main(): Promise<void> {
   const backend = await openBackend();
   const logger = pino({ level: 'warn' });
-  // Apollo's own way of taking a schema as SDL and a resolver map.
   // Without the cache-control plugin, as the product runs: it wraps every resolver to compute a
   // policy nothing here sets, and a peer paying for it would flatter the product.
   const plugins = [ApolloServerPluginCacheControlDisabled()];
-  const server =
+  // Apollo's own way of taking a schema as SDL and a resolver map, or the product's schema.
+  const schema =
     process.env.BENCH_SCHEMA === 'type-graphql'
-      ? new ApolloServer<GraphQLContext>({ schema: await typeGraphqlSchema(backend), plugins })
-      : new ApolloServer<GraphQLContext>({ typeDefs: SDL, resolvers: plainResolvers(backend), plugins });
-  await startStandaloneServer(server, {
+      ? { schema: await typeGraphqlSchema(backend) }
+      : { typeDefs: SDL, resolvers: plainResolvers(backend) };
+  // Apollo stops the server on SIGTERM and ends the process.
+  await startStandaloneServer(new ApolloServer<GraphQLContext>({ ...schema, plugins }), {
     listen: { port: Number(process.env.PORT), host: '127.0.0.1' },
     context: async ({ req }) => {
       try {
         const token = bearerToken(req.headers.authorization);
-        return {
-          principal: token === undefined ? null : backend.verifier.verify(token),
-          requestId: randomUUID(),
-          logger,
-        };
+        const principal = token === undefined ? null : backend.verifier.verify(token);
+        return { principal, requestId: randomUUID(), logger };
       } catch (error) {
         if (!(error instanceof AppError)) throw error;
         throw new GraphQLError(error.message, { extensions: { code: error.code, http: { status: 401 } } });
       }
     },
-  });
-  process.on('SIGTERM', () => {
-    void server
-      .stop()
-      .then(() => backend.close())
-      .then(() => process.exit(0));
   });
 }
 

@@ -7,55 +7,43 @@ import { SERVICE_ROLE, type Principal } from '../../src/security/auth';
 import { loadConfig } from '../../src/config';
 import { badInput, forbidden, unauthenticated } from '../../src/common/errors';
 import type { ChatMessage as StoredMessage } from '../../src/redis/chat';
-import type { Lease } from '../../src/redis/leases/repository';
 import { holdTime, leaseName, leaseSecret, waitTime } from '../../src/resolvers/leases/args';
 import { unixSeconds } from '../../src/common/time';
 import { intInRange, validId, validName, validPrefix, validText } from '../../src/common/validation';
 import { buildParts } from '../../src/app/parts';
 import { Teardown } from '../../src/app/teardown';
 
-/** The five operations as the product's resolvers do them, minus GraphQL, and the parts they use. */
 export type Backend = Awaited<ReturnType<typeof openBackend>>;
+/** One of the operations: the caller's principal (null without a token) and the GraphQL arguments. */
+export type Operation = (caller: Caller, args: never) => Promise<unknown>;
 type Caller = Principal | null;
 
-export async function openBackend(env: NodeJS.ProcessEnv = process.env) {
-  const config = loadConfig(env);
+export async function openBackend() {
+  const config = loadConfig(process.env);
   const logger = pino({ level: 'warn' });
   const teardown = new Teardown(logger);
   const built = await buildParts(config, logger, teardown);
-  const { verifier } = built;
   const { chats, counters, guilds, semaphores, inbox } = built.domain;
 
-  const signedIn = (caller: Principal | null): Principal => {
+  const signedIn = (caller: Caller): Principal => {
     if (!caller) throw unauthenticated();
     return caller;
   };
-  const service = (caller: Principal | null): Principal => {
+  const service = (caller: Caller): Principal => {
     if (!signedIn(caller).isService)
       throw forbidden(`This operation is for service callers (a token whose roles include "${SERVICE_ROLE}")`);
     return caller!;
   };
   const toMessage = (message: StoredMessage) => ({ ...message, ts: message.ts / 1000 });
-  const toLease = (lease: Lease) => ({
-    name: lease.name,
-    id: lease.id,
-    fencingToken: lease.fencingToken,
-    expiresAt: unixSeconds(lease.expiresAt),
-  });
 
-  return {
-    config,
-    verifier,
-    parts: built.domain,
+  /** The six operations as the product's resolvers do them, minus GraphQL. */
+  const operations = {
     async sendMessage(caller: Caller, args: { chatId: string; message: string; clientMessageId?: string | null }) {
-      const { chatId, message, clientMessageId } = args;
       const user = signedIn(caller).userId;
-      const id = validId(chatId, 'chatId');
-      const text = validText(message, 'message', config.messaging.maxMessageLength);
-      const clientId =
-        clientMessageId === null || clientMessageId === undefined
-          ? undefined
-          : validName(clientMessageId, 'clientMessageId');
+      const id = validId(args.chatId, 'chatId');
+      const text = validText(args.message, 'message', config.messaging.maxMessageLength);
+      const { clientMessageId: given } = args;
+      const clientId = given === null || given === undefined ? undefined : validName(given, 'clientMessageId');
       const sent = await chats.send(id, user, text, clientId, inbox.forSendScript(id));
       if (!sent.told) inbox.chat(sent.members, id, sent.message.id);
       return toMessage(sent.message);
@@ -65,10 +53,10 @@ export async function openBackend(env: NodeJS.ProcessEnv = process.env) {
       const max = config.messaging.maxFetch;
       const count = limit === null || limit === undefined ? max : intInRange(limit, 'limit', 1, max);
       const pending = await chats.pending(user, count, true);
-      return pending.map((chat) => ({
-        chatId: chat.chatId,
-        remaining: chat.remaining,
-        messages: chat.messages.map(toMessage),
+      return pending.map(({ chatId, remaining, messages }) => ({
+        chatId,
+        remaining,
+        messages: messages.map(toMessage),
       }));
     },
     async updateCounter(caller: Caller, { name, count = 1 }: { name: string; count?: number }) {
@@ -86,7 +74,13 @@ export async function openBackend(env: NodeJS.ProcessEnv = process.env) {
       const ttlMs = holdTime(args.timeoutMs ?? 10_000, 'timeoutMs', config.leases);
       const waitMs = waitTime(args.waitMs ?? 0, 'waitMs', config.leases);
       const lease = await semaphores.acquire({ name, limit, ttlMs, waitMs, owner });
-      return lease ? toLease(lease) : null;
+      if (!lease) return null;
+      return {
+        name: lease.name,
+        id: lease.id,
+        fencingToken: lease.fencingToken,
+        expiresAt: unixSeconds(lease.expiresAt),
+      };
     },
     async releaseSemaphore(caller: Caller, args: { name: string; id: string }) {
       service(caller);
@@ -102,9 +96,12 @@ export async function openBackend(env: NodeJS.ProcessEnv = process.env) {
       const count = intInRange(limit, 'limit', 1, config.autocomplete.maxGuildSearch);
       return guilds.search(name, wanted, count, principal.isService ? undefined : principal.userId);
     },
-    async close() {
-      built.stopWaiting.abort();
-      await teardown.run();
-    },
+  };
+
+  return {
+    config,
+    verifier: built.verifier,
+    parts: built.domain,
+    operations: operations as Record<keyof typeof operations, Operation>,
   };
 }

@@ -4,14 +4,7 @@
 import http from 'node:http';
 import { bearerToken } from '../../src/security/auth';
 import { AppError } from '../../src/common/errors';
-import { openBackend, type Backend } from './backend';
-
-/** The routes: each of the backend's operations. */
-const OPERATIONS = new Set([
-  ...['sendMessage', 'fetchPendingMessages', 'updateCounter'],
-  ...['acquireSemaphore', 'releaseSemaphore', 'guildMembers'],
-]);
-type Operation = (caller: ReturnType<Backend['verifier']['verify']> | null, body: never) => Promise<unknown>;
+import { openBackend } from './backend';
 
 function reply(res: http.ServerResponse, status: number, value: unknown): void {
   const body = JSON.stringify(value);
@@ -21,19 +14,19 @@ function reply(res: http.ServerResponse, status: number, value: unknown): void {
 
 async function main(): Promise<void> {
   const backend = await openBackend();
+  const { operations } = backend;
   const server = http.createServer((req, res) => {
     if (req.method === 'GET' && req.url === '/healthz') return reply(res, 200, { status: 'ok' });
     const name = req.method === 'POST' && req.url?.startsWith('/op/') ? req.url.slice(4) : '';
-    const operation = OPERATIONS.has(name) ? (backend[name as keyof Backend] as Operation) : undefined;
-    if (!operation) return reply(res, 404, { error: 'NOT_FOUND' });
+    if (!Object.hasOwn(operations, name)) return reply(res, 404, { error: 'NOT_FOUND' });
+    const operation = operations[name as keyof typeof operations];
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       (async () => {
         const token = bearerToken(req.headers.authorization);
         const caller = token === undefined ? null : backend.verifier.verify(token);
-        const data = await operation.call(backend, caller, JSON.parse(Buffer.concat(chunks).toString()) as never);
-        reply(res, 200, { data });
+        reply(res, 200, { data: await operation(caller, JSON.parse(Buffer.concat(chunks).toString()) as never) });
       })().catch((error: unknown) => {
         if (error instanceof AppError) reply(res, 400, { error: error.code, message: error.message });
         else reply(res, 500, { error: 'INTERNAL_SERVER_ERROR', message: String(error) });
@@ -41,12 +34,8 @@ async function main(): Promise<void> {
     });
   });
   server.keepAliveTimeout = 60_000;
+  // Node's default on SIGTERM (ServerProcess.stop) ends the process at once.
   server.listen(Number(process.env.PORT), '127.0.0.1');
-  process.on('SIGTERM', () => {
-    server.close();
-    server.closeAllConnections();
-    void backend.close().then(() => process.exit(0));
-  });
 }
 
 main().catch((error: unknown) => {
