@@ -12,24 +12,15 @@ import {
   bench,
   commandCount,
   median,
+  medianRange,
   percentile,
   scriptStats,
   size,
   stepsOf,
-  type SuiteReport,
+  sumOf,
+  tableOf,
 } from './harness';
-import {
-  book,
-  ours,
-  PASS_SIGNAL,
-  PEERS,
-  theirs,
-  TTL_MS,
-  WAIT_MS,
-  type Peer,
-  type PeerName,
-  type Scenario,
-} from './leases/peers';
+import { book, ours, PASS_SIGNAL, PEERS, theirs, TTL_MS, WAIT_MS, type Peer, type PeerName } from './leases/peers';
 /** Acquire+release pairs per measured round of an uncontended scenario. */
 const OPS = size('BENCH_LEASE_OPS', 400, 4_000);
 /** Pairs per measured round of the lock with contenders holding it HOLD_MS (more for the others). */
@@ -49,17 +40,19 @@ const HOLD_MS = size('BENCH_LEASE_HOLD_MS', 1, 1);
 const kindId = (kind: LeaseKind, limit: number): string => (kind === 'lock' ? 'lock' : `semaphore${limit}`);
 const kindTitle = (kind: LeaseKind, limit: number): string => (kind === 'lock' ? 'lock' : `semaphore(${limit})`);
 
-const uncontended = (kind: LeaseKind, limit: number, callers: number, ops: number): Scenario => ({
+/** `callers` concurrent callers loop acquire, hold `holdMs`, release until `ops` pairs were started. */
+const uncontended = (kind: LeaseKind, limit: number, callers: number, ops: number) => ({
   id: `${kindId(kind, limit)}.uncontended.${callers === 1 ? '1caller' : `${callers}names`}`,
   title: `${kindTitle(kind, limit)}, uncontended, ${callers === 1 ? '1 caller' : `${callers} names at once`}`,
   ...{ kind, limit, callers, ownNames: true, ops, holdMs: 0 },
 });
 
-const contended = (kind: LeaseKind, limit: number, ops: number, holdMs: number): Scenario => ({
+const contended = (kind: LeaseKind, limit: number, ops: number, holdMs: number) => ({
   id: `${kindId(kind, limit)}.contended.${holdMs > 0 ? `hold${holdMs}ms` : 'nohold'}`,
   title: `${kindTitle(kind, limit)}, ${CONTENDERS} contenders, ${holdMs > 0 ? `hold ${holdMs} ms` : 'no hold'}`,
   ...{ kind, limit, callers: CONTENDERS, ownNames: false, ops, holdMs },
 });
+type Scenario = ReturnType<typeof uncontended>;
 
 const SCENARIOS: Scenario[] = [
   uncontended('lock', 1, 1, OPS),
@@ -71,35 +64,9 @@ const SCENARIOS: Scenario[] = [
   contended('semaphore', SEMAPHORE_LIMIT, CONTENDED_OPS * 4, 0),
 ];
 
-interface RoundResult {
-  seconds: number;
-  pairs: number;
-  failures: number;
-  commandSent: number;
-  subscriberSent: number;
-  messages: number;
-  executed: number;
-  /** Scripts Redis ran (EVALSHA and EVAL) and the microseconds it spent in them. */
-  scripts: number;
-  scriptMicros: number;
-  attempts: number;
-  abandoned: number;
-  waits: number[];
-  grants: number[];
-  /** Grants that found `limit` callers already holding the name. */
-  overLimit: number;
-}
-
-async function round(peer: Peer, scenario: Scenario, admin: Redis, prefix: string, ops: number): Promise<RoundResult> {
+async function round(peer: Peer, scenario: Scenario, admin: Redis, prefix: string, ops: number) {
   await admin.config('RESETSTAT');
-  const counts = (): number[] => [
-    peer.command.requests,
-    peer.subscriber?.requests ?? 0,
-    peer.messages?.count ?? 0,
-    (peer.repositories ?? []).reduce((sum, r) => sum + r.attempts, 0),
-    (peer.repositories ?? []).reduce((sum, r) => sum + r.abandoned, 0),
-  ];
-  const before = counts();
+  const before = peer.counts();
   const waits: number[] = [];
   const grants = new Array<number>(scenario.callers).fill(0);
   // Holders per name as the callers see them: counted out before the release is sent, so a grant
@@ -132,124 +99,64 @@ async function round(peer: Peer, scenario: Scenario, admin: Redis, prefix: strin
     }),
   );
   const seconds = (performance.now() - t0) / 1000;
-  const [commandSent, subscriberSent, messages, attempts, abandoned] = counts().map((n, i) => n - before[i]);
+  const [commandSent, subscriberSent, messages, attempts] = peer.counts().map((n, i) => n - before[i]);
+  const executed = await commandCount(admin);
+  const { scripts, scriptMicros } = await scriptStats(admin);
   return {
-    ...{ seconds, pairs: waits.length, failures, commandSent, subscriberSent, messages, attempts, abandoned },
-    executed: await commandCount(admin),
-    ...(await scriptStats(admin)),
-    ...{ waits, grants, overLimit },
+    seconds,
+    pairs: waits.length,
+    failures,
+    commandSent,
+    subscriberSent,
+    messages,
+    attempts,
+    executed,
+    scripts,
+    scriptMicros,
+    waits,
+    grants,
+    overLimit,
   };
 }
-
-interface Summary {
-  scenario: string;
-  peer: PeerName;
-  sentPerPair: number;
-  overLimit: number;
-  /** Per measured round, for paired ratios. */
-  rates: number[];
-  p99s: number[];
-  row: string[];
-}
+type RoundResult = Awaited<ReturnType<typeof round>>;
 
 const ms = (value: number): string => (value < 10 ? value.toFixed(2) : value.toFixed(1));
-const p99 = (waits: number[]): number =>
-  percentile(
-    [...waits].sort((a, b) => a - b),
-    99,
-  );
+const ascending = (values: number[]): number[] => [...values].sort((a, b) => a - b);
 
-function summarize(scenario: Scenario, peer: Peer, rounds: RoundResult[], oursRate?: number): Summary {
-  const rates = rounds.map((r) => r.pairs / r.seconds);
-  const total = (pick: (r: RoundResult) => number): number => rounds.reduce((sum, r) => sum + pick(r), 0);
+/** A peer's measured rounds of a scenario: totals per pair over the rounds, waits pooled. */
+function summarize(scenario: Scenario, peer: PeerName, rounds: RoundResult[]) {
+  const total = (pick: (r: RoundResult) => number): number => sumOf(rounds, pick);
   const pairs = total((r) => r.pairs);
   const perPair = (pick: (r: RoundResult) => number): number => total(pick) / pairs;
-  const waits = rounds.flatMap((r) => r.waits).sort((a, b) => a - b);
   // Grants each caller got over all measured rounds: with fair FIFO waiting, about equal.
   const grants = rounds[0].grants.map((_, caller) => total((r) => r.grants[caller]));
-  const [fewest, most] = [Math.min(...grants), Math.max(...grants)];
-  const rate = median(rates);
-  const microsPerScript = total((r) => r.scriptMicros) / total((r) => r.scripts);
-  const sent = perPair((r) => r.commandSent);
-  const isOurs = peer.label === 'ours';
   return {
-    scenario: scenario.title,
-    peer: peer.label,
-    sentPerPair: sent,
+    scenario,
+    peer,
+    rates: rounds.map((r) => r.pairs / r.seconds),
+    p99s: rounds.map((r) => percentile(ascending(r.waits), 99)),
+    waits: ascending(rounds.flatMap((r) => r.waits)),
+    sent: perPair((r) => r.commandSent),
+    subscriberSent: perPair((r) => r.subscriberSent),
+    messages: perPair((r) => r.messages),
+    executed: perPair((r) => r.executed),
+    microsPerScript: total((r) => r.scriptMicros) / total((r) => r.scripts),
+    attempts: perPair((r) => r.attempts),
+    fewest: Math.min(...grants),
+    most: Math.max(...grants),
     overLimit: total((r) => r.overLimit),
-    rates,
-    p99s: rounds.map((r) => p99(r.waits)),
-    row: [
-      scenario.title,
-      peer.label,
-      `${rate.toFixed(0)} (${Math.min(...rates).toFixed(0)}-${Math.max(...rates).toFixed(0)})`,
-      oursRate === undefined ? '' : (oursRate / rate).toFixed(2),
-      isOurs ? `${sent.toFixed(2)} (+${perPair((r) => r.subscriberSent).toFixed(3)})` : sent.toFixed(2),
-      isOurs ? perPair((r) => r.messages).toFixed(2) : '-',
-      perPair((r) => r.executed).toFixed(1),
-      Number.isFinite(microsPerScript) ? microsPerScript.toFixed(2) : '-',
-      peer.repositories ? perPair((r) => r.attempts).toFixed(2) : '-',
-      ms(percentile(waits, 50)),
-      ms(percentile(waits, 99)),
-      ms(waits[waits.length - 1] ?? NaN),
-      fewest === most ? String(fewest) : `${fewest}-${most}`,
-      String(total((r) => r.overLimit)),
-      String(total((r) => r.failures)),
-    ],
+    failures: total((r) => r.failures),
   };
 }
+type Summary = ReturnType<typeof summarize>;
 
-const BOOK_IDS = { 'book fair semaphore': 'book_fair', 'book semaphore+lock': 'book_with_lock' } as const;
-
-/** The issue's targets and the book's ratio, as figures. */
-function figures(report: SuiteReport, summaries: Summary[], overLimit: (peer: PeerName) => number): void {
-  const atMostOne = { op: '<=', value: 1 } as const;
-  for (const scenario of SCENARIOS) {
-    const of = (peer: PeerName): Summary | undefined =>
-      summaries.find((s) => s.scenario === scenario.title && s.peer === peer);
-    const [mine, them] = [of('ours')!, of('redis-semaphore')!];
-    const [id, title] = [`leases.${scenario.id}`, scenario.title];
-    const books = Object.entries(BOOK_IDS).flatMap(([peer, bookId]) => {
-      const other = of(peer as PeerName);
-      return other ? [{ peer, bookId, other }] : [];
-    });
-    const ratioTarget = { op: '>=', value: 1 } as const;
-    report.ratio(
-      `${id}.ours_vs_redis_semaphore`,
-      `${title}: ours / redis-semaphore (pairs/s)`,
-      mine.rates,
-      them.rates,
-      ratioTarget,
-    );
-    if (!scenario.ownNames)
-      report.ratio(
-        `${id}.p99_wait_ours_vs_redis_semaphore`,
-        `${title}: p99 wait, ours / redis-semaphore`,
-        mine.p99s,
-        them.p99s,
-        atMostOne,
-      );
-    for (const { peer, bookId, other } of books)
-      report.ratio(`${id}.ours_vs_${bookId}`, `${title}: ours / ${peer} (pairs/s)`, mine.rates, other.rates);
-    if (!scenario.ownNames || scenario.callers !== 1) continue;
-    const perOperation = `${title}: ours, round trips per operation (acquire or release)`;
-    report.value(`${id}.ours_round_trips`, perOperation, 'round trips', mine.sentPerPair / 2, atMostOne);
-    for (const { peer, bookId, other } of books)
-      report.value(
-        `${id}.${bookId}_round_trips`,
-        `${title}: ${peer}, round trips per operation`,
-        'round trips',
-        other.sentPerPair / 2,
-      );
-  }
-  const held = 'grants that found the limit already held';
-  report.value('leases.ours_over_limit', `ours: ${held}, all scenarios and warm-ups`, 'grants', overLimit('ours'), {
-    op: '==',
-    value: 0,
-  });
-  const bookFair = overLimit('book fair semaphore');
-  report.value('leases.book_fair_over_limit', `book fair semaphore: ${held}, warm-ups included`, 'grants', bookFair);
-}
+/** The peers in figure ids. */
+const IDS: Record<PeerName, string> = {
+  ours: 'ours',
+  'redis-semaphore': 'redis_semaphore',
+  'book fair semaphore': 'book_fair',
+  'book semaphore+lock': 'book_with_lock',
+};
 
 bench(
   {
@@ -264,13 +171,12 @@ bench(
     const warmups: { peer: PeerName; pairs: number; overLimit: number; steady: boolean }[] = [];
     const takers = (scenario: Scenario): PeerName[] =>
       PEERS.filter((name) => peers.get(name)!.kinds.includes(scenario.kind));
-    const steps = context.steps(SCENARIOS.reduce((sum, s) => sum + stepsOf(takers(s).length, ROUNDS, 'steady'), 0));
+    const steps = context.steps(sumOf(SCENARIOS, (s) => stepsOf(takers(s).length, ROUNDS, 'steady')));
     for (const scenario of SCENARIOS) {
-      const taking = takers(scenario);
       const prefix = (peer: PeerName): string =>
         `bench-${scenario.kind}-${scenario.callers}-${scenario.ownNames ? 'own' : 'shared'}-${scenario.holdMs}-${peer.replace(/\W+/g, '-')}`;
       const { measured, warm } = await alternate<PeerName, RoundResult>({
-        peers: taking,
+        peers: takers(scenario),
         rounds: ROUNDS,
         steps,
         quiet: true,
@@ -287,25 +193,33 @@ bench(
           return round(peers.get(name)!, scenario, admin, prefix(name), ops);
         },
       });
-      for (const name of taking) {
+      for (const name of takers(scenario)) {
         const { results, steady } = warm[name];
-        const pairs = results.reduce((sum, r) => sum + r.pairs + r.failures, 0);
-        warmups.push({ peer: name, pairs, overLimit: results.reduce((sum, r) => sum + r.overLimit, 0), steady });
+        const pairs = sumOf(results, (r) => r.pairs + r.failures);
+        warmups.push({ peer: name, pairs, overLimit: sumOf(results, (r) => r.overLimit), steady });
+        summaries.push(summarize(scenario, name, measured[name]));
       }
-      const oursRate = median(measured.ours.map((r) => r.pairs / r.seconds));
-      for (const name of taking)
-        summaries.push(summarize(scenario, peers.get(name)!, measured[name], name === 'ours' ? undefined : oursRate));
     }
-    report.table(
-      `leases summary (medians of ${ROUNDS} rounds; waits pooled over the rounds)`,
-      [
-        ...['scenario', 'peer', 'pairs/s (min-max)', 'ours/this', 'sent/pair (+sub)', 'msgs/pair', 'redis cmds/pair'],
-        ...['redis µs/script', 'attempts/acq', 'wait p50 ms', 'p99 ms', 'max ms', 'grants/caller', 'over limit'],
-        'timeouts',
-      ],
-      summaries.map((s) => s.row),
-      2,
-    );
+    const oursRate = (s: Summary): number =>
+      median(summaries.find((o) => o.scenario === s.scenario && o.peer === 'ours')!.rates);
+    const oursOnly = (s: Summary, cell: string): string => (s.peer === 'ours' ? cell : '-');
+    tableOf(report, `leases summary (medians of ${ROUNDS} rounds; waits pooled over the rounds)`, 2, summaries, [
+      ['scenario', (s) => s.scenario.title],
+      ['peer', (s) => s.peer],
+      ['pairs/s (min-max)', (s) => medianRange(s.rates)],
+      ['ours/this', (s) => (s.peer === 'ours' ? '' : (oursRate(s) / median(s.rates)).toFixed(2))],
+      ['sent/pair (+sub)', (s) => s.sent.toFixed(2) + (s.peer === 'ours' ? ` (+${s.subscriberSent.toFixed(3)})` : '')],
+      ['msgs/pair', (s) => oursOnly(s, s.messages.toFixed(2))],
+      ['redis cmds/pair', (s) => s.executed.toFixed(1)],
+      ['redis µs/script', (s) => (Number.isFinite(s.microsPerScript) ? s.microsPerScript.toFixed(2) : '-')],
+      ['attempts/acq', (s) => oursOnly(s, s.attempts.toFixed(2))],
+      ['wait p50 ms', (s) => ms(percentile(s.waits, 50))],
+      ['p99 ms', (s) => ms(percentile(s.waits, 99))],
+      ['max ms', (s) => ms(s.waits[s.waits.length - 1] ?? NaN)],
+      ['grants/caller', (s) => (s.fewest === s.most ? String(s.fewest) : `${s.fewest}-${s.most}`)],
+      ['over limit', (s) => String(s.overLimit)],
+      ['timeouts', (s) => String(s.failures)],
+    ]);
     const unsteady = warmups.filter((w) => !w.steady).length;
     for (const note of [
       'sent/pair: requests sent per acquire+release on the command connections (+ on the LeaseSignals subscriber connection, ' +
@@ -321,8 +235,35 @@ bench(
       `Targets (the lease issue): at least as fast as redis-semaphore, one round trip per operation uncontended, and a lower p99 wait under contention.`,
     ])
       report.note(note);
+
+    // The issue's targets and the book's ratio, as figures.
+    const atMostOne = { op: '<=', value: 1 } as const;
+    for (const scenario of SCENARIOS) {
+      const [mine, ...others] = summaries.filter((s) => s.scenario === scenario);
+      const { id, title } = scenario;
+      for (const other of others) {
+        const target = other.peer === 'redis-semaphore' ? ({ op: '>=', value: 1 } as const) : undefined;
+        const label = `${title}: ours / ${other.peer} (pairs/s)`;
+        report.ratio(`leases.${id}.ours_vs_${IDS[other.peer]}`, label, mine.rates, other.rates, target);
+        if (other.peer === 'redis-semaphore' && !scenario.ownNames) {
+          const p99 = `${title}: p99 wait, ours / redis-semaphore`;
+          report.ratio(`leases.${id}.p99_wait_ours_vs_redis_semaphore`, p99, mine.p99s, other.p99s, atMostOne);
+        }
+      }
+      if (!scenario.ownNames || scenario.callers !== 1) continue;
+      for (const s of [mine, ...others.filter((other) => other.peer.startsWith('book'))]) {
+        const label = `${title}: ${s.peer}, round trips per operation${s === mine ? ' (acquire or release)' : ''}`;
+        const target = s === mine ? atMostOne : undefined;
+        report.value(`leases.${id}.${IDS[s.peer]}_round_trips`, label, 'round trips', s.sent / 2, target);
+      }
+    }
     const overLimit = (peer: PeerName): number =>
-      [...summaries, ...warmups].filter((s) => s.peer === peer).reduce((sum, s) => sum + s.overLimit, 0);
-    figures(report, summaries, overLimit);
+      sumOf(summaries, (s) => (s.peer === peer ? s.overLimit : 0)) +
+      sumOf(warmups, (w) => (w.peer === peer ? w.overLimit : 0));
+    const held = 'grants that found the limit already held';
+    const oursLabel = `ours: ${held}, all scenarios and warm-ups`;
+    report.value('leases.ours_over_limit', oursLabel, 'grants', overLimit('ours'), { op: '==', value: 0 });
+    const bookFair = overLimit('book fair semaphore');
+    report.value('leases.book_fair_over_limit', `book fair semaphore: ${held}, warm-ups included`, 'grants', bookFair);
   },
 );
