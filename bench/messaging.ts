@@ -35,15 +35,11 @@ const MESSAGES_PER_CHAT = 20;
 const HISTORY: Retention = CHAT_DEFAULTS.retention;
 const SEEN: Retention = { ...HISTORY, mode: 'seen' };
 const KEEP = HISTORY.keepMessages.toLocaleString('en-US');
-/** Memory: a group of 10, each member on two devices, 100-byte messages. */
 const MEMORY_MEMBERS = 10;
 const DEVICES = ['phone', 'laptop'];
 const MESSAGE_BYTES = 100;
-/** Sends past the keep count, so the measured log is one that trims. */
 const OVERFLOW = 100;
-/** The last sends into each history chat carry a clientMessageId, to weigh a dedupe record. */
 const DEDUPE_SENDS = 1_000;
-/** 'seen' chats for memory: each gets SEEN_SENDS messages, then every device takes them. */
 const SEEN_CHATS = 20;
 const SEEN_SENDS = 100;
 
@@ -53,13 +49,9 @@ const OUR_SENDS = BOOK_SENDS * 4;
 // Fewer leave each peer's timed window too short to time on a shared machine (tens of ms).
 const USERS = size('BENCH_FETCH_USERS', 200, 200);
 const ROUNDS = size('BENCH_MESSAGING_ROUNDS', 3, 5);
-// Chats filled to the default keep count (10,000 entries each).
 const MEMORY_CHATS = size('BENCH_MEMORY_CHATS', 2, 4);
 
-/**
- * The book's send_message under acquire_lock (SETNX, a 1 ms sleep between attempts) and
- * release_lock (WATCH, check the owner, MULTI/DEL: a connection per sender). Returns the attempts.
- */
+/** The book's send_message under its acquire_lock and release_lock (WATCH: a connection per sender); the attempts. */
 async function bookSend(redis: Redis, chatId: string, sender: string, message: string): Promise<number> {
   const lock = `lock:chat:${chatId}`;
   const owner = randomUUID();
@@ -82,8 +74,6 @@ const collectGarbage = vm.runInNewContext('gc') as () => void;
 const concurrently = (total: number, task: (i: number, worker: number) => Promise<unknown>): Promise<void> =>
   inParallel(total, IN_FLIGHT, task);
 
-const range = (n: number): number[] => Array.from({ length: n }, (_, i) => i);
-
 /** Our fetching peers: each has users of its own (`<prefix><n>`), seeded alike; `devices` fetch in turn. */
 const FETCHERS: Record<
   'seen' | 'history' | 'device' | 'twoDevices',
@@ -101,12 +91,7 @@ const FETCHERS: Record<
   },
 };
 
-/**
- * Every user has CHATS_PER_USER chats, each with a peer who never reads, and MESSAGES_PER_CHAT
- * unread messages: in the book's layout, and for each of our peers. A device is registered by a
- * fetch that does not advance, made once the chats exist (its cursors start at the read position,
- * 0), so every device has every message pending.
- */
+/** Each user's chats with unread messages, in the book's layout and for each of our peers (devices registered first). */
 async function seedPending(redis: Redis, chats: ChatRepository, users: number): Promise<void> {
   await redis.flushdb();
   await concurrently(users, async (u) => {
@@ -140,29 +125,24 @@ type ChatKeyName = Exclude<keyof typeof chatKeys, 'ids'>;
 const CHAT_KEY_NAMES = Object.keys(chatKeys).filter((name) => name !== 'ids') as ChatKeyName[];
 
 /** MEMORY USAGE of each of a chat's keys, by name, averaged over the chats. */
-async function chatKeyBytes(admin: Redis, ids: string[]): Promise<Record<ChatKeyName, number>> {
+async function chatKeyBytes(admin: Redis, chats: { id: string }[]): Promise<Record<ChatKeyName, number>> {
   const sizes = await Promise.all(
-    CHAT_KEY_NAMES.map(async (name) => mean(await Promise.all(ids.map((id) => keyBytes(admin, chatKeys[name](id)))))),
+    CHAT_KEY_NAMES.map(async (name) =>
+      mean(await Promise.all(chats.map(({ id }) => keyBytes(admin, chatKeys[name](id))))),
+    ),
   );
   return Object.fromEntries(CHAT_KEY_NAMES.map((name, i) => [name, sizes[i]])) as Record<ChatKeyName, number>;
 }
 
-/**
- * Chats of MEMORY_MEMBERS members, each on two devices (registered while the chat is new), in
- * history mode filled past the default keep count with 100-byte messages; then 'seen' chats whose
- * every device has taken every message, so that their log is gone. Reports what they hold.
- */
+/** Memory per chat: 'history' chats filled past their keep count, then 'seen' chats every device has taken. */
 async function benchMemory(report: SuiteReport, redis: Redis, admin: Redis, chats: ChatRepository): Promise<void> {
   const keep = HISTORY.keepMessages;
-  /**
-   * `count` chats, their members' devices registered while the chat is new, then `sends` messages
-   * each (those past `dedupeFrom` with a clientMessageId); in a 'seen' chat every device then takes them.
-   */
+  /** `count` chats, devices registered while new, then `sends` messages each (past `dedupeFrom` with a clientMessageId). */
   const fill = async (prefix: string, count: number, retention: Retention, sends: number, dedupeFrom = sends) => {
     const before = await usedMemory(admin);
     const made: { id: string; members: string[] }[] = [];
     await concurrently(count, async (c) => {
-      const members = range(MEMORY_MEMBERS).map((m) => `${prefix}${c}m${m}`);
+      const members = Array.from({ length: MEMORY_MEMBERS }, (_, m) => `${prefix}${c}m${m}`);
       const { chat } = await chats.create(members[0], members.slice(1), messageText(0), false, retention);
       made[c] = { id: chat.id, members };
     });
@@ -183,24 +163,20 @@ async function benchMemory(report: SuiteReport, redis: Redis, admin: Redis, chat
     if (retention.mode === 'seen') await everyDevice((member, device) => chats.pending(member, 1000, true, device));
     // INFO used_memory grown per chat: chat keys, members' index and devices, allocator overhead.
     const used = ((await usedMemory(admin)) - before) / count;
-    return {
-      made,
-      used,
-      keys: await chatKeyBytes(
-        admin,
-        made.map(({ id }) => id),
-      ),
-    };
+    // A 'history' log trimmed to its keep count; a 'seen' log gone once every device took it.
+    for (const { id } of made) {
+      const kept = await admin.zcard(chatKeys.messages(id));
+      const expected = retention.mode === 'seen' ? 0 : keep;
+      if (kept !== expected)
+        throw new Error(`${retention.mode} chat ${id} keeps ${kept} entries, expected ${expected}`);
+    }
+    return { made, used, keys: await chatKeyBytes(admin, made) };
   };
 
   await redis.flushdb();
   // The creation sent entry 1; then past the keep count, the last sends with clientMessageIds.
   const sends = keep - 1 + OVERFLOW;
   const history = await fill('h', MEMORY_CHATS, HISTORY, sends, sends - DEDUPE_SENDS);
-  for (const { id } of history.made) {
-    const kept = await admin.zcard(chatKeys.messages(id));
-    if (kept !== keep) throw new Error(`history chat ${id} keeps ${kept} entries, expected ${keep}`);
-  }
   const sample = await admin.zrange(chatKeys.messages(history.made[0].id), 0, 99);
   const entryJson = mean(sample.map((json) => Buffer.byteLength(json)));
   const members = history.made.flatMap(({ members }) => members);
@@ -209,9 +185,6 @@ async function benchMemory(report: SuiteReport, redis: Redis, admin: Redis, chat
   );
   const dedupeRecords = Number(await admin.hlen(chatKeys.sent(history.made[0].id)));
   const seen = await fill('s', SEEN_CHATS, SEEN, SEEN_SENDS);
-  for (const { id } of seen.made)
-    if ((await admin.exists(chatKeys.messages(id))) !== 0)
-      throw new Error(`seen chat ${id} still has a log after every device took it`);
 
   const total = (keys: Record<ChatKeyName, number>): number => sumOf(CHAT_KEY_NAMES, (name) => keys[name]);
   const dedupe = history.keys.sent + history.keys.sentExpiry;
@@ -295,10 +268,8 @@ bench(
       return measure(ops, work, { admin, label });
     };
 
-    // Sends into one chat of IN_FLIGHT members, each member sending: the book's; ours into a
-    // 'seen' chat, new every round (its members would keep its log short); ours into a 'history'
-    // chat kept at its keep count, so every send also trims; then edits of that round's messages.
-    const senders = range(IN_FLIGHT).map((i) => `u${i}`);
+    // Sends into one chat of IN_FLIGHT members; a 'seen' chat is new every round (its members would keep its log short).
+    const senders = Array.from({ length: IN_FLIGHT }, (_, i) => `u${i}`);
     const create = async (retention: Retention): Promise<string> =>
       (await chats.create(senders[0], senders.slice(1), 'start', false, retention)).chat.id;
     const historyChat = await create(HISTORY);
@@ -363,8 +334,6 @@ bench(
     if (kept !== HISTORY.keepMessages)
       throw new Error(`the history chat keeps ${kept} entries, expected ${HISTORY.keepMessages}`);
 
-    // Per round, USERS users of each peer with CHATS_PER_USER chats of MESSAGES_PER_CHAT pending
-    // messages; every fetch (one per user, or one per device) takes all of them and advances.
     const expected = CHATS_PER_USER * MESSAGES_PER_CHAT;
     const { measured: fetch } = await alternate({
       peers: ['book', 'seen', 'history', 'device', 'twoDevices'] as const,

@@ -20,9 +20,8 @@ interface PullReply {
 }
 
 /**
- * One member's device, speaking graphql-transport-ws by hand (one socket, one JSON parse per
- * frame, no timers): every notification leads to a pull; notifications that arrive while a pull
- * is on its way lead to one more pull after it (they are coalesced, as the API allows).
+ * One member's device, graphql-transport-ws by hand (one JSON parse per frame, no timers): each notification
+ * leads to a pull, those during a pull to one more after it (coalesced, as the API allows).
  */
 export class Subscriber {
   /** Id of the last message pulled from the member's chat: the next must be exactly one more. */

@@ -10,7 +10,6 @@ import type { PulledMessage, Subscriber } from './subscribers-client';
 /** The sending user: a member of every chat, holding no socket. */
 const SENDER = 'sender';
 
-/** A token for `user` that the product server accepts for the length of a run. */
 export const tokenFor = (user: string): string => benchTokens.sign(user, [], 3600);
 
 /** Everything the subscribers report, checked as it arrives. */
@@ -99,10 +98,7 @@ export interface Chat {
 const SEND =
   'mutation Send($chatId: ID!, $message: String!, $clientMessageId: ID) { sendMessage(chatId: $chatId, message: $message, clientMessageId: $clientMessageId) { id } }';
 
-/**
- * The sending user's client: a kept-alive HTTP connection per paced run (one, as a phone's app
- * would send), one per send in flight for the burst.
- */
+/** The sending user's client: a kept-alive HTTP connection per paced run, as a phone's app would send. */
 export class Sender {
   private readonly authorization = { authorization: `Bearer ${tokenFor(SENDER)}` };
   private sent = 0;
@@ -127,11 +123,7 @@ export class Sender {
     }
   }
 
-  /**
-   * Two messages each to `chatCount` chats drawn without repeats, `inFlight` sends at once over as
-   * many connections: recipients get notifications close together, so the server's per-subscriber
-   * buffering is used. Returns the sends.
-   */
+  /** Two messages each to `chatCount` chats drawn without repeats, `inFlight` at once: notifications close together. */
   async burst(chats: Chat[], chatCount: number, inFlight: number, random: () => number): Promise<number> {
     const order = [...chats];
     for (let i = order.length - 1; i > 0; i--) {
