@@ -5,7 +5,7 @@ import { describeMachine, type Machine } from '../harness/machine';
 import { printTable } from '../harness/support';
 import type { Check } from './actor';
 import type { PhaseSummary } from './latencies';
-import type { Curve, Growth } from './memory';
+import type { Curve, Growth, growthByShape } from './memory';
 
 export interface SoakReport {
   startedAt: string;
@@ -20,7 +20,7 @@ export interface SoakReport {
   /** Growth over the last two thirds of the run, after warm-up and history filling. */
   memoryLate: Growth[];
   memoryCurve: Curve;
-  keyspace: { shape: string; keys: number; bytes: number; keysAdded: number; bytesAdded: number }[];
+  keyspace: ReturnType<typeof growthByShape>;
   errorLines: { api: number; worker: number; samples: string[] };
 }
 
@@ -41,8 +41,7 @@ export function writeReport(report: SoakReport, dir: string): void {
     printTable(...table, 1);
   }
   console.log(`\n${errorLines(report)}`);
-  for (const line of report.errorLines.samples) console.log(`  ${line}`);
-  for (const line of countLines(report)) console.log(line);
+  for (const line of [...report.errorLines.samples.map((l) => `  ${l}`), ...countLines(report)]) console.log(line);
 
   fs.mkdirSync(dir, { recursive: true });
   // Described once, before either file is written (a written file would make the tree look changed).
@@ -52,16 +51,15 @@ export function writeReport(report: SoakReport, dir: string): void {
   console.log(`\nReport: ${path.relative(process.cwd(), path.join(dir, 'soak-latest.md'))}`);
 }
 
+/** A row's values in order, as text. */
+const cells = (row: object): string[] => Object.values(row).map(String);
+
 /** The report's tables, by title, in the order both the log and the markdown show them. */
 function tables(report: SoakReport): [string, Table][] {
   const memoryTable = (memory: Growth[]): Table => [
     ['series', 'minutes', 'first MB', 'last MB', 'MB/min'],
-    memory.map((m) => [m.name, ...[m.minutes, m.firstMb, m.lastMb, m.mbPerMinute].map(String)]),
+    memory.map(cells),
   ];
-  const phases = report.phases.map((p) => [
-    p.name,
-    ...[p.seconds, p.calls, p.perSecond, p.refused, p.unknown, p.p50, p.p90, p.p99, p.max].map(String),
-  ]);
   const keys = report.keyspace
     .slice(0, KEY_SHAPES_SHOWN)
     .map((k) => [
@@ -71,7 +69,10 @@ function tables(report: SoakReport): [string, Table][] {
   return [
     [
       'Latency per phase (ms)',
-      [['phase', 'seconds', 'calls', 'calls/s', 'refused', 'lost', 'p50', 'p90', 'p99', 'max'], phases],
+      [
+        ['phase', 'seconds', 'calls', 'calls/s', 'refused', 'lost', 'p50', 'p90', 'p99', 'max'],
+        report.phases.map(({ ok: _ok, ...phase }) => cells(phase)),
+      ],
     ],
     ['Memory growth after the first 30 s', memoryTable(report.memory)],
     ['Memory growth over the last two thirds', memoryTable(report.memoryLate)],
@@ -97,7 +98,7 @@ function curveTable(curve: Curve): Table {
     ['minute', ...columns.keys()],
     curve.minutes.map((minute, i) => [
       String(minute),
-      ...[...columns.values()].map((column) => (column[i] === null ? '' : String(column[i]))),
+      ...[...columns.values()].map((column) => String(column[i] ?? '')),
     ]),
   ];
 }
@@ -109,7 +110,7 @@ const countLines = (report: SoakReport): string[] =>
   Object.entries(report.stats).map(
     ([actor, counts]) =>
       `${actor}: ${Object.entries(counts)
-        .map(([k, v]) => `${k} ${v}`)
+        .map((c) => c.join(' '))
         .join(', ')}`,
   );
 
