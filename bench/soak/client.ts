@@ -113,9 +113,8 @@ function errorCode(error: unknown): string {
 }
 
 /**
- * Sends a call with an idempotency key until it is answered or refused: a lost answer is sent
- * again (the key makes the second send return the first result). Undefined when `stop()` turned
- * true before an answer came: its outcome stays unknown. `sentAgain` counts the sends after the first.
+ * Sends a call with an idempotency key until answered or refused (the key makes a second send return
+ * the first's result); undefined, its outcome unknown, when `stop()` came first. `sentAgain`: each resend.
  */
 export async function untilAnswered<T>(
   send: () => Promise<Outcome<T>>,

@@ -63,10 +63,7 @@ export interface KeyGroup {
   bytes: number;
 }
 
-/**
- * Keys grouped by shape: the hash tag and numbers replaced, the first four `:` parts kept (so
- * `ctr:{ctr-12}:s:60:hits` and `ctr:{ctr-3}:s:60:other` are one group).
- */
+/** Keys grouped by shape (shapeOf), with the bytes they take, most first. */
 export async function keyspace(redis: Redis): Promise<KeyGroup[]> {
   const groups = new Map<string, KeyGroup>();
   let cursor = '0';
@@ -97,6 +94,7 @@ export const growthByShape = (before: KeyGroup[], after: KeyGroup[]) =>
     })
     .sort((a, b) => b.bytesAdded - a.bytesAdded);
 
+/** The hash tag and numbers replaced, the first four `:` parts kept: `ctr:{ctr-12}:s:60:hits` is `ctr:{…}:s:60`. */
 export function shapeOf(key: string): string {
   return key
     .replace(/\{[^}]*\}/, '{…}')
@@ -116,10 +114,7 @@ function slope(points: [number, number][]): number {
 const round = (n: number, digits = 1): number => Math.round(n * 10 ** digits) / 10 ** digits;
 const mb = (bytes: number): number => round(bytes / 2 ** 20);
 
-/**
- * What the records kept on purpose take: finished tasks (read by the end's check) and chat dedupe
- * records. Both grow to their bound, so used_memory less them is what must level off early.
- */
+/** What the finished tasks (read by the end's check) and chat dedupe records, kept on purpose, take. */
 export function keptBytes(groups: KeyGroup[]): { taskHistory: number; chatDedupe: number } {
   const sum = (match: (shape: string) => boolean): number =>
     sumOf(

@@ -34,10 +34,7 @@ const LOGS = path.join(RESULTS, 'logs');
 const WORKER = path.join(__dirname, '..', '..', 'src', 'worker.js');
 const HANDLERS = path.join(ROOT, 'bench', 'soak', 'handlers.cjs');
 const HEAP_PROBE = path.join(ROOT, 'bench', 'soak', 'heap-probe.cjs');
-/**
- * The soak's chat dedupe window: 5 minutes instead of the default day, so that the dedupe records
- * level off within a run (a retry here comes within seconds) and the memory curve can show it.
- */
+/** 5 minutes, not the product's day: the dedupe records level off within a run (docs/development.md#soak). */
 const CHAT_DEDUPE_SECONDS = 300;
 const API_PROCESSES = 2;
 /** How long each fault's own phase lasts before the next phase ("recovered") begins. */
@@ -63,7 +60,6 @@ function parseOptions(): { minutes: number; seed: number; heapSnapshots: boolean
     const [minutes, seed] = [Number(values.minutes ?? 5), Number(values.seed ?? Date.now() % 100_000)];
     if (!(minutes >= 1 && minutes <= 24 * 60) || !Number.isInteger(seed))
       throw new Error('--minutes must be from 1 to 1440 and --seed a whole number');
-    // Heap snapshots of API process 2 at a third and at the end; each pauses it for seconds.
     return { minutes, seed, heapSnapshots: values['heap-snapshots'] ?? false };
   } catch (error) {
     console.error(`usage: npm run soak [-- --minutes 5] [--seed N] [--heap-snapshots]\n${(error as Error).message}`);
@@ -200,8 +196,7 @@ async function main(): Promise<void> {
     for (const actor of actors) await actor.setup();
     const keysBefore = await keyspace(redis.client());
 
-    // Memory every 5 s; once a minute also what the kept histories take (a keyspace walk: a few
-    // hundred keys).
+    // Memory every 5 s; once a minute also what the kept histories take (a keyspace walk).
     let samples = 0;
     const sampler = setInterval(() => {
       processes.forEach((p, slot) => {
@@ -247,25 +242,15 @@ async function main(): Promise<void> {
       const wait = started + durationMs * fraction - Date.now();
       if (wait > 0) await sleep(wait);
     };
-    type Note = [what: string, detail: string];
-    /** At `fraction` of the run: the fault's phase, the kill, a pause, the restart, and the phase after. */
-    const fault = async (
-      fraction: number,
-      phase: string,
-      pauseMs: number,
-      kill: () => Promise<Note>,
-      restart: () => Promise<Note>,
-    ) => {
+    /** At `fraction` of the run: the fault's phase, its kill, pause and restart, then the phase after it. */
+    const fault = async (fraction: number, phase: string, killPauseRestart: () => Promise<void>): Promise<void> => {
       await at(fraction);
       latencies.begin(phase);
-      note(...(await kill()));
-      await sleep(pauseMs);
-      note(...(await restart()));
+      await killPauseRestart();
       await sleep(FAULT_PHASE_MS);
       latencies.begin(PHASES[PHASES.indexOf(phase) + 1]);
     };
-    // Heap snapshots (only when asked) of the restarted API process, not of process 1, whose RSS
-    // curve spans the run and would swell with a snapshot. docs/development.md#soak.
+    // Only when asked; of the restarted API process, not of process 1, whose RSS it would swell.
     const snapshot = async (fraction: number): Promise<void> => {
       await at(fraction);
       if (!options.heapSnapshots) return;
@@ -273,55 +258,37 @@ async function main(): Promise<void> {
       note('heap snapshot of API process 2', `pid ${processes[1]?.pid} into ${path.relative(ROOT, LOGS)}/`);
     };
 
-    await fault(
-      0.25,
-      'API process killed',
-      2000,
-      async () => {
-        const victim = processes[1]!;
-        api.set(1, undefined);
-        victim.child.kill('SIGKILL');
-        return ['SIGKILL API process 2', `pid ${victim.pid}`];
-      },
-      async () => {
-        await startApi(1);
-        phones.faultEnded();
-        return ['started API process 2 again', `pid ${processes[1]!.pid}`];
-      },
-    );
+    await fault(0.25, 'API process killed', async () => {
+      const victim = processes[1]!;
+      api.set(1, undefined);
+      victim.child.kill('SIGKILL');
+      note('SIGKILL API process 2', `pid ${victim.pid}`);
+      await sleep(2000);
+      await startApi(1);
+      phones.faultEnded();
+      note('started API process 2 again', `pid ${processes[1]!.pid}`);
+    });
     await snapshot(1 / 3);
-    await fault(
-      0.5,
-      'Redis killed',
-      2000,
-      async () => {
-        const pid = redis.pid;
-        await redis.kill();
-        return ['SIGKILL Redis', `pid ${pid}`];
-      },
-      async () => {
-        await redis.restart();
-        phones.faultEnded();
-        return ['started Redis again from its append-only file', `pid ${redis.pid}`];
-      },
-    );
-    await fault(
-      0.75,
-      'worker killed mid-task',
-      1000,
-      async () => {
-        const old = worker!;
-        const longTask = await tasks.killMidTask(old.pid!, async () => {
-          old.kill('SIGKILL');
-          if (old.exitCode === null && old.signalCode === null) await once(old, 'exit');
-        });
-        return ['SIGKILL the task worker', `pid ${old.pid} while it ran task ${longTask}`];
-      },
-      async () => {
-        worker = await startWorker();
-        return ['started the task worker again', `pid ${worker.pid}`];
-      },
-    );
+    await fault(0.5, 'Redis killed', async () => {
+      const pid = redis.pid;
+      await redis.kill();
+      note('SIGKILL Redis', `pid ${pid}`);
+      await sleep(2000);
+      await redis.restart();
+      phones.faultEnded();
+      note('started Redis again from its append-only file', `pid ${redis.pid}`);
+    });
+    await fault(0.75, 'worker killed mid-task', async () => {
+      const old = worker!;
+      const longTask = await tasks.killMidTask(old.pid!, async () => {
+        old.kill('SIGKILL');
+        if (old.exitCode === null && old.signalCode === null) await once(old, 'exit');
+      });
+      note('SIGKILL the task worker', `pid ${old.pid} while it ran task ${longTask}`);
+      await sleep(1000);
+      worker = await startWorker();
+      note('started the task worker again', `pid ${worker.pid}`);
+    });
     await snapshot(1);
     stopped = true;
     latencies.begin('draining');
