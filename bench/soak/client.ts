@@ -30,17 +30,13 @@ const PASSING = new Set([...NEVER_SENT, 'NO_PROCESS', 'RATE_LIMITED']);
 const REQUEST_TIMEOUT_MS = 15_000;
 
 export class ApiPool {
-  private readonly origins: (string | undefined)[];
+  /** Per process slot, its origin while it is up. */
+  private readonly origins: (string | undefined)[] = [];
   private next = 0;
   /** Codes of unexpected answers (INTERNAL_SERVER_ERROR, 5xx), counted for the report. */
   readonly unexpected = new Map<string, number>();
 
-  constructor(
-    count: number,
-    private readonly latencies: Latencies,
-  ) {
-    this.origins = new Array<string | undefined>(count);
-  }
+  constructor(private readonly latencies: Latencies) {}
 
   /** Process `slot` now answers at `origin`; undefined while it is down. */
   set(slot: number, origin: string | undefined): void {

@@ -91,7 +91,7 @@ async function main(): Promise<void> {
   const durationMs = options.minutes * 60_000;
   const bar = new ProgressBar();
   const latencies = new Latencies('setup');
-  const api = new ApiPool(API_PROCESSES, latencies);
+  const api = new ApiPool(latencies);
   const random = seeded(options.seed);
   const soak: SoakContext = { api, token: signer(options.minutes / 60 + 1), random, runId: `${options.seed}` };
   const memory = new MemorySampler();
