@@ -2,13 +2,7 @@
 // drains (pulls what is still waiting, lets tasks finish), and then checks its invariants.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { benchTokens } from '../harness/server-process';
-import type { ApiPool, Outcome } from './client';
-
-export interface Check {
-  name: string;
-  ok: boolean;
-  detail: string;
-}
+import type { ApiPool } from './client';
 
 export interface SoakContext {
   api: ApiPool;
@@ -20,26 +14,18 @@ export interface SoakContext {
   runId: string;
 }
 
-export interface Actor {
-  readonly name: string;
-  setup?(): Promise<void>;
-  /** Sends load until `stop()` is true. */
-  run(stop: () => boolean): Promise<void>;
-  /** After the load: takes in what is still on its way, up to `deadline` (Date.now() ms). */
-  drain?(deadline: number): Promise<void>;
-  check(): Check[];
-  /** Counts for the report (calls acknowledged, refused, left unknown). */
-  stats(): Record<string, number>;
-}
-
-/** An actor's common parts: its counts as its stats, calls as a user, seeded pauses and picks. */
-export abstract class Load implements Actor {
+/** A part of the load: its counts as its stats (for the report), calls as a user, seeded pauses and picks. */
+export abstract class Load {
   abstract readonly name: string;
   protected abstract readonly counts: Record<string, number>;
 
   constructor(protected readonly soak: SoakContext) {}
 
+  async setup(): Promise<void> {}
+  /** Sends load until `stop()` is true. */
   abstract run(stop: () => boolean): Promise<void>;
+  /** After the load: takes in what is still on its way, up to `deadline` (Date.now() ms). */
+  async drain(_deadline: number): Promise<void> {}
   abstract check(): Check[];
 
   stats(): Record<string, number> {
@@ -47,12 +33,7 @@ export abstract class Load implements Actor {
   }
 
   /** `query` sent as `user`, a service caller when `service` is set. */
-  protected call<T>(
-    user: string,
-    query: string,
-    variables?: Record<string, unknown>,
-    service = false,
-  ): Promise<Outcome<T>> {
+  protected call<T>(user: string, query: string, variables?: Record<string, unknown>, service = false) {
     return this.soak.api.call<T>(this.soak.token(user, service), query, variables);
   }
 
@@ -68,16 +49,17 @@ export abstract class Load implements Actor {
 
 const tokenCache = new Map<string, string>();
 
-export function signer(hours: number): SoakContext['token'] {
-  return (user, service = false) => {
+export const signer =
+  (hours: number): SoakContext['token'] =>
+  (user, service = false) => {
     const key = `${service ? 's' : 'u'}:${user}`;
-    const token = tokenCache.get(key) ?? benchTokens.sign(user, service ? ['service'] : [], Math.ceil(hours * 3600));
-    tokenCache.set(key, token);
-    return token;
+    if (!tokenCache.has(key))
+      tokenCache.set(key, benchTokens.sign(user, service ? ['service'] : [], Math.ceil(hours * 3600)));
+    return tokenCache.get(key)!;
   };
-}
 
-export const check = (name: string, ok: boolean, detail: string): Check => ({ name, ok, detail });
+export const check = (name: string, ok: boolean, detail: string) => ({ name, ok, detail });
+export type Check = ReturnType<typeof check>;
 
 /** A check that holds when nothing was found: the found ones as its detail, else `detail`. */
 export const none = (name: string, found: unknown[], detail: string, ok = true): Check =>

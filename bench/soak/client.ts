@@ -24,21 +24,19 @@ const REFUSALS = new Set([
 ]);
 /** Node's codes for a connection that never carried the request. */
 const NEVER_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EADDRNOTAVAIL']);
+/** Refusals that a later send may get past: no process up, a connection never made, a rate limit. */
+const PASSING = new Set([...NEVER_SENT, 'NO_PROCESS', 'RATE_LIMITED']);
 
 const REQUEST_TIMEOUT_MS = 15_000;
 
 export class ApiPool {
-  private readonly origins: (string | undefined)[];
+  /** Per process slot, its origin while it is up. */
+  private readonly origins: (string | undefined)[] = [];
   private next = 0;
   /** Codes of unexpected answers (INTERNAL_SERVER_ERROR, 5xx), counted for the report. */
   readonly unexpected = new Map<string, number>();
 
-  constructor(
-    count: number,
-    private readonly latencies: Latencies,
-  ) {
-    this.origins = new Array<string | undefined>(count).fill(undefined);
-  }
+  constructor(private readonly latencies: Latencies) {}
 
   /** Process `slot` now answers at `origin`; undefined while it is down. */
   set(slot: number, origin: string | undefined): void {
@@ -59,51 +57,44 @@ export class ApiPool {
     const origin = this.pick();
     if (!origin) return { kind: 'refused', code: 'NO_PROCESS', message: 'no API process is up' };
     const started = performance.now();
-    const outcome = await this.post<T>(origin, token, query, variables, /\{\s*(\w+)/.exec(query)![1]);
+    const outcome = await post<T>(origin, token, query, variables);
     this.latencies.record(performance.now() - started, outcome.kind);
-    if (outcome.kind !== 'ok') {
-      const code = outcome.kind === 'refused' ? outcome.code : outcome.reason;
-      if (code === 'INTERNAL_SERVER_ERROR' || /^HTTP 5/.test(code))
-        this.unexpected.set(code, (this.unexpected.get(code) ?? 0) + 1);
-    }
+    const code = outcome.kind === 'refused' ? outcome.code : outcome.kind === 'unknown' ? outcome.reason : '';
+    if (code === 'INTERNAL_SERVER_ERROR' || /^HTTP 5/.test(code))
+      this.unexpected.set(code, (this.unexpected.get(code) ?? 0) + 1);
     return outcome;
   }
+}
 
-  private async post<T>(
-    origin: string,
-    token: string,
-    query: string,
-    variables: Record<string, unknown>,
-    field: string,
-  ): Promise<Outcome<T>> {
-    let response: Response;
-    try {
-      response = await fetch(`${origin}/graphql`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-        body: JSON.stringify({ query, variables }),
-        signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
-      });
-    } catch (error) {
-      const code = errorCode(error);
-      if (NEVER_SENT.has(code)) return { kind: 'refused', code, message: 'connection refused' };
-      return { kind: 'unknown', reason: code };
-    }
-    let body: { data?: Record<string, unknown> | null; errors?: { message: string; extensions?: { code?: string } }[] };
-    try {
-      body = (await response.json()) as typeof body;
-    } catch (error) {
-      return { kind: 'unknown', reason: response.status >= 500 ? `HTTP ${response.status}` : errorCode(error) };
-    }
-    const error = body.errors?.[0];
-    if (error) {
-      const code = error.extensions?.code ?? `HTTP ${response.status}`;
-      if (REFUSALS.has(code)) return { kind: 'refused', code, message: error.message };
-      return { kind: 'unknown', reason: code };
-    }
-    if (!body.data || !(field in body.data)) return { kind: 'unknown', reason: `HTTP ${response.status} without data` };
-    return { kind: 'ok', data: body.data[field] as T };
+async function post<T>(origin: string, token: string, query: string, variables: object): Promise<Outcome<T>> {
+  let response: Response;
+  try {
+    response = await fetch(`${origin}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify({ query, variables }),
+      signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+    });
+  } catch (error) {
+    const code = errorCode(error);
+    if (NEVER_SENT.has(code)) return { kind: 'refused', code, message: 'connection refused' };
+    return { kind: 'unknown', reason: code };
   }
+  let body: { data?: Record<string, unknown> | null; errors?: { message: string; extensions?: { code?: string } }[] };
+  try {
+    body = (await response.json()) as typeof body;
+  } catch (error) {
+    return { kind: 'unknown', reason: response.status >= 500 ? `HTTP ${response.status}` : errorCode(error) };
+  }
+  const error = body.errors?.[0];
+  if (error) {
+    const code = error.extensions?.code ?? `HTTP ${response.status}`;
+    if (REFUSALS.has(code)) return { kind: 'refused', code, message: error.message };
+    return { kind: 'unknown', reason: code };
+  }
+  const field = /\{\s*(\w+)/.exec(query)![1];
+  if (!body.data || !(field in body.data)) return { kind: 'unknown', reason: `HTTP ${response.status} without data` };
+  return { kind: 'ok', data: body.data[field] as T };
 }
 
 function errorCode(error: unknown): string {
@@ -118,24 +109,18 @@ function errorCode(error: unknown): string {
 }
 
 /**
- * Sends a call with an idempotency key until it is answered or refused: a lost answer is sent
- * again (the key makes the second send return the first result). Undefined when `stop()` turned
- * true before an answer came: its outcome stays unknown.
+ * Sends a call with an idempotency key until answered or refused (the key makes a second send return
+ * the first's result); undefined, its outcome unknown, when `stop()` came first. `sentAgain`: each resend.
  */
 export async function untilAnswered<T>(
   send: () => Promise<Outcome<T>>,
   stop: () => boolean,
+  sentAgain: () => void,
 ): Promise<Exclude<Outcome<T>, { kind: 'unknown' }> | undefined> {
   for (let attempt = 0; ; attempt++) {
+    if (attempt > 0) sentAgain();
     const outcome = await send();
-    if (outcome.kind === 'ok') return outcome;
-    if (
-      outcome.kind === 'refused' &&
-      outcome.code !== 'NO_PROCESS' &&
-      !NEVER_SENT.has(outcome.code) &&
-      outcome.code !== 'RATE_LIMITED'
-    )
-      return outcome;
+    if (outcome.kind === 'ok' || (outcome.kind === 'refused' && !PASSING.has(outcome.code))) return outcome;
     if (stop()) return undefined;
     await sleep(Math.min(1000, 50 * 2 ** Math.min(attempt, 5)));
   }

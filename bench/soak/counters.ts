@@ -1,6 +1,7 @@
 // Time-series counters under load. An update whose answer was lost is not sent again (no
 // idempotency key), so each precision's count lies between the acknowledged updates and those plus
 // the lost ones. docs/development.md#soak.
+import { sumOf } from '../harness/support';
 import { check, Load, type Check, type SoakContext } from './actor';
 
 const CLIENTS = 2;
@@ -29,13 +30,13 @@ export class CounterLoad extends Load {
     await Promise.all(Array.from({ length: CLIENTS }, () => this.client(stop)));
   }
 
-  async drain(): Promise<void> {
+  override async drain(): Promise<void> {
     for (const precision of this.precisions) {
       const samples = await this.call<{ count: number }[]>(USER, READ, { name: this.counterName, precision }, true);
       if (samples.kind === 'ok')
         this.totals.set(
           precision,
-          samples.data.reduce((sum, s) => sum + s.count, 0),
+          sumOf(samples.data, (s) => s.count),
         );
     }
   }

@@ -80,13 +80,8 @@ export class LeaseLoad extends Load {
 
   /** Asks, holds a moment, releases, and notes the times of each; until the load stops. */
   private async holder(lease: Lease, user: string, stop: () => boolean): Promise<void> {
-    const {
-      acquire,
-      release,
-      limit,
-      holdMs,
-      counts: [granted, refused],
-    } = LEASES[lease];
+    const { acquire, release, limit, holdMs, counts } = LEASES[lease];
+    const [granted, refused] = counts;
     const name = `soak-${this.soak.runId}-${lease}`;
     while (!stop()) {
       const asked = Date.now();

@@ -15,12 +15,7 @@ const LIST = `mutation($item: ID!, $price: Int!) { listItem(itemId: $item, price
 const BUY = `mutation($item: ID!, $seller: ID!, $price: Int!) { purchaseItem(itemId: $item, sellerId: $seller, price: $price) { outcome } }`;
 const ME = `query { me { funds items } }`;
 
-interface Listing {
-  cursor: string;
-  itemId: string;
-  sellerId: string;
-  price: number;
-}
+type Listing = { cursor: string; itemId: string; sellerId: string; price: number };
 
 export class MarketLoad extends Load {
   readonly name = 'market';
@@ -30,7 +25,7 @@ export class MarketLoad extends Load {
   private final = { funds: 0, inventories: new Map<string, string[]>(), listings: [] as Listing[], itemCounts: 0 };
   private read = false;
 
-  async setup(): Promise<void> {
+  override async setup(): Promise<void> {
     const grant = async (query: string, variables: Record<string, unknown>): Promise<void> => {
       const granted = await this.call(SERVICE, query, variables, true);
       if (granted.kind !== 'ok') throw new Error(`${query}: ${JSON.stringify(granted)}`);
@@ -48,7 +43,7 @@ export class MarketLoad extends Load {
     await Promise.all(this.traders.map((trader) => this.trade(trader, stop)));
   }
 
-  async drain(): Promise<void> {
+  override async drain(): Promise<void> {
     const listings = await this.pages<Listing>(SERVICE, true, MARKET, (l) => l.cursor);
     this.final.listings = listings.filter((l) => this.items.includes(l.itemId));
     for (const trader of this.traders) {

@@ -10,17 +10,11 @@ const SUBSCRIBE = 'subscription { inboxChanged { mailbox chatId latestMessageId 
 /** Time a socket is given to come back and hear of something after a fault ended. */
 const RECOVERY_MS = 5000;
 
-interface Subscriber {
-  user: string;
-  client?: Client;
-  notices: number[];
-  opened: number;
-  failures: string[];
-}
+type Subscriber = { user: string; client?: Client; notices: number[]; opened: number; failures: string[] };
 
 export class SubscriberLoad extends Load {
   readonly name = 'subscribers';
-  private readonly subscribers: Subscriber[] = [];
+  private subscribers: Subscriber[] = [];
   private lastFaultEnded = 0;
   protected readonly counts = {};
 
@@ -32,8 +26,8 @@ export class SubscriberLoad extends Load {
     super(soak);
   }
 
-  async setup(): Promise<void> {
-    for (const user of this.users()) this.subscribers.push({ user, notices: [], opened: 0, failures: [] });
+  override async setup(): Promise<void> {
+    this.subscribers = this.users().map((user) => ({ user, notices: [], opened: 0, failures: [] }));
   }
 
   /** The last fault is over (its process started again) at this moment. */
@@ -45,7 +39,7 @@ export class SubscriberLoad extends Load {
     await Promise.all(this.subscribers.map((subscriber) => this.hold(subscriber, stop)));
   }
 
-  async drain(): Promise<void> {
+  override async drain(): Promise<void> {
     for (const subscriber of this.subscribers) await subscriber.client?.dispose();
   }
 
@@ -53,24 +47,21 @@ export class SubscriberLoad extends Load {
     const since = this.lastFaultEnded + RECOVERY_MS;
     const silent = this.subscribers.filter((s) => !s.notices.some((at) => at > since)).map((s) => s.user);
     const failures = this.subscribers.flatMap((s) => s.failures.map((f) => `${s.user}: ${f}`));
-    const notices = this.subscribers.reduce((n, s) => n + s.notices.length, 0);
+    const { sockets, notices, opened } = this.stats();
     return [
       check(
         'subscriptions: every phone is told of new messages again after the faults',
         this.lastFaultEnded > 0 && silent.length === 0 && failures.length === 0,
         silent.length || failures.length
           ? `${silent.length} heard nothing after ${new Date(since).toISOString()}: ${sample(silent)}; ${sample(failures)}`
-          : `${this.subscribers.length} sockets, ${notices} notices, ${this.subscribers.reduce((n, s) => n + s.opened, 0) - this.subscribers.length} reopened`,
+          : `${sockets} sockets, ${notices} notices, ${opened - sockets} reopened`,
       ),
     ];
   }
 
   override stats(): Record<string, number> {
-    return {
-      sockets: this.subscribers.length,
-      notices: this.subscribers.reduce((n, s) => n + s.notices.length, 0),
-      opened: this.subscribers.reduce((n, s) => n + s.opened, 0),
-    };
+    const sum = (count: (s: Subscriber) => number): number => this.subscribers.reduce((n, s) => n + count(s), 0);
+    return { sockets: this.subscribers.length, notices: sum((s) => s.notices.length), opened: sum((s) => s.opened) };
   }
 
   /** Keeps one socket open for `subscriber` until the load stops, opening it again when it closes. */
