@@ -5,19 +5,17 @@
 import net from 'node:net';
 import { performance } from 'node:perf_hooks';
 
-export interface Answer {
+interface Answer {
   status: number;
   body: Buffer;
 }
 
 export class Connection {
-  private readonly socket: net.Socket;
   private buffered: Buffer = Buffer.alloc(0);
   private waiting: { resolve: (answer: Answer) => void; reject: (error: Error) => void } | undefined;
   private failure: Error | undefined;
 
-  private constructor(socket: net.Socket) {
-    this.socket = socket;
+  private constructor(private readonly socket: net.Socket) {
     socket.setNoDelay(true);
     socket.on('data', (chunk: Buffer) => {
       this.buffered = this.buffered.length ? Buffer.concat([this.buffered, chunk]) : chunk;
@@ -75,33 +73,22 @@ export class Connection {
 /** A POST of a JSON body, as bytes. */
 export function post(path: string, body: unknown, headers: Record<string, string> = {}): Buffer {
   const payload = Buffer.from(JSON.stringify(body));
-  const lines = [
-    `POST ${path} HTTP/1.1`,
-    'host: 127.0.0.1',
-    'content-type: application/json',
-    `content-length: ${payload.length}`,
-  ];
-  for (const [name, value] of Object.entries(headers)) lines.push(`${name}: ${value}`);
+  const head = { host: '127.0.0.1', 'content-type': 'application/json', 'content-length': payload.length, ...headers };
+  const lines = [`POST ${path} HTTP/1.1`, ...Object.entries(head).map(([name, value]) => `${name}: ${value}`)];
   return Buffer.concat([Buffer.from(`${lines.join('\r\n')}\r\n\r\n`), payload]);
-}
-
-export interface LoadResult {
-  operations: number;
-  seconds: number;
-  /** Latency of each operation in ms, ascending. */
-  latencies: Float64Array;
 }
 
 /**
  * Runs `total` operations over `connections`, each connection taking the next operation number
- * when it finishes one. `operation(connection, n, slot)` (slot: the connection's index) sends one or more requests and throws if an
- * answer is wrong, which stops the run.
+ * when it finishes one. `operation(connection, n, slot)` (slot: the connection's index) sends one
+ * or more requests and throws if an answer is wrong, which stops the run. The latencies (ms) come
+ * back ascending.
  */
 export async function runLoad(
   connections: Connection[],
   total: number,
   operation: (connection: Connection, n: number, slot: number) => Promise<void>,
-): Promise<LoadResult> {
+) {
   const latencies = new Float64Array(total);
   let next = 0;
   const started = performance.now();

@@ -1,6 +1,6 @@
-// Counts what ioredis clients send, so a benchmark can report round trips per operation as
-// measured rather than as the code is believed to behave. A bench-only hook on
-// Redis.prototype.sendCommand, which every command goes through (scripts and pipelines too).
+// Counts what ioredis clients send, so a suite reports round trips per operation as measured
+// rather than as the code is believed to behave: a bench-only hook on Redis.prototype.sendCommand,
+// which every command goes through (scripts and pipelines too).
 import Redis from 'ioredis';
 
 export interface Traffic {
@@ -22,25 +22,21 @@ let traffic: Traffic | undefined;
  */
 export function countTraffic(): Traffic {
   if (traffic) return traffic;
-  const counts: Traffic = { requests: 0, commands: 0 };
+  const counts = (traffic = { requests: 0, commands: 0 });
   const seen = new WeakSet<object>();
   const send = Redis.prototype.sendCommand;
   Redis.prototype.sendCommand = function (this: Redis, ...args: Parameters<Redis['sendCommand']>) {
-    if (!ignored.has(this)) {
-      const mine = own.get(this);
-      counts.commands++;
-      if (mine) mine.commands++;
-      const stream = args[1] as object | undefined;
-      const request = stream === undefined || !seen.has(stream);
-      if (stream !== undefined) seen.add(stream);
-      if (request) {
-        counts.requests++;
-        if (mine) mine.requests++;
-      }
+    if (ignored.has(this)) return send.apply(this, args);
+    const stream = args[1] as object | undefined;
+    const request = stream === undefined || !seen.has(stream) ? 1 : 0;
+    if (stream !== undefined) seen.add(stream);
+    for (const into of [counts, own.get(this)]) {
+      if (!into) continue;
+      into.requests += request;
+      into.commands++;
     }
     return send.apply(this, args);
   };
-  traffic = counts;
   return counts;
 }
 
