@@ -14,7 +14,7 @@ import { parseArgs } from 'node:util';
 import { describeMachine } from './harness/machine';
 import { clock, ProgressBar } from './harness/progress-bar';
 import { isQuick, type BenchResult } from './harness/suite';
-import { countTargets, summaryText, toMarkdown, type RunReport, type SuiteRun } from './harness/summary';
+import { summaryText, toMarkdown, type RunReport, type SuiteRun } from './harness/summary';
 import { sumOf } from './harness/support';
 
 /**
@@ -58,11 +58,7 @@ function parseOptions(): { quick: boolean; strict: boolean; suites: string[] } {
       console.log(USAGE);
       process.exit(0);
     }
-    const wanted =
-      values.only
-        ?.split(',')
-        .map((s) => s.trim())
-        .filter(Boolean) ?? NAMES;
+    const wanted = values.only?.split(/\s*,\s*/).filter(Boolean) ?? NAMES;
     const unknown = wanted.filter((name) => !NAMES.includes(name));
     if (wanted.length === 0) throw new Error('--only needs a list of suites');
     if (unknown.length > 0) throw new Error(`unknown suite: ${unknown.join(', ')}`);
@@ -92,7 +88,7 @@ type Message = { type: 'progress'; fraction: number; label: string } | { type: '
 let current: ChildProcess | undefined;
 
 /** Runs one suite to its end (or to `timeoutMs`), reporting its progress as it goes. */
-function runOne(
+async function runOne(
   suite: string,
   quick: boolean,
   timeoutMs: number,
@@ -103,52 +99,39 @@ function runOne(
   const started = performance.now();
   const base = { suite, log: path.relative(ROOT, logFile), exitCode: null, signal: null };
   if (!fs.existsSync(file)) {
-    const missing = `${path.relative(ROOT, file)} does not exist`;
-    fs.writeFileSync(logFile, `${missing}\n`);
-    return Promise.resolve({
-      ...base,
-      status: 'missing',
-      seconds: 0,
-      error: `${missing} (not written yet, or not compiled)`,
-    });
+    const error = `${path.relative(ROOT, file)} does not exist (not written yet, or not compiled)`;
+    fs.writeFileSync(logFile, `${error}\n`);
+    return { ...base, status: 'missing', seconds: 0, error };
   }
-  // The child sees the mode the runner chose, whatever the runner's own environment said, and no
-  // BENCH_RESULT_FILE, which every child would write.
-  const env = {
-    ...process.env,
-    BENCH_QUICK: quick ? '1' : undefined,
-    npm_config_quick: undefined,
-    BENCH_RESULT_FILE: undefined,
-  };
+  // The child runs in the mode the runner chose, whatever the runner's own environment said.
+  const env = { ...process.env, BENCH_QUICK: quick ? '1' : undefined, npm_config_quick: undefined };
   const fd = fs.openSync(logFile, 'w');
-  const child = fork(file, [], { cwd: ROOT, env, stdio: ['ignore', fd, fd, 'ipc'] });
+  const child = (current = fork(file, [], { cwd: ROOT, env, stdio: ['ignore', fd, fd, 'ipc'] }));
   fs.closeSync(fd);
-  current = child;
-  return new Promise((resolve) => {
-    let result: BenchResult | undefined;
-    let timedOut = false;
-    let spawnError: Error | undefined;
-    child.on('message', (message: Message) => {
-      if (message.type === 'progress') onProgress(message.fraction, message.label);
-      else result = message.result;
-    });
-    child.on('error', (error) => (spawnError = error));
-    const timer = setTimeout(() => {
-      timedOut = true;
-      child.kill('SIGTERM');
-      setTimeout(() => child.kill('SIGKILL'), 10_000).unref();
-    }, timeoutMs);
-    child.on('exit', (code, signal) => {
-      clearTimeout(timer);
-      const seconds = (performance.now() - started) / 1000;
-      let error: string | undefined;
-      if (timedOut) error = `timed out after ${Math.round(timeoutMs / 1000)} s`;
-      else if (spawnError) error = spawnError.message;
-      else if (code !== 0) error = signal ? `killed by ${signal}` : `exited with code ${code}`;
-      else if (!result) error = 'exited without sending a result';
-      resolve({ ...base, status: error ? 'failed' : 'ok', exitCode: code, signal, seconds, result, error });
-    });
+  let result: BenchResult | undefined;
+  let spawnError: Error | undefined;
+  let timedOut = false;
+  child.on('message', (message: Message) => {
+    if (message.type === 'progress') onProgress(message.fraction, message.label);
+    else result = message.result;
   });
+  child.on('error', (error) => (spawnError = error));
+  const timer = setTimeout(() => {
+    timedOut = true;
+    child.kill('SIGTERM');
+    setTimeout(() => child.kill('SIGKILL'), 10_000).unref();
+  }, timeoutMs);
+  const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) =>
+    child.on('exit', (...exit) => resolve(exit)),
+  );
+  clearTimeout(timer);
+  const seconds = (performance.now() - started) / 1000;
+  let error: string | undefined;
+  if (timedOut) error = `timed out after ${Math.round(timeoutMs / 1000)} s`;
+  else if (spawnError) error = spawnError.message;
+  else if (code !== 0) error = signal ? `killed by ${signal}` : `exited with code ${code}`;
+  else if (!result) error = 'exited without sending a result';
+  return { ...base, status: error ? 'failed' : 'ok', exitCode: code, signal, seconds, result, error };
 }
 
 async function main(): Promise<void> {
@@ -201,18 +184,15 @@ async function main(): Promise<void> {
     runs.push(run);
     done += weight;
     show(0, run.status === 'ok' ? 'done' : run.status);
-    if (run.status === 'ok') {
-      const figures = run.result!.figures;
-      const missed = figures.filter((f) => f.pass === false).length;
-      bar.log(
-        `[${i + 1}/${count}] ${suite}: done in ${run.seconds.toFixed(1)} s, ${figures.length} figures${missed ? `, ${missed} target${missed === 1 ? '' : 's'} missed` : ''}`,
-      );
-    } else if (run.status === 'missing') bar.log(`[${i + 1}/${count}] ${suite}: MISSING, ${run.error}`);
-    else {
-      bar.log(`[${i + 1}/${count}] ${suite}: FAILED, ${run.error}; the end of ${run.log}:`);
-      const log = fs.readFileSync(path.join(ROOT, run.log), 'utf8').trimEnd().split('\n');
-      for (const line of log.slice(-25)) bar.log(`    ${line}`);
-    }
+    const missed = run.result?.figures.filter((f) => f.pass === false).length ?? 0;
+    const outcome =
+      run.status === 'ok'
+        ? `done in ${run.seconds.toFixed(1)} s, ${run.result!.figures.length} figures${missed ? `, ${missed} target${missed === 1 ? '' : 's'} missed` : ''}`
+        : `${run.status.toUpperCase()}, ${run.error}${run.status === 'failed' ? `; the end of ${run.log}:` : ''}`;
+    bar.log(`[${i + 1}/${count}] ${suite}: ${outcome}`);
+    if (run.status !== 'failed') continue;
+    for (const line of fs.readFileSync(path.join(ROOT, run.log), 'utf8').trimEnd().split('\n').slice(-25))
+      bar.log(`    ${line}`);
   }
   bar.clear();
   if (interrupted) {
@@ -220,6 +200,7 @@ async function main(): Promise<void> {
     process.exit(130);
   }
 
+  const figures = runs.flatMap((run) => run.result?.figures ?? []);
   const report: RunReport = {
     date,
     quick: options.quick,
@@ -227,7 +208,7 @@ async function main(): Promise<void> {
     suites: options.suites,
     seconds: (performance.now() - started) / 1000,
     machine,
-    targets: countTargets(runs),
+    targets: { met: figures.filter((f) => f.pass).length, missed: figures.filter((f) => f.pass === false).length },
     runs,
   };
   console.log(summaryText(report));

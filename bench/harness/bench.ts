@@ -41,11 +41,7 @@ function context(url: string, report: SuiteReport, cleanups: (() => unknown)[]) 
 
 export type Bench = ReturnType<typeof context>;
 
-/**
- * Runs a suite: starts its redis-server, hands the context to `scenario`, cleans up, and reports
- * the result over IPC when run by bench/run.ts, to BENCH_RESULT_FILE when that is set. A failure
- * prints the error and exits 1, with no result.
- */
+/** Runs a suite with its context and reports the result; a failure prints the error and exits 1, with no result. */
 export function bench(options: { id: string; title: string }, scenario: (b: Bench) => Promise<void>): void {
   const started = performance.now();
   const report = new SuiteReport();
@@ -73,7 +69,6 @@ export function bench(options: { id: string; title: string }, scenario: (b: Benc
       tables,
       notes,
     };
-    if (process.env.BENCH_RESULT_FILE) fs.writeFileSync(process.env.BENCH_RESULT_FILE, JSON.stringify(result, null, 2));
     if (process.send)
       await new Promise<void>((resolve, reject) =>
         process.send!({ type: 'result', result }, (error: Error | null) => (error ? reject(error) : resolve())),

@@ -2,36 +2,34 @@
 // sent (round trips), and on the Redis side the commands executed, scripts run and CPU used.
 import { performance } from 'node:perf_hooks';
 import type Redis from 'ioredis';
-import { countTraffic, since, snapshot } from './round-trips';
+import { countTraffic } from './round-trips';
 import { commandCount, median, redisCpuSeconds, scriptStats, sumOf } from './support';
 
 /**
- * Times `work`, which does `ops` operations, and counts what it cost. With `admin` (an uncounted
- * connection) Redis's statistics are reset before and read after the work; without, those figures
- * are 0. `label` prints one line with the rate and round trips per operation.
+ * Times `work`, which does `ops` operations, and counts what it cost; with `admin` (uncounted)
+ * also on the Redis side, whose statistics are reset first. `label`: print rate and round trips.
  */
 export async function measure(
   ops: number,
   work: () => Promise<unknown>,
   { admin, label }: { admin?: Redis; label?: string } = {},
 ) {
-  countTraffic();
+  const traffic = countTraffic();
   if (admin) await admin.config('RESETSTAT');
   const cpu0 = admin ? await redisCpuSeconds(admin) : 0;
   const node0 = process.cpuUsage();
-  const sent0 = snapshot();
+  const sent0 = { ...traffic };
   const started = performance.now();
   await work();
   const seconds = (performance.now() - started) / 1000;
-  const { requests, commands } = since(sent0);
+  const [requests, commands] = [traffic.requests - sent0.requests, traffic.commands - sent0.commands];
   const node = process.cpuUsage(node0);
   const sample = {
     ops,
     seconds,
     rate: ops / seconds,
-    /** Requests sent by every counted ioredis connection of this process (a pipeline counts one). */
+    /** Sent by every counted connection of this process (a pipeline is one request). */
     requests,
-    /** Commands sent, each command of a pipeline counted. */
     commands,
     nodeCpuMs: (node.user + node.system) / 1000,
     /** Commands Redis executed (inside scripts too), scripts run, µs in them, its CPU seconds. */

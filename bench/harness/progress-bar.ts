@@ -20,16 +20,13 @@ export const clock = (seconds: number): string =>
 const BAR_WIDTH = 24;
 
 export class ProgressBar {
-  private readonly tty: boolean;
+  private readonly stream = process.stderr;
+  private readonly tty = this.stream.isTTY === true;
   private shown = false;
   private lastTenth = 0;
   private lastDraw = 0;
   private state: ProgressState | undefined;
   private pending: NodeJS.Timeout | undefined;
-
-  constructor(private readonly stream: NodeJS.WriteStream = process.stderr) {
-    this.tty = stream.isTTY === true;
-  }
 
   update(state: ProgressState): void {
     this.state = state;
@@ -60,8 +57,7 @@ export class ProgressBar {
   }
 
   private draw(): void {
-    clearTimeout(this.pending);
-    this.pending = undefined;
+    this.clear();
     if (!this.state) return;
     const columns = this.stream.columns || 100;
     const line = this.text(this.state);

@@ -1,5 +1,5 @@
-// Warm-up and measured rounds with the peers taking turns inside each round, so the machine's
-// noise hits them alike; a ratio is then taken round by round (pairedRatio in suite.ts).
+// Warm-up and measured rounds, the peers taking turns inside each so the machine's noise hits them
+// alike; a ratio is then taken round by round (pairedRatio in suite.ts).
 import { isQuick, type Steps } from './suite';
 
 /** A size from the environment, else the quick or the full default. */
@@ -29,13 +29,11 @@ export async function within<T>(work: Promise<T>, ms: number, failure: () => str
   return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
 }
 
-/** Where a run stands: round 0 is a warm-up, 1..rounds are measured. */
+/** Round 0 is a warm-up, of a quarter `size` (rounded up); 1..rounds are measured. */
 const round = (index: number, rounds: number, warm: boolean) => ({
   index,
   warm,
-  /** `n` in a measured round, a quarter of it (rounded up) in a one-round warm-up. */
   size: (n: number): number => (warm ? Math.ceil(n / 4) : n),
-  /** "warm-up" or "round i/n", for labels and the log. */
   label: warm ? 'warm-up' : `round ${index}/${rounds}`,
 });
 
@@ -60,11 +58,9 @@ export function stepsOf(peers: number, rounds: number, warmUp: 'once' | 'none' |
 }
 
 /**
- * Warms each peer up, then runs `rounds` measured rounds with the peers taking turns. Warm-up
- * 'once' (the default) is one round per peer inside round 0, the peers alternating as in the
- * others. `rotate` moves the first peer to the end each round. Progress: one step per peer and
- * round, a steady warm-up counting `steadyWeight`; `label` prefixes the steps and the log line
- * each round prints unless `quiet`. Returns the measured and the warm rounds per peer.
+ * Warms each peer up ('once', the default: round 0, the peers alternating as later), then runs the
+ * measured rounds with the peers taking turns (`rotate`: the first goes last next round). Steps:
+ * one per peer and round, `steadyWeight` per steady warm-up; `label` prefixes steps and log lines.
  */
 export async function alternate<P extends string, R>(options: {
   peers: readonly P[];
@@ -78,11 +74,9 @@ export async function alternate<P extends string, R>(options: {
   run: (peer: P, round: Round) => Promise<R>;
 }) {
   const { peers, rounds, warmUp = 'once', rotate = false, steps, steadyWeight = 3, label, quiet = false } = options;
-  const measured = Object.fromEntries(peers.map((p) => [p, []])) as unknown as Record<P, R[]>;
-  const warm = Object.fromEntries(peers.map((p) => [p, { results: [], steady: true }])) as unknown as Record<
-    P,
-    { results: R[]; steady: boolean }
-  >;
+  const perPeer = <T>(make: () => T): Record<P, T> => Object.fromEntries(peers.map((p) => [p, make()])) as Record<P, T>;
+  const measured = perPeer((): R[] => []);
+  const warm = perPeer(() => ({ results: [] as R[], steady: true }));
   const prefix = label ? `${label}, ` : '';
   const one = async (peer: P, at: Round): Promise<R> => {
     if (!quiet) console.log(`${prefix}${at.label}, ${peer}:`);

@@ -18,9 +18,8 @@ export const pinnable = (): boolean => ['/usr/bin/taskset', '/bin/taskset'].some
 const CLOCK_TICKS = 100; // USER_HZ on Linux
 
 /**
- * Runs `script` with node on a free port (PORT, HOST), pinned to `cpus` (a `taskset -c` list)
- * where taskset exists, and resolves once `readyPath` answers 200, or answers at all with
- * `anyAnswer` (servers without a health route).
+ * Runs `script` on a free port (PORT), pinned to `cpus` (`taskset -c`) where taskset exists, and
+ * waits until `readyPath` answers 200 (with `anyAnswer`: answers at all).
  */
 export async function startServerProcess(options: {
   script: string;
@@ -63,7 +62,6 @@ export async function startServerProcess(options: {
   }
 
   return {
-    /** http://127.0.0.1:port */
     origin,
     port,
     pid,
@@ -105,10 +103,9 @@ const httpStatus = (url: string): Promise<number> =>
   });
 
 /**
- * The product's settings in the benchmark: production mode, request logging above `info` (a JSON
- * line per request would be measured too), the background workers that have nothing to do here
- * off, and the per-user and per-address limits raised so the load generator, one address, is not
- * throttled. Peers built from the product's parts get the same.
+ * The product's settings in the benchmark (peers built from its parts get the same): no request
+ * log (it would be measured too), idle workers off, and limits raised so the load generator, one
+ * address, is not throttled.
  */
 export const PRODUCT_ENV: Record<string, string> = {
   NODE_ENV: 'production',

@@ -1,7 +1,5 @@
-// The contract between a suite and `npm run bench`: whether to be quick, how far it is, and the
-// figures, tables and notes it collects while it still prints to its log. Run by bench/run.ts a
-// suite is a forked child, so progress and the result travel over IPC; it stays runnable alone
-// (`node dist-bench/bench/<name>.js`).
+// The contract between a suite and `npm run bench` (which forks it and hears over IPC): whether
+// to be quick, how far it is, and the figures, tables and notes it collects while printing its log.
 import { median, printTable } from './support';
 
 /** One measured figure. A ratio compares two peers measured in the same run. */
@@ -14,7 +12,7 @@ export interface Figure {
   unit: string;
   /** Lowest and highest of the measured rounds (the value is their median). */
   spread?: { min: number; max: number };
-  /** Present when the issue or the docs set a target for this figure; `pass` is worked out from it. */
+  /** Where the issue or the docs set one; `pass` is worked out from it. */
   target?: { op: '>=' | '<=' | '=='; value: number };
   pass?: boolean;
 }
@@ -29,7 +27,7 @@ export type BenchResult = Pick<SuiteReport, 'figures' | 'tables' | 'notes'> & {
   seconds: number;
 };
 
-/** `--quick` on the command line, `BENCH_QUICK=1`, or `npm run bench --quick` (npm turns that into npm_config_quick). */
+/** `--quick` on the command line, `BENCH_QUICK=1`, or `npm run bench --quick` (npm sets npm_config_quick). */
 export const isQuick = (): boolean =>
   process.argv.includes('--quick') ||
   process.env.BENCH_QUICK === '1' ||
@@ -80,7 +78,6 @@ export class SuiteReport {
     this.tables.push({ title, header, rows });
   }
 
-  /** Prints the note and keeps it. */
   note(text: string): void {
     console.log(`  ${text}`);
     this.notes.push(text);
@@ -116,10 +113,7 @@ export class Steps {
   }
 }
 
-/**
- * The ratio of two peers measured in alternating rounds: one ratio per pair of rounds (round i of
- * each ran back to back, under the same noise), then their median and range.
- */
+/** One ratio per pair of rounds (round i of each peer ran back to back, under the same noise); median and range. */
 export function pairedRatio(ours: number[], theirs: number[]): ReturnType<typeof summarize> {
   if (ours.length !== theirs.length || ours.length === 0)
     throw new Error(`paired rounds differ in number: ${ours.length} and ${theirs.length}`);

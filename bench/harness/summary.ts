@@ -1,6 +1,5 @@
-// What one `npm run bench` produced (bench/results/latest.json), the summary printed at its end and
-// latest.md: the machine first, then per suite its figures (ratios first, with targets and
-// PASS/MISS), its own tables and its notes.
+// What one `npm run bench` produced (latest.json), the summary printed at its end, and latest.md:
+// the machine, then per suite its figures (ratios first), its tables and its notes.
 import type { Machine } from './machine';
 import type { BenchResult, Figure } from './suite';
 import { alignedLines } from './support';
@@ -36,35 +35,25 @@ export function formatNumber(value: number): string {
   if (!Number.isFinite(value)) return String(value);
   const size = Math.abs(value);
   if (size >= 1000) return Math.round(value).toLocaleString('en-US');
-  if (size >= 100) return value.toFixed(0);
-  if (size >= 10) return value.toFixed(1);
-  if (size >= 1 || size === 0) return value.toFixed(2);
-  if (Number.isInteger(value)) return String(value);
-  return value.toPrecision(2);
+  return size >= 1 || size === 0 ? value.toFixed(size >= 100 ? 0 : size >= 10 ? 1 : 2) : value.toPrecision(2);
 }
 
-/** Ratios (comparing two peers measured in the same run: what the report is about) first, then the rest. */
-const ordered = (figures: Figure[]): Figure[] => {
-  const isRatio = (f: Figure): boolean => f.unit === 'x' || f.unit === '×';
-  return [...figures.filter(isRatio), ...figures.filter((f) => !isRatio(f))];
-};
+/** 1 for a ratio (two peers measured in the same run: what the report is about), listed first. */
+const isRatio = (f: Figure): number => Number(f.unit === 'x' || f.unit === '×');
 
 /** The figures as rows of the summary and of latest.md: label, median, range, unit, target, PASS/MISS. */
 const FIGURE_HEADER = ['figure', 'median', 'range', 'unit', 'target', ''];
 const figureRows = (figures: Figure[]): string[][] =>
-  ordered(figures).map((f) => [
-    f.label,
-    formatNumber(f.value),
-    f.spread ? `${formatNumber(f.spread.min)}-${formatNumber(f.spread.max)}` : '',
-    f.unit,
-    f.target ? `${f.target.op} ${formatNumber(f.target.value)}` : '',
-    f.pass === undefined ? '' : f.pass ? 'PASS' : 'MISS',
-  ]);
-
-export function countTargets(runs: SuiteRun[]): { met: number; missed: number } {
-  const figures = runs.flatMap((run) => run.result?.figures ?? []);
-  return { met: figures.filter((f) => f.pass === true).length, missed: figures.filter((f) => f.pass === false).length };
-}
+  [...figures]
+    .sort((a, b) => isRatio(b) - isRatio(a))
+    .map((f) => [
+      f.label,
+      formatNumber(f.value),
+      f.spread ? `${formatNumber(f.spread.min)}-${formatNumber(f.spread.max)}` : '',
+      f.unit,
+      f.target ? `${f.target.op} ${formatNumber(f.target.value)}` : '',
+      f.pass === undefined ? '' : f.pass ? 'PASS' : 'MISS',
+    ]);
 
 /** The table printed to stdout at the end of a run. */
 export function summaryText(report: RunReport): string {

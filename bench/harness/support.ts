@@ -1,5 +1,4 @@
-// Small helpers the suites share: readings from Redis's INFO, statistics, and an aligned table for
-// the log.
+// Small helpers the suites share: readings from Redis's INFO, statistics, an aligned table.
 import type Redis from 'ioredis';
 
 /** Commands Redis executed, those run inside scripts included (not the bench's own INFO/RESETSTAT). */
