@@ -1,11 +1,8 @@
-// `npm run bench`: runs every suite as a child process of its own, one after another, with its
-// printout in bench/results/logs/<suite>.log and one progress bar on stderr; then prints a
-// summary of every figure and writes bench/results/latest.json and latest.md.
-//
-//   node dist-bench/bench/run.js [--quick] [--only a,b] [--strict]
-//
-// Exits 1 when a suite did not finish (crashed, exited non-zero, sent no result, or is not built);
-// a missed target is reported, not a failure, unless --strict.
+// `npm run bench` (options: USAGE below) runs every suite as a child process of its own, one after
+// another, its printout in bench/results/logs/<suite>.log and one progress bar on stderr; then it
+// prints a summary of every figure and writes bench/results/latest.json and latest.md. Exits 1 when
+// a suite did not finish (crashed, exited non-zero, sent no result, or is not built), or with
+// --strict when a figure missed its target.
 import { fork, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -17,10 +14,8 @@ import { isQuick, type BenchResult } from './harness/suite';
 import { summaryText, toMarkdown, type RunReport, type SuiteRun } from './harness/summary';
 import { sumOf } from './harness/support';
 
-/**
- * In the order they run, with the seconds each is expected to take: weights for the progress bar
- * until a run in the same mode has left its own times in latest.json (measured on a 2-core VM).
- */
+// In running order, with the seconds each takes on a 2-core VM: the progress bar's weights until
+// latest.json holds a run in the same mode.
 const SUITES = [
   { name: 'graphql', quick: 150, full: 200 },
   { name: 'subscribers', quick: 20, full: 90 },

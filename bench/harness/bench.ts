@@ -41,8 +41,8 @@ function context(url: string, report: SuiteReport, cleanups: (() => unknown)[]) 
 
 export type Bench = ReturnType<typeof context>;
 
-/** Runs a suite with its context and reports the result; a failure prints the error and exits 1, with no result. */
-export function bench(options: { id: string; title: string }, scenario: (b: Bench) => Promise<void>): void {
+/** Runs a suite with its context and reports the result; a failure prints the error and exits 1. */
+export function bench({ id: suite, title }: { id: string; title: string }, scenario: (b: Bench) => Promise<void>) {
   const started = performance.now();
   const report = new SuiteReport();
   const run = async (): Promise<void> => {
@@ -60,15 +60,7 @@ export function bench(options: { id: string; title: string }, scenario: (b: Benc
     progress(1, 'done');
     const { figures, tables, notes } = report;
     const seconds = (performance.now() - started) / 1000;
-    const result: BenchResult = {
-      suite: options.id,
-      title: options.title,
-      quick: isQuick(),
-      seconds,
-      figures,
-      tables,
-      notes,
-    };
+    const result: BenchResult = { suite, title, quick: isQuick(), seconds, figures, tables, notes };
     if (process.send)
       await new Promise<void>((resolve, reject) =>
         process.send!({ type: 'result', result }, (error: Error | null) => (error ? reject(error) : resolve())),

@@ -92,8 +92,7 @@ export async function alternate<P extends string, R>(options: {
     const at = round(index, rounds, index === 0);
     for (const peer of rotate ? peers.map((_, i) => peers[(i + index) % peers.length]) : peers) {
       steps?.step(`${prefix}${at.label}, ${peer}`);
-      const result = await one(peer, at);
-      (at.warm ? warm[peer].results : measured[peer]).push(result);
+      (at.warm ? warm[peer].results : measured[peer]).push(await one(peer, at));
     }
   }
   return { measured, warm };

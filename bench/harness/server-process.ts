@@ -15,8 +15,6 @@ export const benchTokens = new TokenVerifier({ secret: BENCH_JWT_SECRET });
 /** Whether processes can be pinned to CPUs (`taskset` exists). */
 export const pinnable = (): boolean => ['/usr/bin/taskset', '/bin/taskset'].some((p) => fs.existsSync(p));
 
-const CLOCK_TICKS = 100; // USER_HZ on Linux
-
 /**
  * Runs `script` on a free port (PORT), pinned to `cpus` (`taskset -c`) where taskset exists, and
  * waits until `readyPath` answers 200 (with `anyAnswer`: answers at all).
@@ -40,9 +38,7 @@ export async function startServerProcess(options: {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
-  const keep = (chunk: Buffer): void => {
-    output = (output + chunk.toString()).slice(-20_000);
-  };
+  const keep = (chunk: Buffer): string => (output = (output + chunk.toString()).slice(-20_000));
   child.stdout.on('data', keep);
   child.stderr.on('data', keep);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
@@ -66,13 +62,13 @@ export async function startServerProcess(options: {
     port,
     pid,
     child,
-    /** Everything the process wrote, for a failure message. */
+    /** Everything the process wrote (its last 20 kB), for a failure message. */
     output: (): string => output,
     /** User + system CPU seconds the process has used so far. */
     cpuSeconds(): number {
       const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
       // After "pid (comm) ": state is field 3, so utime (14) and stime (15) are at 11 and 12.
-      return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+      return (Number(fields[11]) + Number(fields[12])) / 100; // USER_HZ on Linux
     },
     /** Resident memory in bytes now. */
     rssBytes(): number {

@@ -4,15 +4,14 @@ import type { Machine } from './machine';
 import type { BenchResult, Figure } from './suite';
 import { alignedLines } from './support';
 
+/** A suite's run: `seconds` as the runner saw them, start-up included; `log` relative to the repository. */
 export interface SuiteRun {
   suite: string;
   /** ok: exited 0 with a result; failed: a non-zero exit, a crash or no result; missing: not built. */
   status: 'ok' | 'failed' | 'missing';
   exitCode: number | null;
   signal: string | null;
-  /** Wall time as the runner saw it, start-up included. */
   seconds: number;
-  /** The suite's printout, relative to the repository. */
   log: string;
   error?: string;
   result?: BenchResult;
@@ -22,7 +21,6 @@ export interface RunReport {
   date: string;
   quick: boolean;
   strict: boolean;
-  /** The suites asked for, in order. */
   suites: string[];
   seconds: number;
   machine: Machine;
