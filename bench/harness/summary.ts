@@ -29,7 +29,7 @@ export interface RunReport {
 }
 
 /** Three significant figures or so, without exponent notation. */
-export function formatNumber(value: number): string {
+function formatNumber(value: number): string {
   if (!Number.isFinite(value)) return String(value);
   const size = Math.abs(value);
   if (size >= 1000) return Math.round(value).toLocaleString('en-US');
