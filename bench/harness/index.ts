@@ -19,7 +19,7 @@
 // peers take turns in each measured round; figures are medians of the rounds, ratios taken round by
 // round. measure() counts time, round trips, commands and CPU, with admin Redis's side too.
 export * from './bench';
-export { Connection, runLoad } from './http-load';
+export { Connection, post, runLoad } from './http-load';
 export * from './measure';
 export { countOn, type Traffic } from './round-trips';
 export * from './rounds';
