@@ -4,7 +4,7 @@
 import 'reflect-metadata';
 import type Redis from 'ioredis';
 import { DEFAULT_PRECISIONS } from '../src/config';
-import { CounterRepository } from '../src/redis/counter';
+import { CounterRepository, type SeriesPoint } from '../src/redis/counter';
 import { counterKeys } from '../src/redis/keys';
 import { alternate, bench, inParallel, measure, medianRange, perOp, rates, size, type Sample } from './harness';
 
@@ -35,7 +35,7 @@ async function seedDay(admin: Redis, now: number): Promise<void> {
 async function clientSeries(repo: CounterRepository, name: string, from: number, to: number, step: number) {
   const samples = await repo.samples(name, MINUTE, DAY_MINUTES);
   const first = Math.floor(from / step) * step;
-  const points = [];
+  const points: SeriesPoint[] = [];
   for (let time = first; time <= Math.floor(to / step) * step; time += step) points.push({ time, value: 0 });
   for (const { time, count } of samples) {
     const i = Math.floor((time - first) / step);
@@ -141,11 +141,10 @@ bench(
     await redis.flushdb();
     const now = Number((await admin.time())[0]);
     await seedDay(admin, now);
-    const shapes = [
+    for (const { id: shapeId, label, from, step } of [
       { id: 'day', label: '24 h in 5-minute sums', from: (Math.floor(now / 300) - 287) * 300, step: 300 },
       { id: 'hour', label: 'last hour in 1-minute sums', from: (Math.floor(now / 60) - 59) * 60, step: 60 },
-    ];
-    for (const { id: shapeId, label, from, step } of shapes) {
+    ]) {
       const query = { from, to: now, step, aggregation: 'SUM', fill: 'ZERO', maxPoints: 10_000 } as const;
       const ours = async (name: string) => {
         const [read] = await dayRepo.series([name], query);
