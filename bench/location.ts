@@ -33,15 +33,7 @@ import {
   type LogSet,
   type ProductCheck,
 } from './location-logs';
-import {
-  countingAdmin,
-  describeCounts,
-  splitSentAndInternal,
-  startProbe,
-  total,
-  type Counts,
-  type Measured,
-} from './location-redis';
+import * as stats from './location-redis';
 import {
   alternate,
   bench,
@@ -248,17 +240,17 @@ async function connectAll(
  * housekeeping) and run in Lua (stream commands: XADD, XACK, XDEL; the rest: counts, progress).
  */
 function measuresOf(
-  { sent, internal }: { sent: Counts; internal: Counts },
-  { peakBytes, baseBytes }: Measured,
+  { sent, internal }: ReturnType<typeof stats.splitSentAndInternal>,
+  { peakBytes, baseBytes }: stats.Measured,
   aggregate: number,
   lookup: number,
   other = 0,
 ) {
-  const sumNamed = (counts: Counts, names: string[]): number => sumOf(names, (name) => counts.get(name) ?? 0);
+  const sumNamed = (counts: stats.Counts, names: string[]): number => sumOf(names, (name) => counts.get(name) ?? 0);
   const housekeeping = sumNamed(sent, HOUSEKEEPING) + other;
   const stream = sumNamed(internal, STREAM);
-  const transfer = total(sent) - aggregate - lookup - housekeeping;
-  const luaOther = total(internal) - stream;
+  const transfer = stats.total(sent) - aggregate - lookup - housekeeping;
+  const luaOther = stats.total(internal) - stream;
   return { sent, internal, aggregate, lookup, transfer, housekeeping, stream, luaOther, peakBytes, baseBytes };
 }
 
@@ -273,7 +265,7 @@ async function runBook(ctx: Context, logs: LogSet, lookup: 'redis' | 'local'): P
           return (await book.findCityByIp(redis, ip))?.[2];
         }
       : (ip: string): string | undefined => ctx.locator.lookup(ip)?.country;
-  const probe = await startProbe(ctx.admin);
+  const probe = await stats.startProbe(ctx.admin);
   const started = performance.now();
   const workers = ctx.bookWorkers.map((redis, i) =>
     book.processLogsFromRedis(
@@ -291,7 +283,7 @@ async function runBook(ctx: Context, logs: LogSet, lookup: 'redis' | 'local'): P
     variant: lookup === 'redis' ? 'book_redis' : 'book_local',
     lines: logs.lines,
     seconds,
-    ...measuresOf(splitSentAndInternal(measured), measured, counters.flushes, counters.lookups),
+    ...measuresOf(stats.splitSentAndInternal(measured), measured, counters.flushes, counters.lookups),
     countries: await checkBookCountries(ctx.admin, logs),
     summed: await checkSummedCountries(counters.summed, logs),
     notes: lookup === 'redis' ? [`${ranges} ranges in the lookup zsets`] : [],
@@ -303,7 +295,7 @@ async function runBook(ctx: Context, logs: LogSet, lookup: 'redis' | 'local'): P
  * the seconds from the first byte sent, the Redis measures over them, and the check of the counts.
  */
 async function uploadRun(ctx: Context, dataset: string, logs: LogSet, onPoll?: (counted: number) => Promise<void>) {
-  const probe = await startProbe(ctx.admin);
+  const probe = await stats.startProbe(ctx.admin);
   const started = performance.now();
   let counted = 0;
   const allCounted = async (): Promise<boolean> => {
@@ -323,7 +315,7 @@ function productResult(
   variant: VariantId,
   logs: LogSet,
   { seconds, measured, check }: Awaited<ReturnType<typeof uploadRun>>,
-  sentAndInternal: { sent: Counts; internal: Counts },
+  sentAndInternal: ReturnType<typeof stats.splitSentAndInternal>,
   { commits, other = 0, notes }: { commits: number; other?: number; notes: string[] },
 ): RunResult {
   const measures = measuresOf(sentAndInternal, measured, commits, 0, other);
@@ -367,7 +359,7 @@ async function runProduct(ctx: Context, logs: LogSet, aggregators: number): Prom
     ];
     const variant = aggregators === 1 ? 'product_1' : 'product_2';
     return {
-      ...productResult(variant, logs, run, splitSentAndInternal(run.measured), { commits, notes }),
+      ...productResult(variant, logs, run, stats.splitSentAndInternal(run.measured), { commits, notes }),
       firstCommitMs,
     };
   } finally {
@@ -407,7 +399,7 @@ async function runProcesses(ctx: Context, logs: LogSet, kill: boolean): Promise<
       killed = { landed: true, orphaned: orphaned.length, doneAtKill: counted };
     };
     const run = await uploadRun(ctx, dataset, logs, killHolder);
-    const sentAndInternal = splitSentAndInternal(run.measured, WORKER_SENT);
+    const sentAndInternal = stats.splitSentAndInternal(run.measured, WORKER_SENT);
     // Every EVALSHA not sent by this process is a worker's; a commit script XACKs first (no other
     // script does), the rest are the workers' prune-consumers scripts: housekeeping.
     const commits = sentAndInternal.internal.get('xack') ?? 0;
@@ -475,8 +467,8 @@ function roundLine(run: RunResult): string {
   return [
     `    ${run.variant}: ${(run.lines / run.seconds).toFixed(0)} lines/s (${run.seconds.toFixed(2)} s), peak used_memory +${mb(run.peakBytes - run.baseBytes)} MB; ${verdict.filter(Boolean).join('; ')}`,
     ...run.notes,
-    `sent: ${describeCounts(run.sent)}`,
-    `in Lua: ${describeCounts(run.internal) || 'none'}`,
+    `sent: ${stats.describeCounts(run.sent)}`,
+    `in Lua: ${stats.describeCounts(run.internal) || 'none'}`,
   ].join('\n      ');
 }
 
@@ -576,7 +568,7 @@ function report(suite: SuiteReport, results: Record<VariantId, RunResult[]>, loo
         'commands',
         what,
         'commands',
-        perM(id, (run) => total(run.sent)),
+        perM(id, (run) => stats.total(run.sent)),
       );
     }
     value('peak_memory', "peak used_memory above the run's start (sampled)", 'MB', Number(peak(id)));
@@ -629,7 +621,7 @@ bench(
         `${logs.addresses.size} distinct addresses, ${logs.reference.refused} malformed lines; written in ${((performance.now() - began) / 1000).toFixed(1)} s. ` +
         `Warm-up set: ${warmLogs.lines} lines. 1 warm-up round + ${ROUNDS} measured.`,
     );
-    const admin = countingAdmin(url);
+    const admin = stats.countingAdmin(url);
     defer(() => admin.disconnect());
     const ctx = await connectAll({ url, admin, locator, warmLogs }, defer);
     defer(() => Promise.all(ctx.workers.map((worker) => stopWorker(worker))));
