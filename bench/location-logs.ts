@@ -147,28 +147,26 @@ export async function checkProduct(admin: Redis, dataset: string, logs: LogSet) 
     notes.push(`days: ${storedDays.length} stored, ${logs.days.length} in the reference`);
   const countries = newComparison();
   const places = newComparison();
-  for (const day of [...new Set([...logs.days, ...storedDays])].sort()) {
-    const [foundCountries] = await readZsets(admin, [keys.countries(day)]);
-    add(countries, foundCountries, expectedUnder(logs, day));
-    const countryNames = names(foundCountries, expectedUnder(logs, day));
-    const foundRegions = await readZsets(
-      admin,
-      countryNames.map((country) => keys.regions(day, country)),
-    );
-    const regions = countryNames.flatMap((country, i) => {
-      add(places, foundRegions[i], expectedUnder(logs, day, country), false);
-      return names(foundRegions[i], expectedUnder(logs, day, country)).map((region) => [country, region]);
+  // Level by level, every place found or expected: days' countries, their regions, their cities.
+  const levels = [keys.countries, keys.regions, keys.cities] as ((...place: string[]) => string)[];
+  const days = [...new Set([...logs.days, ...storedDays])].sort();
+  let parents = days.map((day) => [day]);
+  for (const [depth, keyOf] of levels.entries()) {
+    const zsets = parents.map((place) => keyOf(...place));
+    const found = await readZsets(admin, zsets);
+    parents = parents.flatMap((place, i) => {
+      const expected = expectedUnder(logs, ...place);
+      // Visits summed for countries and for cities (regions hold the same ones again).
+      add(depth === 0 ? countries : places, found[i], expected, depth !== 1);
+      return names(found[i], expected).map((name) => [...place, name]);
     });
-    const foundCities = await readZsets(
-      admin,
-      regions.map(([country, region]) => keys.cities(day, country, region)),
-    );
-    for (const [i, found] of foundCities.entries()) add(places, found, expectedUnder(logs, day, ...regions[i]));
-    for (const what of ['visits', 'unknown'] as const) {
-      const stored = await admin.hget(keys[what], day);
+  }
+  for (const what of ['visits', 'unknown'] as const) {
+    const stored = await admin.hgetall(keys[what]);
+    for (const day of days) {
       const expected = logs.reference[what].get(day) ?? 0;
-      if (Number(stored ?? 0) !== expected)
-        wrongTotal(`${day}: ${stored} ${what} stored, ${expected} in the reference`);
+      if (Number(stored[day] ?? 0) !== expected)
+        wrongTotal(`${day}: ${stored[day]} ${what} stored, ${expected} in the reference`);
     }
   }
   const uploads = { lines: 0, done: 0, refused: 0 };

@@ -17,7 +17,9 @@ import { tallyChunk, type ChunkTally } from '../src/geo/tally';
 import { closeRedis, connectRedis } from '../src/redis/client/connection';
 import { LOCATION_GROUP, locationKeys } from '../src/redis/keys';
 import { appendWhenRoom } from '../src/redis/location/backpressure';
-import { LocationRepository, type ChunkEntry, type LocationSettings } from '../src/redis/location/repository';
+import { LocationRepository, type ChunkEntry } from '../src/redis/location/repository';
+import { readLocation } from '../src/redis/location/settings';
+import { SettingsReader } from '../src/common/settings';
 import { LocationAggregator } from '../src/workers/location-aggregator';
 import * as book from './location-book';
 import {
@@ -31,15 +33,7 @@ import {
   type LogSet,
   type ProductCheck,
 } from './location-logs';
-import {
-  countingAdmin,
-  describeCounts,
-  splitSentAndInternal,
-  startProbe,
-  total,
-  type Counts,
-  type Measured,
-} from './location-redis';
+import * as stats from './location-redis';
 import {
   alternate,
   bench,
@@ -50,7 +44,6 @@ import {
   stepsOf,
   sumOf,
   tableOf,
-  within,
   type Figure,
   type SuiteReport,
 } from './harness';
@@ -62,18 +55,8 @@ const ROUNDS = size('BENCH_LOCATION_ROUNDS', 2, 2);
 const WARM_LINES = Math.max(2_000, Math.round(LINES / (isQuick() ? 10 : 20)));
 /** Addresses looked up one by one in Redis for the lookup-alone figure. */
 const ZSET_LOOKUPS = isQuick() ? 10_000 : 20_000;
-/** src/config.ts defaults: LOCATION_CHUNK_BYTES, LOCATION_MAX_HELD_BYTES, LOCATION_MAX_WAIT_MS. */
-const CHUNK_BYTES = 1024 * 1024;
-const SETTINGS: LocationSettings = {
-  maxDatasets: 100,
-  maxHeldBytes: 1024 * 1024 * 1024,
-  maxUploadBytes: 64 * 1024 * 1024 * 1024,
-  maxUploads: 10_000,
-  maxSamples: 20,
-};
-const MAX_WAIT_MS = 120_000;
-/** LOCATION_CLAIM_AFTER_MS: the product's default for in-process aggregators, low for the kill run. */
-const CLAIM_AFTER_MS = 60_000;
+/** The product's defaults (chunk bytes, claim-after, wait for room, limits); the kill run claims after 1 s. */
+const SETTINGS = readLocation(new SettingsReader({}), false);
 const KILL_CLAIM_AFTER_MS = 1000;
 /** Share of the lines counted before one worker process is killed. */
 const KILL_AT = 0.3;
@@ -113,12 +96,12 @@ class CountingRepository extends LocationRepository {
 }
 
 /** Each file as the HTTP upload sends it: read, gunzipped if .gz, cut by LineChunker, appended. */
-async function uploadAll(repo: LocationRepository, dataset: string, logs: LogSet, chunkBytes = CHUNK_BYTES) {
+async function uploadAll(repo: LocationRepository, dataset: string, logs: LogSet, chunkBytes = SETTINGS.chunkBytes) {
   for (const file of logs.files) {
     const chunker = new LineChunker(chunkBytes);
     let from = 0;
     const store = async (chunk: { data: Buffer; lines: number } | undefined, last: boolean): Promise<void> => {
-      from = (await appendWhenRoom(repo, [dataset, file.name, from, chunk, last], MAX_WAIT_MS)).lines;
+      from = (await appendWhenRoom(repo, [dataset, file.name, from, chunk, last], SETTINGS.maxWaitForRoomMs)).lines;
     };
     const raw = fs.createReadStream(file.path, { highWaterMark: 64 * 1024 });
     const body = file.name.endsWith('.gz') ? raw.pipe(zlib.createGunzip()) : raw;
@@ -136,11 +119,11 @@ async function countedLines(admin: Redis, dataset: string, logs: LogSet): Promis
   return (done ?? []).reduce((sum, [, reply]) => sum + Number(reply ?? 0), 0);
 }
 
-/** Polls `ready` every `ms` until it holds, failing with `what` after `timeoutMs`. */
-async function until(ready: () => Promise<boolean> | boolean, what: string, timeoutMs: number, ms: number) {
+/** Polls `ready` every `ms` until it holds, failing with `what()` after `timeoutMs`. */
+async function until(ready: () => Promise<boolean> | boolean, what: () => string, timeoutMs: number, ms: number) {
   const deadline = Date.now() + timeoutMs;
   while (!(await ready())) {
-    if (Date.now() > deadline) throw new Error(what);
+    if (Date.now() > deadline) throw new Error(what());
     await sleep(ms);
   }
 }
@@ -257,16 +240,17 @@ async function connectAll(
  * housekeeping) and run in Lua (stream commands: XADD, XACK, XDEL; the rest: counts, progress).
  */
 function measuresOf(
-  { sent, internal }: { sent: Counts; internal: Counts },
-  { peakBytes, baseBytes }: Measured,
+  { sent, internal }: ReturnType<typeof stats.splitSentAndInternal>,
+  { peakBytes, baseBytes }: stats.Measured,
   aggregate: number,
   lookup: number,
+  other = 0,
 ) {
-  const sumNamed = (counts: Counts, names: string[]): number => sumOf(names, (name) => counts.get(name) ?? 0);
-  const housekeeping = sumNamed(sent, HOUSEKEEPING);
+  const sumNamed = (counts: stats.Counts, names: string[]): number => sumOf(names, (name) => counts.get(name) ?? 0);
+  const housekeeping = sumNamed(sent, HOUSEKEEPING) + other;
   const stream = sumNamed(internal, STREAM);
-  const transfer = total(sent) - aggregate - lookup - housekeeping;
-  const luaOther = total(internal) - stream;
+  const transfer = stats.total(sent) - aggregate - lookup - housekeeping;
+  const luaOther = stats.total(internal) - stream;
   return { sent, internal, aggregate, lookup, transfer, housekeeping, stream, luaOther, peakBytes, baseBytes };
 }
 
@@ -281,7 +265,7 @@ async function runBook(ctx: Context, logs: LogSet, lookup: 'redis' | 'local'): P
           return (await book.findCityByIp(redis, ip))?.[2];
         }
       : (ip: string): string | undefined => ctx.locator.lookup(ip)?.country;
-  const probe = await startProbe(ctx.admin);
+  const probe = await stats.startProbe(ctx.admin);
   const started = performance.now();
   const workers = ctx.bookWorkers.map((redis, i) =>
     book.processLogsFromRedis(
@@ -299,7 +283,7 @@ async function runBook(ctx: Context, logs: LogSet, lookup: 'redis' | 'local'): P
     variant: lookup === 'redis' ? 'book_redis' : 'book_local',
     lines: logs.lines,
     seconds,
-    ...measuresOf(splitSentAndInternal(measured), measured, counters.flushes, counters.lookups),
+    ...measuresOf(stats.splitSentAndInternal(measured), measured, counters.flushes, counters.lookups),
     countries: await checkBookCountries(ctx.admin, logs),
     summed: await checkSummedCountries(counters.summed, logs),
     notes: lookup === 'redis' ? [`${ranges} ranges in the lookup zsets`] : [],
@@ -307,39 +291,35 @@ async function runBook(ctx: Context, logs: LogSet, lookup: 'redis' | 'local'): P
 }
 
 /**
- * Uploads `logs` into `dataset` while `allCounted` waits until every line is counted: the seconds
- * from the first byte sent, and the Redis measures over that time.
+ * Uploads `logs` into `dataset`, polling until every line is counted (`onPoll` sees each count):
+ * the seconds from the first byte sent, the Redis measures over them, and the check of the counts.
  */
-async function timedUpload(
-  ctx: Context,
-  dataset: string,
-  logs: LogSet,
-  allCounted: (started: number) => Promise<void>,
-): Promise<{ seconds: number; measured: Measured }> {
-  const probe = await startProbe(ctx.admin);
+async function uploadRun(ctx: Context, dataset: string, logs: LogSet, onPoll?: (counted: number) => Promise<void>) {
+  const probe = await stats.startProbe(ctx.admin);
   const started = performance.now();
-  await Promise.all([allCounted(started), uploadAll(ctx.uploader, dataset, logs)]);
+  let counted = 0;
+  const allCounted = async (): Promise<boolean> => {
+    counted = await countedLines(ctx.admin, dataset, logs);
+    await onPoll?.(counted);
+    return counted >= logs.lines;
+  };
+  const failure = () => `${dataset}: ${counted} of ${logs.lines} lines counted after ${RUN_TIMEOUT_MS} ms`;
+  await Promise.all([until(allCounted, failure, RUN_TIMEOUT_MS, 10), uploadAll(ctx.uploader, dataset, logs)]);
   const seconds = (performance.now() - started) / 1000;
-  return { seconds, measured: await probe.finish() };
+  const measured = await probe.finish();
+  return { started, seconds, measured, check: await checkProduct(ctx.admin, dataset, logs) };
 }
 
-/** What a product run measured, and whether its counts equal the reference. */
-async function productResult(
-  ctx: Context,
-  {
-    variant,
-    dataset,
-    logs,
-    seconds,
-    measured,
-  }: { variant: VariantId; dataset: string; logs: LogSet; seconds: number; measured: Measured },
-  sentAndInternal: { sent: Counts; internal: Counts },
-  commits: number,
-  notes: (check: ProductCheck) => string[],
-): Promise<RunResult> {
-  const check = await checkProduct(ctx.admin, dataset, logs);
-  const measures = measuresOf(sentAndInternal, measured, commits, 0);
-  return { variant, lines: logs.lines, seconds, ...measures, ...check, notes: notes(check) };
+/** A product run's result: its aggregate writes are the commit scripts, `other` more housekeeping. */
+function productResult(
+  variant: VariantId,
+  logs: LogSet,
+  { seconds, measured, check }: Awaited<ReturnType<typeof uploadRun>>,
+  sentAndInternal: ReturnType<typeof stats.splitSentAndInternal>,
+  { commits, other = 0, notes }: { commits: number; other?: number; notes: string[] },
+): RunResult {
+  const measures = measuresOf(sentAndInternal, measured, commits, 0, other);
+  return { variant, lines: logs.lines, seconds, ...measures, ...check, notes: [...notes, ...check.notes] };
 }
 
 async function runProduct(ctx: Context, logs: LogSet, aggregators: number): Promise<RunResult> {
@@ -348,47 +328,40 @@ async function runProduct(ctx: Context, logs: LogSet, aggregators: number): Prom
   await ctx.uploader.createDataset(dataset);
   const repos = ctx.aggregators.slice(0, aggregators);
   for (const repo of [ctx.uploader, ...repos]) repo.appends = repo.commits = 0;
-  let counted = 0;
   let lost = 0;
-  let started = 0;
-  let firstCommitMs: number | undefined;
-  let finished!: () => void;
-  const done = new Promise<void>((resolve) => (finished = resolve));
+  let firstCommitAt = NaN;
   const workers = repos.map(
     (repository) =>
       new LocationAggregator({
         repository,
         locator: () => ctx.locator,
         logger,
-        claimAfterMs: CLAIM_AFTER_MS,
+        claimAfterMs: SETTINGS.claimAfterMs,
         maxSamples: SETTINGS.maxSamples,
-        onChunk: (_dataset, lines, committed) => {
-          firstCommitMs ??= performance.now() - started;
+        onChunk: (_dataset, _lines, committed) => {
+          if (Number.isNaN(firstCommitAt)) firstCommitAt = performance.now();
           if (!committed) lost += 1;
-          else if ((counted += lines) >= logs.lines) finished();
         },
       }),
   );
   for (const worker of workers) worker.start();
   try {
     const listing = () => repos.every((repo) => repo.listed.has(dataset));
-    await until(listing, `the aggregators did not list ${dataset}`, 15_000, 5);
+    await until(listing, () => `the aggregators did not list ${dataset}`, 15_000, 5);
     // They found nothing yet and sleep IDLE_MS: an upload arriving at a random time finds them
     // halfway through that sleep, on average.
     await sleep(IDLE_MS / 2);
-    const { seconds, measured } = await timedUpload(ctx, dataset, logs, (at) => {
-      started = at;
-      const failure = () => `${dataset}: ${counted} of ${logs.lines} lines counted after ${RUN_TIMEOUT_MS} ms`;
-      return within(done, RUN_TIMEOUT_MS, failure);
-    });
-    const variant = aggregators === 1 ? 'product_1' : 'product_2';
+    const run = await uploadRun(ctx, dataset, logs);
+    const firstCommitMs = firstCommitAt - run.started;
     const commits = sumOf(repos, (repo) => repo.commits);
-    const run = { variant, dataset, logs, seconds, measured } as const;
-    const result = await productResult(ctx, run, splitSentAndInternal(measured), commits, (check) => [
-      `${ctx.uploader.appends} appends, ${commits} commits${lost ? `, ${lost} lost to another aggregator` : ''}; first chunk committed after ${firstCommitMs!.toFixed(0)} ms`,
-      ...check.notes,
-    ]);
-    return { ...result, firstCommitMs };
+    const notes = [
+      `${ctx.uploader.appends} appends, ${commits} commits${lost ? `, ${lost} lost to another aggregator` : ''}; first chunk committed after ${firstCommitMs.toFixed(0)} ms`,
+    ];
+    const variant = aggregators === 1 ? 'product_1' : 'product_2';
+    return {
+      ...productResult(variant, logs, run, stats.splitSentAndInternal(run.measured), { commits, notes }),
+      firstCommitMs,
+    };
   } finally {
     await Promise.all(workers.map((worker) => worker.stop()));
   }
@@ -409,11 +382,12 @@ async function runProcesses(ctx: Context, logs: LogSet, kill: boolean): Promise<
     const warmed = async () =>
       ((await ctx.admin.xinfo('CONSUMERS', locationKeys(warm).chunks, LOCATION_GROUP)) as unknown[]).length >=
         WORKERS && (await countedLines(ctx.admin, warm, ctx.warmLogs)) >= ctx.warmLogs.lines;
-    await until(warmed, 'the worker processes did not count the warm-up upload', 60_000, 20);
+    await until(warmed, () => 'the worker processes did not count the warm-up upload', 60_000, 20);
     ctx.uploader.appends = 0;
     let killed: RunResult['kill'] = kill ? { landed: false, orphaned: 0, doneAtKill: 0 } : undefined;
-    /** Kills a worker holding a chunk, if one does. */
+    /** Past KILL_AT, kills a worker holding a chunk, if one does. */
     const killHolder = async (counted: number): Promise<void> => {
+      if (!killed || killed.landed || counted < KILL_AT * logs.lines || counted >= logs.lines) return;
       type Summary = [number, string | null, string | null, [string, string][] | null];
       const [, , , holders] = (await ctx.admin.xpending(keys.chunks, LOCATION_GROUP)) as Summary;
       const holding = new Map((holders ?? []).map(([consumer, count]) => [consumer, Number(count)]));
@@ -424,29 +398,19 @@ async function runProcesses(ctx: Context, logs: LogSet, kill: boolean): Promise<
       const orphaned = await ctx.admin.xpending(keys.chunks, LOCATION_GROUP, '-', '+', 100, victim.consumer);
       killed = { landed: true, orphaned: orphaned.length, doneAtKill: counted };
     };
-    const { seconds, measured } = await timedUpload(ctx, dataset, logs, async (started) => {
-      for (;;) {
-        const counted = await countedLines(ctx.admin, dataset, logs);
-        if (counted >= logs.lines) return;
-        if (killed && !killed.landed && counted >= KILL_AT * logs.lines) await killHolder(counted);
-        if (performance.now() - started > RUN_TIMEOUT_MS)
-          throw new Error(`${dataset}: ${counted} of ${logs.lines} lines counted after ${RUN_TIMEOUT_MS} ms`);
-        await sleep(10);
-      }
-    });
-    const sentAndInternal = splitSentAndInternal(measured, WORKER_SENT);
-    // Every EVALSHA not sent by this process is a worker's commit.
-    const commits = (sentAndInternal.sent.get('evalsha') ?? 0) - ctx.uploader.appends;
-    const landed = killed?.landed
-      ? `SIGKILL after ${killed.doneAtKill} of ${logs.lines} lines counted; the killed worker died holding ${killed.orphaned} chunk(s), left for the survivor to claim`
-      : 'the kill did not land: the run ended before a worker held a chunk past 30%';
-    const run = { variant: 'product_kill', dataset, logs, seconds, measured } as const;
-    const result = await productResult(ctx, run, sentAndInternal, commits, (check) => [
-      `${ctx.uploader.appends} appends, ${commits} commits`,
-      ...check.notes,
-      ...(killed ? [landed] : []),
-    ]);
-    return { ...result, kill: killed };
+    const run = await uploadRun(ctx, dataset, logs, killHolder);
+    const sentAndInternal = stats.splitSentAndInternal(run.measured, WORKER_SENT);
+    // Every EVALSHA not sent by this process is a worker's; a commit script XACKs first (no other
+    // script does), the rest are the workers' prune-consumers scripts: housekeeping.
+    const commits = sentAndInternal.internal.get('xack') ?? 0;
+    const other = (sentAndInternal.sent.get('evalsha') ?? 0) - ctx.uploader.appends - commits;
+    const notes = [`${ctx.uploader.appends} appends, ${commits} commits, ${other} prune scripts`];
+    if (killed?.landed)
+      notes.push(
+        `SIGKILL after ${killed.doneAtKill} of ${logs.lines} lines counted; the killed worker died holding ${killed.orphaned} chunk(s), left for the survivor to claim`,
+      );
+    else if (killed) notes.push('the kill did not land: the run ended before a worker held a chunk past 30%');
+    return { ...productResult('product_kill', logs, run, sentAndInternal, { commits, other, notes }), kill: killed };
   } finally {
     await Promise.all(ctx.workers.map((worker) => stopWorker(worker)));
     ctx.workers = [];
@@ -479,7 +443,7 @@ async function measureLookups(ctx: Context, logs: LogSet, zsetLookups: number) {
   });
   if (found === 0) throw new Error('no address found');
   const data = fs.readFileSync(logs.files.find((file) => !file.name.endsWith('.gz'))!.path);
-  const chunk = data.subarray(0, data.lastIndexOf(0x0a, CHUNK_BYTES) + 1);
+  const chunk = data.subarray(0, data.lastIndexOf(0x0a, SETTINGS.chunkBytes) + 1);
   let lines = 0;
   const tallySeconds = await secondsOf(async () => {
     for (let i = 0; i < 5; i++) lines += (await tallyChunk(chunk, 1, ctx.locator, SETTINGS.maxSamples)).lines;
@@ -490,25 +454,22 @@ type Lookups = Awaited<ReturnType<typeof measureLookups>>;
 
 // --- reporting ----------------------------------------------------------------------------------
 
-const perMillion = (n: number, lines: number): number => (n * 1_000_000) / lines;
 const mb = (bytes: number): string => (bytes / 1024 / 1024).toFixed(1);
 
+/** The round's rate and check, its notes, and the commands by name (sent, and run inside Lua). */
 function roundLine(run: RunResult): string {
-  const pm = (n: number): string => perMillion(n, run.lines).toFixed(0);
   const verdict = [
     `countries ${describeComparison(run.countries)}`,
     run.summed && `flushes summed ${describeComparison(run.summed)}`,
     run.places && `regions+cities ${describeComparison(run.places)}`,
     run.places && `totals ${run.totalsExact ? 'exact' : 'WRONG'}`,
   ];
-  return (
-    `    ${run.variant.padEnd(13)} ${(run.lines / run.seconds).toFixed(0).padStart(8)} lines/s (${run.seconds.toFixed(2)} s); ` +
-    `per M lines sent: aggregate ${pm(run.aggregate)}, lookup ${pm(run.lookup)}, transfer ${pm(run.transfer)}, other ${pm(run.housekeeping)}; ` +
-    `in Lua: stream ${pm(run.stream)}, other ${pm(run.luaOther)}; peak used_memory ${mb(run.peakBytes)} MB ` +
-    `(+${mb(run.peakBytes - run.baseBytes)}); ${verdict.filter(Boolean).join('; ')}` +
-    (run.notes.length ? `\n      ${run.notes.join('; ')}` : '') +
-    `\n      sent: ${describeCounts(run.sent)}\n      in Lua: ${describeCounts(run.internal) || 'none'}`
-  );
+  return [
+    `    ${run.variant}: ${(run.lines / run.seconds).toFixed(0)} lines/s (${run.seconds.toFixed(2)} s), peak used_memory +${mb(run.peakBytes - run.baseBytes)} MB; ${verdict.filter(Boolean).join('; ')}`,
+    ...run.notes,
+    `sent: ${stats.describeCounts(run.sent)}`,
+    `in Lua: ${stats.describeCounts(run.internal) || 'none'}`,
+  ].join('\n      ');
 }
 
 /** Book: the countries; product: countries, regions, cities and totals, and the kill landed. */
@@ -517,11 +478,13 @@ const isExact = (run: RunResult): boolean =>
   (!run.places || (exact(run.places) && run.totalsExact === true)) &&
   run.kill?.landed !== false;
 
+type Pick = (run: RunResult) => number;
+
 function report(suite: SuiteReport, results: Record<VariantId, RunResult[]>, lookups: Lookups[], logs: LogSet): void {
   const rates = (id: VariantId): number[] => results[id].map((run) => run.lines / run.seconds);
-  const perM = (id: VariantId, pick: (run: RunResult) => number): number =>
+  const perM = (id: VariantId, pick: Pick): number =>
     (sumOf(results[id], pick) * 1_000_000) / sumOf(results[id], (run) => run.lines);
-  const peak = (id: VariantId): number => Math.max(...results[id].map((run) => run.peakBytes - run.baseBytes));
+  const peak = (id: VariantId): string => mb(Math.max(...results[id].map((run) => run.peakBytes - run.baseBytes)));
   const verdict = (id: VariantId): string => {
     const last = results[id].at(-1)!;
     const book = id.startsWith('book');
@@ -530,7 +493,7 @@ function report(suite: SuiteReport, results: Record<VariantId, RunResult[]>, loo
       ? `WRONG (${last.countries.wrong}/${last.countries.compared} day-country counts; ${last.countries.stored} of ${last.countries.expected} visits)`
       : `WRONG (${describeComparison(last.countries)}; ${describeComparison(last.places!)})`;
   };
-  const perMCell = (pick: (run: RunResult) => number) => (v: (typeof VARIANTS)[number]) => perM(v.id, pick).toFixed(0);
+  const perMCell = (pick: Pick) => (v: (typeof VARIANTS)[number]) => perM(v.id, pick).toFixed(0);
   tableOf(
     suite,
     `location summary: ${logs.lines} lines in ${logs.files.length} files over ${logs.days.length} days (medians of ${ROUNDS} round${ROUNDS === 1 ? '' : 's'}, with the range; commands over all measured rounds)`,
@@ -545,63 +508,73 @@ function report(suite: SuiteReport, results: Record<VariantId, RunResult[]>, loo
       ['sent: chunk transfer /M', perMCell((run) => run.transfer)],
       ['in Lua: counts & progress /M', perMCell((run) => run.luaOther)],
       ['in Lua: stream /M', perMCell((run) => run.stream)],
-      ['peak used_memory MB', (v) => mb(peak(v.id))],
+      ['peak used_memory MB', (v) => peak(v.id)],
       ['result against the reference', (v) => verdict(v.id)],
     ],
   );
 
   const bookPort = "book's port (Redis lookup, 2 workers)";
-  const tenfold = { op: '>=', value: 10 } as const;
   const ratios: [string, string, VariantId, VariantId, Figure['target']?][] = [
-    ['product2_vs_book', `(2 in-process aggregators) / ${bookPort}`, 'product_2', 'book_redis', tenfold],
+    [
+      'product2_vs_book',
+      `(2 in-process aggregators) / ${bookPort}`,
+      'product_2',
+      'book_redis',
+      { op: '>=', value: 10 },
+    ],
     ['product1_vs_book', `(1 aggregator) / ${bookPort}`, 'product_1', 'book_redis'],
     ['product2_vs_book_local', "(2 aggregators) / book's with a local lookup (2 workers)", 'product_2', 'book_local'],
   ];
   for (const [id, label, ours, theirs, target] of ratios)
     suite.ratio(`location.${id}`, `lines/s end to end: product ${label}`, rates(ours), rates(theirs), target);
   const alone: [string, string, string, keyof Lookups][] = [
-    ['lookup.redis', "the book's find_city_by_ip (ZREVRANGEBYSCORE + HGET, one connection)", 'lookups/s', 'redis'],
-    ['lookup.local', 'IpLocator (the product, and the book with a local lookup)', 'lookups/s', 'local'],
+    [
+      'lookup.redis',
+      "IP lookups alone: the book's find_city_by_ip (ZREVRANGEBYSCORE + HGET, one connection)",
+      'lookups/s',
+      'redis',
+    ],
+    [
+      'lookup.local',
+      'IP lookups alone: IpLocator (the product, and the book with a local lookup)',
+      'lookups/s',
+      'local',
+    ],
     ['tally', 'tallyChunk alone (parse, check, look up, count a 1 MiB chunk)', 'lines/s', 'tally'],
   ];
-  for (const [id, what, unit, key] of alone) {
-    const label = key === 'tally' ? what : `IP lookups alone: ${what}`;
+  for (const [id, label, unit, key] of alone)
     suite.median(
       `location.${id}`,
       label,
       unit,
       lookups.map((l) => l[key]),
     );
-  }
-  const transfer = 'client-sent chunk transfer (append scripts, XREADGROUP, XAUTOCLAIM)';
-  const productCommands: [string, string, (run: RunResult) => number, Figure['target']?][] = [
+  const commands: [string, string, Pick, Figure['target']?][] = [
     ['aggregate', 'client-sent aggregate writes (commit scripts)', (run) => run.aggregate, { op: '<=', value: 1000 }],
-    ['transfer', transfer, (run) => run.transfer],
+    ['transfer', 'client-sent chunk transfer (append scripts, XREADGROUP, XAUTOCLAIM)', (run) => run.transfer],
     ['internal', 'commands run inside Lua', (run) => run.stream + run.luaOther],
   ];
   for (const { id, label } of VARIANTS) {
     const product = !id.startsWith('book');
+    const value = (name: string, what: string, unit: string, n: number, target?: Figure['target']) =>
+      suite.value(`location.${id}.${name}`, `${label}: ${what}`, unit, n, target);
     suite.median(`location.${id}.rate`, `${label}: end to end`, 'lines/s', rates(id));
     if (product)
-      for (const [name, what, pick, target] of productCommands) {
-        const commandsLabel = `${label}: ${what} per million lines`;
-        suite.value(`location.${id}.${name}_commands`, commandsLabel, 'commands', perM(id, pick), target);
-      }
+      for (const [name, what, pick, target] of commands)
+        value(`${name}_commands`, `${what} per million lines`, 'commands', perM(id, pick), target);
     else {
-      const commandsLabel = `${label}: client-sent commands per million lines (lookups, flushes, file transfer)`;
-      suite.value(
-        `location.${id}.commands`,
-        commandsLabel,
+      const what = 'client-sent commands per million lines (lookups, flushes, file transfer)';
+      value(
         'commands',
-        perM(id, (run) => total(run.sent)),
+        what,
+        'commands',
+        perM(id, (run) => stats.total(run.sent)),
       );
     }
-    const peakLabel = `${label}: peak used_memory above the run's start (sampled)`;
-    suite.value(`location.${id}.peak_memory`, peakLabel, 'MB', Number(mb(peak(id))));
-    const what = `${label}: ${product ? 'countries, regions, cities and totals' : 'countries per day'}`;
-    const exactly = results[id].every(isExact) ? 1 : 0;
+    value('peak_memory', "peak used_memory above the run's start (sampled)", 'MB', Number(peak(id)));
+    const what = product ? 'countries, regions, cities and totals' : 'countries per day';
     const target = product ? ({ op: '==', value: 1 } as const) : undefined;
-    suite.value(`location.${id}.exact`, `${what} equal the reference (1 yes, 0 no)`, 'exact', exactly, target);
+    value('exact', `${what} equal the reference (1 yes, 0 no)`, 'exact', results[id].every(isExact) ? 1 : 0, target);
   }
 }
 
@@ -648,7 +621,7 @@ bench(
         `${logs.addresses.size} distinct addresses, ${logs.reference.refused} malformed lines; written in ${((performance.now() - began) / 1000).toFixed(1)} s. ` +
         `Warm-up set: ${warmLogs.lines} lines. 1 warm-up round + ${ROUNDS} measured.`,
     );
-    const admin = countingAdmin(url);
+    const admin = stats.countingAdmin(url);
     defer(() => admin.disconnect());
     const ctx = await connectAll({ url, admin, locator, warmLogs }, defer);
     defer(() => Promise.all(ctx.workers.map((worker) => stopWorker(worker))));
