@@ -1,8 +1,6 @@
-// `npm run bench` (options: USAGE below) runs every suite as a child process of its own, one after
-// another, its printout in bench/results/logs/<suite>.log and one progress bar on stderr; then it
-// prints a summary of every figure and writes bench/results/latest.json and latest.md. Exits 1 when
-// a suite did not finish (crashed, exited non-zero, sent no result, or is not built), or with
-// --strict when a figure missed its target.
+// `npm run bench` (USAGE below) runs each suite in a child process of its own, its printout in
+// bench/results/logs/<suite>.log, one progress bar on stderr; then prints a summary and writes
+// bench/results/latest.json and latest.md. Exits 1 when a suite did not finish, or (--strict) missed a target.
 import { fork, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -29,8 +27,7 @@ const SUITES = [
 ];
 const NAMES = SUITES.map((s) => s.name);
 
-/** dist-bench/bench/run.js: the repository is two levels up. */
-const ROOT = path.resolve(__dirname, '..', '..');
+const ROOT = path.resolve(__dirname, '..', '..'); // from dist-bench/bench/run.js
 const RESULTS = path.join(ROOT, 'bench', 'results');
 const LOGS = path.join(RESULTS, 'logs');
 
@@ -104,15 +101,14 @@ async function runOne(
   const child = (current = fork(file, [], { cwd: ROOT, env, stdio: ['ignore', fd, fd, 'ipc'] }));
   fs.closeSync(fd);
   let result: BenchResult | undefined;
-  let spawnError: Error | undefined;
-  let timedOut = false;
+  let error: string | undefined;
   child.on('message', (message: Message) => {
     if (message.type === 'progress') onProgress(message.fraction, message.label);
     else result = message.result;
   });
-  child.on('error', (error) => (spawnError = error));
+  child.on('error', (spawnError) => (error ??= spawnError.message));
   const timer = setTimeout(() => {
-    timedOut = true;
+    error = `timed out after ${Math.round(timeoutMs / 1000)} s`;
     child.kill('SIGTERM');
     setTimeout(() => child.kill('SIGKILL'), 10_000).unref();
   }, timeoutMs);
@@ -121,11 +117,8 @@ async function runOne(
   );
   clearTimeout(timer);
   const seconds = (performance.now() - started) / 1000;
-  let error: string | undefined;
-  if (timedOut) error = `timed out after ${Math.round(timeoutMs / 1000)} s`;
-  else if (spawnError) error = spawnError.message;
-  else if (code !== 0) error = signal ? `killed by ${signal}` : `exited with code ${code}`;
-  else if (!result) error = 'exited without sending a result';
+  if (code !== 0) error ??= signal ? `killed by ${signal}` : `exited with code ${code}`;
+  else if (!result) error ??= 'exited without sending a result';
   return { ...base, status: error ? 'failed' : 'ok', exitCode: code, signal, seconds, result, error };
 }
 
