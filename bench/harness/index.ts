@@ -14,9 +14,10 @@
 //       { op: '<=', value: 1 });                        // also report.median, tableOf(report, ...), report.note
 //   });
 //
-// connect(), server(startProduct(url)) and defer() are undone however the suite ends. alternate()
-// warms up ('once', 'none' or a Steady rule), then the peers take turns in each measured round;
-// figures are medians of the rounds, ratios round by round. measure(): time, round trips, commands, CPU.
+// `admin` is uncounted (INFO, CONFIG, seeding); connect(), server(startProduct(url)) and defer() are
+// undone however the suite ends. alternate() warms up ('once', 'none' or a Steady rule), then the
+// peers take turns in each measured round; figures are medians of the rounds, ratios taken round by
+// round. measure() counts time, round trips, commands and CPU, with admin Redis's side too.
 export * from './bench';
 export { Connection, post, runLoad } from './http-load';
 export * from './measure';

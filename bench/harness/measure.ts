@@ -5,8 +5,10 @@ import type Redis from 'ioredis';
 import { countTraffic } from './round-trips';
 import { commandCount, median, redisCpuSeconds, scriptStats, sumOf } from './support';
 
-/** Times `work` (`ops` operations) and counts its cost; with `admin` (uncounted) also on the Redis side,
- * whose statistics are reset first. `label`: print rate and round trips. */
+/**
+ * Times `work`, which does `ops` operations, and counts what it cost; with `admin` (uncounted)
+ * also on the Redis side, whose statistics are reset first. `label`: print rate and round trips.
+ */
 export async function measure(
   ops: number,
   work: () => Promise<unknown>,

@@ -65,8 +65,10 @@ export function alignedLines(header: string[], rows: string[][], right: (column:
   return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)];
 }
 
-/** Prints an aligned table, the first `textColumns` columns left-aligned and a first cell repeated
- * from the row above left blank, so rows group by it. */
+/**
+ * Prints an aligned table: the first `textColumns` columns left-aligned, the rest right-aligned,
+ * and a first cell repeated from the row above left blank, so rows group by it.
+ */
 export function printTable(header: string[], rows: string[][], textColumns: number): void {
   const grouped = rows.map((row, i) => (i > 0 && row[0] === rows[i - 1][0] ? ['', ...row.slice(1)] : row));
   for (const line of alignedLines(header, grouped, (column) => column >= textColumns)) console.log(line);
