@@ -1,6 +1,8 @@
-// `npm run bench` (USAGE below) runs each suite in a child process of its own, its printout in
-// bench/results/logs/<suite>.log, one progress bar on stderr; then prints a summary and writes
-// bench/results/latest.json and latest.md. Exits 1 when a suite did not finish, or (--strict) missed a target.
+// `npm run bench` (options: USAGE below) runs every suite as a child process of its own, one after
+// another, its printout in bench/results/logs/<suite>.log and one progress bar on stderr; then it
+// prints a summary of every figure and writes bench/results/latest.json and latest.md. Exits 1 when
+// a suite did not finish (crashed, exited non-zero, sent no result, or is not built), or with
+// --strict when a figure missed its target.
 import { fork, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -27,7 +29,8 @@ const SUITES = [
 ];
 const NAMES = SUITES.map((s) => s.name);
 
-const ROOT = path.resolve(__dirname, '..', '..'); // from dist-bench/bench/run.js
+/** dist-bench/bench/run.js: the repository is two levels up. */
+const ROOT = path.resolve(__dirname, '..', '..');
 const RESULTS = path.join(ROOT, 'bench', 'results');
 const LOGS = path.join(RESULTS, 'logs');
 

@@ -39,8 +39,10 @@ const round = (index: number, rounds: number, warm: boolean) => ({
 
 type Round = ReturnType<typeof round>;
 
-// Warm-up until the rate is steady: warm rounds until the last `window` (2) rates lie within `agree`
-// of their highest and at least `minWork` was done (summed by `work`), or `maxRounds` ran.
+/**
+ * Warm-up until the rate is steady: warm rounds until the last `window` (2) rates lie within
+ * `agree` of their highest and at least `minWork` was done (summed by `work`), or `maxRounds` ran.
+ */
 export interface Steady<R> {
   rate: (result: R) => number;
   agree: number;

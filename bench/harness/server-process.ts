@@ -86,8 +86,11 @@ export async function startServerProcess(options: {
 
 export type ServerProcess = Awaited<ReturnType<typeof startServerProcess>>;
 
-// The product's settings in the benchmark (peers built from its parts too): no request log (it would
-// be measured), idle workers off, limits raised so the load generator, one address, is not throttled.
+/**
+ * The product's settings in the benchmark (peers built from its parts get the same): no request
+ * log (it would be measured too), idle workers off, and limits raised so the load generator, one
+ * address, is not throttled.
+ */
 export const PRODUCT_ENV: Record<string, string> = {
   NODE_ENV: 'production',
   JWT_SECRET: BENCH_JWT_SECRET,
