@@ -104,15 +104,14 @@ async function runOne(
   const child = (current = fork(file, [], { cwd: ROOT, env, stdio: ['ignore', fd, fd, 'ipc'] }));
   fs.closeSync(fd);
   let result: BenchResult | undefined;
-  let spawnError: Error | undefined;
-  let timedOut = false;
+  let error: string | undefined;
   child.on('message', (message: Message) => {
     if (message.type === 'progress') onProgress(message.fraction, message.label);
     else result = message.result;
   });
-  child.on('error', (error) => (spawnError = error));
+  child.on('error', (spawnError) => (error ??= spawnError.message));
   const timer = setTimeout(() => {
-    timedOut = true;
+    error = `timed out after ${Math.round(timeoutMs / 1000)} s`;
     child.kill('SIGTERM');
     setTimeout(() => child.kill('SIGKILL'), 10_000).unref();
   }, timeoutMs);
@@ -121,11 +120,8 @@ async function runOne(
   );
   clearTimeout(timer);
   const seconds = (performance.now() - started) / 1000;
-  let error: string | undefined;
-  if (timedOut) error = `timed out after ${Math.round(timeoutMs / 1000)} s`;
-  else if (spawnError) error = spawnError.message;
-  else if (code !== 0) error = signal ? `killed by ${signal}` : `exited with code ${code}`;
-  else if (!result) error = 'exited without sending a result';
+  if (code !== 0) error ??= signal ? `killed by ${signal}` : `exited with code ${code}`;
+  else if (!result) error ??= 'exited without sending a result';
   return { ...base, status: error ? 'failed' : 'ok', exitCode: code, signal, seconds, result, error };
 }
 

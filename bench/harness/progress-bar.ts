@@ -1,15 +1,13 @@
 // One progress line on stderr. On a terminal it is redrawn in place (at most every 100 ms); in CI
 // (stderr not a TTY) it prints a plain line at every tenth of the whole run, so logs stay short.
 
+/** `overall`: the whole run, 0..1; `index`: 1-based, of `count`; `elapsed`: seconds since the run started. */
 export interface ProgressState {
-  /** The whole run, 0..1. */
   overall: number;
   suite: string;
-  /** 1-based position of the suite, and how many run. */
   index: number;
   count: number;
   label: string;
-  /** Seconds since the run, and the suite, started. */
   elapsed: number;
   suiteElapsed: number;
 }

@@ -2,12 +2,8 @@
 // bench-only hook on Redis.prototype.sendCommand, which every command (scripts, pipelines) takes.
 import Redis from 'ioredis';
 
-export interface Traffic {
-  /** Requests that waited for a reply: a command alone, or a pipeline/MULTI sent as one write. */
-  requests: number;
-  /** Commands sent, each command of a pipeline counted. */
-  commands: number;
-}
+/** Requests that waited for a reply (a pipeline or MULTI is one), and commands (each of a pipeline counted). */
+export type Traffic = { requests: number; commands: number };
 
 const ignored = new WeakSet<object>();
 /** Connections whose requests are also counted on their own (countOn). */

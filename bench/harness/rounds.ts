@@ -52,15 +52,17 @@ export interface Steady<R> {
   maxRounds: number;
 }
 
-/** Steps `alternate` takes for these options, to size a Steps counter. */
-export function stepsOf(peers: number, rounds: number, warmUp: 'once' | 'none' | 'steady', steadyWeight = 3): number {
-  return peers * (rounds + (warmUp === 'once' ? 1 : warmUp === 'steady' ? steadyWeight : 0));
+const STEADY_WEIGHT = 3;
+
+/** Steps `alternate` takes for these options (a steady warm-up counts 3), to size a Steps counter. */
+export function stepsOf(peers: number, rounds: number, warmUp: 'once' | 'none' | 'steady'): number {
+  return peers * (rounds + (warmUp === 'once' ? 1 : warmUp === 'steady' ? STEADY_WEIGHT : 0));
 }
 
 /**
  * Warms each peer up ('once', the default: round 0, the peers alternating as later), then runs the
  * measured rounds with the peers taking turns (`rotate`: the first goes last next round). Steps:
- * one per peer and round, `steadyWeight` per steady warm-up; `label` prefixes steps and log lines.
+ * one per peer and round, STEADY_WEIGHT per steady warm-up; `label` prefixes steps and log lines.
  */
 export async function alternate<P extends string, R>(options: {
   peers: readonly P[];
@@ -68,12 +70,11 @@ export async function alternate<P extends string, R>(options: {
   warmUp?: 'once' | 'none' | Steady<R>;
   rotate?: boolean;
   steps?: Steps;
-  steadyWeight?: number;
   label?: string;
   quiet?: boolean;
   run: (peer: P, round: Round) => Promise<R>;
 }) {
-  const { peers, rounds, warmUp = 'once', rotate = false, steps, steadyWeight = 3, label, quiet = false } = options;
+  const { peers, rounds, warmUp = 'once', rotate = false, steps, label, quiet = false } = options;
   const perPeer = <T>(make: () => T): Record<P, T> => Object.fromEntries(peers.map((p) => [p, make()])) as Record<P, T>;
   const measured = perPeer((): R[] => []);
   const warm = perPeer(() => ({ results: [] as R[], steady: true }));
@@ -84,7 +85,7 @@ export async function alternate<P extends string, R>(options: {
   };
   if (typeof warmUp === 'object') {
     for (const peer of peers) {
-      steps?.step(`${prefix}warm-up until steady, ${peer}`, steadyWeight);
+      steps?.step(`${prefix}warm-up until steady, ${peer}`, STEADY_WEIGHT);
       warm[peer] = await untilSteady(warmUp, () => one(peer, round(0, rounds, true)));
     }
   }

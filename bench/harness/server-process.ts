@@ -2,7 +2,6 @@
 // /proc without the load generator's, and so they can be pinned to a core of their own.
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import http from 'node:http';
 import path from 'node:path';
 import type Redis from 'ioredis';
 import { TokenVerifier } from '../../src/security/auth';
@@ -28,11 +27,8 @@ export async function startServerProcess(options: {
   nodeArgs?: string[];
 }) {
   const port = await freeLoopbackPort();
-  const nodeArgs = [...(options.nodeArgs ?? []), options.script];
-  const [command, args] =
-    options.cpus !== undefined && pinnable()
-      ? ['taskset', ['-c', options.cpus, process.execPath, ...nodeArgs]]
-      : [process.execPath, nodeArgs];
+  const node = [process.execPath, ...(options.nodeArgs ?? []), options.script];
+  const [command, ...args] = options.cpus !== undefined && pinnable() ? ['taskset', '-c', options.cpus, ...node] : node;
   const child = spawn(command, args, {
     env: { ...process.env, ...options.env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -45,14 +41,17 @@ export async function startServerProcess(options: {
   const origin = `http://127.0.0.1:${port}`;
   const pid = child.pid!;
 
+  const name = path.basename(options.script);
   const deadline = Date.now() + 30_000;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`${path.basename(options.script)} exited during start-up:\n${output}`);
-    const status = await httpStatus(`${origin}${options.readyPath}`);
+    if (child.exitCode !== null) throw new Error(`${name} exited during start-up:\n${output}`);
+    const status = await fetch(`${origin}${options.readyPath}`, { signal: AbortSignal.timeout(1000) })
+      .then((response) => response.arrayBuffer().then(() => response.status))
+      .catch(() => 0); // no answer within a second
     if (status === 200 || (options.anyAnswer && status > 0)) break;
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
-      throw new Error(`${path.basename(options.script)} was not ready in 30 s:\n${output}`);
+      throw new Error(`${name} was not ready in 30 s:\n${output}`);
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
@@ -87,17 +86,6 @@ export async function startServerProcess(options: {
 
 export type ServerProcess = Awaited<ReturnType<typeof startServerProcess>>;
 
-/** The status a GET answers with, 0 when it does not answer within a second. */
-const httpStatus = (url: string): Promise<number> =>
-  new Promise((resolve) => {
-    const request = http.get(url, (response) => {
-      response.resume();
-      resolve(response.statusCode ?? 0);
-    });
-    request.on('error', () => resolve(0));
-    request.setTimeout(1000, () => request.destroy());
-  });
-
 /**
  * The product's settings in the benchmark (peers built from its parts get the same): no request
  * log (it would be measured too), idle workers off, and limits raised so the load generator, one
@@ -116,18 +104,13 @@ export const PRODUCT_ENV: Record<string, string> = {
 };
 
 /** The product as users run it: dist-bench's copy of src/main.ts with PRODUCT_ENV on the given Redis. */
-export const startProduct = (
-  redisUrl: string,
-  extraEnv: Record<string, string> = {},
-  cpus?: string,
-  nodeArgs: string[] = [],
-): Promise<ServerProcess> =>
+export const startProduct = (redisUrl: string, env: Record<string, string> = {}, cpus?: string, nodeArgs?: string[]) =>
   startServerProcess({
     nodeArgs,
     script: path.join(__dirname, '..', '..', 'src', 'main.js'),
     readyPath: '/readyz',
     cpus,
-    env: { ...PRODUCT_ENV, REDIS_URL: redisUrl, ...extraEnv },
+    env: { ...PRODUCT_ENV, REDIS_URL: redisUrl, ...env },
   });
 
 /** Pins a running process and its threads to `cpus` (`taskset -c` list); nothing where taskset is missing. */

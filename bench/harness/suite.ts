@@ -2,17 +2,14 @@
 // to be quick, how far it is, and the figures, tables and notes it collects while printing its log.
 import { median, printTable } from './support';
 
-/** One measured figure. A ratio compares two peers measured in the same run. */
+/** One measured figure: a stable id (`graphql.sendMessage.product_vs_raw`), what a reader sees, the
+ * median of the rounds and their range; `pass` is worked out from a target the issue or docs set. */
 export interface Figure {
-  /** Stable id, e.g. `graphql.sendMessage.product_vs_raw`. */
   id: string;
-  /** What a reader sees, e.g. `sendMessage: product / raw node:http (req/s)`. */
   label: string;
   value: number;
   unit: string;
-  /** Lowest and highest of the measured rounds (the value is their median). */
   spread?: { min: number; max: number };
-  /** Where the issue or the docs set one; `pass` is worked out from it. */
   target?: { op: '>=' | '<=' | '=='; value: number };
   pass?: boolean;
 }
@@ -92,12 +89,9 @@ export function tableOf<T>(
   items: readonly T[],
   columns: [string, (item: T) => string][],
 ): void {
-  report.table(
-    title,
-    columns.map(([header]) => header),
-    items.map((item) => columns.map(([, cell]) => cell(item))),
-    textColumns,
-  );
+  const header = columns.map(([name]) => name);
+  const rows = items.map((item) => columns.map(([, cell]) => cell(item)));
+  report.table(title, header, rows, textColumns);
 }
 
 /** Progress in steps of known count (rounds, mostly). */

@@ -4,10 +4,10 @@ import type { Machine } from './machine';
 import type { BenchResult, Figure } from './suite';
 import { alignedLines } from './support';
 
-/** A suite's run: `seconds` as the runner saw them, start-up included; `log` relative to the repository. */
+/** A suite's run: ok (exited 0 with a result), failed (a non-zero exit, a crash, no result) or missing
+ * (not built); `seconds` as the runner saw them, start-up included; `log` relative to the repository. */
 export interface SuiteRun {
   suite: string;
-  /** ok: exited 0 with a result; failed: a non-zero exit, a crash or no result; missing: not built. */
   status: 'ok' | 'failed' | 'missing';
   exitCode: number | null;
   signal: string | null;
@@ -36,10 +36,9 @@ function formatNumber(value: number): string {
   return size >= 1 || size === 0 ? value.toFixed(size >= 100 ? 0 : size >= 10 ? 1 : 2) : value.toPrecision(2);
 }
 
-/** 1 for a ratio (two peers measured in the same run: what the report is about), listed first. */
 const isRatio = (f: Figure): number => Number(f.unit === 'x' || f.unit === '×');
 
-/** The figures as rows of the summary and of latest.md: label, median, range, unit, target, PASS/MISS. */
+/** The figures as rows of the summary and of latest.md (capitalized there), ratios first. */
 const FIGURE_HEADER = ['figure', 'median', 'range', 'unit', 'target', ''];
 const figureRows = (figures: Figure[]): string[][] =>
   [...figures]
@@ -136,7 +135,7 @@ export function toMarkdown(report: RunReport): string {
     );
     if (!result) continue;
     if (result.figures.length) {
-      const header = ['Figure', 'Median', 'Range', 'Unit', 'Target', ''];
+      const header = FIGURE_HEADER.map((name) => name.charAt(0).toUpperCase() + name.slice(1));
       lines.push(...table(header, figureRows(result.figures), [1, 2]), '');
     }
     for (const t of result.tables) lines.push(`### ${cell(t.title)}`, '', ...table(t.header, t.rows), '');
