@@ -27,27 +27,8 @@ class CountingRepository extends LeaseRepository {
   }
 }
 
-export const PEERS = ['ours', 'redis-semaphore', 'book fair semaphore', 'book semaphore+lock'] as const;
-export type PeerName = (typeof PEERS)[number];
-
-export interface Peer {
-  label: PeerName;
-  /** The kinds of lease it takes part in. */
-  kinds: LeaseKind[];
-  /** Resolves to the function that releases, or undefined when acquire gave up waiting. */
-  acquire(
-    name: string,
-    lease: { kind: LeaseKind; limit: number },
-    owner: string,
-  ): Promise<(() => Promise<unknown>) | undefined>;
-  /**
-   * Requests sent on its command connections, and (ours) on the LeaseSignals subscriber connection,
-   * pub/sub messages that connection received, and acquire scripts run, so far.
-   */
-  counts(): [commandSent: number, subscriberSent: number, messages: number, attempts: number];
-}
-
 const newTraffic = (): Traffic => ({ requests: 0, commands: 0 });
+export type Peer = Awaited<ReturnType<typeof ours>>;
 
 /**
  * A counted connection without our scripts, as a user of that library holds one: connect() defines
@@ -66,7 +47,13 @@ function plain({ url, defer }: Bench, into: Traffic): Redis {
 export const PASS_SIGNAL = process.env.BENCH_LEASE_SIGNAL !== '0';
 const requestSignal = (): AbortSignal | undefined => (PASS_SIGNAL ? new AbortController().signal : undefined);
 
-export async function ours({ connect, defer }: Bench): Promise<Peer> {
+/**
+ * Ours. Each peer has its label, its id in figure ids, the kinds of lease it takes part in, counts()
+ * (requests sent on its command connections, and on ours' LeaseSignals subscriber connection,
+ * pub/sub messages that connection received, acquire scripts run, so far) and acquire(), which
+ * resolves to the function that releases, or undefined when it gave up waiting.
+ */
+export async function ours({ connect, defer }: Bench) {
   const [command, subscriber, messages] = [newTraffic(), newTraffic(), { count: 0 }];
   const commands = countOn(connect(), command);
   const subscriberConnection = countOn(connect(), subscriber);
@@ -85,9 +72,14 @@ export async function ours({ connect, defer }: Bench): Promise<Peer> {
   const acquirers = repositories.map((repository) => new LeaseAcquirer(repository, signals, shutdown.signal));
   return {
     label: 'ours',
+    id: 'ours',
     kinds,
     counts: () => [command.requests, subscriber.requests, messages.count, sumOf(repositories, (r) => r.attempts)],
-    acquire: async (name, { kind, limit }, owner) => {
+    acquire: async (
+      name: string,
+      { kind, limit }: { kind: LeaseKind; limit: number },
+      owner: string,
+    ): Promise<(() => Promise<unknown>) | undefined> => {
       const acquirer = acquirers[kinds.indexOf(kind)];
       const lease = await acquirer.acquire({ name, limit, ttlMs: TTL_MS, owner, waitMs: WAIT_MS }, requestSignal());
       return lease && (() => acquirer.repository.release(name, lease.id));
@@ -102,6 +94,7 @@ export function theirs(context: Bench): Peer {
   const options: LockOptions = { lockTimeout: TTL_MS, acquireTimeout: WAIT_MS, refreshInterval: 0 };
   return {
     label: 'redis-semaphore',
+    id: 'redis_semaphore',
     kinds: ['lock', 'semaphore'],
     counts: () => [command.requests, 0, 0, 0],
     // A new Mutex/Semaphore per acquire, as a request handler would make one.
@@ -133,6 +126,7 @@ export function book(context: Bench, withLock: boolean): Peer {
   };
   return {
     label: withLock ? 'book semaphore+lock' : 'book fair semaphore',
+    id: withLock ? 'book_with_lock' : 'book_fair',
     kinds: ['semaphore'],
     counts: () => [command.requests, 0, 0, 0],
     acquire: async (name, { limit }, owner) => {
