@@ -50,7 +50,8 @@ const SCENARIOS: Scenario[] = [
   contended('semaphore', SEMAPHORE_LIMIT, CONTENDED_OPS * 4, 0),
 ];
 
-async function round(peer: Peer, scenario: Scenario, admin: Redis, prefix: string, ops: number) {
+async function round(peer: Peer, scenario: Scenario, admin: Redis, ops: number) {
+  const prefix = `bench-${scenario.kind}-${scenario.callers}-${scenario.ownNames ? 'own' : 'shared'}-${scenario.holdMs}-${peer.label.replace(/\W+/g, '-')}`;
   const before = peer.counts();
   const waits: number[] = [];
   const grants = new Array<number>(scenario.callers).fill(0);
@@ -94,8 +95,7 @@ const ascending = (values: number[]): number[] => [...values].sort((a, b) => a -
 /** A peer's measured rounds of a scenario: totals per pair over the rounds, waits pooled; its warm-up. */
 function summarize(scenario: Scenario, peer: Peer, rounds: RoundResult[], warm: Warm) {
   const total = (pick: (r: RoundResult) => number): number => sumOf(rounds, pick);
-  const pairs = total((r) => r.pairs);
-  const perPair = (pick: (r: RoundResult) => number): number => total(pick) / pairs;
+  const perPair = (pick: (r: RoundResult) => number): number => total(pick) / total((r) => r.pairs);
   // Grants each caller got over all measured rounds: with fair FIFO waiting, about equal.
   const grants = rounds[0].grants.map((_, caller) => total((r) => r.grants[caller]));
   const [sent, subscriberSent, messages, attempts] = [0, 1, 2, 3].map((i) => perPair((r) => r.counts[i]));
@@ -134,8 +134,6 @@ bench(
     const takers = (scenario: Scenario): Peer[] => peers.filter((peer) => peer.kinds.includes(scenario.kind));
     const steps = context.steps(sumOf(SCENARIOS, (s) => stepsOf(takers(s).length, ROUNDS, 'steady')));
     for (const scenario of SCENARIOS) {
-      const prefix = (label: string): string =>
-        `bench-${scenario.kind}-${scenario.callers}-${scenario.ownNames ? 'own' : 'shared'}-${scenario.holdMs}-${label.replace(/\W+/g, '-')}`;
       const { measured, warm } = await alternate<string, RoundResult>({
         peers: takers(scenario).map((peer) => peer.label),
         rounds: ROUNDS,
@@ -149,7 +147,6 @@ bench(
             peers.find((peer) => peer.label === label)!,
             scenario,
             admin,
-            prefix(label),
             ops,
           );
         },

@@ -85,15 +85,18 @@ function countdown(target: number, queue: string) {
 }
 type Countdown = ReturnType<typeof countdown>;
 
-const enqueueRequest = (queue: string, i: number, delayMs = 0): EnqueueRequest => ({
-  queue,
-  name: 'noop',
-  // The resolver hands the repository the client's JSON as text.
-  args: JSON.stringify({ i }),
-  priority: 'NORMAL',
-  delayMs,
-  idempotencyKey: undefined,
-});
+/** Task number `i`'s request, for `queue`, due in `delayMs`. */
+const requestTo =
+  (queue: string, delayMs = 0) =>
+  (i: number): EnqueueRequest => ({
+    queue,
+    name: 'noop',
+    // The resolver hands the repository the client's JSON as text.
+    args: JSON.stringify({ i }),
+    priority: 'NORMAL',
+    delayMs,
+    idempotencyKey: undefined,
+  });
 
 /**
  * The repository the worker uses, counting runs recorded as completed: the worker records each
@@ -123,18 +126,13 @@ async function ours(url: string, defer: Bench['defer']) {
   return {
     producer: async (queue: string) => ({
       add: async (i: number, delayMs?: number): Promise<number> =>
-        (await producer.enqueue(enqueueRequest(queue, i, delayMs))).task.runAt,
-      addBatch: (first: number, count: number): Promise<unknown> =>
-        producer.enqueueMany(
-          queue,
-          Array.from({ length: count }, (_, k) => enqueueRequest(queue, first + k)),
-        ),
+        (await producer.enqueue(requestTo(queue, delayMs)(i))).task.runAt,
+      addBatch: (numbers: number[]): Promise<unknown> => producer.enqueueMany(queue, numbers.map(requestTo(queue))),
       close: async (): Promise<void> => undefined,
     }),
     async start(queue: string, concurrency: number, onTask: (i: number) => void, completed: Countdown) {
       const commands = await connectRedis(url, { name: 'bench:task-commands', logger, commandTimeoutMs: 5000 });
-      const repository = new CountingRepository(commands, SETTINGS);
-      repository.completed = completed;
+      const repository = Object.assign(new CountingRepository(commands, SETTINGS), { completed });
       const worker = new TaskWorker({
         queue,
         repository,
@@ -167,7 +165,6 @@ async function ours(url: string, defer: Bench['defer']) {
 }
 type Side = Awaited<ReturnType<typeof ours>>;
 const PEERS = ['ours', 'bullmq'] as const;
-type Peer = (typeof PEERS)[number];
 
 /** bullmq: a Queue per round on one shared producer connection, and a Worker. */
 function bullmq(url: string, defer: Bench['defer']): Side {
@@ -183,8 +180,7 @@ function bullmq(url: string, defer: Bench['defer']): Side {
           const job = await queue.add('noop', { i }, delay === undefined ? undefined : { delay });
           return job.timestamp + (delay ?? 0);
         },
-        addBatch: (first, count) =>
-          queue.addBulk(Array.from({ length: count }, (_, k) => ({ name: 'noop', data: { i: first + k } }))),
+        addBatch: (numbers) => queue.addBulk(numbers.map((i) => ({ name: 'noop', data: { i } }))),
         close: () => queue.close(),
       };
     },
@@ -230,8 +226,10 @@ type RoundResult = Sample & { kept?: number; lateness?: number[]; ownLateness?: 
 async function round(scenario: Scenario, side: Side, admin: Redis, queue: string, index: number, tasks: number) {
   const { section, concurrency, batch = 0 } = scenario;
   const producer = await side.producer(queue);
+  const batchOf = (b: number, size: number) =>
+    Array.from({ length: Math.min(size, tasks - b * size) }, (_, k) => b * size + k);
   const inBatches = (size: number) =>
-    inParallel(Math.ceil(tasks / size), 1, (b) => producer.addBatch(b * size, Math.min(size, tasks - b * size)));
+    inParallel(Math.ceil(tasks / size), 1, (b) => producer.addBatch(batchOf(b, size)));
   if (section === 'enqueue') {
     const work = () => (batch === 0 ? inParallel(tasks, concurrency, (i) => producer.add(i)) : inBatches(batch));
     const result: RoundResult = await measure(tasks, work, { admin });
@@ -253,16 +251,13 @@ async function round(scenario: Scenario, side: Side, admin: Redis, queue: string
     return result;
   }
   const random = seeded(1000 + index);
-  const delays = Array.from(
-    { length: tasks },
-    () => MIN_DELAY_MS + Math.floor(random() * (MAX_DELAY_MS - MIN_DELAY_MS + 1)),
-  );
   const [due, ownDue, started] = [0, 1, 2].map(() => new Array<number>(tasks).fill(NaN));
   const runner = await side.start(queue, concurrency, (i) => void (started[i] = Date.now()), completed);
   runner.start();
   const add = async (i: number): Promise<void> => {
-    due[i] = Date.now() + delays[i];
-    ownDue[i] = await producer.add(i, delays[i]);
+    const delay = MIN_DELAY_MS + Math.floor(random() * (MAX_DELAY_MS - MIN_DELAY_MS + 1));
+    due[i] = Date.now() + delay;
+    ownDue[i] = await producer.add(i, delay);
   };
   const work = async (): Promise<void> => {
     await inParallel(tasks, IN_FLIGHT, add);
@@ -282,7 +277,7 @@ const ascending = (values: number[]): number[] => [...values].sort((a, b) => a -
 /** A peer's measured rounds of a scenario: per task over all of them, rates and p99s per round; its warm-up. */
 const summarize = (
   scenario: Scenario,
-  peer: Peer,
+  peer: string,
   rounds: RoundResult[],
   warm: { results: unknown[]; steady: boolean },
 ) => ({
@@ -290,9 +285,7 @@ const summarize = (
   peer,
   sentPerTask: perOp(rounds),
   executedPerTask: perOp(rounds, (r) => r.executed),
-  redisCpuUs: perOp(rounds, (r) => r.redisCpu) * 1e6,
-  nodeCpuUs: perOp(rounds, (r) => r.nodeCpuMs) * 1e3,
-  kept: rounds.flatMap((r) => (r.kept === undefined ? [] : [r.kept])),
+  rounds,
   lateness: ascending(rounds.flatMap((r) => r.lateness ?? [])),
   ownLateness: ascending(rounds.flatMap((r) => r.ownLateness ?? [])),
   rates: rates(rounds),
@@ -343,22 +336,10 @@ function publish(report: Bench['report'], summaries: Summary[], seconds: number)
     ['ours/bullmq', (s) => versus(s, (one) => median(one.rates))],
     ['round trips/task', (s) => s.sentPerTask.toFixed(2)],
     ['redis cmds/task', (s) => s.executedPerTask.toFixed(1)],
-    ['redis CPU us/task', (s) => s.redisCpuUs.toFixed(0)],
-    ['node CPU us/task', (s) => s.nodeCpuUs.toFixed(0)],
-    ['finished kept', (s) => (s.kept.length === 0 ? '-' : s.kept.join('/'))],
+    ['redis CPU us/task', (s) => (perOp(s.rounds, (r) => r.redisCpu) * 1e6).toFixed(0)],
+    ['node CPU us/task', (s) => (perOp(s.rounds, (r) => r.nodeCpuMs) * 1e3).toFixed(0)],
+    ['finished kept', (s) => s.rounds.flatMap((r) => r.kept ?? []).join('/') || '-'],
   ]);
-  const unsteady = summaries.filter((s) => !s.steady).map((s) => `${s.scenario.title} / ${s.peer}`);
-  const counts = summaries.map((s) => s.warmRounds);
-  for (const note of [
-    `ours/bullmq: ours' rate over bullmq's (Queue.add, Queue.addBulk(${ADD_BULK}) / Worker), the issue's target is > 1. ` +
-      `finished kept: finished tasks the queue still held as the last one completed, per round (history ${HISTORY}).`,
-    `Target, ahead of bullmq on both rates: ${behind.length === 0 ? 'met in every scenario' : `NOT met in: ${behind.join('; ')}`}.`,
-    `Warm-up: each peer ran unmeasured rounds until ${WARM.window} successive rounds' rates were within ${WARM.agree * 100}% of their highest and it had ` +
-      `handled at least ${WARM.minWork} tasks (delay rounds: steadiness only), at most ${WARM.maxRounds} rounds; ` +
-      `rounds per peer ${Math.min(...counts)}-${Math.max(...counts)}` +
-      `${unsteady.length === 0 ? ', every peer steady' : `; NOT steady at the cap: ${unsteady.join(', ')}`}.`,
-  ])
-    report.note(note);
   tableOf(report, 'tasks summary: delay accuracy (start minus due time, all measured rounds pooled)', 2, delayed, [
     ['scenario', (s) => s.scenario.title],
     ['peer', (s) => s.peer],
@@ -373,10 +354,20 @@ function publish(report: Bench['report'], summaries: Summary[], seconds: number)
     ['round trips/task', (s) => s.sentPerTask.toFixed(2)],
     ['redis cmds/task', (s) => s.executedPerTask.toFixed(1)],
   ]);
-  report.note(
+  const unsteady = summaries.filter((s) => !s.steady).map((s) => `${s.scenario.title} / ${s.peer}`);
+  const counts = summaries.map((s) => s.warmRounds);
+  for (const note of [
+    `ours/bullmq: ours' rate over bullmq's (Queue.add, Queue.addBulk(${ADD_BULK}) / Worker), the issue's target is > 1. ` +
+      `finished kept: finished tasks the queue still held as the last one completed, per round (history ${HISTORY}).`,
+    `Target, ahead of bullmq on both rates: ${behind.length === 0 ? 'met in every scenario' : `NOT met in: ${behind.join('; ')}`}.`,
+    `Warm-up: each peer ran unmeasured rounds until ${WARM.window} successive rounds' rates were within ${WARM.agree * 100}% of their highest and it had ` +
+      `handled at least ${WARM.minWork} tasks (delay rounds: steadiness only), at most ${WARM.maxRounds} rounds; ` +
+      `rounds per peer ${Math.min(...counts)}-${Math.max(...counts)}` +
+      `${unsteady.length === 0 ? ', every peer steady' : `; NOT steady at the cap: ${unsteady.join(', ')}`}.`,
     'Delays: due = Date.now() just before enqueue/add + the delay; early: starts before that; early vs own due: starts before the due time the peer recorded ' +
       '(ours task.runAt by the Redis clock, bullmq job.timestamp + delay); own p50/p99: lateness against that own due time.',
-  );
+  ])
+    report.note(note);
 }
 
 bench(
@@ -404,13 +395,13 @@ bench(
       const warmSize = Math.max(Math.ceil(scenario.tasks / 4), Math.min(scenario.tasks, 1_000));
       let warmRounds = 0;
       const minWork = scenario.section === 'delay' ? 0 : WARM.minWork;
-      const { measured, warm } = await alternate<Peer, RoundResult>({
+      const { measured, warm } = await alternate({
         peers: PEERS,
         rounds: ROUNDS,
         steps: progress,
         label: scenario.title,
         quiet: true,
-        warmUp: { ...WARM, minWork, rate: (r) => r.rate, work: (r) => r.ops },
+        warmUp: { ...WARM, minWork, rate: (r: RoundResult) => r.rate, work: (r) => r.ops },
         async run(peer, at) {
           // Measured rounds 0..ROUNDS-1 (their delays' seeds), warm rounds -1, -2, ...
           const index = at.warm ? -1 - warmRounds++ : at.index - 1;

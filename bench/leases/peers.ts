@@ -29,6 +29,8 @@ class CountingRepository extends LeaseRepository {
 
 const newTraffic = (): Traffic => ({ requests: 0, commands: 0 });
 export type Peer = Awaited<ReturnType<typeof ours>>;
+type Lease = { kind: LeaseKind; limit: number };
+type Release = () => Promise<unknown>;
 
 /**
  * A counted connection without our scripts, as a user of that library holds one: connect() defines
@@ -48,10 +50,9 @@ export const PASS_SIGNAL = process.env.BENCH_LEASE_SIGNAL !== '0';
 const requestSignal = (): AbortSignal | undefined => (PASS_SIGNAL ? new AbortController().signal : undefined);
 
 /**
- * Ours. Each peer has its label, its id in figure ids, the kinds of lease it takes part in, counts()
- * (requests sent on its command connections, and on ours' LeaseSignals subscriber connection,
- * pub/sub messages that connection received, acquire scripts run, so far) and acquire(), which
- * resolves to the function that releases, or undefined when it gave up waiting.
+ * Ours. A peer: label, id (in figure ids), kinds of lease, acquire() (the release, or undefined after
+ * the wait) and counts(): requests on its command and (ours) subscriber connections, messages that
+ * subscriber received, acquire scripts run.
  */
 export async function ours({ connect, defer }: Bench) {
   const [command, subscriber, messages] = [newTraffic(), newTraffic(), { count: 0 }];
@@ -75,11 +76,7 @@ export async function ours({ connect, defer }: Bench) {
     id: 'ours',
     kinds,
     counts: () => [command.requests, subscriber.requests, messages.count, sumOf(repositories, (r) => r.attempts)],
-    acquire: async (
-      name: string,
-      { kind, limit }: { kind: LeaseKind; limit: number },
-      owner: string,
-    ): Promise<(() => Promise<unknown>) | undefined> => {
+    acquire: async (name: string, { kind, limit }: Lease, owner: string): Promise<Release | undefined> => {
       const acquirer = acquirers[kinds.indexOf(kind)];
       const lease = await acquirer.acquire({ name, limit, ttlMs: TTL_MS, owner, waitMs: WAIT_MS }, requestSignal());
       return lease && (() => acquirer.repository.release(name, lease.id));
