@@ -5,9 +5,7 @@ import { randomUUID } from 'node:crypto';
 import type Redis from 'ioredis';
 import { setTimeout as sleep } from 'node:timers/promises';
 
-type Replies = [Error | null, unknown][] | null;
-
-function replies(result: Replies): unknown[] {
+function replies(result: [Error | null, unknown][] | null): unknown[] {
   if (result === null) throw new Error('MULTI/EXEC was aborted');
   return result.map(([error, value]) => {
     if (error) throw error;
@@ -19,12 +17,7 @@ function replies(result: Replies): unknown[] {
  * acquire_fair_semaphore: drop timed-out holders (ZINTERSTORE keeps the owner zset in step), draw
  * a number; add ourselves to both zsets, and a rank below `limit` holds a slot, else back out.
  */
-export async function acquireFairSemaphore(
-  redis: Redis,
-  semname: string,
-  limit: number,
-  timeoutSeconds: number,
-): Promise<string | undefined> {
+export async function acquireFairSemaphore(redis: Redis, semname: string, limit: number, timeoutSeconds: number) {
   const identifier = randomUUID();
   const owners = `${semname}:owner`;
   const counter = `${semname}:counter`;
@@ -81,12 +74,7 @@ async function releaseLock(redis: Redis, lockname: string, identifier: string): 
 }
 
 /** acquire_semaphore_with_lock: the fair semaphore's try under a lock it waits 10 ms for at most. */
-export async function acquireSemaphoreWithLock(
-  redis: Redis,
-  semname: string,
-  limit: number,
-  timeoutSeconds: number,
-): Promise<string | undefined> {
+export async function acquireSemaphoreWithLock(redis: Redis, semname: string, limit: number, timeoutSeconds: number) {
   const lock = await acquireLock(redis, semname, 10);
   if (lock === undefined) return undefined;
   try {

@@ -27,27 +27,10 @@ class CountingRepository extends LeaseRepository {
   }
 }
 
-export const PEERS = ['ours', 'redis-semaphore', 'book fair semaphore', 'book semaphore+lock'] as const;
-export type PeerName = (typeof PEERS)[number];
-
-export interface Peer {
-  label: PeerName;
-  /** The kinds of lease it takes part in. */
-  kinds: LeaseKind[];
-  /** Resolves to the function that releases, or undefined when acquire gave up waiting. */
-  acquire(
-    name: string,
-    lease: { kind: LeaseKind; limit: number },
-    owner: string,
-  ): Promise<(() => Promise<unknown>) | undefined>;
-  /**
-   * Requests sent on its command connections, and (ours) on the LeaseSignals subscriber connection,
-   * pub/sub messages that connection received, and acquire scripts run, so far.
-   */
-  counts(): [commandSent: number, subscriberSent: number, messages: number, attempts: number];
-}
-
 const newTraffic = (): Traffic => ({ requests: 0, commands: 0 });
+export type Peer = Awaited<ReturnType<typeof ours>>;
+type Lease = { kind: LeaseKind; limit: number };
+type Release = () => Promise<unknown>;
 
 /**
  * A counted connection without our scripts, as a user of that library holds one: connect() defines
@@ -66,7 +49,12 @@ function plain({ url, defer }: Bench, into: Traffic): Redis {
 export const PASS_SIGNAL = process.env.BENCH_LEASE_SIGNAL !== '0';
 const requestSignal = (): AbortSignal | undefined => (PASS_SIGNAL ? new AbortController().signal : undefined);
 
-export async function ours({ connect, defer }: Bench): Promise<Peer> {
+/**
+ * Ours. A peer: label, id (in figure ids), kinds of lease, acquire() (the release, or undefined after
+ * the wait) and counts(): requests on its command and (ours) subscriber connections, messages that
+ * subscriber received, acquire scripts run.
+ */
+export async function ours({ connect, defer }: Bench) {
   const [command, subscriber, messages] = [newTraffic(), newTraffic(), { count: 0 }];
   const commands = countOn(connect(), command);
   const subscriberConnection = countOn(connect(), subscriber);
@@ -85,9 +73,10 @@ export async function ours({ connect, defer }: Bench): Promise<Peer> {
   const acquirers = repositories.map((repository) => new LeaseAcquirer(repository, signals, shutdown.signal));
   return {
     label: 'ours',
+    id: 'ours',
     kinds,
     counts: () => [command.requests, subscriber.requests, messages.count, sumOf(repositories, (r) => r.attempts)],
-    acquire: async (name, { kind, limit }, owner) => {
+    acquire: async (name: string, { kind, limit }: Lease, owner: string): Promise<Release | undefined> => {
       const acquirer = acquirers[kinds.indexOf(kind)];
       const lease = await acquirer.acquire({ name, limit, ttlMs: TTL_MS, owner, waitMs: WAIT_MS }, requestSignal());
       return lease && (() => acquirer.repository.release(name, lease.id));
@@ -102,6 +91,7 @@ export function theirs(context: Bench): Peer {
   const options: LockOptions = { lockTimeout: TTL_MS, acquireTimeout: WAIT_MS, refreshInterval: 0 };
   return {
     label: 'redis-semaphore',
+    id: 'redis_semaphore',
     kinds: ['lock', 'semaphore'],
     counts: () => [command.requests, 0, 0, 0],
     // A new Mutex/Semaphore per acquire, as a request handler would make one.
@@ -133,6 +123,7 @@ export function book(context: Bench, withLock: boolean): Peer {
   };
   return {
     label: withLock ? 'book semaphore+lock' : 'book fair semaphore',
+    id: withLock ? 'book_with_lock' : 'book_fair',
     kinds: ['semaphore'],
     counts: () => [command.requests, 0, 0, 0],
     acquire: async (name, { limit }, owner) => {
