@@ -6,19 +6,11 @@ import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
 import { ApolloServer } from '@apollo/server';
 import { startStandaloneServer } from '@apollo/server/standalone';
-import { GraphQLError, type GraphQLSchema } from 'graphql';
+import { GraphQLError } from 'graphql';
 import { SafeIntResolver } from 'graphql-scalars';
-import pino from 'pino';
-import { bearerToken } from '../../src/security/auth';
 import { AppError } from '../../src/common/errors';
-import { ChatResolver } from '../../src/resolvers/chat';
-import { CounterResolver } from '../../src/resolvers/counter';
-import { GuildResolver } from '../../src/resolvers/guild';
-import { InboxResolver } from '../../src/resolvers/inbox';
-import { SemaphoreResolver } from '../../src/resolvers/leases/semaphore';
 import type { GraphQLContext } from '../../src/schema/context';
-import { buildAppSchema } from '../../src/app/schema';
-import { openBackend, type Backend, type Operation } from './backend';
+import { openBackend, type Operation } from './backend';
 
 const SDL = /* GraphQL */ `
   scalar SafeInt
@@ -53,53 +45,42 @@ const SDL = /* GraphQL */ `
 `;
 
 /** A backend operation as a resolver, the product's AppErrors turned into GraphQL errors as its formatter does. */
-const resolver = (operation: Operation) => (_: unknown, args: never, context: GraphQLContext) =>
+const resolver = (operation: Operation) => (_: unknown, args: object, context: GraphQLContext) =>
   operation(context.principal, args).catch((error: unknown) => {
     if (error instanceof AppError) throw new GraphQLError(error.message, { extensions: { code: error.code } });
     throw error;
   });
 
-function plainResolvers({ operations }: Backend) {
-  const { guildMembers, ...mutations } = operations;
-  return {
-    SafeInt: SafeIntResolver,
-    Query: { guildMembers: resolver(guildMembers) },
-    Mutation: Object.fromEntries(Object.entries(mutations).map(([name, operation]) => [name, resolver(operation)])),
-  };
-}
-
-/** Only these resolvers are asked for; the container refuses the others if they ever were. */
-function typeGraphqlSchema({ config, parts }: Backend): Promise<GraphQLSchema> {
-  const { chats, counters, guilds, semaphores, inbox, pubSub } = parts;
-  const resolvers = [
-    new ChatResolver(chats, config.messaging, inbox),
-    new CounterResolver(counters, config.counters),
-    new SemaphoreResolver(semaphores, config.leases),
-    new GuildResolver(guilds, config.autocomplete),
-    new InboxResolver(),
-  ];
-  return buildAppSchema(resolvers, pubSub);
-}
-
 async function main(): Promise<void> {
   const backend = await openBackend();
-  const logger = pino({ level: 'warn' });
   // Without the cache-control plugin, as the product runs: it wraps every resolver to compute a
   // policy nothing here sets, and a peer paying for it would flatter the product.
   const plugins = [ApolloServerPluginCacheControlDisabled()];
   // Apollo's own way of taking a schema as SDL and a resolver map, or the product's schema.
+  const { guildMembers, ...mutations } = backend.operations;
   const schema =
     process.env.BENCH_SCHEMA === 'type-graphql'
-      ? { schema: await typeGraphqlSchema(backend) }
-      : { typeDefs: SDL, resolvers: plainResolvers(backend) };
+      ? { schema: await backend.schema() }
+      : {
+          typeDefs: SDL,
+          resolvers: {
+            SafeInt: SafeIntResolver,
+            Query: { guildMembers: resolver(guildMembers) },
+            Mutation: Object.fromEntries(
+              Object.entries(mutations).map(([name, operation]) => [name, resolver(operation)]),
+            ),
+          },
+        };
   // Apollo stops the server on SIGTERM and ends the process.
   await startStandaloneServer(new ApolloServer<GraphQLContext>({ ...schema, plugins }), {
     listen: { port: Number(process.env.PORT), host: '127.0.0.1' },
     context: async ({ req }) => {
       try {
-        const token = bearerToken(req.headers.authorization);
-        const principal = token === undefined ? null : backend.verifier.verify(token);
-        return { principal, requestId: randomUUID(), logger };
+        return {
+          principal: backend.principalOf(req.headers.authorization),
+          requestId: randomUUID(),
+          logger: backend.logger,
+        };
       } catch (error) {
         if (!(error instanceof AppError)) throw error;
         throw new GraphQLError(error.message, { extensions: { code: error.code, http: { status: 401 } } });

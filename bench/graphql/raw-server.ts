@@ -2,7 +2,6 @@
 // scripts: POST /op/<operation> with the variables as the JSON body, bearer token checked, the
 // result as JSON. No framework, no GraphQL: the limit for this work in one Node process.
 import http from 'node:http';
-import { bearerToken } from '../../src/security/auth';
 import { AppError } from '../../src/common/errors';
 import { openBackend } from './backend';
 
@@ -24,9 +23,8 @@ async function main(): Promise<void> {
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       (async () => {
-        const token = bearerToken(req.headers.authorization);
-        const caller = token === undefined ? null : backend.verifier.verify(token);
-        reply(res, 200, { data: await operation(caller, JSON.parse(Buffer.concat(chunks).toString()) as never) });
+        const caller = backend.principalOf(req.headers.authorization);
+        reply(res, 200, { data: await operation(caller, JSON.parse(Buffer.concat(chunks).toString()) as object) });
       })().catch((error: unknown) => {
         if (error instanceof AppError) reply(res, 400, { error: error.code, message: error.message });
         else reply(res, 500, { error: 'INTERNAL_SERVER_ERROR', message: String(error) });
