@@ -1,12 +1,12 @@
 // The GraphQL path beside what a user would build instead, in one run: raw node:http over the
-// product's repositories, bare Apollo (SDL, and with the product's type-graphql schema), the
+// product's resolvers, bare Apollo (SDL, and with the product's type-graphql schema), the
 // product (documents as text, and registered by hash) and redis-benchmark on the same commands.
 // Peers, pinning and warm-up: docs/performance.md, "Method: graphql, subscribers, leases, counters".
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type Redis from 'ioredis';
-import { benchManifest, OPERATIONS, type OperationSpec, type PeerKind } from './graphql/operations';
+import { benchManifest, OPERATIONS, type OperationSpec } from './graphql/operations';
 import { profileTables } from './graphql/profile';
 import { countRoundTrips, redisLimit } from './graphql/redis-side';
 import {
@@ -38,8 +38,6 @@ const WARM: Steady<Run> = { rate: (r) => r.rate, agree: 0.1, work: () => WARM_CH
 const PROFILED = size('BENCH_GRAPHQL_PROFILED', 10_000, 10_000);
 const CONCURRENCY = size('BENCH_GRAPHQL_CONCURRENCY', 32, 32);
 const PEERS = ['raw', 'apollo', 'apollo+tg', 'product', 'product#'] as const;
-const ONLY = process.env.BENCH_GRAPHQL_ONLY?.split(',');
-const SELECTED = OPERATIONS.filter((operation) => !ONLY || ONLY.includes(operation.name));
 type Peer = (typeof PEERS)[number];
 type Run = Awaited<ReturnType<typeof load>>;
 
@@ -53,23 +51,17 @@ fs.writeFileSync(MANIFEST, JSON.stringify(benchManifest()));
 
 /** Every peer gets the product's settings (workers off, production mode), so they do the same work. */
 function startPeer(peer: Peer, redisUrl: string, nodeArgs: string[] = [], extra: Record<string, string> = {}) {
-  if (peer === 'product' || peer === 'product#') {
-    const documents: Record<string, string> = peer === 'product#' ? { TRUSTED_DOCUMENTS_FILE: MANIFEST } : {};
-    return startProduct(redisUrl, { ...documents, ...extra }, SERVER_CPU, nodeArgs);
-  }
-  const raw = peer === 'raw';
-  const schema: Record<string, string> = raw ? {} : { BENCH_SCHEMA: peer === 'apollo' ? 'sdl' : 'type-graphql' };
+  const env = { ...extra, ...(peer === 'product#' && { TRUSTED_DOCUMENTS_FILE: MANIFEST }) };
+  if (peer.startsWith('product')) return startProduct(redisUrl, env, SERVER_CPU, nodeArgs);
   return startServerProcess({
-    script: path.join(__dirname, 'graphql', raw ? 'raw-server.js' : 'apollo-server.js'),
-    env: { ...PRODUCT_ENV, REDIS_URL: redisUrl, ...extra, ...schema },
+    script: path.join(__dirname, 'graphql', 'peers.js'),
+    env: { ...PRODUCT_ENV, REDIS_URL: redisUrl, ...env, BENCH_PEER: peer },
     cpus: SERVER_CPU,
-    readyPath: raw ? '/healthz' : '/',
-    anyAnswer: !raw,
+    readyPath: '/',
+    anyAnswer: true,
     nodeArgs,
   });
 }
-
-const kindOf = (peer: Peer): PeerKind => (peer === 'raw' ? 'raw' : peer === 'product#' ? 'hash' : 'graphql');
 
 let roundId = 1;
 /** `count` operations on fresh connections (servers close those left idle), with the server's CPU over them. */
@@ -79,7 +71,7 @@ async function load(server: ServerProcess, peer: Peer, operation: OperationSpec,
   const connections = await Promise.all(Array.from({ length: CONCURRENCY }, () => Connection.open(server.port)));
   const cpuBefore = server.cpuSeconds();
   const result = await runLoad(connections, count, (connection, n, slot) =>
-    operation.run({ kind: kindOf(peer), connection }, n, slot, id),
+    operation.run({ peer, connection }, n, slot, id),
   );
   const cpu = server.cpuSeconds() - cpuBefore;
   for (const connection of connections) connection.close();
@@ -113,12 +105,11 @@ async function profile(peer: Peer, operation: OperationSpec, redis: Redis, redis
     await signalled(path.join(dir, 'started'));
     await load(server, peer, operation, redis, PROFILED);
     await signalled(file);
+    return profileTables(file, peer, operation.name, PROFILED);
   } finally {
     await server.stop();
+    fs.rmSync(dir, { recursive: true, force: true });
   }
-  const tables = profileTables(file, peer, operation.name, PROFILED);
-  fs.rmSync(dir, { recursive: true, force: true });
-  return tables;
 }
 
 const BY_HASH = 'product, registered document by hash';
@@ -139,16 +130,16 @@ bench(
       pin(await redisPid(redis), LOAD_CPU);
       pin(process.pid, LOAD_CPU);
     }
-    const steps = progress(SELECTED.length * PEERS.length * (ROUNDS + 3) + 2);
+    const steps = progress(OPERATIONS.length * PEERS.length * (ROUNDS + 3) + 2);
     steps.step('starting the five servers');
     const started = PEERS.map(async (peer) => [peer, await server(startPeer(peer, redisUrl))]);
     const servers = Object.fromEntries(await Promise.all(started)) as Record<Peer, ServerProcess>;
     steps.step('making the data');
-    for (const operation of SELECTED) await operation.prepare?.(redis, 0, PER_ROUND);
+    for (const operation of OPERATIONS) await operation.prepare?.(redis, 0, PER_ROUND);
 
     const runs = new Map<string, Record<Peer, Run[]>>();
     const warmUps: number[] = [];
-    for (const operation of SELECTED) {
+    for (const operation of OPERATIONS) {
       const { measured, warm } = await alternate({
         peers: PEERS,
         rounds: ROUNDS,
@@ -164,31 +155,27 @@ bench(
     }
 
     steps.step('counting Redis round trips (MONITOR)');
-    const roundTrips = new Map<string, number>();
-    const productCommands = new Map<string, string[][]>();
-    for (const operation of SELECTED) {
+    const counts = new Map<string, Awaited<ReturnType<typeof countRoundTrips>>>();
+    for (const operation of OPERATIONS) {
       for (const peer of PEERS) {
         const id = roundId++;
         await operation.prepare?.(redis, id, 20);
         const connection = await Connection.open(servers[peer].port);
-        const counted = await countRoundTrips(redisUrl, 20, (n) =>
-          operation.run({ kind: kindOf(peer), connection }, n, 0, id),
-        );
+        const counted = await countRoundTrips(redisUrl, 20, (n) => operation.run({ peer, connection }, n, 0, id));
         connection.close();
-        roundTrips.set(`${operation.name}/${peer}`, counted.perOperation);
-        if (peer === 'product') productCommands.set(operation.name, counted.firstOperation);
+        counts.set(`${operation.name}/${peer}`, counted);
       }
     }
 
     steps.step('redis-benchmark on the same commands');
     const rows: string[][] = [];
     const missed: OperationSpec[] = [];
-    for (const operation of SELECTED) {
+    for (const operation of OPERATIONS) {
       const { name } = operation;
       const of = runs.get(name)!;
       const rate = (peer: Peer): number[] => of[peer].map((run) => run.rate);
       const key = `graphql.${name.replace('+', '_')}`;
-      const commands = productCommands.get(name)!;
+      const commands = counts.get(`${name}/product`)!.firstOperation;
       const limit = redisLimit(redisUrl, commands, CONCURRENCY, quick ? 5000 : 20000, PINNED ? SERVER_CPU : undefined);
       for (const [id, label, a, b, target] of RATIOS)
         report.ratio(`${key}.${id}`, `${name}: ${label}`, rate(a), rate(b), target);
@@ -205,7 +192,7 @@ bench(
         `${key}.round_trips`,
         `${name}: Redis commands sent per operation (product)`,
         'commands',
-        roundTrips.get(`${name}/product`)!,
+        counts.get(`${name}/product`)!.perOperation,
         operation.roundTrips === undefined ? undefined : { op: '<=', value: operation.roundTrips },
       );
       const toRedis = rate('raw').map((r) => r / limit);
@@ -222,7 +209,7 @@ bench(
           median((r) => r.p99).toFixed(2),
           median((r) => r.cpuUs).toFixed(0),
           `${(median((r) => r.busy) * 100).toFixed(0)}%`,
-          roundTrips.get(`${name}/${peer}`)!.toFixed(1),
+          counts.get(`${name}/${peer}`)!.perOperation.toFixed(1),
         ]);
       }
       rows.push([name, 'redis-benchmark', limit.toFixed(0), ...Array<string>(5).fill(''), String(commands.length)]);
@@ -237,7 +224,7 @@ bench(
     // Where the product missed with a registered document, and wherever BENCH_GRAPHQL_PROFILE
     // names a peer: where the time went.
     const profiled = new Set((process.env.BENCH_GRAPHQL_PROFILE ?? '').split(',').filter(Boolean));
-    for (const operation of SELECTED) {
+    for (const operation of OPERATIONS) {
       for (const peer of PEERS) {
         if (!profiled.has(peer) && !(peer === 'product#' && missed.includes(operation))) continue;
         steps.step(`profiling ${peer} on ${operation.name}`, 0);
@@ -251,8 +238,8 @@ bench(
       `Warm-up, per operation and peer before its rounds: chunks of ${WARM_CHUNK} operations until two chunks in a row agreed on the rate within ${WARM.agree * 100}% after at least ${WARM_MIN} (at most ${WARM.maxRounds * WARM_CHUNK}); this run took ${Math.min(...warmUps)}-${Math.max(...warmUps)}. A fresh server's first rounds of 1,000 measured 610, 410, 260, 150 µs per operation: before that, the figure is the JIT's.`,
       "Profiles (where the product missed, or BENCH_GRAPHQL_PROFILE=<peers>) come from a fresh copy of the peer, warmed up the same way, and cover only the loaded window: V8's profiler started and stopped by signal around it (bench/graphql/profiler.ts), so start-up and warm-up are not in them.",
       "product# is the product with the benchmark's documents registered (TRUSTED_DOCUMENTS_FILE), sent by hash alone (extensions.persistedQuery): the fast path executes them without Apollo's per-request pipeline. product sends the same documents as text, unregistered, through Apollo.",
-      'The bare Apollo peers run without the cache-control plugin, as the product does.',
-      "The raw peer and both Apollo peers are built by the product's own src/app/parts.ts from the same settings (bench/graphql/backend.ts): they verify the same bearer tokens and call the same repositories, validation and notifications as the product; the product adds express, helmet, origin checks, rate limits, document limits and its error formatting.",
+      "The bare Apollo peers run without the cache-control plugin, as the product does; bare Apollo takes the product's schema as SDL with plain resolvers.",
+      "The raw peer and both Apollo peers are built by the product's own src/app/parts.ts from the same settings (bench/graphql/peers.ts): they verify the same bearer tokens and call the product's own resolvers (so the same repositories, validation and notifications) as the product; the product adds express, helmet, origin checks, rate limits, document limits and its error formatting.",
       'The product runs in production mode with LOG_LEVEL=warn (no line per request), its counter cleanup and row cache refresher off, and rate limits raised for the one load-generating address.',
       'Redis commands per operation are counted with MONITOR over 20 sequential operations: commands sent by a client, not those run inside scripts. redis-benchmark runs the commands the product sent for one operation, and the limit is 1 / (sum of 1/rate over those commands).',
       'fetchPendingMessages pulls 6 messages from 2 chats per call; each round uses its own users, so every peer pulls the same amount.',

@@ -9,11 +9,9 @@ import { ChatRepository } from '../../src/redis/chat';
 import { GuildRepository } from '../../src/redis/guild';
 import { benchTokens, inParallel, post, seeded, type Connection } from '../harness';
 
-/** raw: the raw server's own routes; graphql: the document's text; hash: its hash alone (trusted documents). */
-export type PeerKind = 'raw' | 'graphql' | 'hash';
-/** A connection to a peer, and how that peer takes an operation. */
+/** A connection to a peer: raw takes its own routes, product# a registered document's hash, the others its text. */
 export interface Via {
-  kind: PeerKind;
+  peer: string;
   connection: Connection;
 }
 
@@ -34,12 +32,10 @@ const GUILD_MEMBERS = 10_000;
 const SERVICE = benchTokens.sign('bench-service', ['service'], 24 * 3600);
 const MESSAGE = 'Meet at the usual place at 10; bring the maps. ☕';
 
+/** Each user's token, signed once: signing per request would load the load generator. */
 const tokens = new Map<string, string>();
-const tokenOf = (user: string): string => {
-  let token = tokens.get(user);
-  if (!token) tokens.set(user, (token = benchTokens.sign(user, [], 24 * 3600)));
-  return token;
-};
+const tokenOf = (user: string) =>
+  tokens.get(user) ?? tokens.set(user, benchTokens.sign(user, [], 24 * 3600)).get(user)!;
 
 const hashOf = (text: string): string => createHash('sha256').update(text).digest('hex');
 
@@ -65,8 +61,9 @@ export const benchManifest = (): Record<string, string> =>
  * Sends one operation as the peer takes it (its own route, the document's text, or its hash) and
  * returns the answer's data for it, or throws naming what came back instead.
  */
-async function call<T>({ kind, connection }: Via, operation: string, variables: object, token: string) {
+async function call<T>({ peer, connection }: Via, operation: string, variables: object, token: string) {
   const query = DOCUMENTS[operation];
+  const kind = peer === 'raw' ? 'raw' : peer === 'product#' ? 'hash' : 'graphql';
   const persisted = () => ({ extensions: { persistedQuery: { version: 1, sha256Hash: hashOf(query) } }, variables });
   const body = kind === 'raw' ? variables : kind === 'hash' ? persisted() : { query, variables };
   const headers = { authorization: `Bearer ${token}` };
@@ -74,7 +71,7 @@ async function call<T>({ kind, connection }: Via, operation: string, variables: 
   const text = answer.body.toString();
   const parsed = JSON.parse(text) as { data?: Record<string, unknown> | null; errors?: unknown };
   if (answer.status !== 200 || parsed.errors || !parsed.data)
-    throw new Error(`${operation} over ${kind}: HTTP ${answer.status} ${text.slice(0, 300)}`);
+    throw new Error(`${operation} over ${peer}: HTTP ${answer.status} ${text.slice(0, 300)}`);
   return (kind === 'raw' ? parsed.data : parsed.data[operation]) as T;
 }
 
@@ -137,7 +134,7 @@ export const OPERATIONS: OperationSpec[] = [
       const token = tokenOf(`f${round}-${n}`);
       const pending = await call<{ messages: unknown[] }[]>(via, 'fetchPendingMessages', { limit: 100 }, token);
       const messages = pending.reduce((sum, chat) => sum + chat.messages.length, 0);
-      if (messages !== 6) throw new Error(`fetchPendingMessages over ${via.kind} pulled ${messages} messages, not 6`);
+      if (messages !== 6) throw new Error(`fetchPendingMessages over ${via.peer} pulled ${messages} messages, not 6`);
     },
   },
   {
@@ -156,7 +153,7 @@ export const OPERATIONS: OperationSpec[] = [
     async run(via, _n, slot) {
       const name = `bench/sem-${slot}`;
       const lease = await call<{ id?: string } | null>(via, 'acquireSemaphore', { name, limit: 1 }, SERVICE);
-      if (!lease?.id) throw new Error(`acquireSemaphore over ${via.kind} was not granted`);
+      if (!lease?.id) throw new Error(`acquireSemaphore over ${via.peer} was not granted`);
       const released = await call(via, 'releaseSemaphore', { name, id: lease.id }, SERVICE);
       if (released !== true) throw new Error('releaseSemaphore did not return true');
     },
@@ -179,7 +176,7 @@ export const OPERATIONS: OperationSpec[] = [
     async run(via, n) {
       const prefix = prefixes[n % prefixes.length];
       const found = await call<string[]>(via, 'guildMembers', { guild: GUILD, prefix }, SERVICE);
-      if (found.length === 0) throw new Error(`guildMembers over ${via.kind} found nobody for ${prefix}`);
+      if (found.length === 0) throw new Error(`guildMembers over ${via.peer} found nobody for ${prefix}`);
     },
   },
 ];

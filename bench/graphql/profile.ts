@@ -10,7 +10,7 @@ interface ProfileNode {
   children?: number[];
 }
 
-function placeOf(url: string, functionName: string): string {
+function placeOf({ callFrame: { url, functionName } }: ProfileNode): string {
   if (!url) return functionName.startsWith('(') ? functionName : 'V8 / native';
   const module = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
   if (module) return module[1];
@@ -27,23 +27,20 @@ export function profileTables(file: string, peer: string, operation: string, ope
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
   const parent = new Map<number, number>();
   for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
-  const placeOfNode = (node: ProfileNode): string => placeOf(node.callFrame.url, node.callFrame.functionName);
   const places = new Map<string, number>();
   const inclusive = new Map<string, number>();
   const functions = new Map<string, number>();
-  const add = (map: Map<string, number>, key: string): void => {
-    map.set(key, (map.get(key) ?? 0) + 1);
-  };
+  const add = (map: Map<string, number>, key: string) => map.set(key, (map.get(key) ?? 0) + 1);
   for (const sample of profile.samples) {
     const node = byId.get(sample);
     if (!node) continue;
-    const own = placeOfNode(node);
+    const own = placeOf(node);
     add(functions, `${node.callFrame.functionName || '(anonymous)'} (${own})`);
     // Node's and V8's own time is charged to the nearest package or file that called it.
     let charged = own;
     const onStack = new Set<string>([own]);
     for (let id = parent.get(node.id); id !== undefined; id = parent.get(id)) {
-      const place = placeOfNode(byId.get(id)!);
+      const place = placeOf(byId.get(id)!);
       onStack.add(place);
       if (INTERNAL.has(charged) && !INTERNAL.has(place) && !place.startsWith('(')) charged = `${place} (via Node/V8)`;
     }
