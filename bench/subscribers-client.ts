@@ -3,6 +3,7 @@
 // same socket (why not graphql-ws's createClient: docs/performance.md, the subscribers method).
 import { performance } from 'node:perf_hooks';
 import WebSocket from 'ws';
+import { benchTokens } from './harness';
 import type { Deliveries } from './subscribers-load';
 
 export interface PulledMessage {
@@ -10,6 +11,9 @@ export interface PulledMessage {
   id: number;
   sender: string;
 }
+
+/** The authorization header (or connection_init field) of a user the product accepts. */
+export const bearer = (user: string): string => `Bearer ${benchTokens.sign(user, [], 3600)}`;
 
 const SUBSCRIBE = 'subscription Inbox { inboxChanged { chatId latestMessageId mailbox } }';
 const PULL = 'mutation Pull { fetchPendingMessages { chatId remaining messages { id sender } } }';
@@ -24,8 +28,8 @@ interface PullReply {
  * leads to a pull, those during a pull to one more after it (coalesced, as the API allows).
  */
 export class Subscriber {
-  /** Id of the last message pulled from the member's chat: the next must be exactly one more. */
-  lastPulledId: number;
+  /** Id of the last message pulled from the member's chat (the first is seen at the start): the next must be one more. */
+  lastPulledId = 1;
   notifications = 0;
   /** Notifications naming a chat the member is not in. */
   misrouted = 0;
@@ -43,13 +47,9 @@ export class Subscriber {
   constructor(
     readonly user: string,
     readonly chatId: string,
-    seenId: number,
     private readonly url: string,
-    private readonly token: string,
     private readonly sink: Deliveries,
-  ) {
-    this.lastPulledId = seenId;
-  }
+  ) {}
 
   /** Opens the socket and starts the subscription; resolves at connection_ack. */
   open(): Promise<void> {
@@ -57,7 +57,7 @@ export class Subscriber {
       const socket = new WebSocket(this.url, 'graphql-transport-ws', { perMessageDeflate: false });
       this.socket = socket;
       const send = (message: object): void => socket.send(JSON.stringify(message));
-      socket.on('open', () => send({ type: 'connection_init', payload: { authorization: `Bearer ${this.token}` } }));
+      socket.on('open', () => send({ type: 'connection_init', payload: { authorization: bearer(this.user) } }));
       socket.on('error', reject);
       socket.on('close', (code) => {
         reject(new Error(`socket closed (${code}) before connection_ack`));

@@ -4,13 +4,11 @@ import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type Redis from 'ioredis';
 import { CHAT_DEFAULTS, ChatRepository } from '../src/redis/chat';
-import { benchTokens, Connection, inParallel, post, within } from './harness';
-import type { PulledMessage, Subscriber } from './subscribers-client';
+import { Connection, inParallel, post, within } from './harness';
+import { Subscriber, bearer, type PulledMessage } from './subscribers-client';
 
 /** The sending user: a member of every chat, holding no socket. */
 const SENDER = 'sender';
-
-export const tokenFor = (user: string): string => benchTokens.sign(user, [], 3600);
 
 /** Everything the subscribers report, checked as it arrives. */
 export class Deliveries {
@@ -100,7 +98,7 @@ const SEND =
 
 /** The sending user's client: a kept-alive HTTP connection per paced run, as a phone's app would send. */
 export class Sender {
-  private readonly authorization = { authorization: `Bearer ${tokenFor(SENDER)}` };
+  private readonly authorization = { authorization: bearer(SENDER) };
   private sent = 0;
 
   constructor(
@@ -162,11 +160,7 @@ export class Sender {
 }
 
 /** Creates the chats through the repository, each of the sender and a group of users, all past the first message. */
-export async function createChats(
-  redis: Redis,
-  users: string[][],
-  member: (user: string, chatId: string) => Subscriber,
-): Promise<Chat[]> {
+export async function createChats(redis: Redis, users: string[][], url: string, sink: Deliveries): Promise<Chat[]> {
   const repository = new ChatRepository(redis, {
     maxChatMembers: 1000,
     maxChatsPerUser: 1_000_000,
@@ -177,7 +171,8 @@ export async function createChats(
   await inParallel(users.length, 200, async (i) => {
     const { chat } = await repository.create(SENDER, users[i], 'welcome', false);
     await Promise.all(users[i].map((user) => repository.markSeen(chat.id, user, chat.latestMessageId)));
-    chats[i] = { id: chat.id, latestId: 1, members: users[i].map((user) => member(user, chat.id)) };
+    const members = users[i].map((user) => new Subscriber(user, chat.id, url, sink));
+    chats[i] = { id: chat.id, latestId: 1, members };
   });
   return chats;
 }

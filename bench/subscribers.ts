@@ -6,8 +6,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Subscriber } from './subscribers-client';
-import { createChats, Deliveries, Sender, tokenFor, untilSubscribed } from './subscribers-load';
+import type { Subscriber } from './subscribers-client';
+import { createChats, Deliveries, Sender, untilSubscribed } from './subscribers-load';
 import {
   bench,
   inParallel,
@@ -50,11 +50,7 @@ const PROFILE_DIR = process.env.BENCH_SERVER_PROFILE;
 /** Median RSS of the server over the last half of an idle period. */
 async function idleRss(server: ServerProcess, seconds: number): Promise<number> {
   const samples: number[] = [];
-  const end = Date.now() + seconds * 1000;
-  while (Date.now() < end) {
-    samples.push(server.rssBytes());
-    await sleep(200);
-  }
+  for (const end = Date.now() + seconds * 1000; Date.now() < end; await sleep(200)) samples.push(server.rssBytes());
   return median(samples.slice(Math.floor(samples.length / 2)));
 }
 
@@ -90,15 +86,10 @@ bench(
     const sender = new Sender(server.port, deliveries);
     defer(() => subscribers.forEach((subscriber) => subscriber.close()));
     progress(0.01, 'creating chats');
-    const wsUrl = `${server.origin.replace(/^http/, 'ws')}/graphql`;
     const names = Array.from({ length: chatCount + 1 }, (_, c) =>
       Array.from({ length: CHAT_SIZE }, (_, i) => (c === chatCount ? `warm${i}` : `user${c * CHAT_SIZE + i}`)),
     );
-    const chats = await createChats(
-      redis,
-      names,
-      (user, id) => new Subscriber(user, id, 1, wsUrl, tokenFor(user), deliveries),
-    );
+    const chats = await createChats(redis, names, `${server.origin.replace(/^http/, 'ws')}/graphql`, deliveries);
     const warmChat = chats.pop()!;
 
     // Warm-up with a chat of its own: the code paths are compiled and the server's pools
@@ -160,6 +151,9 @@ bench(
     }
     await inServer(server, 'profile rounds');
     const misrouted = (): number => sumOf(subscribers, (s) => s.misrouted);
+    /** Subscribers that have not pulled up to their chat's newest message. */
+    const behind = (): Subscriber[] =>
+      chats.flatMap((chat) => chat.members.filter((member) => member.lastPulledId !== chat.latestId));
     const misroutedSteady = misrouted();
 
     // The burst: notifications for many recipients at once. A notification may be dropped under
@@ -169,23 +163,18 @@ bench(
     deliveries.startRound();
     const burstMessages = await sender.burst(chats, BURST_CHATS, BURST_IN_FLIGHT, random);
     expected += burstMessages * CHAT_SIZE;
-    const drained = await deliveries.until(expected, BURST_DRAIN_MS).then(
-      () => true,
-      () => false,
-    );
+    await deliveries.until(expected, BURST_DRAIN_MS).catch(() => undefined);
     await until(() => !subscribers.some((s) => s.busy));
-    const leftBehind = drained
-      ? []
-      : chats.flatMap((chat) => chat.members.filter((member) => member.lastPulledId < chat.latestId));
+    const leftBehind = behind();
     await Promise.all(leftBehind.map((member) => member.catchUp()));
     await deliveries.until(expected, DRAIN_TIMEOUT_MS);
     const misroutedBurst = misrouted() - misroutedSteady;
 
     // Exactly once: no pull went wrong, and every subscriber has pulled up to its chat's newest message.
-    const behind = chats.flatMap((chat) => chat.members.filter((member) => member.lastPulledId !== chat.latestId));
+    const stillBehind = behind().length;
     const closed = subscribers.filter((s) => s.closedWith !== undefined).length;
-    if (behind.length)
-      deliveries.errors.push(`${behind.length} subscribers did not pull up to their chat's newest message`);
+    if (stillBehind)
+      deliveries.errors.push(`${stillBehind} subscribers did not pull up to their chat's newest message`);
     if (closed) deliveries.errors.push(`${closed} sockets were closed by the server`);
     if (deliveries.errors.length) throw new Error(`deliveries went wrong:\n  ${deliveries.errors.join('\n  ')}`);
     const notifications = sumOf(subscribers, (s) => s.notifications);
