@@ -79,18 +79,12 @@ export class Subscriber {
           else this.notified(reply.data.inboxChanged.chatId);
         } else if (type === 'next') this.replies.set(id, payload as PullReply);
         else if (type === 'complete' || type === 'error') {
-          if (id === 's')
-            this.fail(
-              new Error(
-                type === 'error'
-                  ? `inboxChanged was refused: ${JSON.stringify(payload)}`
-                  : 'the server completed the inboxChanged subscription',
-              ),
-            );
+          const ended = type === 'error' ? `refused: ${JSON.stringify(payload)}` : 'completed by the server';
+          if (id === 's') this.fail(new Error(`inboxChanged was ${ended}`));
           const reply = this.replies.get(id);
           this.pending.delete(id);
           this.replies.delete(id);
-          if (type === 'error') pull?.reject(new Error(`a pull was refused: ${JSON.stringify(payload)}`));
+          if (type === 'error') pull?.reject(new Error(`a pull was ${ended}`));
           else if (reply) pull?.resolve(reply);
           else pull?.reject(new Error('a pull completed without a result'));
         }

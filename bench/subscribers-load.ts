@@ -14,12 +14,11 @@ const SENDER = 'sender';
 export class Deliveries {
   /** `chatId:id` -> when sendMessage's reply arrived (NaN before), and when pulls that beat it arrived. */
   private readonly sent = new Map<string, { at: number; early: number[] }>();
-  /** Of this round's deliveries, in milliseconds. */
-  latencies: number[] = [];
-  /** How long the pulls of this round's deliveries took, from request to reply (the rest of a latency is the notification's way). */
-  pullTimes: number[] = [];
-  /** This round's deliveries whose pull beat the sender's reply. */
-  pulledBeforeReply = 0;
+  /**
+   * This round's: each delivery's latency (ms), how long its pull took from request to reply (the rest of a
+   * latency is the notification's way), and the deliveries whose pull beat the sender's reply.
+   */
+  round = { latencies: [] as number[], pullTimes: [] as number[], early: 0 };
   /** In all rounds. */
   delivered = 0;
   readonly errors: string[] = [];
@@ -27,9 +26,7 @@ export class Deliveries {
 
   startRound(): void {
     this.sent.clear();
-    this.latencies = [];
-    this.pullTimes = [];
-    this.pulledBeforeReply = 0;
+    this.round = { latencies: [], pullTimes: [], early: 0 };
   }
 
   pulled(subscriber: Subscriber, message: PulledMessage, asked: number, at: number): void {
@@ -42,8 +39,8 @@ export class Deliveries {
     if (message.sender !== SENDER) return this.error(`${user} pulled a message from ${message.sender}`);
     const sent = this.sentMessage(`${message.chatId}:${message.id}`);
     if (Number.isNaN(sent.at)) sent.early.push(at);
-    else this.latencies.push(at - sent.at);
-    this.pullTimes.push(at - asked);
+    else this.round.latencies.push(at - sent.at);
+    this.round.pullTimes.push(at - asked);
     this.delivered++;
     if (this.waiter && this.delivered >= this.waiter.count) this.waiter.resolve();
   }
@@ -52,8 +49,8 @@ export class Deliveries {
   replied(chatId: string, id: number, at: number): void {
     const sent = this.sentMessage(`${chatId}:${id}`);
     sent.at = at;
-    for (const _ of sent.early) this.latencies.push(0);
-    this.pulledBeforeReply += sent.early.length;
+    for (const _ of sent.early) this.round.latencies.push(0);
+    this.round.early += sent.early.length;
     sent.early = [];
   }
 

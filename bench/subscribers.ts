@@ -143,10 +143,10 @@ bench(
       await deliveries.until(expected, DRAIN_TIMEOUT_MS);
       const cpu = server.cpuSeconds() - cpuBefore;
       const count = deliveries.delivered - delivered;
-      const latencies = [...deliveries.latencies].sort((a, b) => a - b);
+      const latencies = [...deliveries.round.latencies].sort((a, b) => a - b);
       if (latencies.length !== count) throw new Error(`${count} deliveries but ${latencies.length} latencies`);
-      const pulls = [...deliveries.pullTimes].sort((a, b) => a - b);
-      const early = deliveries.pulledBeforeReply;
+      const pulls = [...deliveries.round.pullTimes].sort((a, b) => a - b);
+      const early = deliveries.round.early;
       if (!warm) roundStats.push({ latencies, pulls, deliveries: count, cpuMs: (cpu * 1000) / count, early });
     }
     await inServer(server, 'profile rounds');
