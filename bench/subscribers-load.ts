@@ -96,7 +96,8 @@ const SEND =
 /** The sending user's client: a kept-alive HTTP connection per paced run, as a phone's app would send. */
 export class Sender {
   private readonly authorization = { authorization: bearer(SENDER) };
-  private sent = 0;
+  /** Messages sent so far. */
+  sent = 0;
 
   constructor(
     private readonly port: number,
