@@ -6,11 +6,7 @@ import WebSocket from 'ws';
 import { benchTokens } from './harness';
 import type { Deliveries } from './subscribers-load';
 
-export interface PulledMessage {
-  chatId: string;
-  id: number;
-  sender: string;
-}
+export type PulledMessage = { chatId: string; id: number; sender: string };
 
 /** The authorization header (or connection_init field) of a user the product accepts. */
 export const bearer = (user: string): string => `Bearer ${benchTokens.sign(user, [], 3600)}`;
@@ -104,7 +100,7 @@ export class Subscriber {
   }
 
   private fail(error: unknown): void {
-    if (!this.closing) this.sink.failed(this, error);
+    if (!this.closing) this.sink.error(`${this.user}: ${(error as Error).message}`);
   }
 
   private notified(chatId: string | null): void {

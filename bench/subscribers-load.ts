@@ -54,10 +54,6 @@ export class Deliveries {
     sent.early = [];
   }
 
-  failed(subscriber: Subscriber, error: unknown): void {
-    this.error(`${subscriber.user}: ${(error as Error).message}`);
-  }
-
   /** Resolves once `count` deliveries have been made in all; rejects after the timeout. */
   until(count: number, timeoutMs: number): Promise<void> {
     const reached = new Promise<void>((resolve) => {
@@ -77,7 +73,7 @@ export class Deliveries {
     return sent;
   }
 
-  private error(text: string): void {
+  error(text: string): void {
     if (this.errors.length < 20) this.errors.push(text);
     else if (this.errors.length === 20) this.errors.push('…');
   }
@@ -106,7 +102,7 @@ export class Sender {
 
   /** Sends `count` messages to random chats, `rate` per second, one at a time. */
   async paced(chats: Chat[], count: number, rate: number, random: () => number): Promise<void> {
-    const [connection] = await this.open(1);
+    const connection = await Connection.open(this.port);
     const start = performance.now();
     try {
       for (let i = 0; i < count; i++) {
@@ -127,17 +123,13 @@ export class Sender {
       [order[i], order[j]] = [order[j], order[i]];
     }
     const jobs = order.slice(0, chatCount).flatMap((chat) => [chat, chat]);
-    const connections = await this.open(inFlight);
+    const connections = await Promise.all(Array.from({ length: inFlight }, () => Connection.open(this.port)));
     try {
       await inParallel(jobs.length, inFlight, (i, slot) => this.send(connections[slot], jobs[i], 'burst'));
     } finally {
       for (const connection of connections) connection.close();
     }
     return jobs.length;
-  }
-
-  private open(count: number): Promise<Connection[]> {
-    return Promise.all(Array.from({ length: count }, () => Connection.open(this.port)));
   }
 
   /** One sendMessage; in a paced run its id must follow the chat's newest (a burst's may overtake). */
