@@ -60,11 +60,9 @@ export class Deliveries {
       this.waiter = { count, resolve };
       if (this.delivered >= count) resolve();
     });
-    return within(
-      reached,
-      timeoutMs,
-      () => `only ${this.delivered} of ${count} deliveries were made within ${timeoutMs} ms of the last send`,
-    );
+    const failure = (): string =>
+      `only ${this.delivered} of ${count} deliveries were made within ${timeoutMs} ms of the last send`;
+    return within(reached, timeoutMs, failure);
   }
 
   private sentMessage(key: string): { at: number; early: number[] } {

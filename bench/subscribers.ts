@@ -146,7 +146,6 @@ bench(
     }
     await inServer(server, 'profile rounds');
     const misrouted = (): number => sumOf(subscribers, (s) => s.misrouted);
-    /** Subscribers that have not pulled up to their chat's newest message. */
     const behind = (): Subscriber[] =>
       chats.flatMap((chat) => chat.members.filter((member) => member.lastPulledId !== chat.latestId));
     const misroutedSteady = misrouted();
