@@ -31,6 +31,7 @@ export async function fetchPendingMessages(redis: Redis, recipient: string): Pro
   const seen = await redis.zrange(`seen:${recipient}`, 0, -1, 'WITHSCORES');
   const chats: [string, number][] = [];
   for (let i = 0; i + 1 < seen.length; i += 2) chats.push([seen[i], Number(seen[i + 1])]);
+  if (chats.length === 0) return [];
   const read = redis.multi();
   for (const [chatId, seenId] of chats) read.zrangebyscore(`msgs:${chatId}`, seenId + 1, 'inf');
   const replies = (await read.exec()) ?? [];
