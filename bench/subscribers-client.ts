@@ -3,13 +3,13 @@
 // same socket (why not graphql-ws's createClient: docs/performance.md, the subscribers method).
 import { performance } from 'node:perf_hooks';
 import WebSocket from 'ws';
+import { benchTokens } from './harness';
 import type { Deliveries } from './subscribers-load';
 
-export interface PulledMessage {
-  chatId: string;
-  id: number;
-  sender: string;
-}
+export type PulledMessage = { chatId: string; id: number; sender: string };
+
+/** The authorization header (or connection_init field) of a user the product accepts. */
+export const bearer = (user: string): string => `Bearer ${benchTokens.sign(user, [], 3600)}`;
 
 const SUBSCRIBE = 'subscription Inbox { inboxChanged { chatId latestMessageId mailbox } }';
 const PULL = 'mutation Pull { fetchPendingMessages { chatId remaining messages { id sender } } }';
@@ -24,8 +24,8 @@ interface PullReply {
  * leads to a pull, those during a pull to one more after it (coalesced, as the API allows).
  */
 export class Subscriber {
-  /** Id of the last message pulled from the member's chat: the next must be exactly one more. */
-  lastPulledId: number;
+  /** Id of the last message pulled from the member's chat (the first is seen at the start): the next must be one more. */
+  lastPulledId = 1;
   notifications = 0;
   /** Notifications naming a chat the member is not in. */
   misrouted = 0;
@@ -43,13 +43,9 @@ export class Subscriber {
   constructor(
     readonly user: string,
     readonly chatId: string,
-    seenId: number,
     private readonly url: string,
-    private readonly token: string,
     private readonly sink: Deliveries,
-  ) {
-    this.lastPulledId = seenId;
-  }
+  ) {}
 
   /** Opens the socket and starts the subscription; resolves at connection_ack. */
   open(): Promise<void> {
@@ -57,7 +53,7 @@ export class Subscriber {
       const socket = new WebSocket(this.url, 'graphql-transport-ws', { perMessageDeflate: false });
       this.socket = socket;
       const send = (message: object): void => socket.send(JSON.stringify(message));
-      socket.on('open', () => send({ type: 'connection_init', payload: { authorization: `Bearer ${this.token}` } }));
+      socket.on('open', () => send({ type: 'connection_init', payload: { authorization: bearer(this.user) } }));
       socket.on('error', reject);
       socket.on('close', (code) => {
         reject(new Error(`socket closed (${code}) before connection_ack`));
@@ -79,18 +75,12 @@ export class Subscriber {
           else this.notified(reply.data.inboxChanged.chatId);
         } else if (type === 'next') this.replies.set(id, payload as PullReply);
         else if (type === 'complete' || type === 'error') {
-          if (id === 's')
-            this.fail(
-              new Error(
-                type === 'error'
-                  ? `inboxChanged was refused: ${JSON.stringify(payload)}`
-                  : 'the server completed the inboxChanged subscription',
-              ),
-            );
+          const ended = type === 'error' ? `refused: ${JSON.stringify(payload)}` : 'completed by the server';
+          if (id === 's') this.fail(new Error(`inboxChanged was ${ended}`));
           const reply = this.replies.get(id);
           this.pending.delete(id);
           this.replies.delete(id);
-          if (type === 'error') pull?.reject(new Error(`a pull was refused: ${JSON.stringify(payload)}`));
+          if (type === 'error') pull?.reject(new Error(`a pull was ${ended}`));
           else if (reply) pull?.resolve(reply);
           else pull?.reject(new Error('a pull completed without a result'));
         }
@@ -110,7 +100,7 @@ export class Subscriber {
   }
 
   private fail(error: unknown): void {
-    if (!this.closing) this.sink.failed(this, error);
+    if (!this.closing) this.sink.error(`${this.user}: ${(error as Error).message}`);
   }
 
   private notified(chatId: string | null): void {

@@ -4,24 +4,21 @@ import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type Redis from 'ioredis';
 import { CHAT_DEFAULTS, ChatRepository } from '../src/redis/chat';
-import { benchTokens, Connection, inParallel, post, within } from './harness';
-import type { PulledMessage, Subscriber } from './subscribers-client';
+import { Connection, inParallel, post, within } from './harness';
+import { Subscriber, bearer, type PulledMessage } from './subscribers-client';
 
 /** The sending user: a member of every chat, holding no socket. */
 const SENDER = 'sender';
-
-export const tokenFor = (user: string): string => benchTokens.sign(user, [], 3600);
 
 /** Everything the subscribers report, checked as it arrives. */
 export class Deliveries {
   /** `chatId:id` -> when sendMessage's reply arrived (NaN before), and when pulls that beat it arrived. */
   private readonly sent = new Map<string, { at: number; early: number[] }>();
-  /** Of this round's deliveries, in milliseconds. */
-  latencies: number[] = [];
-  /** How long the pulls of this round's deliveries took, from request to reply (the rest of a latency is the notification's way). */
-  pullTimes: number[] = [];
-  /** This round's deliveries whose pull beat the sender's reply. */
-  pulledBeforeReply = 0;
+  /**
+   * This round's: each delivery's latency (ms), how long its pull took from request to reply (the rest of a
+   * latency is the notification's way), and the deliveries whose pull beat the sender's reply.
+   */
+  round = { latencies: [] as number[], pullTimes: [] as number[], early: 0 };
   /** In all rounds. */
   delivered = 0;
   readonly errors: string[] = [];
@@ -29,9 +26,7 @@ export class Deliveries {
 
   startRound(): void {
     this.sent.clear();
-    this.latencies = [];
-    this.pullTimes = [];
-    this.pulledBeforeReply = 0;
+    this.round = { latencies: [], pullTimes: [], early: 0 };
   }
 
   pulled(subscriber: Subscriber, message: PulledMessage, asked: number, at: number): void {
@@ -44,8 +39,8 @@ export class Deliveries {
     if (message.sender !== SENDER) return this.error(`${user} pulled a message from ${message.sender}`);
     const sent = this.sentMessage(`${message.chatId}:${message.id}`);
     if (Number.isNaN(sent.at)) sent.early.push(at);
-    else this.latencies.push(at - sent.at);
-    this.pullTimes.push(at - asked);
+    else this.round.latencies.push(at - sent.at);
+    this.round.pullTimes.push(at - asked);
     this.delivered++;
     if (this.waiter && this.delivered >= this.waiter.count) this.waiter.resolve();
   }
@@ -54,13 +49,9 @@ export class Deliveries {
   replied(chatId: string, id: number, at: number): void {
     const sent = this.sentMessage(`${chatId}:${id}`);
     sent.at = at;
-    for (const _ of sent.early) this.latencies.push(0);
-    this.pulledBeforeReply += sent.early.length;
+    for (const _ of sent.early) this.round.latencies.push(0);
+    this.round.early += sent.early.length;
     sent.early = [];
-  }
-
-  failed(subscriber: Subscriber, error: unknown): void {
-    this.error(`${subscriber.user}: ${(error as Error).message}`);
   }
 
   /** Resolves once `count` deliveries have been made in all; rejects after the timeout. */
@@ -69,11 +60,9 @@ export class Deliveries {
       this.waiter = { count, resolve };
       if (this.delivered >= count) resolve();
     });
-    return within(
-      reached,
-      timeoutMs,
-      () => `only ${this.delivered} of ${count} deliveries were made within ${timeoutMs} ms of the last send`,
-    );
+    const failure = (): string =>
+      `only ${this.delivered} of ${count} deliveries were made within ${timeoutMs} ms of the last send`;
+    return within(reached, timeoutMs, failure);
   }
 
   private sentMessage(key: string): { at: number; early: number[] } {
@@ -82,7 +71,7 @@ export class Deliveries {
     return sent;
   }
 
-  private error(text: string): void {
+  error(text: string): void {
     if (this.errors.length < 20) this.errors.push(text);
     else if (this.errors.length === 20) this.errors.push('…');
   }
@@ -100,8 +89,9 @@ const SEND =
 
 /** The sending user's client: a kept-alive HTTP connection per paced run, as a phone's app would send. */
 export class Sender {
-  private readonly authorization = { authorization: `Bearer ${tokenFor(SENDER)}` };
-  private sent = 0;
+  private readonly authorization = { authorization: bearer(SENDER) };
+  /** Messages sent so far. */
+  sent = 0;
 
   constructor(
     private readonly port: number,
@@ -110,7 +100,7 @@ export class Sender {
 
   /** Sends `count` messages to random chats, `rate` per second, one at a time. */
   async paced(chats: Chat[], count: number, rate: number, random: () => number): Promise<void> {
-    const [connection] = await this.open(1);
+    const connection = await Connection.open(this.port);
     const start = performance.now();
     try {
       for (let i = 0; i < count; i++) {
@@ -131,17 +121,13 @@ export class Sender {
       [order[i], order[j]] = [order[j], order[i]];
     }
     const jobs = order.slice(0, chatCount).flatMap((chat) => [chat, chat]);
-    const connections = await this.open(inFlight);
+    const connections = await Promise.all(Array.from({ length: inFlight }, () => Connection.open(this.port)));
     try {
       await inParallel(jobs.length, inFlight, (i, slot) => this.send(connections[slot], jobs[i], 'burst'));
     } finally {
       for (const connection of connections) connection.close();
     }
     return jobs.length;
-  }
-
-  private open(count: number): Promise<Connection[]> {
-    return Promise.all(Array.from({ length: count }, () => Connection.open(this.port)));
   }
 
   /** One sendMessage; in a paced run its id must follow the chat's newest (a burst's may overtake). */
@@ -162,11 +148,7 @@ export class Sender {
 }
 
 /** Creates the chats through the repository, each of the sender and a group of users, all past the first message. */
-export async function createChats(
-  redis: Redis,
-  users: string[][],
-  member: (user: string, chatId: string) => Subscriber,
-): Promise<Chat[]> {
+export async function createChats(redis: Redis, users: string[][], url: string, sink: Deliveries): Promise<Chat[]> {
   const repository = new ChatRepository(redis, {
     maxChatMembers: 1000,
     maxChatsPerUser: 1_000_000,
@@ -177,7 +159,8 @@ export async function createChats(
   await inParallel(users.length, 200, async (i) => {
     const { chat } = await repository.create(SENDER, users[i], 'welcome', false);
     await Promise.all(users[i].map((user) => repository.markSeen(chat.id, user, chat.latestMessageId)));
-    chats[i] = { id: chat.id, latestId: 1, members: users[i].map((user) => member(user, chat.id)) };
+    const members = users[i].map((user) => new Subscriber(user, chat.id, url, sink));
+    chats[i] = { id: chat.id, latestId: 1, members };
   });
   return chats;
 }

@@ -6,8 +6,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Subscriber } from './subscribers-client';
-import { createChats, Deliveries, Sender, tokenFor, untilSubscribed } from './subscribers-load';
+import type { Subscriber } from './subscribers-client';
+import { createChats, Deliveries, Sender, untilSubscribed } from './subscribers-load';
 import {
   bench,
   inParallel,
@@ -50,11 +50,7 @@ const PROFILE_DIR = process.env.BENCH_SERVER_PROFILE;
 /** Median RSS of the server over the last half of an idle period. */
 async function idleRss(server: ServerProcess, seconds: number): Promise<number> {
   const samples: number[] = [];
-  const end = Date.now() + seconds * 1000;
-  while (Date.now() < end) {
-    samples.push(server.rssBytes());
-    await sleep(200);
-  }
+  for (const end = Date.now() + seconds * 1000; Date.now() < end; await sleep(200)) samples.push(server.rssBytes());
   return median(samples.slice(Math.floor(samples.length / 2)));
 }
 
@@ -77,10 +73,7 @@ bench(
   async ({ admin: redis, url, report, server: started, defer }) => {
     if (PROFILE_DIR) console.log(`  profiling the server into ${PROFILE_DIR}: the figures are not to be quoted`);
     progress(0, 'starting the server');
-    if (PIN) {
-      pin(await redisPid(redis), '0');
-      pin(process.pid, '0');
-    }
+    if (PIN) for (const pid of [await redisPid(redis), process.pid]) pin(pid, '0');
     const serverEnv: Record<string, string> = PROFILE_DIR
       ? { NODE_OPTIONS: `--require ${path.join(__dirname, 'graphql', 'profiler.js')}`, BENCH_PROFILE_DIR: PROFILE_DIR }
       : {};
@@ -88,27 +81,23 @@ bench(
     const subscribers: Subscriber[] = [];
     const deliveries = new Deliveries();
     const sender = new Sender(server.port, deliveries);
+    /** Resolves once every recipient has pulled every message sent so far; fails after `ms`. */
+    const drained = (ms = DRAIN_TIMEOUT_MS): Promise<void> => deliveries.until(sender.sent * CHAT_SIZE, ms);
     defer(() => subscribers.forEach((subscriber) => subscriber.close()));
     progress(0.01, 'creating chats');
-    const wsUrl = `${server.origin.replace(/^http/, 'ws')}/graphql`;
     const names = Array.from({ length: chatCount + 1 }, (_, c) =>
       Array.from({ length: CHAT_SIZE }, (_, i) => (c === chatCount ? `warm${i}` : `user${c * CHAT_SIZE + i}`)),
     );
-    const chats = await createChats(
-      redis,
-      names,
-      (user, id) => new Subscriber(user, id, 1, wsUrl, tokenFor(user), deliveries),
-    );
+    const chats = await createChats(redis, names, `${server.origin.replace(/^http/, 'ws')}/graphql`, deliveries);
     const warmChat = chats.pop()!;
 
-    // Warm-up with a chat of its own: the code paths are compiled and the server's pools
-    // allocated before the baseline is read; its sockets are closed again.
+    // A warm-up chat of its own, its sockets closed again: the baseline is read compiled and allocated.
     progress(0.03, 'warm-up chat');
     await Promise.all(warmChat.members.map((member) => member.open()));
     await untilSubscribed(redis, CHAT_SIZE, 5000);
     const random = seeded(9);
     await sender.paced([warmChat], WARMUP_CHAT_MESSAGES, RATE, random);
-    await deliveries.until(WARMUP_CHAT_MESSAGES * CHAT_SIZE, DRAIN_TIMEOUT_MS);
+    await drained();
     await until(() => !warmChat.members.some((member) => member.busy));
     for (const member of warmChat.members) member.close();
     await untilSubscribed(redis, 0, 5000);
@@ -138,7 +127,6 @@ bench(
     const loadRss = process.memoryUsage().rss;
 
     const roundStats: { latencies: number[]; pulls: number[]; deliveries: number; cpuMs: number; early: number }[] = [];
-    let expected = deliveries.delivered;
     for (let round = 0; round <= ROUNDS; round++) {
       const warm = round === 0;
       progress(0.55 + 0.4 * (round / (ROUNDS + 1)), warm ? 'warm-up round' : `round ${round}/${ROUNDS}`);
@@ -146,46 +134,38 @@ bench(
       const delivered = deliveries.delivered;
       if (round === 1) await inServer(server, 'profile rounds');
       const cpuBefore = server.cpuSeconds();
-      const messages = Math.round((warm ? WARMUP_SECONDS : ROUND_SECONDS) * RATE);
-      await sender.paced(chats, messages, RATE, random);
-      expected += messages * CHAT_SIZE;
-      await deliveries.until(expected, DRAIN_TIMEOUT_MS);
+      await sender.paced(chats, Math.round((warm ? WARMUP_SECONDS : ROUND_SECONDS) * RATE), RATE, random);
+      await drained();
       const cpu = server.cpuSeconds() - cpuBefore;
       const count = deliveries.delivered - delivered;
-      const latencies = [...deliveries.latencies].sort((a, b) => a - b);
+      const latencies = [...deliveries.round.latencies].sort((a, b) => a - b);
       if (latencies.length !== count) throw new Error(`${count} deliveries but ${latencies.length} latencies`);
-      const pulls = [...deliveries.pullTimes].sort((a, b) => a - b);
-      const early = deliveries.pulledBeforeReply;
+      const pulls = [...deliveries.round.pullTimes].sort((a, b) => a - b);
+      const early = deliveries.round.early;
       if (!warm) roundStats.push({ latencies, pulls, deliveries: count, cpuMs: (cpu * 1000) / count, early });
     }
     await inServer(server, 'profile rounds');
     const misrouted = (): number => sumOf(subscribers, (s) => s.misrouted);
+    const behind = (): Subscriber[] =>
+      chats.flatMap((chat) => chat.members.filter((member) => member.lastPulledId !== chat.latestId));
     const misroutedSteady = misrouted();
 
-    // The burst: notifications for many recipients at once. A notification may be dropped under
-    // load (the API says so; the next pull catches up), so subscribers still behind after
-    // BURST_DRAIN_MS are counted, then pull as an app would on its next start.
+    // A notification may be dropped under load (the API says so): the left-behind pull as an app would on start.
     progress(0.95, 'burst of concurrent sends');
     deliveries.startRound();
     const burstMessages = await sender.burst(chats, BURST_CHATS, BURST_IN_FLIGHT, random);
-    expected += burstMessages * CHAT_SIZE;
-    const drained = await deliveries.until(expected, BURST_DRAIN_MS).then(
-      () => true,
-      () => false,
-    );
+    await drained(BURST_DRAIN_MS).catch(() => undefined);
     await until(() => !subscribers.some((s) => s.busy));
-    const leftBehind = drained
-      ? []
-      : chats.flatMap((chat) => chat.members.filter((member) => member.lastPulledId < chat.latestId));
+    const leftBehind = behind();
     await Promise.all(leftBehind.map((member) => member.catchUp()));
-    await deliveries.until(expected, DRAIN_TIMEOUT_MS);
+    await drained();
     const misroutedBurst = misrouted() - misroutedSteady;
 
     // Exactly once: no pull went wrong, and every subscriber has pulled up to its chat's newest message.
-    const behind = chats.flatMap((chat) => chat.members.filter((member) => member.lastPulledId !== chat.latestId));
+    const stillBehind = behind().length;
     const closed = subscribers.filter((s) => s.closedWith !== undefined).length;
-    if (behind.length)
-      deliveries.errors.push(`${behind.length} subscribers did not pull up to their chat's newest message`);
+    if (stillBehind)
+      deliveries.errors.push(`${stillBehind} subscribers did not pull up to their chat's newest message`);
     if (closed) deliveries.errors.push(`${closed} sockets were closed by the server`);
     if (deliveries.errors.length) throw new Error(`deliveries went wrong:\n  ${deliveries.errors.join('\n  ')}`);
     const notifications = sumOf(subscribers, (s) => s.notifications);
@@ -193,32 +173,24 @@ bench(
     progress(1, 'closing');
 
     const ms = (value: number): string => value.toFixed(1);
-    tableOf(
-      report,
-      `Notify-then-pull: ${n} subscribers, ${RATE} messages/s to random chats of ${CHAT_SIZE} recipients`,
-      1,
-      roundStats.map((r, i) => ({ ...r, round: i + 1 })),
-      [
-        ['round', (r) => String(r.round)],
-        ['deliveries', (r) => String(r.deliveries)],
-        ['p50 ms', (r) => ms(percentile(r.latencies, 50))],
-        ['p99 ms', (r) => ms(percentile(r.latencies, 99))],
-        ['max ms', (r) => ms(r.latencies[r.latencies.length - 1])],
-        ['pull alone p99 ms', (r) => ms(percentile(r.pulls, 99))],
-        ['pulled before reply', (r) => String(r.early)],
-        ['server CPU ms/delivery', (r) => r.cpuMs.toFixed(3)],
-      ],
-    );
-    report.table(
-      'Server memory (RSS)',
-      ['state', 'MiB'],
-      [
-        ['after start-up and warm-up', (rssBefore / 2 ** 20).toFixed(1)],
-        [`${n} idle subscribers`, (rssAfter / 2 ** 20).toFixed(1)],
-        ['per idle subscriber (KiB)', (perSubscriber / 1024).toFixed(2)],
-      ],
-      1,
-    );
+    const title = `Notify-then-pull: ${n} subscribers, ${RATE} messages/s to random chats of ${CHAT_SIZE} recipients`;
+    tableOf(report, title, 1, roundStats, [
+      ['round', (r) => String(roundStats.indexOf(r) + 1)],
+      ['deliveries', (r) => String(r.deliveries)],
+      ['p50 ms', (r) => ms(percentile(r.latencies, 50))],
+      ['p99 ms', (r) => ms(percentile(r.latencies, 99))],
+      ['max ms', (r) => ms(r.latencies[r.latencies.length - 1])],
+      ['pull alone p99 ms', (r) => ms(percentile(r.pulls, 99))],
+      ['pulled before reply', (r) => String(r.early)],
+      ['server CPU ms/delivery', (r) => r.cpuMs.toFixed(3)],
+    ]);
+    const mib = (bytes: number): string => (bytes / 2 ** 20).toFixed(1);
+    const memory = [
+      ['after start-up and warm-up', mib(rssBefore)],
+      [`${n} idle subscribers`, mib(rssAfter)],
+      ['per idle subscriber (KiB)', (perSubscriber / 1024).toFixed(2)],
+    ];
+    report.table('Server memory (RSS)', ['state', 'MiB'], memory, 1);
 
     const zero = { op: '==', value: 0 } as const;
     const latency = 'sendMessage reply -> recipient notified and pulled';
