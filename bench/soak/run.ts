@@ -15,7 +15,7 @@ import { clock, ProgressBar } from '../harness/progress-bar';
 import { within } from '../harness/rounds';
 import { startProduct, type ServerProcess } from '../harness/server-process';
 import { seeded, sumOf, usedMemory } from '../harness/support';
-import { signer, type Check, type SoakContext } from './actor';
+import { check, signer, type SoakContext } from './actor';
 import { ChatLoad } from './chat';
 import { ApiPool } from './client';
 import { CounterLoad } from './counters';
@@ -92,8 +92,8 @@ async function main(): Promise<void> {
   const bar = new ProgressBar();
   const latencies = new Latencies('setup');
   const api = new ApiPool(latencies);
-  const random = seeded(options.seed);
-  const soak: SoakContext = { api, token: signer(options.minutes / 60 + 1), random, runId: `${options.seed}` };
+  const token = signer(options.minutes / 60 + 1);
+  const soak: SoakContext = { ...options, api, token, random: seeded(options.seed), taskLog, stopped: false };
   const memory = new MemorySampler();
   const [apiLog, workerLog] = [processLog('api'), processLog('worker')];
   const faults: SoakReport['faults'] = [];
@@ -134,18 +134,13 @@ async function main(): Promise<void> {
     processes[slot] = server;
     api.set(slot, server.origin);
   };
-  const tasks = new TaskLoad(soak, taskLog);
+  const tasks = new TaskLoad(soak);
   const startWorker = async (): Promise<ChildProcess> => {
     const child = spawn(process.execPath, [WORKER], {
       env: {
-        ...{ ...process.env, REDIS_URL: redis.url, WORKER_QUEUES: tasks.queue, TASK_HANDLERS: HANDLERS },
-        ...{
-          SOAK_TASK_LOG: taskLog,
-          WORKER_CONCURRENCY: '8',
-          TASK_VISIBILITY_TIMEOUT_MS: '5000',
-          LOG_LEVEL: 'info',
-          ...env,
-        },
+        ...process.env,
+        ...{ REDIS_URL: redis.url, WORKER_QUEUES: tasks.queue, TASK_HANDLERS: HANDLERS, SOAK_TASK_LOG: taskLog },
+        ...{ WORKER_CONCURRENCY: '8', TASK_VISIBILITY_TIMEOUT_MS: '5000', LOG_LEVEL: 'info', ...env },
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -185,14 +180,7 @@ async function main(): Promise<void> {
     worker = await startWorker();
     const chat = new ChatLoad(soak);
     const phones = new SubscriberLoad(soak, () => chat.members());
-    const actors = [
-      chat,
-      phones,
-      new LeaseLoad(soak),
-      tasks,
-      new MarketLoad(soak),
-      new CounterLoad(soak, options.minutes),
-    ];
+    const actors = [chat, phones, new LeaseLoad(soak), tasks, new MarketLoad(soak), new CounterLoad(soak)];
     for (const actor of actors) await actor.setup();
     const keysBefore = await keyspace(redis.client());
 
@@ -236,8 +224,7 @@ async function main(): Promise<void> {
     }, 1000);
 
     latencies.begin('steady');
-    let stopped = false;
-    const running = Promise.all(actors.map((actor) => actor.run(() => stopped)));
+    const running = Promise.all(actors.map((actor) => actor.run()));
     const at = async (fraction: number): Promise<void> => {
       const wait = started + durationMs * fraction - Date.now();
       if (wait > 0) await sleep(wait);
@@ -290,7 +277,7 @@ async function main(): Promise<void> {
       note('started the task worker again', `pid ${worker.pid}`);
     });
     await snapshot(1);
-    stopped = true;
+    soak.stopped = true;
     latencies.begin('draining');
     await running;
     note('load stopped', 'draining: pulling what is still waiting, letting tasks finish');
@@ -305,15 +292,10 @@ async function main(): Promise<void> {
     clearInterval(ticker);
     clearInterval(sampler);
     const keysAfter = await keyspace(redis.client());
-    const checks: Check[] = actors.flatMap((actor) => actor.check());
-    if (undrained.length > 0)
-      checks.push({ name: 'every part read its final state', ok: false, detail: undrained.join('; ') });
-    const unexpected = [...api.unexpected].map(([code, n]) => `${code} × ${n}`);
-    checks.push({
-      name: 'no INTERNAL_SERVER_ERROR or 5xx answer',
-      ok: unexpected.length === 0,
-      detail: unexpected.length ? unexpected.join(', ') : `${latencies.calls} calls`,
-    });
+    const checks = actors.flatMap((actor) => actor.check());
+    if (undrained.length > 0) checks.push(check('every part read its final state', false, undrained.join('; ')));
+    const unexpected = [...api.unexpected].map(([code, n]) => `${code} × ${n}`).join(', ');
+    checks.push(check('no INTERNAL_SERVER_ERROR or 5xx answer', !unexpected, unexpected || `${latencies.calls} calls`));
     bar.clear();
 
     writeReport(

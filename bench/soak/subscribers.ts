@@ -4,7 +4,6 @@
 import { createClient, type Client } from 'graphql-ws';
 import WebSocket from 'ws';
 import { check, Load, sample, type Check, type SoakContext } from './actor';
-import { setTimeout as sleep } from 'node:timers/promises';
 
 const SUBSCRIBE = 'subscription { inboxChanged { mailbox chatId latestMessageId } }';
 /** Time a socket is given to come back and hear of something after a fault ended. */
@@ -35,8 +34,8 @@ export class SubscriberLoad extends Load {
     this.lastFaultEnded = Date.now();
   }
 
-  async run(stop: () => boolean): Promise<void> {
-    await Promise.all(this.subscribers.map((subscriber) => this.hold(subscriber, stop)));
+  protected clients() {
+    return this.subscribers.map((subscriber) => () => this.hold(subscriber));
   }
 
   override async drain(): Promise<void> {
@@ -64,47 +63,42 @@ export class SubscriberLoad extends Load {
     return { sockets: this.subscribers.length, notices: sum((s) => s.notices.length), opened: sum((s) => s.opened) };
   }
 
-  /** Keeps one socket open for `subscriber` until the load stops, opening it again when it closes. */
-  private async hold(subscriber: Subscriber, stop: () => boolean): Promise<void> {
-    while (!stop()) {
-      const origin = this.soak.api.pick();
-      if (!origin) {
-        await sleep(200);
-        continue;
-      }
-      subscriber.opened++;
-      await new Promise<void>((resolve) => {
-        const watch = setInterval(() => stop() && done(), 200);
-        const done = (): void => {
-          clearInterval(watch);
-          // Also when only the subscription ended: the next round opens a socket of its own.
-          void client.dispose();
-          resolve();
-        };
-        const client = createClient({
-          url: `${origin.replace(/^http/, 'ws')}/graphql`,
-          webSocketImpl: WebSocket,
-          lazy: false,
-          retryAttempts: 0,
-          connectionParams: { authorization: `Bearer ${this.soak.token(subscriber.user)}` },
-          on: { closed: done },
-          onNonLazyError: done,
-        });
-        subscriber.client = client;
-        client.subscribe(
-          { query: SUBSCRIBE },
-          {
-            next: (reply) => {
-              if (reply.errors) subscriber.failures.push(JSON.stringify(reply.errors).slice(0, 200));
-              else subscriber.notices.push(Date.now());
-            },
-            // A socket that closed under it (its process was killed) ends it with an error: it opens again.
-            error: done,
-            complete: done,
-          },
-        );
+  /** Opens a socket for `subscriber` and holds it until it closes or the load stops. */
+  private async hold(subscriber: Subscriber): Promise<void> {
+    const origin = this.soak.api.pick();
+    if (!origin) return this.pause(200);
+    subscriber.opened++;
+    await new Promise<void>((resolve) => {
+      const watch = setInterval(() => this.stopped() && done(), 200);
+      const done = (): void => {
+        clearInterval(watch);
+        // Also when only the subscription ended: the next step opens a socket of its own.
+        void client.dispose();
+        resolve();
+      };
+      const client = createClient({
+        url: `${origin.replace(/^http/, 'ws')}/graphql`,
+        webSocketImpl: WebSocket,
+        lazy: false,
+        retryAttempts: 0,
+        connectionParams: { authorization: `Bearer ${this.soak.token(subscriber.user)}` },
+        on: { closed: done },
+        onNonLazyError: done,
       });
-      if (!stop()) await sleep(100);
-    }
+      subscriber.client = client;
+      client.subscribe(
+        { query: SUBSCRIBE },
+        {
+          next: (reply) => {
+            if (reply.errors) subscriber.failures.push(JSON.stringify(reply.errors).slice(0, 200));
+            else subscriber.notices.push(Date.now());
+          },
+          // A socket that closed under it (its process was killed) ends it with an error: it opens again.
+          error: done,
+          complete: done,
+        },
+      );
+    });
+    if (!this.stopped()) await this.pause(100);
   }
 }

@@ -3,7 +3,7 @@
 // and the killed worker's task ran again elsewhere. docs/development.md#soak.
 import fs from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { check, Load, none, sample, type Check, type SoakContext } from './actor';
+import { check, Load, none, sample, type Check } from './actor';
 import { untilAnswered } from './client';
 
 const enqueueQuery = (priority: string): string => `mutation($queue: String!, $key: String!, $ms: Int!) {
@@ -25,7 +25,7 @@ type Final = { state: string; error: string | null; result: { pid: number; attem
 
 export class TaskLoad extends Load {
   readonly name = 'tasks';
-  readonly queue = `soak-${this.soak.runId}`;
+  readonly queue = `soak-${this.soak.seed}`;
   /** idempotency key -> task id */
   private readonly tasks = new Map<string, string>();
   private readonly ids = new Set<string>();
@@ -39,15 +39,8 @@ export class TaskLoad extends Load {
   private next = 0;
   protected readonly counts = { resent: 0 };
 
-  constructor(
-    soak: SoakContext,
-    private readonly logFile: string,
-  ) {
-    super(soak);
-  }
-
-  async run(stop: () => boolean): Promise<void> {
-    await Promise.all(Array.from({ length: PRODUCERS }, () => this.producer(stop)));
+  protected clients() {
+    return Array.from({ length: PRODUCERS }, () => () => this.produce());
   }
 
   /**
@@ -130,19 +123,12 @@ export class TaskLoad extends Load {
     return { enqueued, resent: this.counts.resent, unanswered, leftRunningByKill };
   }
 
-  private async producer(stop: () => boolean): Promise<void> {
-    while (!stop()) {
-      await this.enqueue(20 + Math.floor(this.soak.random() * 200), ENQUEUE, stop);
-      await this.pause(100, 150);
-    }
+  private async produce(): Promise<void> {
+    await this.enqueue(20 + Math.floor(this.soak.random() * 200), ENQUEUE, this.stopped);
+    await this.pause(100, 150);
   }
 
-  private async enqueue(
-    ms: number,
-    query: string,
-    stop: () => boolean,
-    key = `soak-${this.soak.runId}-${this.next++}`,
-  ) {
+  private async enqueue(ms: number, query: string, stop: () => boolean, key = `soak-${this.soak.seed}-${this.next++}`) {
     const outcome = await untilAnswered(
       () => this.call<{ id: string }>(USER, query, { queue: this.queue, key, ms }, true),
       stop,
@@ -161,9 +147,9 @@ export class TaskLoad extends Load {
 
   /** The handler's log so far. */
   private runs(): Run[] {
-    if (!fs.existsSync(this.logFile)) return [];
+    if (!fs.existsSync(this.soak.taskLog)) return [];
     return fs
-      .readFileSync(this.logFile, 'utf8')
+      .readFileSync(this.soak.taskLog, 'utf8')
       .split('\n')
       .filter(Boolean)
       .map((line) => JSON.parse(line) as Run);
