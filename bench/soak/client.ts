@@ -1,9 +1,11 @@
-// The soak's GraphQL client: posts to whichever API process is up, times every call into its
-// phase, and sorts each failure into refused (nothing changed) or unknown (the answer was lost: it
-// may have happened; only a call with an idempotency key is sent again). docs/development.md#soak.
+// The soak's GraphQL client: posts to whichever API process is up, times every call into the soak's
+// phase (steady load, each fault, the stretch after it), and sorts each failure into refused (nothing
+// changed) or unknown (the answer was lost: it may have happened; only a call with an idempotency key
+// is sent again). docs/development.md#soak.
 import { performance } from 'node:perf_hooks';
-import type { Latencies } from './latencies';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { percentile } from '../harness/support';
+import { round } from './memory';
 
 export type Outcome<T> =
   | { kind: 'ok'; data: T }
@@ -29,14 +31,43 @@ const PASSING = new Set([...NEVER_SENT, 'NO_PROCESS', 'RATE_LIMITED']);
 
 const REQUEST_TIMEOUT_MS = 15_000;
 
+export type PhaseSummary = ReturnType<ApiPool['summary']>[number];
+/** A phase of the soak: the latency of each call begun in it, and how many calls came out which way. */
+type Phase = { name: string; startedAt: number; ms: number[] } & Record<Outcome<0>['kind'], number>;
+
 export class ApiPool {
   /** Per process slot, its origin while it is up. */
   private readonly origins: (string | undefined)[] = [];
   private next = 0;
   /** Codes of unexpected answers (INTERNAL_SERVER_ERROR, 5xx), counted for the report. */
   readonly unexpected = new Map<string, number>();
+  private readonly phases: Phase[] = [];
+  calls = 0;
 
-  constructor(private readonly latencies: Latencies) {}
+  constructor() {
+    this.begin('setup');
+  }
+
+  /** The calls from now on are timed into phase `name`. */
+  begin(name: string): void {
+    this.phases.push({ name, startedAt: Date.now(), ms: [], ok: 0, refused: 0, unknown: 0 });
+  }
+
+  get phase(): Phase {
+    return this.phases.at(-1)!;
+  }
+
+  summary() {
+    return this.phases.map(({ name, startedAt, ms, ok, refused, unknown }, i) => {
+      const sorted = Array.from(Float64Array.from(ms).sort());
+      // A phase ends where the next begins.
+      const seconds = ((this.phases[i + 1]?.startedAt ?? Date.now()) - startedAt) / 1000;
+      const [calls, perSecond] = [sorted.length, seconds > 0 ? Math.round(sorted.length / seconds) : 0];
+      const [p50, p90, p99, max] = [50, 90, 99, 100].map((p) => (calls ? round(percentile(sorted, p)) : 0));
+      // The report's table shows these in this order, all but `ok`.
+      return { name, seconds: round(seconds), calls, perSecond, ok, refused, unknown, p50, p90, p99, max };
+    });
+  }
 
   /** Process `slot` now answers at `origin`; undefined while it is down. */
   set(slot: number, origin: string | undefined): void {
@@ -58,7 +89,10 @@ export class ApiPool {
     if (!origin) return { kind: 'refused', code: 'NO_PROCESS', message: 'no API process is up' };
     const started = performance.now();
     const outcome = await post<T>(origin, token, query, variables);
-    this.latencies.record(performance.now() - started, outcome.kind);
+    const phase = this.phases.at(-1)!;
+    phase.ms.push(performance.now() - started);
+    phase[outcome.kind]++;
+    this.calls++;
     const code = outcome.kind === 'refused' ? outcome.code : outcome.kind === 'unknown' ? outcome.reason : '';
     if (code === 'INTERNAL_SERVER_ERROR' || /^HTTP 5/.test(code))
       this.unexpected.set(code, (this.unexpected.get(code) ?? 0) + 1);

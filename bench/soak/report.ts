@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describeMachine, type Machine } from '../harness/machine';
 import type { Check } from './actor';
-import type { PhaseSummary } from './latencies';
+import type { PhaseSummary } from './client';
 import type { Curve, Growth, growthByShape } from './memory';
 
 export interface SoakReport {

@@ -19,7 +19,6 @@ import { check, signer, type SoakContext } from './actor';
 import { ChatLoad } from './chat';
 import { ApiPool } from './client';
 import { CounterLoad } from './counters';
-import { Latencies } from './latencies';
 import { LeaseLoad } from './leases';
 import { MarketLoad } from './market';
 import { growthByShape, keptBytes, keyspace, MemorySampler } from './memory';
@@ -90,8 +89,7 @@ async function main(): Promise<void> {
   const taskLog = path.join(LOGS, 'soak-task-runs.jsonl');
   const durationMs = options.minutes * 60_000;
   const bar = new ProgressBar();
-  const latencies = new Latencies('setup');
-  const api = new ApiPool(latencies);
+  const api = new ApiPool();
   const token = signer(options.minutes / 60 + 1);
   const soak: SoakContext = { ...options, api, token, random: seeded(options.seed), taskLog, stopped: false };
   const memory = new MemorySampler();
@@ -209,21 +207,21 @@ async function main(): Promise<void> {
     let [lastCalls, lastTick] = [0, Date.now()];
     const ticker = setInterval(() => {
       const now = Date.now();
-      const rate = Math.round(((latencies.calls - lastCalls) * 1000) / (now - lastTick));
-      [lastCalls, lastTick] = [latencies.calls, now];
+      const rate = Math.round(((api.calls - lastCalls) * 1000) / (now - lastTick));
+      [lastCalls, lastTick] = [api.calls, now];
       const unexpected = sumOf([...api.unexpected.values()], (n) => n);
       bar.update({
         overall: Math.min(1, (now - started) / durationMs),
-        suite: latencies.current,
-        index: Math.max(1, PHASES.indexOf(latencies.current) + 1),
+        suite: api.phase.name,
+        index: Math.max(1, PHASES.indexOf(api.phase.name) + 1),
         count: PHASES.length,
-        label: `${rate} calls/s, ${latencies.calls} calls, ${unexpected} unexpected errors`,
+        label: `${rate} calls/s, ${api.calls} calls, ${unexpected} unexpected errors`,
         elapsed: (now - started) / 1000,
-        suiteElapsed: latencies.currentSeconds,
+        suiteElapsed: (now - api.phase.startedAt) / 1000,
       });
     }, 1000);
 
-    latencies.begin('steady');
+    api.begin('steady');
     const running = Promise.all(actors.map((actor) => actor.run()));
     const at = async (fraction: number): Promise<void> => {
       const wait = started + durationMs * fraction - Date.now();
@@ -232,10 +230,10 @@ async function main(): Promise<void> {
     /** At `fraction` of the run: the fault's phase, its kill, pause and restart, then the phase after it. */
     const fault = async (fraction: number, phase: string, killPauseRestart: () => Promise<void>): Promise<void> => {
       await at(fraction);
-      latencies.begin(phase);
+      api.begin(phase);
       await killPauseRestart();
       await sleep(FAULT_PHASE_MS);
-      latencies.begin(PHASES[PHASES.indexOf(phase) + 1]);
+      api.begin(PHASES[PHASES.indexOf(phase) + 1]);
     };
     // Only when asked; of the restarted API process, not of process 1, whose RSS it would swell.
     const snapshot = async (fraction: number): Promise<void> => {
@@ -278,7 +276,7 @@ async function main(): Promise<void> {
     });
     await snapshot(1);
     soak.stopped = true;
-    latencies.begin('draining');
+    api.begin('draining');
     await running;
     note('load stopped', 'draining: pulling what is still waiting, letting tasks finish');
     const deadline = Date.now() + 120_000;
@@ -295,7 +293,7 @@ async function main(): Promise<void> {
     const checks = actors.flatMap((actor) => actor.check());
     if (undrained.length > 0) checks.push(check('every part read its final state', false, undrained.join('; ')));
     const unexpected = [...api.unexpected].map(([code, n]) => `${code} × ${n}`).join(', ');
-    checks.push(check('no INTERNAL_SERVER_ERROR or 5xx answer', !unexpected, unexpected || `${latencies.calls} calls`));
+    checks.push(check('no INTERNAL_SERVER_ERROR or 5xx answer', !unexpected, unexpected || `${api.calls} calls`));
     bar.clear();
 
     writeReport(
@@ -303,8 +301,8 @@ async function main(): Promise<void> {
         startedAt: new Date(started).toISOString(),
         minutes: options.minutes,
         seed: options.seed,
-        calls: latencies.calls,
-        phases: latencies.summary(),
+        calls: api.calls,
+        phases: api.summary(),
         faults,
         checks,
         stats: Object.fromEntries(actors.map((actor) => [actor.name, actor.stats()])),
