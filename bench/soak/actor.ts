@@ -2,7 +2,7 @@
 // until the soak stops, drains (pulls what is still waiting, lets tasks finish), and checks its invariants.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { benchTokens } from '../harness/server-process';
-import type { ApiPool } from './client';
+import { PASSING, type ApiPool } from './client';
 
 export interface SoakContext {
   api: ApiPool;
@@ -19,7 +19,6 @@ export interface SoakContext {
   stopped: boolean;
 }
 
-/** A part of the load: its counts as its stats (for the report), calls as a user, seeded pauses and picks. */
 export abstract class Load {
   abstract readonly name: string;
   protected abstract readonly counts: Record<string, number>;
@@ -47,9 +46,22 @@ export abstract class Load {
 
   protected readonly stopped = (): boolean => this.soak.stopped;
 
-  /** `query` sent as `user`, a service caller when `service` is set. */
   protected call<T>(user: string, query: string, variables?: Record<string, unknown>, service = false) {
     return this.soak.api.call<T>(this.soak.token(user, service), query, variables);
+  }
+
+  /**
+   * `call` sent again until answered or refused (its idempotency key makes a second send return the
+   * first's result), each resend counted; undefined, its outcome unknown, when `stop()` came first.
+   */
+  protected async untilAnswered<T>(stop: () => boolean, ...call: Parameters<Load['call']>) {
+    for (let attempt = 0; ; attempt++) {
+      if (attempt > 0) this.counts.resent++;
+      const outcome = await this.call<T>(...call);
+      if (outcome.kind === 'ok' || (outcome.kind === 'refused' && !PASSING.has(outcome.code))) return outcome;
+      if (stop()) return undefined;
+      await sleep(Math.min(1000, 50 * 2 ** Math.min(attempt, 5)));
+    }
   }
 
   /** Waits `ms` and up to `spread` ms more. */

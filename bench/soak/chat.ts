@@ -2,7 +2,6 @@
 // pendingMessages + markSeen. Checks: every acknowledged message reaches every member once and in
 // id order; nothing is shown that was not sent. docs/development.md#soak.
 import { check, Load, none, sample, type Check } from './actor';
-import { untilAnswered } from './client';
 
 const CHATS = 4;
 const MEMBERS = 4;
@@ -113,11 +112,8 @@ export class ChatLoad extends Load {
 
   private async send(chat: ChatLoad['chats'][number], member: string, n: number): Promise<void> {
     const [message, clientMessageId] = [`${member} #${n}`, `${member}-${n}`];
-    const outcome = await untilAnswered(
-      () => this.call<{ id: number }>(member, SEND, { chatId: chat.id, message, clientMessageId }),
-      this.stopped,
-      () => this.counts.resent++,
-    );
+    const variables = { chatId: chat.id, message, clientMessageId };
+    const outcome = await this.untilAnswered<{ id: number }>(this.stopped, member, SEND, variables);
     if (outcome === undefined) chat.unanswered.add(message);
     else if (outcome.kind === 'ok') {
       chat.sent.set(message, outcome.data.id);

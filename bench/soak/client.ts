@@ -3,16 +3,11 @@
 // changed) or unknown (the answer was lost: it may have happened; only a call with an idempotency key
 // is sent again). docs/development.md#soak.
 import { performance } from 'node:perf_hooks';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { percentile } from '../harness/support';
 import { round } from './memory';
 
 export type Outcome<T> =
-  | { kind: 'ok'; data: T }
-  /** Refused: nothing changed. */
-  | { kind: 'refused'; code: string; message: string }
-  /** The answer was lost: the call may have taken effect. */
-  | { kind: 'unknown'; reason: string };
+  { kind: 'ok'; data: T } | { kind: 'refused'; code: string; message: string } | { kind: 'unknown'; reason: string };
 
 /** Codes that say the call was refused before it changed anything. */
 const REFUSALS = new Set([
@@ -27,7 +22,7 @@ const REFUSALS = new Set([
 /** Node's codes for a connection that never carried the request. */
 const NEVER_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EADDRNOTAVAIL']);
 /** Refusals that a later send may get past: no process up, a connection never made, a rate limit. */
-const PASSING = new Set([...NEVER_SENT, 'NO_PROCESS', 'RATE_LIMITED']);
+export const PASSING = new Set([...NEVER_SENT, 'NO_PROCESS', 'RATE_LIMITED']);
 
 const REQUEST_TIMEOUT_MS = 15_000;
 
@@ -140,22 +135,4 @@ function errorCode(error: unknown): string {
     current = (current as { cause?: unknown }).cause;
   }
   return (error as Error)?.name ?? 'ERROR';
-}
-
-/**
- * Sends a call with an idempotency key until answered or refused (the key makes a second send return
- * the first's result); undefined, its outcome unknown, when `stop()` came first. `sentAgain`: each resend.
- */
-export async function untilAnswered<T>(
-  send: () => Promise<Outcome<T>>,
-  stop: () => boolean,
-  sentAgain: () => void,
-): Promise<Exclude<Outcome<T>, { kind: 'unknown' }> | undefined> {
-  for (let attempt = 0; ; attempt++) {
-    if (attempt > 0) sentAgain();
-    const outcome = await send();
-    if (outcome.kind === 'ok' || (outcome.kind === 'refused' && !PASSING.has(outcome.code))) return outcome;
-    if (stop()) return undefined;
-    await sleep(Math.min(1000, 50 * 2 ** Math.min(attempt, 5)));
-  }
 }

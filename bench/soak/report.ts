@@ -42,7 +42,6 @@ export function writeReport(report: SoakReport, dir: string): void {
 /** A row's values in order, as text. */
 const cells = (row: object): string[] => Object.values(row).map(String);
 
-/** The report's tables, by title. */
 function tables(report: SoakReport): [string, Table][] {
   const memoryTable = (memory: Growth[]): Table => [
     ['series', 'minutes', 'first MB', 'last MB', 'MB/min'],

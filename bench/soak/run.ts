@@ -112,8 +112,6 @@ async function main(): Promise<void> {
   // at the precisions checked cover it; both as the defaults for runs of 10 minutes or less.
   const taskHistory = Math.min(1_000_000, Math.max(10_000, 1000 * Math.ceil(options.minutes)));
   const env = { TASK_HISTORY: String(taskHistory), TASK_MAX_PER_QUEUE: String(2 * taskHistory) };
-  /** Set once the soak is stopping: a process started after that is stopped at once. */
-  let stopping = false;
   const startApi = async (slot: number): Promise<void> => {
     const server = await startProduct(
       redis.url,
@@ -128,7 +126,8 @@ async function main(): Promise<void> {
       const { heapUsed } = (JSON.parse(line) as { soakHeap: { heapUsed: number } }).soakHeap;
       memory.add(`API process ${slot + 1} (pid ${server.pid}) heap used after GC`, heapUsed);
     });
-    if (stopping) return void (await server.stop());
+    // Stopping (a signal): a process started after that is stopped at once.
+    if (soak.stopped) return void (await server.stop());
     processes[slot] = server;
     api.set(slot, server.origin);
   };
@@ -153,12 +152,12 @@ async function main(): Promise<void> {
       child.kill('SIGKILL');
       throw error;
     });
-    if (stopping) child.kill('SIGKILL');
+    if (soak.stopped) child.kill('SIGKILL');
     return child;
   };
 
   const cleanUp = async (): Promise<void> => {
-    stopping = true;
+    soak.stopped = true;
     worker?.kill('SIGKILL');
     await Promise.all(processes.flatMap((p) => (p ? [p.stop()] : [])));
     await redis.stop();

@@ -4,7 +4,6 @@
 import fs from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { check, Load, none, sample, type Check } from './actor';
-import { untilAnswered } from './client';
 
 // `priority` left out: NORMAL.
 const ENQUEUE = `mutation($queue: String!, $key: String!, $ms: Int!, $priority: TaskPriority) {
@@ -43,10 +42,7 @@ export class TaskLoad extends Load {
     return Array.from({ length: PRODUCERS }, () => () => this.produce());
   }
 
-  /**
-   * Enqueues a long task, waits until the worker `pid` has started it, and then calls `kill`. Every
-   * task that pid started without finishing is remembered, to be checked at the end.
-   */
+  /** Enqueues a long task, calls `kill` once worker `pid` runs it, and keeps what that pid left unfinished. */
   async killMidTask(pid: number, kill: () => Promise<void>): Promise<string> {
     const id = await this.enqueue({ ms: LONG_TASK_MS, priority: 'HIGH' }, () => false);
     if (!id) throw new Error('the long task was not enqueued');
@@ -128,11 +124,8 @@ export class TaskLoad extends Load {
   }
 
   private async enqueue(task: Task, stop: () => boolean, key = `soak-${this.soak.seed}-${this.next++}`) {
-    const outcome = await untilAnswered(
-      () => this.call<{ id: string }>(USER, ENQUEUE, { queue: this.queue, key, ...task }, true),
-      stop,
-      () => this.counts.resent++,
-    );
+    const variables = { queue: this.queue, key, ...task };
+    const outcome = await this.untilAnswered<{ id: string }>(stop, USER, ENQUEUE, variables, true);
     if (outcome === undefined) this.unanswered.push({ key, task });
     else if (outcome.kind !== 'ok') this.keyConflicts.push(`${key}: refused ${outcome.code} ${outcome.message}`);
     else {
