@@ -35,10 +35,8 @@ export class ChatLoad extends Load {
     for (let c = 0; c < CHATS; c++) {
       const members = Array.from({ length: MEMBERS }, (_, m) => `soak-${this.soak.seed}-chat${c}-m${m}`);
       const message = `${members[0]} #0`;
-      const created = await this.call<{ id: string; latestMessageId: number }>(members[0], CREATE, {
-        members: members.slice(1),
-        message,
-      });
+      const variables = { members: members.slice(1), message };
+      const created = await this.call<{ id: string; latestMessageId: number }>(members[0], CREATE, variables);
       if (created.kind !== 'ok') throw new Error(`createChat: ${JSON.stringify(created)}`);
       const { id, latestMessageId } = created.data;
       const shown = new Map(members.map((m) => [m, []]));

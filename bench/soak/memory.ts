@@ -13,7 +13,6 @@ export class MemorySampler {
   private readonly series: { name: string; points: [number, number][] }[] = [];
   private readonly started = Date.now();
 
-  /** A sample of `name` now (a new series when the name is new). */
   add(name: string, bytes: number): void {
     if (!Number.isFinite(bytes)) return;
     let series = this.series.find((s) => s.name === name);

@@ -39,7 +39,6 @@ export function writeReport(report: SoakReport, dir: string): void {
   console.log(`\n${text}\nSoak: ${held}; report: ${path.relative(process.cwd(), path.join(dir, 'soak-latest.md'))}`);
 }
 
-/** A row's values in order, as text. */
 const cells = (row: object): string[] => Object.values(row).map(String);
 
 function tables(report: SoakReport): [string, Table][] {

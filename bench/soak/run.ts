@@ -39,17 +39,13 @@ const API_PROCESSES = 2;
 /** How long each fault's own phase lasts before the next phase ("recovered") begins. */
 const FAULT_PHASE_MS = 10_000;
 const WARM_UP_SECONDS = 30;
-/** The phases of the run, in order; a fault's phase is followed by the one after it. */
-const PHASES = [
-  'steady',
-  'API process killed',
-  'after the API kill',
-  'Redis killed',
-  'after the Redis kill',
-  'worker killed mid-task',
-  'after the worker kill',
-  'draining',
-];
+/** Each fault's phase and the phase after it, in the order they come. */
+const FAULTS = {
+  api: ['API process killed', 'after the API kill'],
+  redis: ['Redis killed', 'after the Redis kill'],
+  worker: ['worker killed mid-task', 'after the worker kill'],
+} as const;
+const PHASES: string[] = ['steady', ...Object.values(FAULTS).flat(), 'draining'];
 
 function parseOptions(): { minutes: number; seed: number; heapSnapshots: boolean } {
   try {
@@ -66,11 +62,16 @@ function parseOptions(): { minutes: number; seed: number; heapSnapshots: boolean
   }
 }
 
-/** A process's output, line by line, to a log file; error-level JSON lines kept; `onLine` sees each. */
+/**
+ * A process's output, line by line, to a log file; error-level JSON lines kept; `onLine` sees each.
+ * A followed process is killed should the soak itself die (even by SIGKILL), as tests do for redis-server.
+ */
 function processLog(name: string) {
   const file = fs.createWriteStream(path.join(LOGS, `soak-${name}.log`), { flags: 'a' });
   const errors: string[] = [];
   const follow = (child: ChildProcess, label: string, onLine: (line: string) => unknown = () => undefined): void => {
+    const watchdog = startWatchdog(child.pid!, 'KILL');
+    child.once('exit', () => watchdog.kill('SIGKILL'));
     for (const input of [child.stdout!, child.stderr!])
       readline.createInterface({ input }).on('line', (line) => {
         file.write(`${line}\n`);
@@ -120,7 +121,6 @@ async function main(): Promise<void> {
       // Heap used after a forced collection every 30 s, and a heap snapshot on SIGUSR2 (below).
       ['--require', HEAP_PROBE, '--heapsnapshot-signal=SIGUSR2', `--diagnostic-dir=${LOGS}`],
     );
-    guard(server.child);
     apiLog.follow(server.child, `api-${slot + 1}`, (line) => {
       if (!line.startsWith('{"soakHeap"')) return;
       const { heapUsed } = (JSON.parse(line) as { soakHeap: { heapUsed: number } }).soakHeap;
@@ -141,7 +141,6 @@ async function main(): Promise<void> {
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    guard(child);
     const ready = new Promise<void>((resolve, reject) => {
       workerLog.follow(child, 'worker', (line) => line.includes('task workers started') && resolve());
       child.once('exit', (code) =>
@@ -227,12 +226,12 @@ async function main(): Promise<void> {
       if (wait > 0) await sleep(wait);
     };
     /** At `fraction` of the run: the fault's phase, its kill, pause and restart, then the phase after it. */
-    const fault = async (fraction: number, phase: string, killPauseRestart: () => Promise<void>): Promise<void> => {
+    const fault = async (fraction: number, [phase, after]: readonly string[], killAndRestart: () => Promise<void>) => {
       await at(fraction);
       api.begin(phase);
-      await killPauseRestart();
+      await killAndRestart();
       await sleep(FAULT_PHASE_MS);
-      api.begin(PHASES[PHASES.indexOf(phase) + 1]);
+      api.begin(after);
     };
     // Only when asked; of the restarted API process, not of process 1, whose RSS it would swell.
     const snapshot = async (fraction: number): Promise<void> => {
@@ -242,7 +241,7 @@ async function main(): Promise<void> {
       note('heap snapshot of API process 2', `pid ${processes[1]?.pid} into ${path.relative(ROOT, LOGS)}/`);
     };
 
-    await fault(0.25, 'API process killed', async () => {
+    await fault(0.25, FAULTS.api, async () => {
       const victim = processes[1]!;
       api.set(1, undefined);
       victim.child.kill('SIGKILL');
@@ -253,7 +252,7 @@ async function main(): Promise<void> {
       note('started API process 2 again', `pid ${processes[1]!.pid}`);
     });
     await snapshot(1 / 3);
-    await fault(0.5, 'Redis killed', async () => {
+    await fault(0.5, FAULTS.redis, async () => {
       const pid = redis.pid;
       await redis.kill();
       note('SIGKILL Redis', `pid ${pid}`);
@@ -262,7 +261,7 @@ async function main(): Promise<void> {
       phones.faultEnded();
       note('started Redis again from its append-only file', `pid ${redis.pid}`);
     });
-    await fault(0.75, 'worker killed mid-task', async () => {
+    await fault(0.75, FAULTS.worker, async () => {
       const old = worker!;
       const longTask = await tasks.killMidTask(old.pid!, async () => {
         old.kill('SIGKILL');
@@ -322,12 +321,6 @@ async function main(): Promise<void> {
     bar.clear();
     await cleanUp();
   }
-}
-
-/** Kills `child` should the soak itself die (even by SIGKILL), as the test harness does for redis-server. */
-function guard(child: ChildProcess): void {
-  const watchdog = startWatchdog(child.pid!, 'KILL');
-  child.once('exit', () => watchdog.kill('SIGKILL'));
 }
 
 main().catch((error: unknown) => {
