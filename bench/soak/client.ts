@@ -1,7 +1,6 @@
 // The soak's GraphQL client: posts to whichever API process is up, times every call into the soak's
-// phase (steady load, each fault, the stretch after it), and sorts each failure into refused (nothing
-// changed) or unknown (the answer was lost: it may have happened; only a call with an idempotency key
-// is sent again). docs/development.md#soak.
+// phase, and sorts each failure into refused (nothing changed) or unknown (the answer was lost: it
+// may have happened; only a call with an idempotency key is sent again). docs/development.md#soak.
 import { performance } from 'node:perf_hooks';
 import { percentile } from '../harness/support';
 import { round } from './memory';

@@ -1,7 +1,5 @@
-// A lock and a counting semaphore under contention. From each holder's times (asked, grant
-// arrived, release sent) the check builds the interval it certainly held the lease, cut at the
-// lapse counted from the request; any overlap beyond the limit is a real double grant, and fencing
-// tokens must rise in grant order. docs/development.md#soak.
+// A lock and a counting semaphore under contention. Checks: no overlap beyond the limit of the
+// intervals each holder certainly held (overlaps()), fencing tokens rising in grant order. docs/development.md#soak.
 import { Load, none, type Check } from './actor';
 
 const HOLD_MS = 3000;
@@ -97,7 +95,10 @@ export class LeaseLoad extends Load {
   }
 }
 
-/** Where more than `limit` certain-hold intervals overlap (a sweep over starts and ends). */
+/**
+ * Where more than `limit` holds overlap, each held for certain from its grant's arrival until its
+ * release was sent, cut at the lease's lapse counted from the request (a sweep over starts and ends).
+ */
 export function overlaps(holds: Hold[], limit: number): string[] {
   const events: [number, number, Hold][] = [];
   for (const hold of holds) {

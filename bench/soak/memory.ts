@@ -53,10 +53,7 @@ type KeyGroup = { shape: string; keys: number; bytes: number };
 /** Keys grouped by shape (shapeOf), with the bytes they take, most first. */
 export async function keyspace(redis: Redis): Promise<KeyGroup[]> {
   const groups = new Map<string, KeyGroup>();
-  let cursor = '0';
-  do {
-    const [next, keys] = await redis.scan(cursor, 'COUNT', 1000);
-    cursor = next;
+  for await (const keys of redis.scanStream({ count: 1000 }) as AsyncIterable<string[]>) {
     if (keys.length === 0) continue;
     const pipeline = redis.pipeline();
     for (const key of keys) pipeline.memory('USAGE', key, 'SAMPLES', '0');
@@ -68,7 +65,7 @@ export async function keyspace(redis: Redis): Promise<KeyGroup[]> {
       group.bytes += Number(sizes[i]?.[1] ?? 0);
       groups.set(shape, group);
     });
-  } while (cursor !== '0');
+  }
   return [...groups.values()].sort((a, b) => b.bytes - a.bytes);
 }
 

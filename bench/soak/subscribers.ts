@@ -3,19 +3,20 @@
 // (its socket back, the server's Redis subscription restored). docs/development.md#soak.
 import { createClient, type Client } from 'graphql-ws';
 import WebSocket from 'ws';
+import { sumOf } from '../harness/support';
 import { check, Load, sample, type Check, type SoakContext } from './actor';
 
 const SUBSCRIBE = 'subscription { inboxChanged { mailbox chatId latestMessageId } }';
 /** Time a socket is given to come back and hear of something after a fault ended. */
 const RECOVERY_MS = 5000;
 
-type Subscriber = { user: string; client?: Client; notices: number[]; opened: number; failures: string[] };
+type Subscriber = { user: string; client?: Client; notices: number[]; failures: string[] };
 
 export class SubscriberLoad extends Load {
   readonly name = 'subscribers';
   private subscribers: Subscriber[] = [];
   private lastFaultEnded = 0;
-  protected readonly counts = {};
+  protected readonly counts = { opened: 0 };
 
   /** `users`: who holds a socket, known once the chats are set up. */
   constructor(
@@ -26,7 +27,7 @@ export class SubscriberLoad extends Load {
   }
 
   override async setup(): Promise<void> {
-    this.subscribers = this.users().map((user) => ({ user, notices: [], opened: 0, failures: [] }));
+    this.subscribers = this.users().map((user) => ({ user, notices: [], failures: [] }));
   }
 
   /** The last fault is over (its process started again) at this moment. */
@@ -59,15 +60,15 @@ export class SubscriberLoad extends Load {
   }
 
   override stats(): Record<string, number> {
-    const sum = (count: (s: Subscriber) => number): number => this.subscribers.reduce((n, s) => n + count(s), 0);
-    return { sockets: this.subscribers.length, notices: sum((s) => s.notices.length), opened: sum((s) => s.opened) };
+    const notices = sumOf(this.subscribers, (s) => s.notices.length);
+    return { sockets: this.subscribers.length, notices, ...super.stats() };
   }
 
   /** Opens a socket for `subscriber` and holds it until it closes or the load stops. */
   private async hold(subscriber: Subscriber): Promise<void> {
     const origin = this.soak.api.pick();
     if (!origin) return this.pause(200);
-    subscriber.opened++;
+    this.counts.opened++;
     await new Promise<void>((resolve) => {
       const watch = setInterval(() => this.stopped() && done(), 200);
       const done = (): void => {
