@@ -30,8 +30,8 @@ export type PhaseSummary = ReturnType<ApiPool['summary']>[number];
 type Phase = { name: string; startedAt: number; ms: number[] } & Record<Outcome<0>['kind'], number>;
 
 export class ApiPool {
-  /** Per process slot, its origin while it is up. */
-  private readonly origins: (string | undefined)[] = [];
+  /** Per process slot, its origin while it is up, undefined while it is down. */
+  readonly origins: (string | undefined)[] = [];
   private next = 0;
   /** Codes of unexpected answers (INTERNAL_SERVER_ERROR, 5xx), counted for the report. */
   readonly unexpected = new Map<string, number>();
@@ -61,11 +61,6 @@ export class ApiPool {
       // The report's table shows these in this order, all but `ok`.
       return { name, seconds: round(seconds), calls, perSecond, ok, refused, unknown, p50, p90, p99, max };
     });
-  }
-
-  /** Process `slot` now answers at `origin`; undefined while it is down. */
-  set(slot: number, origin: string | undefined): void {
-    this.origins[slot] = origin;
   }
 
   /** Round robin over the processes that are up. */

@@ -129,7 +129,7 @@ async function main(): Promise<void> {
     // Stopping (a signal): a process started after that is stopped at once.
     if (soak.stopped) return void (await server.stop());
     processes[slot] = server;
-    api.set(slot, server.origin);
+    api.origins[slot] = server.origin;
   };
   const tasks = new TaskLoad(soak);
   const startWorker = async (): Promise<ChildProcess> => {
@@ -243,7 +243,7 @@ async function main(): Promise<void> {
 
     await fault(0.25, FAULTS.api, async () => {
       const victim = processes[1]!;
-      api.set(1, undefined);
+      api.origins[1] = undefined;
       victim.child.kill('SIGKILL');
       note('SIGKILL API process 2', `pid ${victim.pid}`);
       await sleep(2000);
