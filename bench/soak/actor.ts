@@ -1,8 +1,8 @@
-// What every part of the soak's load has in common: it sets up its data, runs until told to stop,
-// drains (pulls what is still waiting, lets tasks finish), and then checks its invariants.
+// What every part of the soak's load has in common: it sets up its data, repeats its clients' steps
+// until the soak stops, drains (pulls what is still waiting, lets tasks finish), and checks its invariants.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { benchTokens } from '../harness/server-process';
-import type { ApiPool } from './client';
+import { PASSING, type ApiPool } from './client';
 
 export interface SoakContext {
   api: ApiPool;
@@ -10,11 +10,15 @@ export interface SoakContext {
   token(user: string, service?: boolean): string;
   /** A number in [0, 1) from the run's seeded generator, so a run can be replayed. */
   random(): number;
-  /** Unique per run, so a second run against the same Redis does not meet the first's data. */
-  runId: string;
+  /** Names keys and users: unique per run, so a second run against the same Redis does not meet the first's data. */
+  seed: number;
+  minutes: number;
+  /** The task handler's log of runs (handlers.cjs). */
+  taskLog: string;
+  /** Set when the load stops and draining begins. */
+  stopped: boolean;
 }
 
-/** A part of the load: its counts as its stats (for the report), calls as a user, seeded pauses and picks. */
 export abstract class Load {
   abstract readonly name: string;
   protected abstract readonly counts: Record<string, number>;
@@ -22,19 +26,42 @@ export abstract class Load {
   constructor(protected readonly soak: SoakContext) {}
 
   async setup(): Promise<void> {}
-  /** Sends load until `stop()` is true. */
-  abstract run(stop: () => boolean): Promise<void>;
+  /** One step per client, each repeated until the soak stops. */
+  protected abstract clients(): (() => Promise<unknown>)[];
   /** After the load: takes in what is still on its way, up to `deadline` (Date.now() ms). */
   async drain(_deadline: number): Promise<void> {}
   abstract check(): Check[];
+
+  async run(): Promise<void> {
+    await Promise.all(
+      this.clients().map(async (step) => {
+        while (!this.stopped()) await step();
+      }),
+    );
+  }
 
   stats(): Record<string, number> {
     return { ...this.counts };
   }
 
-  /** `query` sent as `user`, a service caller when `service` is set. */
+  protected readonly stopped = (): boolean => this.soak.stopped;
+
   protected call<T>(user: string, query: string, variables?: Record<string, unknown>, service = false) {
     return this.soak.api.call<T>(this.soak.token(user, service), query, variables);
+  }
+
+  /**
+   * `call` sent again until answered or refused (its idempotency key makes a second send return the
+   * first's result), each resend counted; undefined, its outcome unknown, when `stop()` came first.
+   */
+  protected async untilAnswered<T>(stop: () => boolean, ...call: Parameters<Load['call']>) {
+    for (let attempt = 0; ; attempt++) {
+      if (attempt > 0) this.counts.resent++;
+      const outcome = await this.call<T>(...call);
+      if (outcome.kind === 'ok' || (outcome.kind === 'refused' && !PASSING.has(outcome.code))) return outcome;
+      if (stop()) return undefined;
+      await sleep(Math.min(1000, 50 * 2 ** Math.min(attempt, 5)));
+    }
   }
 
   /** Waits `ms` and up to `spread` ms more. */

@@ -2,7 +2,6 @@
 // pendingMessages + markSeen. Checks: every acknowledged message reaches every member once and in
 // id order; nothing is shown that was not sent. docs/development.md#soak.
 import { check, Load, none, sample, type Check } from './actor';
-import { untilAnswered } from './client';
 
 const CHATS = 4;
 const MEMBERS = 4;
@@ -34,12 +33,10 @@ export class ChatLoad extends Load {
 
   override async setup(): Promise<void> {
     for (let c = 0; c < CHATS; c++) {
-      const members = Array.from({ length: MEMBERS }, (_, m) => `soak-${this.soak.runId}-chat${c}-m${m}`);
+      const members = Array.from({ length: MEMBERS }, (_, m) => `soak-${this.soak.seed}-chat${c}-m${m}`);
       const message = `${members[0]} #0`;
-      const created = await this.call<{ id: string; latestMessageId: number }>(members[0], CREATE, {
-        members: members.slice(1),
-        message,
-      });
+      const variables = { members: members.slice(1), message };
+      const created = await this.call<{ id: string; latestMessageId: number }>(members[0], CREATE, variables);
       if (created.kind !== 'ok') throw new Error(`createChat: ${JSON.stringify(created)}`);
       const { id, latestMessageId } = created.data;
       const shown = new Map(members.map((m) => [m, []]));
@@ -47,9 +44,14 @@ export class ChatLoad extends Load {
     }
   }
 
-  async run(stop: () => boolean): Promise<void> {
-    const senders = this.chats.flatMap((chat) => chat.members.map((member) => this.sender(chat, member, stop)));
-    await Promise.all([...senders, ...this.members().map((member) => this.puller(member, stop))]);
+  protected clients() {
+    const senders = this.chats.flatMap((chat) =>
+      chat.members.map((member) => {
+        let sends = 0;
+        return () => this.send(chat, member, ++sends);
+      }),
+    );
+    return [...senders, ...this.members().map((member) => () => this.pull(member))];
   }
 
   override async drain(deadline: number): Promise<void> {
@@ -106,28 +108,21 @@ export class ChatLoad extends Load {
     return this.chats.flatMap((chat) => chat.members);
   }
 
-  private async sender(chat: ChatLoad['chats'][number], member: string, stop: () => boolean): Promise<void> {
-    for (let n = 1; !stop(); n++) {
-      const [message, clientMessageId] = [`${member} #${n}`, `${member}-${n}`];
-      const outcome = await untilAnswered(
-        () => this.call<{ id: number }>(member, SEND, { chatId: chat.id, message, clientMessageId }),
-        stop,
-        () => this.counts.resent++,
-      );
-      if (outcome === undefined) chat.unanswered.add(message);
-      else if (outcome.kind === 'ok') {
-        chat.sent.set(message, outcome.data.id);
-        this.counts.sent++;
-      } else this.problems.push(`send refused: ${outcome.code} ${outcome.message}`);
-      await this.pause(40, 80);
-    }
+  private async send(chat: ChatLoad['chats'][number], member: string, n: number): Promise<void> {
+    const [message, clientMessageId] = [`${member} #${n}`, `${member}-${n}`];
+    const variables = { chatId: chat.id, message, clientMessageId };
+    const outcome = await this.untilAnswered<{ id: number }>(this.stopped, member, SEND, variables);
+    if (outcome === undefined) chat.unanswered.add(message);
+    else if (outcome.kind === 'ok') {
+      chat.sent.set(message, outcome.data.id);
+      this.counts.sent++;
+    } else this.problems.push(`send refused: ${outcome.code} ${outcome.message}`);
+    await this.pause(40, 80);
   }
 
-  private async puller(member: string, stop: () => boolean): Promise<void> {
-    while (!stop()) {
-      const got = await this.pullOnce(member);
-      await (got < 0 ? this.pause(200) : this.pause(50, 100));
-    }
+  private async pull(member: string): Promise<void> {
+    const got = await this.pullOnce(member);
+    await (got < 0 ? this.pause(200) : this.pause(50, 100));
   }
 
   /** One pull and its acknowledgements: how many messages it brought (new or again), -1 when it failed. */

@@ -1,16 +1,12 @@
-// The soak's GraphQL client: posts to whichever API process is up, times every call into its
+// The soak's GraphQL client: posts to whichever API process is up, times every call into the soak's
 // phase, and sorts each failure into refused (nothing changed) or unknown (the answer was lost: it
 // may have happened; only a call with an idempotency key is sent again). docs/development.md#soak.
 import { performance } from 'node:perf_hooks';
-import type { Latencies } from './latencies';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { percentile } from '../harness/support';
+import { round } from './memory';
 
 export type Outcome<T> =
-  | { kind: 'ok'; data: T }
-  /** Refused: nothing changed. */
-  | { kind: 'refused'; code: string; message: string }
-  /** The answer was lost: the call may have taken effect. */
-  | { kind: 'unknown'; reason: string };
+  { kind: 'ok'; data: T } | { kind: 'refused'; code: string; message: string } | { kind: 'unknown'; reason: string };
 
 /** Codes that say the call was refused before it changed anything. */
 const REFUSALS = new Set([
@@ -25,22 +21,46 @@ const REFUSALS = new Set([
 /** Node's codes for a connection that never carried the request. */
 const NEVER_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EADDRNOTAVAIL']);
 /** Refusals that a later send may get past: no process up, a connection never made, a rate limit. */
-const PASSING = new Set([...NEVER_SENT, 'NO_PROCESS', 'RATE_LIMITED']);
+export const PASSING = new Set([...NEVER_SENT, 'NO_PROCESS', 'RATE_LIMITED']);
 
 const REQUEST_TIMEOUT_MS = 15_000;
 
+export type PhaseSummary = ReturnType<ApiPool['summary']>[number];
+/** A phase of the soak: the latency of each call begun in it, and how many calls came out which way. */
+type Phase = { name: string; startedAt: number; ms: number[] } & Record<Outcome<0>['kind'], number>;
+
 export class ApiPool {
-  /** Per process slot, its origin while it is up. */
-  private readonly origins: (string | undefined)[] = [];
+  /** Per process slot, its origin while it is up, undefined while it is down. */
+  readonly origins: (string | undefined)[] = [];
   private next = 0;
   /** Codes of unexpected answers (INTERNAL_SERVER_ERROR, 5xx), counted for the report. */
   readonly unexpected = new Map<string, number>();
+  private readonly phases: Phase[] = [];
+  calls = 0;
 
-  constructor(private readonly latencies: Latencies) {}
+  constructor() {
+    this.begin('setup');
+  }
 
-  /** Process `slot` now answers at `origin`; undefined while it is down. */
-  set(slot: number, origin: string | undefined): void {
-    this.origins[slot] = origin;
+  /** The calls from now on are timed into phase `name`. */
+  begin(name: string): void {
+    this.phases.push({ name, startedAt: Date.now(), ms: [], ok: 0, refused: 0, unknown: 0 });
+  }
+
+  get phase(): Phase {
+    return this.phases.at(-1)!;
+  }
+
+  summary() {
+    return this.phases.map(({ name, startedAt, ms, ok, refused, unknown }, i) => {
+      const sorted = Array.from(Float64Array.from(ms).sort());
+      // A phase ends where the next begins.
+      const seconds = ((this.phases[i + 1]?.startedAt ?? Date.now()) - startedAt) / 1000;
+      const [calls, perSecond] = [sorted.length, seconds > 0 ? Math.round(sorted.length / seconds) : 0];
+      const [p50, p90, p99, max] = [50, 90, 99, 100].map((p) => (calls ? round(percentile(sorted, p)) : 0));
+      // The report's table shows these in this order, all but `ok`.
+      return { name, seconds: round(seconds), calls, perSecond, ok, refused, unknown, p50, p90, p99, max };
+    });
   }
 
   /** Round robin over the processes that are up. */
@@ -58,7 +78,10 @@ export class ApiPool {
     if (!origin) return { kind: 'refused', code: 'NO_PROCESS', message: 'no API process is up' };
     const started = performance.now();
     const outcome = await post<T>(origin, token, query, variables);
-    this.latencies.record(performance.now() - started, outcome.kind);
+    const phase = this.phases.at(-1)!;
+    phase.ms.push(performance.now() - started);
+    phase[outcome.kind]++;
+    this.calls++;
     const code = outcome.kind === 'refused' ? outcome.code : outcome.kind === 'unknown' ? outcome.reason : '';
     if (code === 'INTERNAL_SERVER_ERROR' || /^HTTP 5/.test(code))
       this.unexpected.set(code, (this.unexpected.get(code) ?? 0) + 1);
@@ -106,22 +129,4 @@ function errorCode(error: unknown): string {
     current = (current as { cause?: unknown }).cause;
   }
   return (error as Error)?.name ?? 'ERROR';
-}
-
-/**
- * Sends a call with an idempotency key until answered or refused (the key makes a second send return
- * the first's result); undefined, its outcome unknown, when `stop()` came first. `sentAgain`: each resend.
- */
-export async function untilAnswered<T>(
-  send: () => Promise<Outcome<T>>,
-  stop: () => boolean,
-  sentAgain: () => void,
-): Promise<Exclude<Outcome<T>, { kind: 'unknown' }> | undefined> {
-  for (let attempt = 0; ; attempt++) {
-    if (attempt > 0) sentAgain();
-    const outcome = await send();
-    if (outcome.kind === 'ok' || (outcome.kind === 'refused' && !PASSING.has(outcome.code))) return outcome;
-    if (stop()) return undefined;
-    await sleep(Math.min(1000, 50 * 2 ** Math.min(attempt, 5)));
-  }
 }

@@ -2,7 +2,7 @@
 // idempotency key), so each precision's count lies between the acknowledged updates and those plus
 // the lost ones. docs/development.md#soak.
 import { sumOf } from '../harness/support';
-import { check, Load, type Check, type SoakContext } from './actor';
+import { check, Load, type Check } from './actor';
 
 const CLIENTS = 2;
 const PRECISIONS = [60, 3600, 86400];
@@ -16,18 +16,13 @@ const READ = `query($name: String!, $precision: Int!) { counter(name: $name, pre
 export class CounterLoad extends Load {
   readonly name = 'counters';
   protected readonly counts = { acknowledged: 0, lost: 0, refused: 0 };
-  private readonly counterName = `soak-${this.soak.runId}-hits`;
+  private readonly counterName = `soak-${this.soak.seed}-hits`;
   private readonly totals = new Map<number, number>();
   /** The precisions whose kept samples reach back past the start of the run (with an hour to spare). */
-  private readonly precisions: number[];
+  private readonly precisions = PRECISIONS.filter((p) => p * SAMPLES_KEPT >= (this.soak.minutes + 60) * 60);
 
-  constructor(soak: SoakContext, minutes: number) {
-    super(soak);
-    this.precisions = PRECISIONS.filter((p) => p * SAMPLES_KEPT >= (minutes + 60) * 60);
-  }
-
-  async run(stop: () => boolean): Promise<void> {
-    await Promise.all(Array.from({ length: CLIENTS }, () => this.client(stop)));
+  protected clients() {
+    return Array.from({ length: CLIENTS }, () => () => this.update());
   }
 
   override async drain(): Promise<void> {
@@ -56,14 +51,12 @@ export class CounterLoad extends Load {
     ];
   }
 
-  private async client(stop: () => boolean): Promise<void> {
-    while (!stop()) {
-      const count = 1 + Math.floor(this.soak.random() * 3);
-      const outcome = await this.call<boolean>(USER, UPDATE, { name: this.counterName, count }, true);
-      if (outcome.kind === 'ok') this.counts.acknowledged += count;
-      else if (outcome.kind === 'unknown') this.counts.lost += count;
-      else this.counts.refused++;
-      await (outcome.kind === 'ok' ? this.pause(20, 40) : this.pause(200));
-    }
+  private async update(): Promise<void> {
+    const count = 1 + Math.floor(this.soak.random() * 3);
+    const outcome = await this.call<boolean>(USER, UPDATE, { name: this.counterName, count }, true);
+    if (outcome.kind === 'ok') this.counts.acknowledged += count;
+    else if (outcome.kind === 'unknown') this.counts.lost += count;
+    else this.counts.refused++;
+    await (outcome.kind === 'ok' ? this.pause(20, 40) : this.pause(200));
   }
 }

@@ -1,8 +1,5 @@
-// Compares two V8 heap snapshots (the soak takes them of an API process with SIGUSR2) by
-// constructor: what each kind of object counts and holds, and what grew between them. A leak shows
-// as a constructor whose count keeps rising with the load while the rest stay flat.
-//
-//   node dist-bench/bench/soak/heap-diff.js before.heapsnapshot after.heapsnapshot [rows]
+// Compares two V8 heap snapshots (the soak's --heap-snapshots) by constructor: what each kind of
+// object counts and holds, and what grew between them; a leak is a count rising with the load.
 import fs from 'node:fs';
 
 /** [count, self bytes] by constructor (strings, code and the like by their type alone). */

@@ -13,7 +13,6 @@ export class MemorySampler {
   private readonly series: { name: string; points: [number, number][] }[] = [];
   private readonly started = Date.now();
 
-  /** A sample of `name` now (a new series when the name is new). */
   add(name: string, bytes: number): void {
     if (!Number.isFinite(bytes)) return;
     let series = this.series.find((s) => s.name === name);
@@ -43,33 +42,18 @@ export class MemorySampler {
       const points = all.filter(([t]) => t >= fromSecond);
       if (points.length < 3) return [];
       const [first, last] = [points[0], points.at(-1)!];
-      const minutes = round((last[0] - first[0]) / 60);
-      return [
-        {
-          name,
-          minutes,
-          firstMb: mb(first[1]),
-          lastMb: mb(last[1]),
-          mbPerMinute: round((slope(points) * 60) / 2 ** 20, 3),
-        },
-      ];
+      const [minutes, mbPerMinute] = [round((last[0] - first[0]) / 60), round((slope(points) * 60) / 2 ** 20, 3)];
+      return [{ name, minutes, firstMb: mb(first[1]), lastMb: mb(last[1]), mbPerMinute }];
     });
   }
 }
 
-export interface KeyGroup {
-  shape: string;
-  keys: number;
-  bytes: number;
-}
+type KeyGroup = { shape: string; keys: number; bytes: number };
 
 /** Keys grouped by shape (shapeOf), with the bytes they take, most first. */
 export async function keyspace(redis: Redis): Promise<KeyGroup[]> {
   const groups = new Map<string, KeyGroup>();
-  let cursor = '0';
-  do {
-    const [next, keys] = await redis.scan(cursor, 'COUNT', 1000);
-    cursor = next;
+  for await (const keys of redis.scanStream({ count: 1000 }) as AsyncIterable<string[]>) {
     if (keys.length === 0) continue;
     const pipeline = redis.pipeline();
     for (const key of keys) pipeline.memory('USAGE', key, 'SAMPLES', '0');
@@ -81,7 +65,7 @@ export async function keyspace(redis: Redis): Promise<KeyGroup[]> {
       group.bytes += Number(sizes[i]?.[1] ?? 0);
       groups.set(shape, group);
     });
-  } while (cursor !== '0');
+  }
   return [...groups.values()].sort((a, b) => b.bytes - a.bytes);
 }
 
@@ -111,18 +95,15 @@ function slope(points: [number, number][]): number {
   return den === 0 ? 0 : sumOf(points, ([t, b]) => (t - meanT) * (b - meanB)) / den;
 }
 
-const round = (n: number, digits = 1): number => Math.round(n * 10 ** digits) / 10 ** digits;
+export const round = (n: number, digits = 1): number => Math.round(n * 10 ** digits) / 10 ** digits;
 const mb = (bytes: number): number => round(bytes / 2 ** 20);
 
 /** What the finished tasks (read by the end's check) and chat dedupe records, kept on purpose, take. */
-export function keptBytes(groups: KeyGroup[]): { taskHistory: number; chatDedupe: number } {
-  const sum = (match: (shape: string) => boolean): number =>
+export function keptBytes(groups: KeyGroup[]) {
+  const sum = (shape: RegExp): number =>
     sumOf(
-      groups.filter((g) => match(g.shape)),
+      groups.filter((g) => shape.test(g.shape)),
       (g) => g.bytes,
     );
-  return {
-    taskHistory: sum((shape) => shape.startsWith('queue:')),
-    chatDedupe: sum((shape) => /^chat:\{…\}:sent(-exp)?$/.test(shape)),
-  };
+  return { taskHistory: sum(/^queue:/), chatDedupe: sum(/^chat:\{…\}:sent(-exp)?$/) };
 }

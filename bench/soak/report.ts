@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describeMachine, type Machine } from '../harness/machine';
 import type { Check } from './actor';
-import type { PhaseSummary } from './latencies';
+import type { PhaseSummary } from './client';
 import type { Curve, Growth, growthByShape } from './memory';
 
 export interface SoakReport {
@@ -39,10 +39,8 @@ export function writeReport(report: SoakReport, dir: string): void {
   console.log(`\n${text}\nSoak: ${held}; report: ${path.relative(process.cwd(), path.join(dir, 'soak-latest.md'))}`);
 }
 
-/** A row's values in order, as text. */
 const cells = (row: object): string[] => Object.values(row).map(String);
 
-/** The report's tables, by title. */
 function tables(report: SoakReport): [string, Table][] {
   const memoryTable = (memory: Growth[]): Table => [
     ['series', 'minutes', 'first MB', 'last MB', 'MB/min'],

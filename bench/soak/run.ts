@@ -15,11 +15,10 @@ import { clock, ProgressBar } from '../harness/progress-bar';
 import { within } from '../harness/rounds';
 import { startProduct, type ServerProcess } from '../harness/server-process';
 import { seeded, sumOf, usedMemory } from '../harness/support';
-import { signer, type Check, type SoakContext } from './actor';
+import { check, signer, type SoakContext } from './actor';
 import { ChatLoad } from './chat';
 import { ApiPool } from './client';
 import { CounterLoad } from './counters';
-import { Latencies } from './latencies';
 import { LeaseLoad } from './leases';
 import { MarketLoad } from './market';
 import { growthByShape, keptBytes, keyspace, MemorySampler } from './memory';
@@ -40,17 +39,13 @@ const API_PROCESSES = 2;
 /** How long each fault's own phase lasts before the next phase ("recovered") begins. */
 const FAULT_PHASE_MS = 10_000;
 const WARM_UP_SECONDS = 30;
-/** The phases of the run, in order; a fault's phase is followed by the one after it. */
-const PHASES = [
-  'steady',
-  'API process killed',
-  'after the API kill',
-  'Redis killed',
-  'after the Redis kill',
-  'worker killed mid-task',
-  'after the worker kill',
-  'draining',
-];
+/** Each fault's phase and the phase after it, in the order they come. */
+const FAULTS = {
+  api: ['API process killed', 'after the API kill'],
+  redis: ['Redis killed', 'after the Redis kill'],
+  worker: ['worker killed mid-task', 'after the worker kill'],
+} as const;
+const PHASES: string[] = ['steady', ...Object.values(FAULTS).flat(), 'draining'];
 
 function parseOptions(): { minutes: number; seed: number; heapSnapshots: boolean } {
   try {
@@ -67,11 +62,16 @@ function parseOptions(): { minutes: number; seed: number; heapSnapshots: boolean
   }
 }
 
-/** A process's output, line by line, to a log file; error-level JSON lines kept; `onLine` sees each. */
+/**
+ * A process's output, line by line, to a log file; error-level JSON lines kept; `onLine` sees each.
+ * A followed process is killed should the soak itself die (even by SIGKILL), as tests do for redis-server.
+ */
 function processLog(name: string) {
   const file = fs.createWriteStream(path.join(LOGS, `soak-${name}.log`), { flags: 'a' });
   const errors: string[] = [];
   const follow = (child: ChildProcess, label: string, onLine: (line: string) => unknown = () => undefined): void => {
+    const watchdog = startWatchdog(child.pid!, 'KILL');
+    child.once('exit', () => watchdog.kill('SIGKILL'));
     for (const input of [child.stdout!, child.stderr!])
       readline.createInterface({ input }).on('line', (line) => {
         file.write(`${line}\n`);
@@ -90,10 +90,9 @@ async function main(): Promise<void> {
   const taskLog = path.join(LOGS, 'soak-task-runs.jsonl');
   const durationMs = options.minutes * 60_000;
   const bar = new ProgressBar();
-  const latencies = new Latencies('setup');
-  const api = new ApiPool(latencies);
-  const random = seeded(options.seed);
-  const soak: SoakContext = { api, token: signer(options.minutes / 60 + 1), random, runId: `${options.seed}` };
+  const api = new ApiPool();
+  const token = signer(options.minutes / 60 + 1);
+  const soak: SoakContext = { ...options, api, token, random: seeded(options.seed), taskLog, stopped: false };
   const memory = new MemorySampler();
   const [apiLog, workerLog] = [processLog('api'), processLog('worker')];
   const faults: SoakReport['faults'] = [];
@@ -114,8 +113,6 @@ async function main(): Promise<void> {
   // at the precisions checked cover it; both as the defaults for runs of 10 minutes or less.
   const taskHistory = Math.min(1_000_000, Math.max(10_000, 1000 * Math.ceil(options.minutes)));
   const env = { TASK_HISTORY: String(taskHistory), TASK_MAX_PER_QUEUE: String(2 * taskHistory) };
-  /** Set once the soak is stopping: a process started after that is stopped at once. */
-  let stopping = false;
   const startApi = async (slot: number): Promise<void> => {
     const server = await startProduct(
       redis.url,
@@ -124,32 +121,26 @@ async function main(): Promise<void> {
       // Heap used after a forced collection every 30 s, and a heap snapshot on SIGUSR2 (below).
       ['--require', HEAP_PROBE, '--heapsnapshot-signal=SIGUSR2', `--diagnostic-dir=${LOGS}`],
     );
-    guard(server.child);
     apiLog.follow(server.child, `api-${slot + 1}`, (line) => {
       if (!line.startsWith('{"soakHeap"')) return;
       const { heapUsed } = (JSON.parse(line) as { soakHeap: { heapUsed: number } }).soakHeap;
       memory.add(`API process ${slot + 1} (pid ${server.pid}) heap used after GC`, heapUsed);
     });
-    if (stopping) return void (await server.stop());
+    // Stopping (a signal): a process started after that is stopped at once.
+    if (soak.stopped) return void (await server.stop());
     processes[slot] = server;
-    api.set(slot, server.origin);
+    api.origins[slot] = server.origin;
   };
-  const tasks = new TaskLoad(soak, taskLog);
+  const tasks = new TaskLoad(soak);
   const startWorker = async (): Promise<ChildProcess> => {
     const child = spawn(process.execPath, [WORKER], {
       env: {
-        ...{ ...process.env, REDIS_URL: redis.url, WORKER_QUEUES: tasks.queue, TASK_HANDLERS: HANDLERS },
-        ...{
-          SOAK_TASK_LOG: taskLog,
-          WORKER_CONCURRENCY: '8',
-          TASK_VISIBILITY_TIMEOUT_MS: '5000',
-          LOG_LEVEL: 'info',
-          ...env,
-        },
+        ...process.env,
+        ...{ REDIS_URL: redis.url, WORKER_QUEUES: tasks.queue, TASK_HANDLERS: HANDLERS, SOAK_TASK_LOG: taskLog },
+        ...{ WORKER_CONCURRENCY: '8', TASK_VISIBILITY_TIMEOUT_MS: '5000', LOG_LEVEL: 'info', ...env },
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    guard(child);
     const ready = new Promise<void>((resolve, reject) => {
       workerLog.follow(child, 'worker', (line) => line.includes('task workers started') && resolve());
       child.once('exit', (code) =>
@@ -160,12 +151,12 @@ async function main(): Promise<void> {
       child.kill('SIGKILL');
       throw error;
     });
-    if (stopping) child.kill('SIGKILL');
+    if (soak.stopped) child.kill('SIGKILL');
     return child;
   };
 
   const cleanUp = async (): Promise<void> => {
-    stopping = true;
+    soak.stopped = true;
     worker?.kill('SIGKILL');
     await Promise.all(processes.flatMap((p) => (p ? [p.stop()] : [])));
     await redis.stop();
@@ -185,14 +176,7 @@ async function main(): Promise<void> {
     worker = await startWorker();
     const chat = new ChatLoad(soak);
     const phones = new SubscriberLoad(soak, () => chat.members());
-    const actors = [
-      chat,
-      phones,
-      new LeaseLoad(soak),
-      tasks,
-      new MarketLoad(soak),
-      new CounterLoad(soak, options.minutes),
-    ];
+    const actors = [chat, phones, new LeaseLoad(soak), tasks, new MarketLoad(soak), new CounterLoad(soak)];
     for (const actor of actors) await actor.setup();
     const keysBefore = await keyspace(redis.client());
 
@@ -221,34 +205,33 @@ async function main(): Promise<void> {
     let [lastCalls, lastTick] = [0, Date.now()];
     const ticker = setInterval(() => {
       const now = Date.now();
-      const rate = Math.round(((latencies.calls - lastCalls) * 1000) / (now - lastTick));
-      [lastCalls, lastTick] = [latencies.calls, now];
+      const rate = Math.round(((api.calls - lastCalls) * 1000) / (now - lastTick));
+      [lastCalls, lastTick] = [api.calls, now];
       const unexpected = sumOf([...api.unexpected.values()], (n) => n);
       bar.update({
         overall: Math.min(1, (now - started) / durationMs),
-        suite: latencies.current,
-        index: Math.max(1, PHASES.indexOf(latencies.current) + 1),
+        suite: api.phase.name,
+        index: Math.max(1, PHASES.indexOf(api.phase.name) + 1),
         count: PHASES.length,
-        label: `${rate} calls/s, ${latencies.calls} calls, ${unexpected} unexpected errors`,
+        label: `${rate} calls/s, ${api.calls} calls, ${unexpected} unexpected errors`,
         elapsed: (now - started) / 1000,
-        suiteElapsed: latencies.currentSeconds,
+        suiteElapsed: (now - api.phase.startedAt) / 1000,
       });
     }, 1000);
 
-    latencies.begin('steady');
-    let stopped = false;
-    const running = Promise.all(actors.map((actor) => actor.run(() => stopped)));
+    api.begin('steady');
+    const running = Promise.all(actors.map((actor) => actor.run()));
     const at = async (fraction: number): Promise<void> => {
       const wait = started + durationMs * fraction - Date.now();
       if (wait > 0) await sleep(wait);
     };
     /** At `fraction` of the run: the fault's phase, its kill, pause and restart, then the phase after it. */
-    const fault = async (fraction: number, phase: string, killPauseRestart: () => Promise<void>): Promise<void> => {
+    const fault = async (fraction: number, [phase, after]: readonly string[], killAndRestart: () => Promise<void>) => {
       await at(fraction);
-      latencies.begin(phase);
-      await killPauseRestart();
+      api.begin(phase);
+      await killAndRestart();
       await sleep(FAULT_PHASE_MS);
-      latencies.begin(PHASES[PHASES.indexOf(phase) + 1]);
+      api.begin(after);
     };
     // Only when asked; of the restarted API process, not of process 1, whose RSS it would swell.
     const snapshot = async (fraction: number): Promise<void> => {
@@ -258,9 +241,9 @@ async function main(): Promise<void> {
       note('heap snapshot of API process 2', `pid ${processes[1]?.pid} into ${path.relative(ROOT, LOGS)}/`);
     };
 
-    await fault(0.25, 'API process killed', async () => {
+    await fault(0.25, FAULTS.api, async () => {
       const victim = processes[1]!;
-      api.set(1, undefined);
+      api.origins[1] = undefined;
       victim.child.kill('SIGKILL');
       note('SIGKILL API process 2', `pid ${victim.pid}`);
       await sleep(2000);
@@ -269,7 +252,7 @@ async function main(): Promise<void> {
       note('started API process 2 again', `pid ${processes[1]!.pid}`);
     });
     await snapshot(1 / 3);
-    await fault(0.5, 'Redis killed', async () => {
+    await fault(0.5, FAULTS.redis, async () => {
       const pid = redis.pid;
       await redis.kill();
       note('SIGKILL Redis', `pid ${pid}`);
@@ -278,7 +261,7 @@ async function main(): Promise<void> {
       phones.faultEnded();
       note('started Redis again from its append-only file', `pid ${redis.pid}`);
     });
-    await fault(0.75, 'worker killed mid-task', async () => {
+    await fault(0.75, FAULTS.worker, async () => {
       const old = worker!;
       const longTask = await tasks.killMidTask(old.pid!, async () => {
         old.kill('SIGKILL');
@@ -290,8 +273,8 @@ async function main(): Promise<void> {
       note('started the task worker again', `pid ${worker.pid}`);
     });
     await snapshot(1);
-    stopped = true;
-    latencies.begin('draining');
+    soak.stopped = true;
+    api.begin('draining');
     await running;
     note('load stopped', 'draining: pulling what is still waiting, letting tasks finish');
     const deadline = Date.now() + 120_000;
@@ -305,15 +288,10 @@ async function main(): Promise<void> {
     clearInterval(ticker);
     clearInterval(sampler);
     const keysAfter = await keyspace(redis.client());
-    const checks: Check[] = actors.flatMap((actor) => actor.check());
-    if (undrained.length > 0)
-      checks.push({ name: 'every part read its final state', ok: false, detail: undrained.join('; ') });
-    const unexpected = [...api.unexpected].map(([code, n]) => `${code} × ${n}`);
-    checks.push({
-      name: 'no INTERNAL_SERVER_ERROR or 5xx answer',
-      ok: unexpected.length === 0,
-      detail: unexpected.length ? unexpected.join(', ') : `${latencies.calls} calls`,
-    });
+    const checks = actors.flatMap((actor) => actor.check());
+    if (undrained.length > 0) checks.push(check('every part read its final state', false, undrained.join('; ')));
+    const unexpected = [...api.unexpected].map(([code, n]) => `${code} × ${n}`).join(', ');
+    checks.push(check('no INTERNAL_SERVER_ERROR or 5xx answer', !unexpected, unexpected || `${api.calls} calls`));
     bar.clear();
 
     writeReport(
@@ -321,8 +299,8 @@ async function main(): Promise<void> {
         startedAt: new Date(started).toISOString(),
         minutes: options.minutes,
         seed: options.seed,
-        calls: latencies.calls,
-        phases: latencies.summary(),
+        calls: api.calls,
+        phases: api.summary(),
         faults,
         checks,
         stats: Object.fromEntries(actors.map((actor) => [actor.name, actor.stats()])),
@@ -343,12 +321,6 @@ async function main(): Promise<void> {
     bar.clear();
     await cleanUp();
   }
-}
-
-/** Kills `child` should the soak itself die (even by SIGKILL), as the test harness does for redis-server. */
-function guard(child: ChildProcess): void {
-  const watchdog = startWatchdog(child.pid!, 'KILL');
-  child.once('exit', () => watchdog.kill('SIGKILL'));
 }
 
 main().catch((error: unknown) => {

@@ -3,20 +3,20 @@
 // (its socket back, the server's Redis subscription restored). docs/development.md#soak.
 import { createClient, type Client } from 'graphql-ws';
 import WebSocket from 'ws';
+import { sumOf } from '../harness/support';
 import { check, Load, sample, type Check, type SoakContext } from './actor';
-import { setTimeout as sleep } from 'node:timers/promises';
 
 const SUBSCRIBE = 'subscription { inboxChanged { mailbox chatId latestMessageId } }';
 /** Time a socket is given to come back and hear of something after a fault ended. */
 const RECOVERY_MS = 5000;
 
-type Subscriber = { user: string; client?: Client; notices: number[]; opened: number; failures: string[] };
+type Subscriber = { user: string; client?: Client; notices: number[]; failures: string[] };
 
 export class SubscriberLoad extends Load {
   readonly name = 'subscribers';
   private subscribers: Subscriber[] = [];
   private lastFaultEnded = 0;
-  protected readonly counts = {};
+  protected readonly counts = { opened: 0 };
 
   /** `users`: who holds a socket, known once the chats are set up. */
   constructor(
@@ -27,7 +27,7 @@ export class SubscriberLoad extends Load {
   }
 
   override async setup(): Promise<void> {
-    this.subscribers = this.users().map((user) => ({ user, notices: [], opened: 0, failures: [] }));
+    this.subscribers = this.users().map((user) => ({ user, notices: [], failures: [] }));
   }
 
   /** The last fault is over (its process started again) at this moment. */
@@ -35,8 +35,8 @@ export class SubscriberLoad extends Load {
     this.lastFaultEnded = Date.now();
   }
 
-  async run(stop: () => boolean): Promise<void> {
-    await Promise.all(this.subscribers.map((subscriber) => this.hold(subscriber, stop)));
+  protected clients() {
+    return this.subscribers.map((subscriber) => () => this.hold(subscriber));
   }
 
   override async drain(): Promise<void> {
@@ -60,51 +60,46 @@ export class SubscriberLoad extends Load {
   }
 
   override stats(): Record<string, number> {
-    const sum = (count: (s: Subscriber) => number): number => this.subscribers.reduce((n, s) => n + count(s), 0);
-    return { sockets: this.subscribers.length, notices: sum((s) => s.notices.length), opened: sum((s) => s.opened) };
+    const notices = sumOf(this.subscribers, (s) => s.notices.length);
+    return { sockets: this.subscribers.length, notices, ...super.stats() };
   }
 
-  /** Keeps one socket open for `subscriber` until the load stops, opening it again when it closes. */
-  private async hold(subscriber: Subscriber, stop: () => boolean): Promise<void> {
-    while (!stop()) {
-      const origin = this.soak.api.pick();
-      if (!origin) {
-        await sleep(200);
-        continue;
-      }
-      subscriber.opened++;
-      await new Promise<void>((resolve) => {
-        const watch = setInterval(() => stop() && done(), 200);
-        const done = (): void => {
-          clearInterval(watch);
-          // Also when only the subscription ended: the next round opens a socket of its own.
-          void client.dispose();
-          resolve();
-        };
-        const client = createClient({
-          url: `${origin.replace(/^http/, 'ws')}/graphql`,
-          webSocketImpl: WebSocket,
-          lazy: false,
-          retryAttempts: 0,
-          connectionParams: { authorization: `Bearer ${this.soak.token(subscriber.user)}` },
-          on: { closed: done },
-          onNonLazyError: done,
-        });
-        subscriber.client = client;
-        client.subscribe(
-          { query: SUBSCRIBE },
-          {
-            next: (reply) => {
-              if (reply.errors) subscriber.failures.push(JSON.stringify(reply.errors).slice(0, 200));
-              else subscriber.notices.push(Date.now());
-            },
-            // A socket that closed under it (its process was killed) ends it with an error: it opens again.
-            error: done,
-            complete: done,
-          },
-        );
+  /** Opens a socket for `subscriber` and holds it until it closes or the load stops. */
+  private async hold(subscriber: Subscriber): Promise<void> {
+    const origin = this.soak.api.pick();
+    if (!origin) return this.pause(200);
+    this.counts.opened++;
+    await new Promise<void>((resolve) => {
+      const watch = setInterval(() => this.stopped() && done(), 200);
+      const done = (): void => {
+        clearInterval(watch);
+        // Also when only the subscription ended: the next step opens a socket of its own.
+        void client.dispose();
+        resolve();
+      };
+      const client = createClient({
+        url: `${origin.replace(/^http/, 'ws')}/graphql`,
+        webSocketImpl: WebSocket,
+        lazy: false,
+        retryAttempts: 0,
+        connectionParams: { authorization: `Bearer ${this.soak.token(subscriber.user)}` },
+        on: { closed: done },
+        onNonLazyError: done,
       });
-      if (!stop()) await sleep(100);
-    }
+      subscriber.client = client;
+      client.subscribe(
+        { query: SUBSCRIBE },
+        {
+          next: (reply) => {
+            if (reply.errors) subscriber.failures.push(JSON.stringify(reply.errors).slice(0, 200));
+            else subscriber.notices.push(Date.now());
+          },
+          // A socket that closed under it (its process was killed) ends it with an error: it opens again.
+          error: done,
+          complete: done,
+        },
+      );
+    });
+    if (!this.stopped()) await this.pause(100);
   }
 }

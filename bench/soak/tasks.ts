@@ -3,14 +3,12 @@
 // and the killed worker's task ran again elsewhere. docs/development.md#soak.
 import fs from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { check, Load, none, sample, type Check, type SoakContext } from './actor';
-import { untilAnswered } from './client';
+import { check, Load, none, sample, type Check } from './actor';
 
-const enqueueQuery = (priority: string): string => `mutation($queue: String!, $key: String!, $ms: Int!) {
-  enqueueTask(queue: $queue, name: "soak", args: { ms: $ms }, idempotencyKey: $key${priority}) { id }
+// `priority` left out: NORMAL.
+const ENQUEUE = `mutation($queue: String!, $key: String!, $ms: Int!, $priority: TaskPriority) {
+  enqueueTask(queue: $queue, name: "soak", args: { ms: $ms }, idempotencyKey: $key, priority: $priority) { id }
 }`;
-const ENQUEUE = enqueueQuery('');
-const ENQUEUE_LONG = enqueueQuery(', priority: HIGH');
 const TASK = `query($id: ID!) { task(id: $id) { id state attempts result error } }`;
 const QUEUE = `query($name: String!) { queue(name: $name) { completed failed cancelled active delayed waitingHigh waitingNormal waitingLow } }`;
 
@@ -21,17 +19,18 @@ const USER = 'soak-tasks';
 
 /** A line of the handler's log (handlers.cjs): a run's start or end. */
 type Run = { event: 'start' | 'end'; id: string; attempt: number; pid: number };
+type Task = { ms: number; priority?: 'HIGH' };
 type Final = { state: string; error: string | null; result: { pid: number; attempt: number } | null };
 
 export class TaskLoad extends Load {
   readonly name = 'tasks';
-  readonly queue = `soak-${this.soak.runId}`;
+  readonly queue = `soak-${this.soak.seed}`;
   /** idempotency key -> task id */
   private readonly tasks = new Map<string, string>();
   private readonly ids = new Set<string>();
   private readonly keyConflicts: string[] = [];
   /** Enqueues whose answer never came before the load stopped: sent again while draining. */
-  private readonly unanswered: { key: string; ms: number; query: string }[] = [];
+  private readonly unanswered: { key: string; task: Task }[] = [];
   private readonly finals = new Map<string, Final>();
   private completed: number | undefined;
   /** Tasks a killed worker had started and not finished, with the pid it had. */
@@ -39,23 +38,13 @@ export class TaskLoad extends Load {
   private next = 0;
   protected readonly counts = { resent: 0 };
 
-  constructor(
-    soak: SoakContext,
-    private readonly logFile: string,
-  ) {
-    super(soak);
+  protected clients() {
+    return Array.from({ length: PRODUCERS }, () => () => this.produce());
   }
 
-  async run(stop: () => boolean): Promise<void> {
-    await Promise.all(Array.from({ length: PRODUCERS }, () => this.producer(stop)));
-  }
-
-  /**
-   * Enqueues a long task, waits until the worker `pid` has started it, and then calls `kill`. Every
-   * task that pid started without finishing is remembered, to be checked at the end.
-   */
+  /** Enqueues a long task, calls `kill` once worker `pid` runs it, and keeps what that pid left unfinished. */
   async killMidTask(pid: number, kill: () => Promise<void>): Promise<string> {
-    const id = await this.enqueue(LONG_TASK_MS, ENQUEUE_LONG, () => false);
+    const id = await this.enqueue({ ms: LONG_TASK_MS, priority: 'HIGH' }, () => false);
     if (!id) throw new Error('the long task was not enqueued');
     const deadline = Date.now() + 30_000;
     while (!this.runs().some((run) => run.id === id && run.event === 'start' && run.pid === pid)) {
@@ -73,8 +62,7 @@ export class TaskLoad extends Load {
   override async drain(deadline: number): Promise<void> {
     // The idempotency key makes a second send return the task the first stored, or store it now:
     // either way every key ends with one known task, and the queue's count must match exactly.
-    for (const { key, ms, query } of this.unanswered.splice(0))
-      await this.enqueue(ms, query, () => Date.now() > deadline, key);
+    for (const { key, task } of this.unanswered.splice(0)) await this.enqueue(task, () => Date.now() > deadline, key);
     const pending = new Set(this.tasks.values());
     while (pending.size > 0 && Date.now() < deadline) {
       for (const id of pending) {
@@ -130,25 +118,15 @@ export class TaskLoad extends Load {
     return { enqueued, resent: this.counts.resent, unanswered, leftRunningByKill };
   }
 
-  private async producer(stop: () => boolean): Promise<void> {
-    while (!stop()) {
-      await this.enqueue(20 + Math.floor(this.soak.random() * 200), ENQUEUE, stop);
-      await this.pause(100, 150);
-    }
+  private async produce(): Promise<void> {
+    await this.enqueue({ ms: 20 + Math.floor(this.soak.random() * 200) }, this.stopped);
+    await this.pause(100, 150);
   }
 
-  private async enqueue(
-    ms: number,
-    query: string,
-    stop: () => boolean,
-    key = `soak-${this.soak.runId}-${this.next++}`,
-  ) {
-    const outcome = await untilAnswered(
-      () => this.call<{ id: string }>(USER, query, { queue: this.queue, key, ms }, true),
-      stop,
-      () => this.counts.resent++,
-    );
-    if (outcome === undefined) this.unanswered.push({ key, ms, query });
+  private async enqueue(task: Task, stop: () => boolean, key = `soak-${this.soak.seed}-${this.next++}`) {
+    const variables = { queue: this.queue, key, ...task };
+    const outcome = await this.untilAnswered<{ id: string }>(stop, USER, ENQUEUE, variables, true);
+    if (outcome === undefined) this.unanswered.push({ key, task });
     else if (outcome.kind !== 'ok') this.keyConflicts.push(`${key}: refused ${outcome.code} ${outcome.message}`);
     else {
       const { id } = outcome.data;
@@ -161,11 +139,7 @@ export class TaskLoad extends Load {
 
   /** The handler's log so far. */
   private runs(): Run[] {
-    if (!fs.existsSync(this.logFile)) return [];
-    return fs
-      .readFileSync(this.logFile, 'utf8')
-      .split('\n')
-      .filter(Boolean)
-      .map((line) => JSON.parse(line) as Run);
+    const log = fs.existsSync(this.soak.taskLog) ? fs.readFileSync(this.soak.taskLog, 'utf8') : '';
+    return log.split('\n').flatMap((line) => (line ? [JSON.parse(line) as Run] : []));
   }
 }
