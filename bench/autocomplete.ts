@@ -131,13 +131,10 @@ async function bookAutocompleteOnPrefix(redis: Redis, zset: string, prefix: stri
 }
 
 /** add_update_contact (`list` is the book's 'recent:' + user). */
-const bookAddUpdateContact = (redis: Redis, list: string, contact: string) =>
-  redis
-    .multi()
-    .lrem(list, 0, contact)
-    .lpush(list, contact)
-    .ltrim(list, 0, MAX_CONTACTS - 1)
-    .exec();
+function bookAddUpdateContact(redis: Redis, list: string, contact: string) {
+  const multi = redis.multi().lrem(list, 0, contact).lpush(list, contact);
+  return multi.ltrim(list, 0, MAX_CONTACTS - 1).exec();
+}
 
 /** fetch_autocomplete_list: the whole list, filtered in the client. */
 async function bookFetchAutocompleteList(redis: Redis, list: string, prefix: string): Promise<string[]> {
@@ -166,19 +163,11 @@ while #found < limit do
 end
 return found`;
 
-type FilterCommand = (key: string, prefix: string, limit: number) => Promise<string[]>;
-
 // --- measuring: CALLERS concurrent callers, peers in alternating rounds -------------------------
 
-interface Peer {
-  label: string;
-  /** Queries per measured round. */
-  ops: number;
-  /** One query; `task` numbers the queries of a round, so every peer asks the same sequence. */
-  query: (caller: number, task: number) => Promise<{ items: string[]; retries?: number }>;
-  /** The command whose usec_per_call is shown (section 4). */
-  statCommand?: string;
-}
+/** `ops` queries per measured round; `task` numbers them, so every peer asks the same sequence; statCommand: section 4. */
+type Query = (caller: number, task: number) => Promise<{ items: string[]; retries?: number }>;
+type Peer = { label: string; ops: number; query: Query; statCommand?: string };
 
 /** One warm-up round per peer (a quarter of its queries), then ROUNDS rounds, peers taking turns. */
 async function alternatePeers(label: string, peers: Peer[], admin: Redis, steps: Steps) {
@@ -223,8 +212,7 @@ async function memoryOf(redis: Redis, keys: string[], fill: () => Promise<unknow
   await fill();
   const seconds = (performance.now() - t0) / 1000;
   const used = (await usedMemory(redis)) - before;
-  const sizes: number[] = [];
-  for (const key of keys) sizes.push(await keyBytes(redis, key));
+  const sizes = await Promise.all(keys.map((key) => keyBytes(redis, key)));
   return { used, sizes, seconds, encoding: String(await redis.object('ENCODING', keys[0])) };
 }
 
@@ -394,11 +382,11 @@ async function contactsMemory(c: Connections, plan: string[][]) {
   const keys = plan.map((_, user) => contactsKey(user));
   const rows = [];
   for (const [label, redis, add] of stores) {
-    const fill = () =>
+    const m = await memoryOf(redis, keys, () =>
       inParallel(plan.length, 50, async (user) => {
         for (const contact of plan[user]) await add(user, contact);
-      });
-    const m = await memoryOf(redis, keys, fill);
+      }),
+    );
     rows.push({
       label,
       ...m,
@@ -445,7 +433,8 @@ function reportContactsMemory(report: SuiteReport, { rows, lists }: Awaited<Retu
 
 function filterPeers(c: Connections, lists: string[][]): Peer[] {
   c.ours.defineCommand('benchFilterContacts', { numberOfKeys: 1, lua: FILTER_CONTACTS_LUA });
-  const filter = (c.ours as unknown as Record<string, FilterCommand>).benchFilterContacts.bind(c.ours);
+  type Filter = (key: string, prefix: string, limit: number) => Promise<string[]>;
+  const filter = (c.ours as unknown as Record<string, Filter>).benchFilterContacts.bind(c.ours);
   // A user and what they typed: the first 1-2 characters of one of their contacts, lower-cased.
   const random = seeded(SEED + 4);
   const tasks = Array.from({ length: 10_000 }, () => {
