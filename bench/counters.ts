@@ -20,17 +20,6 @@ const SERIES_NAMES = Array.from({ length: 20 }, (_, i) => `series-${i}`);
 const MINUTE = 60;
 const DAY_MINUTES = 1440;
 
-/** A day of one-minute samples per counter, as a day of updates leaves them at precision 60. */
-async function seedDay(admin: Redis, now: number): Promise<void> {
-  for (const name of SERIES_NAMES) {
-    const fields: string[] = [];
-    for (let i = 0; i < DAY_MINUTES; i++) {
-      fields.push(String((Math.floor(now / MINUTE) - i) * MINUTE), String(1 + ((i * 7) % 13)));
-    }
-    await admin.hset(counterKeys.samples(name, MINUTE), ...fields);
-  }
-}
-
 /** The peer: the raw one-minute samples as the `counter` query reads them (HGETALL), summed into steps here. */
 async function clientSeries(repo: CounterRepository, name: string, from: number, to: number, step: number) {
   const samples = await repo.samples(name, MINUTE, DAY_MINUTES);
@@ -140,7 +129,10 @@ bench(
 
     await redis.flushdb();
     const now = Number((await admin.time())[0]);
-    await seedDay(admin, now);
+    // A day of one-minute samples per counter, as a day of updates leaves them at precision 60.
+    const minute = Math.floor(now / MINUTE) * MINUTE;
+    const day = Array.from({ length: DAY_MINUTES }, (_, i) => [minute - i * MINUTE, 1 + ((i * 7) % 13)]);
+    for (const name of SERIES_NAMES) await admin.hset(counterKeys.samples(name, MINUTE), ...day.flat());
     for (const { id: shapeId, label, from, step } of [
       { id: 'day', label: '24 h in 5-minute sums', from: (Math.floor(now / 300) - 287) * 300, step: 300 },
       { id: 'hour', label: 'last hour in 1-minute sums', from: (Math.floor(now / 60) - 59) * 60, step: 60 },
