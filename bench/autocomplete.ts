@@ -14,6 +14,7 @@ import {
   inParallel,
   isQuick,
   keyBytes,
+  mean,
   measure,
   median,
   medianRange,
@@ -47,8 +48,6 @@ const LIMIT = 10;
 /** Database the book's keys live in, under the same names as ours. */
 const BOOK_DB = 1;
 const SEED = sized('BENCH_SEED', 61, 61);
-
-// --- deterministic names: the same in every run, so runs compare ------------------------------
 
 type Random = () => number;
 
@@ -92,7 +91,7 @@ function mixedName(random: Random): string {
   return name.slice(0, length);
 }
 
-/** `count` different names (NFC, as the API stores every name). */
+/** `count` different names (NFC, as the API stores every name), the same in every run, so runs compare. */
 function uniqueNames(count: number, make: (random: Random) => string, seed: number): string[] {
   const random = seeded(seed);
   const names = new Set<string>();
@@ -102,9 +101,7 @@ function uniqueNames(count: number, make: (random: Random) => string, seed: numb
 
 const utf8 = (text: string): number => Buffer.byteLength(text, 'utf8');
 
-// --- the book's code (section 6.1), in TypeScript with ioredis ----------------------------------
-
-/** find_prefix_range: a member just before every match and one just after, over '`a-z{'. */
+/** The book's find_prefix_range (section 6.1, in TypeScript with ioredis): a member just before every match and one just after, over '`a-z{'. */
 function findPrefixRange(prefix: string): [string, string] {
   const alphabet = '`abcdefghijklmnopqrstuvwxyz{';
   let position = 0; // bisect_left
@@ -163,8 +160,6 @@ while #found < limit do
 end
 return found`;
 
-// --- measuring: CALLERS concurrent callers, peers in alternating rounds -------------------------
-
 /** `ops` queries per measured round; `task` numbers them, so every peer asks the same sequence; statCommand: section 4. */
 type Query = (caller: number, task: number) => Promise<{ items: string[]; retries?: number }>;
 type Peer = { label: string; ops: number; query: Query; statCommand?: string };
@@ -218,8 +213,6 @@ async function memoryOf(redis: Redis, keys: string[], fill: () => Promise<unknow
 
 /** Ours in db 0 (one command connection); the book's in db 1, with one connection per book caller for WATCH. */
 type Connections = Record<'ours' | 'book', Redis> & { bookCallers: Redis[]; contacts: ContactsRepository };
-
-// --- sections 1 and 3: guilds ------------------------------------------------------------------
 
 /** Loads `names` into zset `key` in both layouts (ZADDs of 1,000, 8 in flight), measures each, runs `use`, drops them. */
 async function withGuild(c: Connections, key: string, names: string[], kind: string, use?: () => Promise<void>) {
@@ -278,13 +271,15 @@ async function guildOf(c: Connections, size: number, admin: Redis, steps: Steps)
   });
   const mixedNames = uniqueNames(size, mixedName, SEED + size + 1);
   const mixed = await withGuild(c, guildKeys.members(`bench-mixed-${size}`), mixedNames, 'mixed');
-  return { speed, memory: [...mixed, ...lower] };
+  return { size, speed, memory: [...mixed, ...lower] };
 }
 
+type Guild = Awaited<ReturnType<typeof guildOf>>;
+
 /** Table 1 and, per size, the guild search figures. */
-function reportGuildSpeed(report: SuiteReport, results: Map<number, Summary[]>): void {
+function reportGuildSpeed(report: SuiteReport, guilds: Guild[]): void {
   // Peers in the order ours (service), ours (asMember), book.
-  const rows = [...results].flatMap(([size, summaries]) => summaries.map((s) => ({ size, s, book: summaries[2] })));
+  const rows = guilds.flatMap(({ size, speed }) => speed.map((s) => ({ size, s, book: speed[2] })));
   tableOf(
     report,
     `1. Guild prefix queries, limit ${LIMIT}, ${CALLERS} concurrent callers (medians of ${ROUNDS} rounds, per-query figures over all rounds)`,
@@ -311,7 +306,8 @@ function reportGuildSpeed(report: SuiteReport, results: Map<number, Summary[]>):
     'results/q: members returned; below 10 where a prefix matches fewer, and a little lower for the book, whose ZRANGE of 10 ranks also ' +
       "takes other callers' markers, which it then filters out.",
   );
-  for (const [size, [service, asMember, book]] of results) {
+  for (const { size, speed } of guilds) {
+    const [service, asMember, book] = speed;
     const [id, guild] = [`autocomplete.guild${size}`, `guild of ${count(size)}`];
     const [ourRates, bookRates] = [rates(service.rounds), rates(book.rounds)];
     report.ratio(`${id}.ours_vs_book`, `${guild}: prefix search, ours / book (queries/s)`, ourRates, bookRates);
@@ -325,12 +321,11 @@ function reportGuildSpeed(report: SuiteReport, results: Map<number, Summary[]>):
   }
 }
 
-type GuildMemory = Awaited<ReturnType<typeof withGuild>>;
-
 /** Table 3 (rows in pairs, ours then the book's) and the mixed names' memory figures. */
-function reportGuildMemory(report: SuiteReport, rows: GuildMemory): void {
+function reportGuildMemory(report: SuiteReport, guilds: Guild[]): void {
+  const rows = guilds.flatMap((guild) => guild.memory);
   const ratio = (i: number): number => rows[i].sizes[0] / rows[i + 1].sizes[0];
-  const perMember = (row: GuildMemory[number], bytes: number): string => fixed(bytes / row.size, 1);
+  const perMember = (row: (typeof rows)[number], bytes: number): string => fixed(bytes / row.size, 1);
   tableOf(
     report,
     '3. Memory per guild member (MEMORY USAGE key SAMPLES 0 / members; used_memory growth while loading / members)',
@@ -352,8 +347,6 @@ function reportGuildMemory(report: SuiteReport, rows: GuildMemory): void {
     report.value(`autocomplete.guild${rows[i].size}.memory_ours_vs_book`, label, 'x', ratio(i));
   }
 }
-
-// --- sections 2 and 4: recent contacts ---------------------------------------------------------
 
 /**
  * One user's adds, oldest first: mostly new names, one in five a repeat that moves an earlier
@@ -387,12 +380,7 @@ async function contactsMemory(c: Connections, plan: string[][]) {
         for (const contact of plan[user]) await add(user, contact);
       }),
     );
-    rows.push({
-      label,
-      ...m,
-      perUser: sumOf(m.sizes, (s) => s) / plan.length,
-      fillRate: plan.flat().length / m.seconds,
-    });
+    rows.push({ label, ...m, perUser: mean(m.sizes), fillRate: plan.flat().length / m.seconds });
   }
   // Both stores must hold the same 100 names in the same order for every user.
   const lists = [];
@@ -525,16 +513,14 @@ bench(
     const plan = Array.from({ length: CONTACT_USERS }, () => contactAdds(random, pool));
     const contacts = await contactsMemory(c, plan);
     const filtering = await alternatePeers('contacts prefix filtering', filterPeers(c, contacts.lists), admin, steps);
-    const [speeds, memory] = [new Map<number, Summary[]>(), [] as GuildMemory];
+    const guilds = [];
     for (const size of GUILD_SIZES) {
       steps.step(`guild of ${count(size)}: loading`, loadWeight(size));
-      const guild = await guildOf(c, size, admin, steps);
-      speeds.set(size, guild.speed);
-      memory.push(...guild.memory);
+      guilds.push(await guildOf(c, size, admin, steps));
     }
-    reportGuildSpeed(report, speeds);
+    reportGuildSpeed(report, guilds);
     reportContactsMemory(report, contacts);
-    reportGuildMemory(report, memory);
+    reportGuildMemory(report, guilds);
     reportFiltering(report, filtering);
   },
 );
