@@ -280,32 +280,26 @@ type Guild = Awaited<ReturnType<typeof guildOf>>;
 function reportGuildSpeed(report: SuiteReport, guilds: Guild[]): void {
   // Peers in the order ours (service), ours (asMember), book.
   const rows = guilds.flatMap(({ size, speed }) => speed.map((s) => ({ size, s, book: speed[2] })));
-  tableOf(
-    report,
-    `1. Guild prefix queries, limit ${LIMIT}, ${CALLERS} concurrent callers (medians of ${ROUNDS} rounds, per-query figures over all rounds)`,
-    2,
-    rows,
-    [
-      ['members', (r) => count(r.size)],
-      ['peer', (r) => r.s.label],
-      ['queries/s (min-max)', (r) => medianRange(rates(r.s.rounds))],
-      ['ours/book', (r) => (r.s === r.book ? '' : fixed(rate(r.s) / rate(r.book)))],
-      ['redis cmds/q', (r) => fixed(per(r.s, 'executed'))],
-      ['round trips/q', (r) => fixed(perOp(r.s.rounds))],
-      ['WATCH retries/q', (r) => fixed(per(r.s, 'retries'), 3)],
-      ['redis CPU µs/q', (r) => fixed(cpu(r.s), 1)],
-      ['book CPU/ours', (r) => (r.s === r.book ? '' : fixed(cpu(r.book) / cpu(r.s)))],
-      ['results/q', (r) => fixed(per(r.s, 'found'))],
-    ],
-  );
-  report.note(
+  const title = `1. Guild prefix queries, limit ${LIMIT}, ${CALLERS} concurrent callers (medians of ${ROUNDS} rounds, per-query figures over all rounds)`;
+  tableOf(report, title, 2, rows, [
+    ['members', (r) => count(r.size)],
+    ['peer', (r) => r.s.label],
+    ['queries/s (min-max)', (r) => medianRange(rates(r.s.rounds))],
+    ['ours/book', (r) => (r.s === r.book ? '' : fixed(rate(r.s) / rate(r.book)))],
+    ['redis cmds/q', (r) => fixed(per(r.s, 'executed'))],
+    ['round trips/q', (r) => fixed(perOp(r.s.rounds))],
+    ['WATCH retries/q', (r) => fixed(per(r.s, 'retries'), 3)],
+    ['redis CPU µs/q', (r) => fixed(cpu(r.s), 1)],
+    ['book CPU/ours', (r) => (r.s === r.book ? '' : fixed(cpu(r.book) / cpu(r.s)))],
+    ['results/q', (r) => fixed(per(r.s, 'found'))],
+  ]);
+  for (const note of [
     'Guild search: ours is one EVALSHA (ZRANGEBYLEX, + ZSCORE with asMember) on one shared connection; the book ZADDs two markers, then per attempt WATCH, ZRANK, ZRANK, ' +
       'MULTI/ZREM/ZRANGE/EXEC, one connection per caller; round trips are counted as the clients sent them.',
-  );
-  report.note(
     'results/q: members returned; below 10 where a prefix matches fewer, and a little lower for the book, whose ZRANGE of 10 ranks also ' +
       "takes other callers' markers, which it then filters out.",
-  );
+  ])
+    report.note(note);
   for (const { size, speed } of guilds) {
     const [service, asMember, book] = speed;
     const [id, guild] = [`autocomplete.guild${size}`, `guild of ${count(size)}`];
@@ -323,24 +317,20 @@ function reportGuildSpeed(report: SuiteReport, guilds: Guild[]): void {
 
 /** Table 3 (rows in pairs, ours then the book's) and the mixed names' memory figures. */
 function reportGuildMemory(report: SuiteReport, guilds: Guild[]): void {
-  const rows = guilds.flatMap((guild) => guild.memory);
+  const rows = guilds.flatMap((guild) => guild.memory).map((row, i) => ({ ...row, i }));
   const ratio = (i: number): number => rows[i].sizes[0] / rows[i + 1].sizes[0];
   const perMember = (row: (typeof rows)[number], bytes: number): string => fixed(bytes / row.size, 1);
-  tableOf(
-    report,
-    '3. Memory per guild member (MEMORY USAGE key SAMPLES 0 / members; used_memory growth while loading / members)',
-    3,
-    rows.map((row, i) => ({ row, i })),
-    [
-      ['members, names', ({ row }) => `${count(row.size)} ${row.kind}`],
-      ['layout', ({ row }) => row.layout],
-      ['encoding', ({ row }) => row.encoding],
-      ['entry bytes', ({ row }) => fixed(row.entryBytes, 1)],
-      ['bytes/member', ({ row }) => perMember(row, row.sizes[0])],
-      ['used_memory/member', ({ row }) => perMember(row, row.used)],
-      ['ours/book', ({ i }) => (i % 2 ? '' : fixed(ratio(i)))],
-    ],
-  );
+  const title =
+    '3. Memory per guild member (MEMORY USAGE key SAMPLES 0 / members; used_memory growth while loading / members)';
+  tableOf(report, title, 3, rows, [
+    ['members, names', (r) => `${count(r.size)} ${r.kind}`],
+    ['layout', (r) => r.layout],
+    ['encoding', (r) => r.encoding],
+    ['entry bytes', (r) => fixed(r.entryBytes, 1)],
+    ['bytes/member', (r) => perMember(r, r.sizes[0])],
+    ['used_memory/member', (r) => perMember(r, r.used)],
+    ['ours/book', (r) => (r.i % 2 ? '' : fixed(ratio(r.i)))],
+  ]);
   for (let i = 0; i < rows.length; i += 2) {
     if (rows[i].kind !== 'mixed') continue;
     const label = `guild of ${count(rows[i].size)} mixed names: memory per member, ours / book`;
@@ -398,20 +388,15 @@ function reportContactsMemory(report: SuiteReport, { rows, lists }: Awaited<Retu
   const [ours, book] = rows;
   const minMax = (sizes: number[]): string => `${Math.min(...sizes)}-${Math.max(...sizes)}`;
   const nameBytes = sumOf(lists.flat(), utf8) / lists.length;
-  tableOf(
-    report,
-    `2. Memory per user of a full ${MAX_CONTACTS}-entry recent-contacts list (${count(lists.length)} users; the names themselves: ${nameBytes.toFixed(0)} bytes per user)`,
-    2,
-    rows,
-    [
-      ['layout', (r) => r.label],
-      ['encoding', (r) => r.encoding],
-      ['MEMORY USAGE bytes/user (min-max)', (r) => `${r.perUser.toFixed(0)} (${minMax(r.sizes)})`],
-      ['used_memory/user', (r) => (r.used / lists.length).toFixed(0)],
-      ['ours/book', (r) => (r === ours ? fixed(ours.perUser / book.perUser) : '')],
-      ['fill adds/s (one pass)', (r) => r.fillRate.toFixed(0)],
-    ],
-  );
+  const title = `2. Memory per user of a full ${MAX_CONTACTS}-entry recent-contacts list (${count(lists.length)} users; the names themselves: ${nameBytes.toFixed(0)} bytes per user)`;
+  tableOf(report, title, 2, rows, [
+    ['layout', (r) => r.label],
+    ['encoding', (r) => r.encoding],
+    ['MEMORY USAGE bytes/user (min-max)', (r) => `${r.perUser.toFixed(0)} (${minMax(r.sizes)})`],
+    ['used_memory/user', (r) => (r.used / lists.length).toFixed(0)],
+    ['ours/book', (r) => (r === ours ? fixed(ours.perUser / book.perUser) : '')],
+    ['fill adds/s (one pass)', (r) => r.fillRate.toFixed(0)],
+  ]);
   const bytesLabel = `recent contacts: ours, bytes per user of ${MAX_CONTACTS} names`;
   report.value('autocomplete.contacts.ours_bytes_per_user', bytesLabel, 'bytes', ours.perUser);
   // src/redis/contacts.ts chose a string over the book's list because it costs less memory per user.
@@ -448,30 +433,18 @@ function filterPeers(c: Connections, lists: string[][]): Peer[] {
 function reportFiltering(report: SuiteReport, summaries: Summary[]): void {
   const [ours, lua] = summaries;
   const usecPerCall = (s: Summary): number => per(s, 'statUsec') / (per(s, 'statCalls') || 1);
-  tableOf(
-    report,
-    `4. Recent-contacts prefix filtering, ${CALLERS} callers on one connection each way (medians of ${ROUNDS} rounds)`,
-    1,
-    summaries,
-    [
-      ['way', (s) => s.label],
-      ['calls/s (min-max)', (s) => medianRange(rates(s.rounds))],
-      ['ours/this', (s) => (s === ours ? '' : fixed(rate(ours) / rate(s)))],
-      ['command', (s) => s.statCommand ?? ''],
-      ['usec_per_call', (s) => fixed(usecPerCall(s))],
-      ['redis CPU µs/call', (s) => fixed(cpu(s), 1)],
-      ['matches/call', (s) => fixed(per(s, 'found'))],
-    ],
-  );
-  report.note(
-    'Filtering: usec_per_call is INFO commandstats for the command alone (for evalsha the whole script); redis CPU is the server process, parsing and replies included.',
-  );
-  report.note(
-    `Filtering: matches/call: the Lua filter finds fewer where a name starts with a non-ASCII capital (É, Ж) that string.lower cannot fold.`,
-  );
+  const title = `4. Recent-contacts prefix filtering, ${CALLERS} callers on one connection each way (medians of ${ROUNDS} rounds)`;
+  tableOf(report, title, 1, summaries, [
+    ['way', (s) => s.label],
+    ['calls/s (min-max)', (s) => medianRange(rates(s.rounds))],
+    ['ours/this', (s) => (s === ours ? '' : fixed(rate(ours) / rate(s)))],
+    ['command', (s) => s.statCommand ?? ''],
+    ['usec_per_call', (s) => fixed(usecPerCall(s))],
+    ['redis CPU µs/call', (s) => fixed(cpu(s), 1)],
+    ['matches/call', (s) => fixed(per(s, 'found'))],
+  ]);
   // The decision, from this run's numbers: which way costs Redis, the shared resource, less CPU.
-  const stat = usecPerCall(lua) / usecPerCall(ours);
-  const whole = cpu(lua) / cpu(ours);
+  const [stat, whole] = [usecPerCall(lua) / usecPerCall(ours), cpu(lua) / cpu(ours)];
   const verdict = stat > 1 ? 'keep filtering in Node' : 'filter in Redis';
   const agreement = stat > 1 === whole > 1 ? 'same verdict' : 'the opposite verdict';
   const times = fixed(rate(ours) / rate(lua));
@@ -480,11 +453,14 @@ function reportFiltering(report: SuiteReport, summaries: Summary[]): void {
       ? `ours also serves ${times}x the calls/s`
       : `ours serves only ${times}x the Lua filter's calls/s here, held back by foldCase in Node on the same cores ` +
         '(Node CPU grows with more API processes; Redis has one thread for everyone)';
-  report.note(
+  for (const note of [
+    'Filtering: usec_per_call is INFO commandstats for the command alone (for evalsha the whole script); redis CPU is the server process, parsing and replies included.',
+    `Filtering: matches/call: the Lua filter finds fewer where a name starts with a non-ASCII capital (É, Ж) that string.lower cannot fold.`,
     `conclusion: ${verdict}. Per call the Lua filter costs Redis ${fixed(usecPerCall(lua))} µs against GET's ${fixed(usecPerCall(ours))} ` +
       `(${fixed(stat)}x, commandstats), and ${fixed(cpu(lua), 1)} against ${fixed(cpu(ours), 1)} µs of whole-server CPU ` +
       `(${fixed(whole)}x, ${agreement}), with ASCII-only folding; ${speed}.`,
-  );
+  ])
+    report.note(note);
   // src/redis/contacts.ts filters in Node because a GET costs Redis less than filtering in a script.
   const cpuLabel = 'contacts prefix filter: Redis CPU per call, Lua filter / GET (ours)';
   const atLeastOne = { op: '>=', value: 1 } as const;
