@@ -3,7 +3,6 @@
 // 2. memory per user of a full contacts list, 3. memory per guild member, 4. contacts prefix
 // filtering in Node, in a Lua script and the book's way. Method: docs/performance.md, "Method: autocomplete".
 import { randomUUID } from 'node:crypto';
-import { performance } from 'node:perf_hooks';
 import type Redis from 'ioredis';
 import { ContactsRepository } from '../src/redis/contacts';
 import { GuildRepository, guildEntry } from '../src/redis/guild';
@@ -72,8 +71,7 @@ const lowercaseName = (random: Random): string => drawn(random, LOWER, between(r
 
 /** A player name as people pick them (shares in docs/performance.md). */
 function mixedName(random: Random): string {
-  const kind = random();
-  const length = between(random, 6, 14);
+  const [kind, length] = [random(), between(random, 6, 14)];
   if (kind < 0.1) return drawn(random, HAN, between(random, 2, 6));
   if (kind < 0.15) return pick(random, CYRILLIC_UPPER) + drawn(random, CYRILLIC_LOWER, length - 1);
   if (kind < 0.45) {
@@ -203,9 +201,8 @@ const count = (n: number): string => n.toLocaleString('en-US');
 
 /** Redis memory taken by `fill`: used_memory growth, MEMORY USAGE of each key, the first key's encoding. */
 async function memoryOf(redis: Redis, keys: string[], fill: () => Promise<unknown>) {
-  const [before, t0] = [await usedMemory(redis), performance.now()];
-  await fill();
-  const seconds = (performance.now() - t0) / 1000;
+  const before = await usedMemory(redis);
+  const { seconds } = await measure(1, fill);
   const used = (await usedMemory(redis)) - before;
   const sizes = await Promise.all(keys.map((key) => keyBytes(redis, key)));
   return { used, sizes, seconds, encoding: String(await redis.object('ENCODING', keys[0])) };
@@ -415,8 +412,7 @@ function filterPeers(c: Connections, lists: string[][]): Peer[] {
     const typed = [...pick(random, lists[user])].slice(0, between(random, 1, 2));
     return { user: contactUser(user), key: contactsKey(user), prefix: typed.join('').toLowerCase() };
   });
-  type Task = (typeof tasks)[number];
-  const peer = (label: string, statCommand: string, run: (t: Task) => Promise<string[]>): Peer => ({
+  const peer = (label: string, statCommand: string, run: (t: (typeof tasks)[number]) => Promise<string[]>): Peer => ({
     label,
     statCommand,
     ops: FILTER_OPS,
