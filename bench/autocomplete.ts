@@ -213,12 +213,11 @@ type Connections = Record<'ours' | 'book', Redis> & { bookCallers: Redis[]; cont
 
 /** Loads `names` into zset `key` in both layouts (ZADDs of 1,000, 8 in flight), measures each, runs `use`, drops them. */
 async function withGuild(c: Connections, key: string, names: string[], kind: string, use?: () => Promise<void>) {
-  const layouts: [Redis, string, string[]][] = [
+  const rows = [];
+  for (const [redis, layout, entries] of [
     [c.ours, 'ours (guildEntry)', names.map(guildEntry)],
     [c.book, 'book (plain name)', names],
-  ];
-  const rows = [];
-  for (const [redis, layout, entries] of layouts) {
+  ] as const) {
     const memory = await memoryOf(redis, [key], async () => {
       await inParallel(Math.ceil(entries.length / 1_000), 8, (batch) =>
         redis.zadd(key, ...entries.slice(batch * 1_000, (batch + 1) * 1_000).flatMap((member) => [0, member])),
@@ -355,13 +354,12 @@ const contactsKey = (i: number): string => userKeys.contacts(contactUser(i));
 
 /** Section 2: each user's adds in order, users 50 at a time, into both stores; what the lists take. */
 async function contactsMemory(c: Connections, plan: string[][]) {
-  const stores: [string, Redis, (user: number, name: string) => Promise<unknown>][] = [
-    ['ours (string)', c.ours, (user, name) => c.contacts.add(contactUser(user), name)],
-    ['book (list)', c.book, (user, name) => bookAddUpdateContact(c.book, contactsKey(user), name)],
-  ];
   const keys = plan.map((_, user) => contactsKey(user));
   const rows = [];
-  for (const [label, redis, add] of stores) {
+  for (const [label, redis, add] of [
+    ['ours (string)', c.ours, (user: number, name: string) => c.contacts.add(contactUser(user), name)],
+    ['book (list)', c.book, (user: number, name: string) => bookAddUpdateContact(c.book, contactsKey(user), name)],
+  ] as const) {
     const m = await memoryOf(redis, keys, () =>
       inParallel(plan.length, 50, async (user) => {
         for (const contact of plan[user]) await add(user, contact);

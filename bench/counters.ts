@@ -152,7 +152,6 @@ bench(
         return measure(ops, reads, { admin });
       });
       const [what, id] = [`counterSeries, ${label}`, `counters.series.${shapeId}`];
-      /** Redis's CPU time per read, in microseconds. */
       const cpu = (samples: Sample[]): number[] => samples.map((s) => (s.redisCpu / s.ops) * 1e6);
       const ratioLabel = `${what}: ours / raw samples summed by the client (reads/s)`;
       report.ratio(`${id}.ours_vs_raw`, ratioLabel, rates(measured.ours), rates(measured.raw));
