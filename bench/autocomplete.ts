@@ -3,7 +3,6 @@
 // 2. memory per user of a full contacts list, 3. memory per guild member, 4. contacts prefix
 // filtering in Node, in a Lua script and the book's way. Method: docs/performance.md, "Method: autocomplete".
 import { randomUUID } from 'node:crypto';
-import { performance } from 'node:perf_hooks';
 import type Redis from 'ioredis';
 import { ContactsRepository } from '../src/redis/contacts';
 import { GuildRepository, guildEntry } from '../src/redis/guild';
@@ -14,6 +13,7 @@ import {
   inParallel,
   isQuick,
   keyBytes,
+  mean,
   measure,
   median,
   medianRange,
@@ -48,8 +48,6 @@ const LIMIT = 10;
 const BOOK_DB = 1;
 const SEED = sized('BENCH_SEED', 61, 61);
 
-// --- deterministic names: the same in every run, so runs compare ------------------------------
-
 type Random = () => number;
 
 const below = (random: Random, n: number): number => Math.floor(random() * n);
@@ -73,8 +71,7 @@ const lowercaseName = (random: Random): string => drawn(random, LOWER, between(r
 
 /** A player name as people pick them (shares in docs/performance.md). */
 function mixedName(random: Random): string {
-  const kind = random();
-  const length = between(random, 6, 14);
+  const [kind, length] = [random(), between(random, 6, 14)];
   if (kind < 0.1) return drawn(random, HAN, between(random, 2, 6));
   if (kind < 0.15) return pick(random, CYRILLIC_UPPER) + drawn(random, CYRILLIC_LOWER, length - 1);
   if (kind < 0.45) {
@@ -92,7 +89,7 @@ function mixedName(random: Random): string {
   return name.slice(0, length);
 }
 
-/** `count` different names (NFC, as the API stores every name). */
+/** `count` different names (NFC, as the API stores every name), the same in every run, so runs compare. */
 function uniqueNames(count: number, make: (random: Random) => string, seed: number): string[] {
   const random = seeded(seed);
   const names = new Set<string>();
@@ -102,9 +99,7 @@ function uniqueNames(count: number, make: (random: Random) => string, seed: numb
 
 const utf8 = (text: string): number => Buffer.byteLength(text, 'utf8');
 
-// --- the book's code (section 6.1), in TypeScript with ioredis ----------------------------------
-
-/** find_prefix_range: a member just before every match and one just after, over '`a-z{'. */
+/** The book's find_prefix_range (section 6.1, in TypeScript with ioredis): a member just before every match and one just after, over '`a-z{'. */
 function findPrefixRange(prefix: string): [string, string] {
   const alphabet = '`abcdefghijklmnopqrstuvwxyz{';
   let position = 0; // bisect_left
@@ -131,13 +126,10 @@ async function bookAutocompleteOnPrefix(redis: Redis, zset: string, prefix: stri
 }
 
 /** add_update_contact (`list` is the book's 'recent:' + user). */
-const bookAddUpdateContact = (redis: Redis, list: string, contact: string) =>
-  redis
-    .multi()
-    .lrem(list, 0, contact)
-    .lpush(list, contact)
-    .ltrim(list, 0, MAX_CONTACTS - 1)
-    .exec();
+function bookAddUpdateContact(redis: Redis, list: string, contact: string) {
+  const multi = redis.multi().lrem(list, 0, contact).lpush(list, contact);
+  return multi.ltrim(list, 0, MAX_CONTACTS - 1).exec();
+}
 
 /** fetch_autocomplete_list: the whole list, filtered in the client. */
 async function bookFetchAutocompleteList(redis: Redis, list: string, prefix: string): Promise<string[]> {
@@ -166,19 +158,9 @@ while #found < limit do
 end
 return found`;
 
-type FilterCommand = (key: string, prefix: string, limit: number) => Promise<string[]>;
-
-// --- measuring: CALLERS concurrent callers, peers in alternating rounds -------------------------
-
-interface Peer {
-  label: string;
-  /** Queries per measured round. */
-  ops: number;
-  /** One query; `task` numbers the queries of a round, so every peer asks the same sequence. */
-  query: (caller: number, task: number) => Promise<{ items: string[]; retries?: number }>;
-  /** The command whose usec_per_call is shown (section 4). */
-  statCommand?: string;
-}
+/** `ops` queries per measured round; `task` numbers them, so every peer asks the same sequence; statCommand: section 4. */
+type Query = (caller: number, task: number) => Promise<{ items: string[]; retries?: number }>;
+type Peer = { label: string; ops: number; query: Query; statCommand?: string };
 
 /** One warm-up round per peer (a quarter of its queries), then ROUNDS rounds, peers taking turns. */
 async function alternatePeers(label: string, peers: Peer[], admin: Redis, steps: Steps) {
@@ -219,28 +201,23 @@ const count = (n: number): string => n.toLocaleString('en-US');
 
 /** Redis memory taken by `fill`: used_memory growth, MEMORY USAGE of each key, the first key's encoding. */
 async function memoryOf(redis: Redis, keys: string[], fill: () => Promise<unknown>) {
-  const [before, t0] = [await usedMemory(redis), performance.now()];
-  await fill();
-  const seconds = (performance.now() - t0) / 1000;
+  const before = await usedMemory(redis);
+  const { seconds } = await measure(1, fill);
   const used = (await usedMemory(redis)) - before;
-  const sizes: number[] = [];
-  for (const key of keys) sizes.push(await keyBytes(redis, key));
+  const sizes = await Promise.all(keys.map((key) => keyBytes(redis, key)));
   return { used, sizes, seconds, encoding: String(await redis.object('ENCODING', keys[0])) };
 }
 
 /** Ours in db 0 (one command connection); the book's in db 1, with one connection per book caller for WATCH. */
 type Connections = Record<'ours' | 'book', Redis> & { bookCallers: Redis[]; contacts: ContactsRepository };
 
-// --- sections 1 and 3: guilds ------------------------------------------------------------------
-
 /** Loads `names` into zset `key` in both layouts (ZADDs of 1,000, 8 in flight), measures each, runs `use`, drops them. */
 async function withGuild(c: Connections, key: string, names: string[], kind: string, use?: () => Promise<void>) {
-  const layouts: [Redis, string, string[]][] = [
+  const rows = [];
+  for (const [redis, layout, entries] of [
     [c.ours, 'ours (guildEntry)', names.map(guildEntry)],
     [c.book, 'book (plain name)', names],
-  ];
-  const rows = [];
-  for (const [redis, layout, entries] of layouts) {
+  ] as const) {
     const memory = await memoryOf(redis, [key], async () => {
       await inParallel(Math.ceil(entries.length / 1_000), 8, (batch) =>
         redis.zadd(key, ...entries.slice(batch * 1_000, (batch + 1) * 1_000).flatMap((member) => [0, member])),
@@ -290,40 +267,37 @@ async function guildOf(c: Connections, size: number, admin: Redis, steps: Steps)
   });
   const mixedNames = uniqueNames(size, mixedName, SEED + size + 1);
   const mixed = await withGuild(c, guildKeys.members(`bench-mixed-${size}`), mixedNames, 'mixed');
-  return { speed, memory: [...mixed, ...lower] };
+  return { size, speed, memory: [...mixed, ...lower] };
 }
 
+type Guild = Awaited<ReturnType<typeof guildOf>>;
+
 /** Table 1 and, per size, the guild search figures. */
-function reportGuildSpeed(report: SuiteReport, results: Map<number, Summary[]>): void {
+function reportGuildSpeed(report: SuiteReport, guilds: Guild[]): void {
   // Peers in the order ours (service), ours (asMember), book.
-  const rows = [...results].flatMap(([size, summaries]) => summaries.map((s) => ({ size, s, book: summaries[2] })));
-  tableOf(
-    report,
-    `1. Guild prefix queries, limit ${LIMIT}, ${CALLERS} concurrent callers (medians of ${ROUNDS} rounds, per-query figures over all rounds)`,
-    2,
-    rows,
-    [
-      ['members', (r) => count(r.size)],
-      ['peer', (r) => r.s.label],
-      ['queries/s (min-max)', (r) => medianRange(rates(r.s.rounds))],
-      ['ours/book', (r) => (r.s === r.book ? '' : fixed(rate(r.s) / rate(r.book)))],
-      ['redis cmds/q', (r) => fixed(per(r.s, 'executed'))],
-      ['round trips/q', (r) => fixed(perOp(r.s.rounds))],
-      ['WATCH retries/q', (r) => fixed(per(r.s, 'retries'), 3)],
-      ['redis CPU µs/q', (r) => fixed(cpu(r.s), 1)],
-      ['book CPU/ours', (r) => (r.s === r.book ? '' : fixed(cpu(r.book) / cpu(r.s)))],
-      ['results/q', (r) => fixed(per(r.s, 'found'))],
-    ],
-  );
-  report.note(
+  const rows = guilds.flatMap(({ size, speed }) => speed.map((s) => ({ size, s, book: speed[2] })));
+  const title = `1. Guild prefix queries, limit ${LIMIT}, ${CALLERS} concurrent callers (medians of ${ROUNDS} rounds, per-query figures over all rounds)`;
+  tableOf(report, title, 2, rows, [
+    ['members', (r) => count(r.size)],
+    ['peer', (r) => r.s.label],
+    ['queries/s (min-max)', (r) => medianRange(rates(r.s.rounds))],
+    ['ours/book', (r) => (r.s === r.book ? '' : fixed(rate(r.s) / rate(r.book)))],
+    ['redis cmds/q', (r) => fixed(per(r.s, 'executed'))],
+    ['round trips/q', (r) => fixed(perOp(r.s.rounds))],
+    ['WATCH retries/q', (r) => fixed(per(r.s, 'retries'), 3)],
+    ['redis CPU µs/q', (r) => fixed(cpu(r.s), 1)],
+    ['book CPU/ours', (r) => (r.s === r.book ? '' : fixed(cpu(r.book) / cpu(r.s)))],
+    ['results/q', (r) => fixed(per(r.s, 'found'))],
+  ]);
+  for (const note of [
     'Guild search: ours is one EVALSHA (ZRANGEBYLEX, + ZSCORE with asMember) on one shared connection; the book ZADDs two markers, then per attempt WATCH, ZRANK, ZRANK, ' +
       'MULTI/ZREM/ZRANGE/EXEC, one connection per caller; round trips are counted as the clients sent them.',
-  );
-  report.note(
     'results/q: members returned; below 10 where a prefix matches fewer, and a little lower for the book, whose ZRANGE of 10 ranks also ' +
       "takes other callers' markers, which it then filters out.",
-  );
-  for (const [size, [service, asMember, book]] of results) {
+  ])
+    report.note(note);
+  for (const { size, speed } of guilds) {
+    const [service, asMember, book] = speed;
     const [id, guild] = [`autocomplete.guild${size}`, `guild of ${count(size)}`];
     const [ourRates, bookRates] = [rates(service.rounds), rates(book.rounds)];
     report.ratio(`${id}.ours_vs_book`, `${guild}: prefix search, ours / book (queries/s)`, ourRates, bookRates);
@@ -337,35 +311,28 @@ function reportGuildSpeed(report: SuiteReport, results: Map<number, Summary[]>):
   }
 }
 
-type GuildMemory = Awaited<ReturnType<typeof withGuild>>;
-
 /** Table 3 (rows in pairs, ours then the book's) and the mixed names' memory figures. */
-function reportGuildMemory(report: SuiteReport, rows: GuildMemory): void {
+function reportGuildMemory(report: SuiteReport, guilds: Guild[]): void {
+  const rows = guilds.flatMap((guild) => guild.memory).map((row, i) => ({ ...row, i }));
   const ratio = (i: number): number => rows[i].sizes[0] / rows[i + 1].sizes[0];
-  const perMember = (row: GuildMemory[number], bytes: number): string => fixed(bytes / row.size, 1);
-  tableOf(
-    report,
-    '3. Memory per guild member (MEMORY USAGE key SAMPLES 0 / members; used_memory growth while loading / members)',
-    3,
-    rows.map((row, i) => ({ row, i })),
-    [
-      ['members, names', ({ row }) => `${count(row.size)} ${row.kind}`],
-      ['layout', ({ row }) => row.layout],
-      ['encoding', ({ row }) => row.encoding],
-      ['entry bytes', ({ row }) => fixed(row.entryBytes, 1)],
-      ['bytes/member', ({ row }) => perMember(row, row.sizes[0])],
-      ['used_memory/member', ({ row }) => perMember(row, row.used)],
-      ['ours/book', ({ i }) => (i % 2 ? '' : fixed(ratio(i)))],
-    ],
-  );
+  const perMember = (row: (typeof rows)[number], bytes: number): string => fixed(bytes / row.size, 1);
+  const title =
+    '3. Memory per guild member (MEMORY USAGE key SAMPLES 0 / members; used_memory growth while loading / members)';
+  tableOf(report, title, 3, rows, [
+    ['members, names', (r) => `${count(r.size)} ${r.kind}`],
+    ['layout', (r) => r.layout],
+    ['encoding', (r) => r.encoding],
+    ['entry bytes', (r) => fixed(r.entryBytes, 1)],
+    ['bytes/member', (r) => perMember(r, r.sizes[0])],
+    ['used_memory/member', (r) => perMember(r, r.used)],
+    ['ours/book', (r) => (r.i % 2 ? '' : fixed(ratio(r.i)))],
+  ]);
   for (let i = 0; i < rows.length; i += 2) {
     if (rows[i].kind !== 'mixed') continue;
     const label = `guild of ${count(rows[i].size)} mixed names: memory per member, ours / book`;
     report.value(`autocomplete.guild${rows[i].size}.memory_ours_vs_book`, label, 'x', ratio(i));
   }
 }
-
-// --- sections 2 and 4: recent contacts ---------------------------------------------------------
 
 /**
  * One user's adds, oldest first: mostly new names, one in five a repeat that moves an earlier
@@ -387,24 +354,18 @@ const contactsKey = (i: number): string => userKeys.contacts(contactUser(i));
 
 /** Section 2: each user's adds in order, users 50 at a time, into both stores; what the lists take. */
 async function contactsMemory(c: Connections, plan: string[][]) {
-  const stores: [string, Redis, (user: number, name: string) => Promise<unknown>][] = [
-    ['ours (string)', c.ours, (user, name) => c.contacts.add(contactUser(user), name)],
-    ['book (list)', c.book, (user, name) => bookAddUpdateContact(c.book, contactsKey(user), name)],
-  ];
   const keys = plan.map((_, user) => contactsKey(user));
   const rows = [];
-  for (const [label, redis, add] of stores) {
-    const fill = () =>
+  for (const [label, redis, add] of [
+    ['ours (string)', c.ours, (user: number, name: string) => c.contacts.add(contactUser(user), name)],
+    ['book (list)', c.book, (user: number, name: string) => bookAddUpdateContact(c.book, contactsKey(user), name)],
+  ] as const) {
+    const m = await memoryOf(redis, keys, () =>
       inParallel(plan.length, 50, async (user) => {
         for (const contact of plan[user]) await add(user, contact);
-      });
-    const m = await memoryOf(redis, keys, fill);
-    rows.push({
-      label,
-      ...m,
-      perUser: sumOf(m.sizes, (s) => s) / plan.length,
-      fillRate: plan.flat().length / m.seconds,
-    });
+      }),
+    );
+    rows.push({ label, ...m, perUser: mean(m.sizes), fillRate: plan.flat().length / m.seconds });
   }
   // Both stores must hold the same 100 names in the same order for every user.
   const lists = [];
@@ -422,20 +383,15 @@ function reportContactsMemory(report: SuiteReport, { rows, lists }: Awaited<Retu
   const [ours, book] = rows;
   const minMax = (sizes: number[]): string => `${Math.min(...sizes)}-${Math.max(...sizes)}`;
   const nameBytes = sumOf(lists.flat(), utf8) / lists.length;
-  tableOf(
-    report,
-    `2. Memory per user of a full ${MAX_CONTACTS}-entry recent-contacts list (${count(lists.length)} users; the names themselves: ${nameBytes.toFixed(0)} bytes per user)`,
-    2,
-    rows,
-    [
-      ['layout', (r) => r.label],
-      ['encoding', (r) => r.encoding],
-      ['MEMORY USAGE bytes/user (min-max)', (r) => `${r.perUser.toFixed(0)} (${minMax(r.sizes)})`],
-      ['used_memory/user', (r) => (r.used / lists.length).toFixed(0)],
-      ['ours/book', (r) => (r === ours ? fixed(ours.perUser / book.perUser) : '')],
-      ['fill adds/s (one pass)', (r) => r.fillRate.toFixed(0)],
-    ],
-  );
+  const title = `2. Memory per user of a full ${MAX_CONTACTS}-entry recent-contacts list (${count(lists.length)} users; the names themselves: ${nameBytes.toFixed(0)} bytes per user)`;
+  tableOf(report, title, 2, rows, [
+    ['layout', (r) => r.label],
+    ['encoding', (r) => r.encoding],
+    ['MEMORY USAGE bytes/user (min-max)', (r) => `${r.perUser.toFixed(0)} (${minMax(r.sizes)})`],
+    ['used_memory/user', (r) => (r.used / lists.length).toFixed(0)],
+    ['ours/book', (r) => (r === ours ? fixed(ours.perUser / book.perUser) : '')],
+    ['fill adds/s (one pass)', (r) => r.fillRate.toFixed(0)],
+  ]);
   const bytesLabel = `recent contacts: ours, bytes per user of ${MAX_CONTACTS} names`;
   report.value('autocomplete.contacts.ours_bytes_per_user', bytesLabel, 'bytes', ours.perUser);
   // src/redis/contacts.ts chose a string over the book's list because it costs less memory per user.
@@ -445,7 +401,8 @@ function reportContactsMemory(report: SuiteReport, { rows, lists }: Awaited<Retu
 
 function filterPeers(c: Connections, lists: string[][]): Peer[] {
   c.ours.defineCommand('benchFilterContacts', { numberOfKeys: 1, lua: FILTER_CONTACTS_LUA });
-  const filter = (c.ours as unknown as Record<string, FilterCommand>).benchFilterContacts.bind(c.ours);
+  type Filter = (key: string, prefix: string, limit: number) => Promise<string[]>;
+  const filter = (c.ours as unknown as Record<string, Filter>).benchFilterContacts.bind(c.ours);
   // A user and what they typed: the first 1-2 characters of one of their contacts, lower-cased.
   const random = seeded(SEED + 4);
   const tasks = Array.from({ length: 10_000 }, () => {
@@ -453,8 +410,7 @@ function filterPeers(c: Connections, lists: string[][]): Peer[] {
     const typed = [...pick(random, lists[user])].slice(0, between(random, 1, 2));
     return { user: contactUser(user), key: contactsKey(user), prefix: typed.join('').toLowerCase() };
   });
-  type Task = (typeof tasks)[number];
-  const peer = (label: string, statCommand: string, run: (t: Task) => Promise<string[]>): Peer => ({
+  const peer = (label: string, statCommand: string, run: (t: (typeof tasks)[number]) => Promise<string[]>): Peer => ({
     label,
     statCommand,
     ops: FILTER_OPS,
@@ -471,30 +427,18 @@ function filterPeers(c: Connections, lists: string[][]): Peer[] {
 function reportFiltering(report: SuiteReport, summaries: Summary[]): void {
   const [ours, lua] = summaries;
   const usecPerCall = (s: Summary): number => per(s, 'statUsec') / (per(s, 'statCalls') || 1);
-  tableOf(
-    report,
-    `4. Recent-contacts prefix filtering, ${CALLERS} callers on one connection each way (medians of ${ROUNDS} rounds)`,
-    1,
-    summaries,
-    [
-      ['way', (s) => s.label],
-      ['calls/s (min-max)', (s) => medianRange(rates(s.rounds))],
-      ['ours/this', (s) => (s === ours ? '' : fixed(rate(ours) / rate(s)))],
-      ['command', (s) => s.statCommand ?? ''],
-      ['usec_per_call', (s) => fixed(usecPerCall(s))],
-      ['redis CPU µs/call', (s) => fixed(cpu(s), 1)],
-      ['matches/call', (s) => fixed(per(s, 'found'))],
-    ],
-  );
-  report.note(
-    'Filtering: usec_per_call is INFO commandstats for the command alone (for evalsha the whole script); redis CPU is the server process, parsing and replies included.',
-  );
-  report.note(
-    `Filtering: matches/call: the Lua filter finds fewer where a name starts with a non-ASCII capital (É, Ж) that string.lower cannot fold.`,
-  );
+  const title = `4. Recent-contacts prefix filtering, ${CALLERS} callers on one connection each way (medians of ${ROUNDS} rounds)`;
+  tableOf(report, title, 1, summaries, [
+    ['way', (s) => s.label],
+    ['calls/s (min-max)', (s) => medianRange(rates(s.rounds))],
+    ['ours/this', (s) => (s === ours ? '' : fixed(rate(ours) / rate(s)))],
+    ['command', (s) => s.statCommand ?? ''],
+    ['usec_per_call', (s) => fixed(usecPerCall(s))],
+    ['redis CPU µs/call', (s) => fixed(cpu(s), 1)],
+    ['matches/call', (s) => fixed(per(s, 'found'))],
+  ]);
   // The decision, from this run's numbers: which way costs Redis, the shared resource, less CPU.
-  const stat = usecPerCall(lua) / usecPerCall(ours);
-  const whole = cpu(lua) / cpu(ours);
+  const [stat, whole] = [usecPerCall(lua) / usecPerCall(ours), cpu(lua) / cpu(ours)];
   const verdict = stat > 1 ? 'keep filtering in Node' : 'filter in Redis';
   const agreement = stat > 1 === whole > 1 ? 'same verdict' : 'the opposite verdict';
   const times = fixed(rate(ours) / rate(lua));
@@ -503,11 +447,14 @@ function reportFiltering(report: SuiteReport, summaries: Summary[]): void {
       ? `ours also serves ${times}x the calls/s`
       : `ours serves only ${times}x the Lua filter's calls/s here, held back by foldCase in Node on the same cores ` +
         '(Node CPU grows with more API processes; Redis has one thread for everyone)';
-  report.note(
+  for (const note of [
+    'Filtering: usec_per_call is INFO commandstats for the command alone (for evalsha the whole script); redis CPU is the server process, parsing and replies included.',
+    `Filtering: matches/call: the Lua filter finds fewer where a name starts with a non-ASCII capital (É, Ж) that string.lower cannot fold.`,
     `conclusion: ${verdict}. Per call the Lua filter costs Redis ${fixed(usecPerCall(lua))} µs against GET's ${fixed(usecPerCall(ours))} ` +
       `(${fixed(stat)}x, commandstats), and ${fixed(cpu(lua), 1)} against ${fixed(cpu(ours), 1)} µs of whole-server CPU ` +
       `(${fixed(whole)}x, ${agreement}), with ASCII-only folding; ${speed}.`,
-  );
+  ])
+    report.note(note);
   // src/redis/contacts.ts filters in Node because a GET costs Redis less than filtering in a script.
   const cpuLabel = 'contacts prefix filter: Redis CPU per call, Lua filter / GET (ours)';
   const atLeastOne = { op: '>=', value: 1 } as const;
@@ -536,16 +483,14 @@ bench(
     const plan = Array.from({ length: CONTACT_USERS }, () => contactAdds(random, pool));
     const contacts = await contactsMemory(c, plan);
     const filtering = await alternatePeers('contacts prefix filtering', filterPeers(c, contacts.lists), admin, steps);
-    const [speeds, memory] = [new Map<number, Summary[]>(), [] as GuildMemory];
+    const guilds = [];
     for (const size of GUILD_SIZES) {
       steps.step(`guild of ${count(size)}: loading`, loadWeight(size));
-      const guild = await guildOf(c, size, admin, steps);
-      speeds.set(size, guild.speed);
-      memory.push(...guild.memory);
+      guilds.push(await guildOf(c, size, admin, steps));
     }
-    reportGuildSpeed(report, speeds);
+    reportGuildSpeed(report, guilds);
     reportContactsMemory(report, contacts);
-    reportGuildMemory(report, memory);
+    reportGuildMemory(report, guilds);
     reportFiltering(report, filtering);
   },
 );

@@ -20,17 +20,6 @@ const SERIES_NAMES = Array.from({ length: 20 }, (_, i) => `series-${i}`);
 const MINUTE = 60;
 const DAY_MINUTES = 1440;
 
-/** A day of one-minute samples per counter, as a day of updates leaves them at precision 60. */
-async function seedDay(admin: Redis, now: number): Promise<void> {
-  for (const name of SERIES_NAMES) {
-    const fields: string[] = [];
-    for (let i = 0; i < DAY_MINUTES; i++) {
-      fields.push(String((Math.floor(now / MINUTE) - i) * MINUTE), String(1 + ((i * 7) % 13)));
-    }
-    await admin.hset(counterKeys.samples(name, MINUTE), ...fields);
-  }
-}
-
 /** The peer: the raw one-minute samples as the `counter` query reads them (HGETALL), summed into steps here. */
 async function clientSeries(repo: CounterRepository, name: string, from: number, to: number, step: number) {
   const samples = await repo.samples(name, MINUTE, DAY_MINUTES);
@@ -108,9 +97,8 @@ bench(
         // seeded before the book's turn, ours cleans what is left for it.
         await redis.flushdb();
         const old = Date.now() / 1000 - 3600;
-        await inParallel(ops, IN_FLIGHT, (i) =>
-          Promise.all([repo.update(`e${i}`, 1, old), bookUpdate(redis, `e${i}`, old)]),
-        );
+        const seed = (i: number) => Promise.all([repo.update(`e${i}`, 1, old), bookUpdate(redis, `e${i}`, old)]);
+        await inParallel(ops, IN_FLIGHT, seed);
         return measure(ops, () => bookClean(redis, 1));
       }
       const sample = await measure(ops, () => repo.clean(1));
@@ -123,24 +111,26 @@ bench(
     const atMostOne = { op: '<=', value: 1 } as const;
     const trips = (id: string, label: string, samples: Sample[], target?: typeof atMostOne) =>
       report.value(id, label, 'round trips', perOp(samples), target);
-    const [perUpdate, perCounter] = ['round trips per update', 'round trips per counter'];
     const updateRates = [rates(update.ours), rates(update.book)] as const;
     report.ratio('counters.update.ours_vs_book', 'updateCounter: ours / book (updates/s)', ...updateRates);
     report.median('counters.update.ours_rate', 'updateCounter: ours', 'updates/s', updateRates[0]);
     report.median('counters.update.book_rate', "updateCounter: book's MULTI/EXEC", 'updates/s', updateRates[1]);
-    trips('counters.update.ours_round_trips', `updateCounter: ours, ${perUpdate}`, update.ours, atMostOne);
-    trips('counters.update.book_round_trips', `updateCounter: book, ${perUpdate}`, update.book);
+    trips('counters.update.ours_round_trips', 'updateCounter: ours, round trips per update', update.ours, atMostOne);
+    trips('counters.update.book_round_trips', 'updateCounter: book, round trips per update', update.book);
     const cleanLabel = 'counter cleanup: ours / book (counters/s)';
     report.ratio('counters.clean.ours_vs_book', cleanLabel, rates(clean.ours), rates(clean.book));
-    trips('counters.clean.ours_round_trips', `counter cleanup: ours, ${perCounter}`, clean.ours);
-    trips('counters.clean.book_round_trips', `counter cleanup: book, ${perCounter}`, clean.book);
+    trips('counters.clean.ours_round_trips', 'counter cleanup: ours, round trips per counter', clean.ours);
+    trips('counters.clean.book_round_trips', 'counter cleanup: book, round trips per counter', clean.book);
     const [updating, cleaning] = [`update, ${IN_FLIGHT} in flight`, `cleanup of ${COUNTERS} counters`];
     rows.push([updating, 'ours (one script)', update.ours], [updating, 'book (MULTI/EXEC)', update.book]);
     rows.push([cleaning, 'ours (batched script)', clean.ours], [cleaning, 'book (per counter, WATCH)', clean.book]);
 
     await redis.flushdb();
     const now = Number((await admin.time())[0]);
-    await seedDay(admin, now);
+    // A day of one-minute samples per counter, as a day of updates leaves them at precision 60.
+    const minute = Math.floor(now / MINUTE) * MINUTE;
+    const day = Array.from({ length: DAY_MINUTES }, (_, i) => [minute - i * MINUTE, 1 + ((i * 7) % 13)]);
+    for (const name of SERIES_NAMES) await admin.hset(counterKeys.samples(name, MINUTE), ...day.flat());
     for (const { id: shapeId, label, from, step } of [
       { id: 'day', label: '24 h in 5-minute sums', from: (Math.floor(now / 300) - 287) * 300, step: 300 },
       { id: 'hour', label: 'last hour in 1-minute sums', from: (Math.floor(now / 60) - 59) * 60, step: 60 },
@@ -162,13 +152,11 @@ bench(
         return measure(ops, reads, { admin });
       });
       const [what, id] = [`counterSeries, ${label}`, `counters.series.${shapeId}`];
-      /** Redis's CPU time per read, in microseconds. */
       const cpu = (samples: Sample[]): number[] => samples.map((s) => (s.redisCpu / s.ops) * 1e6);
       const ratioLabel = `${what}: ours / raw samples summed by the client (reads/s)`;
       report.ratio(`${id}.ours_vs_raw`, ratioLabel, rates(measured.ours), rates(measured.raw));
       report.median(`${id}.ours_rate`, `${what}: ours`, 'reads/s', rates(measured.ours));
-      const tripsLabel = `${what}: ours, round trips per read`;
-      report.value(`${id}.ours_round_trips`, tripsLabel, 'round trips', perOp(measured.ours), atMostOne);
+      trips(`${id}.ours_round_trips`, `${what}: ours, round trips per read`, measured.ours, atMostOne);
       report.median(`${id}.ours_redis_cpu`, `${what}: ours, Redis CPU per read`, 'us', cpu(measured.ours));
       report.median(`${id}.raw_redis_cpu`, `${what}: raw samples, Redis CPU per read`, 'us', cpu(measured.raw));
       const at = `${label} (${Math.floor(now / step) - Math.floor(from / step) + 1} points)`;
