@@ -472,8 +472,8 @@ bench(
     const ours = connect();
     const c: Connections = {
       ours,
-      book: connect({ db: BOOK_DB }),
-      bookCallers: Array.from({ length: CALLERS }, () => connect({ db: BOOK_DB })),
+      book: connect({ db: BOOK_DB }, true),
+      bookCallers: Array.from({ length: CALLERS }, () => connect({ db: BOOK_DB }, true)),
       contacts: new ContactsRepository(ours, { maxContacts: MAX_CONTACTS }),
     };
     await Promise.all([ours, c.book, ...c.bookCallers].map((client) => client.ping()));

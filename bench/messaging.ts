@@ -223,7 +223,7 @@ bench(
   async ({ admin, connect, report, steps: progress }) => {
     const redis = connect();
     // The book's lock release uses WATCH, which needs a connection per concurrent sender.
-    const pool = Array.from({ length: IN_FLIGHT }, () => connect());
+    const pool = Array.from({ length: IN_FLIGHT }, () => connect({}, true));
     const chats = new ChatRepository(redis, {
       maxChatMembers: 1000,
       maxChatsPerUser: 1000,

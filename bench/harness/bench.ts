@@ -12,10 +12,13 @@ import type { ServerProcess } from './server-process';
 import { isQuick, progress, Steps, SuiteReport, type BenchResult } from './suite';
 
 function context(url: string, report: SuiteReport, cleanups: (() => unknown)[]) {
-  /** A new connection (counted), scripts defined, disconnected when the suite ends. */
-  const connect = (options: RedisOptions = {}): Redis => {
+  /**
+   * A new connection (counted), disconnected when the suite ends; with our scripts defined unless
+   * `plain`: a peer's connection, since ioredis copies every defined script onto each MULTI it sends.
+   */
+  const connect = (options: RedisOptions = {}, plain = false): Redis => {
     const client = new Redis(url, options);
-    defineScripts(client);
+    if (!plain) defineScripts(client);
     cleanups.push(() => client.disconnect());
     return client;
   };
