@@ -131,7 +131,7 @@ function checkJwtSecret(reader: SettingsReader, secret: string | undefined, isPr
   if (secret === undefined && isProduction && oidc.providers.length === 0) {
     reader.problem(
       'JWT_SECRET',
-      `JWT_SECRET must be set in production (at least ${MIN_SECRET_LENGTH} characters, random), unless OIDC_PROVIDERS is`,
+      `JWT_SECRET must be set in production (at least ${MIN_SECRET_LENGTH} characters, random), unless OIDC_PROVIDERS is set`,
     );
   } else if (secret !== undefined && secret.length < MIN_SECRET_LENGTH) {
     reader.problem('JWT_SECRET', `JWT_SECRET must be at least ${MIN_SECRET_LENGTH} characters long`);

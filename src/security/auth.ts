@@ -69,7 +69,19 @@ export class TokenVerifier {
     if (token.length > MAX_TOKEN_LENGTH) throw tokenRefused('TOKEN_MALFORMED', 'Bearer token is too long');
     const provider = this.providerOf(token);
     if (provider === undefined) return this.remember(token, this.checkShared(token));
-    return this.remember(token, await provider.verify(token));
+    const principal = await provider.verify(token);
+    // Checked again after the wait: a refresh that withdrew the key meanwhile has already made
+    // forgetKeys run, and a token remembered after it would outlive the key.
+    if (!this.trusts(principal)) {
+      throw tokenRefused('TOKEN_KEY_UNKNOWN', "Bearer token key is not one of the provider's keys");
+    }
+    return this.remember(token, principal);
+  }
+
+  /** False for a provider's token whose key the provider has since withdrawn. */
+  trusts(principal: Principal): boolean {
+    if (principal.source === undefined) return true;
+    return this.providers.get(principal.source.issuer)?.keys.holds(principal.source.keyId) ?? false;
   }
 
   /**
@@ -196,7 +208,7 @@ function principalFromClaims(claims: jwt.JwtPayload): Principal {
 export function bearerToken(header: string | undefined): string | undefined {
   if (header === undefined || header === '') return undefined;
   const match = /^Bearer ([A-Za-z0-9\-_.=]+)$/i.exec(header.trim());
-  if (!match) throw unauthenticated('Authorization header must be "Bearer <token>"');
+  if (!match) throw tokenRefused('TOKEN_MALFORMED', 'Authorization header must be "Bearer <token>"');
   return match[1];
 }
 

@@ -2,6 +2,7 @@
 // every entry point: the express path, the GraphQL fast path, the WebSocket handshake, its
 // connection_init and each of its operations. The transports only say how a refusal is sent.
 import { bearerToken, type Principal, type TokenVerifier } from './auth';
+import { tokenRefused } from './principal';
 import { AppError } from '../common/errors';
 import type { RateLimits } from './rate-limit';
 
@@ -47,7 +48,7 @@ export class RequestGate {
   async identify(authorization: unknown): Promise<Principal | null> {
     if (authorization === undefined) return null;
     if (typeof authorization !== 'string')
-      throw new AppError('UNAUTHENTICATED', 'Authorization must be a bearer token');
+      throw tokenRefused('TOKEN_MALFORMED', 'Authorization must be a bearer token');
     const token = bearerToken(authorization);
     return token === undefined ? null : this.verifier.verify(token);
   }

@@ -132,6 +132,8 @@ export function startWebSocketServer(options: WebSocketOptions): WebSocketHandle
         const signed = { socket, source: principal.source };
         signedByProviders.add(signed);
         socket.once('close', () => signedByProviders.delete(signed));
+        // Withdrawn while this socket was being admitted: the event has passed it by.
+        if (!options.gate.verifier.trusts(principal)) socket.close(CloseCode.Forbidden, 'Token key withdrawn');
       }
       // Operations still running (a wait for a lock) are told to stop when the client cancels
       // them. graphql-ws has no hook for a client's `complete`, so it is read here.

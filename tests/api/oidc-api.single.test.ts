@@ -22,12 +22,14 @@ import { startTestServer, type TestServer } from '../support/server';
 let api: TestServer;
 /** Tokens live ten minutes. */
 let main: TestProvider;
-/** Tokens live three seconds: for a socket that outlives its token. */
+/** Tokens live eight seconds: for a socket that outlives its token. */
 let brief: TestProvider;
 /** Restarted with other keys in a test. */
 let rotating: TestProvider;
 let rotatingKey: SigningKey;
 const sockets: WsClient[] = [];
+/** A provider configured but not running: its keys can never be fetched. */
+const UNREACHABLE = 'http://127.0.0.1:9';
 
 const provider = (issuer: string) => ({
   issuer,
@@ -39,11 +41,16 @@ const provider = (issuer: string) => ({
 
 beforeAll(async () => {
   main = await startProvider({ keys: [await signingKey('ES256')], roles: { carol: ['billing'] } });
-  brief = await startProvider({ keys: [await signingKey('RS256')], accessTokenTtl: 3 });
+  brief = await startProvider({ keys: [await signingKey('RS256')], accessTokenTtl: 8 });
   rotatingKey = await signingKey('ES256');
   rotating = await startProvider({ keys: [rotatingKey] });
   api = await startTestServer({
-    OIDC_PROVIDERS: JSON.stringify([provider(main.issuer), provider(brief.issuer), provider(rotating.issuer)]),
+    OIDC_PROVIDERS: JSON.stringify([
+      provider(main.issuer),
+      provider(brief.issuer),
+      provider(rotating.issuer),
+      provider(UNREACHABLE),
+    ]),
     OIDC_CLOCK_TOLERANCE_S: '0',
     OIDC_KEYS_COOLDOWN_S: '1',
   });
@@ -108,17 +115,43 @@ describe('over HTTP', () => {
   });
 });
 
-describe('over WebSocket', () => {
-  it('closes a socket whose token is refused with 4403 and the reason', async () => {
-    const foreign = await forgedToken(main.keys[0], {
-      iss: main.issuer,
-      aud: 'https://another-api.example',
-      sub: 'mallory',
-      exp: Math.floor(Date.now() / 1000) + 600,
-    });
-    expect(await connect(foreign).closeEvent).toEqual({ code: 4403, reason: 'Forbidden: TOKEN_AUDIENCE' });
-  });
+/** Tokens refused, each with the reason both transports must give. */
+async function badTokens(): Promise<[string, string][]> {
+  const key = main.keys[0];
+  const now = Math.floor(Date.now() / 1000);
+  const claims = { iss: main.issuer, aud: API_AUDIENCE, sub: 'mallory', exp: now + 600 };
+  const unsigned = [{ alg: 'none' }, claims].map((part) => Buffer.from(JSON.stringify(part)).toString('base64url'));
+  const stranger = await signingKey('ES256');
+  return [
+    ['TOKEN_EXPIRED', await forgedToken(key, { ...claims, exp: now - 10 })],
+    ['TOKEN_NOT_YET_VALID', await forgedToken(key, { ...claims, nbf: now + 120 })],
+    ['TOKEN_AUDIENCE', await forgedToken(key, { ...claims, aud: 'https://another-api.example' })],
+    ['TOKEN_ISSUER', await forgedToken(key, { ...claims, iss: 'https://evil.example' })],
+    ['TOKEN_ALGORITHM', `${unsigned.join('.')}.`],
+    ['TOKEN_KEY_UNKNOWN', await forgedToken(stranger, claims)],
+    ['TOKEN_KEYS_UNAVAILABLE', await forgedToken(key, { ...claims, iss: UNREACHABLE })],
+  ];
+}
 
+describe('refusals over both transports', () => {
+  it('answers each over HTTP with 401 and its reason, and closes a WebSocket with 4403 and it', async () => {
+    for (const [reason, token] of await badTokens()) {
+      const result = await send('grace', 'should not arrive', token);
+      expect([reason, result.status, result.errors?.map((error) => error.extensions)]).toEqual([
+        reason,
+        401,
+        [{ code: 'UNAUTHENTICATED', reason }],
+      ]);
+      expect([reason, await connect(token).closeEvent]).toEqual([
+        reason,
+        { code: 4403, reason: `Forbidden: ${reason}` },
+      ]);
+    }
+    expect(await api.redis.client.llen('user:{u:grace}:mailbox')).toBe(0);
+  });
+});
+
+describe('over WebSocket', () => {
   it('closes a socket when its token expires; the client comes back with a fresh one and misses nothing', async () => {
     const phone = connect(await brief.userToken('erin'));
     wsOperation(phone.client, InboxChangedDocument, {});

@@ -7,7 +7,7 @@ import { createPublicKey } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import { AppError } from '../../src/common/errors';
 import { loadConfig } from '../../src/config';
-import type { TokenVerifier } from '../../src/security/auth';
+import { isExpired, type TokenVerifier } from '../../src/security/auth';
 import { createTokenVerifier } from '../../src/security/tokens';
 import { captureLogs } from '../support/logs';
 import { eventually } from '../support/graphql';
@@ -118,6 +118,11 @@ describe('tokens the provider issues', () => {
     ]);
   });
 
+  it('puts a prefix before user ids when told, so two providers cannot name the same user', async () => {
+    const { verifier } = verifierFor(provider.issuer, { userPrefix: 'kc.' });
+    expect((await verifier.verify(await forgedToken(es256, claims({ sub: 'alice' })))).userId).toBe('kc.alice');
+  });
+
   it('takes the user id from another claim when told, validated as user ids are', async () => {
     const { verifier } = verifierFor(provider.issuer, { userClaim: 'preferred_username' });
     expect((await verifier.verify(await forgedToken(es256, claims({ preferred_username: 'carol' })))).userId).toBe(
@@ -158,8 +163,10 @@ describe('refusals', () => {
     expect(await reasonOf(verifier, await forgedToken(es256, claims({ nbf: now() + 120 })))).toBe(
       'TOKEN_NOT_YET_VALID',
     );
-    // Within the 30 s tolerance: accepted.
-    expect((await verifier.verify(await forgedToken(es256, claims({ exp: now() - 5 })))).userId).toBe('forged-user');
+    // Within the 30 s tolerance: accepted, and not taken for expired by what authorizes a call.
+    const late = await verifier.verify(await forgedToken(es256, claims({ exp: now() - 5 })));
+    expect(late.userId).toBe('forged-user');
+    expect(isExpired(late)).toBe(false);
   });
 
   it('refuses a token without an expiry', async () => {
@@ -234,15 +241,16 @@ describe('a provider that rotates its keys', () => {
     const second = await signingKey('RS256');
     await rotating.stop();
     rotating = await startProvider({ keys: [second], port: rotating.port });
-    const fresh = await rotating.userToken('alice');
-    // The refetch waits out the 1 s cooldown since the last fetch: retried until it is over.
-    await eventually(async () => {
-      try {
-        return (await verifier.verify(fresh)).source?.keyId === second.kid;
-      } catch {
-        return false;
-      }
-    }, 10_000);
+    // Past the 1 s cooldown, twenty clients arrive at once with the new key: one fetch serves all.
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    const before = (await rotating.stats()).jwks;
+    const fresh = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => forgedToken(second, { ...claims({ iss: rotating.issuer, sub: `u${i}` }) })),
+    );
+    const principals = await Promise.all(fresh.map((token) => verifier.verify(token)));
+    expect(principals.map((principal) => principal.source?.keyId)).toEqual(Array(20).fill(second.kid));
+    expect((await rotating.stats()).jwks - before).toBe(1);
+    expect((await verifier.verify(await rotating.userToken('alice'))).userId).toBe('alice');
     expect(withdrawn).toEqual([[first.kid]]);
     expect(await reasonOf(verifier, old)).toBe('TOKEN_KEY_UNKNOWN');
     expect(lines.some((line) => line.code === 'OIDC_KEYS_WITHDRAWN')).toBe(true);
@@ -329,6 +337,10 @@ describe('key sets and discovery documents that are not usable', () => {
     expect(await problemWith((res) => json(res, { issuer: base }))).toMatch(/no usable jwks_uri/);
   });
 
+  it('keeps no key set that holds no keys (a glitch would otherwise withdraw every key)', async () => {
+    expect(await problemWith((res) => json(res, { keys: [] }), { jwksUri: `${base}/jwks` })).toMatch(/holds no keys/);
+  });
+
   it('refuses a key set that is not one', async () => {
     expect(await problemWith((res) => json(res, { keys: 'none' }), { jwksUri: `${base}/jwks` })).toMatch(
       /not a JSON Web Key Set/,
@@ -351,7 +363,7 @@ describe('OIDC_PROVIDERS', () => {
       'OIDC_PROVIDERS must be JSON: a list of providers such as [{"issuer": ..., "audience": ...}]',
     ]);
     expect(problems(JSON.stringify([{ issuer: 'http://example.com', audience: 'a' }]))).toEqual([
-      'OIDC_PROVIDERS is not valid at [0].issuer: must be an https URL (http only on a loopback host)',
+      'OIDC_PROVIDERS is not valid at [0].issuer: must be an https URL without user or password (http only on a loopback host)',
     ]);
     expect(problems(JSON.stringify([{ issuer: 'https://a.example' }]))[0]).toMatch(
       /^OIDC_PROVIDERS is not valid at \[0\]\.audience/,
@@ -359,6 +371,11 @@ describe('OIDC_PROVIDERS', () => {
     expect(problems(JSON.stringify([{ issuer: 'https://a.example', audience: 'a', extra: 1 }]))[0]).toMatch(/extra/);
     const twice = JSON.stringify([1, 2].map(() => ({ issuer: 'https://a.example', audience: 'a' })));
     expect(problems(twice)).toEqual(['OIDC_PROVIDERS names the issuer https://a.example twice']);
+    expect(problems(JSON.stringify([{ issuer: 'https://u:p@a.example', audience: 'a' }]))[0]).toMatch(
+      /without user or password/,
+    );
+    expect(problems(JSON.stringify([{ issuer: 'https://a.example', audience: 5 }]))[0]).toMatch(/must be a string/);
+    expect(problems('[]')).toEqual([]);
   });
 
   it('lets production run without JWT_SECRET when providers are set, and not otherwise', () => {

@@ -29,12 +29,13 @@ export function principalFromProvider(
   claims: Record<string, unknown>,
   provider: ProviderConfig,
   keyId: string | undefined,
+  clockToleranceS: number,
 ): Principal {
   const subject = claimAt(claims, provider.userClaim);
   let userId: string;
   try {
     if (typeof subject !== 'string') throw new AppError('BAD_USER_INPUT', `${provider.userClaim} is not a string`);
-    userId = validName(subject, provider.userClaim);
+    userId = validName(`${provider.userPrefix}${subject}`, provider.userClaim);
   } catch (error) {
     const reason = error instanceof AppError ? error.message : 'it is not valid';
     throw tokenRefused('TOKEN_CLAIMS', `Bearer token claim "${provider.userClaim}" is not a usable user id: ${reason}`);
@@ -48,7 +49,8 @@ export function principalFromProvider(
     userId,
     roles: Object.freeze(roles),
     isService,
-    expiresAt: typeof claims.exp === 'number' ? claims.exp * 1000 : undefined,
+    // The tolerance the signature check gave: a token it accepted is not then expired to authorize().
+    expiresAt: typeof claims.exp === 'number' ? (claims.exp + clockToleranceS) * 1000 : undefined,
     source: Object.freeze({ issuer: provider.issuer, keyId }),
   });
 }

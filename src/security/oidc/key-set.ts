@@ -59,16 +59,21 @@ export class ProviderKeys {
     try {
       return await this.resolver!(header, token);
     } catch (error) {
-      if ((error as { code?: string }).code !== 'ERR_JWKS_NO_MATCHING_KEY' || !this.mayTry()) throw error;
-      // A key id not seen yet: the provider may have rotated since the last fetch.
+      const unknownKey = (error as { code?: string }).code === 'ERR_JWKS_NO_MATCHING_KEY';
+      if (!unknownKey || (!this.mayTry() && !this.inFlight)) throw error;
+      // A key id not seen yet: the provider may have rotated since the last fetch (or a fetch
+      // for that is under way, which this token waits for with the others).
       await this.refreshOrExplain();
       return this.resolver!(header, token);
     }
   };
 
-  /** Key ids cached now (for tests and the log). */
-  get cachedKeyIds(): string[] {
-    return [...this.keyIds];
+  /**
+   * Whether a token verified with this key id may still be trusted: false once the provider
+   * stopped publishing the key (a token without a key id is judged by its signature alone).
+   */
+  holds(keyId: string | undefined): boolean {
+    return keyId === undefined || this.keyIds.has(keyId);
   }
 
   private mayTry(): boolean {
@@ -109,6 +114,9 @@ export class ProviderKeys {
       this.lastProblem = error instanceof Error ? error.message : String(error);
       this.options.onFetchFailed(this.lastProblem);
       throw error;
+    } finally {
+      // The cooldown runs from the end of an attempt: a slow provider is not asked back to back.
+      this.triedAt = this.now();
     }
   }
 
@@ -142,5 +150,7 @@ function keySetOf(value: unknown): JSONWebKeySet {
     throw new FetchProblem('key set is not a JSON Web Key Set ({"keys": [...]})');
   }
   if (keys.length > MAX_KEYS) throw new FetchProblem(`key set holds ${keys.length} keys, more than ${MAX_KEYS}`);
+  // An empty set is a provider's glitch, not a rotation: taken, it would withdraw every key.
+  if (keys.length === 0) throw new FetchProblem('key set holds no keys');
   return { keys: keys as JSONWebKeySet['keys'] };
 }

@@ -41,7 +41,7 @@ export class ProviderIssuer {
     if (audienceClaim === 'client_id' && !audience.includes(payload.client_id as string)) {
       throw tokenRefused('TOKEN_AUDIENCE', 'Bearer token is not for this API (client_id)');
     }
-    return principalFromProvider(payload, this.config, keyId);
+    return principalFromProvider(payload, this.config, keyId, this.options.clockToleranceS);
   }
 }
 
@@ -57,7 +57,7 @@ function refusal(error: unknown): Error {
   if (error instanceof errors.JWTClaimValidationFailed) {
     if (error.claim === 'iss') return tokenRefused('TOKEN_ISSUER', 'Bearer token issuer is not trusted');
     if (error.claim === 'aud') return tokenRefused('TOKEN_AUDIENCE', 'Bearer token is not for this API (aud)');
-    if (error.claim === 'nbf' || error.claim === 'iat') {
+    if (error.claim === 'nbf' && error.reason === 'check_failed') {
       return tokenRefused('TOKEN_NOT_YET_VALID', 'Bearer token is not valid yet');
     }
     return tokenRefused('TOKEN_CLAIMS', `Bearer token claim "${error.claim}" is missing or not valid`);
@@ -65,7 +65,7 @@ function refusal(error: unknown): Error {
   if (error instanceof errors.JOSEAlgNotAllowed || error instanceof errors.JOSENotSupported) {
     return tokenRefused('TOKEN_ALGORITHM', 'Bearer token algorithm is not accepted');
   }
-  if (error instanceof errors.JWKSNoMatchingKey) {
+  if (error instanceof errors.JWKSNoMatchingKey || error instanceof errors.JWKSMultipleMatchingKeys) {
     return tokenRefused('TOKEN_KEY_UNKNOWN', "Bearer token key is not one of the provider's keys");
   }
   if (error instanceof errors.JWSSignatureVerificationFailed) {

@@ -10,6 +10,7 @@ const MAX_PROVIDERS = 10;
 function isProviderUrl(value: string): boolean {
   try {
     const url = new URL(value);
+    if (url.username !== '' || url.password !== '') return false;
     if (url.protocol === 'https:') return true;
     return url.protocol === 'http:' && ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname);
   } catch {
@@ -20,10 +21,12 @@ function isProviderUrl(value: string): boolean {
 export const providerUrl = z
   .string()
   .max(2000)
-  .refine(isProviderUrl, { error: 'must be an https URL (http only on a loopback host)' });
+  .refine(isProviderUrl, { error: 'must be an https URL without user or password (http only on a loopback host)' });
 
-const claim = z.string().min(1).max(200);
-const oneOrMore = z.union([claim, z.array(claim).min(1).max(10)]).transform((v) => (typeof v === 'string' ? [v] : v));
+const claim = z.string({ error: 'must be a string' }).min(1).max(200);
+const oneOrMore = z
+  .union([claim, z.array(claim).min(1).max(10)], { error: 'must be a string or a list of 1 to 10 strings' })
+  .transform((v) => (typeof v === 'string' ? [v] : v));
 
 const PROVIDER = z.strictObject({
   /** The `iss` of its tokens; its keys are found through `<issuer>/.well-known/openid-configuration`. */
@@ -38,6 +41,8 @@ const PROVIDER = z.strictObject({
     .min(1)
     .default([...PROVIDER_ALGORITHMS]),
   userClaim: claim.default('sub'),
+  /** Put before every user id of this provider, so its users cannot be taken for another's. */
+  userPrefix: z.string().max(32).default(''),
   /** Where roles are: a claim name (namespaced ones included) or a dotted path such as realm_access.roles. */
   rolesClaim: claim.optional(),
   /** Roles that make a caller a service caller. */
@@ -65,7 +70,7 @@ const providers = z.string().transform((text, ctx): ProviderConfig[] => {
     });
     return z.NEVER;
   }
-  const result = z.array(PROVIDER).min(1).max(MAX_PROVIDERS).safeParse(value);
+  const result = z.array(PROVIDER).max(MAX_PROVIDERS).safeParse(value);
   if (!result.success) {
     for (const issue of result.error.issues) {
       ctx.addIssue({ code: 'custom', message: `is not valid${where(issue.path)}: ${issue.message}` });
@@ -86,10 +91,10 @@ const SETTINGS = {
     type: 'JSON',
     default: [],
     defaultText: 'none',
-    bounds: `a list of 1 to ${MAX_PROVIDERS} providers; see docs/sign-in.md`,
+    bounds: `a list of at most ${MAX_PROVIDERS} providers; see docs/sign-in.md`,
     schema: providers,
     description:
-      'Identity providers whose tokens are accepted: `issuer`, `audience`, and optionally `jwksUri`, `algorithms`, `audienceClaim`, `userClaim`, `rolesClaim`, `serviceRoles`, `serviceClients`.',
+      'Identity providers whose tokens are accepted: `issuer`, `audience`, and optionally `jwksUri`, `algorithms`, `audienceClaim`, `userClaim`, `userPrefix`, `rolesClaim`, `serviceRoles`, `serviceClients`.',
   }),
   OIDC_CLOCK_TOLERANCE_S: int({
     default: 30,
