@@ -4,39 +4,24 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type Redis from 'ioredis';
 
-interface Message {
-  id: number;
-  ts: number;
-  sender: string;
-  message: string;
-}
-
-async function acquireLock(redis: Redis, name: string, identifier: string): Promise<void> {
-  while ((await redis.set(`lock:${name}`, identifier, 'PX', 10_000, 'NX')) !== 'OK') await sleep(1);
-}
-
-async function releaseLock(redis: Redis, name: string, identifier: string): Promise<void> {
-  if ((await redis.get(`lock:${name}`)) === identifier) await redis.del(`lock:${name}`);
-}
+type Message = { id: number; ts: number; sender: string; message: string };
 
 export async function sendMessage(redis: Redis, chatId: string, sender: string, message: string): Promise<void> {
+  const lock = `lock:chat:${chatId}`;
   const identifier = `${process.pid}:${Math.random()}`;
-  await acquireLock(redis, `chat:${chatId}`, identifier);
+  while ((await redis.set(lock, identifier, 'PX', 10_000, 'NX')) !== 'OK') await sleep(1);
   try {
     const mid = await redis.incr(`ids:${chatId}`);
-    const packed = JSON.stringify({ id: mid, ts: Date.now() / 1000, sender, message });
-    await redis.zadd(`msgs:${chatId}`, mid, packed);
+    await redis.zadd(`msgs:${chatId}`, mid, JSON.stringify({ id: mid, ts: Date.now() / 1000, sender, message }));
   } finally {
-    await releaseLock(redis, `chat:${chatId}`, identifier);
+    if ((await redis.get(lock)) === identifier) await redis.del(lock);
   }
 }
 
 export async function createChat(redis: Redis, sender: string, recipients: string[], message: string, chatId: string) {
   const multi = redis.multi();
-  for (const recipient of [...recipients, sender]) {
-    multi.zadd(`chat:${chatId}`, 0, recipient);
-    multi.zadd(`seen:${recipient}`, 0, chatId);
-  }
+  for (const recipient of [...recipients, sender])
+    multi.zadd(`chat:${chatId}`, 0, recipient).zadd(`seen:${recipient}`, 0, chatId);
   await multi.exec();
   await sendMessage(redis, chatId, sender, message);
 }

@@ -1,13 +1,13 @@
 // The GraphQL path beside what a user would build instead, in one run: raw node:http over the
-// product's repositories, bare Apollo (SDL, and with the product's type-graphql schema), the
+// product's resolvers, bare Apollo (SDL, and with the product's type-graphql schema), the
 // product (documents as text, and registered by hash) and redis-benchmark on the same commands.
 // Peers, pinning and warm-up: docs/performance.md, "Method: graphql, subscribers, leases, counters".
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type Redis from 'ioredis';
-import { benchManifest, OPERATIONS, type OperationSpec, type PeerKind } from './graphql/operations';
-import { summarizeProfile } from './graphql/profile';
+import { benchManifest, OPERATIONS, type OperationSpec } from './graphql/operations';
+import { profileTables } from './graphql/profile';
 import { countRoundTrips, redisLimit } from './graphql/redis-side';
 import {
   alternate,
@@ -26,7 +26,6 @@ import {
   untilSteady,
   type ServerProcess,
   type Steady,
-  type Table,
 } from './harness';
 
 const ROUNDS = size('BENCH_GRAPHQL_ROUNDS', 3, 5);
@@ -39,130 +38,90 @@ const WARM: Steady<Run> = { rate: (r) => r.rate, agree: 0.1, work: () => WARM_CH
 const PROFILED = size('BENCH_GRAPHQL_PROFILED', 10_000, 10_000);
 const CONCURRENCY = size('BENCH_GRAPHQL_CONCURRENCY', 32, 32);
 const PEERS = ['raw', 'apollo', 'apollo+tg', 'product', 'product#'] as const;
-const ONLY = process.env.BENCH_GRAPHQL_ONLY?.split(',');
-const SELECTED = OPERATIONS.filter((operation) => !ONLY || ONLY.includes(operation.name));
 type Peer = (typeof PEERS)[number];
-
-interface Run {
-  rate: number;
-  p50: number;
-  p99: number;
-  /** Server CPU per operation, µs. */
-  cpuUs: number;
-  /** Share of its core the server used while loaded. */
-  busy: number;
-}
+type Run = Awaited<ReturnType<typeof load>>;
 
 const SERVER_CPU = '0';
 const LOAD_CPU = '1';
 const PINNED = pinnable() && os.cpus().length >= 2;
 
+/** The benchmark's documents registered with the product (bench/graphql/operations.ts), for product#. */
+const MANIFEST = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'ria-bench-')), 'trusted-documents.json');
+fs.writeFileSync(MANIFEST, JSON.stringify(benchManifest()));
+
 /** Every peer gets the product's settings (workers off, production mode), so they do the same work. */
 function startPeer(peer: Peer, redisUrl: string, nodeArgs: string[] = [], extra: Record<string, string> = {}) {
-  if (peer === 'product' || peer === 'product#') {
-    const documents: Record<string, string> = peer === 'product#' ? { TRUSTED_DOCUMENTS_FILE: manifestFile() } : {};
-    return startProduct(redisUrl, { ...documents, ...extra }, SERVER_CPU, nodeArgs);
-  }
-  const raw = peer === 'raw';
-  const schema: Record<string, string> = raw ? {} : { BENCH_SCHEMA: peer === 'apollo' ? 'sdl' : 'type-graphql' };
+  const env = { ...extra, ...(peer === 'product#' && { TRUSTED_DOCUMENTS_FILE: MANIFEST }) };
+  if (peer.startsWith('product')) return startProduct(redisUrl, env, SERVER_CPU, nodeArgs);
   return startServerProcess({
-    script: path.join(__dirname, 'graphql', raw ? 'raw-server.js' : 'apollo-server.js'),
-    env: { ...PRODUCT_ENV, REDIS_URL: redisUrl, ...extra, ...schema },
+    script: path.join(__dirname, 'graphql', 'peers.js'),
+    env: { ...PRODUCT_ENV, REDIS_URL: redisUrl, ...env, BENCH_PEER: peer },
     cpus: SERVER_CPU,
-    readyPath: raw ? '/healthz' : '/',
-    anyAnswer: !raw,
+    readyPath: '/',
+    anyAnswer: true,
     nodeArgs,
   });
 }
 
-let manifest: string | undefined;
-/** The benchmark's documents registered with the product (bench/graphql/operations.ts). */
-function manifestFile(): string {
-  if (manifest) return manifest;
-  manifest = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'ria-bench-')), 'trusted-documents.json');
-  fs.writeFileSync(manifest, JSON.stringify(benchManifest()));
-  return manifest;
-}
-
-const kindOf = (peer: Peer): PeerKind => (peer === 'raw' ? 'raw' : peer === 'product#' ? 'hash' : 'graphql');
-
 let roundId = 1;
-/**
- * One run of `count` operations on fresh connections (servers close keep-alive connections left
- * idle while the others ran), with the server's CPU over it.
- */
-async function load(
-  server: ServerProcess,
-  peer: Peer,
-  operation: OperationSpec,
-  redis: Redis,
-  count: number,
-): Promise<Run> {
+/** `count` operations on fresh connections (servers close those left idle), with the server's CPU over them. */
+async function load(server: ServerProcess, peer: Peer, operation: OperationSpec, redis: Redis, count: number) {
   const id = roundId++;
-  await operation.prepare(redis, id, count);
+  await operation.prepare?.(redis, id, count);
   const connections = await Promise.all(Array.from({ length: CONCURRENCY }, () => Connection.open(server.port)));
   const cpuBefore = server.cpuSeconds();
-  const result = await runLoad(connections, count, (c, n, slot) => operation.run(kindOf(peer), c, n, slot, id));
+  const result = await runLoad(connections, count, (connection, n, slot) =>
+    operation.run({ peer, connection }, n, slot, id),
+  );
   const cpu = server.cpuSeconds() - cpuBefore;
   for (const connection of connections) connection.close();
+  const latencies = Array.from(result.latencies);
   return {
     rate: count / result.seconds,
-    p50: percentile(Array.from(result.latencies), 50),
-    p99: percentile(Array.from(result.latencies), 99),
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+    /** Server CPU per operation, µs. */
     cpuUs: (cpu / count) * 1e6,
+    /** Share of its core the server used while loaded. */
     busy: cpu / result.seconds,
   };
 }
 
-/**
- * Profiles a fresh copy of the peer over a loaded window only: warmed up as in the rounds, then
- * PROFILED operations between two SIGUSR2s (graphql/profiler.ts), and sums up where its CPU went.
- */
-async function profile(peer: Peer, operation: OperationSpec, redis: Redis, redisUrl: string): Promise<Table[]> {
+/** Where a fresh, warmed-up copy of the peer's CPU went over PROFILED operations (graphql/profiler.ts). */
+async function profile(peer: Peer, operation: OperationSpec, redis: Redis, redisUrl: string) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ria-prof-'));
   const file = path.join(dir, 'loaded.cpuprofile');
-  const server = await startPeer(peer, redisUrl, ['--require', path.join(__dirname, 'graphql', 'profiler.js')], {
-    BENCH_PROFILE_DIR: dir,
-  });
+  const profiler = ['--require', path.join(__dirname, 'graphql', 'profiler.js')];
+  const server = await startPeer(peer, redisUrl, profiler, { BENCH_PROFILE_DIR: dir });
+  const signalled = async (written: string) => {
+    process.kill(server.pid, 'SIGUSR2');
+    for (const deadline = Date.now() + 30_000; !fs.existsSync(written);) {
+      if (Date.now() > deadline) throw new Error(`the profiled server did not write ${written}`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  };
   try {
     await untilSteady(WARM, () => load(server, peer, operation, redis, WARM_CHUNK));
-    process.kill(server.pid, 'SIGUSR2');
-    await waitForFile(path.join(dir, 'started'));
+    await signalled(path.join(dir, 'started'));
     await load(server, peer, operation, redis, PROFILED);
-    process.kill(server.pid, 'SIGUSR2');
-    await waitForFile(file);
+    await signalled(file);
+    return profileTables(file, peer, operation.name, PROFILED);
   } finally {
     await server.stop();
+    fs.rmSync(dir, { recursive: true, force: true });
   }
-  const summary = summarizeProfile(file);
-  fs.rmSync(dir, { recursive: true, force: true });
-  const table = (title: string, header: string, list: [string, number][]): Table => ({
-    title,
-    header: [header, 'share of samples'],
-    rows: list.map(([name, share]) => [name, `${(share * 100).toFixed(1)}%`]),
-  });
-  return [
-    table(
-      `Where ${peer}'s CPU went on ${operation.name}, ${PROFILED} operations after a steady warm-up (self time by package or file; Node's own charged to its caller)`,
-      'where',
-      summary.byPlace,
-    ),
-    table(
-      `${peer} on ${operation.name}: time with each package or file on the stack`,
-      'package or file',
-      summary.inclusive,
-    ),
-    table(`${peer} on ${operation.name}: heaviest functions (self time)`, 'function', summary.byFunction),
-  ];
 }
 
-async function waitForFile(file: string): Promise<void> {
-  const deadline = Date.now() + 30_000;
-  while (!fs.existsSync(file)) {
-    if (Date.now() > deadline) throw new Error(`the profiled server did not write ${file}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
+const BY_HASH = 'product, registered document by hash';
+/** The per-operation ratios: [id, label, numerator, denominator, target]. */
+const RATIOS: [string, string, Peer, Peer, { op: '>='; value: number }?][] = [
+  ['product_vs_raw', 'product / raw node:http (req/s)', 'product', 'raw', { op: '>=', value: 0.5 }],
+  ['registered_vs_raw', `${BY_HASH} / raw node:http (req/s)`, 'product#', 'raw', { op: '>=', value: 0.5 }],
+  ['product_vs_apollo', 'product / bare Apollo (req/s)', 'product', 'apollo', { op: '>=', value: 1 }],
+  ['hash_vs_text', `${BY_HASH} / unregistered text (req/s)`, 'product#', 'product'],
+  ['apollo_vs_raw', 'bare Apollo / raw node:http', 'apollo', 'raw'],
+  ['product_vs_apollo_tg', 'product / Apollo + type-graphql (middleware cost)', 'product', 'apollo+tg'],
+];
 
 bench(
   { id: 'graphql', title: 'The GraphQL path beside raw node:http, bare Apollo and redis-benchmark' },
@@ -171,16 +130,16 @@ bench(
       pin(await redisPid(redis), LOAD_CPU);
       pin(process.pid, LOAD_CPU);
     }
-    const steps = progress(SELECTED.length * PEERS.length * (ROUNDS + 3) + 2);
+    const steps = progress(OPERATIONS.length * PEERS.length * (ROUNDS + 3) + 2);
     steps.step('starting the five servers');
-    const started = await Promise.all(PEERS.map((peer) => server(startPeer(peer, redisUrl))));
-    const servers = Object.fromEntries(PEERS.map((peer, i) => [peer, started[i]])) as Record<Peer, ServerProcess>;
+    const started = PEERS.map(async (peer) => [peer, await server(startPeer(peer, redisUrl))]);
+    const servers = Object.fromEntries(await Promise.all(started)) as Record<Peer, ServerProcess>;
     steps.step('making the data');
-    for (const operation of SELECTED) await operation.prepare(redis, 0, PER_ROUND);
+    for (const operation of OPERATIONS) await operation.prepare?.(redis, 0, PER_ROUND);
 
     const runs = new Map<string, Record<Peer, Run[]>>();
     const warmUps: number[] = [];
-    for (const operation of SELECTED) {
+    for (const operation of OPERATIONS) {
       const { measured, warm } = await alternate({
         peers: PEERS,
         rounds: ROUNDS,
@@ -196,53 +155,32 @@ bench(
     }
 
     steps.step('counting Redis round trips (MONITOR)');
-    const roundTrips = new Map<string, number>();
-    const productCommands = new Map<string, string[][]>();
-    for (const operation of SELECTED) {
+    const counts = new Map<string, Awaited<ReturnType<typeof countRoundTrips>>>();
+    for (const operation of OPERATIONS) {
       for (const peer of PEERS) {
         const id = roundId++;
-        await operation.prepare(redis, id, 20);
+        await operation.prepare?.(redis, id, 20);
         const connection = await Connection.open(servers[peer].port);
-        const counted = await countRoundTrips(redisUrl, 20, (n) => operation.run(kindOf(peer), connection, n, 0, id));
+        const counted = await countRoundTrips(redisUrl, 20, (n) => operation.run({ peer, connection }, n, 0, id));
         connection.close();
-        roundTrips.set(`${operation.name}/${peer}`, counted.perOperation);
-        if (peer === 'product') productCommands.set(operation.name, counted.firstOperation);
+        counts.set(`${operation.name}/${peer}`, counted);
       }
     }
 
     steps.step('redis-benchmark on the same commands');
-    const limits = new Map(
-      SELECTED.map((operation) => [
-        operation.name,
-        redisLimit(
-          redisUrl,
-          productCommands.get(operation.name)!,
-          CONCURRENCY,
-          quick ? 5000 : 20000,
-          PINNED ? SERVER_CPU : undefined,
-        ),
-      ]),
-    );
-
     const rows: string[][] = [];
     const missed: OperationSpec[] = [];
-    for (const operation of SELECTED) {
-      const of = runs.get(operation.name)!;
+    for (const operation of OPERATIONS) {
+      const { name } = operation;
+      const of = runs.get(name)!;
       const rate = (peer: Peer): number[] => of[peer].map((run) => run.rate);
-      const name = operation.name;
       const key = `graphql.${name.replace('+', '_')}`;
-      const ratio = (id: string, label: string, a: Peer, b: Peer, target?: { op: '>=' | '<='; value: number }) =>
+      const commands = counts.get(`${name}/product`)!.firstOperation;
+      const limit = redisLimit(redisUrl, commands, CONCURRENCY, quick ? 5000 : 20000, PINNED ? SERVER_CPU : undefined);
+      for (const [id, label, a, b, target] of RATIOS)
         report.ratio(`${key}.${id}`, `${name}: ${label}`, rate(a), rate(b), target);
-      ratio('product_vs_raw', 'product / raw node:http (req/s)', 'product', 'raw', { op: '>=', value: 0.5 });
       // Profiled below when even a registered document misses (the product's best path).
-      if (summarize(rate('product#').map((r, i) => r / rate('raw')[i])).value < 0.5) missed.push(operation);
-      ratio('registered_vs_raw', 'product, registered document by hash / raw node:http (req/s)', 'product#', 'raw', {
-        op: '>=',
-        value: 0.5,
-      });
-      ratio('product_vs_apollo', 'product / bare Apollo (req/s)', 'product', 'apollo', { op: '>=', value: 1 });
-      ratio('hash_vs_text', 'product, registered document by hash / unregistered text (req/s)', 'product#', 'product');
-      ratio('apollo_vs_raw', 'bare Apollo / raw node:http', 'apollo', 'raw');
+      if (report.figures.find((f) => f.id === `${key}.registered_vs_raw`)!.pass === false) missed.push(operation);
       report.median(
         `${key}.type_graphql_cost`,
         `${name}: type-graphql cost vs bare Apollo (1 - rate ratio)`,
@@ -250,23 +188,15 @@ bench(
         rate('apollo+tg').map((r, i) => 1 - r / rate('apollo')[i]),
         { op: '<=', value: 0.1 },
       );
-      ratio('product_vs_apollo_tg', 'product / Apollo + type-graphql (middleware cost)', 'product', 'apollo+tg');
       report.value(
         `${key}.round_trips`,
         `${name}: Redis commands sent per operation (product)`,
         'commands',
-        roundTrips.get(`${name}/product`)!,
-        operation.mutation && name !== 'fetchPendingMessages'
-          ? { op: '<=', value: name.includes('+') ? 2 : 1 }
-          : undefined,
+        counts.get(`${name}/product`)!.perOperation,
+        operation.roundTrips === undefined ? undefined : { op: '<=', value: operation.roundTrips },
       );
-      const limit = limits.get(name)!;
-      report.median(
-        `${key}.raw_vs_redis`,
-        `${name}: raw node:http / redis-benchmark limit`,
-        'x',
-        rate('raw').map((r) => r / limit),
-      );
+      const toRedis = rate('raw').map((r) => r / limit);
+      report.median(`${key}.raw_vs_redis`, `${name}: raw node:http / redis-benchmark limit`, 'x', toRedis);
       for (const peer of PEERS) {
         const median = (pick: (run: Run) => number): number => summarize(of[peer].map(pick)).value;
         const rates = summarize(rate(peer));
@@ -279,11 +209,10 @@ bench(
           median((r) => r.p99).toFixed(2),
           median((r) => r.cpuUs).toFixed(0),
           `${(median((r) => r.busy) * 100).toFixed(0)}%`,
-          roundTrips.get(`${name}/${peer}`)!.toFixed(1),
+          counts.get(`${name}/${peer}`)!.perOperation.toFixed(1),
         ]);
       }
-      const blank = Array<string>(5).fill('');
-      rows.push([name, 'redis-benchmark', limit.toFixed(0), ...blank, String(productCommands.get(name)!.length)]);
+      rows.push([name, 'redis-benchmark', limit.toFixed(0), ...Array<string>(5).fill(''), String(commands.length)]);
     }
     report.table(
       `GraphQL path: ${CONCURRENCY} connections, medians of ${ROUNDS} rounds of ${PER_ROUND} operations`,
@@ -295,7 +224,7 @@ bench(
     // Where the product missed with a registered document, and wherever BENCH_GRAPHQL_PROFILE
     // names a peer: where the time went.
     const profiled = new Set((process.env.BENCH_GRAPHQL_PROFILE ?? '').split(',').filter(Boolean));
-    for (const operation of SELECTED) {
+    for (const operation of OPERATIONS) {
       for (const peer of PEERS) {
         if (!profiled.has(peer) && !(peer === 'product#' && missed.includes(operation))) continue;
         steps.step(`profiling ${peer} on ${operation.name}`, 0);
@@ -309,8 +238,8 @@ bench(
       `Warm-up, per operation and peer before its rounds: chunks of ${WARM_CHUNK} operations until two chunks in a row agreed on the rate within ${WARM.agree * 100}% after at least ${WARM_MIN} (at most ${WARM.maxRounds * WARM_CHUNK}); this run took ${Math.min(...warmUps)}-${Math.max(...warmUps)}. A fresh server's first rounds of 1,000 measured 610, 410, 260, 150 µs per operation: before that, the figure is the JIT's.`,
       "Profiles (where the product missed, or BENCH_GRAPHQL_PROFILE=<peers>) come from a fresh copy of the peer, warmed up the same way, and cover only the loaded window: V8's profiler started and stopped by signal around it (bench/graphql/profiler.ts), so start-up and warm-up are not in them.",
       "product# is the product with the benchmark's documents registered (TRUSTED_DOCUMENTS_FILE), sent by hash alone (extensions.persistedQuery): the fast path executes them without Apollo's per-request pipeline. product sends the same documents as text, unregistered, through Apollo.",
-      'The bare Apollo peers run without the cache-control plugin, as the product does.',
-      "The raw peer and both Apollo peers are built by the product's own src/app/parts.ts from the same settings (bench/graphql/backend.ts): they verify the same bearer tokens and call the same repositories, validation and notifications as the product; the product adds express, helmet, origin checks, rate limits, document limits and its error formatting.",
+      "The bare Apollo peers run without the cache-control plugin, as the product does; bare Apollo takes the product's schema as SDL with plain resolvers.",
+      "The raw peer and both Apollo peers are built by the product's own src/app/parts.ts from the same settings (bench/graphql/peers.ts): they verify the same bearer tokens and call the product's own resolvers (so the same repositories, validation and notifications) as the product; the product adds express, helmet, origin checks, rate limits, document limits and its error formatting.",
       'The product runs in production mode with LOG_LEVEL=warn (no line per request), its counter cleanup and row cache refresher off, and rate limits raised for the one load-generating address.',
       'Redis commands per operation are counted with MONITOR over 20 sequential operations: commands sent by a client, not those run inside scripts. redis-benchmark runs the commands the product sent for one operation, and the limit is 1 / (sum of 1/rate over those commands).',
       'fetchPendingMessages pulls 6 messages from 2 chats per call; each round uses its own users, so every peer pulls the same amount.',

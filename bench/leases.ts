@@ -7,39 +7,16 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type Redis from 'ioredis';
 import { defaultTimeoutOptions } from 'redis-semaphore';
 import type { LeaseKind } from '../src/redis/keys';
-import {
-  alternate,
-  bench,
-  commandCount,
-  median,
-  percentile,
-  scriptStats,
-  size,
-  stepsOf,
-  type SuiteReport,
-} from './harness';
-import {
-  book,
-  ours,
-  PASS_SIGNAL,
-  PEERS,
-  theirs,
-  TTL_MS,
-  WAIT_MS,
-  type Peer,
-  type PeerName,
-  type Scenario,
-} from './leases/peers';
+import { alternate, bench, measure, median, medianRange, percentile, size, stepsOf, sumOf, tableOf } from './harness';
+import { book, ours, PASS_SIGNAL, theirs, TTL_MS, WAIT_MS, type Peer } from './leases/peers';
 /** Acquire+release pairs per measured round of an uncontended scenario. */
 const OPS = size('BENCH_LEASE_OPS', 400, 4_000);
 /** Pairs per measured round of the lock with contenders holding it HOLD_MS (more for the others). */
 const CONTENDED_OPS = size('BENCH_LEASE_CONTENDED_OPS', 50, 600);
 const ROUNDS = size('BENCH_LEASE_ROUNDS', 3, 5);
 /** Warm-up per scenario and peer, quick mode too, until the rate holds (see the warm-up note). */
-const WARM_MIN_PAIRS = size('BENCH_LEASE_WARM_PAIRS', 3_000, 3_000);
+const WARM = { agree: 0.1, minWork: size('BENCH_LEASE_WARM_PAIRS', 3_000, 3_000), maxRounds: 12 };
 const WARM_ROUND_PAIRS = 1_000;
-const WARM_STEADY = 0.1;
-const WARM_MAX_ROUNDS = 12;
 const CONTENDERS = 20;
 const PARALLEL_NAMES = 50;
 const SEMAPHORE_LIMIT = 5;
@@ -49,17 +26,19 @@ const HOLD_MS = size('BENCH_LEASE_HOLD_MS', 1, 1);
 const kindId = (kind: LeaseKind, limit: number): string => (kind === 'lock' ? 'lock' : `semaphore${limit}`);
 const kindTitle = (kind: LeaseKind, limit: number): string => (kind === 'lock' ? 'lock' : `semaphore(${limit})`);
 
-const uncontended = (kind: LeaseKind, limit: number, callers: number, ops: number): Scenario => ({
+/** `callers` concurrent callers loop acquire, hold `holdMs`, release until `ops` pairs were started. */
+const uncontended = (kind: LeaseKind, limit: number, callers: number, ops: number) => ({
   id: `${kindId(kind, limit)}.uncontended.${callers === 1 ? '1caller' : `${callers}names`}`,
   title: `${kindTitle(kind, limit)}, uncontended, ${callers === 1 ? '1 caller' : `${callers} names at once`}`,
   ...{ kind, limit, callers, ownNames: true, ops, holdMs: 0 },
 });
 
-const contended = (kind: LeaseKind, limit: number, ops: number, holdMs: number): Scenario => ({
+const contended = (kind: LeaseKind, limit: number, ops: number, holdMs: number) => ({
   id: `${kindId(kind, limit)}.contended.${holdMs > 0 ? `hold${holdMs}ms` : 'nohold'}`,
   title: `${kindTitle(kind, limit)}, ${CONTENDERS} contenders, ${holdMs > 0 ? `hold ${holdMs} ms` : 'no hold'}`,
   ...{ kind, limit, callers: CONTENDERS, ownNames: false, ops, holdMs },
 });
+type Scenario = ReturnType<typeof uncontended>;
 
 const SCENARIOS: Scenario[] = [
   uncontended('lock', 1, 1, OPS),
@@ -71,35 +50,9 @@ const SCENARIOS: Scenario[] = [
   contended('semaphore', SEMAPHORE_LIMIT, CONTENDED_OPS * 4, 0),
 ];
 
-interface RoundResult {
-  seconds: number;
-  pairs: number;
-  failures: number;
-  commandSent: number;
-  subscriberSent: number;
-  messages: number;
-  executed: number;
-  /** Scripts Redis ran (EVALSHA and EVAL) and the microseconds it spent in them. */
-  scripts: number;
-  scriptMicros: number;
-  attempts: number;
-  abandoned: number;
-  waits: number[];
-  grants: number[];
-  /** Grants that found `limit` callers already holding the name. */
-  overLimit: number;
-}
-
-async function round(peer: Peer, scenario: Scenario, admin: Redis, prefix: string, ops: number): Promise<RoundResult> {
-  await admin.config('RESETSTAT');
-  const counts = (): number[] => [
-    peer.command.requests,
-    peer.subscriber?.requests ?? 0,
-    peer.messages?.count ?? 0,
-    (peer.repositories ?? []).reduce((sum, r) => sum + r.attempts, 0),
-    (peer.repositories ?? []).reduce((sum, r) => sum + r.abandoned, 0),
-  ];
-  const before = counts();
+async function round(peer: Peer, scenario: Scenario, admin: Redis, ops: number) {
+  const prefix = `bench-${scenario.kind}-${scenario.callers}-${scenario.ownNames ? 'own' : 'shared'}-${scenario.holdMs}-${peer.label.replace(/\W+/g, '-')}`;
+  const before = peer.counts();
   const waits: number[] = [];
   const grants = new Array<number>(scenario.callers).fill(0);
   // Holders per name as the callers see them: counted out before the release is sent, so a grant
@@ -108,148 +61,66 @@ async function round(peer: Peer, scenario: Scenario, admin: Redis, prefix: strin
   let overLimit = 0;
   let started = 0;
   let failures = 0;
-  const t0 = performance.now();
-  await Promise.all(
-    Array.from({ length: scenario.callers }, async (_, caller) => {
-      const name = scenario.ownNames ? `${prefix}-${caller}` : prefix;
-      while (started < ops) {
-        started++;
-        const asked = performance.now();
-        const release = await peer.acquire(name, scenario, `caller-${caller}`);
-        if (!release) {
-          failures++;
-          continue;
-        }
-        waits.push(performance.now() - asked);
-        grants[caller]++;
-        const holders = (holding.get(name) ?? 0) + 1;
-        if (holders > scenario.limit) overLimit++;
-        holding.set(name, holders);
-        if (scenario.holdMs > 0) await sleep(scenario.holdMs);
-        holding.set(name, holding.get(name)! - 1);
-        await release();
+  const loop = async (_: unknown, caller: number): Promise<void> => {
+    const name = scenario.ownNames ? `${prefix}-${caller}` : prefix;
+    while (started < ops) {
+      started++;
+      const asked = performance.now();
+      const release = await peer.acquire(name, scenario, `caller-${caller}`);
+      if (!release) {
+        failures++;
+        continue;
       }
-    }),
-  );
-  const seconds = (performance.now() - t0) / 1000;
-  const [commandSent, subscriberSent, messages, attempts, abandoned] = counts().map((n, i) => n - before[i]);
-  return {
-    ...{ seconds, pairs: waits.length, failures, commandSent, subscriberSent, messages, attempts, abandoned },
-    executed: await commandCount(admin),
-    ...(await scriptStats(admin)),
-    ...{ waits, grants, overLimit },
+      waits.push(performance.now() - asked);
+      grants[caller]++;
+      const holders = (holding.get(name) ?? 0) + 1;
+      if (holders > scenario.limit) overLimit++;
+      holding.set(name, holders);
+      if (scenario.holdMs > 0) await sleep(scenario.holdMs);
+      holding.set(name, holding.get(name)! - 1);
+      await release();
+    }
   };
+  const sample = await measure(ops, () => Promise.all(Array.from({ length: scenario.callers }, loop)), { admin });
+  // In the order of Peer.counts(): sent, subscriber sent, messages, attempts.
+  const counts = peer.counts().map((n, i) => n - before[i]);
+  return { ...sample, pairs: waits.length, failures, waits, grants, overLimit, counts };
 }
-
-interface Summary {
-  scenario: string;
-  peer: PeerName;
-  sentPerPair: number;
-  overLimit: number;
-  /** Per measured round, for paired ratios. */
-  rates: number[];
-  p99s: number[];
-  row: string[];
-}
+type RoundResult = Awaited<ReturnType<typeof round>>;
+type Warm = { results: RoundResult[]; steady: boolean };
 
 const ms = (value: number): string => (value < 10 ? value.toFixed(2) : value.toFixed(1));
-const p99 = (waits: number[]): number =>
-  percentile(
-    [...waits].sort((a, b) => a - b),
-    99,
-  );
+const ascending = (values: number[]): number[] => [...values].sort((a, b) => a - b);
 
-function summarize(scenario: Scenario, peer: Peer, rounds: RoundResult[], oursRate?: number): Summary {
-  const rates = rounds.map((r) => r.pairs / r.seconds);
-  const total = (pick: (r: RoundResult) => number): number => rounds.reduce((sum, r) => sum + pick(r), 0);
-  const pairs = total((r) => r.pairs);
-  const perPair = (pick: (r: RoundResult) => number): number => total(pick) / pairs;
-  const waits = rounds.flatMap((r) => r.waits).sort((a, b) => a - b);
+/** A peer's measured rounds of a scenario: totals per pair over the rounds, waits pooled; its warm-up. */
+function summarize(scenario: Scenario, peer: Peer, rounds: RoundResult[], warm: Warm) {
+  const total = (pick: (r: RoundResult) => number): number => sumOf(rounds, pick);
+  const perPair = (pick: (r: RoundResult) => number): number => total(pick) / total((r) => r.pairs);
   // Grants each caller got over all measured rounds: with fair FIFO waiting, about equal.
   const grants = rounds[0].grants.map((_, caller) => total((r) => r.grants[caller]));
-  const [fewest, most] = [Math.min(...grants), Math.max(...grants)];
-  const rate = median(rates);
-  const microsPerScript = total((r) => r.scriptMicros) / total((r) => r.scripts);
-  const sent = perPair((r) => r.commandSent);
-  const isOurs = peer.label === 'ours';
+  const [sent, subscriberSent, messages, attempts] = [0, 1, 2, 3].map((i) => perPair((r) => r.counts[i]));
   return {
-    scenario: scenario.title,
-    peer: peer.label,
-    sentPerPair: sent,
+    scenario,
+    peer,
+    rates: rounds.map((r) => r.pairs / r.seconds),
+    p99s: rounds.map((r) => percentile(ascending(r.waits), 99)),
+    waits: ascending(rounds.flatMap((r) => r.waits)),
+    sent,
+    subscriberSent,
+    messages,
+    executed: perPair((r) => r.executed),
+    microsPerScript: total((r) => r.scriptMicros) / total((r) => r.scripts),
+    attempts,
+    fewest: Math.min(...grants),
+    most: Math.max(...grants),
     overLimit: total((r) => r.overLimit),
-    rates,
-    p99s: rounds.map((r) => p99(r.waits)),
-    row: [
-      scenario.title,
-      peer.label,
-      `${rate.toFixed(0)} (${Math.min(...rates).toFixed(0)}-${Math.max(...rates).toFixed(0)})`,
-      oursRate === undefined ? '' : (oursRate / rate).toFixed(2),
-      isOurs ? `${sent.toFixed(2)} (+${perPair((r) => r.subscriberSent).toFixed(3)})` : sent.toFixed(2),
-      isOurs ? perPair((r) => r.messages).toFixed(2) : '-',
-      perPair((r) => r.executed).toFixed(1),
-      Number.isFinite(microsPerScript) ? microsPerScript.toFixed(2) : '-',
-      peer.repositories ? perPair((r) => r.attempts).toFixed(2) : '-',
-      ms(percentile(waits, 50)),
-      ms(percentile(waits, 99)),
-      ms(waits[waits.length - 1] ?? NaN),
-      fewest === most ? String(fewest) : `${fewest}-${most}`,
-      String(total((r) => r.overLimit)),
-      String(total((r) => r.failures)),
-    ],
+    failures: total((r) => r.failures),
+    warmPairs: sumOf(warm.results, (r) => r.pairs + r.failures),
+    warmOverLimit: sumOf(warm.results, (r) => r.overLimit),
+    steady: warm.steady,
   };
 }
-
-const BOOK_IDS = { 'book fair semaphore': 'book_fair', 'book semaphore+lock': 'book_with_lock' } as const;
-
-/** The issue's targets and the book's ratio, as figures. */
-function figures(report: SuiteReport, summaries: Summary[], overLimit: (peer: PeerName) => number): void {
-  const atMostOne = { op: '<=', value: 1 } as const;
-  for (const scenario of SCENARIOS) {
-    const of = (peer: PeerName): Summary | undefined =>
-      summaries.find((s) => s.scenario === scenario.title && s.peer === peer);
-    const [mine, them] = [of('ours')!, of('redis-semaphore')!];
-    const [id, title] = [`leases.${scenario.id}`, scenario.title];
-    const books = Object.entries(BOOK_IDS).flatMap(([peer, bookId]) => {
-      const other = of(peer as PeerName);
-      return other ? [{ peer, bookId, other }] : [];
-    });
-    const ratioTarget = { op: '>=', value: 1 } as const;
-    report.ratio(
-      `${id}.ours_vs_redis_semaphore`,
-      `${title}: ours / redis-semaphore (pairs/s)`,
-      mine.rates,
-      them.rates,
-      ratioTarget,
-    );
-    if (!scenario.ownNames)
-      report.ratio(
-        `${id}.p99_wait_ours_vs_redis_semaphore`,
-        `${title}: p99 wait, ours / redis-semaphore`,
-        mine.p99s,
-        them.p99s,
-        atMostOne,
-      );
-    for (const { peer, bookId, other } of books)
-      report.ratio(`${id}.ours_vs_${bookId}`, `${title}: ours / ${peer} (pairs/s)`, mine.rates, other.rates);
-    if (!scenario.ownNames || scenario.callers !== 1) continue;
-    const perOperation = `${title}: ours, round trips per operation (acquire or release)`;
-    report.value(`${id}.ours_round_trips`, perOperation, 'round trips', mine.sentPerPair / 2, atMostOne);
-    for (const { peer, bookId, other } of books)
-      report.value(
-        `${id}.${bookId}_round_trips`,
-        `${title}: ${peer}, round trips per operation`,
-        'round trips',
-        other.sentPerPair / 2,
-      );
-  }
-  const held = 'grants that found the limit already held';
-  report.value('leases.ours_over_limit', `ours: ${held}, all scenarios and warm-ups`, 'grants', overLimit('ours'), {
-    op: '==',
-    value: 0,
-  });
-  const bookFair = overLimit('book fair semaphore');
-  report.value('leases.book_fair_over_limit', `book fair semaphore: ${held}, warm-ups included`, 'grants', bookFair);
-}
+type Summary = ReturnType<typeof summarize>;
 
 bench(
   {
@@ -258,71 +129,95 @@ bench(
   },
   async (context) => {
     const { admin, report } = context;
-    const made = [await ours(context), theirs(context), book(context, false), book(context, true)];
-    const peers = new Map(made.map((peer) => [peer.label, peer]));
+    const peers = [await ours(context), theirs(context), book(context, false), book(context, true)];
     const summaries: Summary[] = [];
-    const warmups: { peer: PeerName; pairs: number; overLimit: number; steady: boolean }[] = [];
-    const takers = (scenario: Scenario): PeerName[] =>
-      PEERS.filter((name) => peers.get(name)!.kinds.includes(scenario.kind));
-    const steps = context.steps(SCENARIOS.reduce((sum, s) => sum + stepsOf(takers(s).length, ROUNDS, 'steady'), 0));
+    const takers = (scenario: Scenario): Peer[] => peers.filter((peer) => peer.kinds.includes(scenario.kind));
+    const steps = context.steps(sumOf(SCENARIOS, (s) => stepsOf(takers(s).length, ROUNDS, 'steady')));
     for (const scenario of SCENARIOS) {
-      const taking = takers(scenario);
-      const prefix = (peer: PeerName): string =>
-        `bench-${scenario.kind}-${scenario.callers}-${scenario.ownNames ? 'own' : 'shared'}-${scenario.holdMs}-${peer.replace(/\W+/g, '-')}`;
-      const { measured, warm } = await alternate<PeerName, RoundResult>({
-        peers: taking,
+      const { measured, warm } = await alternate<string, RoundResult>({
+        peers: takers(scenario).map((peer) => peer.label),
         rounds: ROUNDS,
         steps,
         quiet: true,
         label: scenario.title,
-        warmUp: {
-          rate: (r) => r.pairs / r.seconds,
-          agree: WARM_STEADY,
-          work: (r) => r.pairs + r.failures,
-          minWork: WARM_MIN_PAIRS,
-          maxRounds: WARM_MAX_ROUNDS,
-        },
-        run: (name, at) => {
+        warmUp: { ...WARM, rate: (r) => r.pairs / r.seconds, work: (r) => r.pairs + r.failures },
+        run: (label, at) => {
           const ops = at.warm ? Math.max(WARM_ROUND_PAIRS, scenario.ops) : scenario.ops;
-          return round(peers.get(name)!, scenario, admin, prefix(name), ops);
+          return round(
+            peers.find((peer) => peer.label === label)!,
+            scenario,
+            admin,
+            ops,
+          );
         },
       });
-      for (const name of taking) {
-        const { results, steady } = warm[name];
-        const pairs = results.reduce((sum, r) => sum + r.pairs + r.failures, 0);
-        warmups.push({ peer: name, pairs, overLimit: results.reduce((sum, r) => sum + r.overLimit, 0), steady });
-      }
-      const oursRate = median(measured.ours.map((r) => r.pairs / r.seconds));
-      for (const name of taking)
-        summaries.push(summarize(scenario, peers.get(name)!, measured[name], name === 'ours' ? undefined : oursRate));
+      for (const peer of takers(scenario))
+        summaries.push(summarize(scenario, peer, measured[peer.label], warm[peer.label]));
     }
-    report.table(
-      `leases summary (medians of ${ROUNDS} rounds; waits pooled over the rounds)`,
-      [
-        ...['scenario', 'peer', 'pairs/s (min-max)', 'ours/this', 'sent/pair (+sub)', 'msgs/pair', 'redis cmds/pair'],
-        ...['redis µs/script', 'attempts/acq', 'wait p50 ms', 'p99 ms', 'max ms', 'grants/caller', 'over limit'],
-        'timeouts',
-      ],
-      summaries.map((s) => s.row),
-      2,
-    );
-    const unsteady = warmups.filter((w) => !w.steady).length;
+    const oursRate = (s: Summary): number =>
+      median(summaries.find((o) => o.scenario === s.scenario && o.peer.label === 'ours')!.rates);
+    const oursOnly = (s: Summary, cell: string, theirs = '-'): string => (s.peer.label === 'ours' ? cell : theirs);
+    tableOf(report, `leases summary (medians of ${ROUNDS} rounds; waits pooled over the rounds)`, 2, summaries, [
+      ['scenario', (s) => s.scenario.title],
+      ['peer', (s) => s.peer.label],
+      ['pairs/s (min-max)', (s) => medianRange(s.rates)],
+      ['ours/this', (s) => oursOnly(s, '', (oursRate(s) / median(s.rates)).toFixed(2))],
+      ['sent/pair (+sub)', (s) => s.sent.toFixed(2) + oursOnly(s, ` (+${s.subscriberSent.toFixed(3)})`, '')],
+      ['msgs/pair', (s) => oursOnly(s, s.messages.toFixed(2))],
+      ['redis cmds/pair', (s) => s.executed.toFixed(1)],
+      ['redis µs/script', (s) => (Number.isFinite(s.microsPerScript) ? s.microsPerScript.toFixed(2) : '-')],
+      ['attempts/acq', (s) => oursOnly(s, s.attempts.toFixed(2))],
+      ['wait p50 ms', (s) => ms(percentile(s.waits, 50))],
+      ['p99 ms', (s) => ms(percentile(s.waits, 99))],
+      ['max ms', (s) => ms(s.waits[s.waits.length - 1] ?? NaN)],
+      ['grants/caller', (s) => (s.fewest === s.most ? String(s.fewest) : `${s.fewest}-${s.most}`)],
+      ['over limit', (s) => String(s.overLimit)],
+      ['timeouts', (s) => String(s.failures)],
+    ]);
+    const warmPairs = summaries.map((s) => s.warmPairs);
+    const unsteady = summaries.filter((s) => !s.steady).length;
     for (const note of [
       'sent/pair: requests sent per acquire+release on the command connections (+ on the LeaseSignals subscriber connection, ' +
         'whose SUBSCRIBE is made in the warm-up and kept while the name is busy); msgs/pair: release notices the subscriber received; ' +
         'redis µs/script: time Redis spent per script call (EVALSHA, INFO commandstats); attempts/acq: acquire scripts run per grant; grants/caller: fewest-most grants one caller got over all rounds (equal = fair); ' +
         'over limit: grants that found the limit already held (counted in the bench, a holder counted out before its release is sent).',
-      `Warm-up, per scenario and peer, quick mode too: rounds of at least ${WARM_ROUND_PAIRS} pairs until ${WARM_MIN_PAIRS}+ pairs were made ` +
-        `and two successive rounds' rates agreed within ${WARM_STEADY * 100} %, at most ${WARM_MAX_ROUNDS} rounds ` +
-        `(here ${Math.min(...warmups.map((w) => w.pairs))}-${Math.max(...warmups.map((w) => w.pairs))} pairs; ` +
-        `${unsteady === 0 ? 'all steady' : `${unsteady} of ${warmups.length} still moving at the cap`}).`,
+      `Warm-up, per scenario and peer, quick mode too: rounds of at least ${WARM_ROUND_PAIRS} pairs until ${WARM.minWork}+ pairs were made ` +
+        `and two successive rounds' rates agreed within ${WARM.agree * 100} %, at most ${WARM.maxRounds} rounds ` +
+        `(here ${Math.min(...warmPairs)}-${Math.max(...warmPairs)} pairs; ` +
+        `${unsteady === 0 ? 'all steady' : `${unsteady} of ${summaries.length} still moving at the cap`}).`,
       `Acquire waits up to ${WAIT_MS} ms and holds for ${TTL_MS} ms; "hold" callers keep the slot for a ${HOLD_MS} ms timer; each acquire gets a fresh AbortSignal (${PASS_SIGNAL ? 'on' : 'off: BENCH_LEASE_SIGNAL=0'}); redis-semaphore runs with retryInterval ${defaultTimeoutOptions.retryInterval} ms (its default) and refreshInterval 0.`,
       "The book's fair semaphore gives up at once when no slot is free; its callers here try again after 1 ms (as the book's acquire_lock does), up to the same 10 s wait.",
       `Targets (the lease issue): at least as fast as redis-semaphore, one round trip per operation uncontended, and a lower p99 wait under contention.`,
     ])
       report.note(note);
-    const overLimit = (peer: PeerName): number =>
-      [...summaries, ...warmups].filter((s) => s.peer === peer).reduce((sum, s) => sum + s.overLimit, 0);
-    figures(report, summaries, overLimit);
+
+    // The issue's targets and the book's ratio, as figures.
+    const atMostOne = { op: '<=', value: 1 } as const;
+    for (const scenario of SCENARIOS) {
+      const [mine, ...others] = summaries.filter((s) => s.scenario === scenario);
+      const { id, title } = scenario;
+      for (const other of others) {
+        const target = other.peer.label === 'redis-semaphore' ? ({ op: '>=', value: 1 } as const) : undefined;
+        const label = `${title}: ours / ${other.peer.label} (pairs/s)`;
+        report.ratio(`leases.${id}.ours_vs_${other.peer.id}`, label, mine.rates, other.rates, target);
+        if (other.peer.label === 'redis-semaphore' && !scenario.ownNames) {
+          const p99 = `${title}: p99 wait, ours / redis-semaphore`;
+          report.ratio(`leases.${id}.p99_wait_ours_vs_redis_semaphore`, p99, mine.p99s, other.p99s, atMostOne);
+        }
+      }
+      if (!scenario.ownNames || scenario.callers !== 1) continue;
+      for (const s of [mine, ...others.filter((other) => other.peer.label.startsWith('book'))]) {
+        const label = `${title}: ${s.peer.label}, round trips per operation${s === mine ? ' (acquire or release)' : ''}`;
+        const target = s === mine ? atMostOne : undefined;
+        report.value(`leases.${id}.${s.peer.id}_round_trips`, label, 'round trips', s.sent / 2, target);
+      }
+    }
+    const overLimit = (label: string): number =>
+      sumOf(summaries, (s) => (s.peer.label === label ? s.overLimit + s.warmOverLimit : 0));
+    const held = 'grants that found the limit already held';
+    const oursLabel = `ours: ${held}, all scenarios and warm-ups`;
+    report.value('leases.ours_over_limit', oursLabel, 'grants', overLimit('ours'), { op: '==', value: 0 });
+    const bookFair = overLimit('book fair semaphore');
+    report.value('leases.book_fair_over_limit', `book fair semaphore: ${held}, warm-ups included`, 'grants', bookFair);
   },
 );

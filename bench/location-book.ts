@@ -54,11 +54,7 @@ function networkStartV6(ip: string, prefix: number): string {
  * Returns the ranges loaded.
  */
 export async function importRanges(redis: Redis, addresses: Iterable<string>, locator: IpLocator): Promise<number> {
-  const readers = new Map<number, Reader<Response>>();
-  for (const file of defaultDatabases()) {
-    const reader = new Reader<Response>(fs.readFileSync(file));
-    readers.set(reader.metadata.ipVersion, reader);
-  }
+  const [v4Reader, v6Reader] = defaultDatabases().map((file) => new Reader<Response>(fs.readFileSync(file)));
   const cityIds = new Map<string, number>();
   const v4: (string | number)[] = [];
   const v6: (string | number)[] = [];
@@ -73,17 +69,19 @@ export async function importRanges(redis: Redis, addresses: Iterable<string>, lo
       cityId = cityIds.size + 1;
       cityIds.set(placeKey, cityId);
     }
-    const [, prefix] = readers.get(family === 4 ? 4 : 6)!.getWithPrefixLength(ip);
+    const [, prefix] = (family === 4 ? v4Reader : v6Reader).getWithPrefixLength(ip);
     count += 1;
     if (family === 4) v4.push(networkStartV4(ip, prefix), `${cityId}_${count}`);
     else v6.push(0, `${networkStartV6(ip, prefix)}_${cityId}_${count}`);
   }
+  const cities = [...cityIds].flatMap(([place, id]) => [String(id), place]);
   const pipeline = redis.pipeline();
-  for (let i = 0; i < v4.length; i += 2000) pipeline.zadd('ip2cityid:', ...v4.slice(i, i + 2000));
-  for (let i = 0; i < v6.length; i += 2000) pipeline.zadd('ip2cityid6:', ...v6.slice(i, i + 2000));
-  const cities: string[] = [];
-  for (const [place, id] of cityIds) cities.push(String(id), place);
-  for (let i = 0; i < cities.length; i += 2000) pipeline.hset('cityid2city:', ...cities.slice(i, i + 2000));
+  for (const [command, key, args] of [
+    ['zadd', 'ip2cityid:', v4],
+    ['zadd', 'ip2cityid6:', v6],
+    ['hset', 'cityid2city:', cities],
+  ] as const)
+    for (let i = 0; i < args.length; i += 2000) pipeline[command](key, ...args.slice(i, i + 2000));
   for (const [error] of (await pipeline.exec()) ?? []) if (error) throw error;
   return count;
 }
@@ -103,16 +101,6 @@ export async function findCityByIp(redis: Redis, ip: string): Promise<[string, s
 
 // --- 6.6.2: files through Redis -----------------------------------------------------------------
 
-async function clean(redis: Redis, channel: string, waiting: [string, number][], count: number): Promise<number> {
-  if (waiting.length === 0) return 0;
-  const [file] = waiting[0];
-  if (Number(await redis.get(`${channel}${file}:done`)) === count) {
-    await redis.del(`${channel}${file}`, `${channel}${file}:done`);
-    return waiting.shift()![1];
-  }
-  return 0;
-}
-
 /**
  * copy_logs_to_redis: every file, in name order, APPENDed in 128 KiB blocks to a string and
  * announced to the `count` workers; waits while Redis holds `limit` bytes of files, and at the
@@ -127,42 +115,31 @@ export async function copyLogsToRedis(
 ): Promise<void> {
   let inRedis = 0;
   const waiting: [string, number][] = [];
-  await createChat(
-    redis,
-    'source',
-    Array.from({ length: count }, (_, i) => String(i)),
-    '',
-    channel,
-  );
+  /** clean(): deletes the oldest file once every worker has read it, else sleeps. */
+  const clean = async (): Promise<void> => {
+    const [file, size] = waiting[0];
+    if (Number(await redis.get(`${channel}${file}:done`)) === count) {
+      await redis.del(`${channel}${file}`, `${channel}${file}:done`);
+      waiting.shift();
+      inRedis -= size;
+    } else await sleep(250);
+  };
+  const workers = Array.from({ length: count }, (_, i) => String(i));
+  await createChat(redis, 'source', workers, '', channel);
   for (const file of fs.readdirSync(dir).sort()) {
     const full = path.join(dir, file);
     const size = fs.statSync(full).size;
-    while (inRedis + size > limit) {
-      const cleaned = await clean(redis, channel, waiting, count);
-      if (cleaned) inRedis -= cleaned;
-      else await sleep(250);
-    }
-    const fd = fs.openSync(full, 'r');
-    try {
-      const block = Buffer.alloc(BLOCK);
-      for (;;) {
-        const read = fs.readSync(fd, block, 0, BLOCK, null);
-        await redis.append(`${channel}${file}`, block.subarray(0, read));
-        if (read === 0) break;
-      }
-    } finally {
-      fs.closeSync(fd);
-    }
+    while (inRedis + size > limit) await clean();
+    for await (const block of fs.createReadStream(full, { highWaterMark: BLOCK }))
+      await redis.append(`${channel}${file}`, block as Buffer);
+    // The book's loop appends the empty read that ends it too.
+    await redis.append(`${channel}${file}`, Buffer.alloc(0));
     await sendMessage(redis, channel, 'source', file);
     inRedis += size;
     waiting.push([file, size]);
   }
   await sendMessage(redis, channel, 'source', ':done');
-  while (waiting.length > 0) {
-    const cleaned = await clean(redis, channel, waiting, count);
-    if (cleaned) inRedis -= cleaned;
-    else await sleep(250);
-  }
+  while (waiting.length > 0) await clean();
 }
 
 async function* readBlocks(redis: Redis, key: string): AsyncGenerator<Buffer> {
@@ -174,11 +151,7 @@ async function* readBlocks(redis: Redis, key: string): AsyncGenerator<Buffer> {
   }
 }
 
-async function* readBlocksGz(redis: Redis, key: string): AsyncGenerator<Buffer> {
-  for await (const block of Readable.from(readBlocks(redis, key)).pipe(zlib.createGunzip())) yield block as Buffer;
-}
-
-async function* readLines(blocks: AsyncGenerator<Buffer>): AsyncGenerator<string> {
+async function* readLines(blocks: AsyncIterable<Buffer>): AsyncGenerator<string> {
   let rest = '';
   for await (const block of blocks) {
     const lines = (rest + block.toString('latin1')).split('\n');
@@ -200,7 +173,8 @@ export async function processLogsFromRedis(
       for (const { message: file } of messages) {
         if (file === ':done') return;
         if (!file) continue;
-        const blocks = file.endsWith('.gz') ? readBlocksGz(redis, channel + file) : readBlocks(redis, channel + file);
+        const raw = readBlocks(redis, channel + file);
+        const blocks = file.endsWith('.gz') ? Readable.from(raw).pipe(zlib.createGunzip()) : raw;
         for await (const line of readLines(blocks)) {
           const pending = callback(line);
           if (pending) await pending;
@@ -215,16 +189,16 @@ export async function processLogsFromRedis(
 
 // --- 6.6.3: daily_country_aggregate -------------------------------------------------------------
 
-export interface BookCounters {
-  /** Flush ZADDs sent (the aggregate writes). */
-  flushes: number;
-  /** Lookup commands sent (ZREVRANGEBYSCORE or ZREVRANGEBYLEX, and HGET). */
-  lookups: number;
-  /** The same flushes added up in this process, as ZINCRBY would have added them in Redis. */
-  summed: Map<string, Map<string, number>>;
-}
+/**
+ * Flush ZADDs sent (the aggregate writes); lookup commands sent (ZREVRANGEBYSCORE or
+ * ZREVRANGEBYLEX, and HGET); and per day and country the same flushes added up in this process, as
+ * ZINCRBY would have added them in Redis.
+ */
+export const newCounters = () => ({ flushes: 0, lookups: 0, summed: new Map<string, Map<string, number>>() });
 
-export const newCounters = (): BookCounters => ({ flushes: 0, lookups: 0, summed: new Map() });
+/** `map`'s inner map at `key`, made when missing. */
+const inner = (map: Map<string, Map<string, number>>, key: string): Map<string, number> =>
+  map.get(key) ?? map.set(key, new Map()).get(key)!;
 
 /**
  * The callback of worker `index` of `workers`: counts its share of the lines (line number modulo
@@ -236,14 +210,13 @@ export function dailyCountryAggregate(
   index: number,
   workers: number,
   country: (ip: string) => Promise<string | undefined> | string | undefined,
-  counters: BookCounters,
+  counters: ReturnType<typeof newCounters>,
 ): (line: string | null) => Promise<void> | void {
   const aggregates = new Map<string, Map<string, number>>();
   let number = 0;
   const countLine = (day: string, found: string | undefined): void => {
     if (found === undefined) return;
-    let days = aggregates.get(day);
-    if (!days) aggregates.set(day, (days = new Map()));
+    const days = inner(aggregates, day);
     days.set(found, (days.get(found) ?? 0) + 1);
   };
   return (line) => {
@@ -260,8 +233,7 @@ export function dailyCountryAggregate(
     return (async () => {
       for (const [day, aggregate] of aggregates) {
         const members: (string | number)[] = [];
-        let summed = counters.summed.get(day);
-        if (!summed) counters.summed.set(day, (summed = new Map()));
+        const summed = inner(counters.summed, day);
         for (const [name, visits] of aggregate) {
           members.push(visits, name);
           summed.set(name, (summed.get(name) ?? 0) + visits);

@@ -7,14 +7,15 @@ import { sumOf, usedMemory } from './harness';
 
 export type Counts = Map<string, number>;
 
-/** Sent by the clients under test, and by the bench's own admin connections (left out). */
+/** Sent by the clients under test, and by the bench's own admin connection (left out). */
 const sent: Counts = new Map();
 const adminSent: Counts = new Map();
-const admins = new WeakSet<object>();
-let installed = false;
+let adminClient: Redis | undefined;
 
 /** Commands whose first argument names the command in commandstats (`client|setname`). */
 const CONTAINERS = new Set(['client', 'config', 'script', 'xinfo', 'memory', 'object', 'xgroup', 'function']);
+/** The bench's own reads, never part of a run. */
+const IGNORED = new Set(['info', 'config|resetstat', 'config|get', 'config|set']);
 
 /**
  * ioredis sends a script as EVALSHA, but writes it as EVAL the first time on a connection (after
@@ -22,29 +23,25 @@ const CONTAINERS = new Set(['client', 'config', 'script', 'xinfo', 'memory', 'ob
  */
 const fold = (name: string): string => (name === 'eval' ? 'evalsha' : name);
 
-function statName(command: { name: string; args: unknown[] }): string {
-  const name = fold(command.name.toLowerCase());
-  if (!CONTAINERS.has(name) || command.args.length === 0) return name;
-  return `${name}|${String(command.args[0]).toLowerCase()}`;
-}
-
 const bump = (counts: Counts, name: string, by = 1): void => void counts.set(name, (counts.get(name) ?? 0) + by);
 
-export function countSentCommands(): void {
-  if (installed) return;
-  installed = true;
+/**
+ * Starts counting what every connection sends, and returns the bench's own connection (INFO,
+ * CONFIG, progress polls), whose commands are counted apart and subtracted.
+ */
+export function countingAdmin(url: string): Redis {
   const send = Redis.prototype.sendCommand;
   Redis.prototype.sendCommand = function (this: Redis, ...args: Parameters<Redis['sendCommand']>) {
-    bump(admins.has(this) ? adminSent : sent, statName(args[0]));
+    const [{ name, args: commandArgs }] = args;
+    const command = fold(name.toLowerCase());
+    const stat =
+      CONTAINERS.has(command) && commandArgs.length > 0
+        ? `${command}|${String(commandArgs[0]).toLowerCase()}`
+        : command;
+    bump(this === adminClient ? adminSent : sent, stat);
     return send.apply(this, args);
   };
-}
-
-/** A connection of the bench's own (INFO, CONFIG, progress polls): its commands are subtracted. */
-export function adminConnection(url: string): Redis {
-  const client = new Redis(url);
-  admins.add(client);
-  return client;
+  return (adminClient = new Redis(url));
 }
 
 export const total = (counts: Counts): number => sumOf([...counts.values()], (n) => n);
@@ -58,21 +55,10 @@ function minus(a: Counts, b: Counts): Counts {
   return out;
 }
 
-/** The bench's own reads, never part of a run. */
-const IGNORED = new Set(['info', 'config|resetstat', 'config|get', 'config|set']);
-
-async function commandStats(admin: Redis): Promise<Counts> {
-  const text = await admin.info('commandstats');
-  const counts: Counts = new Map();
-  for (const match of text.matchAll(/^cmdstat_(\S+?):calls=(\d+)/gm))
-    if (!IGNORED.has(match[1])) bump(counts, fold(match[1]), Number(match[2]));
-  return counts;
-}
-
 export interface Measured {
   /** Sent by this process's clients under test during the run. */
   sent: Counts;
-  /** What Redis ran during the run (INFO commandstats), less the admin connections' commands. */
+  /** What Redis ran during the run (INFO commandstats), less the admin connection's commands. */
   ran: Counts;
   /** Highest used_memory sampled during the run, and used_memory before it started. */
   peakBytes: number;
@@ -102,9 +88,13 @@ export async function startProbe(admin: Redis, sampleMs = 20): Promise<{ finish(
     async finish() {
       clearInterval(timer);
       peakBytes = Math.max(peakBytes, await usedMemory(admin));
-      const ran = minus(await commandStats(admin), minus(adminSent, admin0));
-      for (const name of IGNORED) ran.delete(name);
-      return { sent: minus(sent, sent0), ran, peakBytes, baseBytes };
+      const stats = await admin.info('commandstats');
+      const ran: Counts = new Map();
+      for (const [, name, calls] of stats.matchAll(/^cmdstat_(\S+?):calls=(\d+)/gm))
+        if (!IGNORED.has(name)) bump(ran, fold(name), Number(calls));
+      const ranByClients = minus(ran, minus(adminSent, admin0));
+      for (const name of IGNORED) ranByClients.delete(name);
+      return { sent: minus(sent, sent0), ran: ranByClients, peakBytes, baseBytes };
     },
   };
 }
@@ -121,8 +111,7 @@ export function splitSentAndInternal(
   const clientSent = new Map(measured.sent);
   for (const name of outside) {
     const ran = measured.ran.get(name) ?? 0;
-    const here = measured.sent.get(name) ?? 0;
-    if (ran > here) clientSent.set(name, ran);
+    if (ran > (measured.sent.get(name) ?? 0)) clientSent.set(name, ran);
   }
   const internal = minus(measured.ran, clientSent);
   for (const [name, n] of internal) if (n < 0) internal.delete(name);

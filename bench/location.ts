@@ -14,25 +14,14 @@ import pino from 'pino';
 import { LineChunker } from '../src/geo/chunker';
 import { lazyLocator, type IpLocator } from '../src/geo/ip-locator';
 import { tallyChunk, type ChunkTally } from '../src/geo/tally';
-import { closeRedis, connectRedis, type RedisClient } from '../src/redis/client/connection';
+import { closeRedis, connectRedis } from '../src/redis/client/connection';
 import { LOCATION_GROUP, locationKeys } from '../src/redis/keys';
 import { appendWhenRoom } from '../src/redis/location/backpressure';
-import {
-  LocationRepository,
-  type AppendResult,
-  type ChunkEntry,
-  type CommitOutcome,
-  type LocationSettings,
-} from '../src/redis/location/repository';
+import { LocationRepository, type ChunkEntry } from '../src/redis/location/repository';
+import { readLocation } from '../src/redis/location/settings';
+import { SettingsReader } from '../src/common/settings';
 import { LocationAggregator } from '../src/workers/location-aggregator';
-import {
-  copyLogsToRedis,
-  dailyCountryAggregate,
-  findCityByIp,
-  importRanges,
-  newCounters,
-  processLogsFromRedis,
-} from './location-book';
+import * as book from './location-book';
 import {
   checkBookCountries,
   checkProduct,
@@ -44,16 +33,7 @@ import {
   type LogSet,
   type ProductCheck,
 } from './location-logs';
-import {
-  adminConnection,
-  countSentCommands,
-  describeCounts,
-  splitSentAndInternal,
-  startProbe,
-  total,
-  type Counts,
-  type Measured,
-} from './location-redis';
+import * as stats from './location-redis';
 import {
   alternate,
   bench,
@@ -64,12 +44,9 @@ import {
   stepsOf,
   sumOf,
   tableOf,
-  within,
   type Figure,
   type SuiteReport,
 } from './harness';
-
-type Target = Figure['target'];
 
 const LINES = size('BENCH_LOCATION_LINES', 200_000, 2_000_000);
 const FILES = size('BENCH_LOCATION_FILES', 8, 10);
@@ -78,19 +55,8 @@ const ROUNDS = size('BENCH_LOCATION_ROUNDS', 2, 2);
 const WARM_LINES = Math.max(2_000, Math.round(LINES / (isQuick() ? 10 : 20)));
 /** Addresses looked up one by one in Redis for the lookup-alone figure. */
 const ZSET_LOOKUPS = isQuick() ? 10_000 : 20_000;
-const DAYS = 7;
-/** src/config.ts defaults: LOCATION_CHUNK_BYTES, LOCATION_MAX_HELD_BYTES, LOCATION_MAX_WAIT_MS. */
-const CHUNK_BYTES = 1024 * 1024;
-const SETTINGS: LocationSettings = {
-  maxDatasets: 100,
-  maxHeldBytes: 1024 * 1024 * 1024,
-  maxUploadBytes: 64 * 1024 * 1024 * 1024,
-  maxUploads: 10_000,
-  maxSamples: 20,
-};
-const MAX_WAIT_MS = 120_000;
-/** LOCATION_CLAIM_AFTER_MS: the product's default for in-process aggregators, low for the kill run. */
-const CLAIM_AFTER_MS = 60_000;
+/** The product's defaults (chunk bytes, claim-after, wait for room, limits); the kill run claims after 1 s. */
+const SETTINGS = readLocation(new SettingsReader({}), false);
 const KILL_CLAIM_AFTER_MS = 1000;
 /** Share of the lines counted before one worker process is killed. */
 const KILL_AT = 0.3;
@@ -98,9 +64,10 @@ const KILL_AT = 0.3;
 const IDLE_MS = 200;
 const RUN_TIMEOUT_MS = 300_000;
 const WORKERS = 2;
+/** Chunks of the worker processes' warm-up upload: small, so that both take some. */
+const WARM_CHUNK_BYTES = 64 * 1024;
 
 const logger = pino({ level: process.env.BENCH_LOCATION_LOG ?? 'silent' });
-const WORKER_SCRIPT = path.join(__dirname, '..', 'src', 'worker.js');
 
 // --- the product's side -------------------------------------------------------------------------
 
@@ -117,39 +84,32 @@ class CountingRepository extends LocationRepository {
     return datasets;
   }
 
-  override async append(...args: Parameters<LocationRepository['append']>): Promise<AppendResult> {
+  override append(...args: Parameters<LocationRepository['append']>): ReturnType<LocationRepository['append']> {
     this.appends += 1;
     return super.append(...args);
   }
 
-  override async commit(dataset: string, entry: ChunkEntry, tally: ChunkTally): Promise<CommitOutcome> {
+  override commit(dataset: string, entry: ChunkEntry, tally: ChunkTally): ReturnType<LocationRepository['commit']> {
     this.commits += 1;
     return super.commit(dataset, entry, tally);
   }
 }
 
-/** One file as the HTTP upload sends it: read, gunzipped if .gz, cut by LineChunker, appended. */
-async function uploadFile(
-  repo: LocationRepository,
-  dataset: string,
-  file: { name: string; path: string },
-  chunkBytes = CHUNK_BYTES,
-): Promise<void> {
-  const chunker = new LineChunker(chunkBytes);
-  let from = 0;
-  const store = async (chunk: { data: Buffer; lines: number } | undefined, last: boolean): Promise<void> => {
-    from = (await appendWhenRoom(repo, [dataset, file.name, from, chunk, last], MAX_WAIT_MS)).lines;
-  };
-  const raw = fs.createReadStream(file.path, { highWaterMark: 64 * 1024 });
-  const body = file.name.endsWith('.gz') ? raw.pipe(zlib.createGunzip()) : raw;
-  for await (const bytes of body) for (const chunk of chunker.push(bytes as Buffer)) await store(chunk, false);
-  const rest = chunker.end();
-  if (rest.length === 0) await store(undefined, true);
-  for (let i = 0; i < rest.length; i++) await store(rest[i], i === rest.length - 1);
-}
-
-async function uploadAll(repo: LocationRepository, dataset: string, logs: LogSet, chunkBytes?: number): Promise<void> {
-  for (const file of logs.files) await uploadFile(repo, dataset, file, chunkBytes);
+/** Each file as the HTTP upload sends it: read, gunzipped if .gz, cut by LineChunker, appended. */
+async function uploadAll(repo: LocationRepository, dataset: string, logs: LogSet, chunkBytes = SETTINGS.chunkBytes) {
+  for (const file of logs.files) {
+    const chunker = new LineChunker(chunkBytes);
+    let from = 0;
+    const store = async (chunk: { data: Buffer; lines: number } | undefined, last: boolean): Promise<void> => {
+      from = (await appendWhenRoom(repo, [dataset, file.name, from, chunk, last], SETTINGS.maxWaitForRoomMs)).lines;
+    };
+    const raw = fs.createReadStream(file.path, { highWaterMark: 64 * 1024 });
+    const body = file.name.endsWith('.gz') ? raw.pipe(zlib.createGunzip()) : raw;
+    for await (const bytes of body) for (const chunk of chunker.push(bytes as Buffer)) await store(chunk, false);
+    const rest = chunker.end();
+    if (rest.length === 0) await store(undefined, true);
+    for (let i = 0; i < rest.length; i++) await store(rest[i], i === rest.length - 1);
+  }
 }
 
 /** Lines of `dataset` counted so far, over the uploads of `logs`. */
@@ -159,26 +119,22 @@ async function countedLines(admin: Redis, dataset: string, logs: LogSet): Promis
   return (done ?? []).reduce((sum, [, reply]) => sum + Number(reply ?? 0), 0);
 }
 
-/** Waits until every in-process aggregator has listed `dataset` (they list datasets every second). */
-async function aggregatorsListing(repos: CountingRepository[], dataset: string): Promise<void> {
-  const deadline = Date.now() + 15_000;
-  while (!repos.every((repo) => repo.listed.has(dataset))) {
-    if (Date.now() > deadline) throw new Error(`the aggregators did not list ${dataset}`);
-    await sleep(5);
+/** Polls `ready` every `ms` until it holds, failing with `what()` after `timeoutMs`. */
+async function until(ready: () => Promise<boolean> | boolean, what: () => string, timeoutMs: number, ms: number) {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await ready())) {
+    if (Date.now() > deadline) throw new Error(what());
+    await sleep(ms);
   }
 }
-
-/** Chunks of the worker processes' warm-up upload: small, so that both take some. */
-const WARM_CHUNK_BYTES = 64 * 1024;
 
 interface WorkerProcess {
   child: ChildProcess;
   consumer: string;
-  output: () => string;
 }
 
 async function spawnWorker(url: string): Promise<WorkerProcess> {
-  const child = spawn(process.execPath, [WORKER_SCRIPT], {
+  const child = spawn(process.execPath, [path.join(__dirname, '..', 'src', 'worker.js')], {
     env: {
       PATH: process.env.PATH ?? '',
       HOME: os.tmpdir(),
@@ -196,7 +152,7 @@ async function spawnWorker(url: string): Promise<WorkerProcess> {
   const deadline = Date.now() + 30_000;
   for (;;) {
     const started = /"location":"([^"]+)"[^\n]*"msg":"worker started"/.exec(output);
-    if (started) return { child, consumer: started[1], output: () => output };
+    if (started) return { child, consumer: started[1] };
     if (child.exitCode !== null || Date.now() > deadline) {
       child.kill('SIGKILL');
       throw new Error(`the worker process did not start:\n${output}`);
@@ -205,144 +161,120 @@ async function spawnWorker(url: string): Promise<WorkerProcess> {
   }
 }
 
-async function stopWorker(worker: WorkerProcess): Promise<void> {
-  if (worker.child.exitCode !== null || worker.child.signalCode !== null) return;
-  const exited = new Promise<void>((resolve) => worker.child.once('exit', () => resolve()));
-  worker.child.kill('SIGTERM');
-  const timer = setTimeout(() => worker.child.kill('SIGKILL'), 10_000);
+/** SIGTERM (SIGKILL after 10 s, or at once with `signal`), until it exited. */
+async function stopWorker({ child }: WorkerProcess, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.kill(signal);
+  const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
   await exited;
   clearTimeout(timer);
 }
 
 // --- one run of a variant -----------------------------------------------------------------------
 
-type VariantId = 'book_redis' | 'book_local' | 'product_1' | 'product_2' | 'product_kill';
-type Variant = { id: VariantId; label: string; run: (ctx: Context, logs: LogSet, warm: boolean) => Promise<RunResult> };
+const VARIANTS = [
+  { id: 'book_redis', label: "book's, Redis zset lookup, 2 workers" },
+  { id: 'book_local', label: "book's, local lookup (IpLocator), 2 workers" },
+  { id: 'product_1', label: 'product, 1 aggregator (in-process)' },
+  { id: 'product_2', label: 'product, 2 aggregators (in-process)' },
+  { id: 'product_kill', label: 'product, 2 worker processes, 1 SIGKILLed' },
+] as const;
+type VariantId = (typeof VARIANTS)[number]['id'];
 
-const VARIANTS: Variant[] = [
-  { id: 'book_redis', label: "book's, Redis zset lookup, 2 workers", run: (ctx, logs) => runBook(ctx, logs, 'redis') },
-  {
-    id: 'book_local',
-    label: "book's, local lookup (IpLocator), 2 workers",
-    run: (ctx, logs) => runBook(ctx, logs, 'local'),
-  },
-  { id: 'product_1', label: 'product, 1 aggregator (in-process)', run: (ctx, logs) => runProduct(ctx, logs, 1) },
-  { id: 'product_2', label: 'product, 2 aggregators (in-process)', run: (ctx, logs) => runProduct(ctx, logs, 2) },
-  {
-    id: 'product_kill',
-    label: 'product, 2 worker processes, 1 SIGKILLed',
-    run: (ctx, logs, warm) => runProcesses(ctx, logs, !warm),
-  },
-];
+const RUNS: Record<VariantId, (ctx: Context, logs: LogSet, warm: boolean) => Promise<RunResult>> = {
+  book_redis: (ctx, logs) => runBook(ctx, logs, 'redis'),
+  book_local: (ctx, logs) => runBook(ctx, logs, 'local'),
+  product_1: (ctx, logs) => runProduct(ctx, logs, 1),
+  product_2: (ctx, logs) => runProduct(ctx, logs, 2),
+  product_kill: (ctx, logs, warm) => runProcesses(ctx, logs, !warm),
+};
 
-interface Categories {
-  aggregate: number;
-  lookup: number;
-  transfer: number;
-  housekeeping: number;
-}
-
-interface RunResult {
-  variant: VariantId;
-  lines: number;
-  seconds: number;
-  sent: Counts;
-  internal: Counts;
-  /** Commands sent by clients, by purpose. */
-  categories: Categories;
-  /** Redis-internal calls: stream commands (XADD, XACK, XDEL) and the rest (counts, progress, notifications). */
-  internalStream: number;
-  internalOther: number;
-  peakBytes: number;
-  baseBytes: number;
-  countries: Comparison;
-  places?: Comparison;
-  totalsExact?: boolean;
-  /** Book: the flushes added up (what ZINCRBY would have kept). */
-  summed?: Comparison;
-  notes: string[];
-  /** The kill run: whether a worker was killed mid-run, and the chunks it held as it died. */
-  kill?: { landed: boolean; orphaned: number; doneAtKill: number };
-  /** In-process runs: from the first byte sent to the first chunk committed. */
-  firstCommitMs?: number;
-}
+type RunResult = ReturnType<typeof measuresOf> &
+  Partial<Omit<ProductCheck, 'countries' | 'notes'>> & {
+    variant: VariantId;
+    lines: number;
+    seconds: number;
+    countries: Comparison;
+    /** Book: the flushes added up (what ZINCRBY would have kept). */
+    summed?: Comparison;
+    notes: string[];
+    /** The kill run: whether a worker was killed mid-run, and the chunks it held as it died. */
+    kill?: { landed: boolean; orphaned: number; doneAtKill: number };
+    /** In-process runs: from the first byte sent to the first chunk committed. */
+    firstCommitMs?: number;
+  };
 
 /** Connection and housekeeping commands, in no purpose's count. */
-const HOUSEKEEPING = new Set([
-  'smembers',
-  'ping',
-  'client|setname',
-  'client|info',
-  'select',
-  'hello',
-  'auth',
-  'script|load',
-]);
-const STREAM = new Set(['xadd', 'xack', 'xdel', 'xautoclaim', 'xreadgroup', 'xclaim']);
+const HOUSEKEEPING = ['smembers', 'ping', 'client|setname', 'client|info', 'select', 'hello', 'auth', 'script|load'];
+const STREAM = ['xadd', 'xack', 'xdel', 'xautoclaim', 'xreadgroup', 'xclaim'];
 /** Commands the worker processes send; the product's scripts call none of them. */
 const WORKER_SENT = ['evalsha', 'xautoclaim', 'xreadgroup', 'smembers', 'ping', 'client|setname', 'select'];
 
-interface Context {
-  url: string;
-  admin: Redis;
-  locator: IpLocator;
-  /** The book's connections: a publisher and one per worker. */
-  bookPublisher: Redis;
-  bookWorkers: Redis[];
-  /** The product's: the uploader's (the API server's), and one per in-process aggregator. */
-  uploader: CountingRepository;
-  aggregators: CountingRepository[];
-  workers: (WorkerProcess | undefined)[];
-  warmLogs: LogSet;
-  runs: number;
+type Context = Awaited<ReturnType<typeof connectAll>>;
+
+/** The book's connections (a publisher, one per worker) and the product's (the uploader's, as the API server's, one per in-process aggregator). */
+async function connectAll(
+  shared: { url: string; admin: Redis; locator: IpLocator; warmLogs: LogSet },
+  defer: (cleanup: () => unknown) => void,
+) {
+  const connect = async (name: string): Promise<Redis> => {
+    const client = await connectRedis(shared.url, { name: `bench:${name}`, logger, commandTimeoutMs: 30_000 });
+    defer(() => closeRedis(client));
+    return client as Redis;
+  };
+  const repository = async (name: string) => new CountingRepository(await connect(name), SETTINGS);
+  return {
+    ...shared,
+    bookPublisher: await connect('book-publisher'),
+    bookWorkers: [await connect('book-0'), await connect('book-1')],
+    uploader: await repository('uploader'),
+    aggregators: [await repository('aggregator-0'), await repository('aggregator-1')],
+    workers: [] as WorkerProcess[],
+    runs: 0,
+  };
 }
 
-/** A run's commands by purpose: sent by clients (aggregate writes, lookups, transfer, housekeeping) and run in Lua. */
-function commandsOf(
-  { sent, internal }: { sent: Counts; internal: Counts },
-  measured: Measured,
+/**
+ * A run's commands by purpose: sent by clients (aggregate writes, lookups, chunk transfer,
+ * housekeeping) and run in Lua (stream commands: XADD, XACK, XDEL; the rest: counts, progress).
+ */
+function measuresOf(
+  { sent, internal }: ReturnType<typeof stats.splitSentAndInternal>,
+  { peakBytes, baseBytes }: stats.Measured,
   aggregate: number,
   lookup: number,
-): Pick<
-  RunResult,
-  'sent' | 'internal' | 'categories' | 'internalStream' | 'internalOther' | 'peakBytes' | 'baseBytes'
-> {
-  const housekeeping = sumOf(
-    [...sent].filter(([name]) => HOUSEKEEPING.has(name)),
-    ([, n]) => n,
-  );
-  const stream = sumOf(
-    [...internal].filter(([name]) => STREAM.has(name)),
-    ([, n]) => n,
-  );
-  return {
-    sent,
-    internal,
-    categories: { aggregate, lookup, transfer: total(sent) - aggregate - lookup - housekeeping, housekeeping },
-    internalStream: stream,
-    internalOther: total(internal) - stream,
-    peakBytes: measured.peakBytes,
-    baseBytes: measured.baseBytes,
-  };
+  other = 0,
+) {
+  const sumNamed = (counts: stats.Counts, names: string[]): number => sumOf(names, (name) => counts.get(name) ?? 0);
+  const housekeeping = sumNamed(sent, HOUSEKEEPING) + other;
+  const stream = sumNamed(internal, STREAM);
+  const transfer = stats.total(sent) - aggregate - lookup - housekeeping;
+  const luaOther = stats.total(internal) - stream;
+  return { sent, internal, aggregate, lookup, transfer, housekeeping, stream, luaOther, peakBytes, baseBytes };
 }
 
 async function runBook(ctx: Context, logs: LogSet, lookup: 'redis' | 'local'): Promise<RunResult> {
   await ctx.admin.flushall();
-  const ranges = lookup === 'redis' ? await importRanges(ctx.admin, logs.addresses, ctx.locator) : 0;
-  const counters = newCounters();
+  const ranges = lookup === 'redis' ? await book.importRanges(ctx.admin, logs.addresses, ctx.locator) : 0;
+  const counters = book.newCounters();
   const countryOf = (redis: Redis) =>
     lookup === 'redis'
       ? async (ip: string): Promise<string | undefined> => {
           counters.lookups += 2;
-          return (await findCityByIp(redis, ip))?.[2];
+          return (await book.findCityByIp(redis, ip))?.[2];
         }
       : (ip: string): string | undefined => ctx.locator.lookup(ip)?.country;
-  const probe = await startProbe(ctx.admin);
+  const probe = await stats.startProbe(ctx.admin);
   const started = performance.now();
   const workers = ctx.bookWorkers.map((redis, i) =>
-    processLogsFromRedis(redis, String(i), dailyCountryAggregate(redis, i, WORKERS, countryOf(redis), counters)),
+    book.processLogsFromRedis(
+      redis,
+      String(i),
+      book.dailyCountryAggregate(redis, i, WORKERS, countryOf(redis), counters),
+    ),
   );
-  const publishing = copyLogsToRedis(ctx.bookPublisher, logs.dir, 'logs:', WORKERS);
+  const publishing = book.copyLogsToRedis(ctx.bookPublisher, logs.dir, 'logs:', WORKERS);
   await Promise.all(workers);
   const seconds = (performance.now() - started) / 1000;
   await publishing;
@@ -351,32 +283,43 @@ async function runBook(ctx: Context, logs: LogSet, lookup: 'redis' | 'local'): P
     variant: lookup === 'redis' ? 'book_redis' : 'book_local',
     lines: logs.lines,
     seconds,
-    ...commandsOf(splitSentAndInternal(measured), measured, counters.flushes, counters.lookups),
+    ...measuresOf(stats.splitSentAndInternal(measured), measured, counters.flushes, counters.lookups),
     countries: await checkBookCountries(ctx.admin, logs),
     summed: await checkSummedCountries(counters.summed, logs),
     notes: lookup === 'redis' ? [`${ranges} ranges in the lookup zsets`] : [],
   };
 }
 
-/** What a product run measured, and whether its counts equal the reference. */
-async function productResult(
-  ctx: Context,
-  run: { variant: VariantId; dataset: string; logs: LogSet; seconds: number; commits: number },
-  measured: Measured,
-  sentAndInternal: { sent: Counts; internal: Counts },
-  notes: (check: ProductCheck) => string[],
-): Promise<RunResult> {
-  const check = await checkProduct(ctx.admin, run.dataset, run.logs);
-  return {
-    variant: run.variant,
-    lines: run.logs.lines,
-    seconds: run.seconds,
-    ...commandsOf(sentAndInternal, measured, run.commits, 0),
-    countries: check.countries,
-    places: check.places,
-    totalsExact: check.totalsExact,
-    notes: notes(check),
+/**
+ * Uploads `logs` into `dataset`, polling until every line is counted (`onPoll` sees each count):
+ * the seconds from the first byte sent, the Redis measures over them, and the check of the counts.
+ */
+async function uploadRun(ctx: Context, dataset: string, logs: LogSet, onPoll?: (counted: number) => Promise<void>) {
+  const probe = await stats.startProbe(ctx.admin);
+  const started = performance.now();
+  let counted = 0;
+  const allCounted = async (): Promise<boolean> => {
+    counted = await countedLines(ctx.admin, dataset, logs);
+    await onPoll?.(counted);
+    return counted >= logs.lines;
   };
+  const failure = () => `${dataset}: ${counted} of ${logs.lines} lines counted after ${RUN_TIMEOUT_MS} ms`;
+  await Promise.all([until(allCounted, failure, RUN_TIMEOUT_MS, 10), uploadAll(ctx.uploader, dataset, logs)]);
+  const seconds = (performance.now() - started) / 1000;
+  const measured = await probe.finish();
+  return { started, seconds, measured, check: await checkProduct(ctx.admin, dataset, logs) };
+}
+
+/** A product run's result: its aggregate writes are the commit scripts, `other` more housekeeping. */
+function productResult(
+  variant: VariantId,
+  logs: LogSet,
+  { seconds, measured, check }: Awaited<ReturnType<typeof uploadRun>>,
+  sentAndInternal: ReturnType<typeof stats.splitSentAndInternal>,
+  { commits, other = 0, notes }: { commits: number; other?: number; notes: string[] },
+): RunResult {
+  const measures = measuresOf(sentAndInternal, measured, commits, 0, other);
+  return { variant, lines: logs.lines, seconds, ...measures, ...check, notes: [...notes, ...check.notes] };
 }
 
 async function runProduct(ctx: Context, logs: LogSet, aggregators: number): Promise<RunResult> {
@@ -385,57 +328,40 @@ async function runProduct(ctx: Context, logs: LogSet, aggregators: number): Prom
   await ctx.uploader.createDataset(dataset);
   const repos = ctx.aggregators.slice(0, aggregators);
   for (const repo of [ctx.uploader, ...repos]) repo.appends = repo.commits = 0;
-  let counted = 0;
   let lost = 0;
-  let started = 0;
-  let firstCommitMs: number | undefined;
-  let finished!: () => void;
-  const done = new Promise<void>((resolve) => (finished = resolve));
+  let firstCommitAt = NaN;
   const workers = repos.map(
     (repository) =>
       new LocationAggregator({
         repository,
         locator: () => ctx.locator,
         logger,
-        claimAfterMs: CLAIM_AFTER_MS,
+        claimAfterMs: SETTINGS.claimAfterMs,
         maxSamples: SETTINGS.maxSamples,
-        onChunk: (_dataset, lines, committed) => {
-          firstCommitMs ??= performance.now() - started;
+        onChunk: (_dataset, _lines, committed) => {
+          if (Number.isNaN(firstCommitAt)) firstCommitAt = performance.now();
           if (!committed) lost += 1;
-          else if ((counted += lines) >= logs.lines) finished();
         },
       }),
   );
   for (const worker of workers) worker.start();
   try {
-    await aggregatorsListing(repos, dataset);
+    const listing = () => repos.every((repo) => repo.listed.has(dataset));
+    await until(listing, () => `the aggregators did not list ${dataset}`, 15_000, 5);
     // They found nothing yet and sleep IDLE_MS: an upload arriving at a random time finds them
     // halfway through that sleep, on average.
     await sleep(IDLE_MS / 2);
-    const probe = await startProbe(ctx.admin);
-    started = performance.now();
-    await uploadAll(ctx.uploader, dataset, logs);
-    await within(
-      done,
-      RUN_TIMEOUT_MS,
-      () => `${dataset}: ${counted} of ${logs.lines} lines counted after ${RUN_TIMEOUT_MS} ms`,
-    );
-    const seconds = (performance.now() - started) / 1000;
-    const measured = await probe.finish();
-    const commits = repos.reduce((sum, repo) => sum + repo.commits, 0);
-    const appends = ctx.uploader.appends;
+    const run = await uploadRun(ctx, dataset, logs);
+    const firstCommitMs = firstCommitAt - run.started;
+    const commits = sumOf(repos, (repo) => repo.commits);
+    const notes = [
+      `${ctx.uploader.appends} appends, ${commits} commits${lost ? `, ${lost} lost to another aggregator` : ''}; first chunk committed after ${firstCommitMs.toFixed(0)} ms`,
+    ];
     const variant = aggregators === 1 ? 'product_1' : 'product_2';
-    const result = await productResult(
-      ctx,
-      { variant, dataset, logs, seconds, commits },
-      measured,
-      splitSentAndInternal(measured),
-      (check) => [
-        `${appends} appends, ${commits} commits${lost ? `, ${lost} lost to another aggregator` : ''}; first chunk committed after ${firstCommitMs!.toFixed(0)} ms`,
-        ...check.notes,
-      ],
-    );
-    return { ...result, firstCommitMs };
+    return {
+      ...productResult(variant, logs, run, stats.splitSentAndInternal(run.measured), { commits, notes }),
+      firstCommitMs,
+    };
   } finally {
     await Promise.all(workers.map((worker) => worker.stop()));
   }
@@ -444,210 +370,151 @@ async function runProduct(ctx: Context, logs: LogSet, aggregators: number): Prom
 async function runProcesses(ctx: Context, logs: LogSet, kill: boolean): Promise<RunResult> {
   await ctx.admin.flushall();
   const dataset = `bench-${++ctx.runs}`;
+  const keys = locationKeys(dataset);
   // Made before the worker processes start, so their first listing has both; the warm-up
   // dataset's chunks are waiting for them: they load the IP database and compile the hot paths.
-  const warmDataset = `${dataset}-warm`;
-  await ctx.uploader.createDataset(warmDataset);
+  const warm = `${dataset}-warm`;
+  await ctx.uploader.createDataset(warm);
   await ctx.uploader.createDataset(dataset);
-  await uploadAll(ctx.uploader, warmDataset, ctx.warmLogs, WARM_CHUNK_BYTES);
+  await uploadAll(ctx.uploader, warm, ctx.warmLogs, WARM_CHUNK_BYTES);
   ctx.workers = await Promise.all(Array.from({ length: WORKERS }, () => spawnWorker(ctx.url)));
   try {
-    return await killRun(ctx, logs, kill, dataset, warmDataset);
+    const warmed = async () =>
+      ((await ctx.admin.xinfo('CONSUMERS', locationKeys(warm).chunks, LOCATION_GROUP)) as unknown[]).length >=
+        WORKERS && (await countedLines(ctx.admin, warm, ctx.warmLogs)) >= ctx.warmLogs.lines;
+    await until(warmed, () => 'the worker processes did not count the warm-up upload', 60_000, 20);
+    ctx.uploader.appends = 0;
+    let killed: RunResult['kill'] = kill ? { landed: false, orphaned: 0, doneAtKill: 0 } : undefined;
+    /** Past KILL_AT, kills a worker holding a chunk, if one does. */
+    const killHolder = async (counted: number): Promise<void> => {
+      if (!killed || killed.landed || counted < KILL_AT * logs.lines || counted >= logs.lines) return;
+      type Summary = [number, string | null, string | null, [string, string][] | null];
+      const [, , , holders] = (await ctx.admin.xpending(keys.chunks, LOCATION_GROUP)) as Summary;
+      const holding = new Map((holders ?? []).map(([consumer, count]) => [consumer, Number(count)]));
+      const victim = ctx.workers.find((worker) => (holding.get(worker.consumer) ?? 0) > 0);
+      if (!victim) return;
+      await stopWorker(victim, 'SIGKILL');
+      // What it held as it died: chunks only another aggregator's XAUTOCLAIM can finish.
+      const orphaned = await ctx.admin.xpending(keys.chunks, LOCATION_GROUP, '-', '+', 100, victim.consumer);
+      killed = { landed: true, orphaned: orphaned.length, doneAtKill: counted };
+    };
+    const run = await uploadRun(ctx, dataset, logs, killHolder);
+    const sentAndInternal = stats.splitSentAndInternal(run.measured, WORKER_SENT);
+    // Every EVALSHA not sent by this process is a worker's; a commit script XACKs first (no other
+    // script does), the rest are the workers' prune-consumers scripts: housekeeping.
+    const commits = sentAndInternal.internal.get('xack') ?? 0;
+    const other = (sentAndInternal.sent.get('evalsha') ?? 0) - ctx.uploader.appends - commits;
+    const notes = [`${ctx.uploader.appends} appends, ${commits} commits, ${other} prune scripts`];
+    if (killed?.landed)
+      notes.push(
+        `SIGKILL after ${killed.doneAtKill} of ${logs.lines} lines counted; the killed worker died holding ${killed.orphaned} chunk(s), left for the survivor to claim`,
+      );
+    else if (killed) notes.push('the kill did not land: the run ended before a worker held a chunk past 30%');
+    return { ...productResult('product_kill', logs, run, sentAndInternal, { commits, other, notes }), kill: killed };
   } finally {
-    await Promise.all(ctx.workers.filter((w): w is WorkerProcess => w !== undefined).map(stopWorker));
+    await Promise.all(ctx.workers.map((worker) => stopWorker(worker)));
     ctx.workers = [];
   }
 }
 
-async function killRun(
-  ctx: Context,
-  logs: LogSet,
-  kill: boolean,
-  dataset: string,
-  warmDataset: string,
-): Promise<RunResult> {
-  const warmUntil = Date.now() + 60_000;
-  for (;;) {
-    const consumers = (await ctx.admin.xinfo(
-      'CONSUMERS',
-      locationKeys(warmDataset).chunks,
-      LOCATION_GROUP,
-    )) as unknown[];
-    if (consumers.length >= WORKERS && (await countedLines(ctx.admin, warmDataset, ctx.warmLogs)) >= ctx.warmLogs.lines)
-      break;
-    if (Date.now() > warmUntil) throw new Error('the worker processes did not count the warm-up upload');
-    await sleep(20);
-  }
-  ctx.uploader.appends = 0;
-  const keys = locationKeys(dataset);
-  const probe = await startProbe(ctx.admin);
-  const started = performance.now();
-  let uploadError: unknown;
-  const uploading = uploadAll(ctx.uploader, dataset, logs).catch((error: unknown) => (uploadError = error));
-  let killed: RunResult['kill'] = kill ? { landed: false, orphaned: 0, doneAtKill: 0 } : undefined;
-  for (;;) {
-    if (uploadError) throw uploadError instanceof Error ? uploadError : new Error(String(uploadError));
-    const counted = await countedLines(ctx.admin, dataset, logs);
-    if (counted >= logs.lines) break;
-    if (killed && !killed.landed && counted >= KILL_AT * logs.lines) {
-      type Summary = [number, string | null, string | null, [string, string][] | null];
-      const [, , , holders] = (await ctx.admin.xpending(keys.chunks, LOCATION_GROUP)) as Summary;
-      const holding = new Map((holders ?? []).map(([consumer, count]) => [consumer, Number(count)]));
-      const victim = ctx.workers.findIndex((worker) => (holding.get(worker!.consumer) ?? 0) > 0);
-      if (victim !== -1) {
-        const worker = ctx.workers[victim]!;
-        const exited = new Promise<void>((resolve) => worker.child.once('exit', () => resolve()));
-        worker.child.kill('SIGKILL');
-        ctx.workers[victim] = undefined;
-        await exited;
-        // What it held as it died: chunks only another aggregator's XAUTOCLAIM can finish.
-        const orphaned = await ctx.admin.xpending(keys.chunks, LOCATION_GROUP, '-', '+', 100, worker.consumer);
-        killed = { landed: true, orphaned: orphaned.length, doneAtKill: counted };
-      }
-    }
-    if (performance.now() - started > RUN_TIMEOUT_MS)
-      throw new Error(`${dataset}: ${counted} of ${logs.lines} lines counted after ${RUN_TIMEOUT_MS} ms`);
-    await sleep(10);
-  }
-  const seconds = (performance.now() - started) / 1000;
-  await uploading;
-  const measured = await probe.finish();
-  const sentAndInternal = splitSentAndInternal(measured, WORKER_SENT);
-  // Every EVALSHA not sent by this process is a worker's commit.
-  const commits = (sentAndInternal.sent.get('evalsha') ?? 0) - ctx.uploader.appends;
-  const appends = ctx.uploader.appends;
-  const result = await productResult(
-    ctx,
-    { variant: 'product_kill', dataset, logs, seconds, commits },
-    measured,
-    sentAndInternal,
-    (check) => {
-      const notes = [`${appends} appends, ${commits} commits`, ...check.notes];
-      if (killed?.landed)
-        notes.push(
-          `SIGKILL after ${killed.doneAtKill} of ${logs.lines} lines counted; the killed worker died holding ${killed.orphaned} chunk(s), left for the survivor to claim`,
-        );
-      else if (killed) notes.push('the kill did not land: the run ended before a worker held a chunk past 30%');
-      return notes;
-    },
-  );
-  return { ...result, kill: killed };
-}
-
 // --- lookups alone ------------------------------------------------------------------------------
 
-interface Lookups {
-  /** find_city_by_ip on one connection, one at a time (2 round trips each). */
-  redis: number;
-  /** IpLocator.lookup. */
-  local: number;
-  /** tallyChunk over a 1 MiB chunk: parse, check, look up and count (lines/s). */
-  tally: number;
-}
-
-async function measureLookups(ctx: Context, logs: LogSet, zsetLookups: number): Promise<Lookups> {
+/** Rates of find_city_by_ip (one connection, one at a time), IpLocator.lookup, tallyChunk (lines/s, 1 MiB chunk). */
+async function measureLookups(ctx: Context, logs: LogSet, zsetLookups: number) {
+  const secondsOf = async (work: () => Promise<void> | void): Promise<number> => {
+    const started = performance.now();
+    await work();
+    return (performance.now() - started) / 1000;
+  };
   await ctx.admin.flushall();
-  await importRanges(ctx.admin, logs.addresses, ctx.locator);
-  const redis = ctx.bookWorkers[0];
+  await book.importRanges(ctx.admin, logs.addresses, ctx.locator);
   const some = logs.sample.slice(0, zsetLookups);
   const countries: (string | undefined)[] = [];
-  let started = performance.now();
-  for (const ip of some) countries.push((await findCityByIp(redis, ip))?.[2]);
-  const redisRate = some.length / ((performance.now() - started) / 1000);
+  const redisSeconds = await secondsOf(async () => {
+    for (const ip of some) countries.push((await book.findCityByIp(ctx.bookWorkers[0], ip))?.[2]);
+  });
   const mismatched = some.filter((ip, i) => countries[i] !== ctx.locator.lookup(ip)?.country).length;
   if (mismatched > 0)
     throw new Error(`the book's lookup table placed ${mismatched} addresses elsewhere than IpLocator`);
   await ctx.admin.flushall();
-  started = performance.now();
   let found = 0;
-  for (const ip of logs.sample) if (ctx.locator.lookup(ip)) found += 1;
-  const localRate = logs.sample.length / ((performance.now() - started) / 1000);
+  const localSeconds = await secondsOf(() => {
+    for (const ip of logs.sample) if (ctx.locator.lookup(ip)) found += 1;
+  });
   if (found === 0) throw new Error('no address found');
-  const first = logs.files.find((file) => !file.name.endsWith('.gz'))!;
-  const data = fs.readFileSync(first.path);
-  const end = data.lastIndexOf(0x0a, CHUNK_BYTES);
-  const chunk = data.subarray(0, end + 1);
-  started = performance.now();
+  const data = fs.readFileSync(logs.files.find((file) => !file.name.endsWith('.gz'))!.path);
+  const chunk = data.subarray(0, data.lastIndexOf(0x0a, SETTINGS.chunkBytes) + 1);
   let lines = 0;
-  for (let i = 0; i < 5; i++) lines += (await tallyChunk(chunk, 1, ctx.locator, SETTINGS.maxSamples)).lines;
-  const tallyRate = lines / ((performance.now() - started) / 1000);
-  return { redis: redisRate, local: localRate, tally: tallyRate };
+  const tallySeconds = await secondsOf(async () => {
+    for (let i = 0; i < 5; i++) lines += (await tallyChunk(chunk, 1, ctx.locator, SETTINGS.maxSamples)).lines;
+  });
+  return { redis: some.length / redisSeconds, local: logs.sample.length / localSeconds, tally: lines / tallySeconds };
 }
+type Lookups = Awaited<ReturnType<typeof measureLookups>>;
 
 // --- reporting ----------------------------------------------------------------------------------
 
-const perMillion = (n: number, lines: number): number => (n * 1_000_000) / lines;
 const mb = (bytes: number): string => (bytes / 1024 / 1024).toFixed(1);
 
+/** The round's rate and check, its notes, and the commands by name (sent, and run inside Lua). */
 function roundLine(run: RunResult): string {
-  const c = run.categories;
-  const pm = (n: number): string => perMillion(n, run.lines).toFixed(0);
-  const verdict = run.variant.startsWith('book')
-    ? `countries ${describeComparison(run.countries)}; flushes summed ${describeComparison(run.summed!)}`
-    : `countries ${describeComparison(run.countries)}; regions+cities ${describeComparison(run.places!)}; totals ${run.totalsExact ? 'exact' : 'WRONG'}`;
-  return (
-    `    ${run.variant.padEnd(13)} ${(run.lines / run.seconds).toFixed(0).padStart(8)} lines/s (${run.seconds.toFixed(2)} s); ` +
-    `per M lines sent: aggregate ${pm(c.aggregate)}, lookup ${pm(c.lookup)}, transfer ${pm(c.transfer)}, other ${pm(c.housekeeping)}; ` +
-    `in Lua: stream ${pm(run.internalStream)}, other ${pm(run.internalOther)}; peak used_memory ${mb(run.peakBytes)} MB ` +
-    `(+${mb(run.peakBytes - run.baseBytes)}); ${verdict}` +
-    (run.notes.length ? `\n      ${run.notes.join('; ')}` : '') +
-    `\n      sent: ${describeCounts(run.sent)}\n      in Lua: ${describeCounts(run.internal) || 'none'}`
-  );
+  const verdict = [
+    `countries ${describeComparison(run.countries)}`,
+    run.summed && `flushes summed ${describeComparison(run.summed)}`,
+    run.places && `regions+cities ${describeComparison(run.places)}`,
+    run.places && `totals ${run.totalsExact ? 'exact' : 'WRONG'}`,
+  ];
+  return [
+    `    ${run.variant}: ${(run.lines / run.seconds).toFixed(0)} lines/s (${run.seconds.toFixed(2)} s), peak used_memory +${mb(run.peakBytes - run.baseBytes)} MB; ${verdict.filter(Boolean).join('; ')}`,
+    ...run.notes,
+    `sent: ${stats.describeCounts(run.sent)}`,
+    `in Lua: ${stats.describeCounts(run.internal) || 'none'}`,
+  ].join('\n      ');
 }
 
+/** Book: the countries; product: countries, regions, cities and totals, and the kill landed. */
 const isExact = (run: RunResult): boolean =>
-  run.variant.startsWith('book')
-    ? exact(run.countries)
-    : exact(run.countries) && exact(run.places!) && run.totalsExact === true && (!run.kill || run.kill.landed);
+  exact(run.countries) &&
+  (!run.places || (exact(run.places) && run.totalsExact === true)) &&
+  run.kill?.landed !== false;
 
-function report(
-  suite: SuiteReport,
-  results: Map<VariantId, RunResult[]>,
-  lookups: Lookups[],
-  logs: LogSet,
-  warm: LogSet,
-  rounds: number,
-): void {
-  const rates = (id: VariantId): number[] => results.get(id)!.map((run) => run.lines / run.seconds);
-  const perM = (id: VariantId, pick: (run: RunResult) => number): number =>
-    perMillion(
-      sumOf(results.get(id)!, pick),
-      sumOf(results.get(id)!, (run) => run.lines),
-    );
-  const peak = (id: VariantId): number => Math.max(...results.get(id)!.map((run) => run.peakBytes - run.baseBytes));
-  const lookupRate = (id: VariantId): number[] => lookups.map((l) => (id === 'book_redis' ? l.redis : l.local));
-  const verdict = ({ id }: (typeof VARIANTS)[number]): string => {
-    const runs = results.get(id)!;
-    const last = runs[runs.length - 1];
+type Pick = (run: RunResult) => number;
+
+function report(suite: SuiteReport, results: Record<VariantId, RunResult[]>, lookups: Lookups[], logs: LogSet): void {
+  const rates = (id: VariantId): number[] => results[id].map((run) => run.lines / run.seconds);
+  const perM = (id: VariantId, pick: Pick): number =>
+    (sumOf(results[id], pick) * 1_000_000) / sumOf(results[id], (run) => run.lines);
+  const peak = (id: VariantId): string => mb(Math.max(...results[id].map((run) => run.peakBytes - run.baseBytes)));
+  const verdict = (id: VariantId): string => {
+    const last = results[id].at(-1)!;
     const book = id.startsWith('book');
-    if (runs.every(isExact)) return book ? 'exact' : 'exact (countries, regions, cities, totals)';
+    if (results[id].every(isExact)) return book ? 'exact' : 'exact (countries, regions, cities, totals)';
     return book
       ? `WRONG (${last.countries.wrong}/${last.countries.compared} day-country counts; ${last.countries.stored} of ${last.countries.expected} visits)`
       : `WRONG (${describeComparison(last.countries)}; ${describeComparison(last.places!)})`;
   };
-  const perMCell = (pick: (run: RunResult) => number) => (v: (typeof VARIANTS)[number]) => perM(v.id, pick).toFixed(0);
+  const perMCell = (pick: Pick) => (v: (typeof VARIANTS)[number]) => perM(v.id, pick).toFixed(0);
   tableOf(
     suite,
-    `location summary: ${logs.lines} lines in ${logs.files.length} files over ${logs.days.length} days (medians of ${rounds} round${rounds === 1 ? '' : 's'}, with the range; commands over all measured rounds)`,
+    `location summary: ${logs.lines} lines in ${logs.files.length} files over ${logs.days.length} days (medians of ${ROUNDS} round${ROUNDS === 1 ? '' : 's'}, with the range; commands over all measured rounds)`,
     1,
     VARIANTS,
     [
       ['variant', (v) => v.label],
       ['lines/s end to end', (v) => medianRange(rates(v.id))],
-      ['lookups/s alone', (v) => median(lookupRate(v.id)).toFixed(0)],
-      ['sent: aggregate writes /M lines', perMCell((run) => run.categories.aggregate)],
-      ['sent: lookups /M', perMCell((run) => run.categories.lookup)],
-      ['sent: chunk transfer /M', perMCell((run) => run.categories.transfer)],
-      ['in Lua: counts & progress /M', perMCell((run) => run.internalOther)],
-      ['in Lua: stream /M', perMCell((run) => run.internalStream)],
-      ['peak used_memory MB', (v) => mb(peak(v.id))],
-      ['result against the reference', verdict],
+      ['lookups/s alone', (v) => median(lookups.map((l) => (v.id === 'book_redis' ? l.redis : l.local))).toFixed(0)],
+      ['sent: aggregate writes /M lines', perMCell((run) => run.aggregate)],
+      ['sent: lookups /M', perMCell((run) => run.lookup)],
+      ['sent: chunk transfer /M', perMCell((run) => run.transfer)],
+      ['in Lua: counts & progress /M', perMCell((run) => run.luaOther)],
+      ['in Lua: stream /M', perMCell((run) => run.stream)],
+      ['peak used_memory MB', (v) => peak(v.id)],
+      ['result against the reference', (v) => verdict(v.id)],
     ],
   );
 
-  const endToEnd = 'lines/s end to end: product';
   const bookPort = "book's port (Redis lookup, 2 workers)";
-  const ratios: [string, string, VariantId, VariantId, Target?][] = [
+  const ratios: [string, string, VariantId, VariantId, Figure['target']?][] = [
     [
       'product2_vs_book',
       `(2 in-process aggregators) / ${bookPort}`,
@@ -659,91 +526,75 @@ function report(
     ['product2_vs_book_local', "(2 aggregators) / book's with a local lookup (2 workers)", 'product_2', 'book_local'],
   ];
   for (const [id, label, ours, theirs, target] of ratios)
-    suite.ratio(`location.${id}`, `${endToEnd} ${label}`, rates(ours), rates(theirs), target);
-  for (const { id, label } of VARIANTS)
-    suite.median(`location.${id}.rate`, `${label}: end to end`, 'lines/s', rates(id));
-  const redisLookup = "the book's find_city_by_ip (ZREVRANGEBYSCORE + HGET, one connection)";
-  const alone: [string, string, string, (l: Lookups) => number][] = [
-    ['lookup.redis', `IP lookups alone: ${redisLookup}`, 'lookups/s', (l) => l.redis],
+    suite.ratio(`location.${id}`, `lines/s end to end: product ${label}`, rates(ours), rates(theirs), target);
+  const alone: [string, string, string, keyof Lookups][] = [
+    [
+      'lookup.redis',
+      "IP lookups alone: the book's find_city_by_ip (ZREVRANGEBYSCORE + HGET, one connection)",
+      'lookups/s',
+      'redis',
+    ],
     [
       'lookup.local',
       'IP lookups alone: IpLocator (the product, and the book with a local lookup)',
       'lookups/s',
-      (l) => l.local,
+      'local',
     ],
-    ['tally', 'tallyChunk alone (parse, check, look up, count a 1 MiB chunk)', 'lines/s', (l) => l.tally],
+    ['tally', 'tallyChunk alone (parse, check, look up, count a 1 MiB chunk)', 'lines/s', 'tally'],
   ];
-  for (const [id, label, unit, pick] of alone) suite.median(`location.${id}`, label, unit, lookups.map(pick));
-  const labelOf = (id: VariantId): string => VARIANTS.find((v) => v.id === id)!.label;
-  const transfer = 'client-sent chunk transfer (append scripts, XREADGROUP, XAUTOCLAIM)';
-  const commands: [string, string, (run: RunResult) => number, Target?][] = [
-    [
-      'aggregate',
-      'client-sent aggregate writes (commit scripts)',
-      (run) => run.categories.aggregate,
-      { op: '<=', value: 1000 },
-    ],
-    ['transfer', transfer, (run) => run.categories.transfer],
-    ['internal', 'commands run inside Lua', (run) => run.internalStream + run.internalOther],
-  ];
-  for (const id of ['product_1', 'product_2', 'product_kill'] as const)
-    for (const [name, what, pick, target] of commands) {
-      const label = `${labelOf(id)}: ${what} per million lines`;
-      suite.value(`location.${id}.${name}_commands`, label, 'commands', perM(id, pick), target);
-    }
-  for (const id of ['book_redis', 'book_local'] as const) {
-    const label = `${labelOf(id)}: client-sent commands per million lines (lookups, flushes, file transfer)`;
-    suite.value(
-      `location.${id}.commands`,
+  for (const [id, label, unit, key] of alone)
+    suite.median(
+      `location.${id}`,
       label,
-      'commands',
-      perM(id, (run) => total(run.sent)),
+      unit,
+      lookups.map((l) => l[key]),
     );
-  }
-  for (const { id, label } of VARIANTS) {
-    const peakLabel = `${label}: peak used_memory above the run's start (sampled)`;
-    suite.value(`location.${id}.peak_memory`, peakLabel, 'MB', Number(mb(peak(id))));
-  }
+  const commands: [string, string, Pick, Figure['target']?][] = [
+    ['aggregate', 'client-sent aggregate writes (commit scripts)', (run) => run.aggregate, { op: '<=', value: 1000 }],
+    ['transfer', 'client-sent chunk transfer (append scripts, XREADGROUP, XAUTOCLAIM)', (run) => run.transfer],
+    ['internal', 'commands run inside Lua', (run) => run.stream + run.luaOther],
+  ];
   for (const { id, label } of VARIANTS) {
     const product = !id.startsWith('book');
-    const what = `${label}: ${product ? 'countries, regions, cities and totals' : 'countries per day'}`;
-    const exactly = results.get(id)!.every(isExact) ? 1 : 0;
+    const value = (name: string, what: string, unit: string, n: number, target?: Figure['target']) =>
+      suite.value(`location.${id}.${name}`, `${label}: ${what}`, unit, n, target);
+    suite.median(`location.${id}.rate`, `${label}: end to end`, 'lines/s', rates(id));
+    if (product)
+      for (const [name, what, pick, target] of commands)
+        value(`${name}_commands`, `${what} per million lines`, 'commands', perM(id, pick), target);
+    else {
+      const what = 'client-sent commands per million lines (lookups, flushes, file transfer)';
+      value(
+        'commands',
+        what,
+        'commands',
+        perM(id, (run) => stats.total(run.sent)),
+      );
+    }
+    value('peak_memory', "peak used_memory above the run's start (sampled)", 'MB', Number(peak(id)));
+    const what = product ? 'countries, regions, cities and totals' : 'countries per day';
     const target = product ? ({ op: '==', value: 1 } as const) : undefined;
-    suite.value(`location.${id}.exact`, `${what} equal the reference (1 yes, 0 no)`, 'exact', exactly, target);
+    value('exact', `${what} equal the reference (1 yes, 0 no)`, 'exact', results[id].every(isExact) ? 1 : 0, target);
   }
-  notes(suite, results, logs, warm);
 }
 
-function notes(suite: SuiteReport, results: Map<VariantId, RunResult[]>, logs: LogSet, warm: LogSet): void {
-  const bookRun = results.get('book_redis')!.at(-1)!;
-  suite.note(
-    `Logs: the product's LogGenerator (2000 places, 10% of them carrying 90% of the lines, 10% IPv6, 0.1% malformed), ${logs.lines} lines over ${logs.days.length} days in ${logs.files.length} files, every second one gzipped, so each day runs across files; the generator's own count is the reference.`,
-  );
-  suite.note(
-    `Book's port: ${bookRun.notes.join('')}: one range start per distinct address in the logs, the start of the DB-IP range that holds it, so every address resolves as with the full table (which has millions of ranges: memory is not comparable); IPv6 by ZREVRANGEBYLEX over hex range starts.`,
-  );
-  suite.note(
-    `Book's ZADD flush is ${exact(bookRun.countries) ? 'exact here' : 'WRONG'}: each file, and each worker's share of it, overwrites the day's counts (${describeComparison(bookRun.countries)}); the same flushes added up (as ZINCRBY would) are ${describeComparison(bookRun.summed!)}, so the lookups are right and the ZADD is what loses counts.`,
-  );
-  suite.note(
-    'Product: files read from disk, gunzipped, cut by LineChunker (1 MiB chunks) and sent with LocationRepository.append (appendWhenRoom) one after another on one connection, as the HTTP upload does (without its gzip hold-back); end to end until every chunk is committed.',
-  );
-  const inProcess = [...results.get('product_1')!, ...results.get('product_2')!];
+function notes(suite: SuiteReport, results: Record<VariantId, RunResult[]>, logs: LogSet, warm: LogSet): void {
+  const bookRun = results.book_redis.at(-1)!;
+  const inProcess = [...results.product_1, ...results.product_2];
   const firstCommit = median(inProcess.map((run) => run.firstCommitMs ?? NaN));
   const runSeconds = median(inProcess.map((run) => run.seconds));
-  suite.note(
+  const kills = results.product_kill.map((run) => run.kill);
+  for (const note of [
+    `Logs: the product's LogGenerator (2000 places, 10% of them carrying 90% of the lines, 10% IPv6, 0.1% malformed), ${logs.lines} lines over ${logs.days.length} days in ${logs.files.length} files, every second one gzipped, so each day runs across files; the generator's own count is the reference.`,
+    `Book's port: ${bookRun.notes.join('')}: one range start per distinct address in the logs, the start of the DB-IP range that holds it, so every address resolves as with the full table (which has millions of ranges: memory is not comparable); IPv6 by ZREVRANGEBYLEX over hex range starts.`,
+    `Book's ZADD flush is ${exact(bookRun.countries) ? 'exact here' : 'WRONG'}: each file, and each worker's share of it, overwrites the day's counts (${describeComparison(bookRun.countries)}); the same flushes added up (as ZINCRBY would) are ${describeComparison(bookRun.summed!)}, so the lookups are right and the ZADD is what loses counts.`,
+    'Product: files read from disk, gunzipped, cut by LineChunker (1 MiB chunks) and sent with LocationRepository.append (appendWhenRoom) one after another on one connection, as the HTTP upload does (without its gzip hold-back); end to end until every chunk is committed.',
     `Product latency inside the rate: idle aggregators poll every ${IDLE_MS} ms (the product's default; the upload starts ${IDLE_MS / 2} ms into their sleep, the average case) and count a 1 MiB chunk in one go, so the first chunk was committed ${firstCommit.toFixed(0)} ms after the first byte sent (median of the in-process runs, which took ${runSeconds.toFixed(2)} s): fixed costs that weigh less the more lines a run has.`,
-  );
-  const kills = results.get('product_kill')!.map((run) => run.kill);
-  suite.note(
     `Kill run: 2 worker processes (dist-bench/src/worker.js, LOCATION_CLAIM_AFTER_MS=${KILL_CLAIM_AFTER_MS}); one SIGKILLed while holding a chunk once ${KILL_AT * 100}% of the lines were counted (${kills.filter((k) => k?.landed).length} of ${kills.length} kills landed, leaving ${kills.map((k) => k?.orphaned ?? 0).join(', ')} chunk(s) held by the dead worker); its rate includes the ${KILL_CLAIM_AFTER_MS} ms before the survivor claims them.`,
-  );
-  suite.note(
     'Commands: INFO commandstats deltas over the run, less the bench\'s own INFO/XPENDING polls. "sent" is what clients sent (counted on this process\'s connections; for the worker processes, every call of the commands they send, which the scripts never call); "in Lua" is what Redis ran inside scripts (commandstats counts those too). Aggregate writes: the commit script (product), the ZADD flushes (book); chunk transfer: append scripts, XREADGROUP, XAUTOCLAIM (product), APPEND, GETRANGE and the chat messages (book).',
-  );
-  suite.note(
     `Warm-up: one round of every variant on a smaller log set (${warm.lines} lines, its own seed, 2 files, checked against its own reference), which loads the IP database and the scripts and compiles the hot paths; the worker processes, new for each run, first count that set in 64 KiB chunks (both must have taken some). Then the measured rounds, variants in the same order each round.`,
-  );
+  ])
+    suite.note(note);
 }
 
 bench(
@@ -753,7 +604,6 @@ bench(
       "Location analytics (book 5.3, 6.6): chunk stream + one-script commit, against the book's file distribution and ZSET lookup",
   },
   async ({ url, report: suite, steps, defer }) => {
-    countSentCommands();
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ria-bench-location-'));
     defer(() => fs.rmSync(dir, { recursive: true, force: true }));
     const locator = lazyLocator([])();
@@ -761,48 +611,20 @@ bench(
     const progress = steps(1 + stepsOf(peers.length, ROUNDS, 'once'));
     progress.step('writing the logs');
     const began = performance.now();
-    const warmLogs = writeLogs(path.join(dir, 'warm'), locator, {
-      lines: WARM_LINES,
-      files: 2,
-      days: 2,
-      seed: 2,
-      prefix: 'warm',
-    });
-    const logs = writeLogs(path.join(dir, 'logs'), locator, {
-      lines: LINES,
-      files: FILES,
-      days: DAYS,
-      seed: 1,
-      prefix: 'game',
-    });
+    const write = (name: string, lines: number, files: number, days: number, seed: number, prefix: string) =>
+      writeLogs(path.join(dir, name), locator, { lines, files, days, seed, prefix });
+    const warmLogs = write('warm', WARM_LINES, 2, 2, 2, 'warm');
+    const logs = write('logs', LINES, FILES, 7, 1, 'game');
     console.log(
       `location benchmark: ${logs.lines} lines (${mb(sumOf(logs.files, (f) => f.rawBytes))} MB, ` +
         `${mb(sumOf(logs.files, (f) => f.bytes))} MB on disk) in ${logs.files.length} files over ${logs.days.length} days, ` +
         `${logs.addresses.size} distinct addresses, ${logs.reference.refused} malformed lines; written in ${((performance.now() - began) / 1000).toFixed(1)} s. ` +
         `Warm-up set: ${warmLogs.lines} lines. 1 warm-up round + ${ROUNDS} measured.`,
     );
-    const admin = adminConnection(url);
+    const admin = stats.countingAdmin(url);
     defer(() => admin.disconnect());
-    const clients: RedisClient[] = [];
-    for (const name of ['book-publisher', 'book-0', 'book-1', 'uploader', 'aggregator-0', 'aggregator-1']) {
-      const client = await connectRedis(url, { name: `bench:${name}`, logger, commandTimeoutMs: 30_000 });
-      clients.push(client);
-      defer(() => closeRedis(client));
-    }
-    const [bookPublisher, book0, book1] = clients as Redis[];
-    const ctx: Context = {
-      url,
-      admin,
-      locator,
-      bookPublisher,
-      bookWorkers: [book0, book1],
-      uploader: new CountingRepository(clients[3], SETTINGS),
-      aggregators: [new CountingRepository(clients[4], SETTINGS), new CountingRepository(clients[5], SETTINGS)],
-      workers: [],
-      warmLogs,
-      runs: 0,
-    };
-    defer(() => Promise.all(ctx.workers.filter((w): w is WorkerProcess => w !== undefined).map(stopWorker)));
+    const ctx = await connectAll({ url, admin, locator, warmLogs }, defer);
+    defer(() => Promise.all(ctx.workers.map((worker) => stopWorker(worker))));
     const { measured } = await alternate<(typeof peers)[number], RunResult | Lookups>({
       peers,
       rounds: ROUNDS,
@@ -816,14 +638,15 @@ bench(
           );
           return alone;
         }
-        const run = await VARIANTS.find((v) => v.id === id)!.run(ctx, set, round.warm);
+        const run = await RUNS[id](ctx, set, round.warm);
         console.log(roundLine(run));
         if (round.warm && !isExact(run) && !id.startsWith('book'))
           throw new Error(`${id} was not exact in the warm-up round: ${run.notes.join('; ')}`);
         return run;
       },
     });
-    const results = new Map(VARIANTS.map((v) => [v.id, measured[v.id] as RunResult[]]));
-    report(suite, results, measured.lookups as Lookups[], logs, warmLogs, ROUNDS);
+    const results = measured as Record<VariantId, RunResult[]>;
+    report(suite, results, measured.lookups as Lookups[], logs);
+    notes(suite, results, logs, warmLogs);
   },
 );

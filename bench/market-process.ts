@@ -1,9 +1,9 @@
-// One simulated process of bench/market.ts (the book's Table 6.1): a lister that puts its own
-// items up for sale in a loop, or a buyer that keeps buying from the cheapest listings. They run
-// as async loops of the bench's process sharing one market, or each in a worker thread of its own
-// with its own connections and market (the second half of this file).
-import { performance } from 'node:perf_hooks';
-import { isMainThread, parentPort, workerData } from 'node:worker_threads';
+// The simulated processes of bench/market.ts (the book's Table 6.1): a lister that puts its own
+// items up for sale in a loop, or a buyer that keeps buying from the cheapest listings; run as
+// async loops of one process sharing one market, or (threads) each in a worker thread of its own.
+import { once } from 'node:events';
+import { performance, type EventLoopUtilization } from 'node:perf_hooks';
+import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import pino from 'pino';
 import { AppError } from '../src/common/errors';
 import { closeRedis, connectRedis } from '../src/redis/client/connection';
@@ -17,6 +17,9 @@ import {
   type PurchaseOutcome,
 } from '../src/redis/market/repository';
 import { createMarketStrategy } from '../src/redis/market/strategies';
+import type Redis from 'ioredis';
+import { measure } from './harness/measure';
+import { inParallel } from './harness/rounds';
 import { countTraffic, type Traffic } from './harness/round-trips';
 import { seeded } from './harness/support';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -27,17 +30,10 @@ export const BUYER_FUNDS = 10_000_000_000;
 const MAX_PRICE = 100;
 /** A buyer picks at random among this many of the cheapest listings. */
 const PAGE = 10;
-/**
- * Items granted at once when a lister runs low during a run (it should not: bench/market.ts sizes
- * the stock from a warm-up), on a connection of their own and ahead of need, so that neither the
- * lister nor anyone sharing its command connection waits for them.
- */
+/** Items granted at once, on a connection of their own and ahead of need, when a lister runs low during a run. */
 export const RESTOCK = 500;
-/** Grants sent at once while stocking up before a run. */
+/** Grants in flight at once while stocking up before a run. */
 const GRANT_BATCH = 2_000;
-/** The product's defaults (src/config.ts): wait up to 10 s for a lock or for WATCH to succeed, as the book. */
-const CONTENTION_TIMEOUT_MS = 10_000;
-const LOCK_TTL_MS = 10_000;
 const SETTINGS = { maxFunds: 1_000_000_000_000, maxInventory: 10_000_000 };
 
 export const listerName = (id: number): string => `lister-${id}`;
@@ -52,55 +48,13 @@ export interface ProcessSpec {
   stock: number;
 }
 
-export interface ProcessResult {
-  role: 'lister' | 'buyer';
-  id: number;
-  /** Listers: items granted in all (before the run and restocks). */
-  granted: number;
-  restocks: number;
-  listed: number;
-  /** list() answered "not held": never expected, the lister only lists what it holds. */
-  notListed: number;
-  listRetries: number;
-  listConflicts: number;
-  /** Buyers: purchase() calls, and what they came to. */
-  attempts: number;
-  outcomes: Record<PurchaseOutcome, number>;
-  /** Sum of report.retries. */
-  retries: number;
-  /** Calls that answered with retries > 0. */
-  retriedCalls: number;
-  /** Calls answered PURCHASED, ITEM_GONE or PRICE_CHANGED at the first attempt: done, no retry, no give-up. */
-  completed: number;
-  /** Calls that gave up with CONFLICT (WATCH kept losing, or a lock stayed taken). */
-  conflicts: number;
-  /** Sum of the prices paid, to check against the buyer's funds in Redis. */
-  spent: number;
-  /** Page reads that found the market empty (the buyer then waits 1 ms). */
-  emptyPages: number;
-  /** Wait of each purchase() call, ms, retries included. */
-  waits: Float64Array;
-  /** Requests the process's connections sent during its purchase() calls (undefined when shared). */
-  purchaseRequests: number | undefined;
-}
-
-export interface Market {
-  repository: MarketRepository;
-  /** The same market on a connection of its own, for grants during a run. */
-  granter: MarketRepository;
-  close(): Promise<void>;
-}
-
 /**
  * A market as src/app/parts.ts builds one: a command connection, the strategy from
  * createMarketStrategy (WATCH: a pool of `watchConnections`; LOCK: the product's lock acquirer
- * with its own LeaseSignals subscriber connection), and the config's default timeouts.
+ * with its own LeaseSignals subscriber connection), the config's default timeouts, and `granter`,
+ * the same market on a connection of its own for grants during a run.
  */
-export async function buildMarket(
-  url: string,
-  strategy: MarketStrategyName,
-  watchConnections: number,
-): Promise<Market> {
+export async function buildMarket(url: string, strategy: MarketStrategyName, watchConnections: number) {
   const logger = pino({ level: 'silent' });
   const commands = await connectRedis(url, { name: 'bench:market', logger });
   const shutdown = new AbortController();
@@ -111,8 +65,9 @@ export async function buildMarket(
     {
       strategy,
       watchConnections,
-      contentionTimeoutMs: CONTENTION_TIMEOUT_MS,
-      lockTtlMs: LOCK_TTL_MS,
+      // The product's defaults (src/config.ts): wait up to 10 s for a lock or for WATCH to succeed, as the book.
+      contentionTimeoutMs: 10_000,
+      lockTtlMs: 10_000,
       maxFunds: 1_000_000_000_000_000,
       salesKeep: 1000,
       // The product's setting, so that one run measures purchases with the sale task on.
@@ -135,62 +90,92 @@ export async function buildMarket(
       shutdown.abort();
       await made.close();
       signals?.close();
-      if (subscriber) await closeRedis(subscriber);
-      await closeRedis(grants);
-      await closeRedis(commands);
+      for (const connection of [subscriber, grants, commands]) if (connection) await closeRedis(connection);
     },
   };
 }
+type Market = Awaited<ReturnType<typeof buildMarket>>;
 
-/** Grants the lister items number `from` to `to` - 1, GRANT_BATCH at a time. */
-export async function grantItems(market: MarketRepository, lister: number, from: number, to: number): Promise<void> {
-  for (let start = from; start < to; start += GRANT_BATCH) {
-    const grants: Promise<void>[] = [];
-    for (let n = start; n < Math.min(to, start + GRANT_BATCH); n++)
-      grants.push(market.grantItem(listerName(lister), itemName(lister, n)));
-    await Promise.all(grants);
-  }
-}
+/** Grants the lister items number `from` to `to` - 1, GRANT_BATCH in flight at a time. */
+export const grantItems = (market: MarketRepository, lister: number, from: number, to: number): Promise<void> =>
+  inParallel(to - from, GRANT_BATCH, (n) => market.grantItem(listerName(lister), itemName(lister, from + n)));
 
 /**
  * Before the run, once the lister's items and the buyer's funds are in place: one call that
  * changes nothing, so the first timed call does not open WATCH's pooled connection.
  */
-export async function prepare(market: MarketRepository, spec: ProcessSpec): Promise<void> {
+async function prepare(market: MarketRepository, spec: ProcessSpec): Promise<void> {
   if (spec.role === 'lister') await market.list(listerName(spec.id), 'warm-up', 1);
   else await market.purchase({ buyer: buyerName(spec.id), seller: 'nobody', item: 'warm-up', price: 1 });
 }
 
-function emptyResult(spec: ProcessSpec): Omit<ProcessResult, 'waits' | 'purchaseRequests'> {
-  const counts = ['restocks', 'listed', 'notListed', 'listRetries', 'listConflicts', 'attempts', 'retries'] as const;
-  const more = ['retriedCalls', 'completed', 'conflicts', 'spent', 'emptyPages'] as const;
-  return {
-    ...(Object.fromEntries([...counts, ...more].map((name) => [name, 0])) as Record<
-      (typeof counts | typeof more)[number],
-      number
-    >),
-    role: spec.role,
-    id: spec.id,
-    granted: spec.role === 'lister' ? spec.stock : 0,
-    outcomes: Object.fromEntries(PURCHASE_OUTCOMES.map((o) => [o, 0])) as Record<PurchaseOutcome, number>,
-  };
+/** Redis commands (those inside scripts too) and client requests of one list and one purchase, no contention. */
+export async function measureCost(url: string, admin: Redis, strategy: MarketStrategyName, ops: number) {
+  await admin.flushdb();
+  const { repository, close } = await buildMarket(url, strategy, 1);
+  try {
+    await grantItems(repository, 0, 0, ops);
+    await repository.grantFunds(buyerName(0), BUYER_FUNDS);
+    await prepare(repository, { role: 'lister', id: 0, seed: 1, stock: ops });
+    await prepare(repository, { role: 'buyer', id: 0, seed: 2, stock: 0 });
+    const cost = async (work: (n: number) => Promise<unknown>) => {
+      const sample = await measure(ops, () => inParallel(ops, 1, work), { admin });
+      return { commands: sample.executed / ops, requests: sample.requests / ops };
+    };
+    const list = await cost((n) => repository.list(listerName(0), itemName(0, n), 10));
+    const purchase = await cost((n) =>
+      repository.purchase({ buyer: buyerName(0), seller: listerName(0), item: itemName(0, n), price: 10 }),
+    );
+    return { strategy, list, purchase };
+  } finally {
+    await close();
+  }
 }
+
+/** What one process did, checked against Redis by the invariants. */
+const newResult = (spec: ProcessSpec) => ({
+  role: spec.role,
+  id: spec.id,
+  /** Listers: items granted in all (before the run and restocks). */
+  granted: spec.role === 'lister' ? spec.stock : 0,
+  restocks: 0,
+  listed: 0,
+  /** list() answered "not held": never expected, the lister only lists what it holds. */
+  notListed: 0,
+  /** Buyers: purchase() calls, and what they came to. */
+  attempts: 0,
+  outcomes: Object.fromEntries(PURCHASE_OUTCOMES.map((o) => [o, 0])) as Record<PurchaseOutcome, number>,
+  /** Sum of report.retries, and the calls that answered with retries > 0. */
+  retries: 0,
+  retriedCalls: 0,
+  /** Calls answered PURCHASED, ITEM_GONE or PRICE_CHANGED at the first attempt: done, no retry, no give-up. */
+  completed: 0,
+  /** Calls that gave up with CONFLICT (WATCH kept losing, or a lock stayed taken). */
+  conflicts: 0,
+  /** Sum of the prices paid, to check against the buyer's funds in Redis. */
+  spent: 0,
+});
+export type ProcessResult = ReturnType<typeof newResult> & {
+  /** Wait of each purchase() call, ms, retries included. */
+  waits: Float64Array;
+  /** Requests the process's connections sent during its purchase() calls (undefined when shared). */
+  purchaseRequests: number | undefined;
+};
 
 const isConflict = (error: unknown): boolean => error instanceof AppError && error.code === 'CONFLICT';
 /**
- * Lists or buys until `stopped()`; a call in flight then is finished, not cut short. `requests`
+ * Lists or buys until stop[0] is 1; a call in flight then is finished, not cut short. `requests`
  * attributes requests to purchases, which is only right when nothing else in this thread uses
  * Redis meanwhile (one process per thread).
  */
-export async function simulate(
-  market: MarketRepository,
-  /** The same market on a connection of its own, for restocking. */
-  granter: MarketRepository,
+async function simulate(
+  { repository: market, granter }: Market,
   spec: ProcessSpec,
-  stopped: () => boolean,
+  stop: Int32Array,
   requests: Traffic | undefined,
 ): Promise<ProcessResult> {
-  const result = emptyResult(spec);
+  const result = newResult(spec);
+  const stopped = (): boolean => Atomics.load(stop, 0) === 1;
   const random = seeded(spec.seed);
   const waits: number[] = [];
   let purchaseRequests = 0;
@@ -214,10 +199,8 @@ export async function simulate(
         const report = await market.list(seller, itemName(spec.id, next), price);
         if (report.listed) result.listed++;
         else result.notListed++;
-        result.listRetries += report.retries;
       } catch (error) {
         if (!isConflict(error)) throw error;
-        result.listConflicts++;
       }
     }
     await restocking;
@@ -226,7 +209,6 @@ export async function simulate(
     while (!stopped()) {
       const cheapest = await market.page(PAGE, undefined);
       if (cheapest.length === 0) {
-        result.emptyPages++;
         await sleep(1);
         continue;
       }
@@ -252,56 +234,78 @@ export async function simulate(
   return { ...result, waits: Float64Array.from(waits), purchaseRequests: requests ? purchaseRequests : undefined };
 }
 
-// --- The worker thread's side of the conversation with bench/market.ts ---
+/** Every simulated process an async loop of this thread, all sharing one market. */
+function inlineRunner(url: string, stop: Int32Array, requests?: Traffic) {
+  let market: Market | undefined;
+  let specs: ProcessSpec[] = [];
+  let started = performance.eventLoopUtilization();
+  return {
+    /** Builds the market on the state already in Redis and warms up its connections; not timed. */
+    async prepare(strategy: MarketStrategyName, next: ProcessSpec[]): Promise<void> {
+      Atomics.store(stop, 0, 0);
+      market = await buildMarket(url, strategy, next.length);
+      specs = next;
+      await Promise.all(specs.map((spec) => prepare(market!.repository, spec)));
+    },
+    /** Runs every process; resolves when all have stopped. */
+    async go(): Promise<ProcessResult[]> {
+      started = performance.eventLoopUtilization();
+      const results = await Promise.all(specs.map((spec) => simulate(market!, spec, stop, requests)));
+      await market!.close();
+      return results;
+    },
+    /** Busiest client thread's event-loop utilisation since go() (1 = never idle). */
+    busiestThread: (): number => performance.eventLoopUtilization(started).utilization,
+    close: async (): Promise<void> => {},
+  };
+}
+type Runner = ReturnType<typeof inlineRunner>;
 
-export interface WorkerSetup {
-  marketProcess: true;
-  url: string;
-  /** Int32Array over it: [0] is set to 1 when the run is over. */
-  stop: SharedArrayBuffer;
+/** One worker thread per simulated process (the same for a role and id every run), each an inline runner of one. */
+function threadRunner(url: string, stop: Int32Array): Runner {
+  const workerData = { marketProcess: true, url, stop };
+  const workers: Worker[] = [];
+  const ask = async (worker: Worker, message: unknown): Promise<unknown> => {
+    worker.postMessage(message);
+    return ((await once(worker, 'message')) as unknown[])[0];
+  };
+  let active: Worker[] = [];
+  let started: EventLoopUtilization[] = [];
+  return {
+    async prepare(strategy, specs) {
+      active = specs.map(
+        (s) => (workers[2 * s.id + (s.role === 'lister' ? 0 : 1)] ??= new Worker(__filename, { workerData })),
+      );
+      await Promise.all(specs.map((spec, i) => ask(active[i], { strategy, spec })));
+    },
+    async go() {
+      started = active.map((w) => w.performance.eventLoopUtilization());
+      return (await Promise.all(active.map((w) => ask(w, 'go')))) as ProcessResult[];
+    },
+    busiestThread: () => Math.max(...active.map((w, i) => w.performance.eventLoopUtilization(started[i]).utilization)),
+    close: async () => void (await Promise.all(workers.map((w) => w.terminate()))),
+  };
 }
 
-export type ToWorker =
-  { type: 'prepare'; strategy: MarketStrategyName; spec: ProcessSpec } | { type: 'go' } | { type: 'exit' };
+/** Runs a scenario's simulated processes, inline or one worker thread each. */
+export function startRunner(url: string, threads: boolean) {
+  const stop = new Int32Array(new SharedArrayBuffer(4));
+  const runner = threads ? threadRunner(url, stop) : inlineRunner(url, stop);
+  return { ...runner, stop: (): void => void Atomics.store(stop, 0, 1) };
+}
 
-export type FromWorker =
-  { type: 'ready' } | { type: 'done'; result: ProcessResult } | { type: 'failed'; error: string };
-
-function serveAsWorker(setup: WorkerSetup): void {
-  const port = parentPort!;
-  const stop = new Int32Array(setup.stop);
-  const requests = countTraffic();
-  let current: { market: Market; spec: ProcessSpec } | undefined;
-  const reply = (message: FromWorker): void => port.postMessage(message);
-  const fail = (error: unknown): void =>
-    reply({ type: 'failed', error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
-
-  port.on('message', (message: ToWorker) => {
-    if (message.type === 'prepare') {
-      void (async () => {
-        const market = await buildMarket(setup.url, message.strategy, 1);
-        current = { market, spec: message.spec };
-        await prepare(market.repository, message.spec);
-        reply({ type: 'ready' });
-      })().catch(fail);
-    } else if (message.type === 'go') {
-      void (async () => {
-        const { market, spec } = current!;
-        const result = await simulate(
-          market.repository,
-          market.granter,
-          spec,
-          () => Atomics.load(stop, 0) === 1,
-          requests,
-        );
-        await market.close();
-        current = undefined;
-        port.postMessage({ type: 'done', result } satisfies FromWorker, [result.waits.buffer as ArrayBuffer]);
-      })().catch(fail);
+if (!isMainThread && (workerData as { marketProcess?: true } | undefined)?.marketProcess) {
+  const setup = workerData as { url: string; stop: Int32Array };
+  const runner = inlineRunner(setup.url, setup.stop, countTraffic());
+  // A failure is left unhandled: it ends the worker, and the bench's `once` rejects with it.
+  const answer = async (message: 'go' | { strategy: MarketStrategyName; spec: ProcessSpec }): Promise<void> => {
+    if (message !== 'go') {
+      await runner.prepare(message.strategy, [message.spec]);
+      parentPort!.postMessage('ready');
     } else {
-      port.close();
+      const [result] = await runner.go();
+      parentPort!.postMessage(result, [result.waits.buffer as ArrayBuffer]);
     }
-  });
+  };
+  parentPort!.on('message', (message: Parameters<typeof answer>[0]) => void answer(message));
 }
-
-if (!isMainThread && (workerData as WorkerSetup | undefined)?.marketProcess) serveAsWorker(workerData as WorkerSetup);

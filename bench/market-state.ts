@@ -6,12 +6,6 @@ import { parseListingMember, type MarketRepository } from '../src/redis/market/r
 import { sumOf } from './harness';
 import { BUYER_FUNDS, buyerName, grantItems, listerName, type ProcessResult } from './market-process';
 
-/** Who takes part in a scenario. */
-export interface Cast {
-  listers: number;
-  buyers: number;
-}
-
 /**
  * A scenario's starting state, the same for every run: each lister's items and each buyer's
  * funds, granted through MarketRepository once, kept as a copy in database 1 and copied back
@@ -21,6 +15,7 @@ export class StartingState {
   /** Items each lister holds at the start. */
   stock = 0;
   private keys: string[] = [];
+  private listers = 0;
 
   constructor(
     private readonly admin: Redis,
@@ -30,66 +25,40 @@ export class StartingState {
   ) {}
 
   /** A new scenario: funds for its buyers, `stock` items for each lister. */
-  async reset(cast: Cast, stock: number): Promise<void> {
+  async reset({ listers, buyers }: { listers: number; buyers: number }, stock: number): Promise<void> {
     await this.admin.flushdb();
-    for (let id = 0; id < cast.buyers; id++) await this.granter.grantFunds(buyerName(id), BUYER_FUNDS);
-    const users = [
-      ...Array.from({ length: cast.listers }, (_, id) => listerName(id)),
-      ...Array.from({ length: cast.buyers }, (_, id) => buyerName(id)),
-    ];
+    for (let id = 0; id < buyers; id++) await this.granter.grantFunds(buyerName(id), BUYER_FUNDS);
+    const users = Array.from({ length: listers + buyers }, (_, i) =>
+      i < listers ? listerName(i) : buyerName(i - listers),
+    );
     this.keys = [marketKeys.items(), ...users.flatMap((user) => [marketKeys.user(user), marketKeys.inventory(user)])];
-    this.stock = 0;
-    await this.grow(cast, stock);
+    [this.listers, this.stock] = [listers, 0];
+    await this.grow(stock);
   }
 
   /** Grants each lister more items, up to `stock`, and keeps the new state. */
-  async grow(cast: Cast, stock: number): Promise<void> {
+  async grow(stock: number): Promise<void> {
     if (this.stock > 0) await this.restore();
-    await Promise.all(Array.from({ length: cast.listers }, (_, id) => grantItems(this.granter, id, this.stock, stock)));
+    await Promise.all(Array.from({ length: this.listers }, (_, id) => grantItems(this.granter, id, this.stock, stock)));
     this.stock = Math.max(this.stock, stock);
-    await this.spare.flushdb();
-    await succeeded(
-      this.keys.reduce((pipeline, key) => pipeline.copy(key, key, 'DB', 1), this.admin.pipeline()).exec(),
-    );
+    await this.copy(this.admin, this.spare, 1);
   }
 
   /** The database as it was after the last grow(), and nothing else. */
-  async restore(): Promise<void> {
-    await this.admin.flushdb();
-    await succeeded(
-      this.keys.reduce((pipeline, key) => pipeline.copy(key, key, 'DB', 0), this.spare.pipeline()).exec(),
-    );
-  }
-}
+  restore = (): Promise<void> => this.copy(this.spare, this.admin, 0);
 
-async function succeeded(pending: Promise<[Error | null, unknown][] | null>): Promise<void> {
-  for (const [error] of (await pending) ?? []) if (error) throw error;
+  /** Empties `to` (database `db`) and copies the keys there from `from`. */
+  private async copy(from: Redis, to: Redis, db: number): Promise<void> {
+    await to.flushdb();
+    const pipeline = this.keys.reduce((copies, key) => copies.copy(key, key, 'DB', db), from.pipeline());
+    for (const [error] of (await pipeline.exec()) ?? []) if (error) throw error;
+  }
 }
 
 /** The book's invariants and the processes' own counts, against what Redis holds now. */
 export async function checkInvariants(admin: Redis, results: ProcessResult[], after: string): Promise<void> {
   const problems: string[] = [];
-  const listers = results.filter((r) => r.role === 'lister');
-  const buyers = results.filter((r) => r.role === 'buyer');
-  const users = [...listers.map((r) => listerName(r.id)), ...buyers.map((r) => buyerName(r.id))];
-
-  let money = 0;
-  for (const user of users) {
-    const funds = Number((await admin.hget(marketKeys.user(user), 'funds')) ?? 0);
-    if (!Number.isSafeInteger(funds) || funds < 0) problems.push(`${user} has funds ${funds}`);
-    money += funds;
-  }
-  if (money !== buyers.length * BUYER_FUNDS)
-    problems.push(`money is not conserved: ${money} held, ${buyers.length * BUYER_FUNDS} granted`);
-  for (const buyer of buyers) {
-    const funds = Number(await admin.hget(marketKeys.user(buyerName(buyer.id)), 'funds'));
-    if (funds !== BUYER_FUNDS - buyer.spent)
-      problems.push(`${buyerName(buyer.id)} holds ${funds} but reports spending ${buyer.spent}`);
-  }
-
   const items = new Set(await admin.smembers(marketKeys.items()));
-  const granted = sumOf(listers, (r) => r.granted);
-  if (items.size !== granted) problems.push(`${items.size} items exist, ${granted} were granted`);
   const place = new Map<string, string>();
   const put = (item: string, where: string): void => {
     if (!items.has(item)) problems.push(`${where} holds ${item}, which was never granted`);
@@ -97,40 +66,40 @@ export async function checkInvariants(admin: Redis, results: ProcessResult[], af
     if (before !== undefined) problems.push(`${item} is both in ${before} and in ${where}`);
     place.set(item, where);
   };
-  const held = new Map<string, number>();
-  for (const user of users) {
+  let money = 0;
+  for (const r of results) {
+    const user = r.role === 'lister' ? listerName(r.id) : buyerName(r.id);
+    const funds = Number((await admin.hget(marketKeys.user(user), 'funds')) ?? 0);
+    if (!Number.isSafeInteger(funds) || funds < 0) problems.push(`${user} has funds ${funds}`);
+    money += funds;
     const inventory = await admin.zrange(marketKeys.inventory(user), 0, -1);
-    held.set(user, inventory.length);
     for (const item of inventory) put(item, `${user}'s inventory`);
+    if (r.role === 'buyer') {
+      if (funds !== BUYER_FUNDS - r.spent) problems.push(`${user} holds ${funds} but reports spending ${r.spent}`);
+      if (inventory.length !== r.outcomes.PURCHASED)
+        problems.push(`${user} holds ${inventory.length} items, bought ${r.outcomes.PURCHASED}`);
+    } else {
+      if (inventory.length !== r.granted - r.listed)
+        problems.push(`${user} holds ${inventory.length}, expected ${r.granted} - ${r.listed}`);
+      if (r.notListed > 0) problems.push(`${user} was told ${r.notListed} times that it did not hold its own item`);
+    }
   }
+  // Buyers were granted no items and listers bought none, so the sums run over everyone.
+  const granted = BUYER_FUNDS * results.filter((r) => r.role === 'buyer').length;
+  if (money !== granted) problems.push(`money is not conserved: ${money} held, ${granted} granted`);
+  if (items.size !== sumOf(results, (r) => r.granted))
+    problems.push(`${items.size} items exist, ${sumOf(results, (r) => r.granted)} were granted`);
   const listings = await admin.zrange(marketKeys.listings(), 0, -1);
   for (const member of listings) put(parseListingMember(member).item, 'the listings');
   const nowhere = [...items].filter((item) => !place.has(item));
   if (nowhere.length > 0) problems.push(`${nowhere.length} items are nowhere, e.g. ${nowhere.slice(0, 3).join(', ')}`);
-
-  const purchased = sumOf(buyers, (r) => r.outcomes.PURCHASED);
-  const listed = sumOf(listers, (r) => r.listed);
+  const [listed, purchased] = [sumOf(results, (r) => r.listed), sumOf(results, (r) => r.outcomes.PURCHASED)];
   if (listings.length !== listed - purchased)
     problems.push(`${listings.length} listings left, but ${listed} listed - ${purchased} bought`);
-  for (const r of listers) {
-    if (held.get(listerName(r.id)) !== r.granted - r.listed)
-      problems.push(`${listerName(r.id)} holds ${held.get(listerName(r.id))}, expected ${r.granted} - ${r.listed}`);
-    if (r.notListed > 0)
-      problems.push(`${listerName(r.id)} was told ${r.notListed} times that it did not hold its own item`);
-  }
-  for (const r of buyers) {
-    if (held.get(buyerName(r.id)) !== r.outcomes.PURCHASED)
-      problems.push(`${buyerName(r.id)} holds ${held.get(buyerName(r.id))} items, bought ${r.outcomes.PURCHASED}`);
-  }
 
   // Every market lock (names `market:item:*`, `market:funds:*`) released by the end.
-  const pattern = leaseKeys('lock', 'market:*').holders;
-  let cursor = '0';
-  do {
-    const [next, keys] = await admin.scan(cursor, 'MATCH', pattern, 'COUNT', 1000);
-    cursor = next;
-    for (const key of keys) if ((await admin.zcard(key)) > 0) problems.push(`${key} is still held`);
-  } while (cursor !== '0');
+  for await (const keys of admin.scanStream({ match: leaseKeys('lock', 'market:*').holders, count: 1000 }))
+    for (const key of keys as string[]) if ((await admin.zcard(key)) > 0) problems.push(`${key} is still held`);
 
   if (problems.length > 0) {
     throw new Error(`market invariants broken after ${after}:\n  ${problems.slice(0, 20).join('\n  ')}`);

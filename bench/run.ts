@@ -1,26 +1,22 @@
-// `npm run bench`: runs every benchmark as a child process of its own, one after another, with
-// their printout in bench/results/logs/<suite>.log and one progress bar on stderr; then prints a
-// summary of every figure and writes bench/results/latest.json and latest.md.
-//
-//   node dist-bench/bench/run.js [--quick] [--only a,b] [--strict]
-//
-// Exits 1 when a suite did not finish (crashed, exited non-zero, sent no result, or is not built);
-// a missed target is reported, not a failure, unless --strict.
+// `npm run bench` (options: USAGE below) runs every suite as a child process of its own, one after
+// another, its printout in bench/results/logs/<suite>.log and one progress bar on stderr; then it
+// prints a summary of every figure and writes bench/results/latest.json and latest.md. Exits 1 when
+// a suite did not finish (crashed, exited non-zero, sent no result, or is not built), or with
+// --strict when a figure missed its target.
 import { fork, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { parseArgs } from 'node:util';
 import { describeMachine } from './harness/machine';
-import { toMarkdown } from './harness/markdown';
 import { clock, ProgressBar } from './harness/progress-bar';
-import { isQuick, type BenchResult } from './harness/report';
-import { countTargets, summaryText, type RunReport, type SuiteRun } from './harness/summary';
+import { isQuick, type BenchResult } from './harness/suite';
+import { summaryText, toMarkdown, type RunReport, type SuiteRun } from './harness/summary';
+import { sumOf } from './harness/support';
 
-/**
- * In the order they run, with the seconds each is expected to take: weights for the progress bar
- * until a run in the same mode has left its own times in latest.json (measured on a 2-core VM).
- */
-const SUITES: { name: string; quick: number; full: number }[] = [
+// In running order, with the seconds each takes on a 2-core VM: the progress bar's weights until
+// latest.json holds a run in the same mode.
+const SUITES = [
   { name: 'graphql', quick: 150, full: 200 },
   { name: 'subscribers', quick: 20, full: 90 },
   { name: 'counters', quick: 2, full: 16 },
@@ -31,52 +27,41 @@ const SUITES: { name: string; quick: number; full: number }[] = [
   { name: 'market', quick: 6.5, full: 70 },
   { name: 'location', quick: 55, full: 250 },
 ];
+const NAMES = SUITES.map((s) => s.name);
 
 /** dist-bench/bench/run.js: the repository is two levels up. */
 const ROOT = path.resolve(__dirname, '..', '..');
 const RESULTS = path.join(ROOT, 'bench', 'results');
 const LOGS = path.join(RESULTS, 'logs');
-/** Lines of a failed suite's log shown on the terminal. */
-const TAIL_LINES = 25;
 
-interface Options {
-  quick: boolean;
-  strict: boolean;
-  suites: string[];
-}
-
-const USAGE = `usage: npm run bench [--quick] [-- --only ${SUITES.map((s) => s.name).join(',')}] [--strict]
+const USAGE = `usage: npm run bench [--quick] [-- --only ${NAMES.join(',')}] [--strict]
   --quick     short runs (under two minutes in all); also \`npm run bench --quick\` or BENCH_QUICK=1
   --only a,b  run only these suites, in the usual order
   --strict    also exit 1 when a figure misses its target`;
 
-function parseOptions(argv: string[]): Options {
-  const options: Options = { quick: isQuick(), strict: false, suites: SUITES.map((s) => s.name) };
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    if (arg === '--quick') options.quick = true;
-    else if (arg === '--strict') options.strict = true;
-    else if (arg === '--only' || arg.startsWith('--only=')) {
-      const list = arg === '--only' ? argv[++i] : arg.slice('--only='.length);
-      const wanted = (list ?? '')
-        .split(',')
-        .map((s) => s.trim())
-        .filter(Boolean);
-      const unknown = wanted.filter((name) => !SUITES.some((s) => s.name === name));
-      if (wanted.length === 0 || unknown.length > 0)
-        usage(wanted.length === 0 ? '--only needs a list of suites' : `unknown suite: ${unknown.join(', ')}`);
-      options.suites = SUITES.map((s) => s.name).filter((name) => wanted.includes(name));
-    } else if (arg === '--help' || arg === '-h') {
+function parseOptions(): { quick: boolean; strict: boolean; suites: string[] } {
+  try {
+    const { values } = parseArgs({
+      options: {
+        quick: { type: 'boolean' },
+        strict: { type: 'boolean' },
+        only: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+    if (values.help) {
       console.log(USAGE);
       process.exit(0);
-    } else usage(`unknown argument: ${arg}`);
+    }
+    const wanted = values.only?.split(/\s*,\s*/).filter(Boolean) ?? NAMES;
+    const unknown = wanted.filter((name) => !NAMES.includes(name));
+    if (wanted.length === 0) throw new Error('--only needs a list of suites');
+    if (unknown.length > 0) throw new Error(`unknown suite: ${unknown.join(', ')}`);
+    return { quick: isQuick(), strict: values.strict ?? false, suites: NAMES.filter((name) => wanted.includes(name)) };
+  } catch (error) {
+    console.error(`${(error as Error).message}\n${USAGE}`);
+    process.exit(2);
   }
-  return options;
-}
-
-function usage(problem: string): never {
-  console.error(`${problem}\n${USAGE}`);
-  process.exit(2);
 }
 
 /** Expected seconds per suite: the last run's in the same mode where there is one, else the table's. */
@@ -92,102 +77,64 @@ function expectedSeconds(quick: boolean): Map<string, number> {
   return expected;
 }
 
-/** The children see the mode the runner chose, whatever the runner's own environment said. */
-function childEnvironment(quick: boolean): NodeJS.ProcessEnv {
-  const env = { ...process.env };
-  delete env.BENCH_QUICK;
-  delete env.npm_config_quick;
-  // Every child would write the same file.
-  delete env.BENCH_RESULT_FILE;
-  if (quick) env.BENCH_QUICK = '1';
-  return env;
-}
-
-function tail(file: string, lines: number): string[] {
-  try {
-    return fs.readFileSync(file, 'utf8').trimEnd().split('\n').slice(-lines);
-  } catch {
-    return ['(no log)'];
-  }
-}
-
-interface Progress {
-  fraction: number;
-  label: string;
-}
-
 type Message = { type: 'progress'; fraction: number; label: string } | { type: 'result'; result: BenchResult };
 
+/** The suite running now, for Ctrl-C. */
+let current: ChildProcess | undefined;
+
 /** Runs one suite to its end (or to `timeoutMs`), reporting its progress as it goes. */
-function runOne(
+async function runOne(
   suite: string,
-  env: NodeJS.ProcessEnv,
+  quick: boolean,
   timeoutMs: number,
-  onProgress: (p: Progress) => void,
-  onChild: (c: ChildProcess | undefined) => void,
+  onProgress: (fraction: number, label: string) => void,
 ): Promise<SuiteRun> {
   const file = path.join(__dirname, `${suite}.js`);
   const logFile = path.join(LOGS, `${suite}.log`);
-  const log = path.relative(ROOT, logFile);
   const started = performance.now();
-  const base = { suite, log, exitCode: null, signal: null };
+  const base = { suite, log: path.relative(ROOT, logFile), exitCode: null, signal: null };
   if (!fs.existsSync(file)) {
-    fs.writeFileSync(logFile, `${path.relative(ROOT, file)} does not exist\n`);
-    return Promise.resolve({
-      ...base,
-      status: 'missing',
-      seconds: 0,
-      error: `${path.relative(ROOT, file)} does not exist (not written yet, or not compiled)`,
-    });
+    const error = `${path.relative(ROOT, file)} does not exist (not written yet, or not compiled)`;
+    fs.writeFileSync(logFile, `${error}\n`);
+    return { ...base, status: 'missing', seconds: 0, error };
   }
-  return new Promise((resolve) => {
-    const fd = fs.openSync(logFile, 'w');
-    let child: ChildProcess;
-    try {
-      child = fork(file, [], { cwd: ROOT, env, stdio: ['ignore', fd, fd, 'ipc'] });
-    } finally {
-      fs.closeSync(fd);
-    }
-    onChild(child);
-    let result: BenchResult | undefined;
-    let timedOut = false;
-    let spawnError: Error | undefined;
-    child.on('message', (message: Message) => {
-      if (message.type === 'progress') onProgress({ fraction: message.fraction, label: message.label });
-      else if (message.type === 'result') result = message.result;
-    });
-    child.on('error', (error) => (spawnError = error));
-    const timer = setTimeout(() => {
-      timedOut = true;
-      child.kill('SIGTERM');
-      setTimeout(() => child.kill('SIGKILL'), 10_000).unref();
-    }, timeoutMs);
-    child.on('exit', (code, signal) => {
-      clearTimeout(timer);
-      onChild(undefined);
-      const seconds = (performance.now() - started) / 1000;
-      const run: SuiteRun = { ...base, status: 'ok', exitCode: code, signal, seconds, result };
-      if (timedOut) run.error = `timed out after ${Math.round(timeoutMs / 1000)} s`;
-      else if (spawnError) run.error = spawnError.message;
-      else if (code !== 0) run.error = signal ? `killed by ${signal}` : `exited with code ${code}`;
-      else if (!result) run.error = 'exited without sending a result';
-      if (run.error) run.status = 'failed';
-      resolve(run);
-    });
+  // The child runs in the mode the runner chose, whatever the runner's own environment said.
+  const env = { ...process.env, BENCH_QUICK: quick ? '1' : undefined, npm_config_quick: undefined };
+  const fd = fs.openSync(logFile, 'w');
+  const child = (current = fork(file, [], { cwd: ROOT, env, stdio: ['ignore', fd, fd, 'ipc'] }));
+  fs.closeSync(fd);
+  let result: BenchResult | undefined;
+  let error: string | undefined;
+  child.on('message', (message: Message) => {
+    if (message.type === 'progress') onProgress(message.fraction, message.label);
+    else result = message.result;
   });
+  child.on('error', (spawnError) => (error ??= spawnError.message));
+  const timer = setTimeout(() => {
+    error = `timed out after ${Math.round(timeoutMs / 1000)} s`;
+    child.kill('SIGTERM');
+    setTimeout(() => child.kill('SIGKILL'), 10_000).unref();
+  }, timeoutMs);
+  const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) =>
+    child.on('exit', (...exit) => resolve(exit)),
+  );
+  clearTimeout(timer);
+  const seconds = (performance.now() - started) / 1000;
+  if (code !== 0) error ??= signal ? `killed by ${signal}` : `exited with code ${code}`;
+  else if (!result) error ??= 'exited without sending a result';
+  return { ...base, status: error ? 'failed' : 'ok', exitCode: code, signal, seconds, result, error };
 }
 
 async function main(): Promise<void> {
-  const options = parseOptions(process.argv.slice(2));
+  const options = parseOptions();
+  const count = options.suites.length;
   fs.mkdirSync(LOGS, { recursive: true });
   const machine = describeMachine(ROOT);
   const expected = expectedSeconds(options.quick);
-  const total = options.suites.reduce((sum, name) => sum + expected.get(name)!, 0);
-  const env = childEnvironment(options.quick);
+  const total = sumOf(options.suites, (name) => expected.get(name)!);
   const bar = new ProgressBar();
   const started = performance.now();
   const date = new Date().toISOString();
-  let current: ChildProcess | undefined;
   let interrupted = false;
   process.on('SIGINT', () => {
     interrupted = true;
@@ -204,51 +151,39 @@ async function main(): Promise<void> {
     if (interrupted) break;
     const weight = expected.get(suite)!;
     const suiteStarted = performance.now();
-    const elapsed = (): [number, number] => [
-      (performance.now() - started) / 1000,
-      (performance.now() - suiteStarted) / 1000,
-    ];
-    const show = (fraction: number, label: string): void => {
-      const [all, own] = elapsed();
+    let now = { fraction: 0, label: 'starting' };
+    // Also every second, for the clocks.
+    const show = (fraction = now.fraction, label = now.label): void => {
+      now = { fraction, label };
       bar.update({
         overall: (done + weight * fraction) / total,
         suite,
         index: i + 1,
-        count: options.suites.length,
+        count,
         label,
-        elapsed: all,
-        suiteElapsed: own,
+        elapsed: (performance.now() - started) / 1000,
+        suiteElapsed: (performance.now() - suiteStarted) / 1000,
       });
     };
-    bar.log(`[${i + 1}/${options.suites.length}] ${suite}: started`);
-    show(0, 'starting');
-    const ticker = setInterval(() => bar.tick(...elapsed()), 1000);
+    bar.log(`[${i + 1}/${count}] ${suite}: started`);
+    show();
+    const ticker = setInterval(show, 1000);
     // A suite far past its expected time is stuck; a generous limit, since the guess may be low.
     const timeoutMs = Number(process.env.BENCH_SUITE_TIMEOUT_S ?? Math.max(300, weight * 4)) * 1000;
-    const run = await runOne(
-      suite,
-      env,
-      timeoutMs,
-      (p) => show(p.fraction, p.label),
-      (child) => (current = child),
-    );
+    const run = await runOne(suite, options.quick, timeoutMs, show);
     clearInterval(ticker);
     runs.push(run);
     done += weight;
     show(0, run.status === 'ok' ? 'done' : run.status);
-    if (run.status === 'ok') {
-      const figures = run.result!.figures;
-      const missed = figures.filter((f) => f.pass === false).length;
-      bar.log(
-        `[${i + 1}/${options.suites.length}] ${suite}: done in ${run.seconds.toFixed(1)} s, ${figures.length} figures${missed ? `, ${missed} target${missed === 1 ? '' : 's'} missed` : ''}`,
-      );
-    } else {
-      bar.log(
-        `[${i + 1}/${options.suites.length}] ${suite}: ${run.status.toUpperCase()}, ${run.error}${run.status === 'failed' ? `; the end of ${run.log}:` : ''}`,
-      );
-      if (run.status === 'failed')
-        for (const line of tail(path.join(ROOT, run.log), TAIL_LINES)) bar.log(`    ${line}`);
-    }
+    const missed = run.result?.figures.filter((f) => f.pass === false).length ?? 0;
+    const outcome =
+      run.status === 'ok'
+        ? `done in ${run.seconds.toFixed(1)} s, ${run.result!.figures.length} figures${missed ? `, ${missed} target${missed === 1 ? '' : 's'} missed` : ''}`
+        : `${run.status.toUpperCase()}, ${run.error}${run.status === 'failed' ? `; the end of ${run.log}:` : ''}`;
+    bar.log(`[${i + 1}/${count}] ${suite}: ${outcome}`);
+    if (run.status !== 'failed') continue;
+    for (const line of fs.readFileSync(path.join(ROOT, run.log), 'utf8').trimEnd().split('\n').slice(-25))
+      bar.log(`    ${line}`);
   }
   bar.clear();
   if (interrupted) {
@@ -256,6 +191,7 @@ async function main(): Promise<void> {
     process.exit(130);
   }
 
+  const figures = runs.flatMap((run) => run.result?.figures ?? []);
   const report: RunReport = {
     date,
     quick: options.quick,
@@ -263,7 +199,7 @@ async function main(): Promise<void> {
     suites: options.suites,
     seconds: (performance.now() - started) / 1000,
     machine,
-    targets: countTargets(runs),
+    targets: { met: figures.filter((f) => f.pass).length, missed: figures.filter((f) => f.pass === false).length },
     runs,
   };
   console.log(summaryText(report));
@@ -272,9 +208,7 @@ async function main(): Promise<void> {
   console.log(
     `\nWrote ${path.relative(ROOT, path.join(RESULTS, 'latest.json'))} and latest.md; each suite's printout is in ${path.relative(ROOT, LOGS)}/.`,
   );
-
-  const failed = runs.some((run) => run.status !== 'ok');
-  process.exitCode = failed || (options.strict && report.targets.missed > 0) ? 1 : 0;
+  process.exitCode = runs.some((run) => run.status !== 'ok') || (options.strict && report.targets.missed > 0) ? 1 : 0;
 }
 
 main().catch((error: unknown) => {

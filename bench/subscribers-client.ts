@@ -3,224 +3,142 @@
 // same socket (why not graphql-ws's createClient: docs/performance.md, the subscribers method).
 import { performance } from 'node:perf_hooks';
 import WebSocket from 'ws';
+import { benchTokens } from './harness';
+import type { Deliveries } from './subscribers-load';
 
-export interface PulledMessage {
-  chatId: string;
-  id: number;
-  sender: string;
-}
+export type PulledMessage = { chatId: string; id: number; sender: string };
 
-interface PendingChatReply {
-  chatId: string;
-  remaining: number;
-  messages: { id: number; sender: string }[];
-}
-
-interface TransportHandlers {
-  notified(chatId: string | null): void;
-  /** The subscription was refused or ended, or a frame made no sense. */
-  failed(error: Error): void;
-  closed(code: number): void;
-}
+/** The authorization header (or connection_init field) of a user the product accepts. */
+export const bearer = (user: string): string => `Bearer ${benchTokens.sign(user, [], 3600)}`;
 
 const SUBSCRIBE = 'subscription Inbox { inboxChanged { chatId latestMessageId mailbox } }';
 const PULL = 'mutation Pull { fetchPendingMessages { chatId remaining messages { id sender } } }';
 
-interface GraphQLReply<T> {
-  data?: T | null;
-  errors?: { message: string; extensions?: { code?: string } }[];
-}
-
-type PullReply = GraphQLReply<{ fetchPendingMessages: PendingChatReply[] }>;
-type NotificationReply = GraphQLReply<{ inboxChanged: { chatId: string | null } }>;
-
-function pulledFrom(reply: PullReply): { messages: PulledMessage[]; remaining: number } {
-  if (reply.errors?.length || !reply.data)
-    throw new Error(`fetchPendingMessages failed: ${JSON.stringify(reply.errors)}`);
-  const messages: PulledMessage[] = [];
-  let remaining = 0;
-  for (const chat of reply.data.fetchPendingMessages) {
-    remaining += chat.remaining;
-    for (const message of chat.messages) messages.push({ chatId: chat.chatId, id: message.id, sender: message.sender });
-  }
-  return { messages, remaining };
-}
-
-function notifiedChat(reply: NotificationReply): string | null | Error {
-  if (reply.errors?.length || !reply.data) return new Error(`inboxChanged failed: ${JSON.stringify(reply.errors)}`);
-  return reply.data.inboxChanged.chatId;
-}
-
-/** The graphql-transport-ws protocol by hand: one socket, one JSON parse per frame, no timers. */
-export class Transport {
-  private socket?: WebSocket;
-  private operations = 0;
-  private readonly pulls = new Map<
-    string,
-    { resolve: (reply: PullReply) => void; reject: (error: Error) => void; reply?: PullReply }
-  >();
-
-  constructor(
-    private readonly url: string,
-    private readonly token: string,
-  ) {}
-
-  open(handlers: TransportHandlers): Promise<void> {
-    return new Promise((resolve, reject) => {
-      const socket = new WebSocket(this.url, 'graphql-transport-ws', { perMessageDeflate: false });
-      this.socket = socket;
-      socket.on('open', () =>
-        socket.send(JSON.stringify({ type: 'connection_init', payload: { authorization: `Bearer ${this.token}` } })),
-      );
-      socket.on('error', reject);
-      socket.on('close', (code) => {
-        reject(new Error(`socket closed (${code}) before connection_ack`));
-        for (const pull of this.pulls.values()) pull.reject(new Error(`socket closed (${code}) during a pull`));
-        this.pulls.clear();
-        handlers.closed(code);
-      });
-      socket.on('message', (data) => {
-        const message = JSON.parse(String(data)) as { type: string; id?: string; payload?: unknown };
-        switch (message.type) {
-          case 'connection_ack':
-            socket.send(JSON.stringify({ id: 's', type: 'subscribe', payload: { query: SUBSCRIBE } }));
-            resolve();
-            break;
-          case 'ping':
-            socket.send('{"type":"pong"}');
-            break;
-          case 'next':
-            if (message.id === 's') {
-              const chatId = notifiedChat(message.payload as NotificationReply);
-              if (chatId instanceof Error) handlers.failed(chatId);
-              else handlers.notified(chatId);
-            } else {
-              const pull = this.pulls.get(message.id!);
-              if (pull) pull.reply = message.payload as PullReply;
-            }
-            break;
-          case 'complete': {
-            const pull = this.pulls.get(message.id!);
-            if (message.id === 's') handlers.failed(new Error('the server completed the inboxChanged subscription'));
-            if (!pull) break;
-            this.pulls.delete(message.id!);
-            if (pull.reply) pull.resolve(pull.reply);
-            else pull.reject(new Error('a pull completed without a result'));
-            break;
-          }
-          case 'error': {
-            const errors = JSON.stringify(message.payload);
-            if (message.id === 's') handlers.failed(new Error(`inboxChanged was refused: ${errors}`));
-            const pull = this.pulls.get(message.id!);
-            this.pulls.delete(message.id!);
-            pull?.reject(new Error(`a pull was refused: ${errors}`));
-            break;
-          }
-        }
-      });
-    });
-  }
-
-  pull(): Promise<{ messages: PulledMessage[]; remaining: number }> {
-    const id = `p${++this.operations}`;
-    return new Promise<PullReply>((resolve, reject) => {
-      this.pulls.set(id, { resolve, reject });
-      this.socket!.send(JSON.stringify({ id, type: 'subscribe', payload: { query: PULL } }));
-    }).then((reply) => pulledFrom(reply));
-  }
-
-  close(): void {
-    this.socket?.terminate();
-  }
-}
-
-/** What the benchmark learns from its subscribers. */
-export interface DeliverySink {
-  /** A message came back from a pull sent at `asked`, whose reply arrived `at` (both performance.now()). */
-  pulled(subscriber: Subscriber, message: PulledMessage, asked: number, at: number): void;
-  failed(subscriber: Subscriber, error: unknown): void;
+interface PullReply {
+  data?: { fetchPendingMessages: { chatId: string; remaining: number; messages: { id: number; sender: string }[] }[] };
+  errors?: unknown[];
 }
 
 /**
- * One member's device: every notification leads to a pull; notifications that arrive while a
- * pull is on its way lead to one more pull after it (they are coalesced, as the API allows).
+ * One member's device, graphql-transport-ws by hand (one JSON parse per frame, no timers): each notification
+ * leads to a pull, those during a pull to one more after it (coalesced, as the API allows).
  */
 export class Subscriber {
-  /** Id of the last message pulled from the member's chat: the next must be exactly one more. */
-  lastPulledId: number;
+  /** Id of the last message pulled from the member's chat (the first is seen at the start): the next must be one more. */
+  lastPulledId = 1;
   notifications = 0;
   /** Notifications naming a chat the member is not in. */
   misrouted = 0;
   pulls = 0;
   closedWith: number | undefined;
-  private pulling = false;
+  /** True while a pull is on its way. */
+  busy = false;
   private again = false;
   private closing = false;
+  private socket?: WebSocket;
+  private operations = 0;
+  private readonly pending = new Map<string, { resolve(reply: PullReply): void; reject(error: Error): void }>();
+  private readonly replies = new Map<string, PullReply>();
 
   constructor(
     readonly user: string,
     readonly chatId: string,
-    seenId: number,
-    private readonly transport: Transport,
-    private readonly sink: DeliverySink,
-  ) {
-    this.lastPulledId = seenId;
-  }
+    private readonly url: string,
+    private readonly sink: Deliveries,
+  ) {}
 
+  /** Opens the socket and starts the subscription; resolves at connection_ack. */
   open(): Promise<void> {
-    return this.transport.open({
-      notified: (chatId) => this.notified(chatId),
-      failed: (error) => {
-        if (!this.closing) this.sink.failed(this, error);
-      },
-      closed: (code) => {
+    return new Promise((resolve, reject) => {
+      const socket = new WebSocket(this.url, 'graphql-transport-ws', { perMessageDeflate: false });
+      this.socket = socket;
+      const send = (message: object): void => socket.send(JSON.stringify(message));
+      socket.on('open', () => send({ type: 'connection_init', payload: { authorization: bearer(this.user) } }));
+      socket.on('error', reject);
+      socket.on('close', (code) => {
+        reject(new Error(`socket closed (${code}) before connection_ack`));
+        for (const pull of this.pending.values()) pull.reject(new Error(`socket closed (${code}) during a pull`));
+        this.pending.clear();
         this.closedWith = code;
-      },
+      });
+      socket.on('message', (data) => {
+        const { type, id = '', payload } = JSON.parse(String(data)) as { type: string; id?: string; payload?: unknown };
+        const pull = this.pending.get(id);
+        if (type === 'connection_ack') {
+          send({ id: 's', type: 'subscribe', payload: { query: SUBSCRIBE } });
+          resolve();
+        } else if (type === 'ping') socket.send('{"type":"pong"}');
+        else if (type === 'next' && id === 's') {
+          const reply = payload as { data?: { inboxChanged: { chatId: string | null } }; errors?: unknown[] };
+          if (reply.errors?.length || !reply.data)
+            this.fail(new Error(`inboxChanged failed: ${JSON.stringify(reply.errors)}`));
+          else this.notified(reply.data.inboxChanged.chatId);
+        } else if (type === 'next') this.replies.set(id, payload as PullReply);
+        else if (type === 'complete' || type === 'error') {
+          const ended = type === 'error' ? `refused: ${JSON.stringify(payload)}` : 'completed by the server';
+          if (id === 's') this.fail(new Error(`inboxChanged was ${ended}`));
+          const reply = this.replies.get(id);
+          this.pending.delete(id);
+          this.replies.delete(id);
+          if (type === 'error') pull?.reject(new Error(`a pull was ${ended}`));
+          else if (reply) pull?.resolve(reply);
+          else pull?.reject(new Error('a pull completed without a result'));
+        }
+      });
     });
-  }
-
-  /** True while a pull is on its way. */
-  get busy(): boolean {
-    return this.pulling;
   }
 
   /** Pulls now, as an app does when it opens (resolves once nothing is pending or a pull was already on its way). */
   async catchUp(): Promise<void> {
-    if (!this.pulling) await this.pullUntilEmpty();
+    if (!this.busy) await this.pullUntilEmpty();
   }
 
   /** Closes the socket; a pull it cuts short is not a failure. */
   close(): void {
     this.closing = true;
-    this.transport.close();
+    this.socket?.terminate();
+  }
+
+  private fail(error: unknown): void {
+    if (!this.closing) this.sink.error(`${this.user}: ${(error as Error).message}`);
   }
 
   private notified(chatId: string | null): void {
     this.notifications++;
     if (chatId !== this.chatId) this.misrouted++;
-    if (this.pulling) {
-      this.again = true;
-      return;
-    }
-    void this.pullUntilEmpty();
+    if (this.busy) this.again = true;
+    else void this.pullUntilEmpty();
+  }
+
+  private pull(): Promise<PullReply> {
+    const id = `p${++this.operations}`;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      this.socket!.send(JSON.stringify({ id, type: 'subscribe', payload: { query: PULL } }));
+    });
   }
 
   private async pullUntilEmpty(): Promise<void> {
-    this.pulling = true;
+    this.busy = true;
     try {
       do {
         this.again = false;
         const asked = performance.now();
-        const { messages, remaining } = await this.transport.pull();
+        const reply = await this.pull();
         const at = performance.now();
+        if (reply.errors?.length || !reply.data)
+          throw new Error(`fetchPendingMessages failed: ${JSON.stringify(reply.errors)}`);
         this.pulls++;
-        for (const message of messages) this.sink.pulled(this, message, asked, at);
-        if (remaining > 0) this.again = true;
+        for (const chat of reply.data.fetchPendingMessages) {
+          if (chat.remaining > 0) this.again = true;
+          for (const { id, sender } of chat.messages)
+            this.sink.pulled(this, { chatId: chat.chatId, id, sender }, asked, at);
+        }
       } while (this.again);
     } catch (error) {
-      if (!this.closing) this.sink.failed(this, error);
+      this.fail(error);
     } finally {
-      this.pulling = false;
+      this.busy = false;
     }
   }
 }

@@ -1,47 +1,45 @@
-// Notify-then-pull at scale (issue 9, item 2): 5,000 graphql-ws subscribers on one product server
-// process and one sender. Measures the server's memory per idle subscriber, and the time from
-// sendMessage's HTTP reply reaching the sender to each recipient having been notified and having
-// pulled the message; checks that every recipient pulls every message exactly once.
+// Notify-then-pull at scale (issue 9, item 2): 5,000 graphql-ws subscribers on one product server and one
+// sender: the server's memory per idle subscriber, the time from sendMessage's reply to each recipient having
+// pulled the message, every message exactly once. Method: docs/performance.md, the subscribers part.
 import 'reflect-metadata';
 import fs from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { Subscriber, Transport } from './subscribers-client';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Subscriber } from './subscribers-client';
+import { createChats, Deliveries, Sender, untilSubscribed } from './subscribers-load';
 import {
-  connectAll,
-  createChats,
-  Deliveries,
-  Sender,
-  sendBurst,
-  sendPaced,
-  tokenFor,
-  untilSubscribed,
-  type Chat,
-} from './subscribers-load';
-import { bench, isQuick, median, percentile, pin, pinnable, progress, redisPid, seeded, startProduct } from './harness';
-import type { ServerProcess } from './harness';
+  bench,
+  inParallel,
+  isQuick,
+  median,
+  percentile,
+  pin,
+  pinnable,
+  progress,
+  redisPid,
+  seeded,
+  startProduct,
+  sumOf,
+  tableOf,
+  type Figure,
+  type ServerProcess,
+} from './harness';
 
 const QUICK = isQuick();
 const SUBSCRIBERS = Number(process.env.BENCH_SUBSCRIBERS ?? 5_000);
-/** Subscribers per chat; the sender is a member of every chat besides them. */
 const CHAT_SIZE = 5;
-/** Messages per second, one request in flight at a time. */
 const RATE = Number(process.env.BENCH_SEND_RATE ?? 100);
 const WARMUP_SECONDS = QUICK ? 1 : 3;
 const ROUNDS = QUICK ? 3 : 5;
 /** Messages to the warm-up chat before the memory baseline. */
 const WARMUP_CHAT_MESSAGES = 50;
 const ROUND_SECONDS = QUICK ? 2 : 8;
-/** Sockets being opened at once while connecting. */
 const CONNECTING_AT_ONCE = 50;
-/** How long to let the server sit idle (and collect garbage) before reading its memory. */
 const IDLE_SECONDS = QUICK ? 2.5 : 5;
-/** The burst after the rounds: two messages to each of this many chats, this many sends at once. */
 const BURST_CHATS = QUICK ? 200 : 500;
 const BURST_IN_FLIGHT = 16;
-/** How long the burst's deliveries may take before the subscribers still behind count as left behind. */
 const BURST_DRAIN_MS = 3000;
-const BURST_SENDS_NOTE = `two messages each to ${BURST_CHATS} chats drawn without repeats, ${BURST_IN_FLIGHT} sends in flight over ${BURST_IN_FLIGHT} connections`;
 /** A delivery not done this long after the round's last send fails the run. */
 const DRAIN_TIMEOUT_MS = 15_000;
 /** Server on CPU 1; redis-server and this process on CPU 0 (BENCH_PIN=0 leaves scheduling to Linux). */
@@ -52,11 +50,7 @@ const PROFILE_DIR = process.env.BENCH_SERVER_PROFILE;
 /** Median RSS of the server over the last half of an idle period. */
 async function idleRss(server: ServerProcess, seconds: number): Promise<number> {
   const samples: number[] = [];
-  const end = Date.now() + seconds * 1000;
-  while (Date.now() < end) {
-    samples.push(server.rssBytes());
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
+  for (const end = Date.now() + seconds * 1000; Date.now() < end; await sleep(200)) samples.push(server.rssBytes());
   return median(samples.slice(Math.floor(samples.length / 2)));
 }
 
@@ -66,66 +60,44 @@ async function inServer(server: ServerProcess, command: string): Promise<void> {
   fs.mkdirSync(PROFILE_DIR, { recursive: true });
   fs.writeFileSync(path.join(PROFILE_DIR, 'command'), command);
   process.kill(server.pid, 'SIGUSR2');
-  await new Promise((resolve) => setTimeout(resolve, 1000));
+  await sleep(1000);
 }
 
 const chatCount = Math.ceil(SUBSCRIBERS / CHAT_SIZE);
-const until = (done: () => boolean) =>
-  (async () => {
-    while (!done()) await new Promise((resolve) => setTimeout(resolve, 10));
-  })();
-
-interface RoundStats {
-  p50: number;
-  p99: number;
-  max: number;
-  pullP99: number;
-  deliveries: number;
-  cpuMsPerDelivery: number;
-  early: number;
-}
+const until = async (done: () => boolean): Promise<void> => {
+  while (!done()) await sleep(10);
+};
 
 bench(
   { id: 'subscribers', title: `Notify-then-pull: ${SUBSCRIBERS} WebSocket subscribers on one server process` },
   async ({ admin: redis, url, report, server: started, defer }) => {
     if (PROFILE_DIR) console.log(`  profiling the server into ${PROFILE_DIR}: the figures are not to be quoted`);
     progress(0, 'starting the server');
-    if (PIN) {
-      pin(await redisPid(redis), '0');
-      pin(process.pid, '0');
-    }
+    if (PIN) for (const pid of [await redisPid(redis), process.pid]) pin(pid, '0');
     const serverEnv: Record<string, string> = PROFILE_DIR
       ? { NODE_OPTIONS: `--require ${path.join(__dirname, 'graphql', 'profiler.js')}`, BENCH_PROFILE_DIR: PROFILE_DIR }
       : {};
     const server = await started(startProduct(url, serverEnv, PIN ? '1' : undefined));
     const subscribers: Subscriber[] = [];
-    const sender = new Sender(server.origin);
-    defer(() => {
-      for (const subscriber of subscribers) subscriber.close();
-      sender.close();
-    });
     const deliveries = new Deliveries();
+    const sender = new Sender(server.port, deliveries);
+    /** Resolves once every recipient has pulled every message sent so far; fails after `ms`. */
+    const drained = (ms = DRAIN_TIMEOUT_MS): Promise<void> => deliveries.until(sender.sent * CHAT_SIZE, ms);
+    defer(() => subscribers.forEach((subscriber) => subscriber.close()));
     progress(0.01, 'creating chats');
-    const wsUrl = `${server.origin.replace(/^http/, 'ws')}/graphql`;
     const names = Array.from({ length: chatCount + 1 }, (_, c) =>
       Array.from({ length: CHAT_SIZE }, (_, i) => (c === chatCount ? `warm${i}` : `user${c * CHAT_SIZE + i}`)),
     );
-    const ids = await createChats(redis, names);
-    const chats: Chat[] = ids.map((id, c) => ({
-      id,
-      latestId: 1,
-      members: names[c].map((user) => new Subscriber(user, id, 1, new Transport(wsUrl, tokenFor(user)), deliveries)),
-    }));
+    const chats = await createChats(redis, names, `${server.origin.replace(/^http/, 'ws')}/graphql`, deliveries);
     const warmChat = chats.pop()!;
 
-    // Warm-up with a chat of its own: the code paths are compiled and the server's pools
-    // allocated before the baseline is read; its sockets are closed again.
+    // A warm-up chat of its own, its sockets closed again: the baseline is read compiled and allocated.
     progress(0.03, 'warm-up chat');
     await Promise.all(warmChat.members.map((member) => member.open()));
     await untilSubscribed(redis, CHAT_SIZE, 5000);
     const random = seeded(9);
-    await sendPaced(sender, [warmChat], deliveries, WARMUP_CHAT_MESSAGES, RATE, random);
-    await deliveries.until(WARMUP_CHAT_MESSAGES * CHAT_SIZE, DRAIN_TIMEOUT_MS);
+    await sender.paced([warmChat], WARMUP_CHAT_MESSAGES, RATE, random);
+    await drained();
     await until(() => !warmChat.members.some((member) => member.busy));
     for (const member of warmChat.members) member.close();
     await untilSubscribed(redis, 0, 5000);
@@ -138,9 +110,11 @@ bench(
     await inServer(server, 'profile connect');
     const connectStart = performance.now();
     const connectCpu = { server: server.cpuSeconds(), load: process.cpuUsage() };
-    await connectAll(subscribers, CONNECTING_AT_ONCE, (done) =>
-      progress(0.05 + 0.4 * (done / n), `connected ${done}/${n} sockets`),
-    );
+    let connected = 0;
+    await inParallel(n, CONNECTING_AT_ONCE, async (i) => {
+      await subscribers[i].open();
+      if (++connected % 250 === 0) progress(0.05 + 0.4 * (connected / n), `connected ${connected}/${n} sockets`);
+    });
     await untilSubscribed(redis, n, 30_000);
     const connectSeconds = (performance.now() - connectStart) / 1000;
     await inServer(server, 'profile connect');
@@ -152,8 +126,7 @@ bench(
     await inServer(server, `memory idle-${n} snapshot`);
     const loadRss = process.memoryUsage().rss;
 
-    const roundStats: RoundStats[] = [];
-    let expected = deliveries.delivered;
+    const roundStats: { latencies: number[]; pulls: number[]; deliveries: number; cpuMs: number; early: number }[] = [];
     for (let round = 0; round <= ROUNDS; round++) {
       const warm = round === 0;
       progress(0.55 + 0.4 * (round / (ROUNDS + 1)), warm ? 'warm-up round' : `round ${round}/${ROUNDS}`);
@@ -161,134 +134,114 @@ bench(
       const delivered = deliveries.delivered;
       if (round === 1) await inServer(server, 'profile rounds');
       const cpuBefore = server.cpuSeconds();
-      const messages = Math.round((warm ? WARMUP_SECONDS : ROUND_SECONDS) * RATE);
-      await sendPaced(sender, chats, deliveries, messages, RATE, random);
-      expected += messages * CHAT_SIZE;
-      await deliveries.until(expected, DRAIN_TIMEOUT_MS);
+      await sender.paced(chats, Math.round((warm ? WARMUP_SECONDS : ROUND_SECONDS) * RATE), RATE, random);
+      await drained();
       const cpu = server.cpuSeconds() - cpuBefore;
       const count = deliveries.delivered - delivered;
-      const sorted = [...deliveries.latencies].sort((a, b) => a - b);
-      if (sorted.length !== count) throw new Error(`${count} deliveries but ${sorted.length} latencies`);
-      const pulls = [...deliveries.pullTimes].sort((a, b) => a - b);
-      if (!warm)
-        roundStats.push({
-          ...{ p50: percentile(sorted, 50), p99: percentile(sorted, 99), max: sorted[sorted.length - 1] },
-          ...{ pullP99: percentile(pulls, 99), deliveries: count, cpuMsPerDelivery: (cpu * 1000) / count },
-          early: deliveries.pulledBeforeReply,
-        });
+      const latencies = [...deliveries.round.latencies].sort((a, b) => a - b);
+      if (latencies.length !== count) throw new Error(`${count} deliveries but ${latencies.length} latencies`);
+      const pulls = [...deliveries.round.pullTimes].sort((a, b) => a - b);
+      const early = deliveries.round.early;
+      if (!warm) roundStats.push({ latencies, pulls, deliveries: count, cpuMs: (cpu * 1000) / count, early });
     }
     await inServer(server, 'profile rounds');
-    const misrouted = (): number => subscribers.reduce((sum, s) => sum + s.misrouted, 0);
+    const misrouted = (): number => sumOf(subscribers, (s) => s.misrouted);
+    const behind = (): Subscriber[] =>
+      chats.flatMap((chat) => chat.members.filter((member) => member.lastPulledId !== chat.latestId));
     const misroutedSteady = misrouted();
 
-    // The burst: notifications for many recipients at once. A notification may be dropped under
-    // load (the API says so; the next pull catches up), so subscribers still behind after
-    // BURST_DRAIN_MS are counted, then pull as an app would on its next start.
+    // A notification may be dropped under load (the API says so): the left-behind pull as an app would on start.
     progress(0.95, 'burst of concurrent sends');
-    const burstSender = new Sender(server.origin, BURST_IN_FLIGHT, 'burst');
     deliveries.startRound();
-    const burstMessages = await sendBurst(burstSender, chats, deliveries, BURST_CHATS, BURST_IN_FLIGHT, random);
-    burstSender.close();
-    expected += burstMessages * CHAT_SIZE;
-    const drained = await deliveries.until(expected, BURST_DRAIN_MS).then(
-      () => true,
-      () => false,
-    );
+    const burstMessages = await sender.burst(chats, BURST_CHATS, BURST_IN_FLIGHT, random);
+    await drained(BURST_DRAIN_MS).catch(() => undefined);
     await until(() => !subscribers.some((s) => s.busy));
-    const leftBehind = drained
-      ? []
-      : chats.flatMap((chat) => chat.members.filter((member) => member.lastPulledId < chat.latestId));
+    const leftBehind = behind();
     await Promise.all(leftBehind.map((member) => member.catchUp()));
-    await deliveries.until(expected, DRAIN_TIMEOUT_MS);
+    await drained();
     const misroutedBurst = misrouted() - misroutedSteady;
 
     // Exactly once: no pull went wrong, and every subscriber has pulled up to its chat's newest message.
-    const behind = chats.flatMap((chat) => chat.members.filter((member) => member.lastPulledId !== chat.latestId));
+    const stillBehind = behind().length;
     const closed = subscribers.filter((s) => s.closedWith !== undefined).length;
-    if (behind.length)
-      deliveries.errors.push(`${behind.length} subscribers did not pull up to their chat's newest message`);
+    if (stillBehind)
+      deliveries.errors.push(`${stillBehind} subscribers did not pull up to their chat's newest message`);
     if (closed) deliveries.errors.push(`${closed} sockets were closed by the server`);
     if (deliveries.errors.length) throw new Error(`deliveries went wrong:\n  ${deliveries.errors.join('\n  ')}`);
-    const notifications = subscribers.reduce((sum, s) => sum + s.notifications, 0);
-    const pulls = subscribers.reduce((sum, s) => sum + s.pulls, 0);
+    const notifications = sumOf(subscribers, (s) => s.notifications);
+    const pulls = sumOf(subscribers, (s) => s.pulls);
     progress(1, 'closing');
 
     const ms = (value: number): string => value.toFixed(1);
-    report.table(
-      `Notify-then-pull: ${n} subscribers, ${RATE} messages/s to random chats of ${CHAT_SIZE} recipients`,
-      ['round', 'deliveries', 'p50 ms', 'p99 ms', 'max ms', 'pull alone p99 ms', 'pulled before reply'].concat(
-        'server CPU ms/delivery',
-      ),
-      roundStats.map((r, i) => [
-        ...[String(i + 1), String(r.deliveries), ms(r.p50), ms(r.p99), ms(r.max), ms(r.pullP99)],
-        ...[String(r.early), r.cpuMsPerDelivery.toFixed(3)],
-      ]),
-      1,
-    );
-    report.table(
-      'Server memory (RSS)',
-      ['state', 'MiB'],
-      [
-        ['after start-up and warm-up', (rssBefore / 2 ** 20).toFixed(1)],
-        [`${n} idle subscribers`, (rssAfter / 2 ** 20).toFixed(1)],
-        ['per idle subscriber (KiB)', (perSubscriber / 1024).toFixed(2)],
-      ],
-      1,
-    );
+    const title = `Notify-then-pull: ${n} subscribers, ${RATE} messages/s to random chats of ${CHAT_SIZE} recipients`;
+    tableOf(report, title, 1, roundStats, [
+      ['round', (r) => String(roundStats.indexOf(r) + 1)],
+      ['deliveries', (r) => String(r.deliveries)],
+      ['p50 ms', (r) => ms(percentile(r.latencies, 50))],
+      ['p99 ms', (r) => ms(percentile(r.latencies, 99))],
+      ['max ms', (r) => ms(r.latencies[r.latencies.length - 1])],
+      ['pull alone p99 ms', (r) => ms(percentile(r.pulls, 99))],
+      ['pulled before reply', (r) => String(r.early)],
+      ['server CPU ms/delivery', (r) => r.cpuMs.toFixed(3)],
+    ]);
+    const mib = (bytes: number): string => (bytes / 2 ** 20).toFixed(1);
+    const memory = [
+      ['after start-up and warm-up', mib(rssBefore)],
+      [`${n} idle subscribers`, mib(rssAfter)],
+      ['per idle subscriber (KiB)', (perSubscriber / 1024).toFixed(2)],
+    ];
+    report.table('Server memory (RSS)', ['state', 'MiB'], memory, 1);
 
     const zero = { op: '==', value: 0 } as const;
     const latency = 'sendMessage reply -> recipient notified and pulled';
-    const of = (pick: (r: RoundStats) => number): number[] => roundStats.map(pick);
+    const of = (pick: (r: (typeof roundStats)[number]) => number): number[] => roundStats.map(pick);
     const notInChat = 'Notifications naming a chat the subscriber is not in';
-    const id = (name: string): string => `subscribers.${name}`;
-    report.value(
-      id('memory_per_idle_subscriber'),
-      `Server RSS per idle graphql-ws subscriber (${n} sockets)`,
-      'bytes',
-      Math.round(perSubscriber),
-      { op: '<=', value: 20_480 },
-    );
-    report.value(id('server_rss_idle'), `Server RSS with ${n} idle subscribers`, 'bytes', rssAfter);
-    report.value(id('server_rss_baseline'), 'Server RSS after start-up and warm-up', 'bytes', rssBefore);
-    report.value(
-      id('server_cpu_per_connection'),
-      'Server CPU to accept one socket and start its subscription',
-      'ms',
-      connectCpuMs,
-    );
-    report.median(
-      id('latency_p50'),
-      `${latency}, p50`,
-      'ms',
-      of((r) => r.p50),
-    );
-    report.median(
-      id('latency_p99'),
-      `${latency}, p99`,
-      'ms',
-      of((r) => r.p99),
-      { op: '<=', value: 50 },
-    );
-    report.value(id('latency_max'), `${latency}, max over all rounds`, 'ms', Math.max(...of((r) => r.max)));
-    const measuredDeliveries = of((r) => r.deliveries).reduce((sum, d) => sum + d, 0);
-    report.value(
-      id('deliveries'),
-      'Deliveries measured (recipient x message), all exactly once',
-      'deliveries',
-      measuredDeliveries,
-    );
-    const perDelivery = 'Server CPU per delivery (notification + pull, and a fifth of the send)';
-    report.median(
-      id('server_cpu_per_delivery'),
-      perDelivery,
-      'ms',
-      of((r) => r.cpuMsPerDelivery),
-    );
-    report.value(id('misrouted_notifications'), `${notInChat} (steady rounds)`, 'notifications', misroutedSteady, zero);
     const burst = `burst of ${burstMessages} sends, ${BURST_IN_FLIGHT} at once`;
-    report.value(id('burst.misrouted_notifications'), `${notInChat} (${burst})`, 'notifications', misroutedBurst, zero);
-    const notNotified = `Subscribers not notified of a message within ${BURST_DRAIN_MS / 1000} s (burst; at most 2 notifications each)`;
-    report.value(id('burst.left_behind'), notNotified, 'subscribers', leftBehind.length, zero);
+    // A list of rounds is reported as their median and range, a number as it is.
+    const figures: [string, string, string, number | number[], Figure['target']?][] = [
+      [
+        'memory_per_idle_subscriber',
+        `Server RSS per idle graphql-ws subscriber (${n} sockets)`,
+        'bytes',
+        Math.round(perSubscriber),
+        { op: '<=', value: 20_480 },
+      ],
+      ['server_rss_idle', `Server RSS with ${n} idle subscribers`, 'bytes', rssAfter],
+      ['server_rss_baseline', 'Server RSS after start-up and warm-up', 'bytes', rssBefore],
+      ['server_cpu_per_connection', 'Server CPU to accept one socket and start its subscription', 'ms', connectCpuMs],
+      ['latency_p50', `${latency}, p50`, 'ms', of((r) => percentile(r.latencies, 50))],
+      ['latency_p99', `${latency}, p99`, 'ms', of((r) => percentile(r.latencies, 99)), { op: '<=', value: 50 }],
+      [
+        'latency_max',
+        `${latency}, max over all rounds`,
+        'ms',
+        Math.max(...of((r) => r.latencies[r.latencies.length - 1])),
+      ],
+      [
+        'deliveries',
+        'Deliveries measured (recipient x message), all exactly once',
+        'deliveries',
+        sumOf(roundStats, (r) => r.deliveries),
+      ],
+      [
+        'server_cpu_per_delivery',
+        'Server CPU per delivery (notification + pull, and a fifth of the send)',
+        'ms',
+        of((r) => r.cpuMs),
+      ],
+      ['misrouted_notifications', `${notInChat} (steady rounds)`, 'notifications', misroutedSteady, zero],
+      ['burst.misrouted_notifications', `${notInChat} (${burst})`, 'notifications', misroutedBurst, zero],
+      [
+        'burst.left_behind',
+        `Subscribers not notified of a message within ${BURST_DRAIN_MS / 1000} s (burst; at most 2 notifications each)`,
+        'subscribers',
+        leftBehind.length,
+        zero,
+      ],
+    ];
+    for (const [name, label, unit, value, target] of figures)
+      if (Array.isArray(value)) report.median(`subscribers.${name}`, label, unit, value, target);
+      else report.value(`subscribers.${name}`, label, unit, value, target);
 
     for (const note of [
       `${n} users in ${chatCount} chats of ${CHAT_SIZE}, created through ChatRepository with the first message already seen; the sender is a member of every chat and holds no socket.`,
@@ -299,7 +252,7 @@ bench(
       PIN
         ? 'Pinned: the server on CPU 1; redis-server, the sender and the subscribers share CPU 0.'
         : 'Not pinned: the server, redis-server and the load process share the machine as Linux schedules them.',
-      `After the rounds, a burst: ${BURST_SENDS_NOTE}; subscribers still behind after ${BURST_DRAIN_MS / 1000} s are counted as left behind and then pull, and the exactly-once check covers the burst too. A notification naming another member's chat is a leak between users.`,
+      `After the rounds, a burst: two messages each to ${BURST_CHATS} chats drawn without repeats, ${BURST_IN_FLIGHT} sends in flight over ${BURST_IN_FLIGHT} connections; subscribers still behind after ${BURST_DRAIN_MS / 1000} s are counted as left behind and then pull, and the exactly-once check covers the burst too. A notification naming another member's chat is a leak between users.`,
       `Server CPU per delivery is the server process's user + system time over a round divided by its deliveries; it includes the sendMessage (one per ${CHAT_SIZE} deliveries) and the publish to the sender's own inbox topic. Connecting ${n} sockets, ${CONNECTING_AT_ONCE} at a time, took ${connectSeconds.toFixed(1)} s.`,
       `Load process: ${((loadCpu.user + loadCpu.system) / 1e3 / n).toFixed(2)} ms of CPU per socket to connect, ${(loadRss / 2 ** 20).toFixed(0)} MiB RSS; ${notifications} notifications led to ${pulls} pulls.`,
     ])

@@ -4,18 +4,8 @@
 import { spawnSync } from 'node:child_process';
 import Redis from 'ioredis';
 
-export interface RoundTripCount {
-  /** Commands clients sent per operation. */
-  perOperation: number;
-  /** The commands the first operation sent, as argument lists. */
-  firstOperation: string[][];
-}
-
-export async function countRoundTrips(
-  redisUrl: string,
-  count: number,
-  operation: (n: number) => Promise<void>,
-): Promise<RoundTripCount> {
+/** Commands clients sent per operation over `count` operations, and those the first one sent, as argument lists. */
+export async function countRoundTrips(redisUrl: string, count: number, operation: (n: number) => Promise<void>) {
   const control = new Redis(redisUrl);
   // monitor() answers with a second connection; both are closed at the end.
   const source = new Redis(redisUrl);
@@ -23,20 +13,14 @@ export async function countRoundTrips(
   const seen: string[][] = [];
   let waiting: { marker: string; resolve: () => void } | undefined;
   monitor.on('monitor', (_time: string, args: string[], source: string) => {
-    if (args[0]?.toLowerCase() === 'echo' && waiting && args[1] === waiting.marker) {
-      waiting.resolve();
-      return;
-    }
-    if (source !== 'lua') seen.push(args);
+    if (args[0]?.toLowerCase() === 'echo' && waiting && args[1] === waiting.marker) waiting.resolve();
+    else if (source !== 'lua') seen.push(args);
   });
-  // An ECHO from this process marks where an operation's commands end: MONITOR lists
-  // commands in the order Redis ran them.
-  // Done when MONITOR has shown the ECHO and its reply is in: a reply still on its way when the
-  // connections close below would be rejected with nobody to hear it (a full run died of that).
+  // An ECHO from this process marks where an operation's commands end: MONITOR lists commands in
+  // the order Redis ran them. Done when MONITOR has shown the ECHO and its reply is in: a reply
+  // still on its way when the connections close would be rejected with nobody to hear it.
   const mark = async (marker: string): Promise<void> => {
-    const shown = new Promise<void>((resolve) => {
-      waiting = { marker, resolve };
-    });
+    const shown = new Promise<void>((resolve) => (waiting = { marker, resolve }));
     await Promise.all([shown, control.echo(marker)]);
   };
   try {
@@ -55,39 +39,17 @@ export async function countRoundTrips(
   }
 }
 
-/**
- * Operations per second redis-server alone sustains for this list of commands: each command is
- * run by redis-benchmark with `clients` connections, and the operation's rate is
- * 1 / (sum of 1/rate of its commands).
- */
-export function redisLimit(
-  redisUrl: string,
-  commands: string[][],
-  clients: number,
-  requests: number,
-  cpus?: string,
-): number {
+/** Operations per second redis-server alone sustains for these commands: 1 / (sum of 1/rate of each). */
+export function redisLimit(redisUrl: string, commands: string[][], clients: number, requests: number, cpus?: string) {
   const { hostname, port, username, password } = new URL(redisUrl);
   const auth = password
     ? ['--user', decodeURIComponent(username || 'default'), '-a', decodeURIComponent(password)]
     : [];
+  const pinned = cpus === undefined ? [] : ['taskset', '-c', cpus];
   let secondsPerOperation = 0;
   for (const args of commands) {
-    const benchmark = [
-      '-h',
-      hostname,
-      '-p',
-      port,
-      '-c',
-      String(clients),
-      '-n',
-      String(requests),
-      '--csv',
-      ...auth,
-      ...args,
-    ];
-    const [command, argv] =
-      cpus === undefined ? ['redis-benchmark', benchmark] : ['taskset', ['-c', cpus, 'redis-benchmark', ...benchmark]];
+    const options = ['-h', hostname, '-p', port, '-c', String(clients), '-n', String(requests), '--csv', ...auth];
+    const [command, ...argv] = [...pinned, 'redis-benchmark', ...options, ...args];
     const result = spawnSync(command, argv, { encoding: 'utf8', timeout: 60_000 });
     const last = result.stdout.trim().split('\n').pop() ?? '';
     // The test name is the command line and may hold quotes; seven numbers end the line.

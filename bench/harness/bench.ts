@@ -1,84 +1,75 @@
 // The context a suite's scenario runs in: its own redis-server, connections and server processes
-// that are closed however the run ends, the report, and progress. A suite file calls bench() once
-// and holds only its scenario.
+// closed however the run ends, the report, and progress. A suite file calls bench() once.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import Redis, { type RedisOptions } from 'ioredis';
+import pino from 'pino';
+import { EmbeddedRedis } from '../../src/redis/client/embedded';
 import { defineScripts } from '../../src/redis/client/scripts';
 import { uncounted } from './round-trips';
 import type { ServerProcess } from './server-process';
-import { isQuick, progress, reportResult } from './report';
-import { Steps, SuiteReport } from './suite';
-import { withBenchRedis } from './support';
+import { isQuick, progress, Steps, SuiteReport, type BenchResult } from './suite';
 
-export interface Bench {
-  quick: boolean;
-  report: SuiteReport;
-  /** redis://127.0.0.1:port of the suite's own redis-server. */
-  url: string;
-  /** A connection left out of the round-trip counts, scripts defined: INFO, CONFIG, seeding, checks. */
-  admin: Redis;
+function context(url: string, report: SuiteReport, cleanups: (() => unknown)[]) {
   /** A new connection (counted), scripts defined, disconnected when the suite ends. */
-  connect(options?: RedisOptions): Redis;
-  /** Waits for a server process to start and stops it when the suite ends. */
-  server(started: Promise<ServerProcess>): Promise<ServerProcess>;
-  /** Runs `cleanup` when the suite ends, the last deferred first. */
-  defer(cleanup: () => unknown): void;
-  /** A progress counter of `total` steps. */
-  steps(total: number): Steps;
+  const connect = (options: RedisOptions = {}): Redis => {
+    const client = new Redis(url, options);
+    defineScripts(client);
+    cleanups.push(() => client.disconnect());
+    return client;
+  };
+  return {
+    quick: isQuick(),
+    report,
+    /** redis://127.0.0.1:port of the suite's own redis-server. */
+    url,
+    /** Left out of the round-trip counts: INFO, CONFIG, seeding, checks. */
+    admin: uncounted(connect()),
+    connect,
+    /** Waits for a server process to start and stops it when the suite ends. */
+    async server(started: Promise<ServerProcess>): Promise<ServerProcess> {
+      const server = await started;
+      cleanups.push(() => server.stop());
+      return server;
+    },
+    /** Runs `cleanup` when the suite ends, the last deferred first. */
+    defer: (cleanup: () => unknown): void => void cleanups.push(cleanup),
+    steps: (total: number): Steps => new Steps(total),
+  };
 }
 
-export interface BenchOptions {
-  /** Stable suite id, as `npm run bench -- --only` names it. */
-  id: string;
-  title: string;
-}
+export type Bench = ReturnType<typeof context>;
 
-/**
- * Runs a suite: starts its redis-server, hands the context to `scenario`, cleans up, and reports
- * the result over IPC when run by bench/run.ts, to BENCH_RESULT_FILE when that is set. A failure
- * prints the error and exits 1, with no result.
- */
-export function bench(options: BenchOptions, scenario: (b: Bench) => Promise<void>): void {
+/** Runs a suite with its context and reports the result; a failure prints the error and exits 1. */
+export function bench({ id: suite, title }: { id: string; title: string }, scenario: (b: Bench) => Promise<void>) {
   const started = performance.now();
-  const quick = isQuick();
   const report = new SuiteReport();
-  withBenchRedis(async (url) => {
+  const run = async (): Promise<void> => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ria-bench-'));
+    const redis = await EmbeddedRedis.start({ dataDir, appendOnly: false, logger: pino({ level: 'silent' }) });
     const cleanups: (() => unknown)[] = [];
-    const connect = (redisOptions: RedisOptions = {}): Redis => {
-      const client = new Redis(url, redisOptions);
-      defineScripts(client);
-      cleanups.push(() => client.disconnect());
-      return client;
-    };
-    const context: Bench = {
-      quick,
-      report,
-      url,
-      admin: uncounted(connect()),
-      connect,
-      async server(started) {
-        const server = await started;
-        cleanups.push(() => server.stop());
-        return server;
-      },
-      defer: (cleanup) => void cleanups.push(cleanup),
-      steps: (total) => new Steps(total),
-    };
     try {
-      await scenario(context);
+      await scenario(context(redis.url, report, cleanups)).finally(async () => {
+        for (const cleanup of cleanups.reverse()) await cleanup();
+      });
     } finally {
-      for (const cleanup of cleanups.reverse()) await cleanup();
+      await redis.stop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
     }
-  })
-    .then(async () => {
-      progress(1, 'done');
-      const { figures, tables, notes } = report;
-      const seconds = (performance.now() - started) / 1000;
-      await reportResult({ suite: options.id, title: options.title, quick, seconds, figures, tables, notes });
-      // The IPC channel would keep this process alive after its work is done.
-      if (process.connected) process.disconnect();
-    })
-    .catch((error: unknown) => {
-      console.error(error);
-      process.exit(1);
-    });
+    progress(1, 'done');
+    const { figures, tables, notes } = report;
+    const seconds = (performance.now() - started) / 1000;
+    const result: BenchResult = { suite, title, quick: isQuick(), seconds, figures, tables, notes };
+    if (process.send)
+      await new Promise<void>((resolve, reject) =>
+        process.send!({ type: 'result', result }, (error: Error | null) => (error ? reject(error) : resolve())),
+      );
+    // The IPC channel would keep this process alive after its work is done.
+    if (process.connected) process.disconnect();
+  };
+  run().catch((error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  });
 }

@@ -1,23 +1,18 @@
-// A small HTTP/1.1 keep-alive load generator: a fixed number of connections, each sending its
-// next request as soon as the last answer arrived. Requests are prebuilt bytes and answers are
-// read by Content-Length, so the generator spends little CPU per request next to the servers it
-// measures (node:http's client costs about as much as a small server).
+// A small HTTP/1.1 keep-alive load generator: each connection sends its next prebuilt request as
+// soon as the last answer (read by Content-Length) arrived, so it spends little CPU next to the
+// servers it measures (node:http's client costs about as much as a small server).
 import net from 'node:net';
 import { performance } from 'node:perf_hooks';
+import { inParallel } from './rounds';
 
-export interface Answer {
-  status: number;
-  body: Buffer;
-}
+type Answer = { status: number; body: Buffer };
 
 export class Connection {
-  private readonly socket: net.Socket;
   private buffered: Buffer = Buffer.alloc(0);
   private waiting: { resolve: (answer: Answer) => void; reject: (error: Error) => void } | undefined;
   private failure: Error | undefined;
 
-  private constructor(socket: net.Socket) {
-    this.socket = socket;
+  private constructor(private readonly socket: net.Socket) {
     socket.setNoDelay(true);
     socket.on('data', (chunk: Buffer) => {
       this.buffered = this.buffered.length ? Buffer.concat([this.buffered, chunk]) : chunk;
@@ -53,67 +48,41 @@ export class Connection {
   }
 
   private take(): void {
+    const { waiting } = this;
     const end = this.buffered.indexOf('\r\n\r\n');
-    if (end < 0 || !this.waiting) return;
+    if (end < 0 || !waiting) return;
     const head = this.buffered.subarray(0, end).toString('latin1');
     const length = /\r\ncontent-length:\s*(\d+)/i.exec(head);
-    if (!length) {
-      this.waiting.reject(new Error(`answer without Content-Length: ${head.slice(0, 200)}`));
-      this.waiting = undefined;
-      return;
-    }
-    const total = end + 4 + Number(length[1]);
-    if (this.buffered.length < total) return;
-    const answer = { status: Number(head.slice(9, 12)), body: this.buffered.subarray(end + 4, total) };
-    this.buffered = this.buffered.subarray(total);
-    const { resolve } = this.waiting;
+    const total = end + 4 + Number(length?.[1] ?? 0);
+    if (length && this.buffered.length < total) return;
     this.waiting = undefined;
-    resolve(answer);
+    if (!length) return waiting.reject(new Error(`answer without Content-Length: ${head.slice(0, 200)}`));
+    waiting.resolve({ status: Number(head.slice(9, 12)), body: this.buffered.subarray(end + 4, total) });
+    this.buffered = this.buffered.subarray(total);
   }
 }
 
 /** A POST of a JSON body, as bytes. */
 export function post(path: string, body: unknown, headers: Record<string, string> = {}): Buffer {
   const payload = Buffer.from(JSON.stringify(body));
-  const lines = [
-    `POST ${path} HTTP/1.1`,
-    'host: 127.0.0.1',
-    'content-type: application/json',
-    `content-length: ${payload.length}`,
-  ];
-  for (const [name, value] of Object.entries(headers)) lines.push(`${name}: ${value}`);
+  const head = { host: '127.0.0.1', 'content-type': 'application/json', 'content-length': payload.length, ...headers };
+  const lines = [`POST ${path} HTTP/1.1`, ...Object.entries(head).map(([name, value]) => `${name}: ${value}`)];
   return Buffer.concat([Buffer.from(`${lines.join('\r\n')}\r\n\r\n`), payload]);
 }
 
-export interface LoadResult {
-  operations: number;
-  seconds: number;
-  /** Latency of each operation in ms, ascending. */
-  latencies: Float64Array;
-}
-
-/**
- * Runs `total` operations over `connections`, each connection taking the next operation number
- * when it finishes one. `operation(connection, n, slot)` (slot: the connection's index) sends one or more requests and throws if an
- * answer is wrong, which stops the run.
- */
+/** `total` operations over `connections`, each taking the next when done; one that throws stops the run. */
 export async function runLoad(
   connections: Connection[],
   total: number,
   operation: (connection: Connection, n: number, slot: number) => Promise<void>,
-): Promise<LoadResult> {
+) {
   const latencies = new Float64Array(total);
-  let next = 0;
   const started = performance.now();
-  await Promise.all(
-    connections.map(async (connection, slot) => {
-      for (let n = next++; n < total; n = next++) {
-        const begun = performance.now();
-        await operation(connection, n, slot);
-        latencies[n] = performance.now() - begun;
-      }
-    }),
-  );
+  await inParallel(total, connections.length, async (n, slot) => {
+    const begun = performance.now();
+    await operation(connections[slot], n, slot);
+    latencies[n] = performance.now() - begun;
+  });
   const seconds = (performance.now() - started) / 1000;
   latencies.sort();
   return { operations: total, seconds, latencies };

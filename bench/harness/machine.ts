@@ -3,20 +3,6 @@
 import { execFileSync } from 'node:child_process';
 import os from 'node:os';
 
-export interface Machine {
-  cpu: string;
-  cores: number;
-  memoryGiB: number;
-  os: string;
-  node: string;
-  redis: string;
-  /** Load average over the minute before the run: another busy process skews every figure. */
-  loadBefore: number;
-  commit: string;
-  /** Uncommitted changes in the working tree when the run started. */
-  dirty: boolean;
-}
-
 /** stdout of a command, or undefined where it cannot run. */
 function output(command: string, args: string[], cwd: string): string | undefined {
   try {
@@ -26,7 +12,7 @@ function output(command: string, args: string[], cwd: string): string | undefine
   }
 }
 
-export function describeMachine(root: string): Machine {
+export function describeMachine(root: string) {
   const cpus = os.cpus();
   const redis = output('redis-server', ['--version'], root);
   return {
@@ -36,8 +22,12 @@ export function describeMachine(root: string): Machine {
     os: `${os.type()} ${os.release()} (${os.arch()})`,
     node: process.version,
     redis: redis ? (/v=(\S+)/.exec(redis)?.[1] ?? redis) : 'not found',
+    /** Load average over the minute before the run: another busy process skews every figure. */
     loadBefore: Math.round(os.loadavg()[0] * 100) / 100,
     commit: output('git', ['rev-parse', 'HEAD'], root) ?? 'unknown',
+    /** Uncommitted changes in the working tree when the run started. */
     dirty: (output('git', ['status', '--porcelain', '--untracked-files=no'], root) ?? '') !== '',
   };
 }
+
+export type Machine = ReturnType<typeof describeMachine>;

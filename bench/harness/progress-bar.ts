@@ -1,41 +1,31 @@
-// One progress line for `npm run bench` on stderr. On a terminal it is redrawn in place; in CI
-// (stderr not a TTY) it prints a plain line at each suite's start and end and at every tenth of
-// the whole run, so logs stay short.
+// One progress line on stderr. On a terminal it is redrawn in place (at most every 100 ms); in CI
+// (stderr not a TTY) it prints a plain line at every tenth of the whole run, so logs stay short.
 
+/** `overall`: the whole run, 0..1; `index`: 1-based, of `count`; `elapsed`: seconds since the run started. */
 export interface ProgressState {
-  /** The whole run, 0..1. */
   overall: number;
   suite: string;
-  /** 1-based position of the suite, and how many run. */
   index: number;
   count: number;
   label: string;
-  /** Seconds since the run, and the suite, started. */
   elapsed: number;
   suiteElapsed: number;
 }
 
-export const clock = (seconds: number): string => {
-  const whole = Math.floor(seconds);
-  const minutes = Math.floor(whole / 60);
-  return `${minutes}:${String(whole % 60).padStart(2, '0')}`;
-};
+export const clock = (seconds: number): string =>
+  `${Math.floor(seconds / 60)}:${String(Math.floor(seconds) % 60).padStart(2, '0')}`;
 
 const BAR_WIDTH = 24;
 
 export class ProgressBar {
-  private readonly tty: boolean;
+  private readonly stream = process.stderr;
+  private readonly tty = this.stream.isTTY === true;
   private shown = false;
-  private lastTenth = -1;
+  private lastTenth = 0;
   private lastDraw = 0;
   private state: ProgressState | undefined;
   private pending: NodeJS.Timeout | undefined;
 
-  constructor(private readonly stream: NodeJS.WriteStream = process.stderr) {
-    this.tty = stream.isTTY === true;
-  }
-
-  /** The run moved on; redraws (a terminal at most every 100 ms) or, in CI, prints a line every tenth. */
   update(state: ProgressState): void {
     this.state = state;
     if (this.tty) {
@@ -43,20 +33,9 @@ export class ProgressBar {
       if (wait <= 0) this.draw();
       // Drawn a moment later instead, so the last state of a burst is not lost.
       else this.pending ??= setTimeout(() => this.draw(), wait).unref();
-      return;
-    }
-    const tenth = Math.floor(state.overall * 10);
-    if (tenth > this.lastTenth) {
-      this.lastTenth = tenth;
-      if (tenth > 0) this.stream.write(`${this.text(state)}\n`);
-    }
-  }
-
-  /** Redraws with the elapsed time moved on (called by a timer on a terminal). */
-  tick(elapsed: number, suiteElapsed: number): void {
-    if (this.tty && this.state) {
-      this.state = { ...this.state, elapsed, suiteElapsed };
-      this.draw();
+    } else if (Math.floor(state.overall * 10) > this.lastTenth) {
+      this.lastTenth = Math.floor(state.overall * 10);
+      this.stream.write(`${this.text(state)}\n`);
     }
   }
 
@@ -71,15 +50,12 @@ export class ProgressBar {
   clear(): void {
     clearTimeout(this.pending);
     this.pending = undefined;
-    if (this.tty && this.shown) {
-      this.stream.write('\r\x1b[K');
-      this.shown = false;
-    }
+    if (this.tty && this.shown) this.stream.write('\r\x1b[K');
+    this.shown = false;
   }
 
   private draw(): void {
-    clearTimeout(this.pending);
-    this.pending = undefined;
+    this.clear();
     if (!this.state) return;
     const columns = this.stream.columns || 100;
     const line = this.text(this.state);

@@ -1,14 +1,9 @@
-// Counts what ioredis clients send, so a benchmark can report round trips per operation as
-// measured rather than as the code is believed to behave. A bench-only hook on
-// Redis.prototype.sendCommand, which every command goes through (scripts and pipelines too).
+// Counts what ioredis clients send, so round trips per operation are measured, not believed: a
+// bench-only hook on Redis.prototype.sendCommand, which every command (scripts, pipelines) takes.
 import Redis from 'ioredis';
 
-export interface Traffic {
-  /** Requests that waited for a reply: a command alone, or a pipeline/MULTI sent as one write. */
-  requests: number;
-  /** Commands sent, each command of a pipeline counted. */
-  commands: number;
-}
+/** Requests that waited for a reply (a pipeline or MULTI is one), and commands (each of a pipeline counted). */
+export type Traffic = { requests: number; commands: number };
 
 const ignored = new WeakSet<object>();
 /** Connections whose requests are also counted on their own (countOn). */
@@ -16,31 +11,26 @@ const own = new WeakMap<object, Traffic>();
 let traffic: Traffic | undefined;
 
 /**
- * Starts counting on every connection of this process, except those passed to `uncounted()`.
- * Pipelined commands are handed to sendCommand with the pipeline's stream, new for each exec, so
- * the first command seen with a stream starts one request.
+ * Starts counting on every connection except those passed to `uncounted()`. A pipeline's commands
+ * come with its stream, new for each exec, so the first command seen with a stream is one request.
  */
 export function countTraffic(): Traffic {
   if (traffic) return traffic;
-  const counts: Traffic = { requests: 0, commands: 0 };
+  const counts = (traffic = { requests: 0, commands: 0 });
   const seen = new WeakSet<object>();
   const send = Redis.prototype.sendCommand;
   Redis.prototype.sendCommand = function (this: Redis, ...args: Parameters<Redis['sendCommand']>) {
-    if (!ignored.has(this)) {
-      const mine = own.get(this);
-      counts.commands++;
-      if (mine) mine.commands++;
-      const stream = args[1] as object | undefined;
-      const request = stream === undefined || !seen.has(stream);
-      if (stream !== undefined) seen.add(stream);
-      if (request) {
-        counts.requests++;
-        if (mine) mine.requests++;
-      }
+    if (ignored.has(this)) return send.apply(this, args);
+    const stream = args[1] as object | undefined;
+    const request = stream === undefined || !seen.has(stream) ? 1 : 0;
+    if (stream !== undefined) seen.add(stream);
+    for (const into of [counts, own.get(this)]) {
+      if (!into) continue;
+      into.requests += request;
+      into.commands++;
     }
     return send.apply(this, args);
   };
-  traffic = counts;
   return counts;
 }
 
@@ -56,12 +46,3 @@ export function uncounted<T extends Redis>(client: T): T {
   ignored.add(client);
   return client;
 }
-
-/** What was sent since `from` (a copy taken earlier). */
-export const since = (from: Traffic): Traffic => ({
-  requests: traffic!.requests - from.requests,
-  commands: traffic!.commands - from.commands,
-});
-
-/** A copy of the counts now. */
-export const snapshot = (): Traffic => ({ ...countTraffic() });

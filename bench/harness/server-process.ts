@@ -1,81 +1,57 @@
 // Servers under test run in their own process, so their CPU time and memory can be read from
 // /proc without the load generator's, and so they can be pinned to a core of their own.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import http from 'node:http';
 import path from 'node:path';
 import type Redis from 'ioredis';
 import { TokenVerifier } from '../../src/security/auth';
 import { freeLoopbackPort } from '../../src/redis/client/embedded';
 
-export const BENCH_JWT_SECRET = 'bench-secret-bench-secret-bench-secret-0123';
+const BENCH_JWT_SECRET = 'bench-secret-bench-secret-bench-secret-0123';
 /** Signs tokens the product server started by `startProduct` accepts. */
 export const benchTokens = new TokenVerifier({ secret: BENCH_JWT_SECRET });
 
-export interface ServerProcess {
-  /** http://127.0.0.1:port */
-  origin: string;
-  port: number;
-  pid: number;
-  child: ChildProcess;
-  /** Everything the process wrote, for a failure message. */
-  output(): string;
-  /** User + system CPU seconds the process has used so far. */
-  cpuSeconds(): number;
-  /** Resident memory in bytes now. */
-  rssBytes(): number;
-  stop(): Promise<void>;
-}
+/** Whether processes can be pinned to CPUs (`taskset` exists). */
+export const pinnable = (): boolean => ['/usr/bin/taskset', '/bin/taskset'].some((p) => fs.existsSync(p));
 
-/** CPUs to pin a process to (`taskset -c`), when taskset exists and the machine has at least 2. */
-export function pinnable(): boolean {
-  return ['/usr/bin/taskset', '/bin/taskset'].some((p) => fs.existsSync(p));
-}
-
-const CLOCK_TICKS = 100; // USER_HZ on Linux
-
-export interface StartOptions {
-  /** The built script to run with node. */
+/**
+ * Runs `script` on a free port (PORT), pinned to `cpus` (`taskset -c`) where taskset exists, and
+ * waits until `readyPath` answers 200 (with `anyAnswer`: answers at all).
+ */
+export async function startServerProcess(options: {
   script: string;
   env: Record<string, string>;
-  /** `taskset -c` list, e.g. "0"; ignored where taskset is missing. */
   cpus?: string;
-  /** Answers 200 once the server is ready. */
   readyPath: string;
-  /** Ready as soon as readyPath answers at all (for servers without a health route). */
   anyAnswer?: boolean;
   nodeArgs?: string[];
-}
-
-export async function startServerProcess(options: StartOptions): Promise<ServerProcess> {
+}) {
   const port = await freeLoopbackPort();
-  const nodeArgs = [...(options.nodeArgs ?? []), options.script];
-  const [command, args] =
-    options.cpus !== undefined && pinnable()
-      ? ['taskset', ['-c', options.cpus, process.execPath, ...nodeArgs]]
-      : [process.execPath, nodeArgs];
+  const node = [process.execPath, ...(options.nodeArgs ?? []), options.script];
+  const [command, ...args] = options.cpus !== undefined && pinnable() ? ['taskset', '-c', options.cpus, ...node] : node;
   const child = spawn(command, args, {
     env: { ...process.env, ...options.env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
-  const keep = (chunk: Buffer): void => {
-    output = (output + chunk.toString()).slice(-20_000);
-  };
+  const keep = (chunk: Buffer): string => (output = (output + chunk.toString()).slice(-20_000));
   child.stdout.on('data', keep);
   child.stderr.on('data', keep);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const origin = `http://127.0.0.1:${port}`;
   const pid = child.pid!;
 
+  const name = path.basename(options.script);
   const deadline = Date.now() + 30_000;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`${path.basename(options.script)} exited during start-up:\n${output}`);
-    const status = await httpStatus(`${origin}${options.readyPath}`);
+    if (child.exitCode !== null) throw new Error(`${name} exited during start-up:\n${output}`);
+    const status = await fetch(`${origin}${options.readyPath}`, { signal: AbortSignal.timeout(1000) })
+      .then((response) => response.arrayBuffer().then(() => response.status))
+      .catch(() => 0); // no answer within a second
     if (status === 200 || (options.anyAnswer && status > 0)) break;
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
-      throw new Error(`${path.basename(options.script)} was not ready in 30 s:\n${output}`);
+      throw new Error(`${name} was not ready in 30 s:\n${output}`);
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
@@ -85,17 +61,20 @@ export async function startServerProcess(options: StartOptions): Promise<ServerP
     port,
     pid,
     child,
-    output: () => output,
-    cpuSeconds() {
+    /** Everything the process wrote (its last 20 kB), for a failure message. */
+    output: (): string => output,
+    /** User + system CPU seconds the process has used so far. */
+    cpuSeconds(): number {
       const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
       // After "pid (comm) ": state is field 3, so utime (14) and stime (15) are at 11 and 12.
-      return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+      return (Number(fields[11]) + Number(fields[12])) / 100; // USER_HZ on Linux
     },
-    rssBytes() {
+    /** Resident memory in bytes now. */
+    rssBytes(): number {
       const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
       return Number(/^VmRSS:\s+(\d+) kB/m.exec(status)?.[1] ?? NaN) * 1024;
     },
-    async stop() {
+    async stop(): Promise<void> {
       if (child.exitCode !== null) return;
       child.kill('SIGTERM');
       const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
@@ -105,22 +84,12 @@ export async function startServerProcess(options: StartOptions): Promise<ServerP
   };
 }
 
-function httpStatus(url: string): Promise<number> {
-  return new Promise((resolve) => {
-    const request = http.get(url, (response) => {
-      response.resume();
-      resolve(response.statusCode ?? 0);
-    });
-    request.on('error', () => resolve(0));
-    request.setTimeout(1000, () => request.destroy());
-  });
-}
+export type ServerProcess = Awaited<ReturnType<typeof startServerProcess>>;
 
 /**
- * The product's settings in the benchmark: production mode, request logging above `info` (a JSON
- * line per request would be measured too), the background workers that have nothing to do here
- * off, and the per-user and per-address limits raised so the load generator, one address, is not
- * throttled. Peers built from the product's parts get the same.
+ * The product's settings in the benchmark (peers built from its parts get the same): no request
+ * log (it would be measured too), idle workers off, and limits raised so the load generator, one
+ * address, is not throttled.
  */
 export const PRODUCT_ENV: Record<string, string> = {
   NODE_ENV: 'production',
@@ -135,20 +104,14 @@ export const PRODUCT_ENV: Record<string, string> = {
 };
 
 /** The product as users run it: dist-bench's copy of src/main.ts with PRODUCT_ENV on the given Redis. */
-export function startProduct(
-  redisUrl: string,
-  extraEnv: Record<string, string> = {},
-  cpus?: string,
-  nodeArgs: string[] = [],
-): Promise<ServerProcess> {
-  return startServerProcess({
+export const startProduct = (redisUrl: string, env: Record<string, string> = {}, cpus?: string, nodeArgs?: string[]) =>
+  startServerProcess({
     nodeArgs,
     script: path.join(__dirname, '..', '..', 'src', 'main.js'),
     readyPath: '/readyz',
     cpus,
-    env: { ...PRODUCT_ENV, REDIS_URL: redisUrl, ...extraEnv },
+    env: { ...PRODUCT_ENV, REDIS_URL: redisUrl, ...env },
   });
-}
 
 /** Pins a running process and its threads to `cpus` (`taskset -c` list); nothing where taskset is missing. */
 export function pin(pid: number, cpus: string): void {
@@ -156,6 +119,5 @@ export function pin(pid: number, cpus: string): void {
 }
 
 /** The pid of the redis-server behind a connection (INFO server). */
-export async function redisPid(redis: Redis): Promise<number> {
-  return Number(/process_id:(\d+)/.exec(await redis.info('server'))![1]);
-}
+export const redisPid = async (redis: Redis): Promise<number> =>
+  Number(/process_id:(\d+)/.exec(await redis.info('server'))![1]);

@@ -1,17 +1,17 @@
-// What one `npm run bench` produced (written as bench/results/latest.json), and the summary table
-// printed at its end: every figure of every suite, ratios first, with its target and PASS/MISS.
+// What one `npm run bench` produced (latest.json), the summary printed at its end, and latest.md:
+// the machine, then per suite its figures (ratios first), its tables and its notes.
 import type { Machine } from './machine';
-import type { BenchResult, Figure } from './report';
+import type { BenchResult, Figure } from './suite';
+import { alignedLines } from './support';
 
+/** A suite's run: ok (exited 0 with a result), failed (a non-zero exit, a crash, no result) or missing
+ * (not built); `seconds` as the runner saw them, start-up included; `log` relative to the repository. */
 export interface SuiteRun {
   suite: string;
-  /** ok: exited 0 with a result; failed: a non-zero exit, a crash or no result; missing: not built. */
   status: 'ok' | 'failed' | 'missing';
   exitCode: number | null;
   signal: string | null;
-  /** Wall time as the runner saw it, start-up included. */
   seconds: number;
-  /** The suite's printout, relative to the repository. */
   log: string;
   error?: string;
   result?: BenchResult;
@@ -21,7 +21,6 @@ export interface RunReport {
   date: string;
   quick: boolean;
   strict: boolean;
-  /** The suites asked for, in order. */
   suites: string[];
   seconds: number;
   machine: Machine;
@@ -29,81 +28,118 @@ export interface RunReport {
   runs: SuiteRun[];
 }
 
-/** Ratios compare two peers measured in the same run: what the report is about. */
-const isRatio = (f: Figure): boolean => f.unit === 'x' || f.unit === '×';
-
 /** Three significant figures or so, without exponent notation. */
-export function formatNumber(value: number): string {
+function formatNumber(value: number): string {
   if (!Number.isFinite(value)) return String(value);
   const size = Math.abs(value);
   if (size >= 1000) return Math.round(value).toLocaleString('en-US');
-  if (size >= 100) return value.toFixed(0);
-  if (size >= 10) return value.toFixed(1);
-  if (size >= 1 || size === 0) return value.toFixed(2);
-  if (Number.isInteger(value)) return String(value);
-  return value.toPrecision(2);
+  return size >= 1 || size === 0 ? value.toFixed(size >= 100 ? 0 : size >= 10 ? 1 : 2) : value.toPrecision(2);
 }
 
-/** A figure as a row of the summary and of latest.md: label, median, range, unit, target, PASS/MISS. */
-export const figureRow = (f: Figure): string[] => [
-  f.label,
-  formatNumber(f.value),
-  f.spread ? `${formatNumber(f.spread.min)}-${formatNumber(f.spread.max)}` : '',
-  f.unit,
-  f.target ? `${f.target.op} ${formatNumber(f.target.value)}` : '',
-  f.pass === undefined ? '' : f.pass ? 'PASS' : 'MISS',
-];
+const isRatio = (f: Figure): number => Number(f.unit === 'x' || f.unit === '×');
 
-/** Ratios first, then the rest, each group in the suite's own order. */
-export const ordered = (figures: Figure[]): Figure[] => [
-  ...figures.filter(isRatio),
-  ...figures.filter((f) => !isRatio(f)),
-];
-
-export function countTargets(runs: SuiteRun[]): { met: number; missed: number } {
-  const figures = runs.flatMap((run) => run.result?.figures ?? []);
-  return { met: figures.filter((f) => f.pass === true).length, missed: figures.filter((f) => f.pass === false).length };
-}
-
-function aligned(header: string[], rows: string[][], right: Set<number>): string[] {
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const line = (cells: string[]): string =>
-    cells
-      .map((c, i) => (right.has(i) ? c.padStart(widths[i]) : c.padEnd(widths[i])))
-      .join('  ')
-      .trimEnd();
-  return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)];
-}
+/** The figures as rows of the summary and of latest.md (capitalized there), ratios first. */
+const FIGURE_HEADER = ['figure', 'median', 'range', 'unit', 'target', ''];
+const figureRows = (figures: Figure[]): string[][] =>
+  [...figures]
+    .sort((a, b) => isRatio(b) - isRatio(a))
+    .map((f) => [
+      f.label,
+      formatNumber(f.value),
+      f.spread ? `${formatNumber(f.spread.min)}-${formatNumber(f.spread.max)}` : '',
+      f.unit,
+      f.target ? `${f.target.op} ${formatNumber(f.target.value)}` : '',
+      f.pass === undefined ? '' : f.pass ? 'PASS' : 'MISS',
+    ]);
 
 /** The table printed to stdout at the end of a run. */
 export function summaryText(report: RunReport): string {
-  const lines: string[] = [];
-  lines.push(
+  const lines = [
     `npm run bench: ${report.runs.length} suites, ${report.quick ? 'quick' : 'full'} run, ${formatNumber(report.seconds)} s`,
-  );
+  ];
   for (const run of report.runs) {
-    lines.push('');
     const title = run.result?.title ? ` - ${run.result.title}` : '';
-    lines.push(`${run.suite}${title} (${formatNumber(run.seconds)} s)`);
+    lines.push('', `${run.suite}${title} (${formatNumber(run.seconds)} s)`);
     if (run.status !== 'ok') lines.push(`  ${run.status.toUpperCase()}: ${run.error ?? 'no result'} (log: ${run.log})`);
-    const figures = ordered(run.result?.figures ?? []);
+    const figures = run.result?.figures ?? [];
     if (figures.length === 0) continue;
-    for (const line of aligned(
-      ['figure', 'median', 'range', 'unit', 'target', ''],
-      figures.map(figureRow),
-      new Set([1, 2]),
-    ))
-      lines.push(`  ${line}`);
+    const right = (column: number): boolean => column === 1 || column === 2;
+    for (const line of alignedLines(FIGURE_HEADER, figureRows(figures), right)) lines.push(`  ${line}`);
   }
-  lines.push('');
   const missed = report.runs.flatMap((run) =>
     (run.result?.figures ?? []).filter((f) => f.pass === false).map((f) => f.id),
   );
   lines.push(
+    '',
     `Targets: ${report.targets.met} met, ${report.targets.missed} missed${missed.length ? ` (${missed.join(', ')})` : ''}.`,
   );
   const failed = report.runs.filter((run) => run.status !== 'ok');
   if (failed.length)
     lines.push(`Suites that did not finish: ${failed.map((run) => `${run.suite} (${run.status})`).join(', ')}.`);
   return lines.join('\n');
+}
+
+/** A markdown cell: pipes escaped, line breaks flattened, so a table stays one row per line. */
+const cell = (text: string): string => text.replace(/\|/g, '\\|').replace(/\s*\n\s*/g, ' ');
+
+/** A markdown table, the columns in `right` right-aligned. */
+const table = (header: string[], rows: string[][], right: number[] = []): string[] => [
+  `| ${header.map(cell).join(' | ')} |`,
+  `| ${header.map((_, i) => (right.includes(i) ? '---:' : '---')).join(' | ')} |`,
+  ...rows.map((row) => `| ${row.map(cell).join(' | ')} |`),
+];
+
+/** bench/results/latest.md. */
+export function toMarkdown(report: RunReport): string {
+  const { machine } = report;
+  const lines = [
+    '# Benchmark report',
+    '',
+    `\`npm run bench${report.quick ? ' --quick' : ''}\` on ${report.date}: ${report.runs.length} suites in ${formatNumber(report.seconds)} s; ` +
+      `targets ${report.targets.met} met, ${report.targets.missed} missed.`,
+    '',
+    'Each figure is the median of several rounds after a warm-up, with the range of the rounds; a ratio compares two peers ' +
+      'measured alternately in the same run on the same machine, which holds better than absolute numbers on a shared machine.',
+    '',
+    '## Machine',
+    '',
+    ...table(
+      ['', 'This run'],
+      [
+        ['CPU', `${machine.cpu}, ${machine.cores} cores`],
+        ['Memory', `${machine.memoryGiB} GiB`],
+        ['OS', machine.os],
+        ['Node.js', machine.node],
+        ['redis-server', machine.redis],
+        ['Load average before the run', String(machine.loadBefore)],
+        ['Commit', `${machine.commit}${machine.dirty ? ' (with uncommitted changes)' : ''}`],
+      ],
+    ),
+    '',
+  ];
+  const failed = report.runs.filter((run) => run.status !== 'ok');
+  if (failed.length) {
+    lines.push('## Suites that did not finish', '');
+    for (const run of failed)
+      lines.push(`- \`${run.suite}\`: ${run.status}, ${run.error ?? 'no result'} (log: \`${run.log}\`)`);
+    lines.push('');
+  }
+  for (const run of report.runs) {
+    const result = run.result;
+    const failure = run.status === 'ok' ? '' : `, **${run.status}**: ${run.error ?? 'no result'}`;
+    lines.push(
+      `## ${result?.title ?? run.suite}`,
+      '',
+      `Suite \`${run.suite}\`, ${formatNumber(run.seconds)} s${failure}.`,
+      '',
+    );
+    if (!result) continue;
+    if (result.figures.length) {
+      const header = FIGURE_HEADER.map((name) => name.charAt(0).toUpperCase() + name.slice(1));
+      lines.push(...table(header, figureRows(result.figures), [1, 2]), '');
+    }
+    for (const t of result.tables) lines.push(`### ${cell(t.title)}`, '', ...table(t.header, t.rows), '');
+    if (result.notes.length) lines.push(...result.notes.map((note) => `- ${note.replace(/\s*\n\s*/g, ' ')}`), '');
+  }
+  return `${lines.join('\n').trimEnd()}\n`;
 }

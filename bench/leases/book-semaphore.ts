@@ -1,17 +1,11 @@
-// The book's fair counting semaphore (Redis in Action 6.3.2-6.3.5), in TypeScript with ioredis,
-// as a peer for bench/leases.ts: what our one-script semaphore replaced. Two MULTI/EXEC round
-// trips to try, a third to back out when the try failed, one to release; the lock-guarded variant
-// adds the book's SETNX lock around the try (WATCH to release it, so a connection per caller).
-//
-// The book's own code is inconsistent in the owner zset's name (`semname + 'owner'` in acquire,
-// `semname + ':owner'` in release, as printed in some editions); ':owner' and ':counter' here.
+// The book's fair counting semaphore (Redis in Action 6.3.2-6.3.5) with ioredis, a peer for
+// bench/leases.ts; docs/performance.md ("Method: ... leases ...") tells its round trips. The book
+// names the owner zset `semname + 'owner'` in acquire and `+ ':owner'` in release: ':owner' here.
 import { randomUUID } from 'node:crypto';
 import type Redis from 'ioredis';
 import { setTimeout as sleep } from 'node:timers/promises';
 
-type Replies = [Error | null, unknown][] | null;
-
-function replies(result: Replies): unknown[] {
+function replies(result: [Error | null, unknown][] | null): unknown[] {
   if (result === null) throw new Error('MULTI/EXEC was aborted');
   return result.map(([error, value]) => {
     if (error) throw error;
@@ -20,17 +14,10 @@ function replies(result: Replies): unknown[] {
 }
 
 /**
- * acquire_fair_semaphore: drop holders older than `timeoutSeconds` from the timeout zset, keep in
- * the owner zset only those still in it (ZINTERSTORE with weights 1 and 0), draw a number from the
- * counter; then add ourselves to both zsets and read our rank in the owner zset. A rank below
- * `limit` holds a slot; otherwise take ourselves out again. Gives up at once: undefined.
+ * acquire_fair_semaphore: drop timed-out holders (ZINTERSTORE keeps the owner zset in step), draw
+ * a number; add ourselves to both zsets, and a rank below `limit` holds a slot, else back out.
  */
-export async function acquireFairSemaphore(
-  redis: Redis,
-  semname: string,
-  limit: number,
-  timeoutSeconds: number,
-): Promise<string | undefined> {
+export async function acquireFairSemaphore(redis: Redis, semname: string, limit: number, timeoutSeconds: number) {
   const identifier = randomUUID();
   const owners = `${semname}:owner`;
   const counter = `${semname}:counter`;
@@ -87,12 +74,7 @@ async function releaseLock(redis: Redis, lockname: string, identifier: string): 
 }
 
 /** acquire_semaphore_with_lock: the fair semaphore's try under a lock it waits 10 ms for at most. */
-export async function acquireSemaphoreWithLock(
-  redis: Redis,
-  semname: string,
-  limit: number,
-  timeoutSeconds: number,
-): Promise<string | undefined> {
+export async function acquireSemaphoreWithLock(redis: Redis, semname: string, limit: number, timeoutSeconds: number) {
   const lock = await acquireLock(redis, semname, 10);
   if (lock === undefined) return undefined;
   try {

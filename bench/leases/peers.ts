@@ -1,73 +1,46 @@
-// The peers of the leases benchmark, each as the deployment in src/app/parts.ts would hold it:
-// ours (LeaseAcquirer on one shared command connection plus the LeaseSignals subscriber),
-// redis-semaphore on one shared connection, and the book's fair semaphore, plain on one shared
-// connection or guarded by the book's lock (a connection per caller, as its WATCH needs).
+// The peers of the leases benchmark, each as src/app/parts.ts would hold it: ours (LeaseAcquirer on
+// one shared command connection plus the LeaseSignals subscriber), redis-semaphore on one shared
+// connection, and the book's fair semaphore, plain (one shared connection) or lock-guarded.
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type Redis from 'ioredis';
+import Redis from 'ioredis';
 import pino from 'pino';
 import { Mutex, Semaphore, TimeoutError, type LockOptions } from 'redis-semaphore';
 import type { LeaseKind } from '../../src/redis/keys';
 import { LeaseRepository, type Attempt, type AttemptRequest } from '../../src/redis/leases/repository';
 import { LeaseSignals } from '../../src/redis/leases/signals';
 import { LeaseAcquirer } from '../../src/redis/leases/acquirer';
-import { countOn, type Bench, type Traffic } from '../harness';
+import { countOn, sumOf, type Bench, type Traffic } from '../harness';
 import { acquireFairSemaphore, acquireSemaphoreWithLock, releaseFairSemaphore } from './book-semaphore';
 
 /** The lock's defaults in the API: wait up to 10 s, hold for 10 s. */
 export const WAIT_MS = 10_000;
 export const TTL_MS = 10_000;
 
-export interface Scenario {
-  /** For figure ids, e.g. `semaphore5.contended.hold1ms`. */
-  id: string;
-  title: string;
-  kind: LeaseKind;
-  limit: number;
-  /** Concurrent callers; each loops acquire, hold, release until `ops` pairs were started. */
-  callers: number;
-  /** true: every caller has a name of its own; false: all share one. */
-  ownNames: boolean;
-  ops: number;
-  holdMs: number;
-}
-
 /** Our repository, counting script calls so a round shows how many attempts an acquire took. */
 class CountingRepository extends LeaseRepository {
   attempts = 0;
-  abandoned = 0;
 
   override attempt(request: AttemptRequest): Promise<Attempt> {
     this.attempts++;
     return super.attempt(request);
   }
-
-  override abandon(name: string, id: string): Promise<boolean> {
-    this.abandoned++;
-    return super.abandon(name, id);
-  }
-}
-
-/** Resolves to the function that releases, or undefined when acquire gave up waiting. */
-type Acquire = (name: string, scenario: Scenario, owner: string) => Promise<(() => Promise<unknown>) | undefined>;
-
-export const PEERS = ['ours', 'redis-semaphore', 'book fair semaphore', 'book semaphore+lock'] as const;
-export type PeerName = (typeof PEERS)[number];
-
-export interface Peer {
-  label: PeerName;
-  /** The kinds of lease it takes part in. */
-  kinds: LeaseKind[];
-  acquire: Acquire;
-  /** Requests sent on its command connections, and (ours) on the LeaseSignals subscriber connection. */
-  command: Traffic;
-  subscriber?: Traffic;
-  /** Pub/sub messages the subscriber connection received. */
-  messages?: { count: number };
-  repositories?: CountingRepository[];
 }
 
 const newTraffic = (): Traffic => ({ requests: 0, commands: 0 });
+export type Peer = Awaited<ReturnType<typeof ours>>;
+type Lease = { kind: LeaseKind; limit: number };
+type Release = () => Promise<unknown>;
+
+/**
+ * A counted connection without our scripts, as a user of that library holds one: connect() defines
+ * every product script, and ioredis copies them all onto each MULTI the book's semaphore makes.
+ */
+function plain({ url, defer }: Bench, into: Traffic): Redis {
+  const client = countOn(new Redis(url), into);
+  defer(() => client.disconnect());
+  return client;
+}
 
 /**
  * The signal a resolver passes to acquire: one per request, aborted if the client goes away
@@ -76,7 +49,12 @@ const newTraffic = (): Traffic => ({ requests: 0, commands: 0 });
 export const PASS_SIGNAL = process.env.BENCH_LEASE_SIGNAL !== '0';
 const requestSignal = (): AbortSignal | undefined => (PASS_SIGNAL ? new AbortController().signal : undefined);
 
-export async function ours({ connect, defer }: Bench): Promise<Peer> {
+/**
+ * Ours. A peer: label, id (in figure ids), kinds of lease, acquire() (the release, or undefined after
+ * the wait) and counts(): requests on its command and (ours) subscriber connections, messages that
+ * subscriber received, acquire scripts run.
+ */
+export async function ours({ connect, defer }: Bench) {
   const [command, subscriber, messages] = [newTraffic(), newTraffic(), { count: 0 }];
   const commands = countOn(connect(), command);
   const subscriberConnection = countOn(connect(), subscriber);
@@ -90,48 +68,35 @@ export async function ours({ connect, defer }: Bench): Promise<Peer> {
     shutdown.abort();
     signals.close();
   });
-  const settings = { maxWaiters: 1000 };
-  const repositories = {
-    lock: new CountingRepository(commands, 'lock', settings),
-    semaphore: new CountingRepository(commands, 'semaphore', settings),
-  };
-  const acquirers = {
-    lock: new LeaseAcquirer(repositories.lock, signals, shutdown.signal),
-    semaphore: new LeaseAcquirer(repositories.semaphore, signals, shutdown.signal),
-  };
+  const kinds: LeaseKind[] = ['lock', 'semaphore'];
+  const repositories = kinds.map((kind) => new CountingRepository(commands, kind, { maxWaiters: 1000 }));
+  const acquirers = repositories.map((repository) => new LeaseAcquirer(repository, signals, shutdown.signal));
   return {
     label: 'ours',
-    kinds: ['lock', 'semaphore'],
-    command,
-    subscriber,
-    messages,
-    repositories: [repositories.lock, repositories.semaphore],
-    acquire: async (name, scenario, owner) => {
-      const acquirer = acquirers[scenario.kind];
-      const lease = await acquirer.acquire(
-        { name, limit: scenario.limit, ttlMs: TTL_MS, owner, waitMs: WAIT_MS },
-        requestSignal(),
-      );
+    id: 'ours',
+    kinds,
+    counts: () => [command.requests, subscriber.requests, messages.count, sumOf(repositories, (r) => r.attempts)],
+    acquire: async (name: string, { kind, limit }: Lease, owner: string): Promise<Release | undefined> => {
+      const acquirer = acquirers[kinds.indexOf(kind)];
+      const lease = await acquirer.acquire({ name, limit, ttlMs: TTL_MS, owner, waitMs: WAIT_MS }, requestSignal());
       return lease && (() => acquirer.repository.release(name, lease.id));
     },
   };
 }
 
-export function theirs({ connect }: Bench): Peer {
+export function theirs(context: Bench): Peer {
   const command = newTraffic();
-  const client = countOn(connect(), command);
+  const client = plain(context, command);
   // Auto-refresh off: ours does not refresh by itself either. retryInterval left at its default.
   const options: LockOptions = { lockTimeout: TTL_MS, acquireTimeout: WAIT_MS, refreshInterval: 0 };
   return {
     label: 'redis-semaphore',
+    id: 'redis_semaphore',
     kinds: ['lock', 'semaphore'],
-    command,
+    counts: () => [command.requests, 0, 0, 0],
     // A new Mutex/Semaphore per acquire, as a request handler would make one.
-    acquire: async (name, scenario) => {
-      const lock =
-        scenario.kind === 'lock'
-          ? new Mutex(client, name, options)
-          : new Semaphore(client, name, scenario.limit, options);
+    acquire: async (name, { kind, limit }) => {
+      const lock = kind === 'lock' ? new Mutex(client, name, options) : new Semaphore(client, name, limit, options);
       try {
         await lock.acquire(requestSignal());
       } catch (error) {
@@ -143,38 +108,35 @@ export function theirs({ connect }: Bench): Peer {
   };
 }
 
-/** The book's fair semaphore: it gives up at once, so its caller tries again after 1 ms, up to the wait. */
-async function bookWaiting(tryOnce: () => Promise<string | undefined>): Promise<string | undefined> {
-  const end = performance.now() + WAIT_MS;
-  for (;;) {
-    const identifier = await tryOnce();
-    if (identifier !== undefined || performance.now() >= end) return identifier;
-    await sleep(1);
-  }
-}
-
 /**
- * The book's semaphore on one shared connection; with its lock (withLock), on a connection per
- * caller, since release_lock WATCHes and WATCH belongs to a connection (made in the warm-up).
+ * The book's semaphore on one shared connection; with its lock, on a connection per caller (made
+ * in the warm-up), since release_lock WATCHes and WATCH belongs to a connection. It gives up at
+ * once, so its caller tries again after 1 ms, up to the wait.
  */
-export function book({ connect }: Bench, withLock: boolean): Peer {
+export function book(context: Bench, withLock: boolean): Peer {
   const command = newTraffic();
-  const shared = countOn(connect(), command);
+  const shared = plain(context, command);
   const clients = new Map<string, Redis>();
   const clientOf = (owner: string): Redis => {
-    if (!withLock) return shared;
-    if (!clients.has(owner)) clients.set(owner, countOn(connect(), command));
-    return clients.get(owner)!;
+    if (withLock && !clients.has(owner)) clients.set(owner, plain(context, command));
+    return withLock ? clients.get(owner)! : shared;
   };
   return {
     label: withLock ? 'book semaphore+lock' : 'book fair semaphore',
+    id: withLock ? 'book_with_lock' : 'book_fair',
     kinds: ['semaphore'],
-    command,
-    acquire: async (name, scenario, owner) => {
+    counts: () => [command.requests, 0, 0, 0],
+    acquire: async (name, { limit }, owner) => {
       const client = clientOf(owner);
       const semname = `semaphore:${name}`;
-      const attempt = withLock ? acquireSemaphoreWithLock : acquireFairSemaphore;
-      const identifier = await bookWaiting(() => attempt(client, semname, scenario.limit, TTL_MS / 1000));
+      const attempt = () =>
+        (withLock ? acquireSemaphoreWithLock : acquireFairSemaphore)(client, semname, limit, TTL_MS / 1000);
+      const end = performance.now() + WAIT_MS;
+      let identifier = await attempt();
+      while (identifier === undefined && performance.now() < end) {
+        await sleep(1);
+        identifier = await attempt();
+      }
       return identifier === undefined ? undefined : () => releaseFairSemaphore(client, semname, identifier);
     },
   };

@@ -1,14 +1,8 @@
-// What every part of the soak's load has in common: it sets up its data, runs until told to stop,
-// drains (pulls what is still waiting, lets tasks finish), and then checks its invariants.
+// What every part of the soak's load has in common: it sets up its data, repeats its clients' steps
+// until the soak stops, drains (pulls what is still waiting, lets tasks finish), and checks its invariants.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { benchTokens } from '../harness/server-process';
-import type { ApiPool, Outcome } from './client';
-
-export interface Check {
-  name: string;
-  ok: boolean;
-  detail: string;
-}
+import { PASSING, type ApiPool } from './client';
 
 export interface SoakContext {
   api: ApiPool;
@@ -16,44 +10,58 @@ export interface SoakContext {
   token(user: string, service?: boolean): string;
   /** A number in [0, 1) from the run's seeded generator, so a run can be replayed. */
   random(): number;
-  /** Unique per run, so a second run against the same Redis does not meet the first's data. */
-  runId: string;
+  /** Names keys and users: unique per run, so a second run against the same Redis does not meet the first's data. */
+  seed: number;
+  minutes: number;
+  /** The task handler's log of runs (handlers.cjs). */
+  taskLog: string;
+  /** Set when the load stops and draining begins. */
+  stopped: boolean;
 }
 
-export interface Actor {
-  readonly name: string;
-  setup?(): Promise<void>;
-  /** Sends load until `stop()` is true. */
-  run(stop: () => boolean): Promise<void>;
-  /** After the load: takes in what is still on its way, up to `deadline` (Date.now() ms). */
-  drain?(deadline: number): Promise<void>;
-  check(): Check[];
-  /** Counts for the report (calls acknowledged, refused, left unknown). */
-  stats(): Record<string, number>;
-}
-
-/** An actor's common parts: its counts as its stats, calls as a user, seeded pauses and picks. */
-export abstract class Load implements Actor {
+export abstract class Load {
   abstract readonly name: string;
   protected abstract readonly counts: Record<string, number>;
 
   constructor(protected readonly soak: SoakContext) {}
 
-  abstract run(stop: () => boolean): Promise<void>;
+  async setup(): Promise<void> {}
+  /** One step per client, each repeated until the soak stops. */
+  protected abstract clients(): (() => Promise<unknown>)[];
+  /** After the load: takes in what is still on its way, up to `deadline` (Date.now() ms). */
+  async drain(_deadline: number): Promise<void> {}
   abstract check(): Check[];
+
+  async run(): Promise<void> {
+    await Promise.all(
+      this.clients().map(async (step) => {
+        while (!this.stopped()) await step();
+      }),
+    );
+  }
 
   stats(): Record<string, number> {
     return { ...this.counts };
   }
 
-  /** `query` sent as `user`, a service caller when `service` is set. */
-  protected call<T>(
-    user: string,
-    query: string,
-    variables?: Record<string, unknown>,
-    service = false,
-  ): Promise<Outcome<T>> {
+  protected readonly stopped = (): boolean => this.soak.stopped;
+
+  protected call<T>(user: string, query: string, variables?: Record<string, unknown>, service = false) {
     return this.soak.api.call<T>(this.soak.token(user, service), query, variables);
+  }
+
+  /**
+   * `call` sent again until answered or refused (its idempotency key makes a second send return the
+   * first's result), each resend counted; undefined, its outcome unknown, when `stop()` came first.
+   */
+  protected async untilAnswered<T>(stop: () => boolean, ...call: Parameters<Load['call']>) {
+    for (let attempt = 0; ; attempt++) {
+      if (attempt > 0) this.counts.resent++;
+      const outcome = await this.call<T>(...call);
+      if (outcome.kind === 'ok' || (outcome.kind === 'refused' && !PASSING.has(outcome.code))) return outcome;
+      if (stop()) return undefined;
+      await sleep(Math.min(1000, 50 * 2 ** Math.min(attempt, 5)));
+    }
   }
 
   /** Waits `ms` and up to `spread` ms more. */
@@ -68,16 +76,17 @@ export abstract class Load implements Actor {
 
 const tokenCache = new Map<string, string>();
 
-export function signer(hours: number): SoakContext['token'] {
-  return (user, service = false) => {
+export const signer =
+  (hours: number): SoakContext['token'] =>
+  (user, service = false) => {
     const key = `${service ? 's' : 'u'}:${user}`;
-    const token = tokenCache.get(key) ?? benchTokens.sign(user, service ? ['service'] : [], Math.ceil(hours * 3600));
-    tokenCache.set(key, token);
-    return token;
+    if (!tokenCache.has(key))
+      tokenCache.set(key, benchTokens.sign(user, service ? ['service'] : [], Math.ceil(hours * 3600)));
+    return tokenCache.get(key)!;
   };
-}
 
-export const check = (name: string, ok: boolean, detail: string): Check => ({ name, ok, detail });
+export const check = (name: string, ok: boolean, detail: string) => ({ name, ok, detail });
+export type Check = ReturnType<typeof check>;
 
 /** A check that holds when nothing was found: the found ones as its detail, else `detail`. */
 export const none = (name: string, found: unknown[], detail: string, ok = true): Check =>

@@ -1,7 +1,8 @@
 // Time-series counters under load. An update whose answer was lost is not sent again (no
 // idempotency key), so each precision's count lies between the acknowledged updates and those plus
 // the lost ones. docs/development.md#soak.
-import { check, Load, type Check, type SoakContext } from './actor';
+import { sumOf } from '../harness/support';
+import { check, Load, type Check } from './actor';
 
 const CLIENTS = 2;
 const PRECISIONS = [60, 3600, 86400];
@@ -15,27 +16,22 @@ const READ = `query($name: String!, $precision: Int!) { counter(name: $name, pre
 export class CounterLoad extends Load {
   readonly name = 'counters';
   protected readonly counts = { acknowledged: 0, lost: 0, refused: 0 };
-  private readonly counterName = `soak-${this.soak.runId}-hits`;
+  private readonly counterName = `soak-${this.soak.seed}-hits`;
   private readonly totals = new Map<number, number>();
   /** The precisions whose kept samples reach back past the start of the run (with an hour to spare). */
-  private readonly precisions: number[];
+  private readonly precisions = PRECISIONS.filter((p) => p * SAMPLES_KEPT >= (this.soak.minutes + 60) * 60);
 
-  constructor(soak: SoakContext, minutes: number) {
-    super(soak);
-    this.precisions = PRECISIONS.filter((p) => p * SAMPLES_KEPT >= (minutes + 60) * 60);
+  protected clients() {
+    return Array.from({ length: CLIENTS }, () => () => this.update());
   }
 
-  async run(stop: () => boolean): Promise<void> {
-    await Promise.all(Array.from({ length: CLIENTS }, () => this.client(stop)));
-  }
-
-  async drain(): Promise<void> {
+  override async drain(): Promise<void> {
     for (const precision of this.precisions) {
       const samples = await this.call<{ count: number }[]>(USER, READ, { name: this.counterName, precision }, true);
       if (samples.kind === 'ok')
         this.totals.set(
           precision,
-          samples.data.reduce((sum, s) => sum + s.count, 0),
+          sumOf(samples.data, (s) => s.count),
         );
     }
   }
@@ -55,14 +51,12 @@ export class CounterLoad extends Load {
     ];
   }
 
-  private async client(stop: () => boolean): Promise<void> {
-    while (!stop()) {
-      const count = 1 + Math.floor(this.soak.random() * 3);
-      const outcome = await this.call<boolean>(USER, UPDATE, { name: this.counterName, count }, true);
-      if (outcome.kind === 'ok') this.counts.acknowledged += count;
-      else if (outcome.kind === 'unknown') this.counts.lost += count;
-      else this.counts.refused++;
-      await (outcome.kind === 'ok' ? this.pause(20, 40) : this.pause(200));
-    }
+  private async update(): Promise<void> {
+    const count = 1 + Math.floor(this.soak.random() * 3);
+    const outcome = await this.call<boolean>(USER, UPDATE, { name: this.counterName, count }, true);
+    if (outcome.kind === 'ok') this.counts.acknowledged += count;
+    else if (outcome.kind === 'unknown') this.counts.lost += count;
+    else this.counts.refused++;
+    await (outcome.kind === 'ok' ? this.pause(20, 40) : this.pause(200));
   }
 }

@@ -3,32 +3,19 @@
 // process ran which attempt, and which runs a killed worker left unfinished.
 'use strict';
 const fs = require('node:fs');
+const { setTimeout: sleep } = require('node:timers/promises');
 
-const log = process.env.SOAK_TASK_LOG;
-
-function note(event, context) {
-  if (log)
-    fs.appendFileSync(
-      log,
-      `${JSON.stringify({ event, id: context.id, attempt: context.attempt, pid: process.pid, at: Date.now() })}\n`,
-    );
-}
+const note = (event, { id, attempt }) =>
+  fs.appendFileSync(
+    process.env.SOAK_TASK_LOG,
+    `${JSON.stringify({ event, id, attempt, pid: process.pid, at: Date.now() })}\n`,
+  );
 
 exports.handlers = {
   /** Works for `args.ms` (stopping early if the run is aborted), then returns who ran it. */
   async soak(args, context) {
     note('start', context);
-    await new Promise((resolve, reject) => {
-      const timer = setTimeout(resolve, Number(args && args.ms) || 0);
-      context.signal.addEventListener(
-        'abort',
-        () => {
-          clearTimeout(timer);
-          reject(context.signal.reason);
-        },
-        { once: true },
-      );
-    });
+    await sleep(Number(args && args.ms) || 0, undefined, { signal: context.signal });
     note('end', context);
     return { pid: process.pid, attempt: context.attempt };
   },

@@ -1,20 +1,13 @@
-// A lock and a counting semaphore under contention. From each holder's times (asked, grant
-// arrived, release sent) the check builds the interval it certainly held the lease, cut at the
-// lapse counted from the request; any overlap beyond the limit is a real double grant, and fencing
-// tokens must rise in grant order. docs/development.md#soak.
+// A lock and a counting semaphore under contention. Checks: no overlap beyond the limit of the
+// intervals each holder certainly held (overlaps()), fencing tokens rising in grant order. docs/development.md#soak.
 import { Load, none, type Check } from './actor';
 
 const HOLD_MS = 3000;
 const WAIT_MS = 2000;
 const SEMAPHORE_LIMIT = 3;
 
-export interface Hold {
-  fencingToken: number;
-  asked: number;
-  granted: number;
-  /** When the release was sent (or the client gave up on it). */
-  released: number;
-}
+/** A grant's fencing token and its holder's times (ms): asked, grant arrived, release sent (or given up on). */
+export type Hold = Record<'fencingToken' | 'asked' | 'granted' | 'released', number>;
 
 /** The two leases: who contends, what they count, how long each holds (ms, and up to how much more), the calls. */
 const LEASES = {
@@ -55,10 +48,10 @@ export class LeaseLoad extends Load {
     releasedFalse: 0,
   };
 
-  async run(stop: () => boolean): Promise<void> {
-    const clients = (lease: Lease): Promise<void>[] =>
-      Array.from({ length: LEASES[lease].clients }, (_, i) => this.holder(lease, `${LEASES[lease].user}-${i}`, stop));
-    await Promise.all([...clients('lock'), ...clients('semaphore')]);
+  protected clients() {
+    return (['lock', 'semaphore'] as const).flatMap((lease) =>
+      Array.from({ length: LEASES[lease].clients }, (_, i) => () => this.hold(lease, `${LEASES[lease].user}-${i}`)),
+    );
   }
 
   check(): Check[] {
@@ -78,42 +71,34 @@ export class LeaseLoad extends Load {
     ];
   }
 
-  /** Asks, holds a moment, releases, and notes the times of each; until the load stops. */
-  private async holder(lease: Lease, user: string, stop: () => boolean): Promise<void> {
-    const {
-      acquire,
-      release,
-      limit,
-      holdMs,
-      counts: [granted, refused],
-    } = LEASES[lease];
-    const name = `soak-${this.soak.runId}-${lease}`;
-    while (!stop()) {
-      const asked = Date.now();
-      const variables = { name, wait: WAIT_MS, hold: HOLD_MS, ...(limit > 1 && { limit }) };
-      const grant = await this.call<{ id: string; fencingToken: number } | null>(user, acquire, variables, true);
-      const grantedAt = Date.now();
-      if (grant.kind !== 'ok') {
-        this.counts.failed++;
-        await this.pause(100);
-        continue;
-      }
-      if (grant.data === null) {
-        this.counts[refused]++;
-        continue;
-      }
-      this.counts[granted]++;
-      await this.pause(holdMs[0], holdMs[1]);
-      const released = Date.now();
-      const answer = await this.call<boolean>(user, release, { name, id: grant.data.id }, true);
-      if (answer.kind === 'ok' && !answer.data) this.counts.releasedFalse++;
-      this.holds[lease].push({ fencingToken: grant.data.fencingToken, asked, granted: grantedAt, released });
-      await this.pause(0, 20);
+  /** Asks, holds a moment, releases, and notes the times of each. */
+  private async hold(lease: Lease, user: string): Promise<void> {
+    const { acquire, release, limit, holdMs, counts } = LEASES[lease];
+    const [granted, refused] = counts;
+    const name = `soak-${this.soak.seed}-${lease}`;
+    const asked = Date.now();
+    const variables = { name, wait: WAIT_MS, hold: HOLD_MS, ...(limit > 1 && { limit }) };
+    const grant = await this.call<{ id: string; fencingToken: number } | null>(user, acquire, variables, true);
+    const grantedAt = Date.now();
+    if (grant.kind !== 'ok') {
+      this.counts.failed++;
+      return this.pause(100);
     }
+    if (grant.data === null) return void this.counts[refused]++;
+    this.counts[granted]++;
+    await this.pause(holdMs[0], holdMs[1]);
+    const released = Date.now();
+    const answer = await this.call<boolean>(user, release, { name, id: grant.data.id }, true);
+    if (answer.kind === 'ok' && !answer.data) this.counts.releasedFalse++;
+    this.holds[lease].push({ fencingToken: grant.data.fencingToken, asked, granted: grantedAt, released });
+    await this.pause(0, 20);
   }
 }
 
-/** Where more than `limit` certain-hold intervals overlap (a sweep over starts and ends). */
+/**
+ * Where more than `limit` holds overlap, each held for certain from its grant's arrival until its
+ * release was sent, cut at the lease's lapse counted from the request (a sweep over starts and ends).
+ */
 export function overlaps(holds: Hold[], limit: number): string[] {
   const events: [number, number, Hold][] = [];
   for (const hold of holds) {

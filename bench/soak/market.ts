@@ -15,22 +15,17 @@ const LIST = `mutation($item: ID!, $price: Int!) { listItem(itemId: $item, price
 const BUY = `mutation($item: ID!, $seller: ID!, $price: Int!) { purchaseItem(itemId: $item, sellerId: $seller, price: $price) { outcome } }`;
 const ME = `query { me { funds items } }`;
 
-interface Listing {
-  cursor: string;
-  itemId: string;
-  sellerId: string;
-  price: number;
-}
+type Listing = { cursor: string; itemId: string; sellerId: string; price: number };
 
 export class MarketLoad extends Load {
   readonly name = 'market';
   protected readonly counts = { listed: 0, purchased: 0, outcomes: 0, refused: 0, unknown: 0 };
-  private readonly traders = Array.from({ length: TRADERS }, (_, i) => `soak-${this.soak.runId}-trader${i}`);
+  private readonly traders = Array.from({ length: TRADERS }, (_, i) => `soak-${this.soak.seed}-trader${i}`);
   private readonly items: string[] = [];
   private final = { funds: 0, inventories: new Map<string, string[]>(), listings: [] as Listing[], itemCounts: 0 };
   private read = false;
 
-  async setup(): Promise<void> {
+  override async setup(): Promise<void> {
     const grant = async (query: string, variables: Record<string, unknown>): Promise<void> => {
       const granted = await this.call(SERVICE, query, variables, true);
       if (granted.kind !== 'ok') throw new Error(`${query}: ${JSON.stringify(granted)}`);
@@ -44,11 +39,11 @@ export class MarketLoad extends Load {
     }
   }
 
-  async run(stop: () => boolean): Promise<void> {
-    await Promise.all(this.traders.map((trader) => this.trade(trader, stop)));
+  protected clients() {
+    return this.traders.map((trader) => () => this.trade(trader));
   }
 
-  async drain(): Promise<void> {
+  override async drain(): Promise<void> {
     const listings = await this.pages<Listing>(SERVICE, true, MARKET, (l) => l.cursor);
     this.final.listings = listings.filter((l) => this.items.includes(l.itemId));
     for (const trader of this.traders) {
@@ -88,28 +83,26 @@ export class MarketLoad extends Load {
     ];
   }
 
-  private async trade(trader: string, stop: () => boolean): Promise<void> {
-    while (!stop()) {
-      if (this.soak.random() < 0.5) {
-        const inventory = await this.call<string[]>(trader, INVENTORY, { after: null });
-        if (inventory.kind === 'ok' && inventory.data.length > 0) {
-          const item = this.pick(inventory.data);
-          const price = 1 + Math.floor(this.soak.random() * 100);
-          this.tally(await this.call(trader, LIST, { item, price }), 'listed');
-        }
-      } else {
-        const market = await this.call<Listing[]>(trader, MARKET, { after: null });
-        const offers =
-          market.kind === 'ok' ? market.data.filter((l) => l.sellerId !== trader && this.items.includes(l.itemId)) : [];
-        if (offers.length > 0) {
-          const { itemId: item, sellerId: seller, price } = this.pick(offers);
-          const bought = await this.call<{ outcome: string }>(trader, BUY, { item, seller, price });
-          if (bought.kind === 'ok' && bought.data.outcome === 'PURCHASED') this.counts.purchased++;
-          this.tally(bought, 'outcomes');
-        }
+  private async trade(trader: string): Promise<void> {
+    if (this.soak.random() < 0.5) {
+      const inventory = await this.call<string[]>(trader, INVENTORY, { after: null });
+      if (inventory.kind === 'ok' && inventory.data.length > 0) {
+        const item = this.pick(inventory.data);
+        const price = 1 + Math.floor(this.soak.random() * 100);
+        this.tally(await this.call(trader, LIST, { item, price }), 'listed');
       }
-      await this.pause(30, 70);
+    } else {
+      const market = await this.call<Listing[]>(trader, MARKET, { after: null });
+      const offers =
+        market.kind === 'ok' ? market.data.filter((l) => l.sellerId !== trader && this.items.includes(l.itemId)) : [];
+      if (offers.length > 0) {
+        const { itemId: item, sellerId: seller, price } = this.pick(offers);
+        const bought = await this.call<{ outcome: string }>(trader, BUY, { item, seller, price });
+        if (bought.kind === 'ok' && bought.data.outcome === 'PURCHASED') this.counts.purchased++;
+        this.tally(bought, 'outcomes');
+      }
     }
+    await this.pause(30, 70);
   }
 
   private tally(outcome: { kind: string }, ok: 'listed' | 'outcomes'): void {

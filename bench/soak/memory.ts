@@ -1,34 +1,18 @@
 // Memory over the soak, sampled every few seconds per process lifetime (so a restart's drop is not
 // read as shrinkage): growth per minute as a least-squares slope, per-minute means, and the keyspace
 // grouped by key shape. What is sampled: docs/development.md#soak.
-import fs from 'node:fs';
 import type Redis from 'ioredis';
+import { mean, sumOf } from '../harness/support';
 
-interface Series {
-  name: string;
-  /** [seconds since the soak started, bytes] */
-  points: [number, number][];
-}
-
-export interface Growth {
-  name: string;
-  minutes: number;
-  firstMb: number;
-  lastMb: number;
-  mbPerMinute: number;
-}
-
+export type Growth = ReturnType<MemorySampler['growth']>[number];
 /** Per-minute means of each series: `mb[i]` is the series' mean in minute i + 1, null without samples. */
-export interface Curve {
-  minutes: number[];
-  series: { name: string; mb: (number | null)[] }[];
-}
+export type Curve = ReturnType<MemorySampler['curve']>;
 
 export class MemorySampler {
-  private readonly series: Series[] = [];
+  /** Per series, [seconds since the soak started, bytes]. */
+  private readonly series: { name: string; points: [number, number][] }[] = [];
   private readonly started = Date.now();
 
-  /** A sample of `name` now (a new series when the name is new). */
   add(name: string, bytes: number): void {
     if (!Number.isFinite(bytes)) return;
     let series = this.series.find((s) => s.name === name);
@@ -37,71 +21,39 @@ export class MemorySampler {
   }
 
   /** The mean of each series in each whole minute of the run (a mean smooths the collector's swing). */
-  curve(): Curve {
+  curve() {
     const last = Math.max(0, ...this.series.flatMap((s) => s.points.map(([t]) => t)));
     const minutes = Array.from({ length: Math.ceil(last / 60) }, (_, i) => i + 1);
     return {
       minutes,
-      series: this.series.map((series) => ({
-        name: series.name,
+      series: this.series.map(({ name, points }) => ({
+        name,
         mb: minutes.map((m) => {
-          const inMinute = series.points.filter(([t]) => t >= (m - 1) * 60 && t < m * 60);
-          if (inMinute.length === 0) return null;
-          return mb(inMinute.reduce((sum, [, b]) => sum + b, 0) / inMinute.length);
+          const inMinute = points.filter(([t]) => t >= (m - 1) * 60 && t < m * 60).map(([, b]) => b);
+          return inMinute.length ? mb(mean(inMinute)) : null;
         }),
       })),
     };
   }
 
   /** Growth of each series from `fromSecond` on (the warm-up before it left out). */
-  growth(fromSecond: number): Growth[] {
-    return this.series.flatMap((series) => {
-      const points = series.points.filter(([t]) => t >= fromSecond);
+  growth(fromSecond: number) {
+    return this.series.flatMap(({ name, points: all }) => {
+      const points = all.filter(([t]) => t >= fromSecond);
       if (points.length < 3) return [];
-      const minutes = (points.at(-1)![0] - points[0][0]) / 60;
-      return [
-        {
-          name: series.name,
-          minutes: round(minutes),
-          firstMb: mb(points[0][1]),
-          lastMb: mb(points.at(-1)![1]),
-          mbPerMinute: round((slope(points) * 60) / 2 ** 20, 3),
-        },
-      ];
+      const [first, last] = [points[0], points.at(-1)!];
+      const [minutes, mbPerMinute] = [round((last[0] - first[0]) / 60), round((slope(points) * 60) / 2 ** 20, 3)];
+      return [{ name, minutes, firstMb: mb(first[1]), lastMb: mb(last[1]), mbPerMinute }];
     });
   }
 }
 
-export function rssBytes(pid: number): number {
-  try {
-    const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-    return Number(/^VmRSS:\s+(\d+) kB/m.exec(status)?.[1] ?? NaN) * 1024;
-  } catch {
-    return NaN;
-  }
-}
+type KeyGroup = { shape: string; keys: number; bytes: number };
 
-export async function usedMemory(redis: Redis): Promise<number> {
-  const info = await redis.info('memory');
-  return Number(/^used_memory:(\d+)/m.exec(info)?.[1] ?? NaN);
-}
-
-export interface KeyGroup {
-  shape: string;
-  keys: number;
-  bytes: number;
-}
-
-/**
- * Keys grouped by shape: the hash tag and numbers replaced, the first four `:` parts kept (so
- * `ctr:{ctr-12}:s:60:hits` and `ctr:{ctr-3}:s:60:other` are one group).
- */
+/** Keys grouped by shape (shapeOf), with the bytes they take, most first. */
 export async function keyspace(redis: Redis): Promise<KeyGroup[]> {
   const groups = new Map<string, KeyGroup>();
-  let cursor = '0';
-  do {
-    const [next, keys] = await redis.scan(cursor, 'COUNT', 1000);
-    cursor = next;
+  for await (const keys of redis.scanStream({ count: 1000 }) as AsyncIterable<string[]>) {
     if (keys.length === 0) continue;
     const pipeline = redis.pipeline();
     for (const key of keys) pipeline.memory('USAGE', key, 'SAMPLES', '0');
@@ -113,15 +65,12 @@ export async function keyspace(redis: Redis): Promise<KeyGroup[]> {
       group.bytes += Number(sizes[i]?.[1] ?? 0);
       groups.set(shape, group);
     });
-  } while (cursor !== '0');
+  }
   return [...groups.values()].sort((a, b) => b.bytes - a.bytes);
 }
 
 /** Each shape's keys and bytes at the end and what they grew by since `before`, most bytes added first. */
-export const growthByShape = (
-  before: KeyGroup[],
-  after: KeyGroup[],
-): (KeyGroup & { keysAdded: number; bytesAdded: number })[] =>
+export const growthByShape = (before: KeyGroup[], after: KeyGroup[]) =>
   after
     .map((group) => {
       const old = before.find((b) => b.shape === group.shape);
@@ -129,6 +78,7 @@ export const growthByShape = (
     })
     .sort((a, b) => b.bytesAdded - a.bytesAdded);
 
+/** The hash tag and numbers replaced, the first four `:` parts kept: `ctr:{ctr-12}:s:60:hits` is `ctr:{…}:s:60`. */
 export function shapeOf(key: string): string {
   return key
     .replace(/\{[^}]*\}/, '{…}')
@@ -140,30 +90,20 @@ export function shapeOf(key: string): string {
 
 /** Least-squares slope of bytes over seconds. */
 function slope(points: [number, number][]): number {
-  const n = points.length;
-  const meanT = points.reduce((s, [t]) => s + t, 0) / n;
-  const meanB = points.reduce((s, [, b]) => s + b, 0) / n;
-  let num = 0;
-  let den = 0;
-  for (const [t, b] of points) {
-    num += (t - meanT) * (b - meanB);
-    den += (t - meanT) ** 2;
-  }
-  return den === 0 ? 0 : num / den;
+  const [meanT, meanB] = [mean(points.map(([t]) => t)), mean(points.map(([, b]) => b))];
+  const den = sumOf(points, ([t]) => (t - meanT) ** 2);
+  return den === 0 ? 0 : sumOf(points, ([t, b]) => (t - meanT) * (b - meanB)) / den;
 }
 
-const round = (n: number, digits = 1): number => Math.round(n * 10 ** digits) / 10 ** digits;
+export const round = (n: number, digits = 1): number => Math.round(n * 10 ** digits) / 10 ** digits;
 const mb = (bytes: number): number => round(bytes / 2 ** 20);
 
-/**
- * What the records kept on purpose take: finished tasks (read by the end's check) and chat dedupe
- * records. Both grow to their bound, so used_memory less them is what must level off early.
- */
-export function keptBytes(groups: KeyGroup[]): { taskHistory: number; chatDedupe: number } {
-  const sum = (match: (shape: string) => boolean): number =>
-    groups.filter((g) => match(g.shape)).reduce((total, g) => total + g.bytes, 0);
-  return {
-    taskHistory: sum((shape) => shape.startsWith('queue:')),
-    chatDedupe: sum((shape) => /^chat:\{…\}:sent(-exp)?$/.test(shape)),
-  };
+/** What the finished tasks (read by the end's check) and chat dedupe records, kept on purpose, take. */
+export function keptBytes(groups: KeyGroup[]) {
+  const sum = (shape: RegExp): number =>
+    sumOf(
+      groups.filter((g) => shape.test(g.shape)),
+      (g) => g.bytes,
+    );
+  return { taskHistory: sum(/^queue:/), chatDedupe: sum(/^chat:\{…\}:sent(-exp)?$/) };
 }

@@ -1,11 +1,10 @@
-// The soak's report: printed as tables, and written to bench/results/soak-latest.json and .md.
+// The soak's report: printed, and written to bench/results/soak-latest.json and .md.
 import fs from 'node:fs';
 import path from 'node:path';
 import { describeMachine, type Machine } from '../harness/machine';
-import { printTable } from '../harness/support';
 import type { Check } from './actor';
-import type { PhaseSummary } from './latencies';
-import type { Curve, Growth } from './memory';
+import type { PhaseSummary } from './client';
+import type { Curve, Growth, growthByShape } from './memory';
 
 export interface SoakReport {
   startedAt: string;
@@ -20,7 +19,7 @@ export interface SoakReport {
   /** Growth over the last two thirds of the run, after warm-up and history filling. */
   memoryLate: Growth[];
   memoryCurve: Curve;
-  keyspace: { shape: string; keys: number; bytes: number; keysAdded: number; bytesAdded: number }[];
+  keyspace: ReturnType<typeof growthByShape>;
   errorLines: { api: number; worker: number; samples: string[] };
 }
 
@@ -28,40 +27,25 @@ type Table = [header: string[], rows: string[][]];
 
 const KEY_SHAPES_SHOWN = 12;
 
+/** Writes the report as JSON and as markdown, and prints the markdown. */
 export function writeReport(report: SoakReport, dir: string): void {
-  const passed = report.checks.filter((c) => c.ok).length;
-  console.log(
-    `\nSoak: ${report.minutes} min, seed ${report.seed}, ${report.calls} calls; ${passed}/${report.checks.length} invariants held\n`,
-  );
-  for (const c of report.checks) console.log(`${c.ok ? 'PASS' : 'FAIL'}  ${c.name}: ${c.detail}`);
-  console.log('\nFaults');
-  for (const f of report.faults) console.log(`  ${f.at}  ${f.what}: ${f.detail}`);
-  for (const [title, table] of tables(report)) {
-    console.log(`\n${title}`);
-    printTable(...table, 1);
-  }
-  console.log(`\n${errorLines(report)}`);
-  for (const line of report.errorLines.samples) console.log(`  ${line}`);
-  for (const line of countLines(report)) console.log(line);
-
   fs.mkdirSync(dir, { recursive: true });
   // Described once, before either file is written (a written file would make the tree look changed).
   const machine = describeMachine(path.resolve(dir, '..', '..'));
+  const text = markdown(report, machine);
   fs.writeFileSync(path.join(dir, 'soak-latest.json'), `${JSON.stringify({ machine, ...report }, null, 2)}\n`);
-  fs.writeFileSync(path.join(dir, 'soak-latest.md'), markdown(report, machine));
-  console.log(`\nReport: ${path.relative(process.cwd(), path.join(dir, 'soak-latest.md'))}`);
+  fs.writeFileSync(path.join(dir, 'soak-latest.md'), text);
+  const held = `${report.checks.filter((c) => c.ok).length}/${report.checks.length} invariants held`;
+  console.log(`\n${text}\nSoak: ${held}; report: ${path.relative(process.cwd(), path.join(dir, 'soak-latest.md'))}`);
 }
 
-/** The report's tables, by title, in the order both the log and the markdown show them. */
+const cells = (row: object): string[] => Object.values(row).map(String);
+
 function tables(report: SoakReport): [string, Table][] {
   const memoryTable = (memory: Growth[]): Table => [
     ['series', 'minutes', 'first MB', 'last MB', 'MB/min'],
-    memory.map((m) => [m.name, ...[m.minutes, m.firstMb, m.lastMb, m.mbPerMinute].map(String)]),
+    memory.map(cells),
   ];
-  const phases = report.phases.map((p) => [
-    p.name,
-    ...[p.seconds, p.calls, p.perSecond, p.refused, p.unknown, p.p50, p.p90, p.p99, p.max].map(String),
-  ]);
   const keys = report.keyspace
     .slice(0, KEY_SHAPES_SHOWN)
     .map((k) => [
@@ -71,7 +55,10 @@ function tables(report: SoakReport): [string, Table][] {
   return [
     [
       'Latency per phase (ms)',
-      [['phase', 'seconds', 'calls', 'calls/s', 'refused', 'lost', 'p50', 'p90', 'p99', 'max'], phases],
+      [
+        ['phase', 'seconds', 'calls', 'calls/s', 'refused', 'lost', 'p50', 'p90', 'p99', 'max'],
+        report.phases.map(({ ok: _ok, ...phase }) => cells(phase)),
+      ],
     ],
     ['Memory growth after the first 30 s', memoryTable(report.memory)],
     ['Memory growth over the last two thirds', memoryTable(report.memoryLate)],
@@ -97,21 +84,10 @@ function curveTable(curve: Curve): Table {
     ['minute', ...columns.keys()],
     curve.minutes.map((minute, i) => [
       String(minute),
-      ...[...columns.values()].map((column) => (column[i] === null ? '' : String(column[i]))),
+      ...[...columns.values()].map((column) => String(column[i] ?? '')),
     ]),
   ];
 }
-
-const errorLines = ({ errorLines: { api, worker } }: SoakReport): string =>
-  `Error-level log lines: ${api} from the API processes, ${worker} from the worker`;
-
-const countLines = (report: SoakReport): string[] =>
-  Object.entries(report.stats).map(
-    ([actor, counts]) =>
-      `${actor}: ${Object.entries(counts)
-        .map(([k, v]) => `${k} ${v}`)
-        .join(', ')}`,
-  );
 
 const markdownTable = ([header, rows]: Table): string[] => [
   `| ${header.join(' | ')} |`,
@@ -134,13 +110,18 @@ function markdown(report: SoakReport, machine: Machine): string {
     ...report.faults.map((f) => `- ${f.at} ${f.what}: ${f.detail}`),
     '',
     ...tables(report).flatMap(([title, table]) => [`## ${title}`, '', ...markdownTable(table), '']),
-    `${errorLines(report)}.`,
+    `Error-level log lines: ${report.errorLines.api} from the API processes, ${report.errorLines.worker} from the worker.`,
     '',
     ...report.errorLines.samples.map((line) => `    ${line}`),
     '',
     '## Counts',
     '',
-    ...countLines(report).map((line) => `- ${line}`),
+    ...Object.entries(report.stats).map(
+      ([actor, counts]) =>
+        `- ${actor}: ${Object.entries(counts)
+          .map((c) => c.join(' '))
+          .join(', ')}`,
+    ),
     '',
   ].join('\n');
 }

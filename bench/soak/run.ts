@@ -7,24 +7,24 @@ import { once } from 'node:events';
 import fs from 'node:fs';
 import path from 'node:path';
 import readline from 'node:readline';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import { startWatchdog } from '../../src/redis/client/embedded';
 import { startRedisProcess } from '../../tests/support/redis-process';
 import { clock, ProgressBar } from '../harness/progress-bar';
+import { within } from '../harness/rounds';
 import { startProduct, type ServerProcess } from '../harness/server-process';
-import { seeded } from '../harness/support';
-import { signer, type Actor, type Check, type SoakContext } from './actor';
+import { seeded, sumOf, usedMemory } from '../harness/support';
+import { check, signer, type SoakContext } from './actor';
 import { ChatLoad } from './chat';
 import { ApiPool } from './client';
 import { CounterLoad } from './counters';
-import { Latencies } from './latencies';
 import { LeaseLoad } from './leases';
 import { MarketLoad } from './market';
-import { growthByShape, keptBytes, keyspace, MemorySampler, rssBytes, usedMemory } from './memory';
+import { growthByShape, keptBytes, keyspace, MemorySampler } from './memory';
 import { writeReport, type SoakReport } from './report';
 import { SubscriberLoad } from './subscribers';
 import { TaskLoad } from './tasks';
-import { setTimeout as sleep } from 'node:timers/promises';
 
 /** dist-bench/bench/soak/run.js: the repository is three levels up. */
 const ROOT = path.resolve(__dirname, '..', '..', '..');
@@ -33,92 +33,68 @@ const LOGS = path.join(RESULTS, 'logs');
 const WORKER = path.join(__dirname, '..', '..', 'src', 'worker.js');
 const HANDLERS = path.join(ROOT, 'bench', 'soak', 'handlers.cjs');
 const HEAP_PROBE = path.join(ROOT, 'bench', 'soak', 'heap-probe.cjs');
-/**
- * The soak's chat dedupe window: 5 minutes instead of the default day, so that the dedupe records
- * level off within a run (a retry here comes within seconds) and the memory curve can show it.
- */
+/** 5 minutes, not the product's day: the dedupe records level off within a run (docs/development.md#soak). */
 const CHAT_DEDUPE_SECONDS = 300;
 const API_PROCESSES = 2;
 /** How long each fault's own phase lasts before the next phase ("recovered") begins. */
 const FAULT_PHASE_MS = 10_000;
 const WARM_UP_SECONDS = 30;
-/** The phases of the run, in order; a fault's phase is followed by the one after it. */
-const PHASES = [
-  'steady',
-  'API process killed',
-  'after the API kill',
-  'Redis killed',
-  'after the Redis kill',
-  'worker killed mid-task',
-  'after the worker kill',
-  'draining',
-];
+/** Each fault's phase and the phase after it, in the order they come. */
+const FAULTS = {
+  api: ['API process killed', 'after the API kill'],
+  redis: ['Redis killed', 'after the Redis kill'],
+  worker: ['worker killed mid-task', 'after the worker kill'],
+} as const;
+const PHASES: string[] = ['steady', ...Object.values(FAULTS).flat(), 'draining'];
 
 function parseOptions(): { minutes: number; seed: number; heapSnapshots: boolean } {
-  const fail = (message: string): never => {
-    console.error(`usage: npm run soak [-- --minutes 5] [--seed N] [--heap-snapshots]\n${message}`);
+  try {
+    const { values } = parseArgs({
+      options: { minutes: { type: 'string' }, seed: { type: 'string' }, 'heap-snapshots': { type: 'boolean' } },
+    });
+    const [minutes, seed] = [Number(values.minutes ?? 5), Number(values.seed ?? Date.now() % 100_000)];
+    if (!(minutes >= 1 && minutes <= 24 * 60) || !Number.isInteger(seed))
+      throw new Error('--minutes must be from 1 to 1440 and --seed a whole number');
+    return { minutes, seed, heapSnapshots: values['heap-snapshots'] ?? false };
+  } catch (error) {
+    console.error(`usage: npm run soak [-- --minutes 5] [--seed N] [--heap-snapshots]\n${(error as Error).message}`);
     process.exit(2);
-  };
-  const flags = {
-    minutes: { type: 'string' },
-    seed: { type: 'string' },
-    'heap-snapshots': { type: 'boolean' },
-  } as const;
-  const { values } = (() => {
-    try {
-      return parseArgs({ options: flags });
-    } catch (error) {
-      return fail((error as Error).message);
-    }
-  })();
-  const minutes = Number(values.minutes ?? process.env.SOAK_MINUTES ?? 5);
-  const seed = Number(values.seed ?? process.env.SOAK_SEED ?? Date.now() % 100_000);
-  if (!(minutes >= 1 && minutes <= 24 * 60) || !Number.isInteger(seed))
-    fail('--minutes must be from 1 to 1440 and --seed a whole number');
-  // Heap snapshots of API process 2 at a third and at the end; each pauses it for seconds.
-  return { minutes, seed, heapSnapshots: values['heap-snapshots'] ?? false };
+  }
 }
 
-/** A process's output, line by line, to a log file; error-level JSON lines counted. */
-class ProcessLog {
-  readonly errors: string[] = [];
-  private readonly file: fs.WriteStream;
-
-  constructor(name: string) {
-    this.file = fs.createWriteStream(path.join(LOGS, `soak-${name}.log`), { flags: 'a' });
-  }
-
-  follow(child: ChildProcess, label: string): void {
-    for (const stream of [child.stdout, child.stderr]) {
-      if (!stream) continue;
-      readline.createInterface({ input: stream }).on('line', (line) => {
-        this.file.write(`${line}\n`);
-        const level = /"level":(\d+)/.exec(line)?.[1];
-        if (level !== undefined && Number(level) >= 50) this.errors.push(`${label}: ${line.slice(0, 300)}`);
+/**
+ * A process's output, line by line, to a log file; error-level JSON lines kept; `onLine` sees each.
+ * A followed process is killed should the soak itself die (even by SIGKILL), as tests do for redis-server.
+ */
+function processLog(name: string) {
+  const file = fs.createWriteStream(path.join(LOGS, `soak-${name}.log`), { flags: 'a' });
+  const errors: string[] = [];
+  const follow = (child: ChildProcess, label: string, onLine: (line: string) => unknown = () => undefined): void => {
+    const watchdog = startWatchdog(child.pid!, 'KILL');
+    child.once('exit', () => watchdog.kill('SIGKILL'));
+    for (const input of [child.stdout!, child.stderr!])
+      readline.createInterface({ input }).on('line', (line) => {
+        file.write(`${line}\n`);
+        if (Number(/"level":(\d+)/.exec(line)?.[1] ?? 0) >= 50) errors.push(`${label}: ${line.slice(0, 300)}`);
+        onLine(line);
       });
-    }
-  }
-
-  close(): void {
-    this.file.end();
-  }
+  };
+  return { errors, follow, close: () => file.end() };
 }
 
 async function main(): Promise<void> {
   const options = parseOptions();
   fs.mkdirSync(LOGS, { recursive: true });
-  for (const name of ['api', 'worker']) fs.rmSync(path.join(LOGS, `soak-${name}.log`), { force: true });
-  for (const file of fs.readdirSync(LOGS)) if (file.endsWith('.heapsnapshot')) fs.rmSync(path.join(LOGS, file));
+  for (const file of fs.readdirSync(LOGS))
+    if (/^soak-(api|worker)\.log$|^soak-task-runs\.jsonl$|\.heapsnapshot$/.test(file)) fs.rmSync(path.join(LOGS, file));
   const taskLog = path.join(LOGS, 'soak-task-runs.jsonl');
-  fs.rmSync(taskLog, { force: true });
   const durationMs = options.minutes * 60_000;
   const bar = new ProgressBar();
-  const latencies = new Latencies('setup');
-  const api = new ApiPool(API_PROCESSES, latencies);
-  const random = seeded(options.seed);
-  const soak: SoakContext = { api, token: signer(options.minutes / 60 + 1), random, runId: `${options.seed}` };
+  const api = new ApiPool();
+  const token = signer(options.minutes / 60 + 1);
+  const soak: SoakContext = { ...options, api, token, random: seeded(options.seed), taskLog, stopped: false };
   const memory = new MemorySampler();
-  const [apiLog, workerLog] = [new ProcessLog('api'), new ProcessLog('worker')];
+  const [apiLog, workerLog] = [processLog('api'), processLog('worker')];
   const faults: SoakReport['faults'] = [];
   const started = Date.now();
   const note = (what: string, detail: string): void => {
@@ -131,14 +107,12 @@ async function main(): Promise<void> {
     `soak: ${options.minutes} min, seed ${options.seed}; logs in ${path.relative(process.cwd(), LOGS)}/soak-*.log`,
   );
   const redis = await startRedisProcess();
-  const processes = new Array<ServerProcess | undefined>(API_PROCESSES).fill(undefined);
+  const processes: (ServerProcess | undefined)[] = [];
   let worker: ChildProcess | undefined;
   // Finished tasks stay readable for the whole run (the check reads each), and counter samples
   // at the precisions checked cover it; both as the defaults for runs of 10 minutes or less.
   const taskHistory = Math.min(1_000_000, Math.max(10_000, 1000 * Math.ceil(options.minutes)));
   const env = { TASK_HISTORY: String(taskHistory), TASK_MAX_PER_QUEUE: String(2 * taskHistory) };
-  /** Set once the soak is stopping: a process started after that is stopped at once. */
-  let stopping = false;
   const startApi = async (slot: number): Promise<void> => {
     const server = await startProduct(
       redis.url,
@@ -147,18 +121,17 @@ async function main(): Promise<void> {
       // Heap used after a forced collection every 30 s, and a heap snapshot on SIGUSR2 (below).
       ['--require', HEAP_PROBE, '--heapsnapshot-signal=SIGUSR2', `--diagnostic-dir=${LOGS}`],
     );
-    guard(server.child);
-    apiLog.follow(server.child, `api-${slot + 1}`);
-    readline.createInterface({ input: server.child.stderr! }).on('line', (line) => {
+    apiLog.follow(server.child, `api-${slot + 1}`, (line) => {
       if (!line.startsWith('{"soakHeap"')) return;
       const { heapUsed } = (JSON.parse(line) as { soakHeap: { heapUsed: number } }).soakHeap;
       memory.add(`API process ${slot + 1} (pid ${server.pid}) heap used after GC`, heapUsed);
     });
-    if (stopping) return void (await server.stop());
+    // Stopping (a signal): a process started after that is stopped at once.
+    if (soak.stopped) return void (await server.stop());
     processes[slot] = server;
-    api.set(slot, server.origin);
+    api.origins[slot] = server.origin;
   };
-  const tasks = new TaskLoad(soak, taskLog);
+  const tasks = new TaskLoad(soak);
   const startWorker = async (): Promise<ChildProcess> => {
     const child = spawn(process.execPath, [WORKER], {
       env: {
@@ -168,28 +141,22 @@ async function main(): Promise<void> {
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    guard(child);
-    workerLog.follow(child, 'worker');
-    let timer: NodeJS.Timeout | undefined;
-    await new Promise<void>((resolve, reject) => {
-      timer = setTimeout(() => reject(new Error('the worker did not start within 30 s')), 30_000);
+    const ready = new Promise<void>((resolve, reject) => {
+      workerLog.follow(child, 'worker', (line) => line.includes('task workers started') && resolve());
       child.once('exit', (code) =>
         reject(new Error(`the worker exited during start-up (${code}); see soak-worker.log`)),
       );
-      const lines = readline.createInterface({ input: child.stdout });
-      lines.on('line', (line) => line.includes('task workers started') && resolve());
-    })
-      .finally(() => clearTimeout(timer))
-      .catch((error: unknown) => {
-        child.kill('SIGKILL');
-        throw error;
-      });
-    if (stopping) child.kill('SIGKILL');
+    });
+    await within(ready, 30_000, () => 'the worker did not start within 30 s').catch((error: unknown) => {
+      child.kill('SIGKILL');
+      throw error;
+    });
+    if (soak.stopped) child.kill('SIGKILL');
     return child;
   };
 
   const cleanUp = async (): Promise<void> => {
-    stopping = true;
+    soak.stopped = true;
     worker?.kill('SIGKILL');
     await Promise.all(processes.flatMap((p) => (p ? [p.stop()] : [])));
     await redis.stop();
@@ -209,16 +176,18 @@ async function main(): Promise<void> {
     worker = await startWorker();
     const chat = new ChatLoad(soak);
     const phones = new SubscriberLoad(soak, () => chat.members());
-    const load = [new LeaseLoad(soak), tasks, new MarketLoad(soak), new CounterLoad(soak, options.minutes)];
-    const actors: Actor[] = [chat, phones, ...load];
-    for (const actor of actors) await actor.setup?.();
+    const actors = [chat, phones, new LeaseLoad(soak), tasks, new MarketLoad(soak), new CounterLoad(soak)];
+    for (const actor of actors) await actor.setup();
     const keysBefore = await keyspace(redis.client());
 
-    // Memory every 5 s; once a minute also what the kept histories take (a keyspace walk: a few
-    // hundred keys).
+    // Memory every 5 s; once a minute also what the kept histories take (a keyspace walk).
     let samples = 0;
     const sampler = setInterval(() => {
-      processes.forEach((p, slot) => p && memory.add(`API process ${slot + 1} (pid ${p.pid}) RSS`, rssBytes(p.pid)));
+      processes.forEach((p, slot) => {
+        // Not a process killed (a zombie's RSS reads as NaN, which is not kept).
+        if (p && p.child.exitCode === null && p.child.signalCode === null)
+          memory.add(`API process ${slot + 1} (pid ${p.pid}) RSS`, p.rssBytes());
+      });
       const pid = redis.pid;
       if (!pid) return;
       const withKeys = samples++ % 12 === 0;
@@ -232,109 +201,80 @@ async function main(): Promise<void> {
         memory.add(`Redis used_memory less the kept tasks (pid ${pid})`, bytes - kept.taskHistory);
       })().catch(() => undefined);
     }, 5000);
+
     let [lastCalls, lastTick] = [0, Date.now()];
     const ticker = setInterval(() => {
       const now = Date.now();
-      const rate = Math.round(((latencies.calls - lastCalls) * 1000) / (now - lastTick));
-      [lastCalls, lastTick] = [latencies.calls, now];
-      const unexpected = [...api.unexpected.values()].reduce((a, b) => a + b, 0);
+      const rate = Math.round(((api.calls - lastCalls) * 1000) / (now - lastTick));
+      [lastCalls, lastTick] = [api.calls, now];
+      const unexpected = sumOf([...api.unexpected.values()], (n) => n);
       bar.update({
         overall: Math.min(1, (now - started) / durationMs),
-        suite: latencies.current,
-        index: Math.max(1, PHASES.indexOf(latencies.current) + 1),
+        suite: api.phase.name,
+        index: Math.max(1, PHASES.indexOf(api.phase.name) + 1),
         count: PHASES.length,
-        label: `${rate} calls/s, ${latencies.calls} calls, ${unexpected} unexpected errors`,
+        label: `${rate} calls/s, ${api.calls} calls, ${unexpected} unexpected errors`,
         elapsed: (now - started) / 1000,
-        suiteElapsed: latencies.currentSeconds,
+        suiteElapsed: (now - api.phase.startedAt) / 1000,
       });
     }, 1000);
 
-    latencies.begin('steady');
-    let stopped = false;
-    const running = Promise.all(actors.map((actor) => actor.run(() => stopped)));
+    api.begin('steady');
+    const running = Promise.all(actors.map((actor) => actor.run()));
     const at = async (fraction: number): Promise<void> => {
       const wait = started + durationMs * fraction - Date.now();
       if (wait > 0) await sleep(wait);
     };
-    type Note = [what: string, detail: string];
-    /** At `fraction` of the run: the fault's phase, the kill, a pause, the restart, and the phase after. */
-    const fault = async (
-      fraction: number,
-      phase: string,
-      pauseMs: number,
-      kill: () => Promise<Note>,
-      restart: () => Promise<Note>,
-    ) => {
+    /** At `fraction` of the run: the fault's phase, its kill, pause and restart, then the phase after it. */
+    const fault = async (fraction: number, [phase, after]: readonly string[], killAndRestart: () => Promise<void>) => {
       await at(fraction);
-      latencies.begin(phase);
-      note(...(await kill()));
-      await sleep(pauseMs);
-      note(...(await restart()));
+      api.begin(phase);
+      await killAndRestart();
       await sleep(FAULT_PHASE_MS);
-      latencies.begin(PHASES[PHASES.indexOf(phase) + 1]);
+      api.begin(after);
     };
-    // Heap snapshots (only when asked) of the restarted API process, not of process 1, whose RSS
-    // curve spans the run and would swell with a snapshot. docs/development.md#soak.
-    const snapshot = (): void => {
+    // Only when asked; of the restarted API process, not of process 1, whose RSS it would swell.
+    const snapshot = async (fraction: number): Promise<void> => {
+      await at(fraction);
       if (!options.heapSnapshots) return;
       processes[1]?.child.kill('SIGUSR2');
       note('heap snapshot of API process 2', `pid ${processes[1]?.pid} into ${path.relative(ROOT, LOGS)}/`);
     };
 
-    await fault(
-      0.25,
-      'API process killed',
-      2000,
-      async () => {
-        const victim = processes[1]!;
-        api.set(1, undefined);
-        victim.child.kill('SIGKILL');
-        return ['SIGKILL API process 2', `pid ${victim.pid}`];
-      },
-      async () => {
-        await startApi(1);
-        phones.faultEnded();
-        return ['started API process 2 again', `pid ${processes[1]!.pid}`];
-      },
-    );
-    await at(1 / 3);
-    snapshot();
-    await fault(
-      0.5,
-      'Redis killed',
-      2000,
-      async () => {
-        const pid = redis.pid;
-        await redis.kill();
-        return ['SIGKILL Redis', `pid ${pid}`];
-      },
-      async () => {
-        await redis.restart();
-        phones.faultEnded();
-        return ['started Redis again from its append-only file', `pid ${redis.pid}`];
-      },
-    );
-    await fault(
-      0.75,
-      'worker killed mid-task',
-      1000,
-      async () => {
-        const old = worker!;
-        const longTask = await tasks.killMidTask(old.pid!, async () => {
-          old.kill('SIGKILL');
-          if (old.exitCode === null && old.signalCode === null) await once(old, 'exit');
-        });
-        return ['SIGKILL the task worker', `pid ${old.pid} while it ran task ${longTask}`];
-      },
-      async () => {
-        worker = await startWorker();
-        return ['started the task worker again', `pid ${worker.pid}`];
-      },
-    );
-    await at(1);
-    snapshot();
-    stopped = true;
-    latencies.begin('draining');
+    await fault(0.25, FAULTS.api, async () => {
+      const victim = processes[1]!;
+      api.origins[1] = undefined;
+      victim.child.kill('SIGKILL');
+      note('SIGKILL API process 2', `pid ${victim.pid}`);
+      await sleep(2000);
+      await startApi(1);
+      phones.faultEnded();
+      note('started API process 2 again', `pid ${processes[1]!.pid}`);
+    });
+    await snapshot(1 / 3);
+    await fault(0.5, FAULTS.redis, async () => {
+      const pid = redis.pid;
+      await redis.kill();
+      note('SIGKILL Redis', `pid ${pid}`);
+      await sleep(2000);
+      await redis.restart();
+      phones.faultEnded();
+      note('started Redis again from its append-only file', `pid ${redis.pid}`);
+    });
+    await fault(0.75, FAULTS.worker, async () => {
+      const old = worker!;
+      const longTask = await tasks.killMidTask(old.pid!, async () => {
+        old.kill('SIGKILL');
+        if (old.exitCode === null && old.signalCode === null) await once(old, 'exit');
+      });
+      note('SIGKILL the task worker', `pid ${old.pid} while it ran task ${longTask}`);
+      await sleep(1000);
+      worker = await startWorker();
+      note('started the task worker again', `pid ${worker.pid}`);
+    });
+    await snapshot(1);
+    soak.stopped = true;
+    api.begin('draining');
     await running;
     note('load stopped', 'draining: pulling what is still waiting, letting tasks finish');
     const deadline = Date.now() + 120_000;
@@ -342,54 +282,45 @@ async function main(): Promise<void> {
     for (const actor of actors) {
       // A part that cannot read its final state fails its own checks; the others still report.
       await actor
-        .drain?.(deadline)
+        .drain(deadline)
         .catch((error: unknown) => undrained.push(`${actor.name}: ${(error as Error)?.message ?? String(error)}`));
     }
     clearInterval(ticker);
     clearInterval(sampler);
     const keysAfter = await keyspace(redis.client());
-    const checks: Check[] = actors.flatMap((actor) => actor.check());
-    if (undrained.length > 0)
-      checks.push({ name: 'every part read its final state', ok: false, detail: undrained.join('; ') });
-    const unexpected = [...api.unexpected].map(([code, n]) => `${code} × ${n}`);
-    checks.push({
-      name: 'no INTERNAL_SERVER_ERROR or 5xx answer',
-      ok: unexpected.length === 0,
-      detail: unexpected.length ? unexpected.join(', ') : `${latencies.calls} calls`,
-    });
+    const checks = actors.flatMap((actor) => actor.check());
+    if (undrained.length > 0) checks.push(check('every part read its final state', false, undrained.join('; ')));
+    const unexpected = [...api.unexpected].map(([code, n]) => `${code} × ${n}`).join(', ');
+    checks.push(check('no INTERNAL_SERVER_ERROR or 5xx answer', !unexpected, unexpected || `${api.calls} calls`));
     bar.clear();
 
-    const report: SoakReport = {
-      startedAt: new Date(started).toISOString(),
-      minutes: options.minutes,
-      seed: options.seed,
-      calls: latencies.calls,
-      phases: latencies.summary(),
-      faults,
-      checks,
-      stats: Object.fromEntries(actors.map((actor) => [actor.name, actor.stats()])),
-      memory: memory.growth(WARM_UP_SECONDS),
-      memoryLate: memory.growth(durationMs / 3 / 1000),
-      memoryCurve: memory.curve(),
-      keyspace: growthByShape(keysBefore, keysAfter),
-      errorLines: {
-        api: apiLog.errors.length,
-        worker: workerLog.errors.length,
-        samples: [...apiLog.errors, ...workerLog.errors].slice(0, 10),
+    writeReport(
+      {
+        startedAt: new Date(started).toISOString(),
+        minutes: options.minutes,
+        seed: options.seed,
+        calls: api.calls,
+        phases: api.summary(),
+        faults,
+        checks,
+        stats: Object.fromEntries(actors.map((actor) => [actor.name, actor.stats()])),
+        memory: memory.growth(WARM_UP_SECONDS),
+        memoryLate: memory.growth(durationMs / 3 / 1000),
+        memoryCurve: memory.curve(),
+        keyspace: growthByShape(keysBefore, keysAfter),
+        errorLines: {
+          api: apiLog.errors.length,
+          worker: workerLog.errors.length,
+          samples: [...apiLog.errors, ...workerLog.errors].slice(0, 10),
+        },
       },
-    };
-    writeReport(report, RESULTS);
+      RESULTS,
+    );
     process.exitCode = checks.every((c) => c.ok) ? 0 : 1;
   } finally {
     bar.clear();
     await cleanUp();
   }
-}
-
-/** Kills `child` should the soak itself die (even by SIGKILL), as the test harness does for redis-server. */
-function guard(child: ChildProcess): void {
-  const watchdog = startWatchdog(child.pid!, 'KILL');
-  child.once('exit', () => watchdog.kill('SIGKILL'));
 }
 
 main().catch((error: unknown) => {

@@ -3,26 +3,20 @@
 // (its socket back, the server's Redis subscription restored). docs/development.md#soak.
 import { createClient, type Client } from 'graphql-ws';
 import WebSocket from 'ws';
+import { sumOf } from '../harness/support';
 import { check, Load, sample, type Check, type SoakContext } from './actor';
-import { setTimeout as sleep } from 'node:timers/promises';
 
 const SUBSCRIBE = 'subscription { inboxChanged { mailbox chatId latestMessageId } }';
 /** Time a socket is given to come back and hear of something after a fault ended. */
 const RECOVERY_MS = 5000;
 
-interface Subscriber {
-  user: string;
-  client?: Client;
-  notices: number[];
-  opened: number;
-  failures: string[];
-}
+type Subscriber = { user: string; client?: Client; notices: number[]; failures: string[] };
 
 export class SubscriberLoad extends Load {
   readonly name = 'subscribers';
-  private readonly subscribers: Subscriber[] = [];
+  private subscribers: Subscriber[] = [];
   private lastFaultEnded = 0;
-  protected readonly counts = {};
+  protected readonly counts = { opened: 0 };
 
   /** `users`: who holds a socket, known once the chats are set up. */
   constructor(
@@ -32,8 +26,8 @@ export class SubscriberLoad extends Load {
     super(soak);
   }
 
-  async setup(): Promise<void> {
-    for (const user of this.users()) this.subscribers.push({ user, notices: [], opened: 0, failures: [] });
+  override async setup(): Promise<void> {
+    this.subscribers = this.users().map((user) => ({ user, notices: [], failures: [] }));
   }
 
   /** The last fault is over (its process started again) at this moment. */
@@ -41,11 +35,11 @@ export class SubscriberLoad extends Load {
     this.lastFaultEnded = Date.now();
   }
 
-  async run(stop: () => boolean): Promise<void> {
-    await Promise.all(this.subscribers.map((subscriber) => this.hold(subscriber, stop)));
+  protected clients() {
+    return this.subscribers.map((subscriber) => () => this.hold(subscriber));
   }
 
-  async drain(): Promise<void> {
+  override async drain(): Promise<void> {
     for (const subscriber of this.subscribers) await subscriber.client?.dispose();
   }
 
@@ -53,67 +47,59 @@ export class SubscriberLoad extends Load {
     const since = this.lastFaultEnded + RECOVERY_MS;
     const silent = this.subscribers.filter((s) => !s.notices.some((at) => at > since)).map((s) => s.user);
     const failures = this.subscribers.flatMap((s) => s.failures.map((f) => `${s.user}: ${f}`));
-    const notices = this.subscribers.reduce((n, s) => n + s.notices.length, 0);
+    const { sockets, notices, opened } = this.stats();
     return [
       check(
         'subscriptions: every phone is told of new messages again after the faults',
         this.lastFaultEnded > 0 && silent.length === 0 && failures.length === 0,
         silent.length || failures.length
           ? `${silent.length} heard nothing after ${new Date(since).toISOString()}: ${sample(silent)}; ${sample(failures)}`
-          : `${this.subscribers.length} sockets, ${notices} notices, ${this.subscribers.reduce((n, s) => n + s.opened, 0) - this.subscribers.length} reopened`,
+          : `${sockets} sockets, ${notices} notices, ${opened - sockets} reopened`,
       ),
     ];
   }
 
   override stats(): Record<string, number> {
-    return {
-      sockets: this.subscribers.length,
-      notices: this.subscribers.reduce((n, s) => n + s.notices.length, 0),
-      opened: this.subscribers.reduce((n, s) => n + s.opened, 0),
-    };
+    const notices = sumOf(this.subscribers, (s) => s.notices.length);
+    return { sockets: this.subscribers.length, notices, ...super.stats() };
   }
 
-  /** Keeps one socket open for `subscriber` until the load stops, opening it again when it closes. */
-  private async hold(subscriber: Subscriber, stop: () => boolean): Promise<void> {
-    while (!stop()) {
-      const origin = this.soak.api.pick();
-      if (!origin) {
-        await sleep(200);
-        continue;
-      }
-      subscriber.opened++;
-      await new Promise<void>((resolve) => {
-        const watch = setInterval(() => stop() && done(), 200);
-        const done = (): void => {
-          clearInterval(watch);
-          // Also when only the subscription ended: the next round opens a socket of its own.
-          void client.dispose();
-          resolve();
-        };
-        const client = createClient({
-          url: `${origin.replace(/^http/, 'ws')}/graphql`,
-          webSocketImpl: WebSocket,
-          lazy: false,
-          retryAttempts: 0,
-          connectionParams: { authorization: `Bearer ${this.soak.token(subscriber.user)}` },
-          on: { closed: done },
-          onNonLazyError: done,
-        });
-        subscriber.client = client;
-        client.subscribe(
-          { query: SUBSCRIBE },
-          {
-            next: (reply) => {
-              if (reply.errors) subscriber.failures.push(JSON.stringify(reply.errors).slice(0, 200));
-              else subscriber.notices.push(Date.now());
-            },
-            // A socket that closed under it (its process was killed) ends it with an error: it opens again.
-            error: done,
-            complete: done,
-          },
-        );
+  /** Opens a socket for `subscriber` and holds it until it closes or the load stops. */
+  private async hold(subscriber: Subscriber): Promise<void> {
+    const origin = this.soak.api.pick();
+    if (!origin) return this.pause(200);
+    this.counts.opened++;
+    await new Promise<void>((resolve) => {
+      const watch = setInterval(() => this.stopped() && done(), 200);
+      const done = (): void => {
+        clearInterval(watch);
+        // Also when only the subscription ended: the next step opens a socket of its own.
+        void client.dispose();
+        resolve();
+      };
+      const client = createClient({
+        url: `${origin.replace(/^http/, 'ws')}/graphql`,
+        webSocketImpl: WebSocket,
+        lazy: false,
+        retryAttempts: 0,
+        connectionParams: { authorization: `Bearer ${this.soak.token(subscriber.user)}` },
+        on: { closed: done },
+        onNonLazyError: done,
       });
-      if (!stop()) await sleep(100);
-    }
+      subscriber.client = client;
+      client.subscribe(
+        { query: SUBSCRIBE },
+        {
+          next: (reply) => {
+            if (reply.errors) subscriber.failures.push(JSON.stringify(reply.errors).slice(0, 200));
+            else subscriber.notices.push(Date.now());
+          },
+          // A socket that closed under it (its process was killed) ends it with an error: it opens again.
+          error: done,
+          complete: done,
+        },
+      );
+    });
+    if (!this.stopped()) await this.pause(100);
   }
 }
