@@ -20,6 +20,7 @@ import {
   type SecurityConfig,
   type TokenConfig,
 } from './security/settings';
+import { OIDC_SETTINGS, readOidc, type OidcConfig } from './security/oidc/settings';
 import { METRICS_SETTINGS, readMetrics, type MetricsConfig } from './metrics/settings';
 import { SERVER_SETTINGS, readServer, type ServerConfig } from './server.settings';
 import { WORKER_SETTINGS, readWorker, type WorkerConfig } from './workers/settings';
@@ -43,6 +44,7 @@ export const SETTING_DOMAINS: readonly SettingDomain[] = [
   SERVER_SETTINGS,
   REDIS_SETTINGS,
   SECURITY_SETTINGS,
+  OIDC_SETTINGS,
   COUNTER_SETTINGS,
   CHAT_SETTINGS,
   LEASE_SETTINGS,
@@ -64,6 +66,8 @@ export interface Config extends ServerConfig, RedisConfig, TokenConfig {
   worker: WorkerConfig;
   market: MarketConfig;
   security: SecurityConfig;
+  /** Identity providers whose tokens are accepted beside (or instead of) our HS256 ones. */
+  oidc: OidcConfig;
   /** Unset: the row cache reads an embedded PostgreSQL (PGlite) with its data in dataDir. */
   databaseUrl: string | undefined;
   rowCache: RowCacheConfig;
@@ -119,12 +123,15 @@ function readMaxAppendLines(reader: SettingsReader, bodyLimitBytes: number, wsMa
   return lines;
 }
 
-/** Production must have a secret of its own; one set anywhere must be long enough to be one. */
-function checkJwtSecret(reader: SettingsReader, secret: string | undefined, isProduction: boolean): void {
-  if (secret === undefined && isProduction) {
+/**
+ * Production must have a way to sign in: a secret of its own, or identity providers (then HS256
+ * tokens are refused). A secret set anywhere must be long enough to be one.
+ */
+function checkJwtSecret(reader: SettingsReader, secret: string | undefined, isProduction: boolean, oidc: OidcConfig) {
+  if (secret === undefined && isProduction && oidc.providers.length === 0) {
     reader.problem(
       'JWT_SECRET',
-      `JWT_SECRET must be set in production (at least ${MIN_SECRET_LENGTH} characters, random)`,
+      `JWT_SECRET must be set in production (at least ${MIN_SECRET_LENGTH} characters, random), unless OIDC_PROVIDERS is set`,
     );
   } else if (secret !== undefined && secret.length < MIN_SECRET_LENGTH) {
     reader.problem('JWT_SECRET', `JWT_SECRET must be at least ${MIN_SECRET_LENGTH} characters long`);
@@ -135,7 +142,8 @@ export function loadConfig(env: Env = process.env): Config {
   const reader = new SettingsReader(env, SETTING_DOMAINS);
   const server = readServer(reader);
   const { security, ...tokens } = readSecurity(reader, server);
-  checkJwtSecret(reader, tokens.jwtSecret, server.isProduction);
+  const oidc = readOidc(reader);
+  checkJwtSecret(reader, tokens.jwtSecret, server.isProduction, oidc);
   const worker = readWorker(reader);
   const market = readMarket(reader);
   const config: Config = {
@@ -150,6 +158,7 @@ export function loadConfig(env: Env = process.env): Config {
     worker,
     market,
     security,
+    oidc,
     ...readRowCache(reader),
     location: {
       ...readLocation(reader, server.isProduction),

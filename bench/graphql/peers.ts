@@ -68,7 +68,7 @@ async function main(): Promise<void> {
     guildMembers: operation([], guild.guildMembers.bind(guild), { limit: 10 }),
   };
   /** The caller of a request with this Authorization header; throws the product's AppError for a bad token. */
-  const principalOf = (authorization: string | undefined): Principal | null => {
+  const principalOf = async (authorization: string | undefined): Promise<Principal | null> => {
     const token = bearerToken(authorization);
     return token === undefined ? null : built.verifier.verify(token);
   };
@@ -83,7 +83,7 @@ async function main(): Promise<void> {
       req.on('end', () => {
         (async () => {
           const args = JSON.parse(Buffer.concat(chunks).toString()) as object;
-          reply(res, 200, { data: await operations[name](principalOf(req.headers.authorization), args) });
+          reply(res, 200, { data: await operations[name](await principalOf(req.headers.authorization), args) });
         })().catch((error: unknown) => {
           if (error instanceof AppError) reply(res, 400, { error: error.code, message: error.message });
           else reply(res, 500, { error: 'INTERNAL_SERVER_ERROR', message: String(error) });
@@ -118,7 +118,7 @@ async function main(): Promise<void> {
     listen: { port, host: '127.0.0.1' },
     context: async ({ req }) => {
       try {
-        return { principal: principalOf(req.headers.authorization), requestId: randomUUID(), logger };
+        return { principal: await principalOf(req.headers.authorization), requestId: randomUUID(), logger };
       } catch (error) {
         if (!(error instanceof AppError)) throw error;
         throw new GraphQLError(error.message, { extensions: { code: error.code, http: { status: 401 } } });

@@ -2,7 +2,8 @@
 // resolvers and the schema, background workers. Each part that must be closed is added to the
 // teardown as it is made, so a failure half-way closes what was already open.
 import type { GraphQLSchema } from 'graphql';
-import { developmentSecret, TokenVerifier } from '../security/auth';
+import type { TokenVerifier } from '../security/auth';
+import { createTokenVerifier } from '../security/tokens';
 import type { Config } from '../config';
 import type { SqlRowSource } from '../db/row-source';
 import { createRowSource } from './row-source';
@@ -132,12 +133,8 @@ export async function buildParts(
   const acquirer = (kind: 'lock' | 'semaphore'): LeaseAcquirer =>
     new LeaseAcquirer(new LeaseRepository(commands, kind, config.leases), leaseSignals, stopWaiting.signal);
 
-  const usesDevelopmentSecret = config.jwtSecret === undefined;
-  const verifier = new TokenVerifier({
-    secret: config.jwtSecret ?? developmentSecret(config.dataDir),
-    issuer: config.jwtIssuer,
-    audience: config.jwtAudience,
-  });
+  const usesDevelopmentSecret = config.jwtSecret === undefined && !config.isProduction;
+  const verifier = createTokenVerifier(config, logger);
 
   const pubSub = createRedisPubSub({
     publisher: commands,

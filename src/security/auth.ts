@@ -1,73 +1,150 @@
-// Who is calling: HS256 bearer tokens whose `sub` is the user id and whose `roles` claim may
-// hold "service" for backend callers. The same verifier serves HTTP and WebSocket.
+// Who is calling: bearer tokens, HS256 ones signed with our shared secret (`sub` the user id,
+// `roles` holding "service" for backend callers) and those of the identity providers configured
+// (security/oidc). The same verifier serves HTTP and WebSocket.
 import { createSecretKey, randomBytes, type KeyObject } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { decodeJwt, decodeProtectedHeader } from 'jose';
 import jwt from 'jsonwebtoken';
 import { AppError, forbidden, unauthenticated } from '../common/errors';
 import { validName } from '../common/validation';
+import type { ProviderIssuer } from './oidc/provider';
+import { isExpired, SERVICE_ROLE, tokenRefused, type Principal } from './principal';
 
-export const SERVICE_ROLE = 'service';
-
-export interface Principal {
-  userId: string;
-  readonly roles: readonly string[];
-  isService: boolean;
-  /** Epoch milliseconds after which the token is no longer valid, if it expires. */
-  expiresAt: number | undefined;
-}
+export { isExpired, SERVICE_ROLE, type Principal } from './principal';
 
 export interface TokenOptions {
-  secret: string;
+  /** Unset: HS256 tokens are refused (production with identity providers only). */
+  secret: string | undefined;
   issuer?: string | undefined;
   audience?: string | undefined;
+  /** Identity providers, by the `iss` of their tokens. */
+  providers?: readonly ProviderIssuer[];
 }
+
+type KeysWithdrawn = (issuer: string, keyIds: readonly string[]) => void;
 
 const MAX_TOKEN_LENGTH = 4096;
 const MAX_ROLES = 16;
-/** Verified tokens remembered (the oldest go first), and the longest remembered: at most about 10 MB. */
+/**
+ * Verified tokens remembered (the oldest go first): at most this many, and at most REMEMBERED_BYTES
+ * of token text. A provider's RS256 token is 800-2,000 characters, so the bound is on bytes too.
+ */
 const REMEMBERED_TOKENS = 10_000;
-const REMEMBERED_TOKEN_LENGTH = 1024;
+const REMEMBERED_BYTES = 16 * 1024 * 1024;
 
 export class TokenVerifier {
   /**
    * The secret as a KeyObject, made once. Given a string, jsonwebtoken first tries to read it as
    * a PEM public key on every call, and that failed attempt was over half of a request's CPU.
    */
-  private readonly key: KeyObject;
+  private readonly key: KeyObject | undefined;
+  private readonly providers: ReadonlyMap<string, ProviderIssuer>;
 
   constructor(private readonly options: TokenOptions) {
-    this.key = createSecretKey(Buffer.from(options.secret, 'utf8'));
+    this.key = options.secret === undefined ? undefined : createSecretKey(Buffer.from(options.secret, 'utf8'));
+    this.providers = new Map((options.providers ?? []).map((provider) => [provider.config.issuer, provider]));
   }
 
   /**
    * Tokens that verified, with their principal. An app sends the same token with every request,
-   * and checking its HMAC and claims again cost 10-15 µs each time; a token is only ever
-   * remembered after it verified, and a remembered one past its expiry is checked afresh (and
-   * refused). Only valid tokens get in, so a caller cannot fill it without the secret.
+   * and checking its signature and claims again cost 10-15 µs (HS256) to 50-100 µs (RS256) each
+   * time; a token is only ever remembered after it verified, and a remembered one past its expiry
+   * is checked afresh (and refused). Only valid tokens get in, so a caller cannot fill it without
+   * a key.
    */
   private readonly verified = new Map<string, Principal>();
+  private rememberedBytes = 0;
 
-  /** Throws UNAUTHENTICATED for any token that is not ours, is expired, or lacks a usable subject. */
-  verify(token: string): Principal {
+  /**
+   * Rejects with UNAUTHENTICATED (and a reason) any token that is not valid. A provider's token
+   * may wait for its key set; a remembered or HS256 one does not.
+   */
+  async verify(token: string): Promise<Principal> {
     const known = this.verified.get(token);
     if (known !== undefined) {
       if (!isExpired(known)) return known;
-      this.verified.delete(token);
+      this.forget(token);
     }
-    const principal = this.check(token);
-    if (token.length <= REMEMBERED_TOKEN_LENGTH) {
-      if (this.verified.size >= REMEMBERED_TOKENS) this.verified.delete(this.verified.keys().next().value!);
-      this.verified.set(token, principal);
+    if (token.length > MAX_TOKEN_LENGTH) throw tokenRefused('TOKEN_MALFORMED', 'Bearer token is too long');
+    const provider = this.providerOf(token);
+    if (provider === undefined) return this.remember(token, this.checkShared(token));
+    const principal = await provider.verify(token);
+    // Checked again after the wait: a refresh that withdrew the key meanwhile has already made
+    // forgetKeys run, and a token remembered after it would outlive the key.
+    if (!this.trusts(principal)) {
+      throw tokenRefused('TOKEN_KEY_UNKNOWN', "Bearer token key is not one of the provider's keys");
+    }
+    return this.remember(token, principal);
+  }
+
+  /** False for a provider's token whose key the provider has since withdrawn. */
+  trusts(principal: Principal): boolean {
+    if (principal.source === undefined) return true;
+    return this.providers.get(principal.source.issuer)?.keys.holds(principal.source.keyId) ?? false;
+  }
+
+  /**
+   * Forgets what tokens signed with these keys verified to: a provider withdrew them (a rotation
+   * or a leaked key), so those tokens must be checked again, and fail.
+   */
+  forgetKeys(issuer: string, keyIds: readonly string[]): void {
+    for (const [token, principal] of this.verified) {
+      if (principal.source?.issuer === issuer && keyIds.includes(principal.source.keyId ?? '')) this.forget(token);
+    }
+    for (const listener of this.withdrawals) listener(issuer, keyIds);
+  }
+
+  private readonly withdrawals = new Set<KeysWithdrawn>();
+
+  /** Told when a provider withdraws keys (after forgetKeys); returns the way to stop listening. */
+  onKeysWithdrawn(listener: KeysWithdrawn): () => void {
+    this.withdrawals.add(listener);
+    return () => this.withdrawals.delete(listener);
+  }
+
+  /**
+   * The provider a token claims to come from, undefined for one of ours (HS256). Only the header
+   * and the `iss` are read here, unverified: they choose which key checks the signature, so an
+   * HS256 token can never be checked against a provider's public key (algorithm confusion).
+   */
+  private providerOf(token: string): ProviderIssuer | undefined {
+    let alg: unknown;
+    let iss: unknown;
+    try {
+      alg = decodeProtectedHeader(token).alg;
+      if (alg !== 'HS256') iss = decodeJwt(token).iss;
+    } catch {
+      throw tokenRefused('TOKEN_MALFORMED', 'Bearer token is not valid');
+    }
+    if (alg === 'HS256') {
+      if (this.key === undefined) throw tokenRefused('TOKEN_ALGORITHM', 'Bearer token algorithm is not accepted');
+      return undefined;
+    }
+    const provider = typeof iss === 'string' ? this.providers.get(iss) : undefined;
+    if (provider !== undefined) return provider;
+    if (this.providers.size === 0) throw tokenRefused('TOKEN_ALGORITHM', 'Bearer token algorithm is not accepted');
+    throw tokenRefused('TOKEN_ISSUER', 'Bearer token issuer is not trusted');
+  }
+
+  private remember(token: string, principal: Principal): Principal {
+    if (this.verified.has(token)) return principal;
+    this.verified.set(token, principal);
+    this.rememberedBytes += token.length;
+    while (this.verified.size > REMEMBERED_TOKENS || this.rememberedBytes > REMEMBERED_BYTES) {
+      this.forget(this.verified.keys().next().value!);
     }
     return principal;
   }
 
-  private check(token: string): Principal {
-    if (token.length > MAX_TOKEN_LENGTH) throw unauthenticated('Bearer token is too long');
+  private forget(token: string): void {
+    if (this.verified.delete(token)) this.rememberedBytes -= token.length;
+  }
+
+  private checkShared(token: string): Principal {
     let claims: jwt.JwtPayload;
     try {
-      const decoded = jwt.verify(token, this.key, {
+      const decoded = jwt.verify(token, this.key!, {
         algorithms: ['HS256'],
         issuer: this.options.issuer,
         audience: this.options.audience,
@@ -76,13 +153,13 @@ export class TokenVerifier {
       if (typeof decoded === 'string') throw new Error('payload is not an object');
       claims = decoded;
     } catch (error) {
-      const reason = error instanceof jwt.TokenExpiredError ? 'has expired' : 'is not valid';
-      throw unauthenticated(`Bearer token ${reason}`);
+      throw sharedRefusal(error);
     }
     return principalFromClaims(claims);
   }
 
   sign(userId: string, roles: string[], expiresInSeconds: number): string {
+    if (this.key === undefined) throw new Error('No JWT_SECRET: this server signs no tokens');
     return jwt.sign({ roles }, this.key, {
       algorithm: 'HS256',
       subject: userId,
@@ -93,17 +170,27 @@ export class TokenVerifier {
   }
 }
 
+function sharedRefusal(error: unknown): AppError {
+  if (error instanceof jwt.TokenExpiredError) return tokenRefused('TOKEN_EXPIRED', 'Bearer token has expired');
+  if (error instanceof jwt.NotBeforeError) return tokenRefused('TOKEN_NOT_YET_VALID', 'Bearer token is not valid yet');
+  const message = error instanceof Error ? error.message : '';
+  if (message.startsWith('jwt issuer invalid')) return tokenRefused('TOKEN_ISSUER', 'Bearer token is not valid');
+  if (message.startsWith('jwt audience invalid')) return tokenRefused('TOKEN_AUDIENCE', 'Bearer token is not valid');
+  if (message === 'invalid signature') return tokenRefused('TOKEN_SIGNATURE', 'Bearer token is not valid');
+  return tokenRefused('TOKEN_MALFORMED', 'Bearer token is not valid');
+}
+
 function principalFromClaims(claims: jwt.JwtPayload): Principal {
   let userId: string;
   try {
     userId = validName(String(claims.sub ?? ''), 'sub');
   } catch (error) {
     const reason = error instanceof AppError ? error.message : 'sub is not valid';
-    throw unauthenticated(`Bearer token subject is not a usable user id: ${reason}`);
+    throw tokenRefused('TOKEN_CLAIMS', `Bearer token subject is not a usable user id: ${reason}`);
   }
   const roles: unknown = claims.roles ?? [];
   if (!Array.isArray(roles) || roles.length > MAX_ROLES || !roles.every((r) => typeof r === 'string')) {
-    throw unauthenticated('Bearer token roles claim must be a list of strings');
+    throw tokenRefused('TOKEN_CLAIMS', 'Bearer token roles claim must be a list of strings');
   }
   // Frozen: one principal now serves every request that sends the same token.
   return Object.freeze({
@@ -121,12 +208,8 @@ function principalFromClaims(claims: jwt.JwtPayload): Principal {
 export function bearerToken(header: string | undefined): string | undefined {
   if (header === undefined || header === '') return undefined;
   const match = /^Bearer ([A-Za-z0-9\-_.=]+)$/i.exec(header.trim());
-  if (!match) throw unauthenticated('Authorization header must be "Bearer <token>"');
+  if (!match) throw tokenRefused('TOKEN_MALFORMED', 'Authorization header must be "Bearer <token>"');
   return match[1];
-}
-
-export function isExpired(principal: Principal, now = Date.now()): boolean {
-  return principal.expiresAt !== undefined && principal.expiresAt <= now;
 }
 
 /**

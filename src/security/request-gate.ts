@@ -2,6 +2,7 @@
 // every entry point: the express path, the GraphQL fast path, the WebSocket handshake, its
 // connection_init and each of its operations. The transports only say how a refusal is sent.
 import { bearerToken, type Principal, type TokenVerifier } from './auth';
+import { tokenRefused } from './principal';
 import { AppError } from '../common/errors';
 import type { RateLimits } from './rate-limit';
 
@@ -36,18 +37,18 @@ export interface Admission {
 
 export class RequestGate {
   constructor(
-    private readonly verifier: TokenVerifier,
+    readonly verifier: TokenVerifier,
     private readonly rateLimits: RateLimits,
   ) {}
 
   /**
    * The caller an Authorization value names: null when there is none. A value that is not a
-   * valid bearer token throws UNAUTHENTICATED (an AppError).
+   * valid bearer token rejects with UNAUTHENTICATED (an AppError).
    */
-  identify(authorization: unknown): Principal | null {
+  async identify(authorization: unknown): Promise<Principal | null> {
     if (authorization === undefined) return null;
     if (typeof authorization !== 'string')
-      throw new AppError('UNAUTHENTICATED', 'Authorization must be a bearer token');
+      throw tokenRefused('TOKEN_MALFORMED', 'Authorization must be a bearer token');
     const token = bearerToken(authorization);
     return token === undefined ? null : this.verifier.verify(token);
   }
@@ -78,7 +79,7 @@ export class RequestGate {
     let principal: Principal | null = null;
     let refusedToken: AppError | undefined;
     try {
-      principal = this.identify(authorization);
+      principal = await this.identify(authorization);
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
       refusedToken = error;
@@ -98,7 +99,7 @@ export class RequestGate {
           status: 401,
           code: refusedToken.code,
           message: refusedToken.message,
-          details: {},
+          details: refusedToken.details,
           headers: { 'www-authenticate': 'Bearer' },
         },
       };

@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { GraphQLError, type GraphQLSchema } from 'graphql';
 import { CloseCode, makeServer } from 'graphql-ws';
 import { WebSocketServer, type WebSocket } from 'ws';
+import { AppError } from '../common/errors';
 import { isExpired, type Principal } from '../security/auth';
 import { createContext } from '../schema/context';
 import { MAX_VARIABLE_ERRORS, type ErrorFormatter } from '../schema/format-error';
@@ -88,6 +89,16 @@ export function startWebSocketServer(options: WebSocketOptions): WebSocketHandle
     });
   };
   wss.on('connection', (socket, req) => hold(socketsPerAddress, clientKey(req.socket.remoteAddress), socket));
+  // Sockets a provider's token opened: a key the provider withdraws closes those it signed, as
+  // expiry would (a rotation after a leak must not leave sockets open on the old key).
+  const signedByProviders = new Set<{ socket: WebSocket; source: NonNullable<Principal['source']> }>();
+  const stopWatching = options.gate.verifier.onKeysWithdrawn((issuer, keyIds) => {
+    for (const { socket, source } of signedByProviders) {
+      if (source.issuer === issuer && keyIds.includes(source.keyId ?? '')) {
+        socket.close(CloseCode.Forbidden, 'Token key withdrawn');
+      }
+    }
+  });
   // Parsed and validated once per distinct text; texts up to 4 MiB in all.
   const validDocuments = new DocumentCache(4 * 1024 * 1024);
   const format = (errors: readonly GraphQLError[]) => errors.map((error) => options.formatError(error.toJSON(), error));
@@ -97,25 +108,37 @@ export function startWebSocketServer(options: WebSocketOptions): WebSocketHandle
     connectionInitWaitTimeout: options.initTimeoutMs,
 
     // Every operation over WebSocket needs a caller: a missing or bad token closes the socket
-    // with 4403 Forbidden before anything else happens.
-    onConnect: (ctx) => {
-      const principal = principalFrom(ctx.connectionParams, options.gate);
-      if (!principal) {
-        log.info('websocket connection refused: missing or invalid token');
+    // with 4403 Forbidden before anything else happens, the reason a refused token's code.
+    onConnect: async (ctx) => {
+      const socket = ctx.extra.socket;
+      const identified = await principalFrom(ctx.connectionParams, options.gate);
+      // A provider's keys may have been fetched meanwhile, and the client gone.
+      if (socket.readyState !== socket.OPEN) return false;
+      if (!identified.principal) {
+        log.info({ reason: identified.reason }, 'websocket connection refused: missing or invalid token');
+        socket.close(CloseCode.Forbidden, `Forbidden: ${identified.reason}`);
         return false;
       }
+      const { principal } = identified;
       if (!principal.isService && (socketsPerUser.get(principal.userId) ?? 0) >= options.maxSocketsPerUser) {
         log.info({ user: principal.userId }, 'websocket refused: too many connections for this user');
-        ctx.extra.socket.close(1008, 'Too many connections for this user (WS_MAX_SOCKETS_PER_USER)');
+        socket.close(1008, 'Too many connections for this user (WS_MAX_SOCKETS_PER_USER)');
         return false;
       }
-      hold(socketsPerUser, principal.userId, ctx.extra.socket);
+      hold(socketsPerUser, principal.userId, socket);
       const session: SocketSession = { principal, operations: new Map() };
       ctx.extra.session = session;
+      if (principal.source) {
+        const signed = { socket, source: principal.source };
+        signedByProviders.add(signed);
+        socket.once('close', () => signedByProviders.delete(signed));
+        // Withdrawn while this socket was being admitted: the event has passed it by.
+        if (!options.gate.verifier.trusts(principal)) socket.close(CloseCode.Forbidden, 'Token key withdrawn');
+      }
       // Operations still running (a wait for a lock) are told to stop when the client cancels
       // them. graphql-ws has no hook for a client's `complete`, so it is read here.
-      ctx.extra.socket.on('message', (data) => cancelOnComplete(data, session.operations));
-      if (principal.expiresAt !== undefined) closeAtExpiry(ctx.extra.socket, principal.expiresAt, session);
+      socket.on('message', (data) => cancelOnComplete(data, session.operations));
+      if (principal.expiresAt !== undefined) closeAtExpiry(socket, principal.expiresAt, session);
       log.debug({ user: principal.userId }, 'websocket connected');
       return true;
     },
@@ -236,7 +259,13 @@ export function startWebSocketServer(options: WebSocketOptions): WebSocketHandle
       options.metrics?.completed(ctx.extra, id);
     },
   });
-  return serveGraphqlWs(wss, server, log);
+  const transport = serveGraphqlWs(wss, server, log);
+  return {
+    async dispose() {
+      stopWatching();
+      await transport.dispose();
+    },
+  };
 }
 
 /** Aborts the operation a client `complete` message names; other messages are left alone. */
@@ -267,11 +296,16 @@ function closeAtExpiry(socket: WebSocket, expiresAt: number, session: SocketSess
   session.expiryTimer.unref();
 }
 
-/** The caller connection_init names (the gate's rules, as for an HTTP header); undefined for none or a bad token. */
-function principalFrom(params: ConnectionParams, gate: RequestGate): Principal | undefined {
+/** The caller connection_init names (the gate's rules, as for an HTTP header), or why there is none. */
+async function principalFrom(
+  params: ConnectionParams,
+  gate: RequestGate,
+): Promise<{ principal: Principal; reason?: undefined } | { principal: undefined; reason: string }> {
   try {
-    return gate.identify(params?.authorization ?? params?.Authorization) ?? undefined;
-  } catch {
-    return undefined;
+    const principal = await gate.identify(params?.authorization ?? params?.Authorization);
+    return principal ? { principal } : { principal: undefined, reason: 'no token' };
+  } catch (error) {
+    const reason = error instanceof AppError ? String(error.details.reason ?? error.code) : 'token not valid';
+    return { principal: undefined, reason };
   }
 }

@@ -39,12 +39,14 @@ export interface WsClient {
   client: Client;
   /** Resolves with the close event's code once the socket closes. */
   closed: Promise<number>;
+  /** The same, with the reason the server gave. */
+  closeEvent: Promise<{ code: number; reason: string }>;
   dispose(): Promise<void>;
 }
 
 export function connectWs(url: string, token: string | undefined): WsClient {
-  let closedWith: (code: number) => void = () => undefined;
-  const closed = new Promise<number>((resolve) => {
+  let closedWith: (event: { code: number; reason: string }) => void = () => undefined;
+  const closeEvent = new Promise<{ code: number; reason: string }>((resolve) => {
     closedWith = resolve;
   });
   const client = createClient({
@@ -53,10 +55,16 @@ export function connectWs(url: string, token: string | undefined): WsClient {
     lazy: false,
     retryAttempts: 0,
     connectionParams: token ? { authorization: `Bearer ${token}` } : {},
-    on: { closed: (event) => closedWith((event as { code: number }).code) },
+    on: {
+      closed: (event) => {
+        const { code, reason } = event as { code: number; reason?: string };
+        closedWith({ code, reason: String(reason ?? '') });
+      },
+    },
     onNonLazyError: () => undefined,
   });
-  return { client, closed, dispose: () => client.dispose() as Promise<void> };
+  const closed = closeEvent.then((event) => event.code);
+  return { client, closed, closeEvent, dispose: () => client.dispose() as Promise<void> };
 }
 
 /** Runs one operation over WebSocket and collects every result until it completes. */

@@ -1,6 +1,7 @@
 // The settings refactor (issue 35) must not move a value: loadConfig's output for no variables, for
 // production, and for every variable set, as the hand-written loader gave it before the refactor
-// (tests/unit/config-snapshot.json, written from that loader and not since).
+// (tests/unit/config-snapshot.json, written from that loader; rewritten with
+// WRITE_CONFIG_SNAPSHOT=1 only when a setting is added, so its diff shows nothing but the new one).
 import fs from 'node:fs';
 import path from 'node:path';
 import { SETTING_DOMAINS, loadConfig } from '../../src/config';
@@ -19,6 +20,13 @@ const EVERY_VARIABLE: Record<string, string> = {
   JWT_SECRET: 'k'.repeat(40),
   JWT_ISSUER: 'https://issuer.example',
   JWT_AUDIENCE: 'api',
+  OIDC_PROVIDERS: JSON.stringify([
+    { issuer: 'https://sso.example/realms/a', audience: 'api', rolesClaim: 'realm_access.roles' },
+  ]),
+  OIDC_CLOCK_TOLERANCE_S: '10',
+  OIDC_KEYS_MAX_AGE_S: '300',
+  OIDC_KEYS_COOLDOWN_S: '5',
+  OIDC_FETCH_TIMEOUT_MS: '2000',
   LOG_LEVEL: 'debug',
   LOG_FORMAT: 'json',
   INTROSPECTION: 'off',

@@ -43,15 +43,17 @@ describe('the request gate', () => {
     expect((await gate.admit(undefined, '10.0.0.3')).refusal).toBeUndefined();
   });
 
-  it('identifies a connection_init value the same way as a header, refusing what is not a bearer token', () => {
+  it('identifies a connection_init value the same way as a header, refusing what is not a bearer token', async () => {
     const gate = new RequestGate(verifier, limits(100));
-    expect(gate.identify(undefined)).toBeNull();
-    expect(gate.identify(`Bearer ${verifier.sign('bob', ['service'], 60)}`)).toMatchObject({
+    expect(await gate.identify(undefined)).toBeNull();
+    expect(await gate.identify(`Bearer ${verifier.sign('bob', ['service'], 60)}`)).toMatchObject({
       userId: 'bob',
       isService: true,
     });
-    expect(() => gate.identify(42)).toThrow(expect.objectContaining({ code: 'UNAUTHENTICATED' }));
-    expect(() => gate.identify('Bearer not-a-token')).toThrow(expect.objectContaining({ code: 'UNAUTHENTICATED' }));
+    await expect(gate.identify(42)).rejects.toThrow(expect.objectContaining({ code: 'UNAUTHENTICATED' }));
+    await expect(gate.identify('Bearer not-a-token')).rejects.toThrow(
+      expect.objectContaining({ code: 'UNAUTHENTICATED' }),
+    );
   });
 
   it('hands back, with the caller, an error the limiter should never throw', async () => {

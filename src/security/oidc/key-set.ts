@@ -1,0 +1,156 @@
+// One provider's signing keys, cached. jose's remote key set refetches on a miss too, but a fetch
+// that fails once the cache is old makes every token fail: here the cached keys keep verifying while
+// the provider is down, a stale set is refreshed in the background, and a token with an unknown
+// `kid` fetches at most once per cooldown, so invented key ids cannot flood the provider.
+import {
+  createLocalJWKSet,
+  type FlattenedJWSInput,
+  type JSONWebKeySet,
+  type JWSHeaderParameters,
+  type KeyLike,
+} from 'jose';
+import { fetchJson, FetchProblem } from './fetch-json';
+import { providerUrl } from './settings';
+
+/** More keys than any provider publishes at once (current, next, a few retired). */
+const MAX_KEYS = 100;
+
+export interface KeySetOptions {
+  issuer: string;
+  /** Set: fetched directly; unset: found through the issuer's discovery document. */
+  jwksUri: string | undefined;
+  maxAgeMs: number;
+  cooldownMs: number;
+  fetchTimeoutMs: number;
+  /** Told the key ids a refresh no longer finds, so what they signed stops being trusted. */
+  onRemoved: (keyIds: string[]) => void;
+  onFetchFailed: (problem: string) => void;
+}
+
+type Resolver = (header: JWSHeaderParameters, token: FlattenedJWSInput) => Promise<KeyLike>;
+
+/** No key set could be had: none fetched yet, or a fetch failed within the cooldown. */
+export class KeysUnavailable extends Error {}
+
+export class ProviderKeys {
+  private resolver: Resolver | undefined;
+  private keyIds = new Set<string>();
+  private jwksUri: string | undefined;
+  private fetchedAt = -Infinity;
+  private triedAt = -Infinity;
+  private lastProblem = '';
+  private inFlight: Promise<void> | undefined;
+
+  constructor(
+    private readonly options: KeySetOptions,
+    private readonly now: () => number = () => performance.now(),
+  ) {
+    this.jwksUri = options.jwksUri;
+  }
+
+  /** For jose's jwtVerify: the key a token's header names. */
+  readonly key = async (header: JWSHeaderParameters, token: FlattenedJWSInput): Promise<KeyLike> => {
+    if (!this.resolver) await this.refreshOrExplain();
+    else if (this.now() - this.fetchedAt > this.options.maxAgeMs && this.mayTry()) {
+      // Stale: this token uses the cached keys; the next ones get the fresh set. A provider that
+      // is down is asked again only after the cooldown.
+      void this.refresh().catch(() => undefined);
+    }
+    try {
+      return await this.resolver!(header, token);
+    } catch (error) {
+      const unknownKey = (error as { code?: string }).code === 'ERR_JWKS_NO_MATCHING_KEY';
+      if (!unknownKey || (!this.mayTry() && !this.inFlight)) throw error;
+      // A key id not seen yet: the provider may have rotated since the last fetch (or a fetch
+      // for that is under way, which this token waits for with the others).
+      await this.refreshOrExplain();
+      return this.resolver!(header, token);
+    }
+  };
+
+  /**
+   * Whether a token verified with this key id may still be trusted: false once the provider
+   * stopped publishing the key (a token without a key id is judged by its signature alone).
+   */
+  holds(keyId: string | undefined): boolean {
+    return keyId === undefined || this.keyIds.has(keyId);
+  }
+
+  private mayTry(): boolean {
+    return this.now() - this.triedAt >= this.options.cooldownMs;
+  }
+
+  private async refreshOrExplain(): Promise<void> {
+    if (!this.mayTry() && !this.inFlight) {
+      if (this.resolver) return;
+      throw new KeysUnavailable(this.lastProblem);
+    }
+    try {
+      await this.refresh();
+    } catch (error) {
+      if (!this.resolver) throw new KeysUnavailable(error instanceof Error ? error.message : String(error));
+    }
+  }
+
+  /** One fetch at a time; callers during it share its outcome. */
+  refresh(): Promise<void> {
+    this.inFlight ??= this.fetchKeys().finally(() => (this.inFlight = undefined));
+    return this.inFlight;
+  }
+
+  private async fetchKeys(): Promise<void> {
+    this.triedAt = this.now();
+    try {
+      this.jwksUri ??= await this.discover();
+      const jwks = keySetOf(await this.fetch(this.jwksUri, 'key set'));
+      const resolver = createLocalJWKSet(jwks) as Resolver;
+      const keyIds = new Set(jwks.keys.map((key) => key.kid).filter((kid): kid is string => typeof kid === 'string'));
+      const removed = [...this.keyIds].filter((kid) => !keyIds.has(kid));
+      this.resolver = resolver;
+      this.keyIds = keyIds;
+      this.fetchedAt = this.now();
+      if (removed.length > 0) this.options.onRemoved(removed);
+    } catch (error) {
+      this.lastProblem = error instanceof Error ? error.message : String(error);
+      this.options.onFetchFailed(this.lastProblem);
+      throw error;
+    } finally {
+      // The cooldown runs from the end of an attempt: a slow provider is not asked back to back.
+      this.triedAt = this.now();
+    }
+  }
+
+  private async discover(): Promise<string> {
+    const url = `${this.options.issuer.replace(/\/$/, '')}/.well-known/openid-configuration`;
+    const document = await this.fetch(url, 'discovery document');
+    const { issuer, jwks_uri: jwksUri } = (document ?? {}) as Record<string, unknown>;
+    // OpenID Connect Discovery 1.0, section 4.3: the document must name the issuer it was asked of.
+    if (issuer !== this.options.issuer) {
+      throw new FetchProblem(`discovery document names issuer ${JSON.stringify(issuer)}, not ${this.options.issuer}`);
+    }
+    if (typeof jwksUri !== 'string' || !providerUrl.safeParse(jwksUri).success) {
+      throw new FetchProblem('discovery document has no usable jwks_uri (https, or http on loopback)');
+    }
+    return jwksUri;
+  }
+
+  private async fetch(url: string, what: string): Promise<unknown> {
+    try {
+      return await fetchJson(url, this.options.fetchTimeoutMs);
+    } catch (error) {
+      if (error instanceof FetchProblem) throw new FetchProblem(`${what} ${url} ${error.message}`);
+      throw error;
+    }
+  }
+}
+
+function keySetOf(value: unknown): JSONWebKeySet {
+  const keys = (value as { keys?: unknown } | null)?.keys;
+  if (!Array.isArray(keys) || !keys.every((key) => typeof key === 'object' && key !== null && !Array.isArray(key))) {
+    throw new FetchProblem('key set is not a JSON Web Key Set ({"keys": [...]})');
+  }
+  if (keys.length > MAX_KEYS) throw new FetchProblem(`key set holds ${keys.length} keys, more than ${MAX_KEYS}`);
+  // An empty set is a provider's glitch, not a rotation: taken, it would withdraw every key.
+  if (keys.length === 0) throw new FetchProblem('key set holds no keys');
+  return { keys: keys as JSONWebKeySet['keys'] };
+}

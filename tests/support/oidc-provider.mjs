@@ -1,0 +1,73 @@
+// A real OpenID provider for the tests (oidc-provider, an OpenID-certified implementation), run in
+// its own process on loopback: oidc-provider is an ES module and jest runs CommonJS. Started by
+// tests/support/oidc.ts with one JSON argument:
+//   { port, keys (private JWKs), audience, accessTokenTtl, redirectUri, roles: { user: [role] },
+//     serviceClient: { id, secret } }
+// It prints {"issuer": ...} once listening, and counts the key set's fetches at GET /_test/stats.
+import http from 'node:http';
+import Provider from 'oidc-provider';
+
+const options = JSON.parse(process.argv[2]);
+const stats = { jwks: 0, discovery: 0 };
+
+const server = http.createServer();
+await new Promise((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
+const issuer = `http://127.0.0.1:${server.address().port}`;
+
+const provider = new Provider(issuer, {
+  jwks: { keys: options.keys },
+  clients: [
+    {
+      client_id: 'web',
+      token_endpoint_auth_method: 'none',
+      redirect_uris: [options.redirectUri],
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      id_token_signed_response_alg: options.keys[0].alg,
+    },
+    {
+      client_id: options.serviceClient.id,
+      client_secret: options.serviceClient.secret,
+      grant_types: ['client_credentials'],
+      response_types: [],
+      redirect_uris: [],
+      id_token_signed_response_alg: options.keys[0].alg,
+    },
+  ],
+  findAccount: (_ctx, id) => ({ accountId: id, claims: () => ({ sub: id }) }),
+  features: {
+    devInteractions: { enabled: true },
+    clientCredentials: { enabled: true },
+    resourceIndicators: {
+      enabled: true,
+      defaultResource: () => options.audience,
+      useGrantedResource: () => true,
+      getResourceServerInfo: () => ({
+        scope: 'api',
+        audience: options.audience,
+        accessTokenFormat: 'jwt',
+        accessTokenTTL: options.accessTokenTtl,
+        jwt: { sign: { alg: options.keys[0].alg } },
+      }),
+    },
+  },
+  // Keycloak's shape: realm roles under realm_access.roles.
+  extraTokenClaims: (_ctx, token) =>
+    token.accountId ? { realm_access: { roles: options.roles[token.accountId] ?? [] } } : undefined,
+  ttl: { AccessToken: options.accessTokenTtl, ClientCredentials: options.accessTokenTtl },
+  pkce: { required: () => true },
+});
+provider.on('server_error', (_ctx, error) => console.error(error));
+
+const callback = provider.callback();
+server.on('request', (req, res) => {
+  if (req.url === '/_test/stats') {
+    res.setHeader('content-type', 'application/json');
+    return res.end(JSON.stringify(stats));
+  }
+  if (req.url === '/jwks') stats.jwks += 1;
+  if (req.url === '/.well-known/openid-configuration') stats.discovery += 1;
+  return callback(req, res);
+});
+process.on('SIGTERM', () => server.close(() => process.exit(0)));
+process.stdout.write(`${JSON.stringify({ issuer })}\n`);
