@@ -49,10 +49,8 @@ export interface ProcessSpec {
 }
 
 /**
- * A market as src/app/parts.ts builds one: a command connection, the strategy from
- * createMarketStrategy (WATCH: a pool of `watchConnections`; LOCK: the product's lock acquirer
- * with its own LeaseSignals subscriber connection), the config's default timeouts, and `granter`,
- * the same market on a connection of its own for grants during a run.
+ * A market as src/app/parts.ts builds one (WATCH: a pool of `watchConnections`; LOCK: the lock
+ * acquirer with its LeaseSignals subscriber); `granter`: the same on its own connection, for restocks.
  */
 export async function buildMarket(url: string, strategy: MarketStrategyName, watchConnections: number) {
   const logger = pino({ level: 'silent' });
@@ -154,13 +152,12 @@ const newResult = (spec: ProcessSpec) => ({
   conflicts: 0,
   /** Sum of the prices paid, to check against the buyer's funds in Redis. */
   spent: 0,
-});
-export type ProcessResult = ReturnType<typeof newResult> & {
   /** Wait of each purchase() call, ms, retries included. */
-  waits: Float64Array;
+  waits: [] as number[],
   /** Requests the process's connections sent during its purchase() calls (undefined when shared). */
-  purchaseRequests: number | undefined;
-};
+  purchaseRequests: undefined as number | undefined,
+});
+export type ProcessResult = ReturnType<typeof newResult>;
 
 const isConflict = (error: unknown): boolean => error instanceof AppError && error.code === 'CONFLICT';
 /**
@@ -177,8 +174,7 @@ async function simulate(
   const result = newResult(spec);
   const stopped = (): boolean => Atomics.load(stop, 0) === 1;
   const random = seeded(spec.seed);
-  const waits: number[] = [];
-  let purchaseRequests = 0;
+  if (requests) result.purchaseRequests = 0;
   if (spec.role === 'lister') {
     const seller = listerName(spec.id);
     let available = spec.stock;
@@ -227,11 +223,11 @@ async function simulate(
         if (!isConflict(error)) throw error;
         result.conflicts++;
       }
-      waits.push(performance.now() - started);
-      purchaseRequests += (requests?.requests ?? 0) - requestsBefore;
+      result.waits.push(performance.now() - started);
+      if (requests) result.purchaseRequests! += requests.requests - requestsBefore;
     }
   }
-  return { ...result, waits: Float64Array.from(waits), purchaseRequests: requests ? purchaseRequests : undefined };
+  return result;
 }
 
 /** Every simulated process an async loop of this thread, all sharing one market. */
@@ -297,15 +293,11 @@ export function startRunner(url: string, threads: boolean) {
 if (!isMainThread && (workerData as { marketProcess?: true } | undefined)?.marketProcess) {
   const setup = workerData as { url: string; stop: Int32Array };
   const runner = inlineRunner(setup.url, setup.stop, countTraffic());
+  const answer = async (message: 'go' | { strategy: MarketStrategyName; spec: ProcessSpec }) =>
+    message === 'go' ? (await runner.go())[0] : runner.prepare(message.strategy, [message.spec]);
   // A failure is left unhandled: it ends the worker, and the bench's `once` rejects with it.
-  const answer = async (message: 'go' | { strategy: MarketStrategyName; spec: ProcessSpec }): Promise<void> => {
-    if (message !== 'go') {
-      await runner.prepare(message.strategy, [message.spec]);
-      parentPort!.postMessage('ready');
-    } else {
-      const [result] = await runner.go();
-      parentPort!.postMessage(result, [result.waits.buffer as ArrayBuffer]);
-    }
-  };
-  parentPort!.on('message', (message: Parameters<typeof answer>[0]) => void answer(message));
+  parentPort!.on(
+    'message',
+    (message: Parameters<typeof answer>[0]) => void answer(message).then((reply) => parentPort!.postMessage(reply)),
+  );
 }

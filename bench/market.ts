@@ -7,20 +7,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type Redis from 'ioredis';
 import { MARKET_STRATEGIES, type MarketStrategyName } from '../src/redis/market/repository';
 import { RESTOCK, buildMarket, measureCost, startRunner, type ProcessResult, type ProcessSpec } from './market-process';
-import { checkInvariants, StartingState } from './market-state';
-import {
-  bench,
-  commandCount,
-  isQuick,
-  mean,
-  median,
-  percentile,
-  redisCpuSeconds,
-  size,
-  sumOf,
-  tableOf,
-  type SuiteReport,
-} from './harness';
+import { checkInvariants, startingState } from './market-state';
+import { bench, isQuick, mean, measure, median, percentile, size, sumOf, tableOf, type SuiteReport } from './harness';
 
 /** Length of one run (one scenario, one strategy), s. */
 const SECONDS = size('BENCH_MARKET_SECONDS', 0.12, 2);
@@ -55,7 +43,7 @@ const WARM_UP_STOCK = isQuick() ? 2_000 : 8_000;
 const STOCK_MARGIN = 1.3;
 
 /** What a run needs: the simulated processes' runner, an uncounted connection and the starting state. */
-type Lab = { runner: ReturnType<typeof startRunner>; admin: Redis; state: StartingState };
+type Lab = { runner: ReturnType<typeof startRunner>; admin: Redis; state: ReturnType<typeof startingState> };
 type Run = Awaited<ReturnType<typeof runOnce>>;
 /** One scenario's runs of one strategy, all rounds. */
 type Summary = { scenario: Scenario; strategy: MarketStrategyName; runs: Run[] };
@@ -67,7 +55,7 @@ const purchased = (r: ProcessResult): number => r.outcomes.PURCHASED;
 const bought = (run: Run): number => total(run, purchased);
 /** Every purchase wait of the runs, ascending. */
 const waitsOf = (runs: Run[]): number[] =>
-  runs.flatMap((run) => run.results.flatMap((r) => [...r.waits])).sort((a, b) => a - b);
+  runs.flatMap((run) => run.results.flatMap((r) => r.waits)).sort((a, b) => a - b);
 const count = (value: number): string => Math.round(value).toLocaleString('en-US');
 const ms = (value: number): string => (Number.isNaN(value) ? '-' : value < 10 ? value.toFixed(2) : value.toFixed(1));
 
@@ -82,35 +70,32 @@ async function runOnce({ runner, admin, state }: Lab, scenario: Scenario, strate
   const seconds = round === 0 ? Math.min(WARM_UP_SECONDS, SECONDS) : SECONDS;
   await state.restore();
   await runner.prepare(strategy, specsFor(scenario, state.stock, round));
-  await admin.config('RESETSTAT');
-  const redisCpu0 = await redisCpuSeconds(admin);
-  const cpu0 = process.cpuUsage();
-  const idle0 = machineIdleSeconds();
-  const t0 = performance.now();
-  const done = runner.go();
-  await Promise.race([sleep(seconds * 1000), done]);
-  runner.stop();
-  const stoppedAt = performance.now();
-  const results = await done;
-  const ended = performance.now();
-  const busiestThread = runner.busiestThread();
-  const cpu = (({ user, system }) => (user + system) / 1e6)(process.cpuUsage(cpu0));
-  const idle = machineIdleSeconds() - idle0;
-  const redisCpu = (await redisCpuSeconds(admin)) - redisCpu0;
-  const redisCommands = await commandCount(admin);
-  const wall = (ended - t0) / 1000;
-  await checkInvariants(admin, results, `${strategy}, ${scenario.title}`);
+  const run = { seconds: 0, tailMs: 0, results: [] as ProcessResult[], busiestThread: 0, idle: 0 };
+  const sample = await measure(
+    1,
+    async () => {
+      const [t0, idle0] = [performance.now(), machineIdleSeconds()];
+      const done = runner.go();
+      await Promise.race([sleep(seconds * 1000), done]);
+      runner.stop();
+      const stoppedAt = performance.now();
+      run.results = await done;
+      run.busiestThread = runner.busiestThread();
+      run.idle = machineIdleSeconds() - idle0;
+      // From go to stop, and from stop until the last call in flight returned.
+      [run.seconds, run.tailMs] = [(stoppedAt - t0) / 1000, performance.now() - stoppedAt];
+    },
+    { admin },
+  );
+  await checkInvariants(admin, run.results, `${strategy}, ${scenario.title}`);
+  const [wall, cpu] = [sample.seconds, sample.nodeCpuMs / 1000];
   return {
-    /** From go to stop, and from stop until the last call in flight returned. */
-    seconds: (stoppedAt - t0) / 1000,
-    tailMs: ended - stoppedAt,
-    results,
-    redisCommands,
+    ...run,
+    redisCommands: sample.executed,
     /** CPU seconds per second of run: this process (all threads), redis-server, and everything else (noise). */
     clientCpu: cpu / wall,
-    redisCpu: redisCpu / wall,
-    otherCpu: (os.cpus().length * wall - idle - cpu - redisCpu) / wall,
-    busiestThread,
+    redisCpu: sample.redisCpu / wall,
+    otherCpu: (os.cpus().length * wall - run.idle - cpu - sample.redisCpu) / wall,
   };
 }
 
@@ -258,7 +243,7 @@ bench({ id: 'market', title: 'Marketplace (book 6.2, Table 6.1): SCRIPT, WATCH a
   const { url, admin, report, defer } = b;
   const granter = await buildMarket(url, 'SCRIPT', 1);
   defer(() => granter.close());
-  const state = new StartingState(admin, b.connect({ db: 1 }), granter.repository);
+  const state = startingState(admin, b.connect({ db: 1 }), granter.repository);
   const runner = startRunner(url, PROCESSES === 'threads');
   defer(() => runner.close());
   const lab = { runner, admin, state };
@@ -296,10 +281,8 @@ bench({ id: 'market', title: 'Marketplace (book 6.2, Table 6.1): SCRIPT, WATCH a
         steps.step(`${scenario.title}, round ${round}/${ROUNDS}, ${strategy}`);
         const run = await runOnce(lab, scenario, strategy, round);
         runs.push(run);
-        const cells = resultCells([run])
-          .map((cell, i) => `${RESULT_COLUMNS[i]} ${cell}`)
-          .join(', ');
-        console.log(`  ${scenario.title}, ${strategy.padEnd(6)} round ${round}: ${cells}; invariants hold`);
+        const cells = resultCells([run]).map((cell, i) => `${RESULT_COLUMNS[i]} ${cell}`);
+        console.log(`  ${scenario.title}, ${strategy.padEnd(6)} round ${round}: ${cells.join(', ')}; invariants hold`);
       }
     }
   }
