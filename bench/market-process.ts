@@ -98,10 +98,7 @@ type Market = Awaited<ReturnType<typeof buildMarket>>;
 export const grantItems = (market: MarketRepository, lister: number, from: number, to: number): Promise<void> =>
   inParallel(to - from, GRANT_BATCH, (n) => market.grantItem(listerName(lister), itemName(lister, from + n)));
 
-/**
- * Before the run, once the lister's items and the buyer's funds are in place: one call that
- * changes nothing, so the first timed call does not open WATCH's pooled connection.
- */
+/** A call that changes nothing, so that the first timed call does not open WATCH's pooled connection. */
 async function prepare(market: MarketRepository, spec: ProcessSpec): Promise<void> {
   if (spec.role === 'lister') await market.list(listerName(spec.id), 'warm-up', 1);
   else await market.purchase({ buyer: buyerName(spec.id), seller: 'nobody', item: 'warm-up', price: 1 });
@@ -112,10 +109,8 @@ export async function measureCost(url: string, admin: Redis, strategy: MarketStr
   await admin.flushdb();
   const { repository, close } = await buildMarket(url, strategy, 1);
   try {
-    await grantItems(repository, 0, 0, ops);
-    await repository.grantFunds(buyerName(0), BUYER_FUNDS);
-    await prepare(repository, { role: 'lister', id: 0, seed: 1, stock: ops });
-    await prepare(repository, { role: 'buyer', id: 0, seed: 2, stock: 0 });
+    await Promise.all([grantItems(repository, 0, 0, ops), repository.grantFunds(buyerName(0), BUYER_FUNDS)]);
+    for (const role of ['lister', 'buyer'] as const) await prepare(repository, { role, id: 0, seed: 0, stock: 0 });
     const cost = async (work: (n: number) => Promise<unknown>) => {
       const sample = await measure(ops, () => inParallel(ops, 1, work), { admin });
       return { commands: sample.executed / ops, requests: sample.requests / ops };
@@ -154,17 +149,13 @@ const newResult = (spec: ProcessSpec) => ({
   spent: 0,
   /** Wait of each purchase() call, ms, retries included. */
   waits: [] as number[],
-  /** Requests the process's connections sent during its purchase() calls (undefined when shared). */
-  purchaseRequests: undefined as number | undefined,
+  /** Requests the process's connections sent during its purchase() calls (threads only). */
+  purchaseRequests: 0,
 });
 export type ProcessResult = ReturnType<typeof newResult>;
 
 const isConflict = (error: unknown): boolean => error instanceof AppError && error.code === 'CONFLICT';
-/**
- * Lists or buys until stop[0] is 1; a call in flight then is finished, not cut short. `requests`
- * attributes requests to purchases, which is only right when nothing else in this thread uses
- * Redis meanwhile (one process per thread).
- */
+/** Lists or buys until stop[0] is 1 (a call in flight is finished); `requests` only with one process per thread. */
 async function simulate(
   { repository: market, granter }: Market,
   spec: ProcessSpec,
@@ -174,7 +165,6 @@ async function simulate(
   const result = newResult(spec);
   const stopped = (): boolean => Atomics.load(stop, 0) === 1;
   const random = seeded(spec.seed);
-  if (requests) result.purchaseRequests = 0;
   if (spec.role === 'lister') {
     const seller = listerName(spec.id);
     let available = spec.stock;
@@ -193,8 +183,7 @@ async function simulate(
       const price = 1 + Math.floor(random() * MAX_PRICE);
       try {
         const report = await market.list(seller, itemName(spec.id, next), price);
-        if (report.listed) result.listed++;
-        else result.notListed++;
+        result[report.listed ? 'listed' : 'notListed']++;
       } catch (error) {
         if (!isConflict(error)) throw error;
       }
@@ -224,7 +213,7 @@ async function simulate(
         result.conflicts++;
       }
       result.waits.push(performance.now() - started);
-      if (requests) result.purchaseRequests! += requests.requests - requestsBefore;
+      result.purchaseRequests += (requests?.requests ?? 0) - requestsBefore;
     }
   }
   return result;

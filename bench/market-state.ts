@@ -12,7 +12,7 @@ import { BUYER_FUNDS, buyerName, grantItems, listerName, type ProcessResult } fr
  */
 export function startingState(admin: Redis, spare: Redis, granter: MarketRepository) {
   let keys: string[] = [];
-  let listers = 0;
+  let listerCount = 0;
   /** Empties `to` (database `db`) and copies the keys there from `from`. */
   const copy = async (from: Redis, to: Redis, db: number): Promise<void> => {
     await to.flushdb();
@@ -24,21 +24,21 @@ export function startingState(admin: Redis, spare: Redis, granter: MarketReposit
     stock: 0,
 
     /** A new scenario: funds for its buyers, `stock` items for each lister. */
-    async reset(scenario: { listers: number; buyers: number }, stock: number): Promise<void> {
+    async reset({ listers, buyers }: { listers: number; buyers: number }, stock: number): Promise<void> {
       await admin.flushdb();
-      for (let id = 0; id < scenario.buyers; id++) await granter.grantFunds(buyerName(id), BUYER_FUNDS);
-      const users = Array.from({ length: scenario.listers + scenario.buyers }, (_, i) =>
-        i < scenario.listers ? listerName(i) : buyerName(i - scenario.listers),
+      for (let id = 0; id < buyers; id++) await granter.grantFunds(buyerName(id), BUYER_FUNDS);
+      const users = Array.from({ length: listers + buyers }, (_, i) =>
+        i < listers ? listerName(i) : buyerName(i - listers),
       );
       keys = [marketKeys.items(), ...users.flatMap((user) => [marketKeys.user(user), marketKeys.inventory(user)])];
-      [listers, state.stock] = [scenario.listers, 0];
+      [listerCount, state.stock] = [listers, 0];
       await state.grow(stock);
     },
 
     /** Grants each lister more items, up to `stock`, and keeps the new state. */
     async grow(stock: number): Promise<void> {
       if (state.stock > 0) await state.restore();
-      await Promise.all(Array.from({ length: listers }, (_, id) => grantItems(granter, id, state.stock, stock)));
+      await Promise.all(Array.from({ length: listerCount }, (_, id) => grantItems(granter, id, state.stock, stock)));
       state.stock = Math.max(state.stock, stock);
       await copy(admin, spare, 1);
     },
@@ -95,7 +95,6 @@ export async function checkInvariants(admin: Redis, results: ProcessResult[], af
   for await (const keys of admin.scanStream({ match: leaseKeys('lock', 'market:*').holders, count: 1000 }))
     for (const key of keys as string[]) if ((await admin.zcard(key)) > 0) problems.push(`${key} is still held`);
 
-  if (problems.length > 0) {
+  if (problems.length > 0)
     throw new Error(`market invariants broken after ${after}:\n  ${problems.slice(0, 20).join('\n  ')}`);
-  }
 }

@@ -71,22 +71,19 @@ async function runOnce({ runner, admin, state }: Lab, scenario: Scenario, strate
   await state.restore();
   await runner.prepare(strategy, specsFor(scenario, state.stock, round));
   const run = { seconds: 0, tailMs: 0, results: [] as ProcessResult[], busiestThread: 0, idle: 0 };
-  const sample = await measure(
-    1,
-    async () => {
-      const [t0, idle0] = [performance.now(), machineIdleSeconds()];
-      const done = runner.go();
-      await Promise.race([sleep(seconds * 1000), done]);
-      runner.stop();
-      const stoppedAt = performance.now();
-      run.results = await done;
-      run.busiestThread = runner.busiestThread();
-      run.idle = machineIdleSeconds() - idle0;
-      // From go to stop, and from stop until the last call in flight returned.
-      [run.seconds, run.tailMs] = [(stoppedAt - t0) / 1000, performance.now() - stoppedAt];
-    },
-    { admin },
-  );
+  const work = async (): Promise<void> => {
+    const [t0, idle0] = [performance.now(), machineIdleSeconds()];
+    const done = runner.go();
+    await Promise.race([sleep(seconds * 1000), done]);
+    runner.stop();
+    const stoppedAt = performance.now();
+    run.results = await done;
+    run.busiestThread = runner.busiestThread();
+    run.idle = machineIdleSeconds() - idle0;
+    // From go to stop, and from stop until the last call in flight returned.
+    [run.seconds, run.tailMs] = [(stoppedAt - t0) / 1000, performance.now() - stoppedAt];
+  };
+  const sample = await measure(1, work, { admin });
   await checkInvariants(admin, run.results, `${strategy}, ${scenario.title}`);
   const [wall, cpu] = [sample.seconds, sample.nodeCpuMs / 1000];
   return {
@@ -112,19 +109,14 @@ function resultCells(runs: Run[]): string[] {
 
 function printResults(report: SuiteReport, summaries: Summary[], wall: number): void {
   const scale = SECONDS / BOOK_SECONDS;
-  const rows = SCENARIOS.flatMap(({ title, book }) => [
-    ...summaries.filter((s) => s.scenario.title === title).map((s) => [title, s.strategy, ...resultCells(s.runs)]),
-    [
-      title,
-      `book (WATCH) x${scale.toFixed(3)}`,
-      count(book.listed * scale),
-      `${book.boughtBelow ? '<' : ''}${count(book.bought * scale)}`,
-      count(book.retries * scale),
-      '-',
-      String(book.waitMs),
-      '-',
-    ],
-  ]);
+  const rows = SCENARIOS.flatMap(({ title, book }) => {
+    const [listed, bought, retries] = [book.listed, book.bought, book.retries].map((n) => count(n * scale));
+    const below = book.boughtBelow ? '<' : '';
+    return [
+      ...summaries.filter((s) => s.scenario.title === title).map((s) => [title, s.strategy, ...resultCells(s.runs)]),
+      [title, `book (WATCH) x${scale.toFixed(3)}`, listed, below + bought, retries, '-', String(book.waitMs), '-'],
+    ];
+  });
   report.table(`market summary (${wall.toFixed(1)} s)`, ['scenario', 'strategy', ...RESULT_COLUMNS], rows, 2);
   const rounds = summaries[0].runs.length;
   report.note(
@@ -138,9 +130,7 @@ function printDetails(report: SuiteReport, summaries: Summary[]): void {
   const tally = (pick: (r: ProcessResult) => number) => (s: Summary) => sumOf(s.runs, (run) => total(run, pick));
   const counted = (pick: (r: ProcessResult) => number) => (s: Summary) => count(tally(pick)(s));
   const perPurchase = (s: Summary): string =>
-    s.runs.every((run) => run.results.every((r) => r.role === 'lister' || r.purchaseRequests !== undefined))
-      ? (tally((r) => r.purchaseRequests ?? 0)(s) / tally((r) => r.attempts)(s)).toFixed(2)
-      : '-';
+    PROCESSES === 'threads' ? (tally((r) => r.purchaseRequests)(s) / tally((r) => r.attempts)(s)).toFixed(2) : '-';
   const perSecond = (pick: (r: ProcessResult) => number) => (s: Summary) =>
     count(tally(pick)(s) / sumOf(s.runs, (run) => run.seconds));
   const avg = (pick: (run: Run) => number) => (s: Summary) => sumOf(s.runs, pick) / s.runs.length;
@@ -190,10 +180,7 @@ function printCosts(report: SuiteReport, costs: Cost[]): void {
   );
 }
 
-/**
- * The issue's targets and the strategies' ratios, as figures. A ratio leaves out rounds where the
- * other strategy bought nothing (WATCH can, under contention): those have no ratio to take.
- */
+/** The issue's targets and the ratios, as figures; a ratio leaves out rounds where the other bought nothing. */
 function figures(report: SuiteReport, summaries: Summary[], costs: Cost[]): void {
   const runsOf = (scenario: Scenario, strategy: MarketStrategyName): Run[] =>
     summaries.find((s) => s.scenario === scenario && s.strategy === strategy)!.runs;
@@ -230,10 +217,9 @@ function figures(report: SuiteReport, summaries: Summary[], costs: Cost[]): void
   report.note(
     `SCRIPT completed ${count(completed)} of the ${count(attempted)} purchases it attempted at the first try.`,
   );
-  const atMostOne = { op: '<=', value: 1 } as const;
   for (const { strategy, list, purchase } of costs) {
     const [id, label] = [`market.${strategy.toLowerCase()}.round_trips_per`, `${strategy}: round trips per`];
-    const target = strategy === 'SCRIPT' ? atMostOne : undefined;
+    const target = strategy === 'SCRIPT' ? ({ op: '<=', value: 1 } as const) : undefined;
     report.value(`${id}_purchase`, `${label} purchase, uncontended`, 'round trips', purchase.requests, target);
     if (target) report.value(`${id}_list`, `${label} listing, uncontended`, 'round trips', list.requests, target);
   }
@@ -259,8 +245,7 @@ bench({ id: 'market', title: 'Marketplace (book 6.2, Table 6.1): SCRIPT, WATCH a
   for (const scenario of SCENARIOS) {
     steps.step(`${scenario.title}, warm-up`);
     await state.reset(scenario, WARM_UP_STOCK);
-    // A short run of each strategy warms up every process and measures how fast a lister lists:
-    // enough items for a whole run of the fastest are then granted (a lister that runs low is restocked).
+    // A short run of each strategy warms up every process and measures how fast a lister lists.
     const rates = [];
     for (const strategy of WARM_UP_ORDER) {
       const run = await runOnce(lab, scenario, strategy, 0);
@@ -294,11 +279,10 @@ bench({ id: 'market', title: 'Marketplace (book 6.2, Table 6.1): SCRIPT, WATCH a
   printDetails(report, summaries);
   printCosts(report, costs);
   const restocks = sumOf(summaries, (s) => sumOf(s.runs, (run) => total(run, (r) => r.restocks)));
-  if (restocks > 0) {
+  if (restocks > 0)
     report.note(
       `Listers ran low ${restocks} times during a run and were granted ${RESTOCK} more items each time, on a connection ` +
         'of their own and ahead of need (see restocks above); those grants added to the load on Redis and on the client.',
     );
-  }
   figures(report, summaries, costs);
 });
