@@ -49,10 +49,8 @@ export interface ProcessSpec {
 }
 
 /**
- * A market as src/app/parts.ts builds one: a command connection, the strategy from
- * createMarketStrategy (WATCH: a pool of `watchConnections`; LOCK: the product's lock acquirer
- * with its own LeaseSignals subscriber connection), the config's default timeouts, and `granter`,
- * the same market on a connection of its own for grants during a run.
+ * A market as src/app/parts.ts builds one (WATCH: a pool of `watchConnections`; LOCK: the lock
+ * acquirer with its LeaseSignals subscriber); `granter`: the same on its own connection, for restocks.
  */
 export async function buildMarket(url: string, strategy: MarketStrategyName, watchConnections: number) {
   const logger = pino({ level: 'silent' });
@@ -100,10 +98,7 @@ type Market = Awaited<ReturnType<typeof buildMarket>>;
 export const grantItems = (market: MarketRepository, lister: number, from: number, to: number): Promise<void> =>
   inParallel(to - from, GRANT_BATCH, (n) => market.grantItem(listerName(lister), itemName(lister, from + n)));
 
-/**
- * Before the run, once the lister's items and the buyer's funds are in place: one call that
- * changes nothing, so the first timed call does not open WATCH's pooled connection.
- */
+/** A call that changes nothing, so that the first timed call does not open WATCH's pooled connection. */
 async function prepare(market: MarketRepository, spec: ProcessSpec): Promise<void> {
   if (spec.role === 'lister') await market.list(listerName(spec.id), 'warm-up', 1);
   else await market.purchase({ buyer: buyerName(spec.id), seller: 'nobody', item: 'warm-up', price: 1 });
@@ -114,10 +109,8 @@ export async function measureCost(url: string, admin: Redis, strategy: MarketStr
   await admin.flushdb();
   const { repository, close } = await buildMarket(url, strategy, 1);
   try {
-    await grantItems(repository, 0, 0, ops);
-    await repository.grantFunds(buyerName(0), BUYER_FUNDS);
-    await prepare(repository, { role: 'lister', id: 0, seed: 1, stock: ops });
-    await prepare(repository, { role: 'buyer', id: 0, seed: 2, stock: 0 });
+    await Promise.all([grantItems(repository, 0, 0, ops), repository.grantFunds(buyerName(0), BUYER_FUNDS)]);
+    for (const role of ['lister', 'buyer'] as const) await prepare(repository, { role, id: 0, seed: 0, stock: 0 });
     const cost = async (work: (n: number) => Promise<unknown>) => {
       const sample = await measure(ops, () => inParallel(ops, 1, work), { admin });
       return { commands: sample.executed / ops, requests: sample.requests / ops };
@@ -154,20 +147,15 @@ const newResult = (spec: ProcessSpec) => ({
   conflicts: 0,
   /** Sum of the prices paid, to check against the buyer's funds in Redis. */
   spent: 0,
-});
-export type ProcessResult = ReturnType<typeof newResult> & {
   /** Wait of each purchase() call, ms, retries included. */
-  waits: Float64Array;
-  /** Requests the process's connections sent during its purchase() calls (undefined when shared). */
-  purchaseRequests: number | undefined;
-};
+  waits: [] as number[],
+  /** Requests the process's connections sent during its purchase() calls (threads only). */
+  purchaseRequests: 0,
+});
+export type ProcessResult = ReturnType<typeof newResult>;
 
 const isConflict = (error: unknown): boolean => error instanceof AppError && error.code === 'CONFLICT';
-/**
- * Lists or buys until stop[0] is 1; a call in flight then is finished, not cut short. `requests`
- * attributes requests to purchases, which is only right when nothing else in this thread uses
- * Redis meanwhile (one process per thread).
- */
+/** Lists or buys until stop[0] is 1 (a call in flight is finished); `requests` only with one process per thread. */
 async function simulate(
   { repository: market, granter }: Market,
   spec: ProcessSpec,
@@ -177,8 +165,6 @@ async function simulate(
   const result = newResult(spec);
   const stopped = (): boolean => Atomics.load(stop, 0) === 1;
   const random = seeded(spec.seed);
-  const waits: number[] = [];
-  let purchaseRequests = 0;
   if (spec.role === 'lister') {
     const seller = listerName(spec.id);
     let available = spec.stock;
@@ -197,8 +183,7 @@ async function simulate(
       const price = 1 + Math.floor(random() * MAX_PRICE);
       try {
         const report = await market.list(seller, itemName(spec.id, next), price);
-        if (report.listed) result.listed++;
-        else result.notListed++;
+        result[report.listed ? 'listed' : 'notListed']++;
       } catch (error) {
         if (!isConflict(error)) throw error;
       }
@@ -227,11 +212,11 @@ async function simulate(
         if (!isConflict(error)) throw error;
         result.conflicts++;
       }
-      waits.push(performance.now() - started);
-      purchaseRequests += (requests?.requests ?? 0) - requestsBefore;
+      result.waits.push(performance.now() - started);
+      result.purchaseRequests += (requests?.requests ?? 0) - requestsBefore;
     }
   }
-  return { ...result, waits: Float64Array.from(waits), purchaseRequests: requests ? purchaseRequests : undefined };
+  return result;
 }
 
 /** Every simulated process an async loop of this thread, all sharing one market. */
@@ -297,15 +282,11 @@ export function startRunner(url: string, threads: boolean) {
 if (!isMainThread && (workerData as { marketProcess?: true } | undefined)?.marketProcess) {
   const setup = workerData as { url: string; stop: Int32Array };
   const runner = inlineRunner(setup.url, setup.stop, countTraffic());
+  const answer = async (message: 'go' | { strategy: MarketStrategyName; spec: ProcessSpec }) =>
+    message === 'go' ? (await runner.go())[0] : runner.prepare(message.strategy, [message.spec]);
   // A failure is left unhandled: it ends the worker, and the bench's `once` rejects with it.
-  const answer = async (message: 'go' | { strategy: MarketStrategyName; spec: ProcessSpec }): Promise<void> => {
-    if (message !== 'go') {
-      await runner.prepare(message.strategy, [message.spec]);
-      parentPort!.postMessage('ready');
-    } else {
-      const [result] = await runner.go();
-      parentPort!.postMessage(result, [result.waits.buffer as ArrayBuffer]);
-    }
-  };
-  parentPort!.on('message', (message: Parameters<typeof answer>[0]) => void answer(message));
+  parentPort!.on(
+    'message',
+    (message: Parameters<typeof answer>[0]) => void answer(message).then((reply) => parentPort!.postMessage(reply)),
+  );
 }

@@ -7,52 +7,46 @@ import { sumOf } from './harness';
 import { BUYER_FUNDS, buyerName, grantItems, listerName, type ProcessResult } from './market-process';
 
 /**
- * A scenario's starting state, the same for every run: each lister's items and each buyer's
- * funds, granted through MarketRepository once, kept as a copy in database 1 and copied back
- * (COPY ... DB 0) before each run, so that items are not granted again for every run.
+ * A scenario's starting state, the same for every run: granted through MarketRepository once, kept
+ * as a copy in database 1 (`spare`) and copied back before each run, not granted again per run.
  */
-export class StartingState {
-  /** Items each lister holds at the start. */
-  stock = 0;
-  private keys: string[] = [];
-  private listers = 0;
-
-  constructor(
-    private readonly admin: Redis,
-    /** A connection to database 1, where the copy is kept. */
-    private readonly spare: Redis,
-    private readonly granter: MarketRepository,
-  ) {}
-
-  /** A new scenario: funds for its buyers, `stock` items for each lister. */
-  async reset({ listers, buyers }: { listers: number; buyers: number }, stock: number): Promise<void> {
-    await this.admin.flushdb();
-    for (let id = 0; id < buyers; id++) await this.granter.grantFunds(buyerName(id), BUYER_FUNDS);
-    const users = Array.from({ length: listers + buyers }, (_, i) =>
-      i < listers ? listerName(i) : buyerName(i - listers),
-    );
-    this.keys = [marketKeys.items(), ...users.flatMap((user) => [marketKeys.user(user), marketKeys.inventory(user)])];
-    [this.listers, this.stock] = [listers, 0];
-    await this.grow(stock);
-  }
-
-  /** Grants each lister more items, up to `stock`, and keeps the new state. */
-  async grow(stock: number): Promise<void> {
-    if (this.stock > 0) await this.restore();
-    await Promise.all(Array.from({ length: this.listers }, (_, id) => grantItems(this.granter, id, this.stock, stock)));
-    this.stock = Math.max(this.stock, stock);
-    await this.copy(this.admin, this.spare, 1);
-  }
-
-  /** The database as it was after the last grow(), and nothing else. */
-  restore = (): Promise<void> => this.copy(this.spare, this.admin, 0);
-
+export function startingState(admin: Redis, spare: Redis, granter: MarketRepository) {
+  let keys: string[] = [];
+  let listerCount = 0;
   /** Empties `to` (database `db`) and copies the keys there from `from`. */
-  private async copy(from: Redis, to: Redis, db: number): Promise<void> {
+  const copy = async (from: Redis, to: Redis, db: number): Promise<void> => {
     await to.flushdb();
-    const pipeline = this.keys.reduce((copies, key) => copies.copy(key, key, 'DB', db), from.pipeline());
+    const pipeline = keys.reduce((copies, key) => copies.copy(key, key, 'DB', db), from.pipeline());
     for (const [error] of (await pipeline.exec()) ?? []) if (error) throw error;
-  }
+  };
+  const state = {
+    /** Items each lister holds at the start. */
+    stock: 0,
+
+    /** A new scenario: funds for its buyers, `stock` items for each lister. */
+    async reset({ listers, buyers }: { listers: number; buyers: number }, stock: number): Promise<void> {
+      await admin.flushdb();
+      for (let id = 0; id < buyers; id++) await granter.grantFunds(buyerName(id), BUYER_FUNDS);
+      const users = Array.from({ length: listers + buyers }, (_, i) =>
+        i < listers ? listerName(i) : buyerName(i - listers),
+      );
+      keys = [marketKeys.items(), ...users.flatMap((user) => [marketKeys.user(user), marketKeys.inventory(user)])];
+      [listerCount, state.stock] = [listers, 0];
+      await state.grow(stock);
+    },
+
+    /** Grants each lister more items, up to `stock`, and keeps the new state. */
+    async grow(stock: number): Promise<void> {
+      if (state.stock > 0) await state.restore();
+      await Promise.all(Array.from({ length: listerCount }, (_, id) => grantItems(granter, id, state.stock, stock)));
+      state.stock = Math.max(state.stock, stock);
+      await copy(admin, spare, 1);
+    },
+
+    /** The database as it was after the last grow(), and nothing else. */
+    restore: (): Promise<void> => copy(spare, admin, 0),
+  };
+  return state;
 }
 
 /** The book's invariants and the processes' own counts, against what Redis holds now. */
@@ -101,7 +95,6 @@ export async function checkInvariants(admin: Redis, results: ProcessResult[], af
   for await (const keys of admin.scanStream({ match: leaseKeys('lock', 'market:*').holders, count: 1000 }))
     for (const key of keys as string[]) if ((await admin.zcard(key)) > 0) problems.push(`${key} is still held`);
 
-  if (problems.length > 0) {
+  if (problems.length > 0)
     throw new Error(`market invariants broken after ${after}:\n  ${problems.slice(0, 20).join('\n  ')}`);
-  }
 }

@@ -7,20 +7,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type Redis from 'ioredis';
 import { MARKET_STRATEGIES, type MarketStrategyName } from '../src/redis/market/repository';
 import { RESTOCK, buildMarket, measureCost, startRunner, type ProcessResult, type ProcessSpec } from './market-process';
-import { checkInvariants, StartingState } from './market-state';
-import {
-  bench,
-  commandCount,
-  isQuick,
-  mean,
-  median,
-  percentile,
-  redisCpuSeconds,
-  size,
-  sumOf,
-  tableOf,
-  type SuiteReport,
-} from './harness';
+import { checkInvariants, startingState } from './market-state';
+import { bench, isQuick, mean, measure, median, percentile, size, sumOf, tableOf, type SuiteReport } from './harness';
 
 /** Length of one run (one scenario, one strategy), s. */
 const SECONDS = size('BENCH_MARKET_SECONDS', 0.12, 2);
@@ -55,7 +43,7 @@ const WARM_UP_STOCK = isQuick() ? 2_000 : 8_000;
 const STOCK_MARGIN = 1.3;
 
 /** What a run needs: the simulated processes' runner, an uncounted connection and the starting state. */
-type Lab = { runner: ReturnType<typeof startRunner>; admin: Redis; state: StartingState };
+type Lab = { runner: ReturnType<typeof startRunner>; admin: Redis; state: ReturnType<typeof startingState> };
 type Run = Awaited<ReturnType<typeof runOnce>>;
 /** One scenario's runs of one strategy, all rounds. */
 type Summary = { scenario: Scenario; strategy: MarketStrategyName; runs: Run[] };
@@ -67,7 +55,7 @@ const purchased = (r: ProcessResult): number => r.outcomes.PURCHASED;
 const bought = (run: Run): number => total(run, purchased);
 /** Every purchase wait of the runs, ascending. */
 const waitsOf = (runs: Run[]): number[] =>
-  runs.flatMap((run) => run.results.flatMap((r) => [...r.waits])).sort((a, b) => a - b);
+  runs.flatMap((run) => run.results.flatMap((r) => r.waits)).sort((a, b) => a - b);
 const count = (value: number): string => Math.round(value).toLocaleString('en-US');
 const ms = (value: number): string => (Number.isNaN(value) ? '-' : value < 10 ? value.toFixed(2) : value.toFixed(1));
 
@@ -82,35 +70,29 @@ async function runOnce({ runner, admin, state }: Lab, scenario: Scenario, strate
   const seconds = round === 0 ? Math.min(WARM_UP_SECONDS, SECONDS) : SECONDS;
   await state.restore();
   await runner.prepare(strategy, specsFor(scenario, state.stock, round));
-  await admin.config('RESETSTAT');
-  const redisCpu0 = await redisCpuSeconds(admin);
-  const cpu0 = process.cpuUsage();
-  const idle0 = machineIdleSeconds();
-  const t0 = performance.now();
-  const done = runner.go();
-  await Promise.race([sleep(seconds * 1000), done]);
-  runner.stop();
-  const stoppedAt = performance.now();
-  const results = await done;
-  const ended = performance.now();
-  const busiestThread = runner.busiestThread();
-  const cpu = (({ user, system }) => (user + system) / 1e6)(process.cpuUsage(cpu0));
-  const idle = machineIdleSeconds() - idle0;
-  const redisCpu = (await redisCpuSeconds(admin)) - redisCpu0;
-  const redisCommands = await commandCount(admin);
-  const wall = (ended - t0) / 1000;
-  await checkInvariants(admin, results, `${strategy}, ${scenario.title}`);
+  const run = { seconds: 0, tailMs: 0, results: [] as ProcessResult[], busiestThread: 0, idle: 0 };
+  const work = async (): Promise<void> => {
+    const [t0, idle0] = [performance.now(), machineIdleSeconds()];
+    const done = runner.go();
+    await Promise.race([sleep(seconds * 1000), done]);
+    runner.stop();
+    const stoppedAt = performance.now();
+    run.results = await done;
+    run.busiestThread = runner.busiestThread();
+    run.idle = machineIdleSeconds() - idle0;
+    // From go to stop, and from stop until the last call in flight returned.
+    [run.seconds, run.tailMs] = [(stoppedAt - t0) / 1000, performance.now() - stoppedAt];
+  };
+  const sample = await measure(1, work, { admin });
+  await checkInvariants(admin, run.results, `${strategy}, ${scenario.title}`);
+  const [wall, cpu] = [sample.seconds, sample.nodeCpuMs / 1000];
   return {
-    /** From go to stop, and from stop until the last call in flight returned. */
-    seconds: (stoppedAt - t0) / 1000,
-    tailMs: ended - stoppedAt,
-    results,
-    redisCommands,
+    ...run,
+    redisCommands: sample.executed,
     /** CPU seconds per second of run: this process (all threads), redis-server, and everything else (noise). */
     clientCpu: cpu / wall,
-    redisCpu: redisCpu / wall,
-    otherCpu: (os.cpus().length * wall - idle - cpu - redisCpu) / wall,
-    busiestThread,
+    redisCpu: sample.redisCpu / wall,
+    otherCpu: (os.cpus().length * wall - run.idle - cpu - sample.redisCpu) / wall,
   };
 }
 
@@ -127,19 +109,14 @@ function resultCells(runs: Run[]): string[] {
 
 function printResults(report: SuiteReport, summaries: Summary[], wall: number): void {
   const scale = SECONDS / BOOK_SECONDS;
-  const rows = SCENARIOS.flatMap(({ title, book }) => [
-    ...summaries.filter((s) => s.scenario.title === title).map((s) => [title, s.strategy, ...resultCells(s.runs)]),
-    [
-      title,
-      `book (WATCH) x${scale.toFixed(3)}`,
-      count(book.listed * scale),
-      `${book.boughtBelow ? '<' : ''}${count(book.bought * scale)}`,
-      count(book.retries * scale),
-      '-',
-      String(book.waitMs),
-      '-',
-    ],
-  ]);
+  const rows = SCENARIOS.flatMap(({ title, book }) => {
+    const [listed, bought, retries] = [book.listed, book.bought, book.retries].map((n) => count(n * scale));
+    const below = book.boughtBelow ? '<' : '';
+    return [
+      ...summaries.filter((s) => s.scenario.title === title).map((s) => [title, s.strategy, ...resultCells(s.runs)]),
+      [title, `book (WATCH) x${scale.toFixed(3)}`, listed, below + bought, retries, '-', String(book.waitMs), '-'],
+    ];
+  });
   report.table(`market summary (${wall.toFixed(1)} s)`, ['scenario', 'strategy', ...RESULT_COLUMNS], rows, 2);
   const rounds = summaries[0].runs.length;
   report.note(
@@ -153,9 +130,7 @@ function printDetails(report: SuiteReport, summaries: Summary[]): void {
   const tally = (pick: (r: ProcessResult) => number) => (s: Summary) => sumOf(s.runs, (run) => total(run, pick));
   const counted = (pick: (r: ProcessResult) => number) => (s: Summary) => count(tally(pick)(s));
   const perPurchase = (s: Summary): string =>
-    s.runs.every((run) => run.results.every((r) => r.role === 'lister' || r.purchaseRequests !== undefined))
-      ? (tally((r) => r.purchaseRequests ?? 0)(s) / tally((r) => r.attempts)(s)).toFixed(2)
-      : '-';
+    PROCESSES === 'threads' ? (tally((r) => r.purchaseRequests)(s) / tally((r) => r.attempts)(s)).toFixed(2) : '-';
   const perSecond = (pick: (r: ProcessResult) => number) => (s: Summary) =>
     count(tally(pick)(s) / sumOf(s.runs, (run) => run.seconds));
   const avg = (pick: (run: Run) => number) => (s: Summary) => sumOf(s.runs, pick) / s.runs.length;
@@ -205,10 +180,7 @@ function printCosts(report: SuiteReport, costs: Cost[]): void {
   );
 }
 
-/**
- * The issue's targets and the strategies' ratios, as figures. A ratio leaves out rounds where the
- * other strategy bought nothing (WATCH can, under contention): those have no ratio to take.
- */
+/** The issue's targets and the ratios, as figures; a ratio leaves out rounds where the other bought nothing. */
 function figures(report: SuiteReport, summaries: Summary[], costs: Cost[]): void {
   const runsOf = (scenario: Scenario, strategy: MarketStrategyName): Run[] =>
     summaries.find((s) => s.scenario === scenario && s.strategy === strategy)!.runs;
@@ -245,10 +217,9 @@ function figures(report: SuiteReport, summaries: Summary[], costs: Cost[]): void
   report.note(
     `SCRIPT completed ${count(completed)} of the ${count(attempted)} purchases it attempted at the first try.`,
   );
-  const atMostOne = { op: '<=', value: 1 } as const;
   for (const { strategy, list, purchase } of costs) {
     const [id, label] = [`market.${strategy.toLowerCase()}.round_trips_per`, `${strategy}: round trips per`];
-    const target = strategy === 'SCRIPT' ? atMostOne : undefined;
+    const target = strategy === 'SCRIPT' ? ({ op: '<=', value: 1 } as const) : undefined;
     report.value(`${id}_purchase`, `${label} purchase, uncontended`, 'round trips', purchase.requests, target);
     if (target) report.value(`${id}_list`, `${label} listing, uncontended`, 'round trips', list.requests, target);
   }
@@ -258,7 +229,7 @@ bench({ id: 'market', title: 'Marketplace (book 6.2, Table 6.1): SCRIPT, WATCH a
   const { url, admin, report, defer } = b;
   const granter = await buildMarket(url, 'SCRIPT', 1);
   defer(() => granter.close());
-  const state = new StartingState(admin, b.connect({ db: 1 }), granter.repository);
+  const state = startingState(admin, b.connect({ db: 1 }), granter.repository);
   const runner = startRunner(url, PROCESSES === 'threads');
   defer(() => runner.close());
   const lab = { runner, admin, state };
@@ -274,8 +245,7 @@ bench({ id: 'market', title: 'Marketplace (book 6.2, Table 6.1): SCRIPT, WATCH a
   for (const scenario of SCENARIOS) {
     steps.step(`${scenario.title}, warm-up`);
     await state.reset(scenario, WARM_UP_STOCK);
-    // A short run of each strategy warms up every process and measures how fast a lister lists:
-    // enough items for a whole run of the fastest are then granted (a lister that runs low is restocked).
+    // A short run of each strategy warms up every process and measures how fast a lister lists.
     const rates = [];
     for (const strategy of WARM_UP_ORDER) {
       const run = await runOnce(lab, scenario, strategy, 0);
@@ -296,10 +266,8 @@ bench({ id: 'market', title: 'Marketplace (book 6.2, Table 6.1): SCRIPT, WATCH a
         steps.step(`${scenario.title}, round ${round}/${ROUNDS}, ${strategy}`);
         const run = await runOnce(lab, scenario, strategy, round);
         runs.push(run);
-        const cells = resultCells([run])
-          .map((cell, i) => `${RESULT_COLUMNS[i]} ${cell}`)
-          .join(', ');
-        console.log(`  ${scenario.title}, ${strategy.padEnd(6)} round ${round}: ${cells}; invariants hold`);
+        const cells = resultCells([run]).map((cell, i) => `${RESULT_COLUMNS[i]} ${cell}`);
+        console.log(`  ${scenario.title}, ${strategy.padEnd(6)} round ${round}: ${cells.join(', ')}; invariants hold`);
       }
     }
   }
@@ -311,11 +279,10 @@ bench({ id: 'market', title: 'Marketplace (book 6.2, Table 6.1): SCRIPT, WATCH a
   printDetails(report, summaries);
   printCosts(report, costs);
   const restocks = sumOf(summaries, (s) => sumOf(s.runs, (run) => total(run, (r) => r.restocks)));
-  if (restocks > 0) {
+  if (restocks > 0)
     report.note(
       `Listers ran low ${restocks} times during a run and were granted ${RESTOCK} more items each time, on a connection ` +
         'of their own and ahead of need (see restocks above); those grants added to the load on Redis and on the client.',
     );
-  }
   figures(report, summaries, costs);
 });
