@@ -9,6 +9,7 @@ import type Redis from 'ioredis';
 import type { IpLocator } from '../src/geo/ip-locator';
 import { DEFAULT_GENERATOR, LogGenerator, type ReferenceCount } from '../src/geo/log-generator';
 import { locationKeys } from '../src/redis/keys';
+import { sumOf } from './harness';
 
 export type LogSet = ReturnType<typeof writeLogs>;
 export type ProductCheck = Awaited<ReturnType<typeof checkProduct>>;
@@ -65,7 +66,7 @@ export function writeLogs(
 }
 
 const expectedUnder = (logs: LogSet, ...place: string[]): Counts => logs.expected.get(place.join('\t')) ?? new Map();
-const sum = (counts: Counts): number => [...counts.values()].reduce((a, b) => a + b, 0);
+const sum = (counts: Counts): number => sumOf([...counts.values()], (n) => n);
 const names = (a: Counts, b: Counts): string[] => [...new Set([...a.keys(), ...b.keys()])];
 
 /** ZRANGE WITHSCORES of each key, in one pipeline. */
@@ -169,23 +170,14 @@ export async function checkProduct(admin: Redis, dataset: string, logs: LogSet) 
         wrongTotal(`${day}: ${stored[day]} ${what} stored, ${expected} in the reference`);
     }
   }
-  const uploads = { lines: 0, done: 0, refused: 0 };
-  for (const file of logs.files) {
-    const [lines, done, refused, complete] = await admin.hmget(
-      keys.upload(file.name),
-      'lines',
-      'doneLines',
-      'refused',
-      'complete',
-    );
-    uploads.lines += Number(lines);
-    uploads.done += Number(done);
-    uploads.refused += Number(refused);
-    if (complete !== '1') notes.push(`upload ${file.name} not complete`);
-  }
-  if (uploads.lines !== logs.lines || uploads.done !== logs.lines || uploads.refused !== logs.reference.refused)
+  const fields = ['lines', 'doneLines', 'refused', 'complete'];
+  const replies = await admin.pipeline(logs.files.map((file) => ['hmget', keys.upload(file.name), ...fields])).exec();
+  const uploads = (replies ?? []).map(([, reply]) => (reply as (string | null)[]).map(Number));
+  const [lines, done, refused] = [0, 1, 2].map((field) => sumOf(uploads, (upload) => upload[field]));
+  for (const [i, file] of logs.files.entries()) if (uploads[i][3] !== 1) notes.push(`upload ${file.name} not complete`);
+  if (lines !== logs.lines || done !== logs.lines || refused !== logs.reference.refused)
     wrongTotal(
-      `uploads: ${uploads.lines} lines, ${uploads.done} counted, ${uploads.refused} refused; the logs have ${logs.lines} lines, ${logs.reference.refused} malformed`,
+      `uploads: ${lines} lines, ${done} counted, ${refused} refused; the logs have ${logs.lines} lines, ${logs.reference.refused} malformed`,
     );
   const held = Number((await admin.hget(keys.meta, 'held')) ?? NaN);
   const left = await admin.xlen(keys.chunks);

@@ -5,7 +5,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { performance } from 'node:perf_hooks';
 import zlib from 'node:zlib';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -128,12 +129,8 @@ async function until(ready: () => Promise<boolean> | boolean, what: () => string
   }
 }
 
-interface WorkerProcess {
-  child: ChildProcess;
-  consumer: string;
-}
-
-async function spawnWorker(url: string): Promise<WorkerProcess> {
+/** A worker process (dist-bench's src/worker.js) counting locations, and its aggregator's consumer name. */
+async function spawnWorker(url: string) {
   const child = spawn(process.execPath, [path.join(__dirname, '..', 'src', 'worker.js')], {
     env: {
       PATH: process.env.PATH ?? '',
@@ -146,27 +143,26 @@ async function spawnWorker(url: string): Promise<WorkerProcess> {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
-  const keep = (chunk: Buffer): void => void (output = (output + chunk.toString()).slice(-20_000));
-  child.stdout.on('data', keep);
-  child.stderr.on('data', keep);
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    const started = /"location":"([^"]+)"[^\n]*"msg":"worker started"/.exec(output);
-    if (started) return { child, consumer: started[1] };
-    if (child.exitCode !== null || Date.now() > deadline) {
-      child.kill('SIGKILL');
-      throw new Error(`the worker process did not start:\n${output}`);
-    }
-    await sleep(50);
-  }
+  for (const stream of [child.stdout, child.stderr])
+    stream.on('data', (chunk: Buffer) => (output = (output + chunk.toString()).slice(-20_000)));
+  const started = () => /"location":"([^"]+)"[^\n]*"msg":"worker started"/.exec(output)?.[1];
+  const failure = () => `the worker process did not start:\n${output}`;
+  await until(() => started() !== undefined || child.exitCode !== null, failure, 30_000, 50).catch((error) => {
+    child.kill('SIGKILL');
+    throw error;
+  });
+  const consumer = started();
+  if (consumer === undefined) throw new Error(failure());
+  return { child, consumer };
 }
+type WorkerProcess = Awaited<ReturnType<typeof spawnWorker>>;
 
 /** SIGTERM (SIGKILL after 10 s, or at once with `signal`), until it exited. */
 async function stopWorker({ child }: WorkerProcess, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  child.kill(signal);
   const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+  const exited = once(child, 'exit');
+  child.kill(signal);
   await exited;
   clearTimeout(timer);
 }
@@ -240,8 +236,7 @@ async function connectAll(
  * housekeeping) and run in Lua (stream commands: XADD, XACK, XDEL; the rest: counts, progress).
  */
 function measuresOf(
-  { sent, internal }: ReturnType<typeof stats.splitSentAndInternal>,
-  { peakBytes, baseBytes }: stats.Measured,
+  { sent, internal, peakBytes, baseBytes }: stats.Measured,
   aggregate: number,
   lookup: number,
   other = 0,
@@ -278,24 +273,27 @@ async function runBook(ctx: Context, logs: LogSet, lookup: 'redis' | 'local'): P
   await Promise.all(workers);
   const seconds = (performance.now() - started) / 1000;
   await publishing;
-  const measured = await probe.finish();
+  const measured = await probe();
   return {
     variant: lookup === 'redis' ? 'book_redis' : 'book_local',
     lines: logs.lines,
     seconds,
-    ...measuresOf(stats.splitSentAndInternal(measured), measured, counters.flushes, counters.lookups),
+    ...measuresOf(measured, counters.flushes, counters.lookups),
     countries: await checkBookCountries(ctx.admin, logs),
     summed: await checkSummedCountries(counters.summed, logs),
     notes: lookup === 'redis' ? [`${ranges} ranges in the lookup zsets`] : [],
   };
 }
 
+type Poll = (counted: number) => Promise<void>;
+
 /**
  * Uploads `logs` into `dataset`, polling until every line is counted (`onPoll` sees each count):
- * the seconds from the first byte sent, the Redis measures over them, and the check of the counts.
+ * the seconds from the first byte sent, the Redis measures over them (`outside`: the commands
+ * other processes sent, see startProbe), and the check of the counts.
  */
-async function uploadRun(ctx: Context, dataset: string, logs: LogSet, onPoll?: (counted: number) => Promise<void>) {
-  const probe = await stats.startProbe(ctx.admin);
+async function uploadRun(ctx: Context, dataset: string, logs: LogSet, outside?: string[], onPoll?: Poll) {
+  const probe = await stats.startProbe(ctx.admin, outside);
   const started = performance.now();
   let counted = 0;
   const allCounted = async (): Promise<boolean> => {
@@ -306,7 +304,7 @@ async function uploadRun(ctx: Context, dataset: string, logs: LogSet, onPoll?: (
   const failure = () => `${dataset}: ${counted} of ${logs.lines} lines counted after ${RUN_TIMEOUT_MS} ms`;
   await Promise.all([until(allCounted, failure, RUN_TIMEOUT_MS, 10), uploadAll(ctx.uploader, dataset, logs)]);
   const seconds = (performance.now() - started) / 1000;
-  const measured = await probe.finish();
+  const measured = await probe();
   return { started, seconds, measured, check: await checkProduct(ctx.admin, dataset, logs) };
 }
 
@@ -315,10 +313,9 @@ function productResult(
   variant: VariantId,
   logs: LogSet,
   { seconds, measured, check }: Awaited<ReturnType<typeof uploadRun>>,
-  sentAndInternal: ReturnType<typeof stats.splitSentAndInternal>,
   { commits, other = 0, notes }: { commits: number; other?: number; notes: string[] },
 ): RunResult {
-  const measures = measuresOf(sentAndInternal, measured, commits, 0, other);
+  const measures = measuresOf(measured, commits, 0, other);
   return { variant, lines: logs.lines, seconds, ...measures, ...check, notes: [...notes, ...check.notes] };
 }
 
@@ -359,7 +356,7 @@ async function runProduct(ctx: Context, logs: LogSet, aggregators: number): Prom
     ];
     const variant = aggregators === 1 ? 'product_1' : 'product_2';
     return {
-      ...productResult(variant, logs, run, stats.splitSentAndInternal(run.measured), { commits, notes }),
+      ...productResult(variant, logs, run, { commits, notes }),
       firstCommitMs,
     };
   } finally {
@@ -398,19 +395,19 @@ async function runProcesses(ctx: Context, logs: LogSet, kill: boolean): Promise<
       const orphaned = await ctx.admin.xpending(keys.chunks, LOCATION_GROUP, '-', '+', 100, victim.consumer);
       killed = { landed: true, orphaned: orphaned.length, doneAtKill: counted };
     };
-    const run = await uploadRun(ctx, dataset, logs, killHolder);
-    const sentAndInternal = stats.splitSentAndInternal(run.measured, WORKER_SENT);
+    const run = await uploadRun(ctx, dataset, logs, WORKER_SENT, killHolder);
+    const { sent, internal } = run.measured;
     // Every EVALSHA not sent by this process is a worker's; a commit script XACKs first (no other
     // script does), the rest are the workers' prune-consumers scripts: housekeeping.
-    const commits = sentAndInternal.internal.get('xack') ?? 0;
-    const other = (sentAndInternal.sent.get('evalsha') ?? 0) - ctx.uploader.appends - commits;
+    const commits = internal.get('xack') ?? 0;
+    const other = (sent.get('evalsha') ?? 0) - ctx.uploader.appends - commits;
     const notes = [`${ctx.uploader.appends} appends, ${commits} commits, ${other} prune scripts`];
     if (killed?.landed)
       notes.push(
         `SIGKILL after ${killed.doneAtKill} of ${logs.lines} lines counted; the killed worker died holding ${killed.orphaned} chunk(s), left for the survivor to claim`,
       );
     else if (killed) notes.push('the kill did not land: the run ended before a worker held a chunk past 30%');
-    return { ...productResult('product_kill', logs, run, sentAndInternal, { commits, other, notes }), kill: killed };
+    return { ...productResult('product_kill', logs, run, { commits, other, notes }), kill: killed };
   } finally {
     await Promise.all(ctx.workers.map((worker) => stopWorker(worker)));
     ctx.workers = [];
@@ -554,23 +551,17 @@ function report(suite: SuiteReport, results: Record<VariantId, RunResult[]>, loo
     ['transfer', 'client-sent chunk transfer (append scripts, XREADGROUP, XAUTOCLAIM)', (run) => run.transfer],
     ['internal', 'commands run inside Lua', (run) => run.stream + run.luaOther],
   ];
+  const sentAll: Pick = (run) => stats.total(run.sent);
+  const bookCommands = 'client-sent commands per million lines (lookups, flushes, file transfer)';
   for (const { id, label } of VARIANTS) {
     const product = !id.startsWith('book');
     const value = (name: string, what: string, unit: string, n: number, target?: Figure['target']) =>
       suite.value(`location.${id}.${name}`, `${label}: ${what}`, unit, n, target);
     suite.median(`location.${id}.rate`, `${label}: end to end`, 'lines/s', rates(id));
-    if (product)
+    if (!product) value('commands', bookCommands, 'commands', perM(id, sentAll));
+    else
       for (const [name, what, pick, target] of commands)
         value(`${name}_commands`, `${what} per million lines`, 'commands', perM(id, pick), target);
-    else {
-      const what = 'client-sent commands per million lines (lookups, flushes, file transfer)';
-      value(
-        'commands',
-        what,
-        'commands',
-        perM(id, (run) => stats.total(run.sent)),
-      );
-    }
     value('peak_memory', "peak used_memory above the run's start (sampled)", 'MB', Number(peak(id)));
     const what = product ? 'countries, regions, cities and totals' : 'countries per day';
     const target = product ? ({ op: '==', value: 1 } as const) : undefined;
