@@ -188,7 +188,6 @@ const RUNS: Record<VariantId, (ctx: Context, logs: LogSet, warm: boolean) => Pro
 
 type RunResult = ReturnType<typeof measuresOf> &
   Partial<Omit<ProductCheck, 'countries' | 'notes'>> & {
-    variant: VariantId;
     lines: number;
     seconds: number;
     countries: Comparison;
@@ -275,7 +274,6 @@ async function runBook(ctx: Context, logs: LogSet, lookup: 'redis' | 'local'): P
   await publishing;
   const measured = await probe();
   return {
-    variant: lookup === 'redis' ? 'book_redis' : 'book_local',
     lines: logs.lines,
     seconds,
     ...measuresOf(measured, counters.flushes, counters.lookups),
@@ -310,13 +308,14 @@ async function uploadRun(ctx: Context, dataset: string, logs: LogSet, outside?: 
 
 /** A product run's result: its aggregate writes are the commit scripts, `other` more housekeeping. */
 function productResult(
-  variant: VariantId,
   logs: LogSet,
   { seconds, measured, check }: Awaited<ReturnType<typeof uploadRun>>,
-  { commits, other = 0, notes }: { commits: number; other?: number; notes: string[] },
+  commits: number,
+  notes: string[],
+  other = 0,
 ): RunResult {
   const measures = measuresOf(measured, commits, 0, other);
-  return { variant, lines: logs.lines, seconds, ...measures, ...check, notes: [...notes, ...check.notes] };
+  return { lines: logs.lines, seconds, ...measures, ...check, notes: [...notes, ...check.notes] };
 }
 
 async function runProduct(ctx: Context, logs: LogSet, aggregators: number): Promise<RunResult> {
@@ -354,11 +353,7 @@ async function runProduct(ctx: Context, logs: LogSet, aggregators: number): Prom
     const notes = [
       `${ctx.uploader.appends} appends, ${commits} commits${lost ? `, ${lost} lost to another aggregator` : ''}; first chunk committed after ${firstCommitMs.toFixed(0)} ms`,
     ];
-    const variant = aggregators === 1 ? 'product_1' : 'product_2';
-    return {
-      ...productResult(variant, logs, run, { commits, notes }),
-      firstCommitMs,
-    };
+    return { ...productResult(logs, run, commits, notes), firstCommitMs };
   } finally {
     await Promise.all(workers.map((worker) => worker.stop()));
   }
@@ -407,7 +402,7 @@ async function runProcesses(ctx: Context, logs: LogSet, kill: boolean): Promise<
         `SIGKILL after ${killed.doneAtKill} of ${logs.lines} lines counted; the killed worker died holding ${killed.orphaned} chunk(s), left for the survivor to claim`,
       );
     else if (killed) notes.push('the kill did not land: the run ended before a worker held a chunk past 30%');
-    return { ...productResult('product_kill', logs, run, { commits, other, notes }), kill: killed };
+    return { ...productResult(logs, run, commits, notes, other), kill: killed };
   } finally {
     await Promise.all(ctx.workers.map((worker) => stopWorker(worker)));
     ctx.workers = [];
@@ -454,7 +449,7 @@ type Lookups = Awaited<ReturnType<typeof measureLookups>>;
 const mb = (bytes: number): string => (bytes / 1024 / 1024).toFixed(1);
 
 /** The round's rate and check, its notes, and the commands by name (sent, and run inside Lua). */
-function roundLine(run: RunResult): string {
+function roundLine(id: VariantId, run: RunResult): string {
   const verdict = [
     `countries ${describeComparison(run.countries)}`,
     run.summed && `flushes summed ${describeComparison(run.summed)}`,
@@ -462,7 +457,7 @@ function roundLine(run: RunResult): string {
     run.places && `totals ${run.totalsExact ? 'exact' : 'WRONG'}`,
   ];
   return [
-    `    ${run.variant}: ${(run.lines / run.seconds).toFixed(0)} lines/s (${run.seconds.toFixed(2)} s), peak used_memory +${mb(run.peakBytes - run.baseBytes)} MB; ${verdict.filter(Boolean).join('; ')}`,
+    `    ${id}: ${(run.lines / run.seconds).toFixed(0)} lines/s (${run.seconds.toFixed(2)} s), peak used_memory +${mb(run.peakBytes - run.baseBytes)} MB; ${verdict.filter(Boolean).join('; ')}`,
     ...run.notes,
     `sent: ${stats.describeCounts(run.sent)}`,
     `in Lua: ${stats.describeCounts(run.internal) || 'none'}`,
@@ -490,6 +485,7 @@ function report(suite: SuiteReport, results: Record<VariantId, RunResult[]>, loo
       ? `WRONG (${last.countries.wrong}/${last.countries.compared} day-country counts; ${last.countries.stored} of ${last.countries.expected} visits)`
       : `WRONG (${describeComparison(last.countries)}; ${describeComparison(last.places!)})`;
   };
+  const aloneRates = (key: keyof Lookups): number[] => lookups.map((l) => l[key]);
   const perMCell = (pick: Pick) => (v: (typeof VARIANTS)[number]) => perM(v.id, pick).toFixed(0);
   tableOf(
     suite,
@@ -499,7 +495,7 @@ function report(suite: SuiteReport, results: Record<VariantId, RunResult[]>, loo
     [
       ['variant', (v) => v.label],
       ['lines/s end to end', (v) => medianRange(rates(v.id))],
-      ['lookups/s alone', (v) => median(lookups.map((l) => (v.id === 'book_redis' ? l.redis : l.local))).toFixed(0)],
+      ['lookups/s alone', (v) => median(aloneRates(v.id === 'book_redis' ? 'redis' : 'local')).toFixed(0)],
       ['sent: aggregate writes /M lines', perMCell((run) => run.aggregate)],
       ['sent: lookups /M', perMCell((run) => run.lookup)],
       ['sent: chunk transfer /M', perMCell((run) => run.transfer)],
@@ -524,28 +520,15 @@ function report(suite: SuiteReport, results: Record<VariantId, RunResult[]>, loo
   ];
   for (const [id, label, ours, theirs, target] of ratios)
     suite.ratio(`location.${id}`, `lines/s end to end: product ${label}`, rates(ours), rates(theirs), target);
-  const alone: [string, string, string, keyof Lookups][] = [
-    [
-      'lookup.redis',
-      "IP lookups alone: the book's find_city_by_ip (ZREVRANGEBYSCORE + HGET, one connection)",
-      'lookups/s',
-      'redis',
-    ],
-    [
-      'lookup.local',
-      'IP lookups alone: IpLocator (the product, and the book with a local lookup)',
-      'lookups/s',
-      'local',
-    ],
-    ['tally', 'tallyChunk alone (parse, check, look up, count a 1 MiB chunk)', 'lines/s', 'tally'],
-  ];
-  for (const [id, label, unit, key] of alone)
-    suite.median(
-      `location.${id}`,
-      label,
-      unit,
-      lookups.map((l) => l[key]),
-    );
+  const alone: Record<keyof Lookups, string> = {
+    redis: "IP lookups alone: the book's find_city_by_ip (ZREVRANGEBYSCORE + HGET, one connection)",
+    local: 'IP lookups alone: IpLocator (the product, and the book with a local lookup)',
+    tally: 'tallyChunk alone (parse, check, look up, count a 1 MiB chunk)',
+  };
+  for (const [key, label] of Object.entries(alone) as [keyof Lookups, string][]) {
+    const [id, unit] = key === 'tally' ? [key, 'lines/s'] : [`lookup.${key}`, 'lookups/s'];
+    suite.median(`location.${id}`, label, unit, aloneRates(key));
+  }
   const commands: [string, string, Pick, Figure['target']?][] = [
     ['aggregate', 'client-sent aggregate writes (commit scripts)', (run) => run.aggregate, { op: '<=', value: 1000 }],
     ['transfer', 'client-sent chunk transfer (append scripts, XREADGROUP, XAUTOCLAIM)', (run) => run.transfer],
@@ -630,7 +613,7 @@ bench(
           return alone;
         }
         const run = await RUNS[id](ctx, set, round.warm);
-        console.log(roundLine(run));
+        console.log(roundLine(id, run));
         if (round.warm && !isExact(run) && !id.startsWith('book'))
           throw new Error(`${id} was not exact in the warm-up round: ${run.notes.join('; ')}`);
         return run;
