@@ -106,13 +106,7 @@ export async function findCityByIp(redis: Redis, ip: string): Promise<[string, s
  * announced to the `count` workers; waits while Redis holds `limit` bytes of files, and at the
  * end until every worker has read every file (then deletes them).
  */
-export async function copyLogsToRedis(
-  redis: Redis,
-  dir: string,
-  channel: string,
-  count: number,
-  limit = 2 ** 30,
-): Promise<void> {
+export async function copyLogsToRedis(redis: Redis, dir: string, channel: string, count: number, limit = 2 ** 30) {
   let inRedis = 0;
   const waiting: [string, number][] = [];
   /** clean(): deletes the oldest file once every worker has read it, else sleeps. */
@@ -161,12 +155,11 @@ async function* readLines(blocks: AsyncIterable<Buffer>): AsyncGenerator<string>
   if (rest) yield rest;
 }
 
+/** Called with each line of a file, then with null at its end. */
+type LineCallback = (line: string | null) => Promise<void> | void;
+
 /** process_logs_from_redis: every file announced on the channel, line by line, until ':done'. */
-export async function processLogsFromRedis(
-  redis: Redis,
-  id: string,
-  callback: (line: string | null) => Promise<void> | void,
-): Promise<void> {
+export async function processLogsFromRedis(redis: Redis, id: string, callback: LineCallback): Promise<void> {
   for (;;) {
     const pending = await fetchPendingMessages(redis, id);
     for (const [channel, messages] of pending) {
@@ -211,7 +204,7 @@ export function dailyCountryAggregate(
   workers: number,
   country: (ip: string) => Promise<string | undefined> | string | undefined,
   counters: ReturnType<typeof newCounters>,
-): (line: string | null) => Promise<void> | void {
+): LineCallback {
   const aggregates = new Map<string, Map<string, number>>();
   let number = 0;
   const countLine = (day: string, found: string | undefined): void => {
