@@ -80,16 +80,9 @@ async function readZsets(admin: Redis, keys: string[]): Promise<Counts[]> {
   });
 }
 
-export interface Comparison {
-  /** Counts compared (day x place) and how many differ (missing on either side counts as 0). */
-  compared: number;
-  wrong: number;
-  /** Visits stored and in the reference, over every day. */
-  stored: number;
-  expected: number;
-}
-
-const newComparison = (): Comparison => ({ compared: 0, wrong: 0, stored: 0, expected: 0 });
+/** Counts compared (day x place), how many differ (missing on either side counts as 0), visits stored and in the reference. */
+const newComparison = () => ({ compared: 0, wrong: 0, stored: 0, expected: 0 });
+export type Comparison = ReturnType<typeof newComparison>;
 
 /** Adds one set of counts, found against expected, to `into`; `stored` counts only where `visits` says. */
 function add(into: Comparison, found: Counts, expected: Counts, visits = true): void {
@@ -138,11 +131,8 @@ export function checkSummedCountries(summed: Map<string, Counts>, logs: LogSet):
 export async function checkProduct(admin: Redis, dataset: string, logs: LogSet) {
   const keys = locationKeys(dataset);
   const notes: string[] = [];
-  let totalsExact = true;
-  const wrongTotal = (note: string): void => {
-    notes.push(note);
-    totalsExact = false;
-  };
+  /** Totals that differ from the reference. */
+  const wrong: string[] = [];
   const storedDays = await admin.zrange(keys.days, 0, -1);
   if (storedDays.length !== logs.days.length)
     notes.push(`days: ${storedDays.length} stored, ${logs.days.length} in the reference`);
@@ -167,7 +157,7 @@ export async function checkProduct(admin: Redis, dataset: string, logs: LogSet) 
     for (const day of days) {
       const expected = logs.reference[what].get(day) ?? 0;
       if (Number(stored[day] ?? 0) !== expected)
-        wrongTotal(`${day}: ${stored[day]} ${what} stored, ${expected} in the reference`);
+        wrong.push(`${day}: ${stored[day]} ${what} stored, ${expected} in the reference`);
     }
   }
   const fields = ['lines', 'doneLines', 'refused', 'complete'];
@@ -176,11 +166,11 @@ export async function checkProduct(admin: Redis, dataset: string, logs: LogSet) 
   const [lines, done, refused] = [0, 1, 2].map((field) => sumOf(uploads, (upload) => upload[field]));
   for (const [i, file] of logs.files.entries()) if (uploads[i][3] !== 1) notes.push(`upload ${file.name} not complete`);
   if (lines !== logs.lines || done !== logs.lines || refused !== logs.reference.refused)
-    wrongTotal(
+    wrong.push(
       `uploads: ${lines} lines, ${done} counted, ${refused} refused; the logs have ${logs.lines} lines, ${logs.reference.refused} malformed`,
     );
   const held = Number((await admin.hget(keys.meta, 'held')) ?? NaN);
   const left = await admin.xlen(keys.chunks);
-  if (held !== 0 || left !== 0) wrongTotal(`${left} chunks left in the stream, ${held} bytes held`);
-  return { countries, places, totalsExact, notes };
+  if (held !== 0 || left !== 0) wrong.push(`${left} chunks left in the stream, ${held} bytes held`);
+  return { countries, places, totalsExact: wrong.length === 0, notes: [...notes, ...wrong] };
 }

@@ -471,8 +471,9 @@ const isExact = (run: RunResult): boolean =>
   run.kill?.landed !== false;
 
 type Pick = (run: RunResult) => number;
+type Results = Record<VariantId, RunResult[]>;
 
-function report(suite: SuiteReport, results: Record<VariantId, RunResult[]>, lookups: Lookups[], logs: LogSet): void {
+function report(suite: SuiteReport, results: Results, lookups: Lookups[], logs: LogSet, warm: LogSet) {
   const rates = (id: VariantId): number[] => results[id].map((run) => run.lines / run.seconds);
   const perM = (id: VariantId, pick: Pick): number =>
     (sumOf(results[id], pick) * 1_000_000) / sumOf(results[id], (run) => run.lines);
@@ -506,16 +507,10 @@ function report(suite: SuiteReport, results: Record<VariantId, RunResult[]>, loo
     ],
   );
 
-  const bookPort = "book's port (Redis lookup, 2 workers)";
+  const ported = "book's port (Redis lookup, 2 workers)";
   const ratios: [string, string, VariantId, VariantId, Figure['target']?][] = [
-    [
-      'product2_vs_book',
-      `(2 in-process aggregators) / ${bookPort}`,
-      'product_2',
-      'book_redis',
-      { op: '>=', value: 10 },
-    ],
-    ['product1_vs_book', `(1 aggregator) / ${bookPort}`, 'product_1', 'book_redis'],
+    ['product2_vs_book', `(2 in-process aggregators) / ${ported}`, 'product_2', 'book_redis', { op: '>=', value: 10 }],
+    ['product1_vs_book', `(1 aggregator) / ${ported}`, 'product_1', 'book_redis'],
     ['product2_vs_book_local', "(2 aggregators) / book's with a local lookup (2 workers)", 'product_2', 'book_local'],
   ];
   for (const [id, label, ours, theirs, target] of ratios)
@@ -550,9 +545,7 @@ function report(suite: SuiteReport, results: Record<VariantId, RunResult[]>, loo
     const target = product ? ({ op: '==', value: 1 } as const) : undefined;
     value('exact', `${what} equal the reference (1 yes, 0 no)`, 'exact', results[id].every(isExact) ? 1 : 0, target);
   }
-}
 
-function notes(suite: SuiteReport, results: Record<VariantId, RunResult[]>, logs: LogSet, warm: LogSet): void {
   const bookRun = results.book_redis.at(-1)!;
   const inProcess = [...results.product_1, ...results.product_2];
   const firstCommit = median(inProcess.map((run) => run.firstCommitMs ?? NaN));
@@ -619,8 +612,7 @@ bench(
         return run;
       },
     });
-    const results = measured as Record<VariantId, RunResult[]>;
-    report(suite, results, measured.lookups as Lookups[], logs);
-    notes(suite, results, logs, warmLogs);
+    const results = measured as Results;
+    report(suite, results, measured.lookups as Lookups[], logs, warmLogs);
   },
 );
