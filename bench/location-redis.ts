@@ -17,18 +17,12 @@ const CONTAINERS = new Set(['client', 'config', 'script', 'xinfo', 'memory', 'ob
 /** The bench's own reads, never part of a run. */
 const IGNORED = new Set(['info', 'config|resetstat', 'config|get', 'config|set']);
 
-/**
- * ioredis sends a script as EVALSHA, but writes it as EVAL the first time on a connection (after
- * this hook has read its name): both count as `evalsha` here.
- */
+/** EVAL counts as `evalsha`: ioredis writes a script as EVAL the first time on a connection. */
 const fold = (name: string): string => (name === 'eval' ? 'evalsha' : name);
 
 const bump = (counts: Counts, name: string, by = 1): void => void counts.set(name, (counts.get(name) ?? 0) + by);
 
-/**
- * Starts counting what every connection sends, and returns the bench's own connection (INFO,
- * CONFIG, progress polls), whose commands are counted apart and subtracted.
- */
+/** Starts counting what every connection sends; returns the bench's own one, counted apart. */
 export function countingAdmin(url: string): Redis {
   const send = Redis.prototype.sendCommand;
   Redis.prototype.sendCommand = function (this: Redis, ...args: Parameters<Redis['sendCommand']>) {
@@ -47,11 +41,9 @@ export function countingAdmin(url: string): Redis {
 export const total = (counts: Counts): number => sumOf([...counts.values()], (n) => n);
 
 function minus(a: Counts, b: Counts): Counts {
-  const out: Counts = new Map();
-  for (const name of new Set([...a.keys(), ...b.keys()])) {
-    const value = (a.get(name) ?? 0) - (b.get(name) ?? 0);
-    if (value !== 0) out.set(name, value);
-  }
+  const out = new Map(a);
+  for (const [name, n] of b) out.set(name, (out.get(name) ?? 0) - n);
+  for (const [name, n] of out) if (n === 0) out.delete(name);
   return out;
 }
 
