@@ -47,10 +47,8 @@ function networkStartV6(ip: string, prefix: number): string {
 }
 
 /**
- * Loads the lookup table as the book's import_ips_to_redis and import_cities_to_redis do, but
- * with a sample of the database's ranges: for each distinct address in the logs, the start of
- * the range (CIDR network, from the same DB-IP files) that holds it. Ranges do not overlap, so
- * every address in the logs finds its own range's start, as it would in the full table.
+ * import_ips_to_redis and import_cities_to_redis with only the ranges (CIDR networks of the same
+ * DB-IP files) that hold an address of the logs, so each finds its range as in the full table.
  * Returns the ranges loaded.
  */
 export async function importRanges(redis: Redis, addresses: Iterable<string>, locator: IpLocator): Promise<number> {

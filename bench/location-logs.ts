@@ -101,26 +101,19 @@ export const describeComparison = (c: Comparison): string =>
     ? `exact (${c.compared} counts)`
     : `WRONG: ${c.wrong} of ${c.compared} counts differ; ${c.stored} visits stored, ${c.expected} in the reference`;
 
-/** Countries per day, as `countriesOf` finds them, against the reference. */
-async function compareCountries(
-  logs: LogSet,
-  days: Iterable<string>,
-  countriesOf: (day: string) => Promise<Counts> | Counts,
-): Promise<Comparison> {
+/**
+ * Countries per day against the reference: the book's `daily:country:<day>` zsets, or with
+ * `summed` the counts its flushes added up in the bench (what ZINCRBY would have left).
+ */
+export async function checkBookCountries(admin: Redis, logs: LogSet, summed?: Map<string, Counts>) {
+  const prefix = 'daily:country:';
+  const days = summed ? [...summed.keys()] : (await admin.keys(`${prefix}*`)).map((key) => key.slice(prefix.length));
   const result = newComparison();
-  for (const day of new Set([...logs.days, ...days])) add(result, await countriesOf(day), expectedUnder(logs, day));
+  for (const day of new Set([...logs.days, ...days])) {
+    const found = summed ? (summed.get(day) ?? new Map()) : (await readZsets(admin, [`${prefix}${day}`]))[0];
+    add(result, found, expectedUnder(logs, day));
+  }
   return result;
-}
-
-/** The book's `daily:country:<day>` zsets against the reference. */
-export async function checkBookCountries(admin: Redis, logs: LogSet): Promise<Comparison> {
-  const days = (await admin.keys('daily:country:*')).map((key) => key.slice('daily:country:'.length));
-  return compareCountries(logs, days, async (day) => (await readZsets(admin, [`daily:country:${day}`]))[0]);
-}
-
-/** Counts added up in the bench (what ZINCRBY would have left) against the reference. */
-export function checkSummedCountries(summed: Map<string, Counts>, logs: LogSet): Promise<Comparison> {
-  return compareCountries(logs, summed.keys(), (day) => summed.get(day) ?? new Map<string, number>());
 }
 
 /**

@@ -26,7 +26,6 @@ import * as book from './location-book';
 import {
   checkBookCountries,
   checkProduct,
-  checkSummedCountries,
   describeComparison,
   exact,
   writeLogs,
@@ -69,8 +68,6 @@ const WORKERS = 2;
 const WARM_CHUNK_BYTES = 64 * 1024;
 
 const logger = pino({ level: process.env.BENCH_LOCATION_LOG ?? 'silent' });
-
-// --- the product's side -------------------------------------------------------------------------
 
 /** The repository, counting the scripts it sends: appends (chunk transfer) and commits (aggregates). */
 class CountingRepository extends LocationRepository {
@@ -166,8 +163,6 @@ async function stopWorker({ child }: WorkerProcess, signal: NodeJS.Signals = 'SI
   await exited;
   clearTimeout(timer);
 }
-
-// --- one run of a variant -----------------------------------------------------------------------
 
 const VARIANTS = [
   { id: 'book_redis', label: "book's, Redis zset lookup, 2 workers" },
@@ -278,7 +273,7 @@ async function runBook(ctx: Context, logs: LogSet, lookup: 'redis' | 'local'): P
     seconds,
     ...measuresOf(measured, counters.flushes, counters.lookups),
     countries: await checkBookCountries(ctx.admin, logs),
-    summed: await checkSummedCountries(counters.summed, logs),
+    summed: await checkBookCountries(ctx.admin, logs, counters.summed),
     notes: lookup === 'redis' ? [`${ranges} ranges in the lookup zsets`] : [],
   };
 }
@@ -286,9 +281,8 @@ async function runBook(ctx: Context, logs: LogSet, lookup: 'redis' | 'local'): P
 type Poll = (counted: number) => Promise<void>;
 
 /**
- * Uploads `logs` into `dataset`, polling until every line is counted (`onPoll` sees each count):
- * the seconds from the first byte sent, the Redis measures over them (`outside`: the commands
- * other processes sent, see startProbe), and the check of the counts.
+ * Uploads `logs` into `dataset` until every line is counted (`onPoll` sees each count): the seconds
+ * from the first byte, the Redis measures (`outside`: see startProbe), the check of the counts.
  */
 async function uploadRun(ctx: Context, dataset: string, logs: LogSet, outside?: string[], onPoll?: Poll) {
   const probe = await stats.startProbe(ctx.admin, outside);
@@ -332,8 +326,7 @@ async function runProduct(ctx: Context, logs: LogSet, aggregators: number): Prom
         repository,
         locator: () => ctx.locator,
         logger,
-        claimAfterMs: SETTINGS.claimAfterMs,
-        maxSamples: SETTINGS.maxSamples,
+        ...SETTINGS,
         onChunk: (_dataset, _lines, committed) => {
           if (Number.isNaN(firstCommitAt)) firstCommitAt = performance.now();
           if (!committed) lost += 1;
@@ -380,10 +373,8 @@ async function runProcesses(ctx: Context, logs: LogSet, kill: boolean): Promise<
     /** Past KILL_AT, kills a worker holding a chunk, if one does. */
     const killHolder = async (counted: number): Promise<void> => {
       if (!killed || killed.landed || counted < KILL_AT * logs.lines || counted >= logs.lines) return;
-      type Summary = [number, string | null, string | null, [string, string][] | null];
-      const [, , , holders] = (await ctx.admin.xpending(keys.chunks, LOCATION_GROUP)) as Summary;
-      const holding = new Map((holders ?? []).map(([consumer, count]) => [consumer, Number(count)]));
-      const victim = ctx.workers.find((worker) => (holding.get(worker.consumer) ?? 0) > 0);
+      const held = (await ctx.admin.xpending(keys.chunks, LOCATION_GROUP, '-', '+', 100)) as [string, string][];
+      const victim = ctx.workers.find((worker) => held.some(([, consumer]) => consumer === worker.consumer));
       if (!victim) return;
       await stopWorker(victim, 'SIGKILL');
       // What it held as it died: chunks only another aggregator's XAUTOCLAIM can finish.
@@ -408,8 +399,6 @@ async function runProcesses(ctx: Context, logs: LogSet, kill: boolean): Promise<
     ctx.workers = [];
   }
 }
-
-// --- lookups alone ------------------------------------------------------------------------------
 
 /** Rates of find_city_by_ip (one connection, one at a time), IpLocator.lookup, tallyChunk (lines/s, 1 MiB chunk). */
 async function measureLookups(ctx: Context, logs: LogSet, zsetLookups: number) {
@@ -443,8 +432,6 @@ async function measureLookups(ctx: Context, logs: LogSet, zsetLookups: number) {
   return { redis: some.length / redisSeconds, local: logs.sample.length / localSeconds, tally: lines / tallySeconds };
 }
 type Lookups = Awaited<ReturnType<typeof measureLookups>>;
-
-// --- reporting ----------------------------------------------------------------------------------
 
 const mb = (bytes: number): string => (bytes / 1024 / 1024).toFixed(1);
 
@@ -612,7 +599,6 @@ bench(
         return run;
       },
     });
-    const results = measured as Results;
-    report(suite, results, measured.lookups as Lookups[], logs, warmLogs);
+    report(suite, measured as Results, measured.lookups as Lookups[], logs, warmLogs);
   },
 );
