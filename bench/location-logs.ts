@@ -124,8 +124,7 @@ export async function checkBookCountries(admin: Redis, logs: LogSet, summed?: Ma
 export async function checkProduct(admin: Redis, dataset: string, logs: LogSet) {
   const keys = locationKeys(dataset);
   const notes: string[] = [];
-  /** Totals that differ from the reference. */
-  const wrong: string[] = [];
+  const wrong: string[] = []; // totals that differ from the reference
   const storedDays = await admin.zrange(keys.days, 0, -1);
   if (storedDays.length !== logs.days.length)
     notes.push(`days: ${storedDays.length} stored, ${logs.days.length} in the reference`);

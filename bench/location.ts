@@ -64,8 +64,6 @@ const KILL_AT = 0.3;
 const IDLE_MS = 200;
 const RUN_TIMEOUT_MS = 300_000;
 const WORKERS = 2;
-/** Chunks of the worker processes' warm-up upload: small, so that both take some. */
-const WARM_CHUNK_BYTES = 64 * 1024;
 
 const logger = pino({ level: process.env.BENCH_LOCATION_LOG ?? 'silent' });
 
@@ -256,13 +254,10 @@ async function runBook(ctx: Context, logs: LogSet, lookup: 'redis' | 'local'): P
       : (ip: string): string | undefined => ctx.locator.lookup(ip)?.country;
   const probe = await stats.startProbe(ctx.admin);
   const started = performance.now();
-  const workers = ctx.bookWorkers.map((redis, i) =>
-    book.processLogsFromRedis(
-      redis,
-      String(i),
-      book.dailyCountryAggregate(redis, i, WORKERS, countryOf(redis), counters),
-    ),
-  );
+  const workers = ctx.bookWorkers.map((redis, i) => {
+    const callback = book.dailyCountryAggregate(redis, i, WORKERS, countryOf(redis), counters);
+    return book.processLogsFromRedis(redis, String(i), callback);
+  });
   const publishing = book.copyLogsToRedis(ctx.bookPublisher, logs.dir, 'logs:', WORKERS);
   await Promise.all(workers);
   const seconds = (performance.now() - started) / 1000;
@@ -356,12 +351,11 @@ async function runProcesses(ctx: Context, logs: LogSet, kill: boolean): Promise<
   await ctx.admin.flushall();
   const dataset = `bench-${++ctx.runs}`;
   const keys = locationKeys(dataset);
-  // Made before the worker processes start, so their first listing has both; the warm-up
-  // dataset's chunks are waiting for them: they load the IP database and compile the hot paths.
+  // Made before the worker processes start, so their first listing has both; the warm-up dataset's
+  // chunks (64 KiB: both take some) wait for them: they load the IP database, compile the hot paths.
   const warm = `${dataset}-warm`;
-  await ctx.uploader.createDataset(warm);
-  await ctx.uploader.createDataset(dataset);
-  await uploadAll(ctx.uploader, warm, ctx.warmLogs, WARM_CHUNK_BYTES);
+  for (const name of [warm, dataset]) await ctx.uploader.createDataset(name);
+  await uploadAll(ctx.uploader, warm, ctx.warmLogs, 64 * 1024);
   ctx.workers = await Promise.all(Array.from({ length: WORKERS }, () => spawnWorker(ctx.url)));
   try {
     const warmed = async () =>
