@@ -47,10 +47,8 @@ function networkStartV6(ip: string, prefix: number): string {
 }
 
 /**
- * Loads the lookup table as the book's import_ips_to_redis and import_cities_to_redis do, but
- * with a sample of the database's ranges: for each distinct address in the logs, the start of
- * the range (CIDR network, from the same DB-IP files) that holds it. Ranges do not overlap, so
- * every address in the logs finds its own range's start, as it would in the full table.
+ * import_ips_to_redis and import_cities_to_redis with only the ranges (CIDR networks of the same
+ * DB-IP files) that hold an address of the logs, so each finds its range as in the full table.
  * Returns the ranges loaded.
  */
 export async function importRanges(redis: Redis, addresses: Iterable<string>, locator: IpLocator): Promise<number> {
@@ -106,13 +104,7 @@ export async function findCityByIp(redis: Redis, ip: string): Promise<[string, s
  * announced to the `count` workers; waits while Redis holds `limit` bytes of files, and at the
  * end until every worker has read every file (then deletes them).
  */
-export async function copyLogsToRedis(
-  redis: Redis,
-  dir: string,
-  channel: string,
-  count: number,
-  limit = 2 ** 30,
-): Promise<void> {
+export async function copyLogsToRedis(redis: Redis, dir: string, channel: string, count: number, limit = 2 ** 30) {
   let inRedis = 0;
   const waiting: [string, number][] = [];
   /** clean(): deletes the oldest file once every worker has read it, else sleeps. */
@@ -161,12 +153,11 @@ async function* readLines(blocks: AsyncIterable<Buffer>): AsyncGenerator<string>
   if (rest) yield rest;
 }
 
+/** Called with each line of a file, then with null at its end. */
+type LineCallback = (line: string | null) => Promise<void> | void;
+
 /** process_logs_from_redis: every file announced on the channel, line by line, until ':done'. */
-export async function processLogsFromRedis(
-  redis: Redis,
-  id: string,
-  callback: (line: string | null) => Promise<void> | void,
-): Promise<void> {
+export async function processLogsFromRedis(redis: Redis, id: string, callback: LineCallback): Promise<void> {
   for (;;) {
     const pending = await fetchPendingMessages(redis, id);
     for (const [channel, messages] of pending) {
@@ -211,7 +202,7 @@ export function dailyCountryAggregate(
   workers: number,
   country: (ip: string) => Promise<string | undefined> | string | undefined,
   counters: ReturnType<typeof newCounters>,
-): (line: string | null) => Promise<void> | void {
+): LineCallback {
   const aggregates = new Map<string, Map<string, number>>();
   let number = 0;
   const countLine = (day: string, found: string | undefined): void => {

@@ -9,6 +9,7 @@ import type Redis from 'ioredis';
 import type { IpLocator } from '../src/geo/ip-locator';
 import { DEFAULT_GENERATOR, LogGenerator, type ReferenceCount } from '../src/geo/log-generator';
 import { locationKeys } from '../src/redis/keys';
+import { sumOf } from './harness';
 
 export type LogSet = ReturnType<typeof writeLogs>;
 export type ProductCheck = Awaited<ReturnType<typeof checkProduct>>;
@@ -65,7 +66,7 @@ export function writeLogs(
 }
 
 const expectedUnder = (logs: LogSet, ...place: string[]): Counts => logs.expected.get(place.join('\t')) ?? new Map();
-const sum = (counts: Counts): number => [...counts.values()].reduce((a, b) => a + b, 0);
+const sum = (counts: Counts): number => sumOf([...counts.values()], (n) => n);
 const names = (a: Counts, b: Counts): string[] => [...new Set([...a.keys(), ...b.keys()])];
 
 /** ZRANGE WITHSCORES of each key, in one pipeline. */
@@ -79,16 +80,9 @@ async function readZsets(admin: Redis, keys: string[]): Promise<Counts[]> {
   });
 }
 
-export interface Comparison {
-  /** Counts compared (day x place) and how many differ (missing on either side counts as 0). */
-  compared: number;
-  wrong: number;
-  /** Visits stored and in the reference, over every day. */
-  stored: number;
-  expected: number;
-}
-
-const newComparison = (): Comparison => ({ compared: 0, wrong: 0, stored: 0, expected: 0 });
+/** Counts compared (day x place), how many differ (missing on either side counts as 0), visits stored and in the reference. */
+const newComparison = () => ({ compared: 0, wrong: 0, stored: 0, expected: 0 });
+export type Comparison = ReturnType<typeof newComparison>;
 
 /** Adds one set of counts, found against expected, to `into`; `stored` counts only where `visits` says. */
 function add(into: Comparison, found: Counts, expected: Counts, visits = true): void {
@@ -107,26 +101,19 @@ export const describeComparison = (c: Comparison): string =>
     ? `exact (${c.compared} counts)`
     : `WRONG: ${c.wrong} of ${c.compared} counts differ; ${c.stored} visits stored, ${c.expected} in the reference`;
 
-/** Countries per day, as `countriesOf` finds them, against the reference. */
-async function compareCountries(
-  logs: LogSet,
-  days: Iterable<string>,
-  countriesOf: (day: string) => Promise<Counts> | Counts,
-): Promise<Comparison> {
+/**
+ * Countries per day against the reference: the book's `daily:country:<day>` zsets, or with
+ * `summed` the counts its flushes added up in the bench (what ZINCRBY would have left).
+ */
+export async function checkBookCountries(admin: Redis, logs: LogSet, summed?: Map<string, Counts>) {
+  const prefix = 'daily:country:';
+  const days = summed ? [...summed.keys()] : (await admin.keys(`${prefix}*`)).map((key) => key.slice(prefix.length));
   const result = newComparison();
-  for (const day of new Set([...logs.days, ...days])) add(result, await countriesOf(day), expectedUnder(logs, day));
+  for (const day of new Set([...logs.days, ...days])) {
+    const found = summed ? (summed.get(day) ?? new Map()) : (await readZsets(admin, [`${prefix}${day}`]))[0];
+    add(result, found, expectedUnder(logs, day));
+  }
   return result;
-}
-
-/** The book's `daily:country:<day>` zsets against the reference. */
-export async function checkBookCountries(admin: Redis, logs: LogSet): Promise<Comparison> {
-  const days = (await admin.keys('daily:country:*')).map((key) => key.slice('daily:country:'.length));
-  return compareCountries(logs, days, async (day) => (await readZsets(admin, [`daily:country:${day}`]))[0]);
-}
-
-/** Counts added up in the bench (what ZINCRBY would have left) against the reference. */
-export function checkSummedCountries(summed: Map<string, Counts>, logs: LogSet): Promise<Comparison> {
-  return compareCountries(logs, summed.keys(), (day) => summed.get(day) ?? new Map<string, number>());
 }
 
 /**
@@ -137,11 +124,7 @@ export function checkSummedCountries(summed: Map<string, Counts>, logs: LogSet):
 export async function checkProduct(admin: Redis, dataset: string, logs: LogSet) {
   const keys = locationKeys(dataset);
   const notes: string[] = [];
-  let totalsExact = true;
-  const wrongTotal = (note: string): void => {
-    notes.push(note);
-    totalsExact = false;
-  };
+  const wrong: string[] = []; // totals that differ from the reference
   const storedDays = await admin.zrange(keys.days, 0, -1);
   if (storedDays.length !== logs.days.length)
     notes.push(`days: ${storedDays.length} stored, ${logs.days.length} in the reference`);
@@ -166,29 +149,20 @@ export async function checkProduct(admin: Redis, dataset: string, logs: LogSet) 
     for (const day of days) {
       const expected = logs.reference[what].get(day) ?? 0;
       if (Number(stored[day] ?? 0) !== expected)
-        wrongTotal(`${day}: ${stored[day]} ${what} stored, ${expected} in the reference`);
+        wrong.push(`${day}: ${stored[day]} ${what} stored, ${expected} in the reference`);
     }
   }
-  const uploads = { lines: 0, done: 0, refused: 0 };
-  for (const file of logs.files) {
-    const [lines, done, refused, complete] = await admin.hmget(
-      keys.upload(file.name),
-      'lines',
-      'doneLines',
-      'refused',
-      'complete',
-    );
-    uploads.lines += Number(lines);
-    uploads.done += Number(done);
-    uploads.refused += Number(refused);
-    if (complete !== '1') notes.push(`upload ${file.name} not complete`);
-  }
-  if (uploads.lines !== logs.lines || uploads.done !== logs.lines || uploads.refused !== logs.reference.refused)
-    wrongTotal(
-      `uploads: ${uploads.lines} lines, ${uploads.done} counted, ${uploads.refused} refused; the logs have ${logs.lines} lines, ${logs.reference.refused} malformed`,
+  const fields = ['lines', 'doneLines', 'refused', 'complete'];
+  const replies = await admin.pipeline(logs.files.map((file) => ['hmget', keys.upload(file.name), ...fields])).exec();
+  const uploads = (replies ?? []).map(([, reply]) => (reply as (string | null)[]).map(Number));
+  const [lines, done, refused] = [0, 1, 2].map((field) => sumOf(uploads, (upload) => upload[field]));
+  for (const [i, file] of logs.files.entries()) if (uploads[i][3] !== 1) notes.push(`upload ${file.name} not complete`);
+  if (lines !== logs.lines || done !== logs.lines || refused !== logs.reference.refused)
+    wrong.push(
+      `uploads: ${lines} lines, ${done} counted, ${refused} refused; the logs have ${logs.lines} lines, ${logs.reference.refused} malformed`,
     );
   const held = Number((await admin.hget(keys.meta, 'held')) ?? NaN);
   const left = await admin.xlen(keys.chunks);
-  if (held !== 0 || left !== 0) wrongTotal(`${left} chunks left in the stream, ${held} bytes held`);
-  return { countries, places, totalsExact, notes };
+  if (held !== 0 || left !== 0) wrong.push(`${left} chunks left in the stream, ${held} bytes held`);
+  return { countries, places, totalsExact: wrong.length === 0, notes: [...notes, ...wrong] };
 }

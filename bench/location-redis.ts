@@ -17,18 +17,12 @@ const CONTAINERS = new Set(['client', 'config', 'script', 'xinfo', 'memory', 'ob
 /** The bench's own reads, never part of a run. */
 const IGNORED = new Set(['info', 'config|resetstat', 'config|get', 'config|set']);
 
-/**
- * ioredis sends a script as EVALSHA, but writes it as EVAL the first time on a connection (after
- * this hook has read its name): both count as `evalsha` here.
- */
+/** EVAL counts as `evalsha`: ioredis writes a script as EVAL the first time on a connection. */
 const fold = (name: string): string => (name === 'eval' ? 'evalsha' : name);
 
 const bump = (counts: Counts, name: string, by = 1): void => void counts.set(name, (counts.get(name) ?? 0) + by);
 
-/**
- * Starts counting what every connection sends, and returns the bench's own connection (INFO,
- * CONFIG, progress polls), whose commands are counted apart and subtracted.
- */
+/** Starts counting what every connection sends; returns the bench's own one, counted apart. */
 export function countingAdmin(url: string): Redis {
   const send = Redis.prototype.sendCommand;
   Redis.prototype.sendCommand = function (this: Redis, ...args: Parameters<Redis['sendCommand']>) {
@@ -47,29 +41,20 @@ export function countingAdmin(url: string): Redis {
 export const total = (counts: Counts): number => sumOf([...counts.values()], (n) => n);
 
 function minus(a: Counts, b: Counts): Counts {
-  const out: Counts = new Map();
-  for (const name of new Set([...a.keys(), ...b.keys()])) {
-    const value = (a.get(name) ?? 0) - (b.get(name) ?? 0);
-    if (value !== 0) out.set(name, value);
-  }
+  const out = new Map(a);
+  for (const [name, n] of b) out.set(name, (out.get(name) ?? 0) - n);
+  for (const [name, n] of out) if (n === 0) out.delete(name);
   return out;
 }
 
-export interface Measured {
-  /** Sent by this process's clients under test during the run. */
-  sent: Counts;
-  /** What Redis ran during the run (INFO commandstats), less the admin connection's commands. */
-  ran: Counts;
-  /** Highest used_memory sampled during the run, and used_memory before it started. */
-  peakBytes: number;
-  baseBytes: number;
-}
-
 /**
- * Starts counting: RESETSTAT, a snapshot of what was sent, and a used_memory sample every
- * `sampleMs` (between the event loop's other work: a long synchronous tally delays a sample).
+ * Starts counting: RESETSTAT, a snapshot of what was sent, and a used_memory sample every 20 ms
+ * (between the event loop's other work: a long synchronous tally delays a sample). `finish` gives
+ * the commands the clients sent and those Redis ran inside scripts (commandstats less what was
+ * sent, the admin connection's left out). `outside`: commands another process sent (the worker
+ * processes), names the product's scripts never call, so every call Redis ran of them was sent.
  */
-export async function startProbe(admin: Redis, sampleMs = 20): Promise<{ finish(): Promise<Measured> }> {
+export async function startProbe(admin: Redis, outside: readonly string[] = []) {
   const baseBytes = await usedMemory(admin);
   const sent0 = new Map(sent);
   const admin0 = new Map(adminSent);
@@ -83,40 +68,25 @@ export async function startProbe(admin: Redis, sampleMs = 20): Promise<{ finish(
       .then((bytes) => (peakBytes = Math.max(peakBytes, bytes)))
       .catch(() => undefined)
       .finally(() => (sampling = false));
-  }, sampleMs);
-  return {
-    async finish() {
-      clearInterval(timer);
-      peakBytes = Math.max(peakBytes, await usedMemory(admin));
-      const stats = await admin.info('commandstats');
-      const ran: Counts = new Map();
-      for (const [, name, calls] of stats.matchAll(/^cmdstat_(\S+?):calls=(\d+)/gm))
-        if (!IGNORED.has(name)) bump(ran, fold(name), Number(calls));
-      const ranByClients = minus(ran, minus(adminSent, admin0));
-      for (const name of IGNORED) ranByClients.delete(name);
-      return { sent: minus(sent, sent0), ran: ranByClients, peakBytes, baseBytes };
-    },
+  }, 20);
+  return async function finish() {
+    clearInterval(timer);
+    peakBytes = Math.max(peakBytes, await usedMemory(admin));
+    const ran: Counts = new Map();
+    for (const [, name, calls] of (await admin.info('commandstats')).matchAll(/^cmdstat_(\S+?):calls=(\d+)/gm))
+      if (!IGNORED.has(name)) bump(ran, fold(name), Number(calls));
+    const ranByClients = minus(ran, minus(adminSent, admin0));
+    const clientSent = minus(sent, sent0);
+    for (const name of outside) {
+      const calls = ranByClients.get(name) ?? 0;
+      if (calls > (clientSent.get(name) ?? 0)) clientSent.set(name, calls);
+    }
+    const internal = minus(ranByClients, clientSent);
+    for (const [name, n] of internal) if (n < 0 || IGNORED.has(name)) internal.delete(name);
+    return { sent: clientSent, internal, peakBytes, baseBytes };
   };
 }
-
-/**
- * Commands the clients sent and those Redis ran inside scripts. `outside` adds, for commands
- * that another process sent (the worker processes), every call of those names that Redis ran:
- * names the product's scripts never call, so all of their calls came from clients.
- */
-export function splitSentAndInternal(
-  measured: Measured,
-  outside: readonly string[] = [],
-): { sent: Counts; internal: Counts } {
-  const clientSent = new Map(measured.sent);
-  for (const name of outside) {
-    const ran = measured.ran.get(name) ?? 0;
-    if (ran > (measured.sent.get(name) ?? 0)) clientSent.set(name, ran);
-  }
-  const internal = minus(measured.ran, clientSent);
-  for (const [name, n] of internal) if (n < 0) internal.delete(name);
-  return { sent: clientSent, internal };
-}
+export type Measured = Awaited<ReturnType<Awaited<ReturnType<typeof startProbe>>>>;
 
 export const describeCounts = (counts: Counts): string =>
   [...counts]

@@ -5,7 +5,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { performance } from 'node:perf_hooks';
 import zlib from 'node:zlib';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -25,7 +26,6 @@ import * as book from './location-book';
 import {
   checkBookCountries,
   checkProduct,
-  checkSummedCountries,
   describeComparison,
   exact,
   writeLogs,
@@ -64,12 +64,8 @@ const KILL_AT = 0.3;
 const IDLE_MS = 200;
 const RUN_TIMEOUT_MS = 300_000;
 const WORKERS = 2;
-/** Chunks of the worker processes' warm-up upload: small, so that both take some. */
-const WARM_CHUNK_BYTES = 64 * 1024;
 
 const logger = pino({ level: process.env.BENCH_LOCATION_LOG ?? 'silent' });
-
-// --- the product's side -------------------------------------------------------------------------
 
 /** The repository, counting the scripts it sends: appends (chunk transfer) and commits (aggregates). */
 class CountingRepository extends LocationRepository {
@@ -128,12 +124,8 @@ async function until(ready: () => Promise<boolean> | boolean, what: () => string
   }
 }
 
-interface WorkerProcess {
-  child: ChildProcess;
-  consumer: string;
-}
-
-async function spawnWorker(url: string): Promise<WorkerProcess> {
+/** A worker process (dist-bench's src/worker.js) counting locations, and its aggregator's consumer name. */
+async function spawnWorker(url: string) {
   const child = spawn(process.execPath, [path.join(__dirname, '..', 'src', 'worker.js')], {
     env: {
       PATH: process.env.PATH ?? '',
@@ -146,32 +138,29 @@ async function spawnWorker(url: string): Promise<WorkerProcess> {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
-  const keep = (chunk: Buffer): void => void (output = (output + chunk.toString()).slice(-20_000));
-  child.stdout.on('data', keep);
-  child.stderr.on('data', keep);
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    const started = /"location":"([^"]+)"[^\n]*"msg":"worker started"/.exec(output);
-    if (started) return { child, consumer: started[1] };
-    if (child.exitCode !== null || Date.now() > deadline) {
-      child.kill('SIGKILL');
-      throw new Error(`the worker process did not start:\n${output}`);
-    }
-    await sleep(50);
-  }
+  for (const stream of [child.stdout, child.stderr])
+    stream.on('data', (chunk: Buffer) => (output = (output + chunk.toString()).slice(-20_000)));
+  const started = () => /"location":"([^"]+)"[^\n]*"msg":"worker started"/.exec(output)?.[1];
+  const failure = () => `the worker process did not start:\n${output}`;
+  await until(() => started() !== undefined || child.exitCode !== null, failure, 30_000, 50).catch((error) => {
+    child.kill('SIGKILL');
+    throw error;
+  });
+  const consumer = started();
+  if (consumer === undefined) throw new Error(failure());
+  return { child, consumer };
 }
+type WorkerProcess = Awaited<ReturnType<typeof spawnWorker>>;
 
 /** SIGTERM (SIGKILL after 10 s, or at once with `signal`), until it exited. */
 async function stopWorker({ child }: WorkerProcess, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  child.kill(signal);
   const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+  const exited = once(child, 'exit');
+  child.kill(signal);
   await exited;
   clearTimeout(timer);
 }
-
-// --- one run of a variant -----------------------------------------------------------------------
 
 const VARIANTS = [
   { id: 'book_redis', label: "book's, Redis zset lookup, 2 workers" },
@@ -192,7 +181,6 @@ const RUNS: Record<VariantId, (ctx: Context, logs: LogSet, warm: boolean) => Pro
 
 type RunResult = ReturnType<typeof measuresOf> &
   Partial<Omit<ProductCheck, 'countries' | 'notes'>> & {
-    variant: VariantId;
     lines: number;
     seconds: number;
     countries: Comparison;
@@ -240,8 +228,7 @@ async function connectAll(
  * housekeeping) and run in Lua (stream commands: XADD, XACK, XDEL; the rest: counts, progress).
  */
 function measuresOf(
-  { sent, internal }: ReturnType<typeof stats.splitSentAndInternal>,
-  { peakBytes, baseBytes }: stats.Measured,
+  { sent, internal, peakBytes, baseBytes }: stats.Measured,
   aggregate: number,
   lookup: number,
   other = 0,
@@ -267,35 +254,33 @@ async function runBook(ctx: Context, logs: LogSet, lookup: 'redis' | 'local'): P
       : (ip: string): string | undefined => ctx.locator.lookup(ip)?.country;
   const probe = await stats.startProbe(ctx.admin);
   const started = performance.now();
-  const workers = ctx.bookWorkers.map((redis, i) =>
-    book.processLogsFromRedis(
-      redis,
-      String(i),
-      book.dailyCountryAggregate(redis, i, WORKERS, countryOf(redis), counters),
-    ),
-  );
+  const workers = ctx.bookWorkers.map((redis, i) => {
+    const callback = book.dailyCountryAggregate(redis, i, WORKERS, countryOf(redis), counters);
+    return book.processLogsFromRedis(redis, String(i), callback);
+  });
   const publishing = book.copyLogsToRedis(ctx.bookPublisher, logs.dir, 'logs:', WORKERS);
   await Promise.all(workers);
   const seconds = (performance.now() - started) / 1000;
   await publishing;
-  const measured = await probe.finish();
+  const measured = await probe();
   return {
-    variant: lookup === 'redis' ? 'book_redis' : 'book_local',
     lines: logs.lines,
     seconds,
-    ...measuresOf(stats.splitSentAndInternal(measured), measured, counters.flushes, counters.lookups),
+    ...measuresOf(measured, counters.flushes, counters.lookups),
     countries: await checkBookCountries(ctx.admin, logs),
-    summed: await checkSummedCountries(counters.summed, logs),
+    summed: await checkBookCountries(ctx.admin, logs, counters.summed),
     notes: lookup === 'redis' ? [`${ranges} ranges in the lookup zsets`] : [],
   };
 }
 
+type Poll = (counted: number) => Promise<void>;
+
 /**
- * Uploads `logs` into `dataset`, polling until every line is counted (`onPoll` sees each count):
- * the seconds from the first byte sent, the Redis measures over them, and the check of the counts.
+ * Uploads `logs` into `dataset` until every line is counted (`onPoll` sees each count): the seconds
+ * from the first byte, the Redis measures (`outside`: see startProbe), the check of the counts.
  */
-async function uploadRun(ctx: Context, dataset: string, logs: LogSet, onPoll?: (counted: number) => Promise<void>) {
-  const probe = await stats.startProbe(ctx.admin);
+async function uploadRun(ctx: Context, dataset: string, logs: LogSet, outside?: string[], onPoll?: Poll) {
+  const probe = await stats.startProbe(ctx.admin, outside);
   const started = performance.now();
   let counted = 0;
   const allCounted = async (): Promise<boolean> => {
@@ -306,20 +291,20 @@ async function uploadRun(ctx: Context, dataset: string, logs: LogSet, onPoll?: (
   const failure = () => `${dataset}: ${counted} of ${logs.lines} lines counted after ${RUN_TIMEOUT_MS} ms`;
   await Promise.all([until(allCounted, failure, RUN_TIMEOUT_MS, 10), uploadAll(ctx.uploader, dataset, logs)]);
   const seconds = (performance.now() - started) / 1000;
-  const measured = await probe.finish();
+  const measured = await probe();
   return { started, seconds, measured, check: await checkProduct(ctx.admin, dataset, logs) };
 }
 
 /** A product run's result: its aggregate writes are the commit scripts, `other` more housekeeping. */
 function productResult(
-  variant: VariantId,
   logs: LogSet,
   { seconds, measured, check }: Awaited<ReturnType<typeof uploadRun>>,
-  sentAndInternal: ReturnType<typeof stats.splitSentAndInternal>,
-  { commits, other = 0, notes }: { commits: number; other?: number; notes: string[] },
+  commits: number,
+  notes: string[],
+  other = 0,
 ): RunResult {
-  const measures = measuresOf(sentAndInternal, measured, commits, 0, other);
-  return { variant, lines: logs.lines, seconds, ...measures, ...check, notes: [...notes, ...check.notes] };
+  const measures = measuresOf(measured, commits, 0, other);
+  return { lines: logs.lines, seconds, ...measures, ...check, notes: [...notes, ...check.notes] };
 }
 
 async function runProduct(ctx: Context, logs: LogSet, aggregators: number): Promise<RunResult> {
@@ -336,8 +321,7 @@ async function runProduct(ctx: Context, logs: LogSet, aggregators: number): Prom
         repository,
         locator: () => ctx.locator,
         logger,
-        claimAfterMs: SETTINGS.claimAfterMs,
-        maxSamples: SETTINGS.maxSamples,
+        ...SETTINGS,
         onChunk: (_dataset, _lines, committed) => {
           if (Number.isNaN(firstCommitAt)) firstCommitAt = performance.now();
           if (!committed) lost += 1;
@@ -357,11 +341,7 @@ async function runProduct(ctx: Context, logs: LogSet, aggregators: number): Prom
     const notes = [
       `${ctx.uploader.appends} appends, ${commits} commits${lost ? `, ${lost} lost to another aggregator` : ''}; first chunk committed after ${firstCommitMs.toFixed(0)} ms`,
     ];
-    const variant = aggregators === 1 ? 'product_1' : 'product_2';
-    return {
-      ...productResult(variant, logs, run, stats.splitSentAndInternal(run.measured), { commits, notes }),
-      firstCommitMs,
-    };
+    return { ...productResult(logs, run, commits, notes), firstCommitMs };
   } finally {
     await Promise.all(workers.map((worker) => worker.stop()));
   }
@@ -371,12 +351,11 @@ async function runProcesses(ctx: Context, logs: LogSet, kill: boolean): Promise<
   await ctx.admin.flushall();
   const dataset = `bench-${++ctx.runs}`;
   const keys = locationKeys(dataset);
-  // Made before the worker processes start, so their first listing has both; the warm-up
-  // dataset's chunks are waiting for them: they load the IP database and compile the hot paths.
+  // Made before the worker processes start, so their first listing has both; the warm-up dataset's
+  // chunks (64 KiB: both take some) wait for them: they load the IP database, compile the hot paths.
   const warm = `${dataset}-warm`;
-  await ctx.uploader.createDataset(warm);
-  await ctx.uploader.createDataset(dataset);
-  await uploadAll(ctx.uploader, warm, ctx.warmLogs, WARM_CHUNK_BYTES);
+  for (const name of [warm, dataset]) await ctx.uploader.createDataset(name);
+  await uploadAll(ctx.uploader, warm, ctx.warmLogs, 64 * 1024);
   ctx.workers = await Promise.all(Array.from({ length: WORKERS }, () => spawnWorker(ctx.url)));
   try {
     const warmed = async () =>
@@ -388,36 +367,32 @@ async function runProcesses(ctx: Context, logs: LogSet, kill: boolean): Promise<
     /** Past KILL_AT, kills a worker holding a chunk, if one does. */
     const killHolder = async (counted: number): Promise<void> => {
       if (!killed || killed.landed || counted < KILL_AT * logs.lines || counted >= logs.lines) return;
-      type Summary = [number, string | null, string | null, [string, string][] | null];
-      const [, , , holders] = (await ctx.admin.xpending(keys.chunks, LOCATION_GROUP)) as Summary;
-      const holding = new Map((holders ?? []).map(([consumer, count]) => [consumer, Number(count)]));
-      const victim = ctx.workers.find((worker) => (holding.get(worker.consumer) ?? 0) > 0);
+      const held = (await ctx.admin.xpending(keys.chunks, LOCATION_GROUP, '-', '+', 100)) as [string, string][];
+      const victim = ctx.workers.find((worker) => held.some(([, consumer]) => consumer === worker.consumer));
       if (!victim) return;
       await stopWorker(victim, 'SIGKILL');
       // What it held as it died: chunks only another aggregator's XAUTOCLAIM can finish.
       const orphaned = await ctx.admin.xpending(keys.chunks, LOCATION_GROUP, '-', '+', 100, victim.consumer);
       killed = { landed: true, orphaned: orphaned.length, doneAtKill: counted };
     };
-    const run = await uploadRun(ctx, dataset, logs, killHolder);
-    const sentAndInternal = stats.splitSentAndInternal(run.measured, WORKER_SENT);
+    const run = await uploadRun(ctx, dataset, logs, WORKER_SENT, killHolder);
+    const { sent, internal } = run.measured;
     // Every EVALSHA not sent by this process is a worker's; a commit script XACKs first (no other
     // script does), the rest are the workers' prune-consumers scripts: housekeeping.
-    const commits = sentAndInternal.internal.get('xack') ?? 0;
-    const other = (sentAndInternal.sent.get('evalsha') ?? 0) - ctx.uploader.appends - commits;
+    const commits = internal.get('xack') ?? 0;
+    const other = (sent.get('evalsha') ?? 0) - ctx.uploader.appends - commits;
     const notes = [`${ctx.uploader.appends} appends, ${commits} commits, ${other} prune scripts`];
     if (killed?.landed)
       notes.push(
         `SIGKILL after ${killed.doneAtKill} of ${logs.lines} lines counted; the killed worker died holding ${killed.orphaned} chunk(s), left for the survivor to claim`,
       );
     else if (killed) notes.push('the kill did not land: the run ended before a worker held a chunk past 30%');
-    return { ...productResult('product_kill', logs, run, sentAndInternal, { commits, other, notes }), kill: killed };
+    return { ...productResult(logs, run, commits, notes, other), kill: killed };
   } finally {
     await Promise.all(ctx.workers.map((worker) => stopWorker(worker)));
     ctx.workers = [];
   }
 }
-
-// --- lookups alone ------------------------------------------------------------------------------
 
 /** Rates of find_city_by_ip (one connection, one at a time), IpLocator.lookup, tallyChunk (lines/s, 1 MiB chunk). */
 async function measureLookups(ctx: Context, logs: LogSet, zsetLookups: number) {
@@ -452,12 +427,10 @@ async function measureLookups(ctx: Context, logs: LogSet, zsetLookups: number) {
 }
 type Lookups = Awaited<ReturnType<typeof measureLookups>>;
 
-// --- reporting ----------------------------------------------------------------------------------
-
 const mb = (bytes: number): string => (bytes / 1024 / 1024).toFixed(1);
 
 /** The round's rate and check, its notes, and the commands by name (sent, and run inside Lua). */
-function roundLine(run: RunResult): string {
+function roundLine(id: VariantId, run: RunResult): string {
   const verdict = [
     `countries ${describeComparison(run.countries)}`,
     run.summed && `flushes summed ${describeComparison(run.summed)}`,
@@ -465,7 +438,7 @@ function roundLine(run: RunResult): string {
     run.places && `totals ${run.totalsExact ? 'exact' : 'WRONG'}`,
   ];
   return [
-    `    ${run.variant}: ${(run.lines / run.seconds).toFixed(0)} lines/s (${run.seconds.toFixed(2)} s), peak used_memory +${mb(run.peakBytes - run.baseBytes)} MB; ${verdict.filter(Boolean).join('; ')}`,
+    `    ${id}: ${(run.lines / run.seconds).toFixed(0)} lines/s (${run.seconds.toFixed(2)} s), peak used_memory +${mb(run.peakBytes - run.baseBytes)} MB; ${verdict.filter(Boolean).join('; ')}`,
     ...run.notes,
     `sent: ${stats.describeCounts(run.sent)}`,
     `in Lua: ${stats.describeCounts(run.internal) || 'none'}`,
@@ -479,8 +452,9 @@ const isExact = (run: RunResult): boolean =>
   run.kill?.landed !== false;
 
 type Pick = (run: RunResult) => number;
+type Results = Record<VariantId, RunResult[]>;
 
-function report(suite: SuiteReport, results: Record<VariantId, RunResult[]>, lookups: Lookups[], logs: LogSet): void {
+function report(suite: SuiteReport, results: Results, lookups: Lookups[], logs: LogSet, warm: LogSet) {
   const rates = (id: VariantId): number[] => results[id].map((run) => run.lines / run.seconds);
   const perM = (id: VariantId, pick: Pick): number =>
     (sumOf(results[id], pick) * 1_000_000) / sumOf(results[id], (run) => run.lines);
@@ -493,6 +467,7 @@ function report(suite: SuiteReport, results: Record<VariantId, RunResult[]>, loo
       ? `WRONG (${last.countries.wrong}/${last.countries.compared} day-country counts; ${last.countries.stored} of ${last.countries.expected} visits)`
       : `WRONG (${describeComparison(last.countries)}; ${describeComparison(last.places!)})`;
   };
+  const aloneRates = (key: keyof Lookups): number[] => lookups.map((l) => l[key]);
   const perMCell = (pick: Pick) => (v: (typeof VARIANTS)[number]) => perM(v.id, pick).toFixed(0);
   tableOf(
     suite,
@@ -502,7 +477,7 @@ function report(suite: SuiteReport, results: Record<VariantId, RunResult[]>, loo
     [
       ['variant', (v) => v.label],
       ['lines/s end to end', (v) => medianRange(rates(v.id))],
-      ['lookups/s alone', (v) => median(lookups.map((l) => (v.id === 'book_redis' ? l.redis : l.local))).toFixed(0)],
+      ['lookups/s alone', (v) => median(aloneRates(v.id === 'book_redis' ? 'redis' : 'local')).toFixed(0)],
       ['sent: aggregate writes /M lines', perMCell((run) => run.aggregate)],
       ['sent: lookups /M', perMCell((run) => run.lookup)],
       ['sent: chunk transfer /M', perMCell((run) => run.transfer)],
@@ -513,72 +488,45 @@ function report(suite: SuiteReport, results: Record<VariantId, RunResult[]>, loo
     ],
   );
 
-  const bookPort = "book's port (Redis lookup, 2 workers)";
+  const ported = "book's port (Redis lookup, 2 workers)";
   const ratios: [string, string, VariantId, VariantId, Figure['target']?][] = [
-    [
-      'product2_vs_book',
-      `(2 in-process aggregators) / ${bookPort}`,
-      'product_2',
-      'book_redis',
-      { op: '>=', value: 10 },
-    ],
-    ['product1_vs_book', `(1 aggregator) / ${bookPort}`, 'product_1', 'book_redis'],
+    ['product2_vs_book', `(2 in-process aggregators) / ${ported}`, 'product_2', 'book_redis', { op: '>=', value: 10 }],
+    ['product1_vs_book', `(1 aggregator) / ${ported}`, 'product_1', 'book_redis'],
     ['product2_vs_book_local', "(2 aggregators) / book's with a local lookup (2 workers)", 'product_2', 'book_local'],
   ];
   for (const [id, label, ours, theirs, target] of ratios)
     suite.ratio(`location.${id}`, `lines/s end to end: product ${label}`, rates(ours), rates(theirs), target);
-  const alone: [string, string, string, keyof Lookups][] = [
-    [
-      'lookup.redis',
-      "IP lookups alone: the book's find_city_by_ip (ZREVRANGEBYSCORE + HGET, one connection)",
-      'lookups/s',
-      'redis',
-    ],
-    [
-      'lookup.local',
-      'IP lookups alone: IpLocator (the product, and the book with a local lookup)',
-      'lookups/s',
-      'local',
-    ],
-    ['tally', 'tallyChunk alone (parse, check, look up, count a 1 MiB chunk)', 'lines/s', 'tally'],
-  ];
-  for (const [id, label, unit, key] of alone)
-    suite.median(
-      `location.${id}`,
-      label,
-      unit,
-      lookups.map((l) => l[key]),
-    );
+  const alone: Record<keyof Lookups, string> = {
+    redis: "IP lookups alone: the book's find_city_by_ip (ZREVRANGEBYSCORE + HGET, one connection)",
+    local: 'IP lookups alone: IpLocator (the product, and the book with a local lookup)',
+    tally: 'tallyChunk alone (parse, check, look up, count a 1 MiB chunk)',
+  };
+  for (const [key, label] of Object.entries(alone) as [keyof Lookups, string][]) {
+    const [id, unit] = key === 'tally' ? [key, 'lines/s'] : [`lookup.${key}`, 'lookups/s'];
+    suite.median(`location.${id}`, label, unit, aloneRates(key));
+  }
   const commands: [string, string, Pick, Figure['target']?][] = [
     ['aggregate', 'client-sent aggregate writes (commit scripts)', (run) => run.aggregate, { op: '<=', value: 1000 }],
     ['transfer', 'client-sent chunk transfer (append scripts, XREADGROUP, XAUTOCLAIM)', (run) => run.transfer],
     ['internal', 'commands run inside Lua', (run) => run.stream + run.luaOther],
   ];
+  const sentAll: Pick = (run) => stats.total(run.sent);
+  const bookCommands = 'client-sent commands per million lines (lookups, flushes, file transfer)';
   for (const { id, label } of VARIANTS) {
     const product = !id.startsWith('book');
     const value = (name: string, what: string, unit: string, n: number, target?: Figure['target']) =>
       suite.value(`location.${id}.${name}`, `${label}: ${what}`, unit, n, target);
     suite.median(`location.${id}.rate`, `${label}: end to end`, 'lines/s', rates(id));
-    if (product)
+    if (!product) value('commands', bookCommands, 'commands', perM(id, sentAll));
+    else
       for (const [name, what, pick, target] of commands)
         value(`${name}_commands`, `${what} per million lines`, 'commands', perM(id, pick), target);
-    else {
-      const what = 'client-sent commands per million lines (lookups, flushes, file transfer)';
-      value(
-        'commands',
-        what,
-        'commands',
-        perM(id, (run) => stats.total(run.sent)),
-      );
-    }
     value('peak_memory', "peak used_memory above the run's start (sampled)", 'MB', Number(peak(id)));
     const what = product ? 'countries, regions, cities and totals' : 'countries per day';
     const target = product ? ({ op: '==', value: 1 } as const) : undefined;
     value('exact', `${what} equal the reference (1 yes, 0 no)`, 'exact', results[id].every(isExact) ? 1 : 0, target);
   }
-}
 
-function notes(suite: SuiteReport, results: Record<VariantId, RunResult[]>, logs: LogSet, warm: LogSet): void {
   const bookRun = results.book_redis.at(-1)!;
   const inProcess = [...results.product_1, ...results.product_2];
   const firstCommit = median(inProcess.map((run) => run.firstCommitMs ?? NaN));
@@ -639,14 +587,12 @@ bench(
           return alone;
         }
         const run = await RUNS[id](ctx, set, round.warm);
-        console.log(roundLine(run));
+        console.log(roundLine(id, run));
         if (round.warm && !isExact(run) && !id.startsWith('book'))
           throw new Error(`${id} was not exact in the warm-up round: ${run.notes.join('; ')}`);
         return run;
       },
     });
-    const results = measured as Record<VariantId, RunResult[]>;
-    report(suite, results, measured.lookups as Lookups[], logs);
-    notes(suite, results, logs, warmLogs);
+    report(suite, measured as Results, measured.lookups as Lookups[], logs, warmLogs);
   },
 );
