@@ -44,6 +44,7 @@ import {
   stepsOf,
   sumOf,
   tableOf,
+  within,
   type Figure,
   type SuiteReport,
 } from './harness';
@@ -276,10 +277,17 @@ async function runBook(ctx: Context, logs: LogSet, lookup: 'redis' | 'local'): P
 type Poll = (counted: number) => Promise<void>;
 
 /**
- * Uploads `logs` into `dataset` until every line is counted (`onPoll` sees each count): the seconds
- * from the first byte, the Redis measures (`outside`: see startProbe), the check of the counts.
+ * Uploads `logs` into `dataset` until every line is counted: `counted` says so when given (the
+ * in-process aggregators' callback, at the moment it happens), else a poll every 10 ms (which
+ * `onPoll` sees). The seconds from the first byte, the Redis measures (`outside`: see
+ * startProbe), the check of the counts.
  */
-async function uploadRun(ctx: Context, dataset: string, logs: LogSet, outside?: string[], onPoll?: Poll) {
+async function uploadRun(
+  ctx: Context,
+  dataset: string,
+  logs: LogSet,
+  { outside, onPoll, counted: done }: { outside?: string[]; onPoll?: Poll; counted?: Promise<void> } = {},
+) {
   const probe = await stats.startProbe(ctx.admin, outside);
   const started = performance.now();
   let counted = 0;
@@ -289,7 +297,8 @@ async function uploadRun(ctx: Context, dataset: string, logs: LogSet, outside?: 
     return counted >= logs.lines;
   };
   const failure = () => `${dataset}: ${counted} of ${logs.lines} lines counted after ${RUN_TIMEOUT_MS} ms`;
-  await Promise.all([until(allCounted, failure, RUN_TIMEOUT_MS, 10), uploadAll(ctx.uploader, dataset, logs)]);
+  const waited = done ? within(done, RUN_TIMEOUT_MS, failure) : until(allCounted, failure, RUN_TIMEOUT_MS, 10);
+  await Promise.all([waited, uploadAll(ctx.uploader, dataset, logs)]);
   const seconds = (performance.now() - started) / 1000;
   const measured = await probe();
   return { started, seconds, measured, check: await checkProduct(ctx.admin, dataset, logs) };
@@ -315,6 +324,9 @@ async function runProduct(ctx: Context, logs: LogSet, aggregators: number): Prom
   for (const repo of [ctx.uploader, ...repos]) repo.appends = repo.commits = 0;
   let lost = 0;
   let firstCommitAt = NaN;
+  let committedLines = 0;
+  let allCommitted = (): void => undefined;
+  const counted = new Promise<void>((resolve) => (allCommitted = resolve));
   const workers = repos.map(
     (repository) =>
       new LocationAggregator({
@@ -322,9 +334,10 @@ async function runProduct(ctx: Context, logs: LogSet, aggregators: number): Prom
         locator: () => ctx.locator,
         logger,
         ...SETTINGS,
-        onChunk: (_dataset, _lines, committed) => {
+        onChunk: (_dataset, lines, committed) => {
           if (Number.isNaN(firstCommitAt)) firstCommitAt = performance.now();
           if (!committed) lost += 1;
+          else if ((committedLines += lines) >= logs.lines) allCommitted();
         },
       }),
   );
@@ -335,7 +348,7 @@ async function runProduct(ctx: Context, logs: LogSet, aggregators: number): Prom
     // They found nothing yet and sleep IDLE_MS: an upload arriving at a random time finds them
     // halfway through that sleep, on average.
     await sleep(IDLE_MS / 2);
-    const run = await uploadRun(ctx, dataset, logs);
+    const run = await uploadRun(ctx, dataset, logs, { counted });
     const firstCommitMs = firstCommitAt - run.started;
     const commits = sumOf(repos, (repo) => repo.commits);
     const notes = [
@@ -375,7 +388,7 @@ async function runProcesses(ctx: Context, logs: LogSet, kill: boolean): Promise<
       const orphaned = await ctx.admin.xpending(keys.chunks, LOCATION_GROUP, '-', '+', 100, victim.consumer);
       killed = { landed: true, orphaned: orphaned.length, doneAtKill: counted };
     };
-    const run = await uploadRun(ctx, dataset, logs, WORKER_SENT, killHolder);
+    const run = await uploadRun(ctx, dataset, logs, { outside: WORKER_SENT, onPoll: killHolder });
     const { sent, internal } = run.measured;
     // Every EVALSHA not sent by this process is a worker's; a commit script XACKs first (no other
     // script does), the rest are the workers' prune-consumers scripts: housekeeping.
