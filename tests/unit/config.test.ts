@@ -564,7 +564,7 @@ describe('loadConfig', () => {
 
   it('requires JWT_SECRET in production and a long one anywhere', () => {
     expect(problems({ NODE_ENV: 'production' })).toEqual([
-      'JWT_SECRET must be set in production (at least 32 characters, random)',
+      'JWT_SECRET must be set in production (at least 32 characters, random), unless OIDC_PROVIDERS is set',
     ]);
     expect(problems({ JWT_SECRET: 'short' })).toEqual(['JWT_SECRET must be at least 32 characters long']);
   });
