@@ -32,15 +32,8 @@ export type Peer = Awaited<ReturnType<typeof ours>>;
 type Lease = { kind: LeaseKind; limit: number };
 type Release = () => Promise<unknown>;
 
-/**
- * A counted connection without our scripts, as a user of that library holds one: connect() defines
- * every product script, and ioredis copies them all onto each MULTI the book's semaphore makes.
- */
-function plain({ url, defer }: Bench, into: Traffic): Redis {
-  const client = countOn(new Redis(url), into);
-  defer(() => client.disconnect());
-  return client;
-}
+/** A peer's connection: counted into `into`, without our scripts (bench(): connect(options, true)). */
+const plain = ({ connect }: Bench, into: Traffic): Redis => countOn(connect({}, true), into);
 
 /**
  * The signal a resolver passes to acquire: one per request, aborted if the client goes away
