@@ -34,6 +34,7 @@ import { TaskScheduleRepository } from '../redis/task-schedule';
 import { LocationRepository } from '../redis/location/repository';
 import { lazyLocator } from '../geo/ip-locator';
 import { LocationResolver } from '../resolvers/location';
+import { ViewerResolver } from '../resolvers/viewer';
 import { LocationAggregator } from '../workers/location-aggregator';
 import { ChatResolver } from '../resolvers/chat';
 import { ChatChangesResolver } from '../resolvers/chat-changes';
@@ -185,6 +186,7 @@ export async function buildParts(
       new MarketResolver(new MarketRepository(commands, marketStrategy, config.market), config.market, inbox),
       new RowCacheResolver(rowCache, config.rowCache),
       new LocationResolver(locations, config.location, locator),
+      new ViewerResolver(),
     ],
     pubSub,
   );

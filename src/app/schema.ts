@@ -16,6 +16,7 @@ import { SemaphoreResolver } from '../resolvers/leases/semaphore';
 import { TaskResolver } from '../resolvers/task';
 import { TaskScheduleResolver } from '../resolvers/task-schedule';
 import { LocationResolver } from '../resolvers/location';
+import { ViewerResolver } from '../resolvers/viewer';
 import { authChecker } from '../schema/context';
 
 export const RESOLVERS = [
@@ -33,6 +34,7 @@ export const RESOLVERS = [
   MarketResolver,
   RowCacheResolver,
   LocationResolver,
+  ViewerResolver,
 ] as const;
 
 type ResolverClass = (typeof RESOLVERS)[number];

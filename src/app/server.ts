@@ -113,6 +113,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
           gate,
           verifier,
           devSignIn: parts.usesDevelopmentSecret && !config.isProduction,
+          providerSignIn: config.oidc.webApp,
         }),
       );
     }

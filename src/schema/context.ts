@@ -75,6 +75,10 @@ export const authChecker: AuthChecker<GraphQLContext> = ({ context }, roles) => 
 
 /** The calling user's id; resolvers behind @Authorized() always have one. */
 export function callerId(context: GraphQLContext): string {
+  return callerPrincipal(context).userId;
+}
+
+export function callerPrincipal(context: GraphQLContext): Principal {
   if (!context.principal) throw unauthenticated();
-  return context.principal.userId;
+  return context.principal;
 }

@@ -1,5 +1,6 @@
 // The reference web app (web/, built by Vite into dist/web) at /app: its files under a strict
-// Content-Security-Policy, what the app needs to know to sign in, and, on a development server
+// Content-Security-Policy, what the app needs to know to sign in (an identity provider's client,
+// OIDC_WEB_APP), and, on a development server
 // that made its own secret, a token for a user name. The app itself holds no secret.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -7,6 +8,7 @@ import express, { type Router } from 'express';
 import type { TokenVerifier } from '../security/auth';
 import { SERVICE_ROLE } from '../security/auth';
 import type { RequestGate } from '../security/request-gate';
+import type { WebAppSignIn } from '../security/oidc/settings';
 import { AppError } from '../common/errors';
 import { validName } from '../common/validation';
 import { admit, sendError } from './http';
@@ -19,6 +21,8 @@ export interface WebAppOptions {
   verifier: TokenVerifier;
   /** True only on a server that is not production and generated its own secret. */
   devSignIn: boolean;
+  /** The identity provider the app signs in with (OIDC_WEB_APP), if any. */
+  providerSignIn?: WebAppSignIn | undefined;
 }
 
 /** dist/web beside the compiled code, whether this runs from dist/ or from src/ (tests). */
@@ -29,19 +33,25 @@ const DEV_TOKEN_SECONDS = 12 * 3600;
 /**
  * Only the app's own files and the API on the same origin: no inline script or style, no other
  * host, no framing. Vite's build and uPlot need nothing more (uPlot styles through the CSSOM).
+ * With provider sign-in, the app also fetches from the provider: its discovery document, and its
+ * token endpoint for the code and for renewals. Going to its login and logout pages is a
+ * navigation, which CSP does not govern.
  */
-const WEB_APP_CSP = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data:",
-  "connect-src 'self'",
-  "font-src 'self'",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-].join('; ');
+function webAppCsp(providerSignIn: WebAppSignIn | undefined): string {
+  const provider = providerSignIn ? [new URL(providerSignIn.issuer).origin, ...providerSignIn.origins] : [];
+  return [
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "img-src 'self' data:",
+    ['connect-src', "'self'", ...new Set(provider)].join(' '),
+    "font-src 'self'",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
 
 /** 127.0.0.0/8 and ::1, also as IPv4-mapped IPv6 addresses. */
 export function isLoopback(address: string | undefined): boolean {
@@ -52,15 +62,23 @@ export function isLoopback(address: string | undefined): boolean {
 
 export function webAppRoutes(options: WebAppOptions): Router {
   const router = express.Router();
+  const csp = webAppCsp(options.providerSignIn);
   router.use((_req, res, next) => {
-    res.setHeader('content-security-policy', WEB_APP_CSP);
+    res.setHeader('content-security-policy', csp);
     next();
   });
 
-  // What the sign-in page offers; no secret in it.
+  // What the sign-in page offers; no secret in it (the web app is a public client).
+  const provider = options.providerSignIn;
+  const offered = {
+    devSignIn: options.devSignIn,
+    provider: provider
+      ? { issuer: provider.issuer, clientId: provider.clientId, scope: provider.scope, params: provider.params }
+      : null,
+  };
   router.get('/session.json', (_req, res) => {
     res.setHeader('cache-control', 'no-store');
-    res.json({ devSignIn: options.devSignIn });
+    res.json(offered);
   });
 
   router.post('/dev-token', admit(options.gate), express.json({ limit: 1024 }), (req, res) => {

@@ -6,6 +6,7 @@ import {
   InboxChangedDocument,
   SendDirectMessageDocument,
   UpdateCounterDocument,
+  ViewerDocument,
 } from '../../src/generated/client/graphql';
 import { connectWs, eventually, post, wsOperation, type WsClient } from '../support/graphql';
 import { waitForLine } from '../support/logs';
@@ -86,6 +87,30 @@ describe('over HTTP', () => {
       ['alice', 'from the provider'],
       ['alice', 'from our secret'],
     ]);
+  });
+
+  it('tells each caller who they are as the API reads their token (viewer), whoever issued it', async () => {
+    const viewer = async (token: string) => (await post(api.url, ViewerDocument, {}, token)).data?.viewer;
+    const alice = await main.userToken('alice');
+    const claims = JSON.parse(Buffer.from(alice.split('.')[1], 'base64url').toString()) as { exp: number };
+    expect(await viewer(alice)).toEqual({
+      userId: 'alice',
+      service: false,
+      roles: [],
+      expiresAt: claims.exp * 1000,
+      issuer: main.issuer,
+    });
+    expect(await viewer(await main.userToken('carol'))).toMatchObject({
+      userId: 'carol',
+      service: true,
+      roles: ['billing'],
+    });
+    expect(await viewer(api.tokens.user)).toMatchObject({ userId: 'alice', service: false, issuer: null });
+    const anonymous = await post(api.url, ViewerDocument, {});
+    expect(anonymous.errors?.map((error) => error.extensions?.code)).toEqual(['UNAUTHENTICATED']);
+    // The same answer over a socket opened with the token.
+    const overSocket = await wsOperation(connect(alice).client, ViewerDocument, {}).completion();
+    expect(overSocket.map((result) => result.data?.viewer.userId)).toEqual(['alice']);
   });
 
   it('lets service callers in by OAuth client or by mapped role, and no one else', async () => {

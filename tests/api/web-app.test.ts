@@ -92,9 +92,13 @@ describe('sign-in by user name', () => {
   it('is offered only by the server that made its own secret', async () => {
     expect(await fetch(`${devBase}/app/session.json`).then((r) => r.json() as Promise<any>)).toEqual({
       devSignIn: true,
+      provider: null,
     });
     const base = new URL(secured.url).origin;
-    expect(await fetch(`${base}/app/session.json`).then((r) => r.json() as Promise<any>)).toEqual({ devSignIn: false });
+    expect(await fetch(`${base}/app/session.json`).then((r) => r.json() as Promise<any>)).toEqual({
+      devSignIn: false,
+      provider: null,
+    });
     const refused = await mint(base, { user: 'mallory', service: true });
     expect(refused.status).toBe(404);
     expect(await codeOf(refused)).toBe('NOT_FOUND');
@@ -173,7 +177,13 @@ describe('the app files', () => {
     expect(index.headers.get('cache-control')).toBe('no-cache');
     const csp = index.headers.get('content-security-policy')!;
     expect(csp.split('; ')).toEqual(
-      expect.arrayContaining(["default-src 'self'", "script-src 'self'", "style-src 'self'", "frame-ancestors 'none'"]),
+      expect.arrayContaining([
+        "default-src 'self'",
+        "script-src 'self'",
+        "style-src 'self'",
+        "connect-src 'self'", // no provider configured: no other host
+        "frame-ancestors 'none'",
+      ]),
     );
     expect(csp).not.toMatch(/unsafe|\*/);
   });

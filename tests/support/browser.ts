@@ -16,7 +16,9 @@ export interface WebFixture {
   api: Started;
   redis: TestRedis;
   browser: Browser;
-  /** A new browser context (its own storage: another person, or another device) signed in as `user`. */
+  /** A new browser context (its own storage: another person, or another device) at /app/, not signed in. */
+  open(page?: string): Promise<SignedIn>;
+  /** A new browser context signed in as `user` by the development sign-in. */
   signIn(user: string, options?: { service?: boolean; page?: string }): Promise<SignedIn>;
   stop(): Promise<void>;
 }
@@ -66,28 +68,35 @@ export async function startWeb(env: Record<string, string> = {}): Promise<WebFix
   }
   const base = new URL(api.url).origin;
   const openBrowser = browser;
+  const open = async (at?: string): Promise<SignedIn> => {
+    const context = await openBrowser.newContext({ viewport: { width: 1200, height: 800 } });
+    const page = await context.newPage();
+    const problems = watch(page, base);
+    const sentFrames: string[] = [];
+    page.on('websocket', (socket) =>
+      socket.on('framesent', ({ payload }) =>
+        sentFrames.push(typeof payload === 'string' ? payload : payload.toString()),
+      ),
+    );
+    await page.goto(`${base}/app/${at ? `#/${at}` : ''}`);
+    return { context, page, problems, sentFrames };
+  };
+
   return {
     base,
     api,
     redis,
     browser: openBrowser,
+    open,
     async signIn(user, options = {}) {
-      const context = await openBrowser.newContext({ viewport: { width: 1200, height: 800 } });
-      const page = await context.newPage();
-      const problems = watch(page);
-      const sentFrames: string[] = [];
-      page.on('websocket', (socket) =>
-        socket.on('framesent', ({ payload }) =>
-          sentFrames.push(typeof payload === 'string' ? payload : payload.toString()),
-        ),
-      );
-      await page.goto(`${base}/app/${options.page ? `#/${options.page}` : ''}`);
+      const opened = await open(options.page);
+      const { page } = opened;
       await page.getByLabel('User name').fill(user);
       if (options.service) await page.getByLabel(/operator/).check();
-      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByRole('button', { name: 'Sign in', exact: true }).click();
       await page.getByTestId('signed-in-as').getByText(user).waitFor();
       await page.getByTestId('link-state').getByText('live').waitFor();
-      return { context, page, problems, sentFrames };
+      return opened;
     },
     async stop() {
       await openBrowser.close();
@@ -97,20 +106,23 @@ export async function startWeb(env: Record<string, string> = {}): Promise<WebFix
   };
 }
 
-function watch(page: Page): string[] {
+/** Problems of the app's own pages (an identity provider's pages are not the app's). */
+function watch(page: Page, base: string): string[] {
   const problems: string[] = [];
+  const ours = (): boolean => page.url().startsWith(base);
   // A request in flight when a test takes the network away fails, and Chromium says so on the
   // console too: the test's doing, not the app's (what the app does next is what tests check).
   const OFFLINE = 'net::ERR_INTERNET_DISCONNECTED';
   page.on('console', (message) => {
-    if (message.type() === 'error' && !message.text().includes(OFFLINE)) problems.push(`console: ${message.text()}`);
+    if (message.type() === 'error' && ours() && !message.text().includes(OFFLINE))
+      problems.push(`console: ${message.text()}`);
   });
   page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
   page.on('requestfailed', (request) => {
     // A socket closed on purpose (going offline, signing out) is not a problem of the app, nor
     // a request it cancelled itself (Apollo aborts a query whose page was left; a reload).
     const failure = request.failure()?.errorText;
-    if (request.url().startsWith('ws') || failure === 'net::ERR_ABORTED' || failure === OFFLINE) return;
+    if (!ours() || request.url().startsWith('ws') || failure === 'net::ERR_ABORTED' || failure === OFFLINE) return;
     problems.push(`request failed: ${request.url()}`);
   });
   return problems;

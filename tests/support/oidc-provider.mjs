@@ -3,6 +3,8 @@
 // tests/support/oidc.ts with one JSON argument:
 //   { port, keys (private JWKs), audience, accessTokenTtl, redirectUri, roles: { user: [role] },
 //     serviceClient: { id, secret } }
+// Its clients: `web` (the tests' own sign-ins by HTTP), `web-app` (the web app in a browser) and
+// the service client (client credentials).
 // It prints {"issuer": ...} once listening, and counts the key set's fetches at GET /_test/stats.
 import http from 'node:http';
 import Provider from 'oidc-provider';
@@ -25,6 +27,19 @@ const provider = new Provider(issuer, {
       response_types: ['code'],
       id_token_signed_response_alg: options.keys[0].alg,
     },
+    // The web app (web/src/provider.ts), a public client served by the API under test on a port
+    // chosen when it starts: as a native client on loopback, its redirect URIs match on any port
+    // (RFC 8252, section 7.3), so the provider can start first.
+    {
+      client_id: 'web-app',
+      application_type: 'native',
+      token_endpoint_auth_method: 'none',
+      redirect_uris: ['http://127.0.0.1/app/'],
+      post_logout_redirect_uris: ['http://127.0.0.1/app/'],
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      id_token_signed_response_alg: options.keys[0].alg,
+    },
     {
       client_id: options.serviceClient.id,
       client_secret: options.serviceClient.secret,
@@ -34,6 +49,9 @@ const provider = new Provider(issuer, {
       id_token_signed_response_alg: options.keys[0].alg,
     },
   ],
+  // The web app's origin is the API's, on loopback: its fetches to the token endpoint may cross.
+  clientBasedCORS: (_ctx, origin, client) =>
+    client.clientAuthMethod === 'none' && /^http:\/\/127\.0\.0\.1:\d+$/.test(origin),
   findAccount: (_ctx, id) => ({ accountId: id, claims: () => ({ sub: id }) }),
   features: {
     devInteractions: { enabled: true },
@@ -56,6 +74,9 @@ const provider = new Provider(issuer, {
     token.accountId ? { realm_access: { roles: options.roles[token.accountId] ?? [] } } : undefined,
   ttl: { AccessToken: options.accessTokenTtl, ClientCredentials: options.accessTokenTtl },
   pkce: { required: () => true },
+  // Keycloak's way: a refresh token with every code a client may refresh, without asking for
+  // offline_access (which OpenID Connect ties to prompt=consent).
+  issueRefreshToken: (_ctx, client) => client.grantTypeAllowed('refresh_token'),
 });
 provider.on('server_error', (_ctx, error) => console.error(error));
 

@@ -23,6 +23,7 @@ const EVERY_VARIABLE: Record<string, string> = {
   OIDC_PROVIDERS: JSON.stringify([
     { issuer: 'https://sso.example/realms/a', audience: 'api', rolesClaim: 'realm_access.roles' },
   ]),
+  OIDC_WEB_APP: JSON.stringify({ issuer: 'https://sso.example/realms/a', clientId: 'web' }),
   OIDC_CLOCK_TOLERANCE_S: '10',
   OIDC_KEYS_MAX_AGE_S: '300',
   OIDC_KEYS_COOLDOWN_S: '5',

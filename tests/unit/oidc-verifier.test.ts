@@ -384,3 +384,62 @@ describe('OIDC_PROVIDERS', () => {
     expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/JWT_SECRET must be set in production/);
   });
 });
+
+describe('OIDC_WEB_APP', () => {
+  const PROVIDERS = JSON.stringify([{ issuer: 'https://a.example', audience: 'api' }]);
+  const load = (value: string, providers = PROVIDERS) =>
+    loadConfig({ NODE_ENV: 'test', JWT_SECRET: SECRET, OIDC_PROVIDERS: providers, OIDC_WEB_APP: value });
+  const problems = (value: string, providers?: string): string[] => {
+    try {
+      load(value, providers);
+    } catch (error) {
+      return (error as { problems: string[] }).problems;
+    }
+    return [];
+  };
+
+  it('reads the web app client with its defaults, and the origins as origins', () => {
+    expect(loadConfig({ NODE_ENV: 'test', JWT_SECRET: SECRET }).oidc.webApp).toBeUndefined();
+    expect(load(JSON.stringify({ issuer: 'https://a.example', clientId: 'spa' })).oidc.webApp).toEqual({
+      issuer: 'https://a.example',
+      clientId: 'spa',
+      scope: 'openid offline_access',
+      params: {},
+      origins: [],
+    });
+    const auth0 = {
+      issuer: 'https://a.example',
+      clientId: 'spa',
+      scope: 'openid profile offline_access',
+      params: { audience: 'https://api.example' },
+      origins: ['https://login.example/oauth2/token'],
+    };
+    expect(load(JSON.stringify(auth0)).oidc.webApp).toEqual({ ...auth0, origins: ['https://login.example'] });
+  });
+
+  it('names what is wrong and where', () => {
+    expect(problems('{')).toEqual(['OIDC_WEB_APP must be JSON: an object such as {"issuer": ..., "clientId": ...}']);
+    expect(problems(JSON.stringify({ issuer: 'https://b.example', clientId: 'spa' }))).toEqual([
+      'OIDC_WEB_APP names the issuer https://b.example, which OIDC_PROVIDERS does not',
+    ]);
+    expect(problems(JSON.stringify({ issuer: 'https://a.example' }))[0]).toMatch(
+      /^OIDC_WEB_APP is not valid at \.clientId/,
+    );
+    expect(
+      problems(JSON.stringify({ issuer: 'https://a.example', clientId: 'spa', params: { 'Bad-Name': 'x' } })),
+    ).toEqual(['OIDC_WEB_APP is not valid at .params: must name lower-case parameters']);
+    expect(
+      problems(JSON.stringify({ issuer: 'https://a.example', clientId: 'spa', params: { state: 'x' } }))[0],
+    ).toMatch(/^OIDC_WEB_APP is not valid at \.params: must not set what the sign-in sets itself \(client_id, /);
+    const many = Object.fromEntries(Array.from({ length: 11 }, (_, i) => [`p${'abcdefghijk'[i]}`, 'x']));
+    expect(problems(JSON.stringify({ issuer: 'https://a.example', clientId: 'spa', params: many }))[0]).toMatch(
+      /at most 10 parameters/,
+    );
+    expect(
+      problems(JSON.stringify({ issuer: 'https://a.example', clientId: 'spa', origins: ['http://evil.example'] }))[0],
+    ).toMatch(/^OIDC_WEB_APP is not valid at \.origins\[0\]: must be an https URL/);
+    expect(problems(JSON.stringify({ issuer: 'https://a.example', clientId: 'spa', secret: 'x' }))[0]).toMatch(
+      /secret/,
+    );
+  });
+});

@@ -6,7 +6,6 @@ import { ApolloClient, ApolloLink, HttpLink, InMemoryCache } from '@apollo/clien
 import { PersistedQueryLink } from '@apollo/client/link/persisted-queries';
 import { createClient, type Client } from 'graphql-ws';
 import { OperationTypeNode } from 'graphql';
-import type { Session } from './session';
 import { Refusals, registeredHash, registeredSubscriptions } from './subscriptions';
 
 /** `refused`: the socket is open, but the server refused a subscription a page asked for. */
@@ -27,7 +26,8 @@ export interface Connection {
   dispose(): void;
 }
 
-export function connect(session: Session): Connection {
+/** `token` is read for each request and each connection, so a renewed token is used from then on. */
+export function connect(token: () => string): Connection {
   const stateListeners = new Set<(status: LinkStatus) => void>();
   const reconnectListeners = new Set<() => void>();
   let socketState: LinkState = 'connecting';
@@ -49,7 +49,9 @@ export function connect(session: Session): Connection {
   let pongDue: ReturnType<typeof setTimeout> | undefined;
   const ws: Client = createClient({
     url: `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/graphql`,
-    connectionParams: { authorization: `Bearer ${session.token}` },
+    // Read at each (re)connection: the server closes a socket when its token expires (4403), and
+    // the retry opens it again with the renewed one.
+    connectionParams: () => ({ authorization: `Bearer ${token()}` }),
     // Mobile-style: keep trying for as long as the page is open, with graphql-ws's backoff (capped
     // at about half a minute), and at once when the browser is online again.
     retryAttempts: Number.MAX_SAFE_INTEGER,
@@ -79,9 +81,12 @@ export function connect(session: Session): Connection {
   const wentOffline = (): void => ws.terminate();
   window.addEventListener('offline', wentOffline);
 
-  const http = new HttpLink({
-    uri: '/graphql',
-    headers: { authorization: `Bearer ${session.token}` },
+  const http = new HttpLink({ uri: '/graphql' });
+  const bearer = new ApolloLink((operation, forward) => {
+    operation.setContext(({ headers }: { headers?: Record<string, string> }) => ({
+      headers: { ...headers, authorization: `Bearer ${token()}` },
+    }));
+    return forward(operation);
   });
   // Over HTTP the app sends only the hash of each operation: every one of them is in the
   // server's trusted manifest (codegen writes both), so the server runs it on its fast path for
@@ -91,7 +96,7 @@ export function connect(session: Session): Connection {
   const link = ApolloLink.split(
     ({ operationType }) => operationType === OperationTypeNode.SUBSCRIPTION,
     registeredSubscriptions(ws, refusals),
-    registered.concat(http),
+    ApolloLink.from([bearer, registered, http]),
   );
   const client = new ApolloClient({
     link,

@@ -1,9 +1,11 @@
-// The shell: sign-in, then a page per building block, chosen by the URL's fragment (#/chats).
-import { lazy, Suspense, useEffect, useMemo, useState, type ReactNode } from 'react';
+// The shell: sign-in (provider.ts, session.ts), then a page per building block, chosen by the URL's fragment (#/chats).
+import { lazy, Suspense, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { ApolloProvider } from '@apollo/client/react';
 import { connect } from './apollo';
 import { SessionContext, useLinkState, useSession } from './context';
-import { loadSession, saveSession, takeFragmentToken, type Session } from './session';
+import { errorText } from './errors';
+import type { ProviderSignIn } from './provider';
+import { loadSession, saveSession, serverInfo, takeFragmentToken, type ServerInfo, type Session } from './session';
 import { SignIn } from './sign-in';
 
 // Each page is its own chunk, loaded when first opened: the chart library only with the counters.
@@ -23,22 +25,93 @@ const PAGES: { path: string; title: string; render: () => ReactNode }[] = [
   { path: 'locations', title: 'Locations', render: () => <LocationsPage /> },
 ];
 
+interface Start {
+  info: ServerInfo;
+  provider: ProviderSignIn | null;
+  session: Session | null;
+  /** Why the sign-in page shows instead of the app (the provider or the API refused a sign-in). */
+  notice: string | null;
+}
+
+/**
+ * Who is signed in when the page loads: back from the provider with a code, a token handed over
+ * in the fragment, or the session this tab kept (a provider's with its newest token, if it is
+ * still good). Once per page load, also under StrictMode: a code can be exchanged only once.
+ */
+async function start(): Promise<Start> {
+  const handed = takeFragmentToken();
+  const info = await serverInfo().catch((): ServerInfo => ({ devSignIn: false, provider: null }));
+  // Its own chunk: oidc-client-ts is a third of the app's size, and only needed with a provider.
+  const provider = info.provider === null ? null : new (await import('./provider')).ProviderSignIn(info.provider);
+  let session = handed;
+  let notice: string | null = null;
+  try {
+    session = (await provider?.finish()) ?? session;
+  } catch (error) {
+    notice = `Sign-in did not complete: ${errorText(error)}`;
+  }
+  session ??= loadSession();
+  if (session?.provider) {
+    const user = await provider?.current();
+    session = user ? { ...session, token: user.access_token } : null;
+  }
+  saveSession(session);
+  return { info, provider, session, notice };
+}
+let starting: Promise<Start> | undefined;
+
 export function App() {
-  const [session, setSession] = useState<Session | null>(() => {
-    const handed = takeFragmentToken();
-    if (handed !== null) saveSession(handed);
-    return handed ?? loadSession();
-  });
-  const signIn = (next: Session | null): void => {
+  const [begun, setBegun] = useState<Start | null>(null);
+  const [session, setSession] = useState<Session | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  useEffect(() => {
+    void (starting ??= start()).then((started) => {
+      setBegun(started);
+      setSession(started.session);
+      setNotice(started.notice);
+    });
+  }, []);
+  const signIn = (next: Session | null, why: string | null = null): void => {
     saveSession(next);
     setSession(next);
+    setNotice(why);
   };
-  if (session === null) return <SignIn onSignIn={signIn} />;
-  return <SignedIn key={session.token} session={session} onSignOut={() => signIn(null)} />;
+
+  // A provider's session: each renewed token is used from then on; one that expired unrenewed ends it.
+  const provider = begun?.provider ?? null;
+  const byProvider = session?.provider === true;
+  useEffect(() => {
+    if (provider === null || !byProvider) return undefined;
+    const stopRenewed = provider.onRenewed((token) =>
+      setSession((now) => {
+        const next = now && { ...now, token };
+        saveSession(next);
+        return next;
+      }),
+    );
+    const stopExpired = provider.onExpired(() =>
+      signIn(null, 'Your sign-in expired and could not be renewed: sign in again.'),
+    );
+    return () => {
+      stopRenewed();
+      stopExpired();
+    };
+  }, [provider, byProvider]);
+
+  if (begun === null) return <p className="muted">Loading…</p>;
+  if (session === null) return <SignIn info={begun.info} provider={provider} notice={notice} onSignIn={signIn} />;
+  const signOut = (): void => {
+    signIn(null);
+    if (byProvider) void provider?.signOut();
+  };
+  return <SignedIn key={session.user} session={session} onSignOut={signOut} />;
 }
 
 function SignedIn({ session, onSignOut }: { session: Session; onSignOut: () => void }) {
-  const connection = useMemo(() => connect(session), [session]);
+  // The connection lives as long as the person is signed in; a renewed token replaces the old one in it.
+  const token = useRef(session.token);
+  token.current = session.token;
+  const connection = useMemo(() => connect(() => token.current), []);
   useEffect(() => () => connection.dispose(), [connection]);
   const page = useFragmentPage();
   return (

@@ -1,15 +1,22 @@
 // Who the app is signed in as. The token lives in sessionStorage (this tab only, gone when it
-// closes). It comes from the host application (a `#token=` fragment, which no server sees, or
-// a token pasted on the sign-in page) or, on a development server, from /app/dev-token.
+// closes). It comes from the identity provider the server names (provider.ts), from the host
+// application (a `#token=` fragment, which no server sees, or a token pasted on the sign-in
+// page) or, on a development server, from /app/dev-token.
+import type { ProviderInfo } from './provider';
+
 export interface Session {
   token: string;
   user: string;
   service: boolean;
+  /** Signed in through the provider: renewed by it, and signed out there too. */
+  provider?: true;
 }
 
 export interface ServerInfo {
   /** The server mints tokens for a user name (development with its own secret only). */
   devSignIn: boolean;
+  /** The identity provider to sign in with, if the server names one. */
+  provider: ProviderInfo | null;
 }
 
 const KEY = 'ria.session';
@@ -48,8 +55,9 @@ export function sessionFromToken(token: string): Session | null {
 
 export async function serverInfo(): Promise<ServerInfo> {
   const response = await fetch('/app/session.json', { headers: { accept: 'application/json' } });
-  if (!response.ok) return { devSignIn: false };
-  return (await response.json()) as ServerInfo;
+  if (!response.ok) return { devSignIn: false, provider: null };
+  const info = (await response.json()) as Partial<ServerInfo>;
+  return { devSignIn: info.devSignIn === true, provider: info.provider ?? null };
 }
 
 export async function devSignIn(user: string, service: boolean): Promise<Session> {

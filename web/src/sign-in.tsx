@@ -1,18 +1,34 @@
-// Sign-in: a user name on a development server (which mints the token), else a bearer token
-// the host application issued (pasted here, or handed over as #token=... in the URL).
-import { useEffect, useState, type FormEvent } from 'react';
-import { devSignIn, serverInfo, sessionFromToken, type ServerInfo, type Session } from './session';
+// Sign-in: through the identity provider the server names, a user name on a development server
+// (which mints the token), or a bearer token the host application issued (pasted here, or handed
+// over as #token=... in the URL).
+import { useState, type FormEvent } from 'react';
+import { devSignIn, sessionFromToken, type ServerInfo, type Session } from './session';
+import type { ProviderSignIn } from './provider';
 import { errorText } from './errors';
 
-export function SignIn({ onSignIn }: { onSignIn: (session: Session) => void }) {
-  const [info, setInfo] = useState<ServerInfo | null>(null);
+interface SignInProps {
+  info: ServerInfo;
+  provider: ProviderSignIn | null;
+  /** Why the app is here again (a sign-in the provider or the API refused, a session that ended). */
+  notice: string | null;
+  onSignIn: (session: Session) => void;
+}
+
+export function SignIn({ info, provider, notice, onSignIn }: SignInProps) {
   const [user, setUser] = useState('');
   const [service, setService] = useState(false);
   const [token, setToken] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  useEffect(() => {
-    serverInfo().then(setInfo, () => setInfo({ devSignIn: false }));
-  }, []);
+  const [error, setError] = useState<string | null>(notice);
+  const [leaving, setLeaving] = useState(false);
+
+  const withProvider = (): void => {
+    setError(null);
+    setLeaving(true);
+    provider?.begin().catch((e: unknown) => {
+      setLeaving(false);
+      setError(`The identity provider cannot be reached: ${errorText(e)}`);
+    });
+  };
 
   const byName = (event: FormEvent): void => {
     event.preventDefault();
@@ -29,7 +45,15 @@ export function SignIn({ onSignIn }: { onSignIn: (session: Session) => void }) {
   return (
     <main className="sign-in">
       <h1>Redis in Action</h1>
-      {info?.devSignIn && (
+      {provider !== null && info.provider !== null && (
+        <section aria-label="Provider sign-in">
+          <p>Sign in with your organisation's account ({new URL(info.provider.issuer).host}).</p>
+          <button type="button" onClick={withProvider} disabled={leaving}>
+            Sign in with your account
+          </button>
+        </section>
+      )}
+      {info.devSignIn && (
         <form onSubmit={byName} aria-label="Development sign-in">
           <p>Development server: a user name is enough.</p>
           <label>

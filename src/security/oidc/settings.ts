@@ -58,33 +58,89 @@ const where = (path: PropertyKey[]): string =>
     ? ''
     : ` at ${path.map((part) => (typeof part === 'number' ? `[${part}]` : `.${String(part)}`)).join('')}`;
 
-/** JSON text of a list of providers; each problem is named by its place in the list. */
-const providers = z.string().transform((text, ctx): ProviderConfig[] => {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    ctx.addIssue({
-      code: 'custom',
-      message: 'must be JSON: a list of providers such as [{"issuer": ..., "audience": ...}]',
-    });
-    return z.NEVER;
-  }
-  const result = z.array(PROVIDER).max(MAX_PROVIDERS).safeParse(value);
-  if (!result.success) {
-    for (const issue of result.error.issues) {
-      ctx.addIssue({ code: 'custom', message: `is not valid${where(issue.path)}: ${issue.message}` });
+/** Marks a problem with the whole value, said as it is (not "is not valid: ..."). */
+const WHOLE = { whole: true };
+
+/** JSON text checked by `schema`; each problem is named by its place in the value. */
+function json<S extends z.ZodType>(schema: S, example: string) {
+  return z.string().transform((text, ctx): z.output<S> => {
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      ctx.addIssue({ code: 'custom', message: `must be JSON: ${example}` });
+      return z.NEVER;
     }
-    return z.NEVER;
-  }
-  const issuers = result.data.map((provider) => provider.issuer);
-  const repeated = issuers.find((issuer, i) => issuers.indexOf(issuer) !== i);
-  if (repeated !== undefined) {
-    ctx.addIssue({ code: 'custom', message: `names the issuer ${repeated} twice` });
-    return z.NEVER;
-  }
-  return result.data;
+    const result = schema.safeParse(value);
+    if (!result.success) {
+      for (const issue of result.error.issues) {
+        const whole = issue.code === 'custom' && issue.params === WHOLE;
+        ctx.addIssue({
+          code: 'custom',
+          message: whole ? issue.message : `is not valid${where(issue.path)}: ${issue.message}`,
+        });
+      }
+      return z.NEVER;
+    }
+    return result.data;
+  });
+}
+
+const providers = json(
+  z
+    .array(PROVIDER)
+    .max(MAX_PROVIDERS)
+    .superRefine((list, ctx) => {
+      const issuers = list.map((provider) => provider.issuer);
+      const repeated = issuers.find((issuer, i) => issuers.indexOf(issuer) !== i);
+      if (repeated !== undefined)
+        ctx.addIssue({ code: 'custom', message: `names the issuer ${repeated} twice`, params: WHOLE });
+    }),
+  'a list of providers such as [{"issuer": ..., "audience": ...}]',
+);
+
+/** Parameters the web app's sign-in sends itself: `params` may not change them. */
+const SIGN_IN_PARAMS = new Set([
+  'client_id',
+  'redirect_uri',
+  'response_type',
+  'response_mode',
+  'scope',
+  'state',
+  'nonce',
+  'code_challenge',
+  'code_challenge_method',
+]);
+
+/** The web app's sign-in through one of the providers: a public client (no secret), code flow with PKCE. */
+const WEB_APP = z.strictObject({
+  /** One of OIDC_PROVIDERS' issuers. */
+  issuer: providerUrl,
+  /** The client registered at the provider for the web app, with `<origin>/app/` as its redirect URI. */
+  clientId: claim,
+  /** Asked for at sign-in: `openid`, and `offline_access` where the provider gives refresh tokens only then. */
+  scope: z.string().min(1).max(500).default('openid offline_access'),
+  /** More parameters of the authorization request: Auth0's `audience`, or an RFC 8707 `resource`. */
+  params: z
+    .record(z.string(), z.string().max(500))
+    .refine((params) => Object.keys(params).length <= 10, { error: 'must have at most 10 parameters' })
+    .refine((params) => Object.keys(params).every((name) => /^[a-z][a-z_]{0,39}$/.test(name)), {
+      error: 'must name lower-case parameters',
+    })
+    .refine((params) => !Object.keys(params).some((name) => SIGN_IN_PARAMS.has(name)), {
+      error: `must not set what the sign-in sets itself (${[...SIGN_IN_PARAMS].join(', ')})`,
+    })
+    .default({}),
+  /** Origins besides the issuer's that the app must reach: a token endpoint on another host, as Cognito's. */
+  origins: z
+    .array(providerUrl.transform((url) => new URL(url).origin))
+    .max(5)
+    .default([]),
 });
+
+export type WebAppSignIn = z.output<typeof WEB_APP>;
+
+const webApp = json(WEB_APP, 'an object such as {"issuer": ..., "clientId": ...}');
 
 const SETTINGS = {
   OIDC_PROVIDERS: parsed({
@@ -95,6 +151,15 @@ const SETTINGS = {
     schema: providers,
     description:
       'Identity providers whose tokens are accepted: `issuer`, `audience`, and optionally `jwksUri`, `algorithms`, `audienceClaim`, `userClaim`, `userPrefix`, `rolesClaim`, `serviceRoles`, `serviceClients`.',
+  }),
+  OIDC_WEB_APP: parsed({
+    type: 'JSON',
+    default: undefined,
+    defaultText: 'none (the web app offers no provider sign-in)',
+    bounds: 'an object; `issuer` must be one of OIDC_PROVIDERS; see docs/sign-in.md',
+    schema: webApp,
+    description:
+      "The web app's sign-in through a provider: `issuer`, `clientId`, and optionally `scope`, `params` (such as Auth0's `audience`), `origins`.",
   }),
   OIDC_CLOCK_TOLERANCE_S: int({
     default: 30,
@@ -133,6 +198,8 @@ export const OIDC_SETTINGS: SettingDomain = {
 
 export interface OidcConfig {
   providers: ProviderConfig[];
+  /** What the web app signs in with, when it offers a provider. */
+  webApp: WebAppSignIn | undefined;
   clockToleranceS: number;
   keysMaxAgeMs: number;
   keysCooldownMs: number;
@@ -141,8 +208,13 @@ export interface OidcConfig {
 
 export function readOidc(reader: SettingsReader): OidcConfig {
   const values = reader.read(SETTINGS);
+  const webApp = values.OIDC_WEB_APP;
+  if (webApp !== undefined && !values.OIDC_PROVIDERS.some((provider) => provider.issuer === webApp.issuer)) {
+    reader.problem('OIDC_WEB_APP', `OIDC_WEB_APP names the issuer ${webApp.issuer}, which OIDC_PROVIDERS does not`);
+  }
   return {
     providers: values.OIDC_PROVIDERS,
+    webApp: values.OIDC_WEB_APP,
     clockToleranceS: values.OIDC_CLOCK_TOLERANCE_S,
     keysMaxAgeMs: values.OIDC_KEYS_MAX_AGE_S * 1000,
     keysCooldownMs: values.OIDC_KEYS_COOLDOWN_S * 1000,
