@@ -6,8 +6,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type Redis from 'ioredis';
+import pino from 'pino';
+import { loadConfig } from '../src/config';
+import { createTokenVerifier } from '../src/security/tokens';
 import { benchManifest, OPERATIONS, type OperationSpec } from './graphql/operations';
 import { profileTables } from './graphql/profile';
+import { signToken, startProvider, TOKEN_KINDS } from './graphql/provider';
 import { countRoundTrips, redisLimit } from './graphql/redis-side';
 import {
   alternate,
@@ -37,8 +41,14 @@ const WARM: Steady<Run> = { rate: (r) => r.rate, agree: 0.1, work: () => WARM_CH
 /** Operations in the profiled window (after a steady warm-up). */
 const PROFILED = size('BENCH_GRAPHQL_PROFILED', 10_000, 10_000);
 const CONCURRENCY = size('BENCH_GRAPHQL_CONCURRENCY', 32, 32);
+/** Fresh tokens verified in a row, per kind and round (signed before). */
+const VERIFY_BATCH = size('BENCH_GRAPHQL_VERIFY', 1000, 2000);
 const PEERS = ['raw', 'apollo', 'apollo+tg', 'product', 'product#'] as const;
-type Peer = (typeof PEERS)[number];
+/** With the product's server sent provider tokens (on two operations: on five, 40% longer), never twice in a row. */
+const WITH_TOKENS = ['raw', 'product:ES256', 'apollo', 'product:RS256', 'apollo+tg', 'product', 'product#'] as const;
+type Peer = (typeof WITH_TOKENS)[number];
+const peersOf = ({ name }: OperationSpec): readonly Peer[] =>
+  ['sendMessage', 'updateCounter'].includes(name) ? WITH_TOKENS : PEERS;
 type Run = Awaited<ReturnType<typeof load>>;
 
 const SERVER_CPU = '0';
@@ -61,6 +71,12 @@ function startPeer(peer: Peer, redisUrl: string, nodeArgs: string[] = [], extra:
     anyAnswer: true,
     nodeArgs,
   });
+}
+
+/** The median of some rates and their range, as the table shows them. */
+function spread(rates: number[]): [string, string] {
+  const { value, spread } = summarize(rates);
+  return [value.toFixed(0), `${spread.min.toFixed(0)}-${spread.max.toFixed(0)}`];
 }
 
 let roundId = 1;
@@ -88,11 +104,11 @@ async function load(server: ServerProcess, peer: Peer, operation: OperationSpec,
 }
 
 /** Where a fresh, warmed-up copy of the peer's CPU went over PROFILED operations (graphql/profiler.ts). */
-async function profile(peer: Peer, operation: OperationSpec, redis: Redis, redisUrl: string) {
+async function profile(peer: Peer, operation: OperationSpec, redis: Redis, redisUrl: string, env: object) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ria-prof-'));
   const file = path.join(dir, 'loaded.cpuprofile');
   const profiler = ['--require', path.join(__dirname, 'graphql', 'profiler.js')];
-  const server = await startPeer(peer, redisUrl, profiler, { BENCH_PROFILE_DIR: dir });
+  const server = await startPeer(peer, redisUrl, profiler, { ...env, BENCH_PROFILE_DIR: dir });
   const signalled = async (written: string) => {
     process.kill(server.pid, 'SIGUSR2');
     for (const deadline = Date.now() + 30_000; !fs.existsSync(written);) {
@@ -121,19 +137,24 @@ const RATIOS: [string, string, Peer, Peer, { op: '>='; value: number }?][] = [
   ['hash_vs_text', `${BY_HASH} / unregistered text (req/s)`, 'product#', 'product'],
   ['apollo_vs_raw', 'bare Apollo / raw node:http', 'apollo', 'raw'],
   ['product_vs_apollo_tg', 'product / Apollo + type-graphql (middleware cost)', 'product', 'apollo+tg'],
+  ['es256_vs_hs256', 'product, remembered ES256 token / HS256', 'product:ES256', 'product', { op: '>=', value: 0.95 }],
+  ['rs256_vs_hs256', 'product, remembered RS256 token / HS256', 'product:RS256', 'product', { op: '>=', value: 0.95 }],
 ];
 
 bench(
   { id: 'graphql', title: 'The GraphQL path beside raw node:http, bare Apollo and redis-benchmark' },
-  async ({ admin: redis, url: redisUrl, report, quick, server, steps: progress }) => {
+  async ({ admin: redis, url: redisUrl, report, quick, server, defer, steps: progress }) => {
     if (PINNED) {
       pin(await redisPid(redis), LOAD_CPU);
       pin(process.pid, LOAD_CPU);
     }
-    const steps = progress(OPERATIONS.length * PEERS.length * (ROUNDS + 3) + 2);
+    const steps = progress(OPERATIONS.reduce((n, operation) => n + peersOf(operation).length, 0) * (ROUNDS + 3) + 3);
     steps.step('starting the five servers');
-    const started = PEERS.map(async (peer) => [peer, await server(startPeer(peer, redisUrl))]);
+    const idp = await startProvider();
+    defer(idp.close);
+    const started = PEERS.map(async (peer) => [peer, await server(startPeer(peer, redisUrl, [], idp.env))]);
     const servers = Object.fromEntries(await Promise.all(started)) as Record<Peer, ServerProcess>;
+    servers['product:ES256'] = servers['product:RS256'] = servers.product;
     steps.step('making the data');
     for (const operation of OPERATIONS) await operation.prepare?.(redis, 0, PER_ROUND);
 
@@ -141,7 +162,7 @@ bench(
     const warmUps: number[] = [];
     for (const operation of OPERATIONS) {
       const { measured, warm } = await alternate({
-        peers: PEERS,
+        peers: peersOf(operation),
         rounds: ROUNDS,
         rotate: true,
         warmUp: WARM,
@@ -151,13 +172,30 @@ bench(
         run: (peer, round) => load(servers[peer], peer, operation, redis, round.warm ? WARM_CHUNK : PER_ROUND),
       });
       runs.set(operation.name, measured);
-      for (const peer of PEERS) warmUps.push(warm[peer].results.length * WARM_CHUNK);
+      for (const peer of peersOf(operation)) warmUps.push(warm[peer].results.length * WARM_CHUNK);
     }
+
+    steps.step('TokenVerifier.verify on fresh tokens');
+    const verifier = createTokenVerifier(loadConfig({ ...PRODUCT_ENV, ...idp.env }), pino({ level: 'warn' }));
+    let fresh = 0;
+    const { measured: verified } = await alternate({
+      peers: TOKEN_KINDS,
+      rounds: ROUNDS,
+      rotate: true,
+      quiet: true,
+      warmUp: { rate: (rate: number) => rate, agree: 0.1, maxRounds: 20 },
+      run: async (kind) => {
+        const tokens = await Promise.all(Array.from({ length: VERIFY_BATCH }, () => signToken(kind, `v${fresh++}`)));
+        const start = performance.now();
+        for (const token of tokens) await verifier.verify(token);
+        return VERIFY_BATCH / ((performance.now() - start) / 1000);
+      },
+    });
 
     steps.step('counting Redis round trips (MONITOR)');
     const counts = new Map<string, Awaited<ReturnType<typeof countRoundTrips>>>();
     for (const operation of OPERATIONS) {
-      for (const peer of PEERS) {
+      for (const peer of peersOf(operation)) {
         const id = roundId++;
         await operation.prepare?.(redis, id, 20);
         const connection = await Connection.open(servers[peer].port);
@@ -178,7 +216,7 @@ bench(
       const commands = counts.get(`${name}/product`)!.firstOperation;
       const limit = redisLimit(redisUrl, commands, CONCURRENCY, quick ? 5000 : 20000, PINNED ? SERVER_CPU : undefined);
       for (const [id, label, a, b, target] of RATIOS)
-        report.ratio(`${key}.${id}`, `${name}: ${label}`, rate(a), rate(b), target);
+        if (a in of) report.ratio(`${key}.${id}`, `${name}: ${label}`, rate(a), rate(b), target);
       // Profiled below when even a registered document misses (the product's best path).
       if (report.figures.find((f) => f.id === `${key}.registered_vs_raw`)!.pass === false) missed.push(operation);
       report.median(
@@ -197,14 +235,12 @@ bench(
       );
       const toRedis = rate('raw').map((r) => r / limit);
       report.median(`${key}.raw_vs_redis`, `${name}: raw node:http / redis-benchmark limit`, 'x', toRedis);
-      for (const peer of PEERS) {
+      for (const peer of peersOf(operation)) {
         const median = (pick: (run: Run) => number): number => summarize(of[peer].map(pick)).value;
-        const rates = summarize(rate(peer));
         rows.push([
           name,
           peer,
-          rates.value.toFixed(0),
-          `${rates.spread.min.toFixed(0)}-${rates.spread.max.toFixed(0)}`,
+          ...spread(rate(peer)),
           median((r) => r.p50).toFixed(2),
           median((r) => r.p99).toFixed(2),
           median((r) => r.cpuUs).toFixed(0),
@@ -214,6 +250,12 @@ bench(
       }
       rows.push([name, 'redis-benchmark', limit.toFixed(0), ...Array<string>(5).fill(''), String(commands.length)]);
     }
+    for (const kind of TOKEN_KINDS.slice(1)) {
+      const label = `TokenVerifier.verify, fresh tokens: ${kind} / HS256 (verifications/s)`;
+      report.ratio(`graphql.verify.${kind.toLowerCase()}_vs_hs256_fresh`, label, verified[kind], verified.HS256);
+    }
+    for (const kind of TOKEN_KINDS)
+      rows.push(['verify (fresh)', kind, ...spread(verified[kind]), ...Array<string>(5).fill('')]);
     report.table(
       `GraphQL path: ${CONCURRENCY} connections, medians of ${ROUNDS} rounds of ${PER_ROUND} operations`,
       ['operation', 'peer', 'ops/s', 'range', 'p50 ms', 'p99 ms', 'server CPU µs/op', 'server busy', 'Redis cmds/op'],
@@ -228,7 +270,8 @@ bench(
       for (const peer of PEERS) {
         if (!profiled.has(peer) && !(peer === 'product#' && missed.includes(operation))) continue;
         steps.step(`profiling ${peer} on ${operation.name}`, 0);
-        for (const t of await profile(peer, operation, redis, redisUrl)) report.table(t.title, t.header, t.rows, 1);
+        for (const t of await profile(peer, operation, redis, redisUrl, idp.env))
+          report.table(t.title, t.header, t.rows, 1);
       }
     }
 
@@ -243,6 +286,8 @@ bench(
       'The product runs in production mode with LOG_LEVEL=warn (no line per request), its counter cleanup and row cache refresher off, and rate limits raised for the one load-generating address.',
       'Redis commands per operation are counted with MONITOR over 20 sequential operations: commands sent by a client, not those run inside scripts. redis-benchmark runs the commands the product sent for one operation, and the limit is 1 / (sum of 1/rate over those commands).',
       'fetchPendingMessages pulls 6 messages from 2 chats per call; each round uses its own users, so every peer pulls the same amount.',
+      "product:ES256 and product:RS256 are the product peer's own server sent an identity provider's tokens instead of HS256 ones, on sendMessage and updateCounter only (on all five operations the suite would take 40% longer), their rounds and the product's each after another server's, as the product's always were. Every peer runs with OIDC_PROVIDERS naming a key set the bench process serves on loopback (one ES256 and one RS256 key made with jose). Each user's token (iss, aud, sub, exp; the service token with the \"service\" role) is signed once and sent with every request, so after the warm-up the server finds it among the tokens it remembers: the ratio is what a remembered provider token costs beside a remembered HS256 one.",
+      `verify (fresh): TokenVerifier.verify in the bench process (the product's settings, the same provider) on tokens it has never seen, so each is checked by crypto: batches of ${VERIFY_BATCH} tokens, signed before the timed part and verified one after the other; the kinds take turns in rotating order, each warmed up until two batches agree within 10%, then ${ROUNDS} rounds. ops/s there are verifications per second on one core.`,
     ])
       report.note(note);
   },

@@ -7,7 +7,8 @@ import type Redis from 'ioredis';
 import { loadConfig } from '../../src/config';
 import { ChatRepository } from '../../src/redis/chat';
 import { GuildRepository } from '../../src/redis/guild';
-import { benchTokens, inParallel, post, seeded, type Connection } from '../harness';
+import { inParallel, post, seeded, type Connection } from '../harness';
+import { signToken, type TokenKind } from './provider';
 
 /** A connection to a peer: raw takes its own routes, product# a registered document's hash, the others its text. */
 export interface Via {
@@ -29,13 +30,14 @@ const USERS = 1000;
 const CHAT_SIZE = 4;
 const GUILD = 'bench-guild';
 const GUILD_MEMBERS = 10_000;
-const SERVICE = benchTokens.sign('bench-service', ['service'], 24 * 3600);
+const SERVICE = 'bench-service';
 const MESSAGE = 'Meet at the usual place at 10; bring the maps. ☕';
 
-/** Each user's token, signed once: signing per request would load the load generator. */
-const tokens = new Map<string, string>();
-const tokenOf = (user: string) =>
-  tokens.get(user) ?? tokens.set(user, benchTokens.sign(user, [], 24 * 3600)).get(user)!;
+/** Each user's token of each kind, signed once: signing per request would load the load generator. */
+const tokens = new Map<string, Promise<string>>();
+const tokenOf = (kind: TokenKind, user: string) =>
+  tokens.get(kind + user) ??
+  tokens.set(kind + user, signToken(kind, user, user === SERVICE ? ['service'] : [])).get(kind + user)!;
 
 const hashOf = (text: string): string => createHash('sha256').update(text).digest('hex');
 
@@ -58,14 +60,15 @@ export const benchManifest = (): Record<string, string> =>
   Object.fromEntries(Object.values(DOCUMENTS).map((text) => [`sha256:${hashOf(text)}`, text]));
 
 /**
- * Sends one operation as the peer takes it (its own route, the document's text, or its hash) and
- * returns the answer's data for it, or throws naming what came back instead.
+ * Sends one operation as the peer takes it (its own route, the document's text, or its hash) with `user`'s token
+ * of the peer's kind (HS256 but for product:ES256 and :RS256); returns its data or throws naming what came back.
  */
-async function call<T>({ peer, connection }: Via, operation: string, variables: object, token: string) {
+async function call<T>({ peer, connection }: Via, operation: string, variables: object, user: string) {
   const query = DOCUMENTS[operation];
   const kind = peer === 'raw' ? 'raw' : peer === 'product#' ? 'hash' : 'graphql';
   const persisted = () => ({ extensions: { persistedQuery: { version: 1, sha256Hash: hashOf(query) } }, variables });
   const body = kind === 'raw' ? variables : kind === 'hash' ? persisted() : { query, variables };
+  const token = await tokenOf((peer.split(':')[1] ?? 'HS256') as TokenKind, user);
   const headers = { authorization: `Bearer ${token}` };
   const answer = await connection.send(post(kind === 'raw' ? `/op/${operation}` : '/graphql', body, headers));
   const text = answer.body.toString();
@@ -107,7 +110,7 @@ export const OPERATIONS: OperationSpec[] = [
     },
     async run(via, n) {
       const { user, chatId } = sendPool[n % sendPool.length];
-      const sent = await call<{ id?: unknown }>(via, 'sendMessage', { chatId, message: MESSAGE }, tokenOf(user));
+      const sent = await call<{ id?: unknown }>(via, 'sendMessage', { chatId, message: MESSAGE }, user);
       if (typeof sent.id !== 'number') throw new Error('sendMessage returned no id');
     },
   },
@@ -131,8 +134,8 @@ export const OPERATIONS: OperationSpec[] = [
       });
     },
     async run(via, n, _slot, round) {
-      const token = tokenOf(`f${round}-${n}`);
-      const pending = await call<{ messages: unknown[] }[]>(via, 'fetchPendingMessages', { limit: 100 }, token);
+      const user = `f${round}-${n}`;
+      const pending = await call<{ messages: unknown[] }[]>(via, 'fetchPendingMessages', { limit: 100 }, user);
       const messages = pending.reduce((sum, chat) => sum + chat.messages.length, 0);
       if (messages !== 6) throw new Error(`fetchPendingMessages over ${via.peer} pulled ${messages} messages, not 6`);
     },
