@@ -5,12 +5,15 @@
 //     serviceClient: { id, secret } }
 // Its clients: `web` (the tests' own sign-ins by HTTP), `web-app` (the web app in a browser) and
 // the service client (client credentials).
-// It prints {"issuer": ...} once listening, and counts the key set's fetches at GET /_test/stats.
+// It prints {"issuer": ...} once listening, and counts the key set's fetches and the refresh-token
+// grants at GET /_test/stats; POST /_test/token-delay?ms= slows its token endpoint.
 import http from 'node:http';
 import Provider from 'oidc-provider';
 
 const options = JSON.parse(process.argv[2]);
-const stats = { jwks: 0, discovery: 0 };
+const stats = { jwks: 0, discovery: 0, refreshed: 0, grantErrors: 0, revoked: 0 };
+/** Set by POST /_test/token-delay?ms=: a slow token endpoint. */
+let tokenDelayMs = 0;
 
 const server = http.createServer();
 await new Promise((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
@@ -79,6 +82,12 @@ const provider = new Provider(issuer, {
   issueRefreshToken: (_ctx, client) => client.grantTypeAllowed('refresh_token'),
 });
 provider.on('server_error', (_ctx, error) => console.error(error));
+provider.on('grant.success', (ctx) => {
+  if (ctx.oidc.params?.grant_type === 'refresh_token') stats.refreshed += 1;
+});
+// A refresh token used twice is an error, and revokes the whole grant.
+provider.on('grant.error', () => (stats.grantErrors += 1));
+provider.on('grant.revoked', () => (stats.revoked += 1));
 
 const callback = provider.callback();
 server.on('request', (req, res) => {
@@ -86,8 +95,15 @@ server.on('request', (req, res) => {
     res.setHeader('content-type', 'application/json');
     return res.end(JSON.stringify(stats));
   }
+  if (req.url?.startsWith('/_test/token-delay')) {
+    tokenDelayMs = Number(/ms=(\d+)/.exec(req.url)?.[1] ?? 0);
+    return res.end();
+  }
   if (req.url === '/jwks') stats.jwks += 1;
   if (req.url === '/.well-known/openid-configuration') stats.discovery += 1;
+  if (req.url === '/token' && req.method === 'POST' && tokenDelayMs > 0) {
+    return void setTimeout(() => callback(req, res), tokenDelayMs);
+  }
   return callback(req, res);
 });
 process.on('SIGTERM', () => server.close(() => process.exit(0)));

@@ -34,6 +34,14 @@ export interface ProviderOptions {
   port?: number;
 }
 
+interface ProviderStats {
+  jwks: number;
+  discovery: number;
+  refreshed: number;
+  grantErrors: number;
+  revoked: number;
+}
+
 export interface TestProvider {
   issuer: string;
   port: number;
@@ -42,8 +50,10 @@ export interface TestProvider {
   userToken(user: string): Promise<string>;
   /** A client-credentials access token for the service client. */
   serviceToken(): Promise<string>;
-  /** Times the key set and the discovery document were fetched. */
-  stats(): Promise<{ jwks: number; discovery: number }>;
+  /** Times the key set and the discovery document were fetched; refresh-token grants, failed grants, revocations. */
+  stats(): Promise<ProviderStats>;
+  /** Makes the token endpoint answer `ms` later. */
+  slowTokens(ms: number): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -67,7 +77,8 @@ export async function startProvider(options: ProviderOptions): Promise<TestProvi
     keys: options.keys,
     userToken: (user) => signIn(issuer, user),
     serviceToken: () => clientCredentials(issuer),
-    stats: async () => (await (await fetch(`${issuer}/_test/stats`)).json()) as { jwks: number; discovery: number },
+    stats: async () => (await (await fetch(`${issuer}/_test/stats`)).json()) as ProviderStats,
+    slowTokens: async (ms) => void (await fetch(`${issuer}/_test/token-delay?ms=${ms}`, { method: 'POST' })),
     stop: () => stopChild(child),
   };
 }

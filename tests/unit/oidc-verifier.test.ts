@@ -441,5 +441,14 @@ describe('OIDC_WEB_APP', () => {
     expect(problems(JSON.stringify({ issuer: 'https://a.example', clientId: 'spa', secret: 'x' }))[0]).toMatch(
       /secret/,
     );
+    // An origin that would end the CSP directive it is put in.
+    for (const origin of ['https://b.example;sandbox', 'https://b.example,x'])
+      expect(problems(JSON.stringify({ issuer: 'https://a.example', clientId: 'spa', origins: [origin] }))[0]).toMatch(
+        /^OIDC_WEB_APP is not valid at \.origins\[0\]: must be an https URL/,
+      );
+    // Providers that are not valid are reported once; the web app's issuer is not said to be missing from them.
+    expect(problems(JSON.stringify({ issuer: 'https://a.example', clientId: 'spa' }), 'nope')).toEqual([
+      'OIDC_PROVIDERS must be JSON: a list of providers such as [{"issuer": ..., "audience": ...}]',
+    ]);
   });
 });

@@ -41,18 +41,19 @@ interface Start {
 async function start(): Promise<Start> {
   const handed = takeFragmentToken();
   const info = await serverInfo().catch((): ServerInfo => ({ devSignIn: false, provider: null }));
-  // Its own chunk: oidc-client-ts is a third of the app's size, and only needed with a provider.
-  const provider = info.provider === null ? null : new (await import('./provider')).ProviderSignIn(info.provider);
+  let provider: ProviderSignIn | null = null;
   let session = handed;
   let notice: string | null = null;
   try {
+    // Its own chunk: oidc-client-ts is a third of the app's size, and only needed with a provider.
+    if (info.provider !== null) provider = new (await import('./provider')).ProviderSignIn(info.provider);
     session = (await provider?.finish()) ?? session;
   } catch (error) {
     notice = `Sign-in did not complete: ${errorText(error)}`;
   }
   session ??= loadSession();
   if (session?.provider) {
-    const user = await provider?.current();
+    const user = await provider?.current().catch(() => null);
     session = user ? { ...session, token: user.access_token } : null;
   }
   saveSession(session);
@@ -65,7 +66,13 @@ export function App() {
   const [session, setSession] = useState<Session | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   useEffect(() => {
-    void (starting ??= start()).then((started) => {
+    const failed = (error: unknown): Start => ({
+      info: { devSignIn: false, provider: null },
+      provider: null,
+      session: null,
+      notice: `The app could not start: ${errorText(error)}`,
+    });
+    void (starting ??= start().catch(failed)).then((started) => {
       setBegun(started);
       setSession(started.session);
       setNotice(started.notice);
@@ -89,12 +96,12 @@ export function App() {
         return next;
       }),
     );
-    const stopExpired = provider.onExpired(() =>
+    const stopEnded = provider.onEnded(() =>
       signIn(null, 'Your sign-in expired and could not be renewed: sign in again.'),
     );
     return () => {
       stopRenewed();
-      stopExpired();
+      stopEnded();
     };
   }, [provider, byProvider]);
 

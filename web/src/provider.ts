@@ -20,6 +20,8 @@ export interface ProviderInfo {
 const RENEW_BEFORE_S = 60;
 const RETRY_MS = 10_000;
 
+type Renewal = 'renewed' | 'failed' | 'impossible';
+
 /** Where the provider sends the browser back, after signing in and after signing out. */
 const returnUri = (): string => `${location.origin}/app/`;
 
@@ -49,22 +51,44 @@ export class ProviderSignIn {
   }
 
   /**
-   * Renews the access token with the refresh token when it is about to expire, again every few
-   * seconds while that fails (the provider down), until it expires. Without a refresh token (a
-   * provider that gives none for this scope) the session ends at the token's expiry.
+   * Renewal: the refresh token traded for a new access token when this one is about to expire,
+   * again every RETRY_MS while that fails (the provider down), and once more when it has expired
+   * (a laptop that slept through the minute before). One trade at a time: oidc-client-ts re-arms
+   * its "expiring" timer to one second whenever the user is read in the last minute, and a
+   * refresh token sent twice is taken for a stolen one by providers that rotate them (they revoke
+   * the whole grant).
    */
-  private renew = async (): Promise<void> => {
-    clearTimeout(this.retry);
+  private renewing: Promise<Renewal> | undefined;
+  private retry: ReturnType<typeof setTimeout> | undefined;
+
+  private renewOnce(): Promise<Renewal> {
+    this.renewing ??= this.trade().finally(() => {
+      this.renewing = undefined;
+    });
+    return this.renewing;
+  }
+
+  private async trade(): Promise<Renewal> {
     const user = await this.manager.getUser();
-    if (!user?.refresh_token || user.expired) return;
+    if (!user?.refresh_token) return 'impossible';
     try {
       await this.manager.signinSilent();
+      return 'renewed';
     } catch {
-      this.retry = setTimeout(() => void this.renew(), RETRY_MS);
+      return 'failed';
     }
+  }
+
+  private readonly expiring = (): void => {
+    if (this.renewing !== undefined || this.retry !== undefined) return;
+    void this.renewOnce().then((renewal) => {
+      if (renewal !== 'failed') return;
+      this.retry = setTimeout(() => {
+        this.retry = undefined;
+        this.expiring();
+      }, RETRY_MS);
+    });
   };
-  private retry: ReturnType<typeof setTimeout> | undefined;
-  private readonly expiring = (): void => void this.renew();
 
   /** Goes to the provider's login page; the browser comes back to /app/ with a code. */
   begin(): Promise<void> {
@@ -78,7 +102,15 @@ export class ProviderSignIn {
    */
   async finish(): Promise<Session | null> {
     const user = await this.returned();
-    return user === null ? null : providerSession(user.access_token);
+    if (user === null) return null;
+    try {
+      return await providerSession(user.access_token);
+    } catch (error) {
+      // The API refused the token (a provider or audience it is not configured for): no tokens
+      // are kept, and nothing renews them.
+      await this.forget();
+      throw error;
+    }
   }
 
   private async returned(): Promise<User | null> {
@@ -95,10 +127,17 @@ export class ProviderSignIn {
     }
   }
 
-  /** The user kept in this tab, if their access token is still good; starts renewing it. */
+  /**
+   * The user kept in this tab, with an access token that is still good (renewed first if it
+   * expired while the page was away); renewal runs from then on. Null, with the tokens
+   * forgotten, when there is none.
+   */
   async current(): Promise<User | null> {
     const user = await this.manager.getUser();
-    return user !== null && !user.expired ? user : null;
+    if (user === null || !user.expired) return user;
+    if ((await this.renewOnce()) === 'renewed') return this.manager.getUser();
+    await this.forget();
+    return null;
   }
 
   /** Each renewed access token. */
@@ -108,10 +147,26 @@ export class ProviderSignIn {
     return () => this.manager.events.removeUserLoaded(loaded);
   }
 
-  /** The access token expired without a renewal (the provider refused it or was unreachable). */
-  onExpired(listener: () => void): () => void {
-    this.manager.events.addAccessTokenExpired(listener);
-    return () => this.manager.events.removeAccessTokenExpired(listener);
+  /**
+   * The access token expired and one more renewal failed (the provider refused the refresh
+   * token, or is unreachable): the tokens are forgotten, then `listener` is told.
+   */
+  onEnded(listener: () => void): () => void {
+    const expired = (): void =>
+      void this.renewOnce().then(async (renewal) => {
+        if (renewal === 'renewed') return;
+        await this.forget();
+        listener();
+      });
+    this.manager.events.addAccessTokenExpired(expired);
+    return () => this.manager.events.removeAccessTokenExpired(expired);
+  }
+
+  /** Forgets the tokens here and stops renewing them. */
+  async forget(): Promise<void> {
+    clearTimeout(this.retry);
+    this.retry = undefined;
+    await this.manager.removeUser();
   }
 
   /**
@@ -121,6 +176,7 @@ export class ProviderSignIn {
   async signOut(): Promise<void> {
     const user = await this.manager.getUser();
     clearTimeout(this.retry);
+    this.retry = undefined;
     this.manager.events.removeAccessTokenExpiring(this.expiring);
     try {
       await this.manager.signoutRedirect({ id_token_hint: user?.id_token });

@@ -1,7 +1,7 @@
 // Sign-in: through the identity provider the server names, a user name on a development server
 // (which mints the token), or a bearer token the host application issued (pasted here, or handed
 // over as #token=... in the URL).
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { devSignIn, sessionFromToken, type ServerInfo, type Session } from './session';
 import type { ProviderSignIn } from './provider';
 import { errorText } from './errors';
@@ -20,6 +20,14 @@ export function SignIn({ info, provider, notice, onSignIn }: SignInProps) {
   const [token, setToken] = useState('');
   const [error, setError] = useState<string | null>(notice);
   const [leaving, setLeaving] = useState(false);
+  // Back from the provider's page, the browser may show this page as it was left: usable again.
+  useEffect(() => {
+    const shown = (event: PageTransitionEvent): void => {
+      if (event.persisted) setLeaving(false);
+    };
+    window.addEventListener('pageshow', shown);
+    return () => window.removeEventListener('pageshow', shown);
+  }, []);
 
   const withProvider = (): void => {
     setError(null);

@@ -11,6 +11,9 @@ function isProviderUrl(value: string): boolean {
   try {
     const url = new URL(value);
     if (url.username !== '' || url.password !== '') return false;
+    // Host names and IP literals only: the web app's CSP names these origins, and a `;` or `,`
+    // that URL parsing lets through in a host would end its directive there.
+    if (!/^([a-z0-9-]+\.)*[a-z0-9-]+$|^\[[0-9a-f:.]+\]$/.test(url.hostname)) return false;
     if (url.protocol === 'https:') return true;
     return url.protocol === 'http:' && ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname);
   } catch {
@@ -209,7 +212,13 @@ export interface OidcConfig {
 export function readOidc(reader: SettingsReader): OidcConfig {
   const values = reader.read(SETTINGS);
   const webApp = values.OIDC_WEB_APP;
-  if (webApp !== undefined && !values.OIDC_PROVIDERS.some((provider) => provider.issuer === webApp.issuer)) {
+  // Providers that are not valid have been reported already; their issuers are unknown, not missing.
+  const providersRead = !reader.problems.some((problem) => problem.startsWith('OIDC_PROVIDERS '));
+  if (
+    webApp !== undefined &&
+    providersRead &&
+    !values.OIDC_PROVIDERS.some((provider) => provider.issuer === webApp.issuer)
+  ) {
     reader.problem('OIDC_WEB_APP', `OIDC_WEB_APP names the issuer ${webApp.issuer}, which OIDC_PROVIDERS does not`);
   }
   return {
