@@ -132,6 +132,7 @@ const RULES: Record<string, [Role, string]> = {
   'Query.topCities': ['signed-in', 'anyone'],
   'Query.topCountries': ['signed-in', 'anyone'],
   'Query.topRegions': ['signed-in', 'anyone'],
+  'Query.viewer': ['signed-in', "the caller's own token, as read"],
   'Subscription.chatChanged': ['signed-in', 'chat members, until they leave or are removed'],
   'Subscription.counterUpdated': ['signed-in', 'anyone'],
   'Subscription.inboxChanged': ['signed-in', "the caller's own inbox"],
