@@ -22,7 +22,8 @@ export interface TokenOptions {
   providers?: readonly ProviderIssuer[];
 }
 
-type KeysWithdrawn = (issuer: string, keyIds: readonly string[]) => void;
+/** Keys by their RFC 7638 thumbprint. */
+type KeysWithdrawn = (issuer: string, thumbprints: readonly string[]) => void;
 
 const MAX_TOKEN_LENGTH = 4096;
 const MAX_ROLES = 16;
@@ -81,18 +82,20 @@ export class TokenVerifier {
   /** False for a provider's token whose key the provider has since withdrawn. */
   trusts(principal: Principal): boolean {
     if (principal.source === undefined) return true;
-    return this.providers.get(principal.source.issuer)?.keys.holds(principal.source.keyId) ?? false;
+    return this.providers.get(principal.source.issuer)?.keys.holds(principal.source.keyThumbprint) ?? false;
   }
 
   /**
-   * Forgets what tokens signed with these keys verified to: a provider withdrew them (a rotation
+   * Forgets what tokens signed with these keys (by thumbprint) verified to: a provider withdrew them (a rotation
    * or a leaked key), so those tokens must be checked again, and fail.
    */
-  forgetKeys(issuer: string, keyIds: readonly string[]): void {
+  forgetKeys(issuer: string, thumbprints: readonly string[]): void {
     for (const [token, principal] of this.verified) {
-      if (principal.source?.issuer === issuer && keyIds.includes(principal.source.keyId ?? '')) this.forget(token);
+      if (principal.source?.issuer === issuer && thumbprints.includes(principal.source.keyThumbprint)) {
+        this.forget(token);
+      }
     }
-    for (const listener of this.withdrawals) listener(issuer, keyIds);
+    for (const listener of this.withdrawals) listener(issuer, thumbprints);
   }
 
   private readonly withdrawals = new Set<KeysWithdrawn>();

@@ -10,8 +10,11 @@ export interface Principal {
   isService: boolean;
   /** Epoch milliseconds after which the token is no longer valid, if it expires. */
   expiresAt: number | undefined;
-  /** A provider's token: its issuer and key, so sockets it opened close when the key is withdrawn. */
-  readonly source?: { readonly issuer: string; readonly keyId: string | undefined };
+  /**
+   * A provider's token: its issuer and the RFC 7638 thumbprint of the key that verified it, so
+   * sockets it opened close when the key is withdrawn.
+   */
+  readonly source?: { readonly issuer: string; readonly keyThumbprint: string };
 }
 
 /** `extensions.reason` of a refused token (docs/sign-in.md lists them). */

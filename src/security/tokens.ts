@@ -19,12 +19,15 @@ export function createTokenVerifier(
         maxAgeMs: oidc.keysMaxAgeMs,
         cooldownMs: oidc.keysCooldownMs,
         fetchTimeoutMs: oidc.fetchTimeoutMs,
-        onRemoved: (keyIds) => {
+        onRemoved: (keys) => {
+          const thumbprints = keys.map((key) => key.thumbprint);
+          // Which keys, by the ids operators know them by; by thumbprint where a key had none.
+          const keyIds = keys.map((key) => key.kid ?? key.thumbprint);
           log.warn(
-            { code: 'OIDC_KEYS_WITHDRAWN', keyIds },
+            { code: 'OIDC_KEYS_WITHDRAWN', keyIds, thumbprints },
             'identity provider withdrew keys; their tokens are refused',
           );
-          verifier.forgetKeys(provider.issuer, keyIds);
+          verifier.forgetKeys(provider.issuer, thumbprints);
         },
         onFetchFailed: (problem) =>
           log.warn({ code: 'OIDC_KEYS_UNAVAILABLE' }, `identity provider keys could not be fetched: ${problem}`),

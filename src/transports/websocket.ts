@@ -92,9 +92,9 @@ export function startWebSocketServer(options: WebSocketOptions): WebSocketHandle
   // Sockets a provider's token opened: a key the provider withdraws closes those it signed, as
   // expiry would (a rotation after a leak must not leave sockets open on the old key).
   const signedByProviders = new Set<{ socket: WebSocket; source: NonNullable<Principal['source']> }>();
-  const stopWatching = options.gate.verifier.onKeysWithdrawn((issuer, keyIds) => {
+  const stopWatching = options.gate.verifier.onKeysWithdrawn((issuer, thumbprints) => {
     for (const { socket, source } of signedByProviders) {
-      if (source.issuer === issuer && keyIds.includes(source.keyId ?? '')) {
+      if (source.issuer === issuer && thumbprints.includes(source.keyThumbprint)) {
         socket.close(CloseCode.Forbidden, 'Token key withdrawn');
       }
     }

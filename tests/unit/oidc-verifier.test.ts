@@ -4,6 +4,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createPublicKey } from 'node:crypto';
+import { calculateJwkThumbprint, type JWK } from 'jose';
 import jwt from 'jsonwebtoken';
 import { AppError } from '../../src/common/errors';
 import { loadConfig } from '../../src/config';
@@ -70,6 +71,15 @@ async function reasonOf(verifier: TokenVerifier, token: string): Promise<string>
   throw new Error('token was accepted');
 }
 
+/** RFC 7638 thumbprint of a signing key (of its public members only, so the private JWK serves). */
+const thumbprintOf = (key: SigningKey): Promise<string> => calculateJwkThumbprint(key.privateJwk, 'sha256');
+
+/** The key as a provider publishes it: public members, its kid, alg and use, and anything else given. */
+function published(key: SigningKey, members: Record<string, unknown> = {}): JWK {
+  const { d: _d, p: _p, q: _q, dp: _dp, dq: _dq, qi: _qi, ...publicJwk } = key.privateJwk;
+  return { ...publicJwk, ...members };
+}
+
 const claims = (overrides: Record<string, unknown> = {}) => ({
   iss: provider.issuer,
   aud: API_AUDIENCE,
@@ -84,7 +94,7 @@ describe('tokens the provider issues', () => {
     const { verifier } = verifierFor(provider.issuer);
     const principal = await verifier.verify(await provider.userToken('alice'));
     expect(principal).toMatchObject({ userId: 'alice', roles: ['admin', 'editor'], isService: false });
-    expect(principal.source).toEqual({ issuer: provider.issuer, keyId: es256.kid });
+    expect(principal.source).toEqual({ issuer: provider.issuer, keyThumbprint: await thumbprintOf(es256) });
     expect(principal.expiresAt).toBeGreaterThan(Date.now() + 500_000);
   });
 
@@ -248,12 +258,124 @@ describe('a provider that rotates its keys', () => {
       Array.from({ length: 20 }, (_, i) => forgedToken(second, { ...claims({ iss: rotating.issuer, sub: `u${i}` }) })),
     );
     const principals = await Promise.all(fresh.map((token) => verifier.verify(token)));
-    expect(principals.map((principal) => principal.source?.keyId)).toEqual(Array(20).fill(second.kid));
+    expect(principals.map((principal) => principal.source?.keyThumbprint)).toEqual(
+      Array(20).fill(await thumbprintOf(second)),
+    );
     expect((await rotating.stats()).jwks - before).toBe(1);
     expect((await verifier.verify(await rotating.userToken('alice'))).userId).toBe('alice');
-    expect(withdrawn).toEqual([[first.kid]]);
+    expect(withdrawn).toEqual([[await thumbprintOf(first)]]);
     expect(await reasonOf(verifier, old)).toBe('TOKEN_KEY_UNKNOWN');
-    expect(lines.some((line) => line.code === 'OIDC_KEYS_WITHDRAWN')).toBe(true);
+    expect(lines.filter((line) => line.code === 'OIDC_KEYS_WITHDRAWN')).toMatchObject([
+      { keyIds: [first.kid], thumbprints: [await thumbprintOf(first)] },
+    ]);
+  });
+});
+
+describe('keys known by their thumbprint, not their kid', () => {
+  let server: http.Server;
+  let base: string;
+  let keySet: JWK[] = [];
+  let fetches = 0;
+
+  beforeAll(async () => {
+    server = http.createServer((_req, res) => {
+      fetches += 1;
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify({ keys: keySet }));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  /** A verifier of tokens from `base`, and what it says about withdrawn keys. */
+  function watched() {
+    const { verifier, lines } = verifierFor(base, { jwksUri: `${base}/jwks` });
+    const withdrawn: string[][] = [];
+    verifier.onKeysWithdrawn((issuer, thumbprints) => {
+      expect(issuer).toBe(base);
+      withdrawn.push([...thumbprints]);
+    });
+    const logged = () => lines.filter((line) => line.code === 'OIDC_KEYS_WITHDRAWN');
+    return { verifier, withdrawn, logged };
+  }
+
+  /**
+   * Makes the verifier fetch the key set again: a token naming a key id nobody publishes does,
+   * once the 1 s cooldown is over. Waits for that fetch, not for a guessed time.
+   */
+  async function refetch(verifier: TokenVerifier): Promise<void> {
+    const before = fetches;
+    const probe = await forgedToken(await signingKey('ES256', 'nobody-publishes-this'), claims({ iss: base }));
+    await eventually(async () => {
+      expect(await reasonOf(verifier, probe)).toBe('TOKEN_KEY_UNKNOWN');
+      return fetches > before;
+    }, 10_000);
+  }
+
+  it('withdraws a key published without kid once the provider stops publishing it', async () => {
+    const kidless = await signingKey('ES256');
+    keySet = [published(kidless, { kid: undefined })];
+    const { verifier, withdrawn, logged } = watched();
+    const old = await forgedToken(kidless, claims({ iss: base }), { kid: undefined });
+    const principal = await verifier.verify(old);
+    expect(principal.source).toEqual({ issuer: base, keyThumbprint: await thumbprintOf(kidless) });
+
+    // Removed in a hurry (leaked), another key in its place.
+    keySet = [published(await signingKey('RS256'))];
+    await refetch(verifier);
+    expect(withdrawn).toEqual([[await thumbprintOf(kidless)]]);
+    expect(await reasonOf(verifier, old)).toBe('TOKEN_KEY_UNKNOWN');
+    // Without a kid, the log names the key by its thumbprint.
+    expect(logged()).toMatchObject([
+      { keyIds: [await thumbprintOf(kidless)], thumbprints: [await thumbprintOf(kidless)] },
+    ]);
+  });
+
+  it('withdraws the old key when its kid is published again with new material', async () => {
+    const before = await signingKey('ES256', 'reused');
+    const after = await signingKey('ES256', 'reused');
+    keySet = [published(before)];
+    const { verifier, withdrawn, logged } = watched();
+    const old = await forgedToken(before, claims({ iss: base }));
+    expect((await verifier.verify(old)).source?.keyThumbprint).toBe(await thumbprintOf(before));
+
+    keySet = [published(after)];
+    await refetch(verifier);
+    expect(withdrawn).toEqual([[await thumbprintOf(before)]]);
+    // Forgotten, and checked afresh against what the kid names now: the signature does not match.
+    expect(await reasonOf(verifier, old)).toBe('TOKEN_SIGNATURE');
+    const fresh = await verifier.verify(await forgedToken(after, claims({ iss: base, sub: 'fresh' })));
+    expect(fresh).toMatchObject({ userId: 'fresh', source: { keyThumbprint: await thumbprintOf(after) } });
+    expect(logged()).toMatchObject([{ keyIds: ['reused'], thumbprints: [await thumbprintOf(before)] }]);
+  });
+
+  it('withdraws nothing while the same keys stay published, with or without kid, in any order', async () => {
+    const named = await signingKey('ES256');
+    const kidless = await signingKey('EdDSA');
+    keySet = [published(named), published(kidless, { kid: undefined })];
+    const { verifier, withdrawn, logged } = watched();
+    const byNamed = await forgedToken(named, claims({ iss: base, sub: 'named' }));
+    const byKidless = await forgedToken(kidless, claims({ iss: base, sub: 'kidless' }), { kid: undefined });
+    expect((await verifier.verify(byNamed)).userId).toBe('named');
+    expect((await verifier.verify(byKidless)).userId).toBe('kidless');
+
+    // Reordered, members that are not part of the key changed, a key added: the same two keys.
+    const added = published(await signingKey('RS256'));
+    keySet = [published(kidless, { kid: undefined, use: undefined }), added, published(named, { alg: undefined })];
+    await refetch(verifier);
+    keySet = [published(named), added, published(kidless, { kid: undefined })];
+    await refetch(verifier);
+    expect(withdrawn).toEqual([]);
+    expect(logged()).toEqual([]);
+    expect((await verifier.verify(byNamed)).userId).toBe('named');
+    expect((await verifier.verify(byKidless)).userId).toBe('kidless');
+    // Tokens not seen before verify with the keys fetched last, and are known by the same thumbprints.
+    const later = await forgedToken(kidless, claims({ iss: base, sub: 'later' }), { kid: undefined });
+    expect((await verifier.verify(later)).source?.keyThumbprint).toBe(await thumbprintOf(kidless));
   });
 });
 

@@ -28,7 +28,7 @@ function claimAt(claims: Record<string, unknown>, name: string): unknown {
 export function principalFromProvider(
   claims: Record<string, unknown>,
   provider: ProviderConfig,
-  keyId: string | undefined,
+  keyThumbprint: string,
   clockToleranceS: number,
 ): Principal {
   const subject = claimAt(claims, provider.userClaim);
@@ -51,7 +51,7 @@ export function principalFromProvider(
     isService,
     // The tolerance the signature check gave: a token it accepted is not then expired to authorize().
     expiresAt: typeof claims.exp === 'number' ? (claims.exp + clockToleranceS) * 1000 : undefined,
-    source: Object.freeze({ issuer: provider.issuer, keyId }),
+    source: Object.freeze({ issuer: provider.issuer, keyThumbprint }),
   });
 }
 

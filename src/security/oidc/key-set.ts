@@ -1,15 +1,12 @@
 // One provider's signing keys, cached. jose's remote key set refetches on a miss too, but a fetch
 // that fails once the cache is old makes every token fail: here the cached keys keep verifying while
 // the provider is down, a stale set is refreshed in the background, and a token with an unknown
-// `kid` fetches at most once per cooldown, so invented key ids cannot flood the provider.
-import {
-  createLocalJWKSet,
-  type FlattenedJWSInput,
-  type JSONWebKeySet,
-  type JWSHeaderParameters,
-  type KeyLike,
-} from 'jose';
+// `kid` fetches at most once per cooldown, so invented key ids cannot flood the provider. Keys are
+// known by their thumbprint: one published without `kid`, or a `kid` reused for new material,
+// is withdrawn like any other.
+import type { FlattenedJWSInput, JSONWebKeySet, JWSHeaderParameters, KeyLike } from 'jose';
 import { fetchJson, FetchProblem } from './fetch-json';
+import { chooseKey, PublishedKey } from './published-keys';
 import { providerUrl } from './settings';
 
 /** More keys than any provider publishes at once (current, next, a few retired). */
@@ -22,19 +19,30 @@ export interface KeySetOptions {
   maxAgeMs: number;
   cooldownMs: number;
   fetchTimeoutMs: number;
-  /** Told the key ids a refresh no longer finds, so what they signed stops being trusted. */
-  onRemoved: (keyIds: string[]) => void;
+  /** Told the keys a refresh no longer finds, so what they signed stops being trusted. */
+  onRemoved: (keys: RemovedKey[]) => void;
   onFetchFailed: (problem: string) => void;
 }
 
-type Resolver = (header: JWSHeaderParameters, token: FlattenedJWSInput) => Promise<KeyLike>;
+interface RemovedKey {
+  thumbprint: string;
+  /** For the log: which key it was, where it had an id. */
+  kid: string | undefined;
+}
+
+/** The key that verifies a token, and its thumbprint, recorded on the token's principal. */
+export interface VerifyingKey {
+  key: KeyLike;
+  thumbprint: string;
+}
 
 /** No key set could be had: none fetched yet, or a fetch failed within the cooldown. */
 export class KeysUnavailable extends Error {}
 
 export class ProviderKeys {
-  private resolver: Resolver | undefined;
-  private keyIds = new Set<string>();
+  /** Undefined until a key set was fetched. */
+  private published: readonly PublishedKey[] | undefined;
+  private thumbprints = new Set<string>();
   private jwksUri: string | undefined;
   private fetchedAt = -Infinity;
   private triedAt = -Infinity;
@@ -48,32 +56,37 @@ export class ProviderKeys {
     this.jwksUri = options.jwksUri;
   }
 
-  /** For jose's jwtVerify: the key a token's header names. */
-  readonly key = async (header: JWSHeaderParameters, token: FlattenedJWSInput): Promise<KeyLike> => {
-    if (!this.resolver) await this.refreshOrExplain();
+  /** The key a token's header names, for jose's jwtVerify (the caller keeps its thumbprint). */
+  async key(header: JWSHeaderParameters, token: FlattenedJWSInput): Promise<VerifyingKey> {
+    if (!this.published) await this.refreshOrExplain();
     else if (this.now() - this.fetchedAt > this.options.maxAgeMs && this.mayTry()) {
       // Stale: this token uses the cached keys; the next ones get the fresh set. A provider that
       // is down is asked again only after the cooldown.
       void this.refresh().catch(() => undefined);
     }
     try {
-      return await this.resolver!(header, token);
+      return await this.resolve(header, token);
     } catch (error) {
       const unknownKey = (error as { code?: string }).code === 'ERR_JWKS_NO_MATCHING_KEY';
       if (!unknownKey || (!this.mayTry() && !this.inFlight)) throw error;
       // A key id not seen yet: the provider may have rotated since the last fetch (or a fetch
       // for that is under way, which this token waits for with the others).
       await this.refreshOrExplain();
-      return this.resolver!(header, token);
+      return this.resolve(header, token);
     }
-  };
+  }
+
+  private async resolve(header: JWSHeaderParameters, token: FlattenedJWSInput): Promise<VerifyingKey> {
+    const { key, alg } = chooseKey(this.published!, header, token);
+    return key.verifying(alg);
+  }
 
   /**
-   * Whether a token verified with this key id may still be trusted: false once the provider
-   * stopped publishing the key (a token without a key id is judged by its signature alone).
+   * Whether a token verified with the key of this thumbprint may still be trusted: false once the
+   * provider stopped publishing that key material, whatever `kid` it has.
    */
-  holds(keyId: string | undefined): boolean {
-    return keyId === undefined || this.keyIds.has(keyId);
+  holds(thumbprint: string): boolean {
+    return this.thumbprints.has(thumbprint);
   }
 
   private mayTry(): boolean {
@@ -82,13 +95,13 @@ export class ProviderKeys {
 
   private async refreshOrExplain(): Promise<void> {
     if (!this.mayTry() && !this.inFlight) {
-      if (this.resolver) return;
+      if (this.published) return;
       throw new KeysUnavailable(this.lastProblem);
     }
     try {
       await this.refresh();
     } catch (error) {
-      if (!this.resolver) throw new KeysUnavailable(error instanceof Error ? error.message : String(error));
+      if (!this.published) throw new KeysUnavailable(error instanceof Error ? error.message : String(error));
     }
   }
 
@@ -103,11 +116,16 @@ export class ProviderKeys {
     try {
       this.jwksUri ??= await this.discover();
       const jwks = keySetOf(await this.fetch(this.jwksUri, 'key set'));
-      const resolver = createLocalJWKSet(jwks) as Resolver;
-      const keyIds = new Set(jwks.keys.map((key) => key.kid).filter((kid): kid is string => typeof kid === 'string'));
-      const removed = [...this.keyIds].filter((kid) => !keyIds.has(kid));
-      this.resolver = resolver;
-      this.keyIds = keyIds;
+      const published = await Promise.all(jwks.keys.map((jwk) => PublishedKey.of(jwk)));
+      const thumbprints = new Set(
+        published.flatMap(({ thumbprint }) => (thumbprint === undefined ? [] : [thumbprint])),
+      );
+      // A `kid` published again with other material is a removal too: its old key is gone.
+      const removed = (this.published ?? []).flatMap(({ thumbprint, kid }) =>
+        thumbprint === undefined || thumbprints.has(thumbprint) ? [] : [{ thumbprint, kid }],
+      );
+      this.published = published;
+      this.thumbprints = thumbprints;
       this.fetchedAt = this.now();
       if (removed.length > 0) this.options.onRemoved(removed);
     } catch (error) {

@@ -1,6 +1,13 @@
 // Tokens of one identity provider: signature against its published keys (jose), its issuer, our
 // audience, the time claims within a small tolerance, then the claims mapped to a caller.
-import { errors, jwtVerify, type JWTPayload } from 'jose';
+import {
+  errors,
+  jwtVerify,
+  type FlattenedJWSInput,
+  type JWSHeaderParameters,
+  type JWTPayload,
+  type KeyLike,
+} from 'jose';
 import { tokenRefused, type Principal } from '../principal';
 import { principalFromProvider } from './claims';
 import { KeysUnavailable, ProviderKeys, type KeySetOptions } from './key-set';
@@ -24,9 +31,16 @@ export class ProviderIssuer {
   async verify(token: string): Promise<Principal> {
     const { issuer, audience, audienceClaim, algorithms } = this.config;
     let payload: JWTPayload;
-    let keyId: string | undefined;
+    // The key that verified the token, so the token is trusted only while that key is published.
+    // Empty (no key's) until jose asks for a key, which it does before any token verifies.
+    let thumbprint = '';
+    const key = async (header: JWSHeaderParameters, jws: FlattenedJWSInput): Promise<KeyLike> => {
+      const verifying = await this.keys.key(header, jws);
+      thumbprint = verifying.thumbprint;
+      return verifying.key;
+    };
     try {
-      const verified = await jwtVerify(token, this.keys.key, {
+      const verified = await jwtVerify(token, key, {
         issuer,
         algorithms,
         ...(audienceClaim === 'aud' ? { audience } : {}),
@@ -34,14 +48,13 @@ export class ProviderIssuer {
         requiredClaims: ['exp'],
       });
       payload = verified.payload;
-      keyId = verified.protectedHeader.kid;
     } catch (error) {
       throw refusal(error);
     }
     if (audienceClaim === 'client_id' && !audience.includes(payload.client_id as string)) {
       throw tokenRefused('TOKEN_AUDIENCE', 'Bearer token is not for this API (client_id)');
     }
-    return principalFromProvider(payload, this.config, keyId, this.options.clockToleranceS);
+    return principalFromProvider(payload, this.config, thumbprint, this.options.clockToleranceS);
   }
 }
 
