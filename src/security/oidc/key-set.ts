@@ -120,6 +120,8 @@ export class ProviderKeys {
       const thumbprints = new Set(
         published.flatMap(({ thumbprint }) => (thumbprint === undefined ? [] : [thumbprint])),
       );
+      // A set of keys none of which can verify is a glitch, not a withdrawal of every key.
+      if (thumbprints.size === 0) throw new FetchProblem('key set holds no public signing keys');
       // A `kid` published again with other material is a removal too: its old key is gone.
       const removed = (this.published ?? []).flatMap(({ thumbprint, kid }) =>
         thumbprint === undefined || thumbprints.has(thumbprint) ? [] : [{ thumbprint, kid }],

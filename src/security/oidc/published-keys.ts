@@ -18,14 +18,18 @@ export class PublishedKey {
 
   private constructor(
     readonly jwk: JWK,
-    /** Undefined for a key that has not the members its type needs: it cannot be imported either. */
+    /**
+     * Undefined for a key that cannot verify a signature (not a public RSA, EC or OKP key for
+     * `sig` and `verify`), or lacks the members its type needs: such a key verifies nothing, and a
+     * key republished that way counts as withdrawn.
+     */
     readonly thumbprint: string | undefined,
   ) {
     this.kid = typeof jwk.kid === 'string' ? jwk.kid : undefined;
   }
 
   static async of(jwk: JWK): Promise<PublishedKey> {
-    const thumbprint = await calculateJwkThumbprint(jwk, 'sha256').catch(() => undefined);
+    const thumbprint = canVerify(jwk) ? await calculateJwkThumbprint(jwk, 'sha256').catch(() => undefined) : undefined;
     return new PublishedKey(jwk, thumbprint);
   }
 
@@ -40,6 +44,12 @@ export class PublishedKey {
     }
     return { key: await key, thumbprint: this.thumbprint };
   }
+}
+
+function canVerify(jwk: JWK): boolean {
+  if (!['RSA', 'EC', 'OKP'].includes(jwk.kty ?? '') || jwk.d !== undefined) return false;
+  if (typeof jwk.use === 'string' && jwk.use !== 'sig') return false;
+  return !Array.isArray(jwk.key_ops) || jwk.key_ops.includes('verify');
 }
 
 async function importPublic(jwk: JWK, alg: string): Promise<KeyLike> {
