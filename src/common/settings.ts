@@ -153,6 +153,7 @@ type Env = Readonly<Record<string, string | undefined>>;
  */
 export class SettingsReader {
   private readonly found: { at: number; message: string }[] = [];
+  private readonly failedNames = new Set<string>();
   private readonly order: Map<string, number>;
 
   constructor(
@@ -199,7 +200,13 @@ export class SettingsReader {
 
   /** A problem about `name` (listed with that variable's), or, with undefined, about several. */
   problem(name: string | undefined, message: string): void {
+    if (name !== undefined) this.failedNames.add(name);
     this.found.push({ at: (name === undefined ? undefined : this.order.get(name)) ?? Infinity, message });
+  }
+
+  /** Whether a problem was noted about `name` (its value is then the fallback, not what was set). */
+  failed(name: string): boolean {
+    return this.failedNames.has(name);
   }
 
   get problems(): string[] {

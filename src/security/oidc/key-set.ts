@@ -4,9 +4,17 @@
 // `kid` fetches at most once per cooldown, so invented key ids cannot flood the provider. Keys are
 // known by their thumbprint: one published without `kid`, or a `kid` reused for new material,
 // is withdrawn like any other.
-import type { FlattenedJWSInput, JSONWebKeySet, JWSHeaderParameters, KeyLike } from 'jose';
+import {
+  calculateJwkThumbprint,
+  createLocalJWKSet,
+  exportJWK,
+  type FlattenedJWSInput,
+  type JSONWebKeySet,
+  type JWK,
+  type JWSHeaderParameters,
+  type KeyLike,
+} from 'jose';
 import { fetchJson, FetchProblem } from './fetch-json';
-import { chooseKey, PublishedKey } from './published-keys';
 import { providerUrl } from './settings';
 
 /** More keys than any provider publishes at once (current, next, a few retired). */
@@ -36,12 +44,21 @@ export interface VerifyingKey {
   thumbprint: string;
 }
 
+type Resolver = (header: JWSHeaderParameters, token: FlattenedJWSInput) => Promise<KeyLike>;
+
+/** A published key that can verify, by its RFC 7638 thumbprint, and its `kid` for the log. */
+interface PublishedKey {
+  thumbprint: string;
+  kid: string | undefined;
+}
+
 /** No key set could be had: none fetched yet, or a fetch failed within the cooldown. */
 export class KeysUnavailable extends Error {}
 
 export class ProviderKeys {
-  /** Undefined until a key set was fetched. */
-  private published: readonly PublishedKey[] | undefined;
+  /** jose's choice of a token's key among the last set fetched; undefined until one was. */
+  private resolver: Resolver | undefined;
+  private published: readonly PublishedKey[] = [];
   private thumbprints = new Set<string>();
   private jwksUri: string | undefined;
   private fetchedAt = -Infinity;
@@ -58,7 +75,7 @@ export class ProviderKeys {
 
   /** The key a token's header names, for jose's jwtVerify (the caller keeps its thumbprint). */
   async key(header: JWSHeaderParameters, token: FlattenedJWSInput): Promise<VerifyingKey> {
-    if (!this.published) await this.refreshOrExplain();
+    if (!this.resolver) await this.refreshOrExplain();
     else if (this.now() - this.fetchedAt > this.options.maxAgeMs && this.mayTry()) {
       // Stale: this token uses the cached keys; the next ones get the fresh set. A provider that
       // is down is asked again only after the cooldown.
@@ -77,8 +94,8 @@ export class ProviderKeys {
   }
 
   private async resolve(header: JWSHeaderParameters, token: FlattenedJWSInput): Promise<VerifyingKey> {
-    const { key, alg } = chooseKey(this.published!, header, token);
-    return key.verifying(alg);
+    const key = await this.resolver!(header, token);
+    return { key, thumbprint: await thumbprintOfKey(key) };
   }
 
   /**
@@ -95,13 +112,13 @@ export class ProviderKeys {
 
   private async refreshOrExplain(): Promise<void> {
     if (!this.mayTry() && !this.inFlight) {
-      if (this.published) return;
+      if (this.resolver) return;
       throw new KeysUnavailable(this.lastProblem);
     }
     try {
       await this.refresh();
     } catch (error) {
-      if (!this.published) throw new KeysUnavailable(error instanceof Error ? error.message : String(error));
+      if (!this.resolver) throw new KeysUnavailable(error instanceof Error ? error.message : String(error));
     }
   }
 
@@ -116,16 +133,13 @@ export class ProviderKeys {
     try {
       this.jwksUri ??= await this.discover();
       const jwks = keySetOf(await this.fetch(this.jwksUri, 'key set'));
-      const published = await Promise.all(jwks.keys.map((jwk) => PublishedKey.of(jwk)));
-      const thumbprints = new Set(
-        published.flatMap(({ thumbprint }) => (thumbprint === undefined ? [] : [thumbprint])),
-      );
+      const published = (await Promise.all(jwks.keys.map(publishedKey))).filter((key) => key !== undefined);
+      const thumbprints = new Set(published.map(({ thumbprint }) => thumbprint));
       // A set of keys none of which can verify is a glitch, not a withdrawal of every key.
       if (thumbprints.size === 0) throw new FetchProblem('key set holds no public signing keys');
       // A `kid` published again with other material is a removal too: its old key is gone.
-      const removed = (this.published ?? []).flatMap(({ thumbprint, kid }) =>
-        thumbprint === undefined || thumbprints.has(thumbprint) ? [] : [{ thumbprint, kid }],
-      );
+      const removed = this.published.filter(({ thumbprint }) => !thumbprints.has(thumbprint));
+      this.resolver = createLocalJWKSet(jwks);
       this.published = published;
       this.thumbprints = thumbprints;
       this.fetchedAt = this.now();
@@ -162,6 +176,32 @@ export class ProviderKeys {
       throw error;
     }
   }
+}
+
+/**
+ * A key that can verify a signature (a public RSA, EC or OKP key, for `sig` and `verify`), known by
+ * its thumbprint; undefined for any other (an encryption key, a private or symmetric one), which
+ * verifies nothing, so one republished that way counts as withdrawn.
+ */
+async function publishedKey(jwk: JWK): Promise<PublishedKey | undefined> {
+  if (!['RSA', 'EC', 'OKP'].includes(jwk.kty ?? '') || jwk.d !== undefined) return undefined;
+  if (typeof jwk.use === 'string' && jwk.use !== 'sig') return undefined;
+  if (Array.isArray(jwk.key_ops) && !jwk.key_ops.includes('verify')) return undefined;
+  const thumbprint = await calculateJwkThumbprint(jwk, 'sha256').catch(() => undefined);
+  return thumbprint === undefined ? undefined : { thumbprint, kid: typeof jwk.kid === 'string' ? jwk.kid : undefined };
+}
+
+/** jose keeps one imported key per published key and algorithm, so each is exported once. */
+const keyThumbprints = new WeakMap<KeyLike, Promise<string>>();
+
+/** The thumbprint of the key jose chose: of its public members, so the same as the published key's. */
+function thumbprintOfKey(key: KeyLike): Promise<string> {
+  let thumbprint = keyThumbprints.get(key);
+  if (thumbprint === undefined) {
+    thumbprint = exportJWK(key).then((jwk) => calculateJwkThumbprint(jwk, 'sha256'));
+    keyThumbprints.set(key, thumbprint);
+  }
+  return thumbprint;
 }
 
 function keySetOf(value: unknown): JSONWebKeySet {

@@ -213,10 +213,9 @@ export function readOidc(reader: SettingsReader): OidcConfig {
   const values = reader.read(SETTINGS);
   const webApp = values.OIDC_WEB_APP;
   // Providers that are not valid have been reported already; their issuers are unknown, not missing.
-  const providersRead = !reader.problems.some((problem) => problem.startsWith('OIDC_PROVIDERS '));
   if (
     webApp !== undefined &&
-    providersRead &&
+    !reader.failed('OIDC_PROVIDERS') &&
     !values.OIDC_PROVIDERS.some((provider) => provider.issuer === webApp.issuer)
   ) {
     reader.problem('OIDC_WEB_APP', `OIDC_WEB_APP names the issuer ${webApp.issuer}, which OIDC_PROVIDERS does not`);
