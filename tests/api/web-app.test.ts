@@ -338,3 +338,33 @@ describe('the app files, compressed at build time', () => {
     }
   });
 });
+
+describe('sign-in through an identity provider', () => {
+  it('tells the app the provider and lets its CSP reach the issuer and the origins named, and no other', async () => {
+    const issuer = 'http://127.0.0.1:9'; // not running: nothing here fetches from it
+    const withProvider = await startTestServer(
+      {
+        WEB_APP_DIR: webDir,
+        OIDC_PROVIDERS: JSON.stringify([{ issuer, audience: 'api' }]),
+        OIDC_WEB_APP: JSON.stringify({
+          issuer,
+          clientId: 'spa',
+          origins: ['https://login.example/oauth2/token', `${issuer}/token`],
+        }),
+      },
+      redis,
+    );
+    try {
+      const base = new URL(withProvider.url).origin;
+      expect(await fetch(`${base}/app/session.json`).then((r) => r.json() as Promise<unknown>)).toEqual({
+        devSignIn: false,
+        provider: { issuer, clientId: 'spa', scope: 'openid offline_access', params: {} },
+      });
+      const csp = (await fetch(`${base}/app/`)).headers.get('content-security-policy')!;
+      // Each origin once: the issuer's, named again in `origins`, is not repeated.
+      expect(csp.split('; ')).toContain(`connect-src 'self' ${issuer} https://login.example`);
+    } finally {
+      await withProvider.stop();
+    }
+  });
+});
