@@ -5,6 +5,8 @@ import path from 'node:path';
 import jwt from 'jsonwebtoken';
 import { bearerToken, developmentSecret, isExpired, TokenVerifier } from '../../src/security/auth';
 import { AppError } from '../../src/common/errors';
+import type { ProviderIssuer } from '../../src/security/oidc/provider';
+import type { Principal } from '../../src/security/principal';
 
 const SECRET = 'a-secret-that-is-long-enough-for-tests-0123456789';
 const verifier = new TokenVerifier({ secret: SECRET });
@@ -165,5 +167,39 @@ describe('developmentSecret', () => {
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('a provider key withdrawn while a token is checked', () => {
+  it('refuses the token, and does not remember it, when the key went while its check waited', async () => {
+    const issuer = 'https://idp.example';
+    let held = true;
+    let release!: () => void;
+    const principal: Principal = {
+      userId: 'alice',
+      roles: [],
+      isService: false,
+      expiresAt: Date.now() + 60_000,
+      source: { issuer, keyThumbprint: 'k1' },
+    };
+    // A provider whose check the test lets finish, and whose key set the test changes meanwhile.
+    const provider = {
+      config: { issuer },
+      keys: { holds: (thumbprint: string) => held && thumbprint === 'k1' },
+      verify: () => new Promise<Principal>((resolve) => (release = () => resolve(principal))),
+    } as unknown as ProviderIssuer;
+    const verifier = new TokenVerifier({ secret: undefined, providers: [provider] });
+    const part = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
+    const token = `${part({ alg: 'ES256', kid: 'k1' })}.${part({ iss: issuer, sub: 'alice' })}.c2ln`;
+
+    const checked = verifier.verify(token);
+    held = false; // withdrawn (a refresh) before the check ends
+    release();
+    await expect(checked).rejects.toMatchObject({ code: 'UNAUTHENTICATED', details: { reason: 'TOKEN_KEY_UNKNOWN' } });
+    // Not remembered: asked again, the provider checks it again.
+    held = true;
+    const again = verifier.verify(token);
+    release();
+    expect(await again).toBe(principal);
   });
 });
