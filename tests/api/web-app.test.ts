@@ -356,7 +356,7 @@ describe('sign-in through an identity provider', () => {
     );
     try {
       const base = new URL(withProvider.url).origin;
-      expect(await fetch(`${base}/app/session.json`).then((r) => r.json() as Promise<unknown>)).toEqual({
+      expect(await fetch(`${base}/app/session.json`).then((r) => r.json())).toEqual({
         devSignIn: false,
         provider: { issuer, clientId: 'spa', scope: 'openid offline_access', params: {} },
       });
