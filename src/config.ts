@@ -24,6 +24,7 @@ import { OIDC_SETTINGS, readOidc, type OidcConfig } from './security/oidc/settin
 import { METRICS_SETTINGS, readMetrics, type MetricsConfig } from './metrics/settings';
 import { SERVER_SETTINGS, readServer, type ServerConfig } from './server.settings';
 import { WORKER_SETTINGS, readWorker, type WorkerConfig } from './workers/settings';
+import { PUSH_SETTINGS, readPush, type PushConfig } from './push/settings';
 
 // The consumers of each domain's configuration import it from here, as before the split.
 export type {
@@ -36,6 +37,7 @@ export type {
   RowCacheConfig,
   TaskConfig,
   WorkerConfig,
+  PushConfig,
 };
 export { DEFAULT_PRECISIONS } from './redis/counter.settings';
 
@@ -51,6 +53,7 @@ export const SETTING_DOMAINS: readonly SettingDomain[] = [
   AUTOCOMPLETE_SETTINGS,
   TASK_SETTINGS,
   WORKER_SETTINGS,
+  PUSH_SETTINGS,
   MARKET_SETTINGS,
   ROW_CACHE_SETTINGS,
   LOCATION_SETTINGS,
@@ -64,6 +67,8 @@ export interface Config extends ServerConfig, RedisConfig, TokenConfig {
   autocomplete: AutocompleteConfig;
   tasks: TaskConfig;
   worker: WorkerConfig;
+  /** Push to devices with no socket open. */
+  push: PushConfig;
   market: MarketConfig;
   security: SecurityConfig;
   /** Identity providers whose tokens are accepted beside (or instead of) our HS256 ones. */
@@ -156,6 +161,7 @@ export function loadConfig(env: Env = process.env): Config {
     autocomplete: readAutocomplete(reader),
     tasks: readTasks(reader),
     worker,
+    push: readPush(reader, server.isProduction),
     market,
     security,
     oidc,
