@@ -62,6 +62,10 @@ export const chatKeys = {
   sent: (chatId: string): string => `chat:{c${chatId}}:sent`,
   /** zset of the `sent` fields scored by when they may be forgotten (unix ms). */
   sentExpiry: (chatId: string): string => `chat:{c${chatId}}:sent-exp`,
+  /** zset from `user\ndevice` to the entry id that device was last pushed up to. */
+  pushed: (chatId: string): string => `chat:{c${chatId}}:pushed`,
+  /** string, present while a push decision for the chat is due: a burst makes one decision. */
+  pushDue: (chatId: string): string => `chat:{c${chatId}}:push-due`,
 };
 
 /** One user's keys share the tag `{u:<name>}`. */
@@ -107,6 +111,17 @@ export const userKeys = {
    * `myGuilds` pages through them in byte order. Built on first use for users who joined before it.
    */
   guildNames: (user: string): string => `user:{u:${user}}:guild-names`,
+  /** hash from device to its push target (JSON: a PushTarget and `at`, when it was set, unix ms). */
+  pushTargets: (user: string): string => `user:{u:${user}}:push-targets`,
+  /**
+   * zset from `device\ninstance` to when that API instance's hold on it lapses (unix ms, Redis's
+   * clock): the device has a live subscription there. Renewed while held; a crashed instance's lapse.
+   */
+  online: (user: string): string => `user:{u:${user}}:online`,
+  /** hash from device to the mailbox message id it was last pushed up to. */
+  mailboxPushed: (user: string): string => `user:{u:${user}}:mailbox-pushed`,
+  /** string, present while a push decision for the mailbox is due: a burst makes one decision. */
+  mailboxPushDue: (user: string): string => `user:{u:${user}}:mailbox-push-due`,
 };
 
 /** One guild's member set has the tag `{g:<name>}`, so guilds spread over cluster slots. */
@@ -164,6 +179,9 @@ const MARKET_TAG = '{market}';
 
 /** The queue of the marketplace's sale tasks (MARKET_SALE_TASK): one of QUEUES_IN_OTHER_SLOTS. */
 export const MARKET_SALES_QUEUE = 'market-sales';
+
+/** The queue of push decisions and deliveries, run by the push workers' own handlers. */
+export const PUSH_QUEUE = 'push';
 
 /**
  * Queues whose keys live in another domain's slot instead of their own, so that a script of that
