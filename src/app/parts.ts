@@ -60,6 +60,9 @@ import { startTaskRunner } from '../workers/task-runner';
 import { TaskScheduler } from '../workers/task-scheduler';
 import type { ApiMetrics } from '../metrics';
 import { timeCommands } from '../redis/client/command-timing';
+import { PushDecisions } from '../redis/push/decisions';
+import { PushScheduler } from '../push/scheduler';
+import { hasProvider } from '../workers/push-runner';
 
 const COMMAND_TIMEOUT_MS = 5000;
 
@@ -95,6 +98,15 @@ export interface Parts {
 interface Worker {
   start(): void;
   stop(): Promise<void>;
+}
+
+/** How long a device stays a push candidate, and how long the marks of pushes made are kept. */
+export function pushDecisionSettings(config: Config): { deviceLifetimeMs: number; markLifetimeMs: number } {
+  return {
+    deviceLifetimeMs: config.messaging.deviceTtlSeconds * 1000,
+    // A mark must outlive the push it stands for, retries included.
+    markLifetimeMs: config.push.maxAgeSeconds * 1000 + 3_600_000,
+  };
 }
 
 export async function buildParts(
@@ -145,11 +157,13 @@ export async function buildParts(
     observer: metrics?.notifications,
   });
   const counters = new CounterRepository(commands, config.counters, TOPICS.counterUpdated.channel);
-  const inbox = new InboxNotifier(pubSub, !isCluster(commands));
   const chats = new ChatRepository(commands, config.messaging);
   const guilds = new GuildRepository(commands, config.autocomplete);
   const semaphores = acquirer('semaphore');
   const tasks = new TaskRepository(commands, config.tasks);
+  const pushDecisions = new PushDecisions(commands, pushDecisionSettings(config));
+  const pushes = hasProvider(config.push) ? new PushScheduler(pushDecisions, tasks, config.push, logger) : undefined;
+  const inbox = new InboxNotifier(pubSub, !isCluster(commands), pushes);
   const taskSchedules = new TaskScheduleRepository(commands, config.tasks);
   const marketStrategy = createMarketStrategy(
     { ...config.market, taskMaxAttempts: config.tasks.maxAttempts },

@@ -3,6 +3,7 @@
 // to any instance; a subscriber that missed notifications pulls everything on its next fetch.
 import { Args, Authorized, Ctx, Resolver, Root, Subscription, type PubSub } from 'type-graphql';
 import type { ScriptNotice } from '../redis/chat';
+import type { PushScheduler } from '../push/scheduler';
 import { INBOX_CHANNEL_PREFIX } from '../redis/keys';
 import { callerId, type GraphQLContext } from '../schema/context';
 import { InboxChangedArgs, InboxNotification } from '../schema/inbox';
@@ -20,6 +21,8 @@ export class InboxNotifier {
   constructor(
     private readonly pubSub: PubSub,
     private readonly scriptsMayTell: boolean,
+    /** Pushes to devices with no socket open, when a provider is set up. */
+    private readonly pushes?: PushScheduler,
   ) {}
 
   /** What the send script needs to tell a chat's members itself; undefined when it may not. */
@@ -40,6 +43,20 @@ export class InboxNotifier {
   chat(members: string[], chatId: string, latestMessageId: number): void {
     const notice: InboxNotice = { chatId, latestMessageId, mailbox: false, waiting: null, saleId: null };
     for (const member of members) this.pubSub.publish(TOPICS.inboxChanged.name, member, notice);
+  }
+
+  /** After a new message in a chat: a push decision is made due for its sleeping devices. */
+  async pushChat(chatId: string): Promise<void> {
+    await this.pushes?.chatEntry(chatId);
+  }
+
+  async pushMailbox(user: string): Promise<void> {
+    await this.pushes?.mailboxEntry(user);
+  }
+
+  /** After `user` read a chat: their other devices' pushed counts are brought up to date. */
+  async pushRead(user: string, chatId: string, device: string | undefined): Promise<void> {
+    await this.pushes?.chatRead(user, chatId, device);
   }
 
   mailbox(user: string, waiting: number): void {

@@ -41,6 +41,7 @@ export class MailboxResolver {
     const text = validText(message, 'message', this.settings.maxMessageLength);
     const sent = await this.mailboxes.send(recipient, callerId(context), text);
     this.inbox.mailbox(recipient, sent.waiting);
+    await this.inbox.pushMailbox(recipient);
     return toMessage(sent.message);
   }
 

@@ -63,6 +63,13 @@ export type ScriptName =
   | 'market-purchase'
   | 'market-reprice'
   | 'market-sale-task'
+  | 'push-candidates'
+  | 'push-chat-claim'
+  | 'push-chat-read'
+  | 'push-chat-state'
+  | 'push-chat-wanted'
+  | 'push-mailbox-claim'
+  | 'push-send-check'
   | 'row-cache-claim'
   | 'row-cache-list'
   | 'row-cache-retry'
@@ -188,6 +195,9 @@ export const READ_ONLY_SCRIPTS: ReadonlySet<ScriptName> = new Set([
   'guild-search',
   'lease-state',
   'market-page',
+  'push-chat-state',
+  'push-chat-wanted',
+  'push-send-check',
   'row-cache-list',
   'task-depth',
   'task-list',

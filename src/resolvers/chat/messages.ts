@@ -35,6 +35,8 @@ export abstract class ChatMessagesResolver extends ChatResolverBase {
         ? undefined
         : validName(clientMessageId, 'clientMessageId');
     const sent = await this.repository.send(id, caller, text, clientId, this.inbox.forSendScript(id));
+    // A retry too: its first attempt may have stored the message and died before this.
+    await this.inbox.pushChat(id);
     return this.told(id, sent);
   }
 
@@ -73,7 +75,11 @@ export abstract class ChatMessagesResolver extends ChatResolverBase {
   ): Promise<boolean> {
     const id = validId(chatId, 'chatId');
     intInRange(messageId, 'messageId', 0, MAX_ID);
-    return this.repository.markSeen(id, callerId(context), messageId, this.device(device));
+    const caller = callerId(context);
+    const named = this.device(device);
+    const moved = await this.repository.markSeen(id, caller, messageId, named);
+    if (moved) await this.inbox.pushRead(caller, id, named);
+    return moved;
   }
 
   @Authorized()
