@@ -40,7 +40,7 @@ export interface SendCheck {
 
 function targetOf(json: string): PushTarget {
   const { at: _at, ...target } = JSON.parse(json) as PushTarget & { at?: number };
-  return target as PushTarget;
+  return target;
 }
 
 function pairs(flat: string[]): Candidate[] {
