@@ -81,8 +81,11 @@ export class PushTargets {
       [device, json, target.kind, addressOf(target), this.lifetimeMs, this.maxTargets],
     )) as [number, string, ...string[]];
     // The user's targets and the owner index live on different slots, so no one script can do
-    // both: the target is stored first, then claimed. Between the two the phone is registered
-    // to both users for a moment; the last claim removes it from whoever had it before.
+    // both: the target is stored first, then claimed, and the claim removes it from whoever
+    // claimed it before (if they still hold that same target). Between the two steps the phone
+    // is registered to both users for a moment. Two users claiming one token at once never both
+    // keep it; when the earlier owner registers it again meanwhile, neither may, until the
+    // phone's app registers again (tests/repository/push-targets.test.ts).
     const digest = pushTargetDigest(target);
     const before = await this.redis.set(pushTargetOwner(digest), owner(user, device), 'GET');
     const released: RegisteredPushTarget[] = [];
