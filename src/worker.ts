@@ -16,6 +16,10 @@ import { Registry } from 'prom-client';
 import { processMetrics } from './metrics';
 import { timeCommands } from './redis/client/command-timing';
 import { startMetricsListener } from './transports/metrics';
+import { createPushSenders } from './push/providers';
+import { PushDecisions } from './redis/push/decisions';
+import { PushTargets } from './redis/push/targets';
+import { hasProvider, pushDecisionSettings, startPushRunner } from './workers/push-runner';
 
 async function main(): Promise<void> {
   const config = loadConfigOrExit();
@@ -32,12 +36,12 @@ async function main(): Promise<void> {
   process.on('unhandledRejection', (error: unknown) => logger.error({ err: error }, 'unhandled promise rejection'));
   // Tasks are run unless LOCATION_WORKER=on was asked for with neither WORKER_QUEUES nor
   // TASK_HANDLERS: then the process only counts location logs.
-  const locationOnly =
-    config.location.aggregate &&
-    config.location.aggregateAsked &&
-    config.worker.queues.length === 0 &&
-    config.worker.handlersModule === undefined;
-  const runsTasks = !locationOnly;
+  // Pushes are sent wherever a provider is set up (PUSH_WORKER=on, the default): a process may
+  // do only that, with neither WORKER_QUEUES nor TASK_HANDLERS.
+  const runsPush = config.push.worker && hasProvider(config.push);
+  const noUserTasks = config.worker.queues.length === 0 && config.worker.handlersModule === undefined;
+  const locationOnly = config.location.aggregate && config.location.aggregateAsked && noUserTasks;
+  const runsTasks = !locationOnly && !(runsPush && noUserTasks);
   const missing = [
     config.redisUrl === undefined &&
       config.redisCluster === undefined &&
@@ -78,6 +82,19 @@ async function main(): Promise<void> {
         })
       : undefined;
     // Repeating tasks are enqueued wherever their queue's pollers run.
+    const push = runsPush
+      ? await startPushRunner({
+          redis,
+          commands,
+          tasks,
+          taskConfig: config.tasks,
+          decisions: new PushDecisions(commands, pushDecisionSettings(config)),
+          targets: new PushTargets(commands, config.messaging),
+          senders: await createPushSenders(config.push, logger),
+          config: config.push,
+          logger,
+        })
+      : undefined;
     const scheduler = runsTasks
       ? new TaskScheduler({
           queues: config.worker.queues,
@@ -103,7 +120,7 @@ async function main(): Promise<void> {
       ? await startMetricsListener({ registry: metrics.registry, ...config.metrics, logger })
       : undefined;
     logger.info(
-      { tasks: runsTasks, location: aggregator?.consumer ?? false, metrics: listener?.url },
+      { tasks: runsTasks, push: runsPush, location: aggregator?.consumer ?? false, metrics: listener?.url },
       'worker started',
     );
     let stopping = false;
@@ -112,7 +129,13 @@ async function main(): Promise<void> {
         if (stopping) process.exit(1);
         stopping = true;
         logger.info({ signal }, 'stopping: finishing the tasks in hand');
-        Promise.all([runner?.stop(config.shutdownTimeoutMs), scheduler?.stop(), aggregator?.stop(), listener?.close()])
+        Promise.all([
+          runner?.stop(config.shutdownTimeoutMs),
+          push?.stop(config.shutdownTimeoutMs),
+          scheduler?.stop(),
+          aggregator?.stop(),
+          listener?.close(),
+        ])
           .then(() => closeRedis(commands))
           .then(
             () => process.exit(0),

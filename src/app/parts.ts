@@ -64,7 +64,8 @@ import type { ApiMetrics } from '../metrics';
 import { timeCommands } from '../redis/client/command-timing';
 import { PushDecisions } from '../redis/push/decisions';
 import { PushScheduler } from '../push/scheduler';
-import { hasProvider } from '../workers/push-runner';
+import { hasProvider, pushDecisionSettings, startPushRunner } from '../workers/push-runner';
+import { createPushSenders } from '../push/providers';
 
 const COMMAND_TIMEOUT_MS = 5000;
 
@@ -100,15 +101,6 @@ export interface Parts {
 interface Worker {
   start(): void;
   stop(): Promise<void>;
-}
-
-/** How long a device stays a push candidate, and how long the marks of pushes made are kept. */
-export function pushDecisionSettings(config: Config): { deviceLifetimeMs: number; markLifetimeMs: number } {
-  return {
-    deviceLifetimeMs: config.messaging.deviceTtlSeconds * 1000,
-    // A mark must outlive the push it stands for, retries included.
-    markLifetimeMs: config.push.maxAgeSeconds * 1000 + 3_600_000,
-  };
 }
 
 export async function buildParts(
@@ -231,6 +223,20 @@ export async function buildParts(
   teardown.add(async () => {
     await Promise.all(workers.map((worker) => worker.stop()));
   });
+  if (pushes && config.push.worker) {
+    const push = await startPushRunner({
+      redis,
+      commands,
+      tasks,
+      taskConfig: config.tasks,
+      decisions: pushDecisions,
+      targets: pushTargets,
+      senders: await createPushSenders(config.push, logger),
+      config: config.push,
+      logger,
+    });
+    teardown.add(() => push.stop(config.shutdownTimeoutMs / 2));
+  }
   if (config.worker.inApi) {
     const runner = await startTaskRunner({
       redis,

@@ -5,13 +5,12 @@
 // after a person read a chat on one of their devices.
 import type { Logger } from '../common/logger';
 import type { PushConfig } from '../push/settings';
-import type { PushKind, PushMessage, PushResult, PushSender, PushTarget } from '../push/types';
+import type { PushSenders } from '../push/providers';
+import type { PushKind, PushMessage, PushResult, PushTarget } from '../push/types';
 import type { PushDecisions } from '../redis/push/decisions';
 import type { TaskRepository } from '../redis/task';
 import { PUSH_QUEUE } from '../redis/keys';
 import type { TaskHandlers } from './task-handlers';
-
-export type PushSenders = Partial<Record<PushKind, PushSender>>;
 
 /** What a decision (or the API, for a reading) asks of the push queue. */
 export type DecideArgs = { chatId: string } | { mailboxOf: string };

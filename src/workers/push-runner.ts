@@ -6,9 +6,10 @@ import type { PushConfig } from '../push/settings';
 import type { RedisClient, RedisTarget } from '../redis/client/connection';
 import { PUSH_QUEUE } from '../redis/keys';
 import type { PushDecisions } from '../redis/push/decisions';
-import type { TaskConfig } from '../config';
+import type { Config, TaskConfig } from '../config';
 import type { TaskRepository } from '../redis/task';
-import { pushHandlers, type PushSenders, type TargetRemover } from './push-handlers';
+import { closePushSenders, type PushSenders } from '../push/providers';
+import { pushHandlers, type TargetRemover } from './push-handlers';
 import { startTaskRunner } from './task-runner';
 
 export interface PushRunnerOptions {
@@ -21,6 +22,15 @@ export interface PushRunnerOptions {
   senders: PushSenders;
   config: PushConfig;
   logger: Logger;
+}
+
+/** How long a device stays a push candidate, and how long the marks of pushes made are kept. */
+export function pushDecisionSettings(config: Config): { deviceLifetimeMs: number; markLifetimeMs: number } {
+  return {
+    deviceLifetimeMs: config.messaging.deviceTtlSeconds * 1000,
+    // A mark must outlive the push it stands for, retries included.
+    markLifetimeMs: config.push.maxAgeSeconds * 1000 + 3_600_000,
+  };
 }
 
 export function hasProvider(config: PushConfig): boolean {
@@ -42,7 +52,7 @@ export async function startPushRunner(options: PushRunnerOptions): Promise<{ sto
   return {
     stop: async (graceMs) => {
       await runner.stop(graceMs);
-      await Promise.all(Object.values(senders).map((sender) => sender.close()));
+      await closePushSenders(senders);
     },
   };
 }
