@@ -63,6 +63,9 @@ export type ScriptName =
   | 'market-purchase'
   | 'market-reprice'
   | 'market-sale-task'
+  | 'push-presence-hold'
+  | 'push-presence-online'
+  | 'push-presence-release'
   | 'row-cache-claim'
   | 'row-cache-list'
   | 'row-cache-retry'
@@ -188,6 +191,7 @@ export const READ_ONLY_SCRIPTS: ReadonlySet<ScriptName> = new Set([
   'guild-search',
   'lease-state',
   'market-page',
+  'push-presence-online',
   'row-cache-list',
   'task-depth',
   'task-list',
