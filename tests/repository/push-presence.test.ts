@@ -142,7 +142,8 @@ describe('renewal', () => {
   });
 
   it('renews 10,000 held devices of 10,000 users, each one member moved forward', async () => {
-    const presence = instance(3000);
+    // Long enough that the 10,000 first holds, one at a time, are written well within it on a cluster.
+    const presence = instance(10_000);
     const users = Array.from({ length: 10_000 }, (_, n) => `u${n}`);
     await Promise.all(users.map((user) => presence.hold(user, 'phone')));
     const firstLapse = async (user: string) =>

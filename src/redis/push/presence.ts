@@ -91,16 +91,19 @@ export class PushPresence {
     await this.inSlices(users, ([user, devices]) => this.write('push-presence-release', user, [], [...devices.keys()]));
   }
 
-  private schedule(): void {
-    this.timer = setTimeout(
-      () => {
-        this.renewal = this.renew().finally(() => {
-          this.renewal = undefined;
-          if (!this.stopped) this.schedule();
-        });
-      },
-      Math.floor(this.options.ttlMs / 3),
-    );
+  /**
+   * Passes start a third of the ttl apart, or back to back when one takes longer: a hold is
+   * written again within a third of the ttl plus one pass, so it keeps while a pass takes less
+   * than two thirds of the ttl.
+   */
+  private schedule(delayMs = this.options.ttlMs / 3): void {
+    this.timer = setTimeout(() => {
+      const started = Date.now();
+      this.renewal = this.renew().finally(() => {
+        this.renewal = undefined;
+        if (!this.stopped) this.schedule(Math.max(0, this.options.ttlMs / 3 - (Date.now() - started)));
+      });
+    }, delayMs);
     this.timer.unref();
   }
 
