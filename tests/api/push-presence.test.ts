@@ -10,7 +10,6 @@ import { CounterUpdatedDocument, InboxChangedDocument } from '../../src/generate
 import { userKeys } from '../../src/redis/keys';
 import { PushPresence } from '../../src/redis/push/presence';
 import { eventually, wsOperation, type WsClient } from '../support/graphql';
-import { waitForLine } from '../support/logs';
 import { scriptClient } from '../support/redis';
 import { startTestServer, type TestServer } from '../support/server';
 
@@ -69,8 +68,7 @@ const logged = (msg: string, user: string, server: TestServer = api): number =>
 
 /** Waits until the server logged one more line of `msg` for `user` than `before`. */
 async function nextLine(msg: string, user: string, before: number, server: TestServer = api): Promise<void> {
-  let seen = 0;
-  await waitForLine(server.logs, (line) => line.msg === msg && line.user === user && ++seen > before, 20_000);
+  await eventually(async () => Promise.resolve(logged(msg, user, server) > before), 20_000, 10);
 }
 
 /** Subscribes to inboxChanged on `socket` and waits until the server runs it (the hold is written by then). */
