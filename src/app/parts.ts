@@ -26,6 +26,7 @@ import { LeaseRepository } from '../redis/leases/repository';
 import { LeaseSignals } from '../redis/leases/signals';
 import { LeaseAcquirer } from '../redis/leases/acquirer';
 import { MailboxRepository } from '../redis/mailbox';
+import { PushPresence } from '../redis/push/presence';
 import { MarketRepository } from '../redis/market/repository';
 import { PushTargets } from '../redis/push/targets';
 import { createMarketStrategy } from '../redis/market/strategies';
@@ -84,6 +85,8 @@ export interface Parts {
   stopWaiting: AbortController;
   /** Location datasets: the HTTP log upload appends to them. */
   locations: LocationRepository;
+  /** Which devices this process tells over a socket (the WebSocket server holds them), for push. */
+  presence: PushPresence;
   /**
    * What the chat, counter, semaphore and guild resolvers were built on: the benchmark's raw and
    * bare-Apollo peers (bench/graphql/backend.ts) serve the same operations from these.
@@ -151,6 +154,10 @@ export async function buildParts(
     observer: metrics?.notifications,
   });
   const counters = new CounterRepository(commands, config.counters, TOPICS.counterUpdated.channel);
+  // Stopped after the sockets have closed and before Redis closes (teardown runs in reverse).
+  const presence = new PushPresence(commands, { ttlMs: config.push.presenceTtlMs, logger });
+  presence.start();
+  teardown.add(() => presence.stop());
   const pushTargets = new PushTargets(commands, config.messaging);
   const chats = new ChatRepository(commands, config.messaging, pushTargets);
   const guilds = new GuildRepository(commands, config.autocomplete);
@@ -263,6 +270,7 @@ export async function buildParts(
     rowSource,
     stopWaiting,
     locations,
+    presence,
     domain: { chats, counters, guilds, semaphores, inbox, pubSub },
   };
 }

@@ -141,6 +141,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
       operationCheck,
       trusted,
       metrics: metrics?.webSocket,
+      presence: parts.presence,
     });
 
     const apollo = new ApolloServer<GraphQLContext>({

@@ -64,6 +64,13 @@ const SETTINGS = {
     max: 120_000,
     description: "Longest wait for a provider's answer to one push; a slower one is tried again later.",
   }),
+  PUSH_PRESENCE_TTL_MS: int({
+    default: 30_000,
+    min: 1000,
+    max: 600_000,
+    description:
+      "How long a crashed instance's sockets still count as online (no push to their devices). Live instances renew their sockets' presence every third of it.",
+  }),
   PUSH_CONCURRENCY: int({ default: 32, min: 1, max: 1024, description: 'Pushes sent at once per process.' }),
   PUSH_WORKER: flag({
     default: true,
@@ -180,6 +187,8 @@ export interface PushConfig {
   maxAgeSeconds: number;
   retryMs: number;
   timeoutMs: number;
+  /** How long an instance's hold on a device's presence lasts unless renewed (PushPresence). */
+  presenceTtlMs: number;
   concurrency: number;
   /** Whether this process sends pushes (when any provider is set up). */
   worker: boolean;
@@ -222,6 +231,7 @@ export function readPush(reader: SettingsReader, isProduction: boolean): PushCon
     maxAgeSeconds: v.PUSH_MAX_AGE_SECONDS,
     retryMs: v.PUSH_RETRY_MS,
     timeoutMs: v.PUSH_TIMEOUT_MS,
+    presenceTtlMs: v.PUSH_PRESENCE_TTL_MS,
     concurrency: v.PUSH_CONCURRENCY,
     worker: v.PUSH_WORKER,
     webPush:

@@ -9,6 +9,7 @@ import { CloseCode, handleProtocols, type Server } from 'graphql-ws';
 import { WebSocket, type WebSocketServer } from 'ws';
 import type { Principal } from '../security/auth';
 import type { Logger } from '../common/logger';
+import type { SocketPresence } from './socket-presence';
 
 /** What every graphql-ws hook finds in `ctx.extra`. */
 export type SocketExtra = {
@@ -25,6 +26,8 @@ export interface SocketSession {
   operations: Map<string, AbortController>;
   /** Closes the socket when the token expires. */
   expiryTimer?: NodeJS.Timeout;
+  /** Set when connection_init named a device and presence is on: its running inboxChanged subscriptions. */
+  presence?: SocketPresence;
 }
 
 export interface Transport {

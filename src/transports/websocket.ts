@@ -20,6 +20,8 @@ import type { Refusal, RequestGate } from '../security/request-gate';
 import { closeReason, serveGraphqlWs, type SocketExtra, type SocketSession } from './websocket-server';
 import type { Logger } from '../common/logger';
 import type { WebSocketMetrics } from '../metrics/websocket';
+import type { PushPresence } from '../redis/push/presence';
+import { deviceOf, SocketPresence } from './socket-presence';
 
 export interface WebSocketOptions {
   httpServer: HttpServer;
@@ -42,6 +44,8 @@ export interface WebSocketOptions {
   trusted: TrustedDocuments;
   /** Sockets, subscriptions and operations counted; unset with METRICS=off. */
   metrics?: WebSocketMetrics | undefined;
+  /** Devices told over a socket, which push leaves alone; unset: sockets hold no presence. */
+  presence?: PushPresence | undefined;
 }
 
 export interface WebSocketHandle {
@@ -111,6 +115,13 @@ export function startWebSocketServer(options: WebSocketOptions): WebSocketHandle
     // with 4403 Forbidden before anything else happens, the reason a refused token's code.
     onConnect: async (ctx) => {
       const socket = ctx.extra.socket;
+      // A device name the chat operations would refuse is refused before the token is looked at.
+      const named = deviceOf(ctx.connectionParams);
+      if (named.problem !== undefined) {
+        log.info({ reason: named.problem }, 'websocket connection refused: bad device');
+        socket.close(CloseCode.BadRequest, closeReason(`Bad request: ${named.problem}`));
+        return false;
+      }
       const identified = await principalFrom(ctx.connectionParams, options.gate);
       // A provider's keys may have been fetched meanwhile, and the client gone.
       if (socket.readyState !== socket.OPEN) return false;
@@ -127,6 +138,9 @@ export function startWebSocketServer(options: WebSocketOptions): WebSocketHandle
       }
       hold(socketsPerUser, principal.userId, socket);
       const session: SocketSession = { principal, operations: new Map() };
+      if (named.device !== undefined && options.presence) {
+        session.presence = new SocketPresence(options.presence, principal.userId, named.device);
+      }
       ctx.extra.session = session;
       if (principal.source) {
         const signed = { socket, source: principal.source };
@@ -148,6 +162,7 @@ export function startWebSocketServer(options: WebSocketOptions): WebSocketHandle
       clearTimeout(session?.expiryTimer);
       for (const controller of session?.operations.values() ?? []) controller.abort();
       session?.operations.clear();
+      session?.presence?.close();
       log.debug({ user: session?.principal.userId, code }, 'websocket closed');
     },
 
@@ -235,9 +250,12 @@ export function startWebSocketServer(options: WebSocketOptions): WebSocketHandle
 
     // The subscription's resolver accepted it (a refusal there is an answer with errors, not a
     // stream): said at debug level, which is what a test waits for before it calls it running.
-    onOperation: (ctx, id, _payload, _args, result) => {
-      if (Symbol.asyncIterator in result)
+    // An inboxChanged subscription's device is online in Redis by then.
+    onOperation: async (ctx, id, _payload, args, result) => {
+      if (Symbol.asyncIterator in result) {
+        await ctx.extra.session?.presence?.started(id, args);
         log.debug({ user: ctx.extra.session?.principal.userId, id }, 'websocket subscription running');
+      }
       return undefined;
     },
     // A subscriber that stops reading costs bounded memory: graphql-ws sends its next frame
@@ -250,12 +268,15 @@ export function startWebSocketServer(options: WebSocketOptions): WebSocketHandle
     },
     onError: (ctx, id, payload, errors) => {
       ctx.extra.session?.operations.delete(id);
+      ctx.extra.session?.presence?.ended(id);
       const formatted = format(errors);
       options.metrics?.failed(ctx.extra, id, payload, formatted);
       return formatted;
     },
     onComplete: (ctx, id) => {
       ctx.extra.session?.operations.delete(id);
+      ctx.extra.session?.presence?.ended(id);
+      log.debug({ user: ctx.extra.session?.principal.userId, id }, 'websocket operation completed');
       options.metrics?.completed(ctx.extra, id);
     },
   });

@@ -32,6 +32,7 @@ const EVERY_VARIABLE: Record<string, string> = {
   PUSH_MAX_AGE_SECONDS: '3600',
   PUSH_RETRY_MS: '2000',
   PUSH_TIMEOUT_MS: '4000',
+  PUSH_PRESENCE_TTL_MS: '45000',
   PUSH_CONCURRENCY: '8',
   PUSH_WORKER: 'off',
   PUSH_VAPID_PUBLIC_KEY: Buffer.alloc(65, 4).toString('base64url'),

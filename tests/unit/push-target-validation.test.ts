@@ -12,6 +12,7 @@ const ALL: PushConfig = {
   retryMs: 5000,
   timeoutMs: 10_000,
   concurrency: 32,
+  presenceTtlMs: 30_000,
   worker: false,
   webPush: { publicKey: 'pub', privateKey: 'priv', subject: 'mailto:ops@example.net' },
   endpointHosts: undefined,

@@ -159,7 +159,7 @@ describe("the product's scripts", () => {
   const sources = [...scriptSources()];
 
   it('have every include expanded and no include registered as a script', () => {
-    expect(includeNames).toEqual(['chat-seen-floor', 'market-sale-task', 'push-target-of', 'task-add']);
+    expect(includeNames).toEqual(['chat-seen-floor', 'market-sale-task', 'push-online', 'push-target-of', 'task-add']);
     for (const [, text] of sources) expect(text).not.toMatch(/^---[ \t]*@include/m);
     // market-sale-task is both: a script of its own (WATCH's writer) and the include it is made of.
     const names = sources.map(([name]) => name);
@@ -180,6 +180,7 @@ describe("the product's scripts", () => {
     expect(users('task-add')).toEqual(['market-purchase', 'market-sale-task', 'task-enqueue', 'task-schedule-tick']);
     expect(users('market-sale-task')).toEqual(['market-purchase', 'market-sale-task']);
     expect(users('chat-seen-floor')).toEqual(['chat-fetch', 'chat-leave', 'chat-mark-seen']);
+    expect(users('push-online')).toEqual(['push-presence-online']);
   });
 
   it('write a task record and trim SEEN entries in one file each', () => {

@@ -70,6 +70,9 @@ export type ScriptName =
   | 'push-chat-state'
   | 'push-chat-wanted'
   | 'push-mailbox-claim'
+  | 'push-presence-hold'
+  | 'push-presence-online'
+  | 'push-presence-release'
   | 'push-send-check'
   | 'push-target-release'
   | 'push-target-remove'
@@ -201,6 +204,7 @@ export const READ_ONLY_SCRIPTS: ReadonlySet<ScriptName> = new Set([
   'market-page',
   'push-chat-state',
   'push-chat-wanted',
+  'push-presence-online',
   'push-send-check',
   'row-cache-list',
   'task-depth',
