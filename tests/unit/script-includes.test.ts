@@ -180,7 +180,12 @@ describe("the product's scripts", () => {
     expect(users('task-add')).toEqual(['market-purchase', 'market-sale-task', 'task-enqueue', 'task-schedule-tick']);
     expect(users('market-sale-task')).toEqual(['market-purchase', 'market-sale-task']);
     expect(users('chat-seen-floor')).toEqual(['chat-fetch', 'chat-leave', 'chat-mark-seen']);
-    expect(users('push-online')).toEqual(['push-presence-online']);
+    expect(users('push-online')).toEqual([
+      'push-candidates',
+      'push-mailbox-claim',
+      'push-presence-online',
+      'push-send-check',
+    ]);
   });
 
   it('write a task record and trim SEEN entries in one file each', () => {

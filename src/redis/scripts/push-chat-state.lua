@@ -3,6 +3,7 @@
 -- KEYS[1]  meta (hash: last, ...)
 -- KEYS[2]  messages (zset entry JSON -> id)
 -- KEYS[3]  members (zset member -> seen-id)
+-- ARGV[]   none
 -- Returns {last entry id, its sender ('' when not kept), member, seen-id, member, seen-id, ...}.
 local last = tonumber(redis.call('HGET', KEYS[1], 'last') or '0')
 local sender = ''
