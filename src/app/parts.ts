@@ -27,6 +27,7 @@ import { LeaseSignals } from '../redis/leases/signals';
 import { LeaseAcquirer } from '../redis/leases/acquirer';
 import { MailboxRepository } from '../redis/mailbox';
 import { MarketRepository } from '../redis/market/repository';
+import { PushTargets } from '../redis/push/targets';
 import { createMarketStrategy } from '../redis/market/strategies';
 import { RowCacheRepository } from '../redis/row-cache';
 import { TaskRepository } from '../redis/task';
@@ -45,6 +46,7 @@ import { InboxNotifier, InboxResolver } from '../resolvers/inbox';
 import { LockResolver } from '../resolvers/leases/lock';
 import { MailboxResolver } from '../resolvers/mailbox';
 import { MarketResolver } from '../resolvers/market';
+import { PushResolver } from '../resolvers/push';
 import { RowCacheResolver } from '../resolvers/row-cache';
 import { SemaphoreResolver } from '../resolvers/leases/semaphore';
 import { TaskResolver } from '../resolvers/task';
@@ -146,7 +148,8 @@ export async function buildParts(
   });
   const counters = new CounterRepository(commands, config.counters, TOPICS.counterUpdated.channel);
   const inbox = new InboxNotifier(pubSub, !isCluster(commands));
-  const chats = new ChatRepository(commands, config.messaging);
+  const pushTargets = new PushTargets(commands, config.messaging);
+  const chats = new ChatRepository(commands, config.messaging, pushTargets);
   const guilds = new GuildRepository(commands, config.autocomplete);
   const semaphores = acquirer('semaphore');
   const tasks = new TaskRepository(commands, config.tasks);
@@ -186,6 +189,7 @@ export async function buildParts(
       new MarketResolver(new MarketRepository(commands, marketStrategy, config.market), config.market, inbox),
       new RowCacheResolver(rowCache, config.rowCache),
       new LocationResolver(locations, config.location, locator),
+      new PushResolver(pushTargets, config.push),
       new ViewerResolver(),
     ],
     pubSub,

@@ -11,6 +11,7 @@ import { InboxResolver } from '../resolvers/inbox';
 import { LockResolver } from '../resolvers/leases/lock';
 import { MailboxResolver } from '../resolvers/mailbox';
 import { MarketResolver } from '../resolvers/market';
+import { PushResolver } from '../resolvers/push';
 import { RowCacheResolver } from '../resolvers/row-cache';
 import { SemaphoreResolver } from '../resolvers/leases/semaphore';
 import { TaskResolver } from '../resolvers/task';
@@ -34,6 +35,7 @@ export const RESOLVERS = [
   MarketResolver,
   RowCacheResolver,
   LocationResolver,
+  PushResolver,
   ViewerResolver,
 ] as const;
 

@@ -124,6 +124,14 @@ export const userKeys = {
   mailboxPushDue: (user: string): string => `user:{u:${user}}:mailbox-push-due`,
 };
 
+/**
+ * string `user\ndevice`: who registered a push target last, by the target's digest (sha256 of
+ * its kind and endpoint or token, base64url, 22 characters: push/targets.ts). A phone signed in
+ * to another user takes its target from the one before, so that user's pushes stop reaching it.
+ * Its own slot: a user's targets live on the user's, so taking one over is two steps.
+ */
+export const pushTargetOwner = (digest: string): string => `push:owner:{${digest}}`;
+
 /** One guild's member set has the tag `{g:<name>}`, so guilds spread over cluster slots. */
 export const guildKeys = {
   /** zset, score 0, ordered by member entry (see `guildEntry` in guild.ts) for range queries. */

@@ -4,6 +4,18 @@ type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
 /** Internal type. DO NOT USE DIRECTLY. */
 export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
 import type { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-node/core';
+/** Which APNs a token belongs to: SANDBOX for development builds, PRODUCTION otherwise. */
+export type ApnsEnvironment =
+  | 'PRODUCTION'
+  | 'SANDBOX';
+
+/** An APNs device token. */
+export type ApnsTokenInput = {
+  environment?: ApnsEnvironment;
+  /** The device token, hex: 64 to 200 digits. */
+  token: string;
+};
+
 /** ENTRY: a new entry (messageId); READ: a member read up to messageId; TYPING: a member started or stopped typing; JOINED, LEFT: a member joined, or left or was removed. */
 export type ChatChangeKind =
   | 'ENTRY'
@@ -45,6 +57,12 @@ export type CounterFill =
   | 'NONE'
   | 'ZERO';
 
+/** An FCM registration token. */
+export type FcmTokenInput = {
+  /** 1 to 4096 characters of A-Z a-z 0-9 _ : -. */
+  token: string;
+};
+
 /** LISTED (put up for sale, at price); SOLD (bought, for price); DELISTED (taken back by its seller; price is what it was listed at); REPRICED (now at price); CATCH_UP (notices may have been missed: pull `market`; itemId and sellerId empty, price 0). */
 export type MarketChange =
   | 'CATCH_UP'
@@ -59,6 +77,12 @@ export type PurchaseOutcome =
   | 'ITEM_GONE'
   | 'PRICE_CHANGED'
   | 'PURCHASED';
+
+/** WEB_PUSH: a browser subscription (RFC 8030, VAPID); APNS: an Apple device token; FCM: a Firebase registration token. */
+export type PushKind =
+  | 'APNS'
+  | 'FCM'
+  | 'WEB_PUSH';
 
 /** EXPONENTIAL: the wait before a retry doubles with each run; FIXED: it stays the same. */
 export type TaskBackoff =
@@ -101,6 +125,16 @@ export type TaskState =
   | 'DELAYED'
   | 'FAILED'
   | 'WAITING';
+
+/** A Web Push subscription: the fields of PushSubscription.toJSON(). */
+export type WebPushSubscriptionInput = {
+  /** keys.auth: the 16-byte authentication secret, base64url or base64. */
+  auth: string;
+  /** The push service's URL for the subscription: https, on a public address (PUSH_ALLOW_PRIVATE_ENDPOINTS), on PUSH_ENDPOINT_HOSTS when set. */
+  endpoint: string;
+  /** keys.p256dh: the browser's P-256 public key, uncompressed (65 bytes), base64url or base64. */
+  p256dh: string;
+};
 
 export type AddRecentContactMutationVariables = Exact<{
   contact: string;
@@ -755,6 +789,35 @@ export type SellerInboxSubscriptionVariables = Exact<{ [key: string]: never; }>;
 
 export type SellerInboxSubscription = { inboxChanged: { saleId: number | null, mailbox: boolean, chatId: string | null } };
 
+export type PushTargetFieldsFragment = { device: string, kind: PushKind, registeredAt: number, endpointHost: string | null, tokenEnd: string | null };
+
+export type SetPushTargetMutationVariables = Exact<{
+  device: string;
+  webPush?: WebPushSubscriptionInput | null | undefined;
+  apns?: ApnsTokenInput | null | undefined;
+  fcm?: FcmTokenInput | null | undefined;
+}>;
+
+
+export type SetPushTargetMutation = { setPushTarget: { device: string, kind: PushKind, registeredAt: number, endpointHost: string | null, tokenEnd: string | null } };
+
+export type RemovePushTargetMutationVariables = Exact<{
+  device: string;
+}>;
+
+
+export type RemovePushTargetMutation = { removePushTarget: boolean };
+
+export type PushTargetsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type PushTargetsQuery = { pushTargets: Array<{ device: string, kind: PushKind, registeredAt: number, endpointHost: string | null, tokenEnd: string | null }> };
+
+export type PushProvidersQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type PushProvidersQuery = { pushProviders: { kinds: Array<PushKind>, webPushPublicKey: string | null } };
+
 export type ScheduleRowCacheMutationVariables = Exact<{
   rowId: string | number;
   delaySeconds: number;
@@ -940,6 +1003,7 @@ export const ChatFieldsFragmentDoc = {"kind":"Document","definitions":[{"kind":"
 export const MessageFieldsFragmentDoc = {"kind":"Document","definitions":[{"kind":"FragmentDefinition","name":{"kind":"Name","value":"MessageFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"ChatMessage"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"chatId"}},{"kind":"Field","name":{"kind":"Name","value":"sender"}},{"kind":"Field","name":{"kind":"Name","value":"message"}},{"kind":"Field","name":{"kind":"Name","value":"ts"}},{"kind":"Field","name":{"kind":"Name","value":"kind"}},{"kind":"Field","name":{"kind":"Name","value":"target"}},{"kind":"Field","name":{"kind":"Name","value":"editedAt"}},{"kind":"Field","name":{"kind":"Name","value":"deleted"}}]}}]} as unknown as DocumentNode<MessageFieldsFragment, unknown>;
 export const HolderFragmentDoc = {"kind":"Document","definitions":[{"kind":"FragmentDefinition","name":{"kind":"Name","value":"Holder"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"LeaseHolder"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"fencingToken"}},{"kind":"Field","name":{"kind":"Name","value":"owner"}},{"kind":"Field","name":{"kind":"Name","value":"expiresAt"}},{"kind":"Field","name":{"kind":"Name","value":"timeLeftMs"}}]}}]} as unknown as DocumentNode<HolderFragment, unknown>;
 export const DirectMessageFieldsFragmentDoc = {"kind":"Document","definitions":[{"kind":"FragmentDefinition","name":{"kind":"Name","value":"DirectMessageFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"DirectMessage"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"sender"}},{"kind":"Field","name":{"kind":"Name","value":"message"}},{"kind":"Field","name":{"kind":"Name","value":"ts"}}]}}]} as unknown as DocumentNode<DirectMessageFieldsFragment, unknown>;
+export const PushTargetFieldsFragmentDoc = {"kind":"Document","definitions":[{"kind":"FragmentDefinition","name":{"kind":"Name","value":"PushTargetFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"PushTarget"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"device"}},{"kind":"Field","name":{"kind":"Name","value":"kind"}},{"kind":"Field","name":{"kind":"Name","value":"registeredAt"}},{"kind":"Field","name":{"kind":"Name","value":"endpointHost"}},{"kind":"Field","name":{"kind":"Name","value":"tokenEnd"}}]}}]} as unknown as DocumentNode<PushTargetFieldsFragment, unknown>;
 export const TaskScheduleFieldsFragmentDoc = {"kind":"Document","definitions":[{"kind":"FragmentDefinition","name":{"kind":"Name","value":"TaskScheduleFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"TaskSchedule"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"queue"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"task"}},{"kind":"Field","name":{"kind":"Name","value":"args"}},{"kind":"Field","name":{"kind":"Name","value":"priority"}},{"kind":"Field","name":{"kind":"Name","value":"everySeconds"}},{"kind":"Field","name":{"kind":"Name","value":"cron"}},{"kind":"Field","name":{"kind":"Name","value":"timezone"}},{"kind":"Field","name":{"kind":"Name","value":"nextRunAt"}},{"kind":"Field","name":{"kind":"Name","value":"lastRunAt"}},{"kind":"Field","name":{"kind":"Name","value":"lastTaskId"}},{"kind":"Field","name":{"kind":"Name","value":"missedRuns"}}]}}]} as unknown as DocumentNode<TaskScheduleFieldsFragment, unknown>;
 export const TaskFieldsFragmentDoc = {"kind":"Document","definitions":[{"kind":"FragmentDefinition","name":{"kind":"Name","value":"TaskFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Task"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"queue"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"args"}},{"kind":"Field","name":{"kind":"Name","value":"priority"}},{"kind":"Field","name":{"kind":"Name","value":"state"}},{"kind":"Field","name":{"kind":"Name","value":"runAt"}},{"kind":"Field","name":{"kind":"Name","value":"attempts"}},{"kind":"Field","name":{"kind":"Name","value":"maxAttempts"}},{"kind":"Field","name":{"kind":"Name","value":"result"}},{"kind":"Field","name":{"kind":"Name","value":"error"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"startedAt"}},{"kind":"Field","name":{"kind":"Name","value":"finishedAt"}},{"kind":"Field","name":{"kind":"Name","value":"progress"}},{"kind":"Field","name":{"kind":"Name","value":"backoffMs"}},{"kind":"Field","name":{"kind":"Name","value":"backoff"}},{"kind":"Field","name":{"kind":"Name","value":"timeoutMs"}},{"kind":"Field","name":{"kind":"Name","value":"retries"}}]}}]} as unknown as DocumentNode<TaskFieldsFragment, unknown>;
 export const AddRecentContactDocument = {"__meta__":{"hash":"sha256:a9d2155d31f7fc3e8a04f11ec84341431c2d7f40e0e225816f0458693dc6b6f2"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"AddRecentContact"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"contact"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"addRecentContact"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"contact"},"value":{"kind":"Variable","name":{"kind":"Name","value":"contact"}}}]}]}}]} as unknown as DocumentNode<AddRecentContactMutation, AddRecentContactMutationVariables>;
@@ -1022,6 +1086,10 @@ export const PurchaseItemSaleDocument = {"__meta__":{"hash":"sha256:2c5ebb9823a2
 export const MySalesDocument = {"__meta__":{"hash":"sha256:10ff64ffe682a896b652c3ca43c314a5af69e7cb29adaa9b3896ca0a29c1a803"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"MySales"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"first"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"after"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"SafeInt"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"mySales"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"first"},"value":{"kind":"Variable","name":{"kind":"Name","value":"first"}}},{"kind":"Argument","name":{"kind":"Name","value":"after"},"value":{"kind":"Variable","name":{"kind":"Name","value":"after"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"saleId"}},{"kind":"Field","name":{"kind":"Name","value":"itemId"}},{"kind":"Field","name":{"kind":"Name","value":"buyerId"}},{"kind":"Field","name":{"kind":"Name","value":"price"}},{"kind":"Field","name":{"kind":"Name","value":"soldAt"}}]}}]}}]} as unknown as DocumentNode<MySalesQuery, MySalesQueryVariables>;
 export const MarketChangedDocument = {"__meta__":{"hash":"sha256:d10ca1889d85363dbf40d7c2fd6060e61aa457d9e984b8b61540052c3f326705"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"subscription","name":{"kind":"Name","value":"MarketChanged"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"marketChanged"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"kind"}},{"kind":"Field","name":{"kind":"Name","value":"itemId"}},{"kind":"Field","name":{"kind":"Name","value":"sellerId"}},{"kind":"Field","name":{"kind":"Name","value":"price"}}]}}]}}]} as unknown as DocumentNode<MarketChangedSubscription, MarketChangedSubscriptionVariables>;
 export const SellerInboxDocument = {"__meta__":{"hash":"sha256:a946d9fa3d4e24310f3c5a437d8f8bd1b2b936abcdcdc9d1d9d6930f075626a5"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"subscription","name":{"kind":"Name","value":"SellerInbox"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"inboxChanged"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"sales"},"value":{"kind":"BooleanValue","value":true}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"saleId"}},{"kind":"Field","name":{"kind":"Name","value":"mailbox"}},{"kind":"Field","name":{"kind":"Name","value":"chatId"}}]}}]}}]} as unknown as DocumentNode<SellerInboxSubscription, SellerInboxSubscriptionVariables>;
+export const SetPushTargetDocument = {"__meta__":{"hash":"sha256:b08668007bcf03d768742722f906344b26f8c04ba3b1bc5df55312c348db8d61"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"SetPushTarget"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"device"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"webPush"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"WebPushSubscriptionInput"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"apns"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"ApnsTokenInput"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"fcm"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"FcmTokenInput"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"setPushTarget"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"device"},"value":{"kind":"Variable","name":{"kind":"Name","value":"device"}}},{"kind":"Argument","name":{"kind":"Name","value":"webPush"},"value":{"kind":"Variable","name":{"kind":"Name","value":"webPush"}}},{"kind":"Argument","name":{"kind":"Name","value":"apns"},"value":{"kind":"Variable","name":{"kind":"Name","value":"apns"}}},{"kind":"Argument","name":{"kind":"Name","value":"fcm"},"value":{"kind":"Variable","name":{"kind":"Name","value":"fcm"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"PushTargetFields"}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"PushTargetFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"PushTarget"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"device"}},{"kind":"Field","name":{"kind":"Name","value":"kind"}},{"kind":"Field","name":{"kind":"Name","value":"registeredAt"}},{"kind":"Field","name":{"kind":"Name","value":"endpointHost"}},{"kind":"Field","name":{"kind":"Name","value":"tokenEnd"}}]}}]} as unknown as DocumentNode<SetPushTargetMutation, SetPushTargetMutationVariables>;
+export const RemovePushTargetDocument = {"__meta__":{"hash":"sha256:444d0391a0c5bc4f8b04ba66b1de532ad2fba5b3b87dac1d9be1b2f5ad795285"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"RemovePushTarget"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"device"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"removePushTarget"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"device"},"value":{"kind":"Variable","name":{"kind":"Name","value":"device"}}}]}]}}]} as unknown as DocumentNode<RemovePushTargetMutation, RemovePushTargetMutationVariables>;
+export const PushTargetsDocument = {"__meta__":{"hash":"sha256:22a723ebe63d0164a4ba43ac52e5d1240db0f1ed345a24f032220e7076c977cc"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"PushTargets"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"pushTargets"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"PushTargetFields"}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"PushTargetFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"PushTarget"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"device"}},{"kind":"Field","name":{"kind":"Name","value":"kind"}},{"kind":"Field","name":{"kind":"Name","value":"registeredAt"}},{"kind":"Field","name":{"kind":"Name","value":"endpointHost"}},{"kind":"Field","name":{"kind":"Name","value":"tokenEnd"}}]}}]} as unknown as DocumentNode<PushTargetsQuery, PushTargetsQueryVariables>;
+export const PushProvidersDocument = {"__meta__":{"hash":"sha256:5f75f2f3e06328e164f86442bb352b44e4265dba1a083e68a43259d266a74b70"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"PushProviders"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"pushProviders"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"kinds"}},{"kind":"Field","name":{"kind":"Name","value":"webPushPublicKey"}}]}}]}}]} as unknown as DocumentNode<PushProvidersQuery, PushProvidersQueryVariables>;
 export const ScheduleRowCacheDocument = {"__meta__":{"hash":"sha256:c8d4a56c241c4b68d3f1997580d7bd154bec099e12e62717e472eba301bf80b3"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"ScheduleRowCache"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"rowId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"delaySeconds"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"Float"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"scheduleRowCache"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"rowId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"rowId"}}},{"kind":"Argument","name":{"kind":"Name","value":"delaySeconds"},"value":{"kind":"Variable","name":{"kind":"Name","value":"delaySeconds"}}}]}]}}]} as unknown as DocumentNode<ScheduleRowCacheMutation, ScheduleRowCacheMutationVariables>;
 export const CachedRowDocument = {"__meta__":{"hash":"sha256:8f85ba6131eb2cadae721c10a80aeab1d05627f65e61030e1abb471e750dd445"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"CachedRow"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"rowId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"cachedRow"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"rowId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"rowId"}}}]}]}}]} as unknown as DocumentNode<CachedRowQuery, CachedRowQueryVariables>;
 export const CachedRowsDocument = {"__meta__":{"hash":"sha256:b6585e01c2b4215dc8b2f9b6cd649cf8d7fa950d19ba4a496231f81b8e28ee6f"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"CachedRows"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"rowIds"}},"type":{"kind":"NonNullType","type":{"kind":"ListType","type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"cachedRows"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"rowIds"},"value":{"kind":"Variable","name":{"kind":"Name","value":"rowIds"}}}]}]}}]} as unknown as DocumentNode<CachedRowsQuery, CachedRowsQueryVariables>;

@@ -5,6 +5,7 @@ import type { RedisClient } from '../client/connection';
 import { runScript } from '../client/scripts';
 import { chatChannel, chatKeys } from '../keys';
 import { compareBytes } from '../order';
+import type { PushTargets } from '../push/targets';
 import type { ChatDevices, DeviceStatus } from './devices';
 import { shareFairly } from './fair-share';
 import { parseMessage } from './log';
@@ -31,6 +32,7 @@ export class ChatCursors {
     private readonly settings: ChatSettings,
     private readonly devices: ChatDevices,
     private readonly index: ChatIndex,
+    private readonly pushTargets?: Pick<PushTargets, 'removeDevices'>,
   ) {}
 
   /**
@@ -50,7 +52,13 @@ export class ChatCursors {
     // Known only once its cursors are made: a fetch cut short here is a first fetch again next time.
     if (device !== undefined && status !== 'known') {
       const pushedOut = await this.devices.add(user, device);
-      if (pushedOut.length > 0) await this.dropCursors(user, pushedOut, performance.now(), entries);
+      if (pushedOut.length > 0) {
+        // A forgotten device is pushed to no more: it may be a phone that was sold or lost.
+        await Promise.all([
+          this.dropCursors(user, pushedOut, performance.now(), entries),
+          this.pushTargets?.removeDevices(user, pushedOut),
+        ]);
+      }
     }
     return chats;
   }

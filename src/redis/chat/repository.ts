@@ -5,6 +5,7 @@
 // The one repository resolvers and tests hold; each concern is a module of this folder, and this
 // class hands every call to the one that does it.
 import type { RedisClient } from '../client/connection';
+import type { PushTargets } from '../push/targets';
 import { ChatCursors } from './cursors';
 import { ChatDevices } from './devices';
 import { ChatLog } from './log';
@@ -24,13 +25,14 @@ export class ChatRepository {
   private readonly retention: ChatRetentionStore;
   private readonly typists: ChatTyping;
 
-  constructor(redis: RedisClient, settings: ChatSettings) {
+  /** With `pushTargets`, a device pushed out of a user's list loses its push target too. */
+  constructor(redis: RedisClient, settings: ChatSettings, pushTargets?: Pick<PushTargets, 'removeDevices'>) {
     this.devices = new ChatDevices(redis, settings.deviceTtlSeconds * 1000, settings.maxDevices);
     const index = new ChatIndex(redis, settings.maxChatsPerUser);
     this.membership = new ChatMembership(redis, settings, this.devices, index);
     this.sends = new ChatSends(redis, settings);
     this.log = new ChatLog(redis, settings);
-    this.cursors = new ChatCursors(redis, settings, this.devices, index);
+    this.cursors = new ChatCursors(redis, settings, this.devices, index, pushTargets);
     this.retention = new ChatRetentionStore(redis, settings);
     this.typists = new ChatTyping(redis);
   }

@@ -9,6 +9,7 @@ import type { RedisClient } from './redis-client';
 import { loadScriptSources } from './script-includes';
 import { AppError, badInput, conflict, forbidden, notFound, storeUnavailable } from '../../common/errors';
 import { uploadOffset, uploadTooLarge } from '../location/errors';
+import { pushRefused } from '../../push/target-validation';
 
 const SCRIPTS_DIR = path.join(__dirname, '..', 'scripts');
 
@@ -63,6 +64,9 @@ export type ScriptName =
   | 'market-purchase'
   | 'market-reprice'
   | 'market-sale-task'
+  | 'push-target-release'
+  | 'push-target-remove'
+  | 'push-target-set'
   | 'row-cache-claim'
   | 'row-cache-list'
   | 'row-cache-retry'
@@ -337,6 +341,14 @@ const SCRIPT_ERRORS: Record<string, (message: string) => AppError> = {
   E_UPLOAD_TOO_LARGE: (message) => uploadTooLarge(Number(message)),
   E_TOO_MANY_UPLOADS: (message) => conflict(`the dataset keeps at most ${message} uploads`, 'upload'),
   E_NOT_GUILD_MEMBER: (message) => forbidden(message || 'only members of a guild may search it'),
+  E_PUSH_DEVICE_NOT_FOUND: () =>
+    pushRefused(
+      'PUSH_DEVICE_NOT_FOUND',
+      'device is not a live device of the caller: fetch with it once, then register its target',
+      'device',
+    ),
+  E_PUSH_TOO_MANY_TARGETS: (message) =>
+    pushRefused('PUSH_TOO_MANY_TARGETS', `the caller has as many push targets as live devices (${message})`, 'device'),
 };
 
 export function translateScriptError(error: unknown): unknown {
