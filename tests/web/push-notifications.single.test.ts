@@ -2,14 +2,18 @@
 // /app/ (revalidated on each check, allowed by the CSP) and session.json names the VAPID key.
 // In Chromium: the chats page's opt-in registers the worker and, where the browser offers no push
 // service (the test's contexts are off the record, as a private window is), says it refused
-// rather than hanging; pushes delivered through
+// rather than hanging; with a stand-in for the one piece it lacks (PushManager's subscription),
+// the opt-in makes the subscription the device's push target, puts it back when the server lost
+// it, and "Stop notifications" removes it; pushes delivered through
 // the DevTools protocol show one notification per chat and one for the mailbox, ids and counts
 // only; an open chats page whose socket lost the notice pulls the new message on the push; a
 // click on a notification brings the window to that chat.
+import crypto from 'node:crypto';
 import path from 'node:path';
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import type { BrowserContext, CDPSession, Page, Worker } from 'playwright-core';
 import webpush from 'web-push';
+import { PushTargetsDocument, RemovePushTargetDocument } from '../../src/generated/client/graphql';
 import { AppCreateChatDocument, AppSendMessageDocument } from '../../src/generated/web/graphql';
 import { settle, startWeb, type SignedIn, type WebFixture } from '../support/browser';
 import { post } from '../support/graphql';
@@ -230,6 +234,74 @@ describe('notifications in Chromium', () => {
     expect(await page.evaluate<number>('navigator.serviceWorker.getRegistrations().then((all) => all.length)')).toBe(0);
     expect(signed.problems).toEqual([]);
   });
+
+  it('registers the subscription as the device\'s push target, again when the server lost it, and removes it on "Stop notifications"', async () => {
+    // Headless Chromium has no push service, so PushManager's subscription is a stand-in here,
+    // kept in localStorage across reloads as the browser keeps its own. Everything else is real:
+    // permission, the service worker's registration, the API and Redis. Its keys are a real
+    // P-256 public key and auth secret, which the API checks.
+    const subscription = {
+      endpoint: 'https://push.example.net/send/dGVzdC1zdWJzY3JpcHRpb24',
+      expirationTime: null,
+      keys: {
+        p256dh: crypto.createECDH('prime256v1').generateKeys().toString('base64url'),
+        auth: crypto.randomBytes(16).toString('base64url'),
+      },
+    };
+    const dora = await web.signIn('dora');
+    opened.push(dora);
+    const { context, page } = dora;
+    await context.addInitScript(`(() => {
+      const KEY = 'test.push-subscription';
+      const standIn = (json) => ({
+        endpoint: json.endpoint,
+        toJSON: () => json,
+        unsubscribe: async () => (localStorage.removeItem(KEY), true),
+      });
+      PushManager.prototype.getSubscription = async function () {
+        const stored = localStorage.getItem(KEY);
+        return stored === null ? null : standIn(JSON.parse(stored));
+      };
+      PushManager.prototype.subscribe = async function (options) {
+        localStorage.setItem('test.subscribed-with', JSON.stringify(options));
+        localStorage.setItem(KEY, ${JSON.stringify(JSON.stringify(subscription))});
+        return standIn(${JSON.stringify(subscription)});
+      };
+    })()`);
+    await context.grantPermissions(['notifications'], { origin: web.base });
+    await page.reload();
+    const panel = page.getByRole('region', { name: 'Notifications' });
+    const token = await tokenOf('dora');
+    const targets = async () => (await api(PushTargetsDocument, {}, token)).pushTargets;
+    const device = await page.evaluate<string>("localStorage.getItem('ria.device')");
+
+    await panel.getByRole('button', { name: 'Notify me on this device' }).click();
+    await panel.getByRole('button', { name: 'Stop notifications' }).waitFor();
+    expect(await panel.getByTestId('push-state').textContent()).toContain('also while the app is closed');
+    expect(JSON.parse((await page.evaluate<string>("localStorage.getItem('test.subscribed-with')")) ?? '')).toEqual({
+      userVisibleOnly: true,
+      applicationServerKey: vapid.publicKey,
+    });
+    const registered = [{ device, kind: 'WEB_PUSH' as const, endpointHost: 'push.example.net', tokenEnd: null }];
+    expect((await targets()).map(({ registeredAt: _at, ...target }) => target)).toEqual(registered);
+
+    // The server lost it (here: removed behind the page's back): the next load puts it back.
+    expect((await api(RemovePushTargetDocument, { device }, token)).removePushTarget).toBe(true);
+    await page.reload();
+    await panel.getByRole('button', { name: 'Stop notifications' }).waitFor();
+    const restored = await settle(
+      async () => (await targets()).map(({ registeredAt: _at, ...target }) => target),
+      registered,
+    );
+    expect(restored).toEqual(registered);
+
+    await panel.getByRole('button', { name: 'Stop notifications' }).click();
+    await panel.getByRole('button', { name: 'Notify me on this device' }).waitFor();
+    expect(await targets()).toEqual([]);
+    expect(await page.evaluate<string | null>("localStorage.getItem('test.push-subscription')")).toBeNull();
+    expect(await panel.getByRole('alert').count()).toBe(0);
+    expect(problemsOf(dora)).toEqual([]);
+  }, 60_000);
 
   it('shows one notification per chat and one for the mailbox, replaced by the next push, with counts and no text', async () => {
     const alice = await web.signIn('alice');
