@@ -114,6 +114,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
           verifier,
           devSignIn: parts.usesDevelopmentSecret && !config.isProduction,
           providerSignIn: config.oidc.webApp,
+          webPushPublicKey: config.push.webPush?.publicKey,
         }),
       );
     }

@@ -1,6 +1,7 @@
 // The reference web app (web/, built by Vite into dist/web) at /app: its files under a strict
-// Content-Security-Policy, what the app needs to know to sign in (an identity provider's client,
-// OIDC_WEB_APP), and, on a development server
+// Content-Security-Policy, its service worker (sw.js, for Web Push), what the app needs to know
+// to sign in (an identity provider's client, OIDC_WEB_APP) and to subscribe to pushes (the VAPID
+// public key), and, on a development server
 // that made its own secret, a token for a user name. The app itself holds no secret.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -23,6 +24,8 @@ export interface WebAppOptions {
   devSignIn: boolean;
   /** The identity provider the app signs in with (OIDC_WEB_APP), if any. */
   providerSignIn?: WebAppSignIn | undefined;
+  /** The VAPID public key browsers subscribe with, when Web Push is set up (PUSH_VAPID_*). */
+  webPushPublicKey?: string | undefined;
 }
 
 /** dist/web beside the compiled code, whether this runs from dist/ or from src/ (tests). */
@@ -35,7 +38,9 @@ const DEV_TOKEN_SECONDS = 12 * 3600;
  * host, no framing. Vite's build and uPlot need nothing more (uPlot styles through the CSSOM).
  * With provider sign-in, the app also fetches from the provider: its discovery document, and its
  * token endpoint for the code and for renewals. Going to its login and logout pages is a
- * navigation, which CSP does not govern.
+ * navigation, which CSP does not govern. The service worker (sw.js, for Web Push) is the app's
+ * own script too; worker-src names it, though default-src would allow it already, so that the
+ * policy says so and stays so if default-src is ever narrowed.
  */
 function webAppCsp(providerSignIn: WebAppSignIn | undefined): string {
   const provider = providerSignIn ? [new URL(providerSignIn.issuer).origin, ...providerSignIn.origins] : [];
@@ -46,6 +51,7 @@ function webAppCsp(providerSignIn: WebAppSignIn | undefined): string {
     "img-src 'self' data:",
     ['connect-src', "'self'", ...new Set(provider)].join(' '),
     "font-src 'self'",
+    "worker-src 'self'",
     "object-src 'none'",
     "base-uri 'none'",
     "form-action 'self'",
@@ -68,13 +74,15 @@ export function webAppRoutes(options: WebAppOptions): Router {
     next();
   });
 
-  // What the sign-in page offers; no secret in it (the web app is a public client).
+  // What the sign-in page offers, and the key a browser subscribes to pushes with; no secret in
+  // it (the web app is a public client, and the VAPID public key is public by design).
   const provider = options.providerSignIn;
   const offered = {
     devSignIn: options.devSignIn,
     provider: provider
       ? { issuer: provider.issuer, clientId: provider.clientId, scope: provider.scope, params: provider.params }
       : null,
+    push: options.webPushPublicKey === undefined ? null : { webPushPublicKey: options.webPushPublicKey },
   };
   router.get('/session.json', (_req, res) => {
     res.setHeader('cache-control', 'no-store');
@@ -127,6 +135,13 @@ export function webAppRoutes(options: WebAppOptions): Router {
   router.get(['/', '/index.html'], precompressed(options.dir, { file: 'index.html' }), (_req, res) =>
     res.sendFile(path.join(options.dir, 'index.html')),
   );
+  // The service worker keeps its name (a registration is tied to its script's URL), so it is
+  // revalidated on each check: a browser must see a new build's worker. The static handlers below
+  // send it, keeping this header; the scope it is registered with, /app/, is its own folder.
+  router.get('/sw.js', (_req, res, next) => {
+    res.setHeader('cache-control', 'no-cache');
+    next();
+  });
   router.use(precompressed(options.dir), express.static(options.dir, { index: false }));
   return router;
 }

@@ -93,11 +93,13 @@ describe('sign-in by user name', () => {
     expect(await fetch(`${devBase}/app/session.json`).then((r) => r.json() as Promise<any>)).toEqual({
       devSignIn: true,
       provider: null,
+      push: null,
     });
     const base = new URL(secured.url).origin;
     expect(await fetch(`${base}/app/session.json`).then((r) => r.json() as Promise<any>)).toEqual({
       devSignIn: false,
       provider: null,
+      push: null,
     });
     const refused = await mint(base, { user: 'mallory', service: true });
     expect(refused.status).toBe(404);
@@ -359,6 +361,7 @@ describe('sign-in through an identity provider', () => {
       expect(await fetch(`${base}/app/session.json`).then((r) => r.json())).toEqual({
         devSignIn: false,
         provider: { issuer, clientId: 'spa', scope: 'openid offline_access', params: {} },
+        push: null,
       });
       const csp = (await fetch(`${base}/app/`)).headers.get('content-security-policy')!;
       // Each origin once: the issuer's, named again in `origins`, is not repeated.

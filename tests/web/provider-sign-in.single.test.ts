@@ -72,6 +72,7 @@ describe('web app sign-in through an OpenID provider', () => {
         scope: 'openid api',
         params: { resource: API_AUDIENCE },
       },
+      push: null,
     });
     const csp = (await fetch(`${web.base}/app/`)).headers.get('content-security-policy') ?? '';
     expect(csp.split('; ')).toContain(`connect-src 'self' ${provider.issuer}`);

@@ -5,6 +5,7 @@ import { connect } from './apollo';
 import { SessionContext, useLinkState, useSession } from './context';
 import { errorText } from './errors';
 import type { ProviderSignIn } from './provider';
+import { useWorkerMessages } from './service-worker';
 import { loadSession, saveSession, serverInfo, takeFragmentToken, type ServerInfo, type Session } from './session';
 import { SignIn } from './sign-in';
 
@@ -40,7 +41,7 @@ interface Start {
  */
 async function start(): Promise<Start> {
   const handed = takeFragmentToken();
-  const info = await serverInfo().catch((): ServerInfo => ({ devSignIn: false, provider: null }));
+  const info = await serverInfo().catch((): ServerInfo => ({ devSignIn: false, provider: null, push: null }));
   let provider: ProviderSignIn | null = null;
   let session = handed;
   let notice: string | null = null;
@@ -67,7 +68,7 @@ export function App() {
   const [notice, setNotice] = useState<string | null>(null);
   useEffect(() => {
     const failed = (error: unknown): Start => ({
-      info: { devSignIn: false, provider: null },
+      info: { devSignIn: false, provider: null, push: null },
       provider: null,
       session: null,
       notice: `The app could not start: ${errorText(error)}`,
@@ -111,18 +112,28 @@ export function App() {
     signIn(null);
     if (byProvider) void provider?.signOut();
   };
-  return <SignedIn key={session.user} session={session} onSignOut={signOut} />;
+  return <SignedIn key={session.user} session={session} server={begun.info} onSignOut={signOut} />;
 }
 
-function SignedIn({ session, onSignOut }: { session: Session; onSignOut: () => void }) {
+interface SignedInProps {
+  session: Session;
+  server: ServerInfo;
+  onSignOut: () => void;
+}
+
+function SignedIn({ session, server, onSignOut }: SignedInProps) {
   // The connection lives as long as the person is signed in; a renewed token replaces the old one in it.
   const token = useRef(session.token);
   token.current = session.token;
   const connection = useMemo(() => connect(() => token.current), []);
   useEffect(() => () => connection.dispose(), [connection]);
   const page = useFragmentPage();
+  // A click on a notification (web/sw/sw.ts) brings this window to the front: show its chat.
+  useWorkerMessages((message) => {
+    if (message.type === 'open') location.hash = message.chatId === null ? '#/chats' : `#/chats/${message.chatId}`;
+  });
   return (
-    <SessionContext.Provider value={{ session, connection }}>
+    <SessionContext.Provider value={{ session, connection, server }}>
       <ApolloProvider client={connection.client}>
         <header className="top">
           <strong>Redis in Action</strong>

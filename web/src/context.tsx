@@ -1,11 +1,18 @@
-// What every page may use: the session (who is signed in) and the live connection.
+// What every page may use: the session (who is signed in), the live connection, and what the
+// server offers (session.json).
 import { createContext, useContext, useEffect, useRef, useState } from 'react';
 import type { Connection, LinkStatus } from './apollo';
-import type { Session } from './session';
+import type { ServerInfo, Session } from './session';
 
-export const SessionContext = createContext<{ session: Session; connection: Connection } | null>(null);
+interface AppContext {
+  session: Session;
+  connection: Connection;
+  server: ServerInfo;
+}
 
-function useApp(): { session: Session; connection: Connection } {
+export const SessionContext = createContext<AppContext | null>(null);
+
+function useApp(): AppContext {
   const value = useContext(SessionContext);
   if (value === null) throw new Error('outside a signed-in app');
   return value;
@@ -13,6 +20,10 @@ function useApp(): { session: Session; connection: Connection } {
 
 export function useSession(): Session {
   return useApp().session;
+}
+
+export function useServerInfo(): ServerInfo {
+  return useApp().server;
 }
 
 /** Runs `pull` each time the WebSocket is back after a drop (notices sent meanwhile were missed). */

@@ -17,6 +17,8 @@ export interface ServerInfo {
   devSignIn: boolean;
   /** The identity provider to sign in with, if the server names one. */
   provider: ProviderInfo | null;
+  /** The VAPID key to subscribe to pushes with, when the server sends Web Push. */
+  push: { webPushPublicKey: string } | null;
 }
 
 const KEY = 'ria.session';
@@ -55,9 +57,14 @@ export function sessionFromToken(token: string): Session | null {
 
 export async function serverInfo(): Promise<ServerInfo> {
   const response = await fetch('/app/session.json', { headers: { accept: 'application/json' } });
-  if (!response.ok) return { devSignIn: false, provider: null };
+  if (!response.ok) return { devSignIn: false, provider: null, push: null };
   const info = (await response.json()) as Partial<ServerInfo>;
-  return { devSignIn: info.devSignIn === true, provider: info.provider ?? null };
+  const key = info.push?.webPushPublicKey;
+  return {
+    devSignIn: info.devSignIn === true,
+    provider: info.provider ?? null,
+    push: typeof key === 'string' && key !== '' ? { webPushPublicKey: key } : null,
+  };
 }
 
 export async function devSignIn(user: string, service: boolean): Promise<Session> {

@@ -41,6 +41,12 @@ export type PurchaseOutcome =
   | 'PRICE_CHANGED'
   | 'PURCHASED';
 
+/** WEB_PUSH: a browser subscription (RFC 8030, VAPID); APNS: an Apple device token; FCM: a Firebase registration token. */
+export type PushKind =
+  | 'APNS'
+  | 'FCM'
+  | 'WEB_PUSH';
+
 /** WAITING tasks in the order workers take them (OLDEST_FIRST: the next one first), DELAYED by when they are due, ACTIVE by when their lease ends, finished ones by when they finished. */
 export type TaskOrder =
   | 'NEWEST_FIRST'
@@ -60,6 +66,16 @@ export type TaskState =
   | 'DELAYED'
   | 'FAILED'
   | 'WAITING';
+
+/** A Web Push subscription: the fields of PushSubscription.toJSON(). */
+export type WebPushSubscriptionInput = {
+  /** keys.auth: the 16-byte authentication secret, base64url or base64. */
+  auth: string;
+  /** The push service's URL for the subscription: https, on a public address (PUSH_ALLOW_PRIVATE_ENDPOINTS), on PUSH_ENDPOINT_HOSTS when set. */
+  endpoint: string;
+  /** keys.p256dh: the browser's P-256 public key, uncompressed (65 bytes), base64url or base64. */
+  p256dh: string;
+};
 
 export type AppChatFieldsFragment = { __typename: 'Chat', id: string, open: boolean, members: Array<string>, latestMessageId: number, seenMessageId: number, unreadCount: number };
 
@@ -400,6 +416,26 @@ export type AppSalesInboxSubscriptionVariables = Exact<{ [key: string]: never; }
 
 export type AppSalesInboxSubscription = { inboxChanged: { __typename: 'InboxNotification', saleId: number | null, catchUp: boolean } };
 
+export type AppSetPushTargetMutationVariables = Exact<{
+  device: string;
+  webPush: WebPushSubscriptionInput;
+}>;
+
+
+export type AppSetPushTargetMutation = { __typename: 'Mutation', setPushTarget: { __typename: 'PushTarget', device: string, kind: PushKind, endpointHost: string | null } };
+
+export type AppRemovePushTargetMutationVariables = Exact<{
+  device: string;
+}>;
+
+
+export type AppRemovePushTargetMutation = { __typename: 'Mutation', removePushTarget: boolean };
+
+export type AppPushTargetsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type AppPushTargetsQuery = { __typename: 'Query', pushTargets: Array<{ __typename: 'PushTarget', device: string, kind: PushKind, endpointHost: string | null }> };
+
 export type AppMeQueryVariables = Exact<{ [key: string]: never; }>;
 
 
@@ -521,6 +557,9 @@ export const AppRepriceItemDocument = {"__meta__":{"hash":"sha256:21ba379f134779
 export const AppPurchaseItemDocument = {"__meta__":{"hash":"sha256:25823c02c6e66dd316f5e7790ddf98c3e9f0346f75760bd5f87cd8b5b9316370"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"AppPurchaseItem"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"itemId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"sellerId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"price"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"purchaseItem"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"itemId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"itemId"}}},{"kind":"Argument","name":{"kind":"Name","value":"sellerId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"sellerId"}}},{"kind":"Argument","name":{"kind":"Name","value":"price"},"value":{"kind":"Variable","name":{"kind":"Name","value":"price"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"outcome"}},{"kind":"Field","name":{"kind":"Name","value":"itemId"}},{"kind":"Field","name":{"kind":"Name","value":"sellerId"}},{"kind":"Field","name":{"kind":"Name","value":"listedPrice"}},{"kind":"Field","name":{"kind":"Name","value":"funds"}},{"kind":"Field","name":{"kind":"Name","value":"saleId"}}]}}]}}]} as unknown as DocumentNode<AppPurchaseItemMutation, AppPurchaseItemMutationVariables>;
 export const AppMarketChangedDocument = {"__meta__":{"hash":"sha256:05f7d741ffed3f5e63756497fa33db732e9e2512fc5e843fcd41284bbae25705"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"subscription","name":{"kind":"Name","value":"AppMarketChanged"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"marketChanged"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"kind"}},{"kind":"Field","name":{"kind":"Name","value":"itemId"}},{"kind":"Field","name":{"kind":"Name","value":"sellerId"}},{"kind":"Field","name":{"kind":"Name","value":"price"}}]}}]}}]} as unknown as DocumentNode<AppMarketChangedSubscription, AppMarketChangedSubscriptionVariables>;
 export const AppSalesInboxDocument = {"__meta__":{"hash":"sha256:dc8857d866ec3585578765b88a33b3f37d28076d20d4c3d97f7f63dc65e75580"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"subscription","name":{"kind":"Name","value":"AppSalesInbox"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"inboxChanged"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"sales"},"value":{"kind":"BooleanValue","value":true}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"saleId"}},{"kind":"Field","name":{"kind":"Name","value":"catchUp"}}]}}]}}]} as unknown as DocumentNode<AppSalesInboxSubscription, AppSalesInboxSubscriptionVariables>;
+export const AppSetPushTargetDocument = {"__meta__":{"hash":"sha256:1c215a21b5506cb46ad13f6f8c898453257cd26c5eb266c68cd9a5ffa2cd7fba"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"AppSetPushTarget"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"device"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"webPush"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"WebPushSubscriptionInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"setPushTarget"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"device"},"value":{"kind":"Variable","name":{"kind":"Name","value":"device"}}},{"kind":"Argument","name":{"kind":"Name","value":"webPush"},"value":{"kind":"Variable","name":{"kind":"Name","value":"webPush"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"device"}},{"kind":"Field","name":{"kind":"Name","value":"kind"}},{"kind":"Field","name":{"kind":"Name","value":"endpointHost"}}]}}]}}]} as unknown as DocumentNode<AppSetPushTargetMutation, AppSetPushTargetMutationVariables>;
+export const AppRemovePushTargetDocument = {"__meta__":{"hash":"sha256:2c2c294a057486b71ab2385627119b7001acf74fddff73e2df11104cd78adf0d"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"AppRemovePushTarget"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"device"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"removePushTarget"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"device"},"value":{"kind":"Variable","name":{"kind":"Name","value":"device"}}}]}]}}]} as unknown as DocumentNode<AppRemovePushTargetMutation, AppRemovePushTargetMutationVariables>;
+export const AppPushTargetsDocument = {"__meta__":{"hash":"sha256:d24ce78ae71607de3e6d78570039a5e0ef3c2039bfdb09f4420e121628620450"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"AppPushTargets"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"pushTargets"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"device"}},{"kind":"Field","name":{"kind":"Name","value":"kind"}},{"kind":"Field","name":{"kind":"Name","value":"endpointHost"}}]}}]}}]} as unknown as DocumentNode<AppPushTargetsQuery, AppPushTargetsQueryVariables>;
 export const AppMeDocument = {"__meta__":{"hash":"sha256:c955b2b0f2d727399fee09b93a0980c30970ab6b1626efaeea55e1592d2339c6"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"AppMe"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"me"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"userId"}},{"kind":"Field","name":{"kind":"Name","value":"funds"}},{"kind":"Field","name":{"kind":"Name","value":"items"}}]}}]}}]} as unknown as DocumentNode<AppMeQuery, AppMeQueryVariables>;
 export const AppViewerDocument = {"__meta__":{"hash":"sha256:b14b7a6e4c27ef82ff29e4a725b728e4f1848664ca30ef7271914f85fca783e0"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"AppViewer"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"viewer"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"userId"}},{"kind":"Field","name":{"kind":"Name","value":"service"}}]}}]}}]} as unknown as DocumentNode<AppViewerQuery, AppViewerQueryVariables>;
 export const AppQueueDocument = {"__meta__":{"hash":"sha256:934cabed052b82bcfc57a8fbac97c20762eaf626dfd5959025d4123fdd1b5aee"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"AppQueue"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"name"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"queue"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"name"},"value":{"kind":"Variable","name":{"kind":"Name","value":"name"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"FragmentSpread","name":{"kind":"Name","value":"AppQueueCounts"}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"AppQueueCounts"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"QueueStats"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"paused"}},{"kind":"Field","name":{"kind":"Name","value":"waitingHigh"}},{"kind":"Field","name":{"kind":"Name","value":"waitingNormal"}},{"kind":"Field","name":{"kind":"Name","value":"waitingLow"}},{"kind":"Field","name":{"kind":"Name","value":"delayed"}},{"kind":"Field","name":{"kind":"Name","value":"active"}},{"kind":"Field","name":{"kind":"Name","value":"completed"}},{"kind":"Field","name":{"kind":"Name","value":"failed"}},{"kind":"Field","name":{"kind":"Name","value":"cancelled"}}]}}]} as unknown as DocumentNode<AppQueueQuery, AppQueueQueryVariables>;

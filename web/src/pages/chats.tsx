@@ -3,17 +3,21 @@
 // the user (an id kept in this browser's localStorage): it pulls the open chat's pending entries
 // for that device and marks seen what it shows, so unread counts (seen-ids) move only when a
 // chat is read, here or on another device. Notices (inboxChanged, chatChanged) and the socket
-// coming back after a drop only make it pull; what the server answers is what it shows.
+// coming back after a drop only make it pull, and so does a push the service worker hears of
+// (web/sw/sw.ts): a page whose socket missed a notice still shows what is new. What the server
+// answers is what it shows.
 import { useEffect, useMemo, useState } from 'react';
 import { useQuery, useSubscription } from '@apollo/client/react';
 import { AppChatsDocument, AppInboxChangedDocument } from '../ops';
 import { useReconnect, useSession } from '../context';
+import { useWorkerMessages } from '../service-worker';
 import { ErrorLine } from '../errors';
 import { ChatList } from './chats/chat-list';
 import { Conversation } from './chats/conversation';
 import { deviceId } from './chats/device';
 import { Devices } from './chats/devices';
 import { NewChat } from './chats/new-chat';
+import { Notifications } from './chats/notifications';
 import { useSerialPull } from './chats/hooks';
 import './chats.css';
 
@@ -31,6 +35,11 @@ export function ChatsPage() {
     },
   });
   useReconnect(reload);
+  // A push for a chat (mailbox pushes are another page's): the list, and with its newest ids the
+  // open chat's log (conversation.tsx), pull as on inboxChanged.
+  useWorkerMessages((message) => {
+    if (message.type === 'pushed' && message.push?.mailbox !== true) reload();
+  });
 
   const list = chats.data?.chats ?? [];
   const open = list.find((chat) => chat.id === openId);
@@ -49,6 +58,7 @@ export function ChatsPage() {
           }}
         />
         <Devices device={device} />
+        <Notifications device={device} />
       </aside>
       {open !== undefined ? (
         <Conversation key={open.id} chat={open} me={session.user} device={device} onListChanged={reload} />
