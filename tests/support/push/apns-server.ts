@@ -8,8 +8,8 @@ import http2 from 'node:http2';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { decodeProtectedHeader, jwtVerify } from 'jose';
-import { generate } from 'selfsigned';
 import { HeldRequests, readBody, Recorder, type Outage } from './recorder';
+import { selfSignedCertificate } from './tls';
 
 /** The test's token-signing key, as Apple hands it out: a `.p8` file, its key id and the team id. */
 export interface ApnsKey {
@@ -43,15 +43,22 @@ export interface ApnsServer {
   received(): ApnsDelivery[];
   answers(): ApnsAnswer[];
   waitFor(n: number, timeoutMs?: number): Promise<ApnsDelivery[]>;
+  /** Waits until `n` requests have arrived, answered or not (a 'slow' outage holds them). */
+  waitForRequests(n: number, timeoutMs?: number): Promise<void>;
   /** The app was removed from the device: 410 Unregistered from now on. */
   setGone(token: string): void;
   setDown(on: Outage): void;
-  /** Sends GOAWAY on every open connection and closes them, as APNs does when it restarts. */
+  /**
+   * As APNs does when it restarts: answers the requests a 'slow' outage holds with 503 Shutdown,
+   * then sends GOAWAY on every open connection and closes them.
+   */
   goAway(): void;
   /** TLS connections accepted so far. */
   connections(): number;
   /** The distinct provider tokens (JWTs) taken so far, in the order first seen. */
   providerTokens(): string[];
+  /** Every provider token taken so far is refused from now on (ExpiredProviderToken), as if an hour old. */
+  expireProviderTokens(): void;
   close(): Promise<void>;
 }
 
@@ -90,33 +97,20 @@ class Refused extends Error {
 }
 
 export async function startApnsServer(options: ApnsServerOptions): Promise<ApnsServer> {
-  const tls = await generate([{ name: 'commonName', value: 'localhost' }], {
-    keyType: 'ec',
-    algorithm: 'sha256',
-    extensions: [
-      { name: 'basicConstraints', cA: true },
-      { name: 'keyUsage', digitalSignature: true, keyCertSign: true },
-      { name: 'extKeyUsage', serverAuth: true },
-      {
-        name: 'subjectAltName',
-        altNames: [
-          { type: 2, value: 'localhost' },
-          { type: 7, ip: '127.0.0.1' },
-          { type: 7, ip: '::1' },
-        ],
-      },
-    ],
-  });
+  const tls = await selfSignedCertificate();
   const deliveries = new Recorder<ApnsDelivery>();
   const answers: ApnsAnswer[] = [];
+  const arrivals = new Recorder<string>();
   const gone = new Map<string, number>();
   const providerTokens: string[] = [];
+  const expired = new Set<string>();
   const sessions = new Set<http2.ServerHttp2Session>();
   const held = new HeldRequests();
   let connections = 0;
   let outage: Outage = false;
+  let shuttingDown = false;
 
-  const server = http2.createSecureServer({ key: tls.private, cert: tls.cert });
+  const server = http2.createSecureServer(tls);
   server.on('session', (session) => {
     connections += 1;
     sessions.add(session);
@@ -127,6 +121,7 @@ export async function startApnsServer(options: ApnsServerOptions): Promise<ApnsS
   server.on('stream', (stream, headers) => {
     stream.on('error', () => undefined);
     const token = /^\/3\/device\/([^/?]*)$/.exec(String(headers[':path']))?.[1] ?? '';
+    arrivals.add(token);
     const answer = (status: number, reason?: string, extra: Record<string, unknown> = {}) => {
       if (stream.destroyed || stream.closed) return;
       answers.push({ token, status, reason });
@@ -140,7 +135,7 @@ export async function startApnsServer(options: ApnsServerOptions): Promise<ApnsS
     };
     if (outage === 'slow') {
       held.hold(
-        () => answer(503, 'ServiceUnavailable'),
+        () => answer(503, shuttingDown ? 'Shutdown' : 'ServiceUnavailable'),
         () => stream.close(http2.constants.NGHTTP2_CANCEL),
       );
       return;
@@ -163,7 +158,7 @@ export async function startApnsServer(options: ApnsServerOptions): Promise<ApnsS
   async function handle(stream: http2.ServerHttp2Stream, headers: http2.IncomingHttpHeaders, token: string) {
     if (headers[':method'] !== 'POST') throw new Refused(405, 'MethodNotAllowed');
     if (!/^\/3\/device\//.test(String(headers[':path']))) throw new Refused(404, 'BadPath');
-    await checkProviderToken(headers.authorization, options.key, providerTokens);
+    await checkProviderToken(headers.authorization, options.key, providerTokens, expired);
     if (token === '') throw new Refused(400, 'MissingDeviceToken');
     if (!/^([0-9a-f]{2}){32,100}$/i.test(token)) throw new Refused(400, 'BadDeviceToken');
     const topic = headers['apns-topic'];
@@ -213,6 +208,9 @@ export async function startApnsServer(options: ApnsServerOptions): Promise<ApnsS
     received: () => deliveries.list(),
     answers: () => [...answers],
     waitFor: (n, timeoutMs = 20_000) => deliveries.waitFor(n, timeoutMs, 'APNs deliveries'),
+    waitForRequests: async (n, timeoutMs = 20_000) => {
+      await arrivals.waitFor(n, timeoutMs, 'APNs requests');
+    },
     setGone(token) {
       gone.set(token, Date.now());
     },
@@ -220,6 +218,9 @@ export async function startApnsServer(options: ApnsServerOptions): Promise<ApnsS
       outage = on;
     },
     goAway() {
+      shuttingDown = true;
+      held.answerAll();
+      shuttingDown = false;
       for (const session of sessions) {
         session.goaway(http2.constants.NGHTTP2_NO_ERROR, 0, Buffer.from(JSON.stringify({ reason: 'Shutdown' })));
         session.close();
@@ -227,6 +228,9 @@ export async function startApnsServer(options: ApnsServerOptions): Promise<ApnsS
     },
     connections: () => connections,
     providerTokens: () => [...providerTokens],
+    expireProviderTokens() {
+      for (const token of providerTokens) expired.add(token);
+    },
     async close() {
       held.endAll();
       for (const session of sessions) session.destroy();
@@ -236,7 +240,12 @@ export async function startApnsServer(options: ApnsServerOptions): Promise<ApnsS
 }
 
 /** Apple's token auth: `bearer <ES256 JWT>`, `kid` the key id, `iss` the team, `iat` within the hour. */
-async function checkProviderToken(authorization: string | undefined, key: ApnsKey, seen: string[]) {
+async function checkProviderToken(
+  authorization: string | undefined,
+  key: ApnsKey,
+  seen: string[],
+  expired: Set<string>,
+) {
   const token = /^bearer\s+(\S+)$/i.exec(authorization ?? '')?.[1];
   if (token === undefined) throw new Refused(403, 'MissingProviderToken');
   let iat: number | undefined;
@@ -251,6 +260,6 @@ async function checkProviderToken(authorization: string | undefined, key: ApnsKe
   }
   const now = Math.floor(Date.now() / 1000);
   if (iat === undefined || iat > now + CLOCK_SKEW_SECONDS) throw new Refused(403, 'InvalidProviderToken');
-  if (iat < now - TOKEN_LIFETIME_SECONDS) throw new Refused(403, 'ExpiredProviderToken');
+  if (iat < now - TOKEN_LIFETIME_SECONDS || expired.has(token)) throw new Refused(403, 'ExpiredProviderToken');
   if (!seen.includes(token)) seen.push(token);
 }

@@ -45,24 +45,34 @@ export class Recorder<T> {
 
 /** Requests held by a 'slow' outage, so close() can end them instead of waiting 30 s. */
 export class HeldRequests {
-  private readonly timers = new Set<NodeJS.Timeout>();
-  private readonly enders = new Set<() => void>();
+  private readonly held = new Map<NodeJS.Timeout, { answer: () => void; end: () => void }>();
 
   hold(answer: () => void, end: () => void): void {
     const timer = setTimeout(() => {
-      this.timers.delete(timer);
-      this.enders.delete(end);
+      this.held.delete(timer);
       answer();
     }, SLOW_ANSWER_MS);
-    this.timers.add(timer);
-    this.enders.add(end);
+    this.held.set(timer, { answer, end });
   }
 
+  /** Answers every held request now. */
+  answerAll(): void {
+    const all = [...this.held];
+    this.held.clear();
+    for (const [timer, { answer }] of all) {
+      clearTimeout(timer);
+      answer();
+    }
+  }
+
+  /** Ends every held request unanswered. */
   endAll(): void {
-    for (const timer of this.timers) clearTimeout(timer);
-    for (const end of this.enders) end();
-    this.timers.clear();
-    this.enders.clear();
+    const all = [...this.held];
+    this.held.clear();
+    for (const [timer, { end }] of all) {
+      clearTimeout(timer);
+      end();
+    }
   }
 }
 

@@ -3,10 +3,12 @@
 // (RFC 8292), decrypts the aes128gcm body (RFC 8291) and records what the browser would be given.
 import { createECDH, createPublicKey, randomBytes, randomUUID, type ECDH, type KeyObject } from 'node:crypto';
 import http from 'node:http';
+import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { decrypt } from 'http_ece';
 import { jwtVerify } from 'jose';
 import { HeldRequests, readBody, Recorder, type Outage } from './recorder';
+import { selfSignedCertificate } from './tls';
 
 export interface Subscription {
   endpoint: string;
@@ -35,8 +37,10 @@ export interface Answer {
 }
 
 export interface WebPushReceiver {
-  /** The origin, `http://127.0.0.1:<port>`. */
+  /** The origin: `http://127.0.0.1:<port>`, or `https://<host>:<port>` with `tls`. */
   url: string;
+  /** With `tls`: the self-signed certificate (PEM) to trust. */
+  caPem: string | undefined;
   subscribe(): Subscription;
   received(): Delivery[];
   answers(): Answer[];
@@ -55,8 +59,16 @@ export interface WebPushReceiver {
 export interface WebPushReceiverOptions {
   /** Pushes signed with another VAPID key are refused (403), as for a subscription made with this key. */
   vapidPublicKey?: string;
-  /** Retry-After on 429 and 503 (seconds). */
+  /** Retry-After on 429 and 503 (seconds); default 1. */
   retryAfterSeconds?: number;
+  /**
+   * Serve https with a certificate for `host` (and 127.0.0.1, localhost), as a push service on
+   * the internet does; endpoints are then `https://<host>:<port>/push/...`. `host` need not be in
+   * any DNS: the client under test is given a resolver that sends it to 127.0.0.1.
+   */
+  tls?: boolean;
+  /** The host name in endpoints (and in the VAPID audience); default 127.0.0.1. */
+  host?: string;
 }
 
 const MAX_PAYLOAD = 4096; // RFC 8030 section 7.2: at least 4096 bytes must be taken
@@ -89,7 +101,9 @@ export async function startWebPushReceiver(options: WebPushReceiverOptions = {})
   let outage: Outage = false;
   let origin = '';
 
-  const server = http.createServer((req, res) => {
+  const host = options.host ?? '127.0.0.1';
+  const tls = options.tls === true ? await selfSignedCertificate([host]) : undefined;
+  const onRequest = (req: http.IncomingMessage, res: http.ServerResponse) => {
     const endpoint = `${origin}${req.url ?? ''}`;
     const answer = (status: number, headers: Record<string, string> = {}, body = '') => {
       answers.push({ endpoint, status });
@@ -114,7 +128,8 @@ export async function startWebPushReceiver(options: WebPushReceiverOptions = {})
         else answer(500, {}, String(error));
       },
     );
-  });
+  };
+  const server = tls === undefined ? http.createServer(onRequest) : https.createServer(tls, onRequest);
 
   async function handle(req: http.IncomingMessage, endpoint: string): Promise<string> {
     if (req.method !== 'POST') throw new Refused(405, 'only POST');
@@ -158,7 +173,8 @@ export async function startWebPushReceiver(options: WebPushReceiverOptions = {})
   }
 
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const port = (server.address() as AddressInfo).port;
+  origin = `${tls === undefined ? 'http' : 'https'}://${host.includes(':') ? `[${host}]` : host}:${port}`;
 
   const find = (endpoint: string): Endpoint => {
     const id = endpoint.startsWith(`${origin}/push/`) ? endpoint.slice(`${origin}/push/`.length) : '';
@@ -169,6 +185,7 @@ export async function startWebPushReceiver(options: WebPushReceiverOptions = {})
 
   return {
     url: origin,
+    caPem: tls?.cert,
     subscribe() {
       const ecdh = createECDH('prime256v1');
       ecdh.generateKeys();
