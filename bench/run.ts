@@ -26,6 +26,7 @@ const SUITES = [
   { name: 'tasks', quick: 15, full: 180 },
   { name: 'market', quick: 6.5, full: 70 },
   { name: 'location', quick: 55, full: 250 },
+  { name: 'push', quick: 30, full: 120 },
 ];
 const NAMES = SUITES.map((s) => s.name);
 

@@ -9,6 +9,7 @@ export function testPushConfig(overrides: Partial<PushConfig> = {}): PushConfig 
     retryMs: 1000,
     timeoutMs: 10_000,
     concurrency: 8,
+    presenceTtlMs: 30_000,
     worker: true,
     endpointHosts: undefined,
     allowPrivateEndpoints: true,
