@@ -22,8 +22,8 @@ const MEMBERS = 100;
 const CHATS = DEVICES / MEMBERS;
 const ROUNDS = size('BENCH_PUSH_ROUNDS', 3, 5);
 /** Sends timed for the delay: each wakes one chat's 100 devices, spaced so the fan-outs barely overlap. */
-const LATENCY_SENDS = size('BENCH_PUSH_LATENCY_SENDS', 20, 60);
-const LATENCY_GAP_MS = 150;
+const LATENCY_SENDS = size('BENCH_PUSH_LATENCY_SENDS', 10, 30);
+const LATENCY_GAP_MS = 500;
 const CONCURRENCY = 32;
 const ROUND_TIMEOUT_MS = 180_000;
 
