@@ -37,7 +37,6 @@ export type {
   RowCacheConfig,
   TaskConfig,
   WorkerConfig,
-  PushConfig,
 };
 export { DEFAULT_PRECISIONS } from './redis/counter.settings';
 

@@ -1,8 +1,7 @@
 // Push targets and messages: the shapes the target registry, the providers and the push tasks
 // share. A leaf module: it imports nothing of the project's.
 
-export const PUSH_KINDS = ['webpush', 'apns', 'fcm'] as const;
-export type PushKind = (typeof PUSH_KINDS)[number];
+export type PushKind = 'webpush' | 'apns' | 'fcm';
 
 /** Where one device is reached when it has no socket open: one target per device. */
 export type PushTarget =

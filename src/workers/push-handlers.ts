@@ -13,14 +13,14 @@ import { PUSH_QUEUE } from '../redis/keys';
 import type { TaskHandlers } from './task-handlers';
 
 /** What a decision (or the API, for a reading) asks of the push queue. */
-export type DecideArgs = { chatId: string } | { mailboxOf: string };
-export interface ReadArgs {
+type DecideArgs = { chatId: string } | { mailboxOf: string };
+interface ReadArgs {
   user: string;
   chatId: string;
   /** The device that read, which needs no update; '' when not said. */
   device: string;
 }
-export interface SendArgs {
+interface SendArgs {
   user: string;
   device: string;
   /** The chat; undefined for the mailbox. */

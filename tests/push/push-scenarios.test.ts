@@ -255,9 +255,12 @@ describe('delivery', () => {
     receiver.setGone(subscription.endpoint);
     await send(chatId, 'to a browser that unsubscribed');
     await drained();
-    expect(receiver.answers().filter((one) => one.endpoint === subscription.endpoint).map((one) => one.status)).toEqual([
-      410,
-    ]);
+    expect(
+      receiver
+        .answers()
+        .filter((one) => one.endpoint === subscription.endpoint)
+        .map((one) => one.status),
+    ).toEqual([410]);
     expect((await ok(post(api.url, PushTargetsDocument, {}, bob.token))).pushTargets).toEqual([]);
   });
 
@@ -272,7 +275,8 @@ describe('delivery', () => {
         for (let i = 1; i <= 3; i++) await send(chatId, `during the outage ${i}`);
       });
       await eventually(
-        async () => receiver.answers().filter((one) => one.endpoint === subscription.endpoint && one.status === 503).length >= 2,
+        async () =>
+          receiver.answers().filter((one) => one.endpoint === subscription.endpoint && one.status === 503).length >= 2,
         30_000,
       );
     } finally {
@@ -294,7 +298,9 @@ describe('delivery', () => {
       }
     });
     await drained();
-    expect(deliveredTo(subscription.endpoint).map((one) => one.payload)).toEqual([{ mailbox: true, upTo: 3, unread: 3 }]);
+    expect(deliveredTo(subscription.endpoint).map((one) => one.payload)).toEqual([
+      { mailbox: true, upTo: 3, unread: 3 },
+    ]);
 
     await burst(async () => {
       await ok(post(api.url, SendDirectMessageDocument, { to: bob.name, message: 'dm 4' }, alice()));
