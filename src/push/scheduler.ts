@@ -42,14 +42,16 @@ export class PushScheduler {
 
   private async due(key: string, args: object): Promise<void> {
     try {
-      if (await this.decisions.due(key, this.config.delayMs))
-        await this.enqueue('push-decide', args, this.config.delayMs);
+      if (!(await this.decisions.due(key, this.config.delayMs))) return;
+      // Without its decision the mark would hold off the next entries' for the delay.
+      if (!(await this.enqueue('push-decide', args, this.config.delayMs))) await this.decisions.settle(key);
     } catch (error) {
       this.logger.warn({ err: error, ...args }, 'push decision not made');
     }
   }
 
-  private async enqueue(name: string, args: object, delayMs: number): Promise<void> {
+  /** True when queued; a failure is logged. */
+  private async enqueue(name: string, args: object, delayMs: number): Promise<boolean> {
     try {
       await this.tasks.enqueue({
         queue: PUSH_QUEUE,
@@ -61,8 +63,10 @@ export class PushScheduler {
         maxAttempts: DECIDE_ATTEMPTS,
         backoffMs: this.config.retryMs,
       });
+      return true;
     } catch (error) {
       this.logger.warn({ err: error, name, ...args }, 'push task not queued');
+      return false;
     }
   }
 }

@@ -62,7 +62,7 @@ export const chatKeys = {
   sent: (chatId: string): string => `chat:{c${chatId}}:sent`,
   /** zset of the `sent` fields scored by when they may be forgotten (unix ms). */
   sentExpiry: (chatId: string): string => `chat:{c${chatId}}:sent-exp`,
-  /** zset from `user\ndevice` to the entry id that device was last pushed up to. */
+  /** hash from `user\ndevice` to `<entry id that device was last pushed up to> <task id that claimed it>`. */
   pushed: (chatId: string): string => `chat:{c${chatId}}:pushed`,
   /** string, present while a push decision for the chat is due: a burst makes one decision. */
   pushDue: (chatId: string): string => `chat:{c${chatId}}:push-due`,
@@ -118,7 +118,7 @@ export const userKeys = {
    * clock): the device has a live subscription there. Renewed while held; a crashed instance's lapse.
    */
   online: (user: string): string => `user:{u:${user}}:online`,
-  /** hash from device to the mailbox message id it was last pushed up to. */
+  /** hash from device to `<mailbox message id it was last pushed up to> <task id that claimed it>`. */
   mailboxPushed: (user: string): string => `user:{u:${user}}:mailbox-pushed`,
   /** string, present while a push decision for the mailbox is due: a burst makes one decision. */
   mailboxPushDue: (user: string): string => `user:{u:${user}}:mailbox-push-due`,

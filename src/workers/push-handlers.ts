@@ -7,9 +7,9 @@ import type { Logger } from '../common/logger';
 import type { PushConfig } from '../push/settings';
 import type { PushSenders } from '../push/providers';
 import type { PushKind, PushMessage, PushResult, PushTarget } from '../push/types';
-import type { PushDecisions } from '../redis/push/decisions';
+import type { PushDecisions, StoredTarget } from '../redis/push/decisions';
 import type { TaskRepository } from '../redis/task';
-import { PUSH_QUEUE } from '../redis/keys';
+import { chatKeys, PUSH_QUEUE, userKeys } from '../redis/keys';
 import type { TaskHandlers } from './task-handlers';
 
 /** What a decision (or the API, for a reading) asks of the push queue. */
@@ -84,6 +84,8 @@ export function pushHandlers(deps: Deps): TaskHandlers {
   };
 
   const decideChat = async (chatId: string): Promise<{ last: number; pushes: number }> => {
+    // An entry sent from here on makes a decision of its own, whatever the clocks of the nodes.
+    await decisions.settle(chatKeys.pushDue(chatId));
     const state = await decisions.chatState(chatId);
     const at = Date.now();
     // Whoever wrote the latest entry has just been here.
@@ -108,6 +110,7 @@ export function pushHandlers(deps: Deps): TaskHandlers {
   };
 
   const decideMailbox = async (user: string): Promise<{ last: number; pushes: number }> => {
+    await decisions.settle(userKeys.mailboxPushDue(user));
     const { latest, waiting, owed } = await decisions.mailboxOwed(user);
     const at = Date.now();
     const usable = owed.filter(({ target }) => kinds.includes(target.kind));
@@ -115,42 +118,32 @@ export function pushHandlers(deps: Deps): TaskHandlers {
     return { last: latest, pushes: usable.length };
   };
 
-  /** Checks, claims on the first run, and says what the push is; an Outcome when none is due. */
+  /**
+   * Checks and claims (on every attempt, as `holder`: a duplicate task, or this one retried after
+   * a run that failed before its claim, cannot send beside the holder), and says what the push
+   * is; an Outcome when none is due.
+   */
   const prepare = async (
     args: SendArgs,
-    attempt: number,
-  ): Promise<Outcome | { target: PushTarget; unread: number }> => {
+    holder: string,
+  ): Promise<Outcome | { target: StoredTarget; unread: number }> => {
     if (Date.now() - args.at > config.maxAgeSeconds * 1000) return { dropped: 'expired' };
     const check = await decisions.sendCheck(args.user, args.device);
     if (!check.target) return { dropped: 'no-target' };
     if (check.online && !args.badgeOnly) return { dropped: 'online' };
-    let unread = args.unread;
-    if (args.badgeOnly) {
-      // Nothing to claim: the reading that made it took the device's mark.
-    } else if (args.chatId !== undefined && attempt === 1) {
-      const [claim] = await decisions.chatOwed(args.chatId, args.upTo, [args], 'claim');
-      if (!claim) return { dropped: 'had-it' };
-      unread = claim.unread;
-    } else if (args.chatId !== undefined) {
-      const { has, pushed } = await decisions.chatHas(args.chatId, args.user, args.device);
-      if (has < 0 || has >= args.upTo) return { dropped: 'had-it' };
-      if (pushed > args.upTo) return { dropped: 'superseded' };
-      unread = args.upTo - has;
-    } else if (check.waiting === 0 || check.oldestWaiting > args.upTo) {
-      return { dropped: 'had-it' };
-    } else if (attempt === 1) {
-      const { owed } = await decisions.mailboxOwed(args.user, { device: args.device, upTo: args.upTo });
-      if (owed.length === 0) return { dropped: 'had-it' };
-      unread = check.waiting;
-    } else if (check.mailboxPushed > args.upTo) {
-      return { dropped: 'superseded' };
-    } else {
-      unread = check.waiting;
+    // Nothing to claim for a badge: the reading that made it took the device's mark.
+    if (args.badgeOnly) return { target: check.target, unread: args.unread };
+    if (args.chatId !== undefined) {
+      const [claim] = await decisions.chatOwed(args.chatId, args.upTo, [args], 'claim', holder);
+      return claim ? { target: check.target, unread: claim.unread } : { dropped: 'had-it' };
     }
-    return { target: check.target, unread };
+    if (check.waiting === 0 || check.oldestWaiting > args.upTo) return { dropped: 'had-it' };
+    if (check.mailboxPushed > args.upTo) return { dropped: 'superseded' };
+    const { owed } = await decisions.mailboxOwed(args.user, { device: args.device, upTo: args.upTo, holder });
+    return owed.length === 0 ? { dropped: 'had-it' } : { target: check.target, unread: check.waiting };
   };
 
-  const outcomeOf = async (args: SendArgs, target: PushTarget, result: PushResult): Promise<Outcome> => {
+  const outcomeOf = async (args: SendArgs, target: StoredTarget, result: PushResult): Promise<Outcome> => {
     switch (result.outcome) {
       case 'sent':
         return { sent: target.kind };
@@ -194,7 +187,7 @@ export function pushHandlers(deps: Deps): TaskHandlers {
 
     'push-send': async (raw, context): Promise<Outcome> => {
       const args = raw as SendArgs;
-      const prepared = await prepare(args, context.attempt);
+      const prepared = await prepare(args, context.id);
       if (!('target' in prepared)) return prepared;
       const { target, unread } = prepared;
       const sender = senders[target.kind];

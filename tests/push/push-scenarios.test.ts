@@ -158,6 +158,17 @@ describe('a sleeping device', () => {
     ]);
   });
 
+  it('is pushed for a new chat it was added to', async () => {
+    const bob = person();
+    const subscription = receiver.subscribe();
+    await device(bob, 'phone', { webPush: { endpoint: subscription.endpoint, ...subscription.keys } });
+    const chatId = await chatWith(bob.name);
+    await drained();
+    expect(deliveredTo(subscription.endpoint).map((one) => one.payload)).toEqual([
+      { chatId, mailbox: false, upTo: 1, unread: 1 },
+    ]);
+  });
+
   it('is not pushed for what it pulled before the delay ran out', async () => {
     const bob = person();
     const chatId = await chatWith(bob.name);

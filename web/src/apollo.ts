@@ -4,6 +4,7 @@
 // the network was down is missed.
 import { ApolloClient, ApolloLink, HttpLink, InMemoryCache } from '@apollo/client';
 import { PersistedQueryLink } from '@apollo/client/link/persisted-queries';
+import { deviceId } from './pages/chats/device';
 import { createClient, type Client } from 'graphql-ws';
 import { OperationTypeNode } from 'graphql';
 import { Refusals, registeredHash, registeredSubscriptions } from './subscriptions';
@@ -51,7 +52,8 @@ export function connect(token: () => string): Connection {
     url: `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/graphql`,
     // Read at each (re)connection: the server closes a socket when its token expires (4403), and
     // the retry opens it again with the renewed one.
-    connectionParams: () => ({ authorization: `Bearer ${token()}` }),
+    // The device too, so that while this tab listens the server tells it here and does not push it.
+    connectionParams: () => ({ authorization: `Bearer ${token()}`, device: deviceId() }),
     // Mobile-style: keep trying for as long as the page is open, with graphql-ws's backoff (capped
     // at about half a minute), and at once when the browser is online again.
     retryAttempts: Number.MAX_SAFE_INTEGER,

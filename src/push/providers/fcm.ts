@@ -216,12 +216,13 @@ export async function createFcmSender(config: PushConfig, logger: Logger): Promi
           token = await accessToken(token);
           continue;
         }
-        if (response.status === 404 || error.errorCode === 'UNREGISTERED') return { outcome: 'gone', reason: what };
+        if (error.errorCode === 'UNREGISTERED') return { outcome: 'gone', reason: what };
         // INVALID_ARGUMENT is also a malformed message; only one about the token means the target is bad.
         if (response.status === 400 && /registration token/i.test(error.message))
           return { outcome: 'gone', reason: what };
-        if (response.status === 403 && error.errorCode === 'SENDER_ID_MISMATCH')
-          return { outcome: 'gone', reason: what };
+        // A 404 without UNREGISTERED, or SENDER_ID_MISMATCH, says this server is set up wrong (its
+        // URL, project or credentials): the target may be fine, and is not removed for it.
+        if (response.status === 404 || response.status === 403) return { outcome: 'rejected', reason: what };
         return statusResult(response.status, what, retryAfterMs(response.headers.get('retry-after')));
       }
     } catch (error) {

@@ -9,7 +9,7 @@ import type { PushKind, PushTarget } from '../../push/types';
 /** A device that may be pushed to, with its target as stored. */
 export interface Candidate {
   device: string;
-  target: PushTarget;
+  target: StoredTarget;
 }
 
 export interface ChatState {
@@ -29,7 +29,7 @@ export interface Claim {
 
 /** What a device is pushed for, checked again before each attempt. */
 export interface SendCheck {
-  target: PushTarget | undefined;
+  target: StoredTarget | undefined;
   online: boolean;
   /** Mailbox: messages waiting, and the oldest one's id (0 for none). */
   waiting: number;
@@ -38,10 +38,10 @@ export interface SendCheck {
   mailboxPushed: number;
 }
 
-function targetOf(json: string): PushTarget {
-  const { at: _at, ...target } = JSON.parse(json) as PushTarget & { at?: number };
-  return target;
-}
+/** A target as stored: with `at`, when it was registered, so a late "gone" spares a newer registration. */
+export type StoredTarget = PushTarget & { at?: number };
+
+const targetOf = (json: string): StoredTarget => JSON.parse(json) as StoredTarget;
 
 function pairs(flat: string[]): Candidate[] {
   const found: Candidate[] = [];
@@ -63,6 +63,11 @@ export class PushDecisions {
   /** Marks a decision due for `key` for `delayMs`; true when none was due (the caller makes one). */
   async due(key: string, delayMs: number): Promise<boolean> {
     return (await this.redis.set(key, '1', 'PX', Math.max(1, delayMs), 'NX')) === 'OK';
+  }
+
+  /** A decision has started: what is sent from now on makes a new one. */
+  async settle(key: string): Promise<void> {
+    await this.redis.del(key);
   }
 
   async chatState(chatId: string): Promise<ChatState> {
@@ -89,20 +94,22 @@ export class PushDecisions {
   }
 
   /**
-   * The devices owed a push up to `last` (`check`), or the claim of them (`claim`): a claimed
-   * push is owed to nobody else, so it is sent once.
+   * The devices owed a push up to `last` (`check`), or their claim by the task `holder`
+   * (`claim`): a push claimed by one task is owed to no other, so only that task sends it.
    */
   async chatOwed(
     chatId: string,
     last: number,
     devices: { user: string; device: string }[],
     mode: 'check' | 'claim',
+    holder = '',
   ): Promise<Claim[]> {
     if (devices.length === 0) return [];
     const flat = (await runScript(this.redis, 'push-chat-claim', keysOf(chatId, 'members', 'cursors', 'pushed'), [
       last,
       this.settings.markLifetimeMs,
       mode,
+      holder,
       ...devices.flatMap(({ user, device }) => [user, device]),
     ])) as (string | number)[];
     const claims: Claim[] = [];
@@ -143,11 +150,11 @@ export class PushDecisions {
 
   /**
    * The mailbox's decision: the latest id, messages waiting, and the devices owed a push
-   * (`check`), or the claim of `claim.device`'s push up to `claim.upTo`.
+   * (`check`), or the claim of `claim.device`'s push up to `claim.upTo` by the task `claim.holder`.
    */
   async mailboxOwed(
     user: string,
-    claim?: { device: string; upTo: number },
+    claim?: { device: string; upTo: number; holder: string },
   ): Promise<{ latest: number; waiting: number; owed: Candidate[] }> {
     const [latest, waiting, ...flat] = (await runScript(
       this.redis,
@@ -163,7 +170,7 @@ export class PushDecisions {
       [
         this.settings.deviceLifetimeMs,
         this.settings.markLifetimeMs,
-        ...(claim ? ['claim', claim.device, claim.upTo] : ['check']),
+        ...(claim ? ['claim', claim.device, claim.upTo, claim.holder] : ['check']),
       ],
     )) as [number, number, ...string[]];
     return { latest: Number(latest), waiting: Number(waiting), owed: pairs(flat) };

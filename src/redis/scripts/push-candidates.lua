@@ -18,9 +18,14 @@ for i = 1, #targets, 2 do
   local lastFetch = tonumber(redis.call('ZSCORE', KEYS[3], device) or '0')
   if lastFetch < since then
     redis.call('HDEL', KEYS[1], device)
-  elseif not online[device] and (ARGV[2] == '' or string.find(ARGV[2], ',' .. cjson.decode(json).kind .. ',', 1, true)) then
-    reply[#reply + 1] = device
-    reply[#reply + 1] = json
+  elseif not online[device] then
+    -- A target that does not decode is passed over, not allowed to fail the chat's decision.
+    local decoded, target = pcall(cjson.decode, json)
+    local kind = decoded and type(target) == 'table' and type(target.kind) == 'string' and target.kind
+    if kind and (ARGV[2] == '' or string.find(ARGV[2], ',' .. kind .. ',', 1, true)) then
+      reply[#reply + 1] = device
+      reply[#reply + 1] = json
+    end
   end
 end
 return reply

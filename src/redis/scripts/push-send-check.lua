@@ -5,7 +5,7 @@
 -- KEYS[1]  push targets (hash device -> target JSON)
 -- KEYS[2]  online (zset `device\ninstance` -> when the hold lapses, unix ms)
 -- KEYS[3]  mailbox (list of message JSON, oldest first)
--- KEYS[4]  mailbox pushed (hash device -> message id pushed up to)
+-- KEYS[4]  mailbox pushed (hash device -> `<message id pushed up to> <task id>`)
 -- ARGV[1]  device
 -- Returns {target JSON or '', 1 when online else 0, messages waiting, the oldest one's id or 0,
 -- the mailbox push claimed last for the device or 0}.
@@ -17,5 +17,5 @@ return {
   online[ARGV[1]] and 1 or 0,
   redis.call('LLEN', KEYS[3]),
   oldest and cjson.decode(oldest).id or 0,
-  tonumber(redis.call('HGET', KEYS[4], ARGV[1]) or '0'),
+  tonumber(string.match(redis.call('HGET', KEYS[4], ARGV[1]) or '', '^(%d+) ')) or 0,
 }

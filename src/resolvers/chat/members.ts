@@ -36,6 +36,8 @@ export abstract class ChatMembersResolver extends ChatMessagesResolver {
     const kept = this.retentionOf(retention);
     const { chat } = await this.repository.create(caller, others, text, open, kept);
     this.inbox.chat([caller, ...others], chat.id, chat.latestMessageId);
+    // Its first message too: a member whose phone sleeps hears of the new chat by push.
+    await this.inbox.pushChat(chat.id);
     return toChat(chat);
   }
 
