@@ -7,27 +7,9 @@ import type Redis from 'ioredis';
 import { ContactsRepository } from '../src/redis/contacts';
 import { GuildRepository, guildEntry } from '../src/redis/guild';
 import { guildKeys, userKeys } from '../src/redis/keys';
-import {
-  alternate,
-  bench,
-  inParallel,
-  isQuick,
-  keyBytes,
-  mean,
-  measure,
-  median,
-  medianRange,
-  perOp,
-  rates,
-  seeded,
-  size as sized,
-  stepsOf,
-  sumOf,
-  tableOf,
-  usedMemory,
-  type Steps,
-  type SuiteReport,
-} from './harness';
+import { alternate, bench, inParallel, isQuick, size as sized, stepsOf, type Steps, type SuiteReport } from './harness';
+import { measure, medianRange, perOp, rates } from './harness/measure';
+import { keyBytes, mean, median, seeded, sumOf, usedMemory } from './harness/support';
 
 const QUICK = isQuick();
 const GUILD_SIZES = (process.env.BENCH_GUILD_SIZES ?? (QUICK ? '10000' : '10000,1000000')).split(',').map(Number);
@@ -136,10 +118,8 @@ async function bookFetchAutocompleteList(redis: Redis, list: string, prefix: str
   return (await redis.lrange(list, 0, -1)).filter((candidate) => candidate.toLowerCase().startsWith(prefix));
 }
 
-/**
- * Section 4's in-Redis alternative: up to ARGV[2] entries starting with ARGV[1] after
- * string.lower (A-Z only), as cheap as Lua allows: lowered once, searched by string.find in C.
- */
+// Section 4's in-Redis alternative: up to ARGV[2] entries starting with ARGV[1] after
+// string.lower (A-Z only), as cheap as Lua allows: lowered once, searched by string.find in C.
 const FILTER_CONTACTS_LUA = `
 local list = redis.call('GET', KEYS[1])
 if not list then return {} end
@@ -233,10 +213,7 @@ async function withGuild(c: Connections, key: string, names: string[], kind: str
   return rows;
 }
 
-/**
- * Sections 1 and 3 for one size: lower-case names in both layouts (identical content), their
- * memory and the search speed; then the memory of mixed names.
- */
+/** Sections 1 and 3 for one size: lower-case names in both layouts (search speed, memory), then mixed names' memory. */
 async function guildOf(c: Connections, size: number, admin: Redis, steps: Steps) {
   const names = uniqueNames(size, lowercaseName, SEED + size);
   if (names.some((name) => guildEntry(name) !== name)) throw new Error('a lower-case name has an entry of its own');
@@ -277,7 +254,7 @@ function reportGuildSpeed(report: SuiteReport, guilds: Guild[]): void {
   // Peers in the order ours (service), ours (asMember), book.
   const rows = guilds.flatMap(({ size, speed }) => speed.map((s) => ({ size, s, book: speed[2] })));
   const title = `1. Guild prefix queries, limit ${LIMIT}, ${CALLERS} concurrent callers (medians of ${ROUNDS} rounds, per-query figures over all rounds)`;
-  tableOf(report, title, 2, rows, [
+  report.tableOf(title, 2, rows, [
     ['members', (r) => count(r.size)],
     ['peer', (r) => r.s.label],
     ['queries/s (min-max)', (r) => medianRange(rates(r.s.rounds))],
@@ -289,13 +266,12 @@ function reportGuildSpeed(report: SuiteReport, guilds: Guild[]): void {
     ['book CPU/ours', (r) => (r.s === r.book ? '' : fixed(cpu(r.book) / cpu(r.s)))],
     ['results/q', (r) => fixed(per(r.s, 'found'))],
   ]);
-  for (const note of [
+  report.note(
     'Guild search: ours is one EVALSHA (ZRANGEBYLEX, + ZSCORE with asMember) on one shared connection; the book ZADDs two markers, then per attempt WATCH, ZRANK, ZRANK, ' +
       'MULTI/ZREM/ZRANGE/EXEC, one connection per caller; round trips are counted as the clients sent them.',
     'results/q: members returned; below 10 where a prefix matches fewer, and a little lower for the book, whose ZRANGE of 10 ranks also ' +
       "takes other callers' markers, which it then filters out.",
-  ])
-    report.note(note);
+  );
   for (const { size, speed } of guilds) {
     const [service, asMember, book] = speed;
     const [id, guild] = [`autocomplete.guild${size}`, `guild of ${count(size)}`];
@@ -318,7 +294,7 @@ function reportGuildMemory(report: SuiteReport, guilds: Guild[]): void {
   const perMember = (row: (typeof rows)[number], bytes: number): string => fixed(bytes / row.size, 1);
   const title =
     '3. Memory per guild member (MEMORY USAGE key SAMPLES 0 / members; used_memory growth while loading / members)';
-  tableOf(report, title, 3, rows, [
+  report.tableOf(title, 3, rows, [
     ['members, names', (r) => `${count(r.size)} ${r.kind}`],
     ['layout', (r) => r.layout],
     ['encoding', (r) => r.encoding],
@@ -334,10 +310,8 @@ function reportGuildMemory(report: SuiteReport, guilds: Guild[]): void {
   }
 }
 
-/**
- * One user's adds, oldest first: mostly new names, one in five a repeat that moves an earlier
- * name back to the front, until 110 different names were added (the list ends full, trimmed).
- */
+// One user's adds, oldest first: mostly new names, one in five a repeat that moves an earlier
+// name back to the front, until 110 different names were added (the list ends full, trimmed).
 function contactAdds(random: Random, pool: string[]): string[] {
   const adds: string[] = [];
   const added = new Set<string>();
@@ -384,7 +358,7 @@ function reportContactsMemory(report: SuiteReport, { rows, lists }: Awaited<Retu
   const minMax = (sizes: number[]): string => `${Math.min(...sizes)}-${Math.max(...sizes)}`;
   const nameBytes = sumOf(lists.flat(), utf8) / lists.length;
   const title = `2. Memory per user of a full ${MAX_CONTACTS}-entry recent-contacts list (${count(lists.length)} users; the names themselves: ${nameBytes.toFixed(0)} bytes per user)`;
-  tableOf(report, title, 2, rows, [
+  report.tableOf(title, 2, rows, [
     ['layout', (r) => r.label],
     ['encoding', (r) => r.encoding],
     ['MEMORY USAGE bytes/user (min-max)', (r) => `${r.perUser.toFixed(0)} (${minMax(r.sizes)})`],
@@ -428,7 +402,7 @@ function reportFiltering(report: SuiteReport, summaries: Summary[]): void {
   const [ours, lua] = summaries;
   const usecPerCall = (s: Summary): number => per(s, 'statUsec') / (per(s, 'statCalls') || 1);
   const title = `4. Recent-contacts prefix filtering, ${CALLERS} callers on one connection each way (medians of ${ROUNDS} rounds)`;
-  tableOf(report, title, 1, summaries, [
+  report.tableOf(title, 1, summaries, [
     ['way', (s) => s.label],
     ['calls/s (min-max)', (s) => medianRange(rates(s.rounds))],
     ['ours/this', (s) => (s === ours ? '' : fixed(rate(ours) / rate(s)))],
@@ -447,14 +421,13 @@ function reportFiltering(report: SuiteReport, summaries: Summary[]): void {
       ? `ours also serves ${times}x the calls/s`
       : `ours serves only ${times}x the Lua filter's calls/s here, held back by foldCase in Node on the same cores ` +
         '(Node CPU grows with more API processes; Redis has one thread for everyone)';
-  for (const note of [
+  report.note(
     'Filtering: usec_per_call is INFO commandstats for the command alone (for evalsha the whole script); redis CPU is the server process, parsing and replies included.',
     `Filtering: matches/call: the Lua filter finds fewer where a name starts with a non-ASCII capital (É, Ж) that string.lower cannot fold.`,
     `conclusion: ${verdict}. Per call the Lua filter costs Redis ${fixed(usecPerCall(lua))} µs against GET's ${fixed(usecPerCall(ours))} ` +
       `(${fixed(stat)}x, commandstats), and ${fixed(cpu(lua), 1)} against ${fixed(cpu(ours), 1)} µs of whole-server CPU ` +
       `(${fixed(whole)}x, ${agreement}), with ASCII-only folding; ${speed}.`,
-  ])
-    report.note(note);
+  );
   // src/redis/contacts.ts filters in Node because a GET costs Redis less than filtering in a script.
   const cpuLabel = 'contacts prefix filter: Redis CPU per call, Lua filter / GET (ours)';
   const atLeastOne = { op: '>=', value: 1 } as const;
@@ -466,31 +439,30 @@ function reportFiltering(report: SuiteReport, summaries: Summary[]): void {
 /** Loading a guild of `size` members twice, counted in rounds of a speed test for the progress bar. */
 const loadWeight = (size: number): number => Math.max(1, size / 100_000);
 
-bench(
-  { id: 'autocomplete', title: "Autocomplete (book 6.1): guild prefix search and recent contacts, against the book's" },
-  async ({ admin, connect, report, steps: progress }) => {
-    const ours = connect();
-    const c: Connections = {
-      ours,
-      book: connect({ db: BOOK_DB }, true),
-      bookCallers: Array.from({ length: CALLERS }, () => connect({ db: BOOK_DB }, true)),
-      contacts: new ContactsRepository(ours, { maxContacts: MAX_CONTACTS }),
-    };
-    await Promise.all([ours, c.book, ...c.bookCallers].map((client) => client.ping()));
-    const steps = progress(1 + stepsOf(3, ROUNDS, 'once') * (1 + GUILD_SIZES.length) + sumOf(GUILD_SIZES, loadWeight));
-    steps.step('recent contacts: memory');
-    const [pool, random] = [uniqueNames(CONTACT_POOL, mixedName, SEED + 3), seeded(SEED + 5)];
-    const plan = Array.from({ length: CONTACT_USERS }, () => contactAdds(random, pool));
-    const contacts = await contactsMemory(c, plan);
-    const filtering = await alternatePeers('contacts prefix filtering', filterPeers(c, contacts.lists), admin, steps);
-    const guilds = [];
-    for (const size of GUILD_SIZES) {
-      steps.step(`guild of ${count(size)}: loading`, loadWeight(size));
-      guilds.push(await guildOf(c, size, admin, steps));
-    }
-    reportGuildSpeed(report, guilds);
-    reportContactsMemory(report, contacts);
-    reportGuildMemory(report, guilds);
-    reportFiltering(report, filtering);
-  },
-);
+const TITLE = "Autocomplete (book 6.1): guild prefix search and recent contacts, against the book's";
+
+bench({ id: 'autocomplete', title: TITLE }, async ({ admin, connect, report, steps: progress }) => {
+  const ours = connect();
+  const c: Connections = {
+    ours,
+    book: connect({ db: BOOK_DB }, true),
+    bookCallers: Array.from({ length: CALLERS }, () => connect({ db: BOOK_DB }, true)),
+    contacts: new ContactsRepository(ours, { maxContacts: MAX_CONTACTS }),
+  };
+  await Promise.all([ours, c.book, ...c.bookCallers].map((client) => client.ping()));
+  const steps = progress(1 + stepsOf(3, ROUNDS, 'once') * (1 + GUILD_SIZES.length) + sumOf(GUILD_SIZES, loadWeight));
+  steps.step('recent contacts: memory');
+  const [pool, random] = [uniqueNames(CONTACT_POOL, mixedName, SEED + 3), seeded(SEED + 5)];
+  const plan = Array.from({ length: CONTACT_USERS }, () => contactAdds(random, pool));
+  const contacts = await contactsMemory(c, plan);
+  const filtering = await alternatePeers('contacts prefix filtering', filterPeers(c, contacts.lists), admin, steps);
+  const guilds = [];
+  for (const size of GUILD_SIZES) {
+    steps.step(`guild of ${count(size)}: loading`, loadWeight(size));
+    guilds.push(await guildOf(c, size, admin, steps));
+  }
+  reportGuildSpeed(report, guilds);
+  reportContactsMemory(report, contacts);
+  reportGuildMemory(report, guilds);
+  reportFiltering(report, filtering);
+});

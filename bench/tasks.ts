@@ -6,28 +6,14 @@ import Redis from 'ioredis';
 import pino from 'pino';
 import { closeRedis, connectRedis } from '../src/redis/client/connection';
 import { queueKeys } from '../src/redis/keys';
-import { TaskRepository, type EnqueueRequest, type TaskSettings } from '../src/redis/task';
+import { SettingsReader } from '../src/common/settings';
+import { TaskRepository, type EnqueueRequest } from '../src/redis/task';
+import { readTasks } from '../src/redis/task.settings';
 import { TaskPoller } from '../src/workers/task-poller';
 import { TaskWorker } from '../src/workers/task-worker';
-import {
-  alternate,
-  bench,
-  inParallel,
-  isQuick,
-  measure,
-  median,
-  medianRange,
-  percentile,
-  perOp,
-  rates,
-  seeded,
-  size,
-  stepsOf,
-  tableOf,
-  within,
-  type Bench,
-  type Sample,
-} from './harness';
+import { alternate, bench, inParallel, isQuick, size, stepsOf, within, type Bench } from './harness';
+import { measure, medianRange, perOp, rates, type Sample } from './harness/measure';
+import { ascending, median, percentile, seeded } from './harness/support';
 
 const QUICK = isQuick();
 /** Tasks per measured round: added, in the queue when the worker starts, delayed. */
@@ -52,14 +38,8 @@ const WARM = { agree: 0.1, window: 3, minWork: size('BENCH_TASK_WARM_MIN', 5_000
 /** A round that has not finished after this long has lost tasks: the bench fails. */
 const ROUND_TIMEOUT_MS = 120_000;
 
-/** src/config.ts defaults: TASK_MAX_ATTEMPTS, TASK_BACKOFF_MS, TASK_MAX_BACKOFF_MS, TASK_MAX_PER_QUEUE. */
-const SETTINGS: TaskSettings = {
-  maxAttempts: 5,
-  backoffMs: 1000,
-  maxBackoffMs: 600_000,
-  history: HISTORY,
-  maxTasksPerQueue: 1e6,
-};
+/** The product's task settings (their defaults), the history kept at HISTORY. */
+const SETTINGS = readTasks(new SettingsReader({ TASK_HISTORY: String(HISTORY) }));
 /** The equivalent bullmq job options (its own defaults: 1 attempt, keep every finished job). */
 const BULL_JOB_OPTIONS: DefaultJobOptions = {
   attempts: SETTINGS.maxAttempts,
@@ -98,10 +78,7 @@ const requestTo =
     idempotencyKey: undefined,
   });
 
-/**
- * The repository the worker uses, counting runs recorded as completed: the worker records each
- * outcome in settleAndTake, taking its next task in the same round trip.
- */
+/** The worker's repository, counting completed runs (settleAndTake records each outcome and takes the next task). */
 class CountingRepository extends TaskRepository {
   completed: Countdown | undefined;
   lost = 0;
@@ -114,11 +91,9 @@ class CountingRepository extends TaskRepository {
   }
 }
 
-/**
- * Ours: a producer connection kept over the run, as an API process keeps its own; per round one
- * worker and one poller, as startTaskRunner makes them for a queue. `onTask` gets a task's number
- * as its handler starts; `add` resolves with the due time the peer recorded itself.
- */
+// Ours: a producer connection kept over the run, as an API process keeps its own; per round one
+// worker and one poller, as startTaskRunner makes them for a queue. `onTask` gets a task's number
+// as its handler starts; `add` resolves with the due time the peer recorded itself.
 async function ours(url: string, defer: Bench['defer']) {
   const producerCommands = await connectRedis(url, { name: 'bench:producer', logger, commandTimeoutMs: 5000 });
   defer(() => closeRedis(producerCommands));
@@ -139,10 +114,9 @@ async function ours(url: string, defer: Bench['defer']) {
         blocking: await connectRedis(url, { name: `bench:task-worker:${queue}`, logger }),
         handlers: { noop: (args) => onTask((args as { i: number }).i) },
         concurrency,
-        // TASK_VISIBILITY_TIMEOUT_MS, TASK_RUN_TIMEOUT_MS and TASK_MAX_ARGS_BYTES defaults.
-        leaseMs: 30_000,
-        runTimeoutMs: 300_000,
-        maxResultBytes: 64 * 1024,
+        leaseMs: SETTINGS.visibilityMs,
+        runTimeoutMs: SETTINGS.runTimeoutMs,
+        maxResultBytes: SETTINGS.maxArgsBytes,
         logger,
       });
       const blocking = await connectRedis(url, { name: `bench:task-poller:${queue}`, logger });
@@ -209,14 +183,11 @@ function bullmq(url: string, defer: Bench['defer']): Side {
 }
 
 const TASKS = { enqueue: ENQUEUE_TASKS, process: PROCESS_TASKS, delay: DELAYED_TASKS };
+type More = { batch?: number; hz?: number };
 /** What a section times: docs/performance.md, "Method: tasks"; `hz` is set for the delay rounds. */
-const scenario = (
-  section: keyof typeof TASKS,
-  id: string,
-  title: string,
-  concurrency: number,
-  more: { batch?: number; hz?: number } = {},
-) => ({ section, id, title, tasks: TASKS[section], concurrency, ...more });
+function scenario(section: keyof typeof TASKS, id: string, title: string, concurrency: number, more: More = {}) {
+  return { section, id, title, tasks: TASKS[section], concurrency, ...more };
+}
 type Scenario = ReturnType<typeof scenario>;
 
 /** Finished tasks kept (process); each start's lateness in ms, to the bench's and own due time (delay). */
@@ -272,15 +243,9 @@ async function round(scenario: Scenario, side: Side, admin: Redis, queue: string
   return result;
 }
 
-const ascending = (values: number[]): number[] => [...values].sort((a, b) => a - b);
-
 /** A peer's measured rounds of a scenario: per task over all of them, rates and p99s per round; its warm-up. */
-const summarize = (
-  scenario: Scenario,
-  peer: string,
-  rounds: RoundResult[],
-  warm: { results: unknown[]; steady: boolean },
-) => ({
+type Warm = { results: unknown[]; steady: boolean };
+const summarize = (scenario: Scenario, peer: string, rounds: RoundResult[], warm: Warm) => ({
   scenario,
   peer,
   sentPerTask: perOp(rounds),
@@ -318,9 +283,7 @@ function publish(report: Bench['report'], summaries: Summary[], seconds: number)
       const perTask = `${ours.sentPerTask.toFixed(2)} vs ${bull.sentPerTask.toFixed(2)} round trips per task`;
       if (ratio < 1) behind.push(`${title} (${ratio.toFixed(2)}; ${perTask})`);
     } else {
-      const spread = { min: Math.min(...ours.p99s), max: Math.max(...ours.p99s) };
-      const value = percentile(ours.lateness, 99);
-      report.figure({ id: at('ours_p99_late'), label: of('ours, p99 lateness'), unit: 'ms', value, spread });
+      report.pooled(at('ours_p99_late'), of('ours, p99 lateness'), 'ms', percentile(ours.lateness, 99), ours.p99s);
       report.ratio(at('p99_late_ours_vs_bullmq'), of('p99 lateness, ours / bullmq'), ours.p99s, bull.p99s);
     }
   }
@@ -329,7 +292,7 @@ function publish(report: Bench['report'], summaries: Summary[], seconds: number)
   report.value('tasks.delay.ours_early', earlyLabel, 'tasks', oursEarly, { op: '==', value: 0 });
 
   const rounds = `medians of ${ROUNDS} rounds, with the range; per-task figures over all measured rounds`;
-  tableOf(report, `tasks summary: rates (${rounds}; ${seconds.toFixed(1)} s)`, 2, added, [
+  report.tableOf(`tasks summary: rates (${rounds}; ${seconds.toFixed(1)} s)`, 2, added, [
     ['scenario', (s) => s.scenario.title],
     ['peer', (s) => s.peer],
     ['tasks/s (min-max)', (s) => medianRange(s.rates)],
@@ -340,7 +303,7 @@ function publish(report: Bench['report'], summaries: Summary[], seconds: number)
     ['node CPU us/task', (s) => (perOp(s.rounds, (r) => r.nodeCpuMs) * 1e3).toFixed(0)],
     ['finished kept', (s) => s.rounds.flatMap((r) => r.kept ?? []).join('/') || '-'],
   ]);
-  tableOf(report, 'tasks summary: delay accuracy (start minus due time, all measured rounds pooled)', 2, delayed, [
+  report.tableOf('tasks summary: delay accuracy (start minus due time, all measured rounds pooled)', 2, delayed, [
     ['scenario', (s) => s.scenario.title],
     ['peer', (s) => s.peer],
     ['tasks', (s) => String(s.lateness.length)],
@@ -356,7 +319,7 @@ function publish(report: Bench['report'], summaries: Summary[], seconds: number)
   ]);
   const unsteady = summaries.filter((s) => !s.steady).map((s) => `${s.scenario.title} / ${s.peer}`);
   const counts = summaries.map((s) => s.warmRounds);
-  for (const note of [
+  report.note(
     `ours/bullmq: ours' rate over bullmq's (Queue.add, Queue.addBulk(${ADD_BULK}) / Worker), the issue's target is > 1. ` +
       `finished kept: finished tasks the queue still held as the last one completed, per round (history ${HISTORY}).`,
     `Target, ahead of bullmq on both rates: ${behind.length === 0 ? 'met in every scenario' : `NOT met in: ${behind.join('; ')}`}.`,
@@ -366,54 +329,52 @@ function publish(report: Bench['report'], summaries: Summary[], seconds: number)
       `${unsteady.length === 0 ? ', every peer steady' : `; NOT steady at the cap: ${unsteady.join(', ')}`}.`,
     'Delays: due = Date.now() just before enqueue/add + the delay; early: starts before that; early vs own due: starts before the due time the peer recorded ' +
       '(ours task.runAt by the Redis clock, bullmq job.timestamp + delay); own p50/p99: lateness against that own due time.',
-  ])
-    report.note(note);
+  );
 }
 
-bench(
-  { id: 'tasks', title: 'Task queues (book 6.4): ours beside bullmq 6.7.0' },
-  async ({ url, admin, report, steps, defer }) => {
-    const sides = { ours: await ours(url, defer), bullmq: bullmq(url, defer) };
-    const delayed = (hz: number): string =>
-      `delayed ${MIN_DELAY_MS}-${MAX_DELAY_MS} ms, worker concurrency ${DELAY_WORKER_CONCURRENCY}, redis hz ${hz}${hz === 10 ? ' (default)' : ''}`;
-    const scenarios = [
-      scenario('enqueue', 'add.1caller', 'add, 1 caller', 1),
-      scenario('enqueue', `add.${IN_FLIGHT}inflight`, `add, ${IN_FLIGHT} in flight`, IN_FLIGHT),
-      scenario('enqueue', `add.bulk${ADD_BULK}`, `add in batches of ${ADD_BULK}`, 1, { batch: ADD_BULK }),
-      ...WORKER_CONCURRENCIES.map((workers) =>
-        scenario('process', `process.concurrency${workers}`, `process, worker concurrency ${workers}`, workers),
-      ),
-      ...DELAY_HZ.map((hz) => scenario('delay', `delay.hz${hz}`, delayed(hz), DELAY_WORKER_CONCURRENCY, { hz })),
-    ];
-    const summaries: Summary[] = [];
-    const [, defaultHz] = (await admin.config('GET', 'hz')) as [string, string];
-    const benchStarted = Date.now();
-    const progress = steps(scenarios.length * stepsOf(PEERS.length, ROUNDS, 'steady'));
-    for (const scenario of scenarios) {
-      await admin.config('SET', 'hz', String(scenario.hz ?? defaultHz));
-      // A warm-up round has at least 1,000 tasks (or the measured count, if smaller): not one timer tick's noise.
-      const warmSize = Math.max(Math.ceil(scenario.tasks / 4), Math.min(scenario.tasks, 1_000));
-      let warmRounds = 0;
-      const minWork = scenario.section === 'delay' ? 0 : WARM.minWork;
-      const { measured, warm } = await alternate({
-        peers: PEERS,
-        rounds: ROUNDS,
-        steps: progress,
-        label: scenario.title,
-        quiet: true,
-        warmUp: { ...WARM, minWork, rate: (r: RoundResult) => r.rate, work: (r) => r.ops },
-        async run(peer, at) {
-          // Measured rounds 0..ROUNDS-1 (their delays' seeds), warm rounds -1, -2, ...
-          const index = at.warm ? -1 - warmRounds++ : at.index - 1;
-          const queue = `bench-${scenario.title.replace(/[^a-z0-9]+/gi, '-')}-${peer}-${at.warm ? `warm${-1 - index}` : index}`;
-          const result = await round(scenario, sides[peer], admin, queue, index, at.warm ? warmSize : scenario.tasks);
-          await admin.flushall('SYNC');
-          return result;
-        },
-      });
-      summaries.push(...PEERS.map((peer) => summarize(scenario, peer, measured[peer], warm[peer])));
-    }
-    await admin.config('SET', 'hz', defaultHz);
-    publish(report, summaries, (Date.now() - benchStarted) / 1000);
-  },
-);
+const TITLE = 'Task queues (book 6.4): ours beside bullmq 6.7.0';
+
+bench({ id: 'tasks', title: TITLE }, async ({ url, admin, report, steps, defer }) => {
+  const sides = { ours: await ours(url, defer), bullmq: bullmq(url, defer) };
+  const delayed = (hz: number): string =>
+    `delayed ${MIN_DELAY_MS}-${MAX_DELAY_MS} ms, worker concurrency ${DELAY_WORKER_CONCURRENCY}, redis hz ${hz}${hz === 10 ? ' (default)' : ''}`;
+  const scenarios = [
+    scenario('enqueue', 'add.1caller', 'add, 1 caller', 1),
+    scenario('enqueue', `add.${IN_FLIGHT}inflight`, `add, ${IN_FLIGHT} in flight`, IN_FLIGHT),
+    scenario('enqueue', `add.bulk${ADD_BULK}`, `add in batches of ${ADD_BULK}`, 1, { batch: ADD_BULK }),
+    ...WORKER_CONCURRENCIES.map((workers) =>
+      scenario('process', `process.concurrency${workers}`, `process, worker concurrency ${workers}`, workers),
+    ),
+    ...DELAY_HZ.map((hz) => scenario('delay', `delay.hz${hz}`, delayed(hz), DELAY_WORKER_CONCURRENCY, { hz })),
+  ];
+  const summaries: Summary[] = [];
+  const [, defaultHz] = (await admin.config('GET', 'hz')) as [string, string];
+  const benchStarted = Date.now();
+  const progress = steps(scenarios.length * stepsOf(PEERS.length, ROUNDS, 'steady'));
+  for (const scenario of scenarios) {
+    await admin.config('SET', 'hz', String(scenario.hz ?? defaultHz));
+    // A warm-up round has at least 1,000 tasks (or the measured count, if smaller): not one timer tick's noise.
+    const warmSize = Math.max(Math.ceil(scenario.tasks / 4), Math.min(scenario.tasks, 1_000));
+    let warmRounds = 0;
+    const minWork = scenario.section === 'delay' ? 0 : WARM.minWork;
+    const { measured, warm } = await alternate({
+      peers: PEERS,
+      rounds: ROUNDS,
+      steps: progress,
+      label: scenario.title,
+      quiet: true,
+      warmUp: { ...WARM, minWork, rate: (r: RoundResult) => r.rate, work: (r) => r.ops },
+      async run(peer, at) {
+        // Measured rounds 0..ROUNDS-1 (their delays' seeds), warm rounds -1, -2, ...
+        const index = at.warm ? -1 - warmRounds++ : at.index - 1;
+        const queue = `bench-${scenario.title.replace(/[^a-z0-9]+/gi, '-')}-${peer}-${at.warm ? `warm${-1 - index}` : index}`;
+        const result = await round(scenario, sides[peer], admin, queue, index, at.warm ? warmSize : scenario.tasks);
+        await admin.flushall('SYNC');
+        return result;
+      },
+    });
+    summaries.push(...PEERS.map((peer) => summarize(scenario, peer, measured[peer], warm[peer])));
+  }
+  await admin.config('SET', 'hz', defaultHz);
+  publish(report, summaries, (Date.now() - benchStarted) / 1000);
+});

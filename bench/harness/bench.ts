@@ -30,11 +30,10 @@ function context(url: string, report: SuiteReport, cleanups: (() => unknown)[]) 
     /** Left out of the round-trip counts: INFO, CONFIG, seeding, checks. */
     admin: uncounted(connect()),
     connect,
-    /** Waits for a server process to start and stops it when the suite ends. */
-    async server(started: Promise<ServerProcess>): Promise<ServerProcess> {
-      const server = await started;
-      cleanups.push(() => server.stop());
-      return server;
+    /** Waits for a server process to start and stops it when the suite ends, also one still starting then. */
+    server(started: Promise<ServerProcess>): Promise<ServerProcess> {
+      cleanups.push(async () => (await started.catch(() => undefined))?.stop());
+      return started;
     },
     /** Runs `cleanup` when the suite ends, the last deferred first. */
     defer: (cleanup: () => unknown): void => void cleanups.push(cleanup),

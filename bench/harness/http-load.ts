@@ -70,12 +70,10 @@ export function post(path: string, body: unknown, headers: Record<string, string
   return Buffer.concat([Buffer.from(`${lines.join('\r\n')}\r\n\r\n`), payload]);
 }
 
+type Operation = (connection: Connection, n: number, slot: number) => Promise<void>;
+
 /** `total` operations over `connections`, each taking the next when done; one that throws stops the run. */
-export async function runLoad(
-  connections: Connection[],
-  total: number,
-  operation: (connection: Connection, n: number, slot: number) => Promise<void>,
-) {
+export async function runLoad(connections: Connection[], total: number, operation: Operation) {
   const latencies = new Float64Array(total);
   const started = performance.now();
   await inParallel(total, connections.length, async (n, slot) => {

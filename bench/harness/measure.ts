@@ -5,15 +5,13 @@ import type Redis from 'ioredis';
 import { countTraffic } from './round-trips';
 import { commandCount, median, redisCpuSeconds, scriptStats, sumOf } from './support';
 
+type MeasureOptions = { admin?: Redis; label?: string };
+
 /**
  * Times `work`, which does `ops` operations, and counts what it cost; with `admin` (uncounted)
  * also on the Redis side, whose statistics are reset first. `label`: print rate and round trips.
  */
-export async function measure(
-  ops: number,
-  work: () => Promise<unknown>,
-  { admin, label }: { admin?: Redis; label?: string } = {},
-) {
+export async function measure(ops: number, work: () => Promise<unknown>, { admin, label }: MeasureOptions = {}) {
   const traffic = countTraffic();
   if (admin) await admin.config('RESETSTAT');
   const cpu0 = admin ? await redisCpuSeconds(admin) : 0;

@@ -2,15 +2,8 @@
 // (stderr not a TTY) it prints a plain line at every tenth of the whole run, so logs stay short.
 
 /** `overall`: the whole run, 0..1; `index`: 1-based, of `count`; `elapsed`: seconds since the run started. */
-export interface ProgressState {
-  overall: number;
-  suite: string;
-  index: number;
-  count: number;
-  label: string;
-  elapsed: number;
-  suiteElapsed: number;
-}
+export type ProgressState = Record<'overall' | 'index' | 'count' | 'elapsed' | 'suiteElapsed', number> &
+  Record<'suite' | 'label', string>;
 
 export const clock = (seconds: number): string =>
   `${Math.floor(seconds / 60)}:${String(Math.floor(seconds) % 60).padStart(2, '0')}`;

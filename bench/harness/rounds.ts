@@ -1,5 +1,6 @@
 // Warm-up and measured rounds, the peers taking turns inside each so the machine's noise hits them
 // alike; a ratio is then taken round by round (pairedRatio in suite.ts).
+import { setTimeout as sleep } from 'node:timers/promises';
 import { isQuick, type Steps } from './suite';
 
 /** A size from the environment, else the quick or the full default. */
@@ -8,18 +9,15 @@ export function size(env: string, quick: number, full: number): number {
   return set !== undefined && set !== '' ? Number(set) : isQuick() ? quick : full;
 }
 
+type Task = (i: number, slot: number) => Promise<unknown>;
+
 /** Runs task(0..total-1) with `inFlight` of them running at once; `slot` says which of those runs it. */
-export async function inParallel(
-  total: number,
-  inFlight: number,
-  task: (i: number, slot: number) => Promise<unknown>,
-): Promise<void> {
+export async function inParallel(total: number, inFlight: number, task: Task): Promise<void> {
   let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(inFlight, total) }, async (_, slot) => {
-      while (next < total) await task(next++, slot);
-    }),
-  );
+  const worker = async (_: unknown, slot: number): Promise<void> => {
+    while (next < total) await task(next++, slot);
+  };
+  await Promise.all(Array.from({ length: Math.min(inFlight, total) }, worker));
 }
 
 /** Resolves as `work` does, or fails with what `failure()` says (read when it fails) after `ms`. */
@@ -27,6 +25,18 @@ export async function within<T>(work: Promise<T>, ms: number, failure: () => str
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(failure())), ms)));
   return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+}
+
+/** A failure's message, or a function that tells it when it happens. */
+type Failure = string | (() => string);
+
+/** Polls `ready` every `ms` until it holds, failing with `what` after `timeoutMs`. */
+export async function until(ready: () => Promise<boolean> | boolean, what: Failure, timeoutMs: number, ms: number) {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await ready())) {
+    if (Date.now() > deadline) throw new Error(typeof what === 'string' ? what : what());
+    await sleep(ms);
+  }
 }
 
 /** Round 0 is a warm-up, of a quarter `size` (rounded up); 1..rounds are measured. */

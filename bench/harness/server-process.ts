@@ -15,50 +15,19 @@ export const benchTokens = new TokenVerifier({ secret: BENCH_JWT_SECRET });
 export const pinnable = (): boolean => ['/usr/bin/taskset', '/bin/taskset'].some((p) => fs.existsSync(p));
 
 /**
- * Runs `script` on a free port (PORT), pinned to `cpus` (`taskset -c`) where taskset exists, and
- * waits until `readyPath` answers 200 (with `anyAnswer`: answers at all).
+ * Runs `script` in a Node process of its own, pinned to `cpus` (`taskset -c`) where taskset exists,
+ * with `env` alone as its environment; keeps the last 20 kB it wrote.
  */
-export async function startServerProcess(options: {
-  script: string;
-  env: Record<string, string>;
-  cpus?: string;
-  readyPath: string;
-  anyAnswer?: boolean;
-  nodeArgs?: string[];
-}) {
-  const port = await freeLoopbackPort();
-  const node = [process.execPath, ...(options.nodeArgs ?? []), options.script];
-  const [command, ...args] = options.cpus !== undefined && pinnable() ? ['taskset', '-c', options.cpus, ...node] : node;
-  const child = spawn(command, args, {
-    env: { ...process.env, ...options.env, PORT: String(port), HOST: '127.0.0.1' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+export function startNodeProcess(script: string, env: NodeJS.ProcessEnv, cpus?: string, nodeArgs: string[] = []) {
+  const node = [process.execPath, ...nodeArgs, script];
+  const [command, ...args] = cpus !== undefined && pinnable() ? ['taskset', '-c', cpus, ...node] : node;
+  const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
-  const keep = (chunk: Buffer): string => (output = (output + chunk.toString()).slice(-20_000));
-  child.stdout.on('data', keep);
-  child.stderr.on('data', keep);
+  for (const stream of [child.stdout, child.stderr])
+    stream.on('data', (chunk: Buffer) => (output = (output + chunk.toString()).slice(-20_000)));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const origin = `http://127.0.0.1:${port}`;
   const pid = child.pid!;
-
-  const name = path.basename(options.script);
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`${name} exited during start-up:\n${output}`);
-    const status = await fetch(`${origin}${options.readyPath}`, { signal: AbortSignal.timeout(1000) })
-      .then((response) => response.arrayBuffer().then(() => response.status))
-      .catch(() => 0); // no answer within a second
-    if (status === 200 || (options.anyAnswer && status > 0)) break;
-    if (Date.now() > deadline) {
-      child.kill('SIGKILL');
-      throw new Error(`${name} was not ready in 30 s:\n${output}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-
   return {
-    origin,
-    port,
     pid,
     child,
     /** Everything the process wrote (its last 20 kB), for a failure message. */
@@ -74,14 +43,50 @@ export async function startServerProcess(options: {
       const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
       return Number(/^VmRSS:\s+(\d+) kB/m.exec(status)?.[1] ?? NaN) * 1024;
     },
-    async stop(): Promise<void> {
-      if (child.exitCode !== null) return;
-      child.kill('SIGTERM');
+    /** Sends `signal` (SIGKILL after 15 s) and waits until the process exited. */
+    async stop(signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill(signal);
       const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
       await exited;
       clearTimeout(timer);
     },
   };
+}
+
+export type NodeProcess = ReturnType<typeof startNodeProcess>;
+
+/**
+ * Runs `script` on a free port (PORT), pinned to `cpus` where taskset exists, and waits until
+ * `readyPath` answers 200 (with `anyAnswer`: answers at all).
+ */
+export async function startServerProcess(options: {
+  script: string;
+  env: Record<string, string>;
+  cpus?: string;
+  readyPath: string;
+  anyAnswer?: boolean;
+  nodeArgs?: string[];
+}) {
+  const port = await freeLoopbackPort();
+  const env = { ...process.env, ...options.env, PORT: String(port), HOST: '127.0.0.1' };
+  const started = startNodeProcess(options.script, env, options.cpus, options.nodeArgs);
+  const origin = `http://127.0.0.1:${port}`;
+  const name = path.basename(options.script);
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    if (started.child.exitCode !== null) throw new Error(`${name} exited during start-up:\n${started.output()}`);
+    const status = await fetch(`${origin}${options.readyPath}`, { signal: AbortSignal.timeout(1000) })
+      .then((response) => response.arrayBuffer().then(() => response.status))
+      .catch(() => 0); // no answer within a second
+    if (status === 200 || (options.anyAnswer && status > 0)) break;
+    if (Date.now() > deadline) {
+      started.child.kill('SIGKILL');
+      throw new Error(`${name} was not ready in 30 s:\n${started.output()}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return { ...started, origin, port };
 }
 
 export type ServerProcess = Awaited<ReturnType<typeof startServerProcess>>;

@@ -63,6 +63,11 @@ export class SuiteReport {
     this.figure({ id, label, unit, ...summarize(rounds), target });
   }
 
+  /** A value over the rounds pooled (a percentile of every wait, say), with that value's range per round. */
+  pooled(id: string, label: string, unit: string, value: number, perRound: number[], target?: Figure['target']): void {
+    this.figure({ id, label, unit, value, spread: summarize(perRound).spread, target });
+  }
+
   /** One value without a spread (a count, or a total over the rounds). */
   value(id: string, label: string, unit: string, value: number, target?: Figure['target']): void {
     this.figure({ id, label, unit, value, target });
@@ -75,23 +80,17 @@ export class SuiteReport {
     this.tables.push({ title, header, rows });
   }
 
-  note(text: string): void {
-    console.log(`  ${text}`);
-    this.notes.push(text);
+  /** A table given column by column: its header and how an item shows in it. */
+  tableOf<T>(title: string, textColumns: number, items: readonly T[], columns: [string, (item: T) => string][]): void {
+    const header = columns.map(([name]) => name);
+    const rows = items.map((item) => columns.map(([, cell]) => cell(item)));
+    this.table(title, header, rows, textColumns);
   }
-}
 
-/** A table given column by column: its header and how an item shows in it. */
-export function tableOf<T>(
-  report: SuiteReport,
-  title: string,
-  textColumns: number,
-  items: readonly T[],
-  columns: [string, (item: T) => string][],
-): void {
-  const header = columns.map(([name]) => name);
-  const rows = items.map((item) => columns.map(([, cell]) => cell(item)));
-  report.table(title, header, rows, textColumns);
+  note(...texts: string[]): void {
+    for (const text of texts) console.log(`  ${text}`);
+    this.notes.push(...texts);
+  }
 }
 
 /** Progress in steps of known count (rounds, mostly). */
@@ -112,4 +111,15 @@ export function pairedRatio(ours: number[], theirs: number[]): ReturnType<typeof
   if (ours.length !== theirs.length || ours.length === 0)
     throw new Error(`paired rounds differ in number: ${ours.length} and ${theirs.length}`);
   return summarize(ours.map((value, i) => value / theirs[i]));
+}
+
+/** A table given column by column (SuiteReport.tableOf): for the suites not moved to the method yet. */
+export function tableOf<T>(
+  report: SuiteReport,
+  title: string,
+  textColumns: number,
+  items: readonly T[],
+  columns: [string, (item: T) => string][],
+): void {
+  report.tableOf(title, textColumns, items, columns);
 }

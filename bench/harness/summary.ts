@@ -83,7 +83,7 @@ export function summaryText(report: RunReport): string {
 const cell = (text: string): string => text.replace(/\|/g, '\\|').replace(/\s*\n\s*/g, ' ');
 
 /** A markdown table, the columns in `right` right-aligned. */
-const table = (header: string[], rows: string[][], right: number[] = []): string[] => [
+export const markdownTable = (header: string[], rows: string[][], right: number[] = []): string[] => [
   `| ${header.map(cell).join(' | ')} |`,
   `| ${header.map((_, i) => (right.includes(i) ? '---:' : '---')).join(' | ')} |`,
   ...rows.map((row) => `| ${row.map(cell).join(' | ')} |`),
@@ -92,6 +92,15 @@ const table = (header: string[], rows: string[][], right: number[] = []): string
 /** bench/results/latest.md. */
 export function toMarkdown(report: RunReport): string {
   const { machine } = report;
+  const machineRows = [
+    ['CPU', `${machine.cpu}, ${machine.cores} cores`],
+    ['Memory', `${machine.memoryGiB} GiB`],
+    ['OS', machine.os],
+    ['Node.js', machine.node],
+    ['redis-server', machine.redis],
+    ['Load average before the run', String(machine.loadBefore)],
+    ['Commit', `${machine.commit}${machine.dirty ? ' (with uncommitted changes)' : ''}`],
+  ];
   const lines = [
     '# Benchmark report',
     '',
@@ -103,18 +112,7 @@ export function toMarkdown(report: RunReport): string {
     '',
     '## Machine',
     '',
-    ...table(
-      ['', 'This run'],
-      [
-        ['CPU', `${machine.cpu}, ${machine.cores} cores`],
-        ['Memory', `${machine.memoryGiB} GiB`],
-        ['OS', machine.os],
-        ['Node.js', machine.node],
-        ['redis-server', machine.redis],
-        ['Load average before the run', String(machine.loadBefore)],
-        ['Commit', `${machine.commit}${machine.dirty ? ' (with uncommitted changes)' : ''}`],
-      ],
-    ),
+    ...markdownTable(['', 'This run'], machineRows),
     '',
   ];
   const failed = report.runs.filter((run) => run.status !== 'ok');
@@ -136,9 +134,9 @@ export function toMarkdown(report: RunReport): string {
     if (!result) continue;
     if (result.figures.length) {
       const header = FIGURE_HEADER.map((name) => name.charAt(0).toUpperCase() + name.slice(1));
-      lines.push(...table(header, figureRows(result.figures), [1, 2]), '');
+      lines.push(...markdownTable(header, figureRows(result.figures), [1, 2]), '');
     }
-    for (const t of result.tables) lines.push(`### ${cell(t.title)}`, '', ...table(t.header, t.rows), '');
+    for (const t of result.tables) lines.push(`### ${cell(t.title)}`, '', ...markdownTable(t.header, t.rows), '');
     if (result.notes.length) lines.push(...result.notes.map((note) => `- ${note.replace(/\s*\n\s*/g, ' ')}`), '');
   }
   return `${lines.join('\n').trimEnd()}\n`;

@@ -48,6 +48,17 @@ export function median(values: number[]): number {
 /** mulberry32, shared with the product's log generator. */
 export { seeded } from '../../src/common/random';
 
+/** Shuffled in place (Fisher-Yates) with `random`, so a seed gives the same order every run. */
+export function shuffle<T>(items: T[], random: () => number): T[] {
+  for (let i = items.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [items[i], items[j]] = [items[j], items[i]];
+  }
+  return items;
+}
+
+export const ascending = (values: number[]): number[] => [...values].sort((a, b) => a - b);
+
 /** Nearest-rank percentile of an ascending array. */
 export const percentile = (sorted: number[], p: number): number =>
   sorted.length === 0
