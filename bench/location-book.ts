@@ -1,6 +1,6 @@
 // The book's location analytics, ported as it is for the location suite: 5.3's IP lookup table,
-// 6.5.2's chat messages and 6.6's file distribution, 6.6.3's daily_country_aggregate. What it
-// follows and where it departs: docs/performance.md, "Method: location".
+// 6.5.2's chat messages (messaging's book peer fetches with them too) and 6.6's file distribution,
+// 6.6.3's daily_country_aggregate. What it follows and where it departs: docs/performance.md, "Method: location".
 import fs from 'node:fs';
 import { isIP } from 'node:net';
 import path from 'node:path';
@@ -11,7 +11,6 @@ import type Redis from 'ioredis';
 import { Reader, type Response } from 'mmdb-lib';
 import { defaultDatabases, type IpLocator } from '../src/geo/ip-locator';
 import { isDay } from '../src/geo/tally';
-import { createChat, fetchPendingMessages, sendMessage } from './book-chat';
 
 const BLOCK = 2 ** 17;
 const TIME = /^([01]\d|2[0-3]):[0-5]\d:[0-5]\d$/;
@@ -95,6 +94,57 @@ export async function findCityByIp(redis: Redis, ip: string): Promise<[string, s
   if (ids.length === 0) return null;
   const cityId = ids[0].slice(0, ids[0].indexOf('_'));
   return JSON.parse((await redis.hget('cityid2city:', cityId))!) as [string, string, string];
+}
+
+// --- 6.5.2: chat messages -----------------------------------------------------------------------
+// Departure: the chat lock is SET NX PX plus a checked DEL (the book's acquire_lock loops on SETNX).
+
+type Message = { id: number; ts: number; sender: string; message: string };
+
+async function sendMessage(redis: Redis, chatId: string, sender: string, message: string): Promise<void> {
+  const lock = `lock:chat:${chatId}`;
+  const identifier = `${process.pid}:${Math.random()}`;
+  while ((await redis.set(lock, identifier, 'PX', 10_000, 'NX')) !== 'OK') await sleep(1);
+  try {
+    const mid = await redis.incr(`ids:${chatId}`);
+    await redis.zadd(`msgs:${chatId}`, mid, JSON.stringify({ id: mid, ts: Date.now() / 1000, sender, message }));
+  } finally {
+    if ((await redis.get(lock)) === identifier) await redis.del(lock);
+  }
+}
+
+async function createChat(redis: Redis, sender: string, recipients: string[], message: string, chatId: string) {
+  const multi = redis.multi();
+  for (const recipient of [...recipients, sender])
+    multi.zadd(`chat:${chatId}`, 0, recipient).zadd(`seen:${recipient}`, 0, chatId);
+  await multi.exec();
+  await sendMessage(redis, chatId, sender, message);
+}
+
+/** fetch_pending_messages: every chat's messages past the recipient's seen id, marked seen. */
+export async function fetchPendingMessages(redis: Redis, recipient: string): Promise<[string, Message[]][]> {
+  const seen = await redis.zrange(`seen:${recipient}`, 0, -1, 'WITHSCORES');
+  const chats: [string, number][] = [];
+  for (let i = 0; i + 1 < seen.length; i += 2) chats.push([seen[i], Number(seen[i + 1])]);
+  if (chats.length === 0) return [];
+  const read = redis.multi();
+  for (const [chatId, seenId] of chats) read.zrangebyscore(`msgs:${chatId}`, seenId + 1, 'inf');
+  const replies = (await read.exec()) ?? [];
+  const out: [string, Message[]][] = [];
+  const update = redis.multi();
+  for (const [i, [chatId]] of chats.entries()) {
+    const raw = replies[i][1] as string[];
+    if (raw.length === 0) continue;
+    const messages = raw.map((m) => JSON.parse(m) as Message);
+    const seenId = messages[messages.length - 1].id;
+    await redis.zadd(`chat:${chatId}`, seenId, recipient);
+    const minId = await redis.zrange(`chat:${chatId}`, 0, 0, 'WITHSCORES');
+    update.zadd(`seen:${recipient}`, seenId, chatId);
+    if (minId.length > 0) update.zremrangebyscore(`msgs:${chatId}`, 0, minId[1]);
+    out.push([chatId, messages]);
+  }
+  if (out.length > 0) await update.exec();
+  return out;
 }
 
 // --- 6.6.2: files through Redis -----------------------------------------------------------------

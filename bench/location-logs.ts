@@ -15,15 +15,13 @@ export type LogSet = ReturnType<typeof writeLogs>;
 export type ProductCheck = Awaited<ReturnType<typeof checkProduct>>;
 type Counts = Map<string, number>;
 
+type LogOptions = { lines: number; files: number; days: number; seed: number; prefix: string };
+
 /**
  * Writes `lines` lines over `days` days as `files` files into `dir` (every second one gzipped),
  * with the generator's defaults otherwise (2000 places, 10% IPv6, 0.1% malformed lines).
  */
-export function writeLogs(
-  dir: string,
-  locator: IpLocator,
-  options: { lines: number; files: number; days: number; seed: number; prefix: string },
-) {
+export function writeLogs(dir: string, locator: IpLocator, options: LogOptions) {
   fs.mkdirSync(dir, { recursive: true });
   const step = (options.days * 86_400) / options.lines;
   const generator = new LogGenerator(locator, { ...DEFAULT_GENERATOR, seed: options.seed, step });

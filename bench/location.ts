@@ -5,8 +5,6 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { performance } from 'node:perf_hooks';
 import zlib from 'node:zlib';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -14,40 +12,22 @@ import type Redis from 'ioredis';
 import pino from 'pino';
 import { LineChunker } from '../src/geo/chunker';
 import { lazyLocator, type IpLocator } from '../src/geo/ip-locator';
-import { tallyChunk, type ChunkTally } from '../src/geo/tally';
+import { tallyChunk } from '../src/geo/tally';
 import { closeRedis, connectRedis } from '../src/redis/client/connection';
 import { LOCATION_GROUP, locationKeys } from '../src/redis/keys';
 import { appendWhenRoom } from '../src/redis/location/backpressure';
-import { LocationRepository, type ChunkEntry } from '../src/redis/location/repository';
+import { LocationRepository } from '../src/redis/location/repository';
 import { readLocation } from '../src/redis/location/settings';
 import { SettingsReader } from '../src/common/settings';
 import { LocationAggregator } from '../src/workers/location-aggregator';
 import * as book from './location-book';
-import {
-  checkBookCountries,
-  checkProduct,
-  describeComparison,
-  exact,
-  writeLogs,
-  type Comparison,
-  type LogSet,
-  type ProductCheck,
-} from './location-logs';
+import { checkBookCountries, checkProduct, describeComparison, exact, writeLogs } from './location-logs';
+import type { Comparison, LogSet, ProductCheck } from './location-logs';
 import * as stats from './location-redis';
-import {
-  alternate,
-  bench,
-  isQuick,
-  median,
-  medianRange,
-  size,
-  stepsOf,
-  sumOf,
-  tableOf,
-  within,
-  type Figure,
-  type SuiteReport,
-} from './harness';
+import { alternate, bench, isQuick, size, stepsOf, until, within, type Figure, type SuiteReport } from './harness';
+import { medianRange } from './harness/measure';
+import { startNodeProcess } from './harness/server-process';
+import { median, sumOf } from './harness/support';
 
 const LINES = size('BENCH_LOCATION_LINES', 200_000, 2_000_000);
 const FILES = size('BENCH_LOCATION_FILES', 8, 10);
@@ -68,10 +48,9 @@ const WORKERS = 2;
 
 const logger = pino({ level: process.env.BENCH_LOCATION_LOG ?? 'silent' });
 
-/** The repository, counting the scripts it sends: appends (chunk transfer) and commits (aggregates). */
+/** The repository, counting its appends (chunk transfer); the in-process aggregators count commits. */
 class CountingRepository extends LocationRepository {
   appends = 0;
-  commits = 0;
   /** Datasets this repository's aggregator has seen listed. */
   readonly listed = new Set<string>();
 
@@ -84,11 +63,6 @@ class CountingRepository extends LocationRepository {
   override append(...args: Parameters<LocationRepository['append']>): ReturnType<LocationRepository['append']> {
     this.appends += 1;
     return super.append(...args);
-  }
-
-  override commit(dataset: string, entry: ChunkEntry, tally: ChunkTally): ReturnType<LocationRepository['commit']> {
-    this.commits += 1;
-    return super.commit(dataset, entry, tally);
   }
 }
 
@@ -116,52 +90,27 @@ async function countedLines(admin: Redis, dataset: string, logs: LogSet): Promis
   return (done ?? []).reduce((sum, [, reply]) => sum + Number(reply ?? 0), 0);
 }
 
-/** Polls `ready` every `ms` until it holds, failing with `what()` after `timeoutMs`. */
-async function until(ready: () => Promise<boolean> | boolean, what: () => string, timeoutMs: number, ms: number) {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await ready())) {
-    if (Date.now() > deadline) throw new Error(what());
-    await sleep(ms);
-  }
-}
-
 /** A worker process (dist-bench's src/worker.js) counting locations, and its aggregator's consumer name. */
 async function spawnWorker(url: string) {
-  const child = spawn(process.execPath, [path.join(__dirname, '..', 'src', 'worker.js')], {
-    env: {
-      PATH: process.env.PATH ?? '',
-      HOME: os.tmpdir(),
-      REDIS_URL: url,
-      LOCATION_WORKER: 'on',
-      LOCATION_CLAIM_AFTER_MS: String(KILL_CLAIM_AFTER_MS),
-      LOG_LEVEL: 'info',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+  const worker = startNodeProcess(path.join(__dirname, '..', 'src', 'worker.js'), {
+    PATH: process.env.PATH ?? '',
+    HOME: os.tmpdir(),
+    REDIS_URL: url,
+    LOCATION_WORKER: 'on',
+    LOCATION_CLAIM_AFTER_MS: String(KILL_CLAIM_AFTER_MS),
+    LOG_LEVEL: 'info',
   });
-  let output = '';
-  for (const stream of [child.stdout, child.stderr])
-    stream.on('data', (chunk: Buffer) => (output = (output + chunk.toString()).slice(-20_000)));
-  const started = () => /"location":"([^"]+)"[^\n]*"msg":"worker started"/.exec(output)?.[1];
-  const failure = () => `the worker process did not start:\n${output}`;
-  await until(() => started() !== undefined || child.exitCode !== null, failure, 30_000, 50).catch((error) => {
-    child.kill('SIGKILL');
+  const started = () => /"location":"([^"]+)"[^\n]*"msg":"worker started"/.exec(worker.output())?.[1];
+  const failure = () => `the worker process did not start:\n${worker.output()}`;
+  await until(() => started() !== undefined || worker.child.exitCode !== null, failure, 30_000, 50).catch((error) => {
+    worker.child.kill('SIGKILL');
     throw error;
   });
   const consumer = started();
   if (consumer === undefined) throw new Error(failure());
-  return { child, consumer };
+  return { ...worker, consumer };
 }
 type WorkerProcess = Awaited<ReturnType<typeof spawnWorker>>;
-
-/** SIGTERM (SIGKILL after 10 s, or at once with `signal`), until it exited. */
-async function stopWorker({ child }: WorkerProcess, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-  const exited = once(child, 'exit');
-  child.kill(signal);
-  await exited;
-  clearTimeout(timer);
-}
 
 const VARIANTS = [
   { id: 'book_redis', label: "book's, Redis zset lookup, 2 workers" },
@@ -201,12 +150,10 @@ const STREAM = ['xadd', 'xack', 'xdel', 'xautoclaim', 'xreadgroup', 'xclaim'];
 const WORKER_SENT = ['evalsha', 'xautoclaim', 'xreadgroup', 'smembers', 'ping', 'client|setname', 'select'];
 
 type Context = Awaited<ReturnType<typeof connectAll>>;
+type Shared = { url: string; admin: Redis; locator: IpLocator; warmLogs: LogSet };
 
 /** The book's connections (a publisher, one per worker) and the product's (the uploader's, as the API server's, one per in-process aggregator). */
-async function connectAll(
-  shared: { url: string; admin: Redis; locator: IpLocator; warmLogs: LogSet },
-  defer: (cleanup: () => unknown) => void,
-) {
+async function connectAll(shared: Shared, defer: (cleanup: () => unknown) => void) {
   const connect = async (name: string): Promise<Redis> => {
     const client = await connectRedis(shared.url, { name: `bench:${name}`, logger, commandTimeoutMs: 30_000 });
     defer(() => closeRedis(client));
@@ -224,22 +171,16 @@ async function connectAll(
   };
 }
 
-/**
- * A run's commands by purpose: sent by clients (aggregate writes, lookups, chunk transfer,
- * housekeeping) and run in Lua (stream commands: XADD, XACK, XDEL; the rest: counts, progress).
- */
-function measuresOf(
-  { sent, internal, peakBytes, baseBytes }: stats.Measured,
-  aggregate: number,
-  lookup: number,
-  other = 0,
-) {
+// A run's commands by purpose: sent by clients (aggregate writes, lookups, chunk transfer,
+// housekeeping) and run in Lua (stream commands: XADD, XACK, XDEL; the rest: counts, progress).
+function measuresOf(measured: stats.Measured, aggregate: number, lookup: number, other = 0) {
+  const { sent, internal } = measured;
   const sumNamed = (counts: stats.Counts, names: string[]): number => sumOf(names, (name) => counts.get(name) ?? 0);
   const housekeeping = sumNamed(sent, HOUSEKEEPING) + other;
   const stream = sumNamed(internal, STREAM);
   const transfer = stats.total(sent) - aggregate - lookup - housekeeping;
   const luaOther = stats.total(internal) - stream;
-  return { sent, internal, aggregate, lookup, transfer, housekeeping, stream, luaOther, peakBytes, baseBytes };
+  return { ...measured, aggregate, lookup, transfer, housekeeping, stream, luaOther };
 }
 
 async function runBook(ctx: Context, logs: LogSet, lookup: 'redis' | 'local'): Promise<RunResult> {
@@ -274,20 +215,13 @@ async function runBook(ctx: Context, logs: LogSet, lookup: 'redis' | 'local'): P
   };
 }
 
-type Poll = (counted: number) => Promise<void>;
+type Until = { outside?: string[]; onPoll?: (counted: number) => Promise<void>; counted?: Promise<void> };
 
-/**
- * Uploads `logs` into `dataset` until every line is counted: `counted` says so when given (the
- * in-process aggregators' callback, at the moment it happens), else a poll every 10 ms (which
- * `onPoll` sees). The seconds from the first byte, the Redis measures (`outside`: see
- * startProbe), the check of the counts.
- */
-async function uploadRun(
-  ctx: Context,
-  dataset: string,
-  logs: LogSet,
-  { outside, onPoll, counted: done }: { outside?: string[]; onPoll?: Poll; counted?: Promise<void> } = {},
-) {
+// Uploads `logs` into `dataset` until every line is counted: `counted` says so when given (the
+// in-process aggregators' callback, at the moment it happens), else a poll every 10 ms (which
+// `onPoll` sees). The seconds from the first byte, the Redis measures (`outside`: see
+// startProbe), the check of the counts.
+async function uploadRun(ctx: Context, dataset: string, logs: LogSet, { outside, onPoll, counted: done }: Until = {}) {
   const probe = await stats.startProbe(ctx.admin, outside);
   const started = performance.now();
   let counted = 0;
@@ -301,19 +235,16 @@ async function uploadRun(
   await Promise.all([waited, uploadAll(ctx.uploader, dataset, logs)]);
   const seconds = (performance.now() - started) / 1000;
   const measured = await probe();
-  return { started, seconds, measured, check: await checkProduct(ctx.admin, dataset, logs) };
-}
-
-/** A product run's result: its aggregate writes are the commit scripts, `other` more housekeeping. */
-function productResult(
-  logs: LogSet,
-  { seconds, measured, check }: Awaited<ReturnType<typeof uploadRun>>,
-  commits: number,
-  notes: string[],
-  other = 0,
-): RunResult {
-  const measures = measuresOf(measured, commits, 0, other);
-  return { lines: logs.lines, seconds, ...measures, ...check, notes: [...notes, ...check.notes] };
+  const check = await checkProduct(ctx.admin, dataset, logs);
+  /** The run's result: its aggregate writes are the `commits` (commit scripts), `other` more housekeeping. */
+  const result = (commits: number, notes: string[], other = 0): RunResult => ({
+    lines: logs.lines,
+    seconds,
+    ...measuresOf(measured, commits, 0, other),
+    ...check,
+    notes: [...notes, ...check.notes],
+  });
+  return { started, measured, result };
 }
 
 async function runProduct(ctx: Context, logs: LogSet, aggregators: number): Promise<RunResult> {
@@ -321,7 +252,8 @@ async function runProduct(ctx: Context, logs: LogSet, aggregators: number): Prom
   const dataset = `bench-${++ctx.runs}`;
   await ctx.uploader.createDataset(dataset);
   const repos = ctx.aggregators.slice(0, aggregators);
-  for (const repo of [ctx.uploader, ...repos]) repo.appends = repo.commits = 0;
+  ctx.uploader.appends = 0;
+  let commits = 0;
   let lost = 0;
   let firstCommitAt = NaN;
   let committedLines = 0;
@@ -335,6 +267,7 @@ async function runProduct(ctx: Context, logs: LogSet, aggregators: number): Prom
         logger,
         ...SETTINGS,
         onChunk: (_dataset, lines, committed) => {
+          commits += 1;
           if (Number.isNaN(firstCommitAt)) firstCommitAt = performance.now();
           if (!committed) lost += 1;
           else if ((committedLines += lines) >= logs.lines) allCommitted();
@@ -344,17 +277,16 @@ async function runProduct(ctx: Context, logs: LogSet, aggregators: number): Prom
   for (const worker of workers) worker.start();
   try {
     const listing = () => repos.every((repo) => repo.listed.has(dataset));
-    await until(listing, () => `the aggregators did not list ${dataset}`, 15_000, 5);
+    await until(listing, `the aggregators did not list ${dataset}`, 15_000, 5);
     // They found nothing yet and sleep IDLE_MS: an upload arriving at a random time finds them
     // halfway through that sleep, on average.
     await sleep(IDLE_MS / 2);
     const run = await uploadRun(ctx, dataset, logs, { counted });
     const firstCommitMs = firstCommitAt - run.started;
-    const commits = sumOf(repos, (repo) => repo.commits);
     const notes = [
       `${ctx.uploader.appends} appends, ${commits} commits${lost ? `, ${lost} lost to another aggregator` : ''}; first chunk committed after ${firstCommitMs.toFixed(0)} ms`,
     ];
-    return { ...productResult(logs, run, commits, notes), firstCommitMs };
+    return { ...run.result(commits, notes), firstCommitMs };
   } finally {
     await Promise.all(workers.map((worker) => worker.stop()));
   }
@@ -374,7 +306,7 @@ async function runProcesses(ctx: Context, logs: LogSet, kill: boolean): Promise<
     const warmed = async () =>
       ((await ctx.admin.xinfo('CONSUMERS', locationKeys(warm).chunks, LOCATION_GROUP)) as unknown[]).length >=
         WORKERS && (await countedLines(ctx.admin, warm, ctx.warmLogs)) >= ctx.warmLogs.lines;
-    await until(warmed, () => 'the worker processes did not count the warm-up upload', 60_000, 20);
+    await until(warmed, 'the worker processes did not count the warm-up upload', 60_000, 20);
     ctx.uploader.appends = 0;
     let killed: RunResult['kill'] = kill ? { landed: false, orphaned: 0, doneAtKill: 0 } : undefined;
     /** Past KILL_AT, kills a worker holding a chunk, if one does. */
@@ -383,7 +315,7 @@ async function runProcesses(ctx: Context, logs: LogSet, kill: boolean): Promise<
       const held = (await ctx.admin.xpending(keys.chunks, LOCATION_GROUP, '-', '+', 100)) as [string, string][];
       const victim = ctx.workers.find((worker) => held.some(([, consumer]) => consumer === worker.consumer));
       if (!victim) return;
-      await stopWorker(victim, 'SIGKILL');
+      await victim.stop('SIGKILL');
       // What it held as it died: chunks only another aggregator's XAUTOCLAIM can finish.
       const orphaned = await ctx.admin.xpending(keys.chunks, LOCATION_GROUP, '-', '+', 100, victim.consumer);
       killed = { landed: true, orphaned: orphaned.length, doneAtKill: counted };
@@ -400,9 +332,9 @@ async function runProcesses(ctx: Context, logs: LogSet, kill: boolean): Promise<
         `SIGKILL after ${killed.doneAtKill} of ${logs.lines} lines counted; the killed worker died holding ${killed.orphaned} chunk(s), left for the survivor to claim`,
       );
     else if (killed) notes.push('the kill did not land: the run ended before a worker held a chunk past 30%');
-    return { ...productResult(logs, run, commits, notes, other), kill: killed };
+    return { ...run.result(commits, notes, other), kill: killed };
   } finally {
-    await Promise.all(ctx.workers.map((worker) => stopWorker(worker)));
+    await Promise.all(ctx.workers.map((worker) => worker.stop()));
     ctx.workers = [];
   }
 }
@@ -482,24 +414,19 @@ function report(suite: SuiteReport, results: Results, lookups: Lookups[], logs: 
   };
   const aloneRates = (key: keyof Lookups): number[] => lookups.map((l) => l[key]);
   const perMCell = (pick: Pick) => (v: (typeof VARIANTS)[number]) => perM(v.id, pick).toFixed(0);
-  tableOf(
-    suite,
-    `location summary: ${logs.lines} lines in ${logs.files.length} files over ${logs.days.length} days (medians of ${ROUNDS} round${ROUNDS === 1 ? '' : 's'}, with the range; commands over all measured rounds)`,
-    1,
-    VARIANTS,
-    [
-      ['variant', (v) => v.label],
-      ['lines/s end to end', (v) => medianRange(rates(v.id))],
-      ['lookups/s alone', (v) => median(aloneRates(v.id === 'book_redis' ? 'redis' : 'local')).toFixed(0)],
-      ['sent: aggregate writes /M lines', perMCell((run) => run.aggregate)],
-      ['sent: lookups /M', perMCell((run) => run.lookup)],
-      ['sent: chunk transfer /M', perMCell((run) => run.transfer)],
-      ['in Lua: counts & progress /M', perMCell((run) => run.luaOther)],
-      ['in Lua: stream /M', perMCell((run) => run.stream)],
-      ['peak used_memory MB', (v) => peak(v.id)],
-      ['result against the reference', (v) => verdict(v.id)],
-    ],
-  );
+  const title = `location summary: ${logs.lines} lines in ${logs.files.length} files over ${logs.days.length} days (medians of ${ROUNDS} round${ROUNDS === 1 ? '' : 's'}, with the range; commands over all measured rounds)`;
+  suite.tableOf(title, 1, VARIANTS, [
+    ['variant', (v) => v.label],
+    ['lines/s end to end', (v) => medianRange(rates(v.id))],
+    ['lookups/s alone', (v) => median(aloneRates(v.id === 'book_redis' ? 'redis' : 'local')).toFixed(0)],
+    ['sent: aggregate writes /M lines', perMCell((run) => run.aggregate)],
+    ['sent: lookups /M', perMCell((run) => run.lookup)],
+    ['sent: chunk transfer /M', perMCell((run) => run.transfer)],
+    ['in Lua: counts & progress /M', perMCell((run) => run.luaOther)],
+    ['in Lua: stream /M', perMCell((run) => run.stream)],
+    ['peak used_memory MB', (v) => peak(v.id)],
+    ['result against the reference', (v) => verdict(v.id)],
+  ]);
 
   const ported = "book's port (Redis lookup, 2 workers)";
   const ratios: [string, string, VariantId, VariantId, Figure['target']?][] = [
@@ -545,7 +472,7 @@ function report(suite: SuiteReport, results: Results, lookups: Lookups[], logs: 
   const firstCommit = median(inProcess.map((run) => run.firstCommitMs ?? NaN));
   const runSeconds = median(inProcess.map((run) => run.seconds));
   const kills = results.product_kill.map((run) => run.kill);
-  for (const note of [
+  suite.note(
     `Logs: the product's LogGenerator (2000 places, 10% of them carrying 90% of the lines, 10% IPv6, 0.1% malformed), ${logs.lines} lines over ${logs.days.length} days in ${logs.files.length} files, every second one gzipped, so each day runs across files; the generator's own count is the reference.`,
     `Book's port: ${bookRun.notes.join('')}: one range start per distinct address in the logs, the start of the DB-IP range that holds it, so every address resolves as with the full table (which has millions of ranges: memory is not comparable); IPv6 by ZREVRANGEBYLEX over hex range starts.`,
     `Book's ZADD flush is ${exact(bookRun.countries) ? 'exact here' : 'WRONG'}: each file, and each worker's share of it, overwrites the day's counts (${describeComparison(bookRun.countries)}); the same flushes added up (as ZINCRBY would) are ${describeComparison(bookRun.summed!)}, so the lookups are right and the ZADD is what loses counts.`,
@@ -554,58 +481,53 @@ function report(suite: SuiteReport, results: Results, lookups: Lookups[], logs: 
     `Kill run: 2 worker processes (dist-bench/src/worker.js, LOCATION_CLAIM_AFTER_MS=${KILL_CLAIM_AFTER_MS}); one SIGKILLed while holding a chunk once ${KILL_AT * 100}% of the lines were counted (${kills.filter((k) => k?.landed).length} of ${kills.length} kills landed, leaving ${kills.map((k) => k?.orphaned ?? 0).join(', ')} chunk(s) held by the dead worker); its rate includes the ${KILL_CLAIM_AFTER_MS} ms before the survivor claims them.`,
     'Commands: INFO commandstats deltas over the run, less the bench\'s own INFO/XPENDING polls. "sent" is what clients sent (counted on this process\'s connections; for the worker processes, every call of the commands they send, which the scripts never call); "in Lua" is what Redis ran inside scripts (commandstats counts those too). Aggregate writes: the commit script (product), the ZADD flushes (book); chunk transfer: append scripts, XREADGROUP, XAUTOCLAIM (product), APPEND, GETRANGE and the chat messages (book).',
     `Warm-up: one round of every variant on a smaller log set (${warm.lines} lines, its own seed, 2 files, checked against its own reference), which loads the IP database and the scripts and compiles the hot paths; the worker processes, new for each run, first count that set in 64 KiB chunks (both must have taken some). Then the measured rounds, variants in the same order each round.`,
-  ])
-    suite.note(note);
+  );
 }
 
-bench(
-  {
-    id: 'location',
-    title:
-      "Location analytics (book 5.3, 6.6): chunk stream + one-script commit, against the book's file distribution and ZSET lookup",
-  },
-  async ({ url, report: suite, steps, defer }) => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ria-bench-location-'));
-    defer(() => fs.rmSync(dir, { recursive: true, force: true }));
-    const locator = lazyLocator([])();
-    const peers = [...VARIANTS.map((v) => v.id), 'lookups'] as const;
-    const progress = steps(1 + stepsOf(peers.length, ROUNDS, 'once'));
-    progress.step('writing the logs');
-    const began = performance.now();
-    const write = (name: string, lines: number, files: number, days: number, seed: number, prefix: string) =>
-      writeLogs(path.join(dir, name), locator, { lines, files, days, seed, prefix });
-    const warmLogs = write('warm', WARM_LINES, 2, 2, 2, 'warm');
-    const logs = write('logs', LINES, FILES, 7, 1, 'game');
-    console.log(
-      `location benchmark: ${logs.lines} lines (${mb(sumOf(logs.files, (f) => f.rawBytes))} MB, ` +
-        `${mb(sumOf(logs.files, (f) => f.bytes))} MB on disk) in ${logs.files.length} files over ${logs.days.length} days, ` +
-        `${logs.addresses.size} distinct addresses, ${logs.reference.refused} malformed lines; written in ${((performance.now() - began) / 1000).toFixed(1)} s. ` +
-        `Warm-up set: ${warmLogs.lines} lines. 1 warm-up round + ${ROUNDS} measured.`,
-    );
-    const admin = stats.countingAdmin(url);
-    defer(() => admin.disconnect());
-    const ctx = await connectAll({ url, admin, locator, warmLogs }, defer);
-    defer(() => Promise.all(ctx.workers.map((worker) => stopWorker(worker))));
-    const { measured } = await alternate<(typeof peers)[number], RunResult | Lookups>({
-      peers,
-      rounds: ROUNDS,
-      steps: progress,
-      async run(id, round) {
-        const set = round.warm ? warmLogs : logs;
-        if (id === 'lookups') {
-          const alone = await measureLookups(ctx, set, round.size(ZSET_LOOKUPS));
-          console.log(
-            `    lookups alone: find_city_by_ip ${alone.redis.toFixed(0)}/s, IpLocator ${alone.local.toFixed(0)}/s, tallyChunk ${alone.tally.toFixed(0)} lines/s`,
-          );
-          return alone;
-        }
-        const run = await RUNS[id](ctx, set, round.warm);
-        console.log(roundLine(id, run));
-        if (round.warm && !isExact(run) && !id.startsWith('book'))
-          throw new Error(`${id} was not exact in the warm-up round: ${run.notes.join('; ')}`);
-        return run;
-      },
-    });
-    report(suite, measured as Results, measured.lookups as Lookups[], logs, warmLogs);
-  },
-);
+const TITLE =
+  "Location analytics (book 5.3, 6.6): chunk stream + one-script commit, against the book's file distribution and ZSET lookup";
+
+bench({ id: 'location', title: TITLE }, async ({ url, report: suite, steps, defer }) => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ria-bench-location-'));
+  defer(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const locator = lazyLocator([])();
+  const peers = [...VARIANTS.map((v) => v.id), 'lookups'] as const;
+  const progress = steps(1 + stepsOf(peers.length, ROUNDS, 'once'));
+  progress.step('writing the logs');
+  const began = performance.now();
+  const write = (name: string, lines: number, files: number, days: number, seed: number, prefix: string) =>
+    writeLogs(path.join(dir, name), locator, { lines, files, days, seed, prefix });
+  const warmLogs = write('warm', WARM_LINES, 2, 2, 2, 'warm');
+  const logs = write('logs', LINES, FILES, 7, 1, 'game');
+  console.log(
+    `location benchmark: ${logs.lines} lines (${mb(sumOf(logs.files, (f) => f.rawBytes))} MB, ` +
+      `${mb(sumOf(logs.files, (f) => f.bytes))} MB on disk) in ${logs.files.length} files over ${logs.days.length} days, ` +
+      `${logs.addresses.size} distinct addresses, ${logs.reference.refused} malformed lines; written in ${((performance.now() - began) / 1000).toFixed(1)} s. ` +
+      `Warm-up set: ${warmLogs.lines} lines. 1 warm-up round + ${ROUNDS} measured.`,
+  );
+  const admin = stats.countingAdmin(url);
+  defer(() => admin.disconnect());
+  const ctx = await connectAll({ url, admin, locator, warmLogs }, defer);
+  defer(() => Promise.all(ctx.workers.map((worker) => worker.stop())));
+  const { measured } = await alternate<(typeof peers)[number], RunResult | Lookups>({
+    peers,
+    rounds: ROUNDS,
+    steps: progress,
+    async run(id, round) {
+      const set = round.warm ? warmLogs : logs;
+      if (id === 'lookups') {
+        const alone = await measureLookups(ctx, set, round.size(ZSET_LOOKUPS));
+        console.log(
+          `    lookups alone: find_city_by_ip ${alone.redis.toFixed(0)}/s, IpLocator ${alone.local.toFixed(0)}/s, tallyChunk ${alone.tally.toFixed(0)} lines/s`,
+        );
+        return alone;
+      }
+      const run = await RUNS[id](ctx, set, round.warm);
+      console.log(roundLine(id, run));
+      if (round.warm && !isExact(run) && !id.startsWith('book'))
+        throw new Error(`${id} was not exact in the warm-up round: ${run.notes.join('; ')}`);
+      return run;
+    },
+  });
+  report(suite, measured as Results, measured.lookups as Lookups[], logs, warmLogs);
+});

@@ -10,13 +10,11 @@ import { closeRedis, connectRedis } from '../src/redis/client/connection';
 import { LeaseRepository } from '../src/redis/leases/repository';
 import { LeaseSignals } from '../src/redis/leases/signals';
 import { LeaseAcquirer } from '../src/redis/leases/acquirer';
-import {
-  MarketRepository,
-  PURCHASE_OUTCOMES,
-  type MarketStrategyName,
-  type PurchaseOutcome,
-} from '../src/redis/market/repository';
+import { MarketRepository, PURCHASE_OUTCOMES } from '../src/redis/market/repository';
+import type { MarketStrategyName, PurchaseOutcome } from '../src/redis/market/repository';
+import { readMarket } from '../src/redis/market/settings';
 import { createMarketStrategy } from '../src/redis/market/strategies';
+import { SettingsReader } from '../src/common/settings';
 import type Redis from 'ioredis';
 import { measure } from './harness/measure';
 import { inParallel } from './harness/rounds';
@@ -59,19 +57,11 @@ export async function buildMarket(url: string, strategy: MarketStrategyName, wat
   // Made before the strategy: createMarketStrategy asks for the lock acquirer synchronously.
   const subscriber = strategy === 'LOCK' ? await connectRedis(url, { name: 'bench:lease-signals', logger }) : undefined;
   const signals = subscriber && new LeaseSignals(subscriber, logger);
+  // The product's defaults (a lock or WATCH waited for up to 10 s, as the book), and its MARKET_SALE_TASK,
+  // so that one run measures purchases with the sale task on.
+  const defaults = readMarket(new SettingsReader({ MARKET_SALE_TASK: process.env.MARKET_SALE_TASK }));
   const made = createMarketStrategy(
-    {
-      strategy,
-      watchConnections,
-      // The product's defaults (src/config.ts): wait up to 10 s for a lock or for WATCH to succeed, as the book.
-      contentionTimeoutMs: 10_000,
-      lockTtlMs: 10_000,
-      maxFunds: 1_000_000_000_000_000,
-      salesKeep: 1000,
-      // The product's setting, so that one run measures purchases with the sale task on.
-      saleTask: process.env.MARKET_SALE_TASK || undefined,
-      taskMaxAttempts: 5,
-    },
+    { ...defaults, strategy, watchConnections, maxFunds: 1_000_000_000_000_000, taskMaxAttempts: 5 },
     {
       redis: url,
       commands,
@@ -156,12 +146,8 @@ export type ProcessResult = ReturnType<typeof newResult>;
 
 const isConflict = (error: unknown): boolean => error instanceof AppError && error.code === 'CONFLICT';
 /** Lists or buys until stop[0] is 1 (a call in flight is finished); `requests` only with one process per thread. */
-async function simulate(
-  { repository: market, granter }: Market,
-  spec: ProcessSpec,
-  stop: Int32Array,
-  requests: Traffic | undefined,
-): Promise<ProcessResult> {
+async function simulate(built: Market, spec: ProcessSpec, stop: Int32Array, requests?: Traffic) {
+  const { repository: market, granter } = built;
   const result = newResult(spec);
   const stopped = (): boolean => Atomics.load(stop, 0) === 1;
   const random = seeded(spec.seed);
@@ -282,11 +268,9 @@ export function startRunner(url: string, threads: boolean) {
 if (!isMainThread && (workerData as { marketProcess?: true } | undefined)?.marketProcess) {
   const setup = workerData as { url: string; stop: Int32Array };
   const runner = inlineRunner(setup.url, setup.stop, countTraffic());
-  const answer = async (message: 'go' | { strategy: MarketStrategyName; spec: ProcessSpec }) =>
+  type Message = 'go' | { strategy: MarketStrategyName; spec: ProcessSpec };
+  const answer = async (message: Message) =>
     message === 'go' ? (await runner.go())[0] : runner.prepare(message.strategy, [message.spec]);
   // A failure is left unhandled: it ends the worker, and the bench's `once` rejects with it.
-  parentPort!.on(
-    'message',
-    (message: Parameters<typeof answer>[0]) => void answer(message).then((reply) => parentPort!.postMessage(reply)),
-  );
+  parentPort!.on('message', (message: Message) => void answer(message).then((reply) => parentPort!.postMessage(reply)));
 }

@@ -8,7 +8,7 @@ import type Redis from 'ioredis';
 import { MARKET_STRATEGIES, type MarketStrategyName } from '../src/redis/market/repository';
 import { RESTOCK, buildMarket, measureCost, startRunner, type ProcessResult, type ProcessSpec } from './market-process';
 import { checkInvariants, startingState } from './market-state';
-import { bench, isQuick, mean, measure, median, percentile, size, sumOf, tableOf, type SuiteReport } from './harness';
+import { bench, isQuick, mean, measure, median, percentile, size, sumOf, type SuiteReport } from './harness';
 
 /** Length of one run (one scenario, one strategy), s. */
 const SECONDS = size('BENCH_MARKET_SECONDS', 0.12, 2);
@@ -135,7 +135,7 @@ function printDetails(report: SuiteReport, summaries: Summary[]): void {
     count(tally(pick)(s) / sumOf(s.runs, (run) => run.seconds));
   const avg = (pick: (run: Run) => number) => (s: Summary) => sumOf(s.runs, pick) / s.runs.length;
   const fixed = (pick: (run: Run) => number) => (s: Summary) => avg(pick)(s).toFixed(2);
-  tableOf(report, 'market details', 2, summaries, [
+  report.tableOf('market details', 2, summaries, [
     ['scenario', (s) => s.scenario.title],
     ['strategy', (s) => s.strategy],
     ['attempts', counted((r) => r.attempts)],
@@ -166,7 +166,7 @@ function printDetails(report: SuiteReport, summaries: Summary[]): void {
 }
 
 function printCosts(report: SuiteReport, costs: Cost[]): void {
-  tableOf(report, 'market cost of one operation, uncontended', 1, costs, [
+  report.tableOf('market cost of one operation, uncontended', 1, costs, [
     ['strategy', (c) => c.strategy],
     ['redis cmds/list', (c) => c.list.commands.toFixed(1)],
     ['reqs/list', (c) => c.list.requests.toFixed(1)],
@@ -201,22 +201,16 @@ function figures(report: SuiteReport, summaries: Summary[], costs: Cost[]): void
       report.ratio(`market.${scenario.id}.${id}`, `${scenario.title}: ${label}`, ours, theirs, { op: '>=', value: 1 });
     }
     const p99PerRound = script.map((run) => percentile(waitsOf([run]), 99));
-    report.figure({
-      id: `market.${scenario.id}.script_p99_wait`,
-      label: `${scenario.title}: SCRIPT p99 purchase wait (rounds pooled)`,
-      unit: 'ms',
-      value: percentile(waitsOf(script), 99),
-      spread: { min: Math.min(...p99PerRound), max: Math.max(...p99PerRound) },
-      target: { op: '<=', value: 3 },
-    });
+    const p99 = percentile(waitsOf(script), 99);
+    const label = `${scenario.title}: SCRIPT p99 purchase wait (rounds pooled)`;
+    report.pooled(`market.${scenario.id}.script_p99_wait`, label, 'ms', p99, p99PerRound, { op: '<=', value: 3 });
   }
   const script = summaries.filter((s) => s.strategy === 'SCRIPT').flatMap((s) => s.runs.flatMap((run) => run.results));
   const [retries, none] = [sumOf(script, (r) => r.retries), { op: '==', value: 0 } as const];
   report.value('market.script_retries', 'SCRIPT: purchase retries, all scenarios', 'retries', retries, none);
   const [completed, attempted] = [sumOf(script, (r) => r.completed), sumOf(script, (r) => r.attempts)];
-  report.note(
-    `SCRIPT completed ${count(completed)} of the ${count(attempted)} purchases it attempted at the first try.`,
-  );
+  const firstTry = `${count(completed)} of the ${count(attempted)} purchases it attempted`;
+  report.note(`SCRIPT completed ${firstTry} at the first try.`);
   for (const { strategy, list, purchase } of costs) {
     const [id, label] = [`market.${strategy.toLowerCase()}.round_trips_per`, `${strategy}: round trips per`];
     const target = strategy === 'SCRIPT' ? ({ op: '<=', value: 1 } as const) : undefined;

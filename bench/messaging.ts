@@ -9,26 +9,10 @@ import vm from 'node:vm';
 import type Redis from 'ioredis';
 import { CHAT_DEFAULTS, ChatRepository, type Retention } from '../src/redis/chat';
 import { chatKeys, userKeys } from '../src/redis/keys';
-import {
-  alternate,
-  bench,
-  inParallel,
-  keyBytes,
-  mean,
-  measure,
-  medianRange,
-  perOp,
-  rates,
-  size,
-  stepsOf,
-  sumOf,
-  tableOf,
-  usedMemory,
-  type Figure,
-  type Sample,
-  type SuiteReport,
-} from './harness';
-import { fetchPendingMessages } from './book-chat';
+import { alternate, bench, inParallel, size, stepsOf, type Figure, type SuiteReport } from './harness';
+import { measure, medianRange, perOp, rates, type Sample } from './harness/measure';
+import { keyBytes, mean, sumOf, usedMemory } from './harness/support';
+import { fetchPendingMessages } from './location-book';
 
 const IN_FLIGHT = 50;
 const CHATS_PER_USER = 5;
@@ -114,15 +98,12 @@ type ChatKeyName = Exclude<keyof typeof chatKeys, 'ids'>;
 const CHAT_KEY_NAMES = Object.keys(chatKeys).filter((name) => name !== 'ids') as ChatKeyName[];
 
 /** MEMORY USAGE of each of a chat's keys, by name, averaged over the chats. */
-const chatKeyBytes = async (admin: Redis, chats: { id: string }[]): Promise<Record<ChatKeyName, number>> =>
-  Object.fromEntries(
-    await Promise.all(
-      CHAT_KEY_NAMES.map(async (name) => [
-        name,
-        mean(await Promise.all(chats.map(({ id }) => keyBytes(admin, chatKeys[name](id))))),
-      ]),
-    ),
-  ) as Record<ChatKeyName, number>;
+async function chatKeyBytes(admin: Redis, chats: { id: string }[]): Promise<Record<ChatKeyName, number>> {
+  const bytes = {} as Record<ChatKeyName, number>;
+  for (const name of CHAT_KEY_NAMES)
+    bytes[name] = mean(await Promise.all(chats.map(({ id }) => keyBytes(admin, chatKeys[name](id)))));
+  return bytes;
+}
 
 /** Memory per chat: 'history' chats filled past their keep count, then 'seen' chats every device has taken. */
 async function benchMemory(report: SuiteReport, redis: Redis, admin: Redis, chats: ChatRepository): Promise<void> {
@@ -206,7 +187,7 @@ async function benchMemory(report: SuiteReport, redis: Redis, admin: Redis, chat
     ['either', "per member: the user's chat index and device registry", sumOf(memberKeys, (b) => b) / members.length],
   ];
   const title = `messaging memory per chat (${MEMORY_MEMBERS} members, ${DEVICES.length} devices each; MEMORY USAGE, SAMPLES 0)`;
-  tableOf(report, title, 2, rows, [
+  report.tableOf(title, 2, rows, [
     ['retention', ([retention]) => retention],
     ['what', ([, what]) => what],
     ['bytes per chat', ([, , perChat]) => bytes(perChat)],
@@ -214,178 +195,169 @@ async function benchMemory(report: SuiteReport, redis: Redis, admin: Redis, chat
   ]);
 }
 
-bench(
-  {
-    id: 'messaging',
-    title:
-      "Messaging (book 6.5): one-script send and fetch, with devices and history, against the book's lock-based send_message and fetch_pending_messages",
-  },
-  async ({ admin, connect, report, steps: progress }) => {
-    const redis = connect();
-    // The book's lock release uses WATCH, which needs a connection per concurrent sender.
-    const pool = Array.from({ length: IN_FLIGHT }, () => connect({}, true));
-    const chats = new ChatRepository(redis, {
-      maxChatMembers: 1000,
-      maxChatsPerUser: 1000,
-      dedupeSeconds: 3600,
-      ...CHAT_DEFAULTS,
-    });
-    // Send: the fill, then the rounds; fetch: the rounds; memory counts two.
-    const steps = progress(1 + stepsOf(4, ROUNDS, 'once') + stepsOf(5, ROUNDS, 'once') + 2);
-    await Promise.all([redis.ping(), admin.ping(), ...pool.map((client) => client.ping())]);
-    /** Garbage collected first, so that a timed window does not pay for the seeding before it. */
-    const timed = (label: string, ops: number, work: () => Promise<unknown>): Promise<Sample> => {
-      collectGarbage();
-      return measure(ops, work, { admin, label });
-    };
+const TITLE =
+  "Messaging (book 6.5): one-script send and fetch, with devices and history, against the book's lock-based send_message and fetch_pending_messages";
 
-    // Sends into one chat of IN_FLIGHT members; a 'seen' chat is new every round (its members would keep its log short).
-    const senders = Array.from({ length: IN_FLIGHT }, (_, i) => `u${i}`);
-    const create = async (retention: Retention): Promise<string> =>
-      (await chats.create(senders[0], senders.slice(1), 'start', false, retention)).chat.id;
-    const historyChat = await create(HISTORY);
-    steps.step('send, filling the history chat');
-    await concurrently(HISTORY.keepMessages, (i, worker) => chats.send(historyChat, senders[worker], `message ${i}`));
-    /** Lock attempts of the book's sends that found the lock taken, in the measured rounds. */
-    let retries = 0;
-    /** Each sender's messages in the chat last sent to ('history', after 'seen'), to edit its newest ones. */
-    let sent: number[][] = [];
-    const { measured: send } = await alternate({
-      peers: ['book', 'seen', 'history', 'edit'] as const,
-      rounds: ROUNDS,
-      steps,
-      label: 'send',
-      async run(peer, round) {
-        const ops = round.size(peer === 'book' ? BOOK_SENDS : peer === 'edit' ? Math.ceil(OUR_SENDS / 2) : OUR_SENDS);
-        if (peer === 'book')
-          return timed('book (lock, INCR, ZADD, unlock)', ops, () =>
-            concurrently(ops, async (i, worker) => {
-              // Awaited first: `x += await f()` would read x before the wait and lose updates.
-              const attempts = await bookSend(pool[worker], '1', `u${worker}`, `message ${i}`);
-              if (!round.warm) retries += attempts - 1;
-            }),
-          );
-        if (peer === 'edit') {
-          // The edits' own entries trim older ones: each sender edits its newest messages of the round.
-          const edited = senders.map(() => 0);
-          return timed("ours, edit in the 'history' chat (one Lua script)", ops, () =>
-            concurrently(ops, async (i, worker) => {
-              const own = sent[worker];
-              const target = own[own.length - 1 - (edited[worker]++ % own.length)];
-              const { stored } = await chats.edit(historyChat, senders[worker], target, `edited ${i}`);
-              if (!stored) throw new Error(`the edit of message ${target} was not stored`);
-            }),
-          );
-        }
-        const chat = peer === 'seen' ? await create(SEEN) : historyChat;
-        const last = async (): Promise<number> => Number(await admin.hget(chatKeys.meta(chat), 'last'));
-        const first = await last();
-        sent = senders.map(() => []);
-        const sample = await timed(`ours, '${peer}' chat (one Lua script)`, ops, () =>
+bench({ id: 'messaging', title: TITLE }, async ({ admin, connect, report, steps: progress }) => {
+  const redis = connect();
+  // The book's lock release uses WATCH, which needs a connection per concurrent sender.
+  const pool = Array.from({ length: IN_FLIGHT }, () => connect({}, true));
+  const limits = { maxChatMembers: 1000, maxChatsPerUser: 1000, dedupeSeconds: 3600 };
+  const chats = new ChatRepository(redis, { ...limits, ...CHAT_DEFAULTS });
+  // Send: the fill, then the rounds; fetch: the rounds; memory counts two.
+  const steps = progress(1 + stepsOf(4, ROUNDS, 'once') + stepsOf(5, ROUNDS, 'once') + 2);
+  await Promise.all([redis.ping(), admin.ping(), ...pool.map((client) => client.ping())]);
+  /** Garbage collected first, so that a timed window does not pay for the seeding before it. */
+  const timed = (label: string, ops: number, work: () => Promise<unknown>): Promise<Sample> => {
+    collectGarbage();
+    return measure(ops, work, { admin, label });
+  };
+
+  // Sends into one chat of IN_FLIGHT members; a 'seen' chat is new every round (its members would keep its log short).
+  const senders = Array.from({ length: IN_FLIGHT }, (_, i) => `u${i}`);
+  const create = async (retention: Retention): Promise<string> =>
+    (await chats.create(senders[0], senders.slice(1), 'start', false, retention)).chat.id;
+  const historyChat = await create(HISTORY);
+  steps.step('send, filling the history chat');
+  await concurrently(HISTORY.keepMessages, (i, worker) => chats.send(historyChat, senders[worker], `message ${i}`));
+  /** Lock attempts of the book's sends that found the lock taken, in the measured rounds. */
+  let retries = 0;
+  /** Each sender's messages in the chat last sent to ('history', after 'seen'), to edit its newest ones. */
+  let sent: number[][] = [];
+  const { measured: send } = await alternate({
+    peers: ['book', 'seen', 'history', 'edit'] as const,
+    rounds: ROUNDS,
+    steps,
+    label: 'send',
+    async run(peer, round) {
+      const ops = round.size(peer === 'book' ? BOOK_SENDS : peer === 'edit' ? Math.ceil(OUR_SENDS / 2) : OUR_SENDS);
+      if (peer === 'book')
+        return timed('book (lock, INCR, ZADD, unlock)', ops, () =>
           concurrently(ops, async (i, worker) => {
-            const { message } = await chats.send(chat, senders[worker], `message ${i}`);
-            sent[worker].push(message.id);
+            // Awaited first: `x += await f()` would read x before the wait and lose updates.
+            const attempts = await bookSend(pool[worker], '1', `u${worker}`, `message ${i}`);
+            if (!round.warm) retries += attempts - 1;
           }),
         );
-        const now = await last();
-        if (now !== first + ops) throw new Error(`the ${peer} chat's last entry id is ${now}, expected ${first + ops}`);
-        return sample;
-      },
-    });
-    const kept = await admin.zcard(chatKeys.messages(historyChat));
-    if (kept !== HISTORY.keepMessages)
-      throw new Error(`the history chat keeps ${kept} entries, expected ${HISTORY.keepMessages}`);
-
-    const expected = CHATS_PER_USER * MESSAGES_PER_CHAT;
-    const { measured: fetch } = await alternate({
-      peers: ['book', ...FETCHERS.map(({ id }) => id)],
-      rounds: ROUNDS,
-      steps,
-      label: 'fetch',
-      async run(peer, round) {
-        const count = round.size(USERS);
-        if (peer === 'book') await seedPending(redis, chats, count);
-        const ours = FETCHERS.find(({ id }) => id === peer);
-        const each = ours?.devices.length ? ours.devices : [undefined];
-        return timed(ours ? `ours, ${ours.what}` : 'book (fetch_pending_messages)', count * each.length, () =>
-          concurrently(count, async (u, worker) => {
-            const user = ours ? `${peer}-${u}` : `u${u}`;
-            for (const device of each) {
-              const fetched = ours
-                ? sumOf(await chats.pending(user, 1000, true, device), (chat) => chat.messages.length)
-                : sumOf(await fetchPendingMessages(pool[worker], user), ([, messages]) => messages.length);
-              if (fetched !== expected)
-                throw new Error(`${user}${device ? ` on ${device}` : ''} fetched ${fetched}, expected ${expected}`);
-            }
+      if (peer === 'edit') {
+        // The edits' own entries trim older ones: each sender edits its newest messages of the round.
+        const edited = senders.map(() => 0);
+        return timed("ours, edit in the 'history' chat (one Lua script)", ops, () =>
+          concurrently(ops, async (i, worker) => {
+            const own = sent[worker];
+            const target = own[own.length - 1 - (edited[worker]++ % own.length)];
+            const { stored } = await chats.edit(historyChat, senders[worker], target, `edited ${i}`);
+            if (!stored) throw new Error(`the edit of message ${target} was not stored`);
           }),
         );
-      },
-    });
+      }
+      const chat = peer === 'seen' ? await create(SEEN) : historyChat;
+      const last = async (): Promise<number> => Number(await admin.hget(chatKeys.meta(chat), 'last'));
+      const first = await last();
+      sent = senders.map(() => []);
+      const sample = await timed(`ours, '${peer}' chat (one Lua script)`, ops, () =>
+        concurrently(ops, async (i, worker) => {
+          const { message } = await chats.send(chat, senders[worker], `message ${i}`);
+          sent[worker].push(message.id);
+        }),
+      );
+      const now = await last();
+      if (now !== first + ops) throw new Error(`the ${peer} chat's last entry id is ${now}, expected ${first + ops}`);
+      return sample;
+    },
+  });
+  const kept = await admin.zcard(chatKeys.messages(historyChat));
+  if (kept !== HISTORY.keepMessages)
+    throw new Error(`the history chat keeps ${kept} entries, expected ${HISTORY.keepMessages}`);
 
-    const sends = [
-      ['seen', "'seen' chat: ours / book's lock-based send_message"],
-      ['history', `'history' chat at ${KEEP} entries: ours / book's send_message`],
-    ] as const;
-    for (const [id, what] of sends)
-      report.ratio(`messaging.send.${id}_vs_book`, `sendMessage, ${what} (sends/s)`, rates(send[id]), rates(send.book));
-    const medians: [string, string, string, Sample[]][] = [
-      ['send.seen_rate', `sendMessage: ours, 'seen' chat`, 'sends/s', send.seen],
-      ['send.history_rate', `sendMessage: ours, 'history' chat at its keep count`, 'sends/s', send.history],
-      ['send.book_rate', `sendMessage: book's send_message, one chat`, 'sends/s', send.book],
-      ['edit.rate', `editMessage: ours, 'history' chat`, 'edits/s', send.edit],
-    ];
-    for (const [id, label, unit, runs] of medians)
-      report.median(`messaging.${id}`, `${label}, ${IN_FLIGHT} senders`, unit, rates(runs));
-    const atMostOne = { op: '<=', value: 1 } as const;
-    const trips: [string, string, Sample[], Figure['target']?][] = [
-      ['send.seen_round_trips', "sendMessage: ours, 'seen' chat, round trips per send", send.seen, atMostOne],
-      ['send.history_round_trips', "sendMessage: ours, 'history' chat, round trips per send", send.history, atMostOne],
-      ['edit.round_trips', 'editMessage: ours, round trips per edit', send.edit, atMostOne],
-      ['send.book_round_trips', "sendMessage: book's, round trips per send (lock retries included)", send.book],
-      ...[...FETCHERS.slice(1), { id: 'book', what: '' }].map(({ id, what }): [string, string, Sample[]] => [
-        `fetch.${id}_round_trips`,
-        `fetchPendingMessages: ${what ? `ours, ${what}` : "book's"}, round trips per fetch of ${CHATS_PER_USER} chats`,
-        fetch[id],
-      ]),
-    ];
-    for (const [id, label, runs, target] of trips)
-      report.value(`messaging.${id}`, label, 'round trips', perOp(runs), target);
-    const lockLabel = "sendMessage: book's, lock attempts that found it taken, per send";
-    report.value('messaging.send.book_lock_retries', lockLabel, 'attempts', retries / (BOOK_SENDS * ROUNDS));
-    for (const { id, what } of FETCHERS) {
-      const label = `fetchPendingMessages, ${what}: ours / book's fetch_pending_messages (fetches/s)`;
-      report.ratio(`messaging.fetch.${id}_vs_book`, label, rates(fetch[id]), rates(fetch.book));
-    }
+  const expected = CHATS_PER_USER * MESSAGES_PER_CHAT;
+  const { measured: fetch } = await alternate({
+    peers: ['book', ...FETCHERS.map(({ id }) => id)],
+    rounds: ROUNDS,
+    steps,
+    label: 'fetch',
+    async run(peer, round) {
+      const count = round.size(USERS);
+      if (peer === 'book') await seedPending(redis, chats, count);
+      const ours = FETCHERS.find(({ id }) => id === peer);
+      const each = ours?.devices.length ? ours.devices : [undefined];
+      return timed(ours ? `ours, ${ours.what}` : 'book (fetch_pending_messages)', count * each.length, () =>
+        concurrently(count, async (u, worker) => {
+          const user = ours ? `${peer}-${u}` : `u${u}`;
+          for (const device of each) {
+            const fetched = ours
+              ? sumOf(await chats.pending(user, 1000, true, device), (chat) => chat.messages.length)
+              : sumOf(await fetchPendingMessages(pool[worker], user), ([, messages]) => messages.length);
+            if (fetched !== expected)
+              throw new Error(`${user}${device ? ` on ${device}` : ''} fetched ${fetched}, expected ${expected}`);
+          }
+        }),
+      );
+    },
+  });
 
-    const sending = `send, ${IN_FLIGHT} senders, one chat`;
-    const fetching = `fetch of ${CHATS_PER_USER} chats`;
-    const rows: [string, string, Sample[]][] = [
-      [sending, "ours, 'seen' chat (one script)", send.seen],
-      [sending, `ours, 'history' chat at ${KEEP} (one script, trims)`, send.history],
-      [sending, 'book (SETNX lock, INCR, ZADD, WATCH unlock)', send.book],
-      [`edit, ${IN_FLIGHT} senders, one chat`, "ours, 'history' chat (one script)", send.edit],
-      ...FETCHERS.map(({ id, what }): [string, string, Sample[]] => [fetching, `ours, ${what}`, fetch[id]]),
-      [fetching, 'book (fetch_pending_messages)', fetch.book],
-    ];
-    tableOf(report, `messaging summary (medians of ${ROUNDS} rounds, with the range)`, 2, rows, [
-      ['operation', ([what]) => what],
-      ['peer', ([, peer]) => peer],
-      ['per second (min-max)', ([, , runs]) => medianRange(rates(runs))],
-      ['round trips/op', ([, , runs]) => perOp(runs).toFixed(2)],
-      ['redis cmds/op', ([, , runs]) => perOp(runs, (r) => r.executed).toFixed(2)],
-    ]);
+  const sends = [
+    ['seen', "'seen' chat: ours / book's lock-based send_message"],
+    ['history', `'history' chat at ${KEEP} entries: ours / book's send_message`],
+  ] as const;
+  for (const [id, what] of sends)
+    report.ratio(`messaging.send.${id}_vs_book`, `sendMessage, ${what} (sends/s)`, rates(send[id]), rates(send.book));
+  const medians: [string, string, string, Sample[]][] = [
+    ['send.seen_rate', `sendMessage: ours, 'seen' chat`, 'sends/s', send.seen],
+    ['send.history_rate', `sendMessage: ours, 'history' chat at its keep count`, 'sends/s', send.history],
+    ['send.book_rate', `sendMessage: book's send_message, one chat`, 'sends/s', send.book],
+    ['edit.rate', `editMessage: ours, 'history' chat`, 'edits/s', send.edit],
+  ];
+  for (const [id, label, unit, runs] of medians)
+    report.median(`messaging.${id}`, `${label}, ${IN_FLIGHT} senders`, unit, rates(runs));
+  const atMostOne = { op: '<=', value: 1 } as const;
+  const trips: [string, string, Sample[], Figure['target']?][] = [
+    ['send.seen_round_trips', "sendMessage: ours, 'seen' chat, round trips per send", send.seen, atMostOne],
+    ['send.history_round_trips', "sendMessage: ours, 'history' chat, round trips per send", send.history, atMostOne],
+    ['edit.round_trips', 'editMessage: ours, round trips per edit', send.edit, atMostOne],
+    ['send.book_round_trips', "sendMessage: book's, round trips per send (lock retries included)", send.book],
+    ...[...FETCHERS.slice(1), { id: 'book', what: '' }].map(({ id, what }): [string, string, Sample[]] => [
+      `fetch.${id}_round_trips`,
+      `fetchPendingMessages: ${what ? `ours, ${what}` : "book's"}, round trips per fetch of ${CHATS_PER_USER} chats`,
+      fetch[id],
+    ]),
+  ];
+  for (const [id, label, runs, target] of trips)
+    report.value(`messaging.${id}`, label, 'round trips', perOp(runs), target);
+  const lockLabel = "sendMessage: book's, lock attempts that found it taken, per send";
+  report.value('messaging.send.book_lock_retries', lockLabel, 'attempts', retries / (BOOK_SENDS * ROUNDS));
+  for (const { id, what } of FETCHERS) {
+    const label = `fetchPendingMessages, ${what}: ours / book's fetch_pending_messages (fetches/s)`;
+    report.ratio(`messaging.fetch.${id}_vs_book`, label, rates(fetch[id]), rates(fetch.book));
+  }
 
-    steps.step('memory per chat', 2);
-    await benchMemory(report, redis, admin, chats);
-    for (const note of [
-      `Memory: ${MEMORY_CHATS} chats in 'history' mode filled to ${(HISTORY.keepMessages + OVERFLOW).toLocaleString('en-US')} entries with ${MESSAGE_BYTES}-byte messages (the last ${DEDUPE_SENDS} with a clientMessageId), so they trim to the default ${KEEP}; ` +
-        `${SEEN_CHATS} 'seen' chats of ${SEEN_SENDS} messages that every device then fetched. The used_memory deltas include the members' index and device keys and the allocator's overhead; a dedupe record lives CHAT_DEDUPE_SECONDS (a day by default).`,
-      `Sends: ${IN_FLIGHT} concurrent senders into one chat of ${IN_FLIGHT} members; the book's lock is SETNX with a 1 ms sleep between attempts and a WATCH release, one connection per sender; ours shares one connection. ` +
-        `The 'seen' chat is new each round; the 'history' chat was filled to its ${KEEP} entries first, so each send also trims one; edits change that round's messages.`,
-      `Fetch: ${USERS} users per round and peer, each with ${CHATS_PER_USER} chats of ${MESSAGES_PER_CHAT} unread messages, fetched and marked seen; every fetch must return every message. ` +
-        `A device was registered by a first fetch before the messages were sent (so its cursors exist and the registry call is one; a device's first fetch adds chat-device-add, one more); two devices fetch one after the other, each getting all, counted per fetch.`,
-      'Round trips: requests the clients sent per operation (a MULTI/EXEC block counts one; ours send theirs at once: the index read with the device check, then the chats); redis cmds: INFO commandstats, commands inside scripts included. Garbage is collected before each timed window, so none pays for the seeding before it.',
-    ])
-      report.note(note);
-  },
-);
+  const sending = `send, ${IN_FLIGHT} senders, one chat`;
+  const fetching = `fetch of ${CHATS_PER_USER} chats`;
+  const rows: [string, string, Sample[]][] = [
+    [sending, "ours, 'seen' chat (one script)", send.seen],
+    [sending, `ours, 'history' chat at ${KEEP} (one script, trims)`, send.history],
+    [sending, 'book (SETNX lock, INCR, ZADD, WATCH unlock)', send.book],
+    [`edit, ${IN_FLIGHT} senders, one chat`, "ours, 'history' chat (one script)", send.edit],
+    ...FETCHERS.map(({ id, what }): [string, string, Sample[]] => [fetching, `ours, ${what}`, fetch[id]]),
+    [fetching, 'book (fetch_pending_messages)', fetch.book],
+  ];
+  report.tableOf(`messaging summary (medians of ${ROUNDS} rounds, with the range)`, 2, rows, [
+    ['operation', ([what]) => what],
+    ['peer', ([, peer]) => peer],
+    ['per second (min-max)', ([, , runs]) => medianRange(rates(runs))],
+    ['round trips/op', ([, , runs]) => perOp(runs).toFixed(2)],
+    ['redis cmds/op', ([, , runs]) => perOp(runs, (r) => r.executed).toFixed(2)],
+  ]);
+
+  steps.step('memory per chat', 2);
+  await benchMemory(report, redis, admin, chats);
+  report.note(
+    `Memory: ${MEMORY_CHATS} chats in 'history' mode filled to ${(HISTORY.keepMessages + OVERFLOW).toLocaleString('en-US')} entries with ${MESSAGE_BYTES}-byte messages (the last ${DEDUPE_SENDS} with a clientMessageId), so they trim to the default ${KEEP}; ` +
+      `${SEEN_CHATS} 'seen' chats of ${SEEN_SENDS} messages that every device then fetched. The used_memory deltas include the members' index and device keys and the allocator's overhead; a dedupe record lives CHAT_DEDUPE_SECONDS (a day by default).`,
+    `Sends: ${IN_FLIGHT} concurrent senders into one chat of ${IN_FLIGHT} members; the book's lock is SETNX with a 1 ms sleep between attempts and a WATCH release, one connection per sender; ours shares one connection. ` +
+      `The 'seen' chat is new each round; the 'history' chat was filled to its ${KEEP} entries first, so each send also trims one; edits change that round's messages.`,
+    `Fetch: ${USERS} users per round and peer, each with ${CHATS_PER_USER} chats of ${MESSAGES_PER_CHAT} unread messages, fetched and marked seen; every fetch must return every message. ` +
+      `A device was registered by a first fetch before the messages were sent (so its cursors exist and the registry call is one; a device's first fetch adds chat-device-add, one more); two devices fetch one after the other, each getting all, counted per fetch.`,
+    'Round trips: requests the clients sent per operation (a MULTI/EXEC block counts one; ours send theirs at once: the index read with the device check, then the chats); redis cmds: INFO commandstats, commands inside scripts included. Garbage is collected before each timed window, so none pays for the seeding before it.',
+  );
+});

@@ -83,13 +83,10 @@ type Message = { type: 'progress'; fraction: number; label: string } | { type: '
 /** The suite running now, for Ctrl-C. */
 let current: ChildProcess | undefined;
 
+type Progress = (fraction: number, label: string) => void;
+
 /** Runs one suite to its end (or to `timeoutMs`), reporting its progress as it goes. */
-async function runOne(
-  suite: string,
-  quick: boolean,
-  timeoutMs: number,
-  onProgress: (fraction: number, label: string) => void,
-): Promise<SuiteRun> {
+async function runOne(suite: string, quick: boolean, timeoutMs: number, onProgress: Progress): Promise<SuiteRun> {
   const file = path.join(__dirname, `${suite}.js`);
   const logFile = path.join(LOGS, `${suite}.log`);
   const started = performance.now();

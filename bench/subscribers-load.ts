@@ -1,11 +1,151 @@
-// The load side of the subscribers benchmark: the chats, the one sender, and the checks on what
-// the subscribers pull (every message, exactly once, in order), with the latency of each delivery.
+// The load side of the subscribers benchmark: the phones (a lean hand-written graphql-ws client that
+// subscribes to inboxChanged and on each notification pulls with fetchPendingMessages over the same
+// socket; why not graphql-ws's createClient: docs/performance.md, the subscribers method), the chats,
+// the one sender, and the checks on what the phones pull (every message, exactly once, in order),
+// with the latency of each delivery.
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type Redis from 'ioredis';
+import WebSocket from 'ws';
 import { CHAT_DEFAULTS, ChatRepository } from '../src/redis/chat';
-import { Connection, inParallel, post, within } from './harness';
-import { Subscriber, bearer, type PulledMessage } from './subscribers-client';
+import { benchTokens, Connection, inParallel, post, shuffle, until, within } from './harness';
+
+type PulledMessage = { chatId: string; id: number; sender: string };
+
+/** The authorization header (or connection_init field) of a user the product accepts. */
+const bearer = (user: string): string => `Bearer ${benchTokens.sign(user, [], 3600)}`;
+
+const SUBSCRIBE = 'subscription Inbox { inboxChanged { chatId latestMessageId mailbox } }';
+const PULL = 'mutation Pull { fetchPendingMessages { chatId remaining messages { id sender } } }';
+
+interface PullReply {
+  data?: { fetchPendingMessages: { chatId: string; remaining: number; messages: { id: number; sender: string }[] }[] };
+  errors?: unknown[];
+}
+
+/**
+ * One member's device, graphql-transport-ws by hand (one JSON parse per frame, no timers): each notification
+ * leads to a pull, those during a pull to one more after it (coalesced, as the API allows).
+ */
+export class Subscriber {
+  /** Id of the last message pulled from the member's chat (the first is seen at the start): the next must be one more. */
+  lastPulledId = 1;
+  notifications = 0;
+  /** Notifications naming a chat the member is not in. */
+  misrouted = 0;
+  pulls = 0;
+  closedWith: number | undefined;
+  /** True while a pull is on its way. */
+  busy = false;
+  private again = false;
+  private closing = false;
+  private socket?: WebSocket;
+  private operations = 0;
+  private readonly pending = new Map<string, { resolve(reply: PullReply): void; reject(error: Error): void }>();
+  private readonly replies = new Map<string, PullReply>();
+
+  constructor(
+    readonly user: string,
+    readonly chatId: string,
+    private readonly url: string,
+    private readonly sink: Deliveries,
+  ) {}
+
+  /** Opens the socket and starts the subscription; resolves at connection_ack. */
+  open(): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const socket = new WebSocket(this.url, 'graphql-transport-ws', { perMessageDeflate: false });
+      this.socket = socket;
+      const send = (message: object): void => socket.send(JSON.stringify(message));
+      socket.on('open', () => send({ type: 'connection_init', payload: { authorization: bearer(this.user) } }));
+      socket.on('error', reject);
+      socket.on('close', (code) => {
+        reject(new Error(`socket closed (${code}) before connection_ack`));
+        for (const pull of this.pending.values()) pull.reject(new Error(`socket closed (${code}) during a pull`));
+        this.pending.clear();
+        this.closedWith = code;
+      });
+      socket.on('message', (data) => {
+        const { type, id = '', payload } = JSON.parse(String(data)) as { type: string; id?: string; payload?: unknown };
+        const pull = this.pending.get(id);
+        if (type === 'connection_ack') {
+          send({ id: 's', type: 'subscribe', payload: { query: SUBSCRIBE } });
+          resolve();
+        } else if (type === 'ping') socket.send('{"type":"pong"}');
+        else if (type === 'next' && id === 's') {
+          const reply = payload as { data?: { inboxChanged: { chatId: string | null } }; errors?: unknown[] };
+          if (reply.errors?.length || !reply.data)
+            this.fail(new Error(`inboxChanged failed: ${JSON.stringify(reply.errors)}`));
+          else this.notified(reply.data.inboxChanged.chatId);
+        } else if (type === 'next') this.replies.set(id, payload as PullReply);
+        else if (type === 'complete' || type === 'error') {
+          const ended = type === 'error' ? `refused: ${JSON.stringify(payload)}` : 'completed by the server';
+          if (id === 's') this.fail(new Error(`inboxChanged was ${ended}`));
+          const reply = this.replies.get(id);
+          this.pending.delete(id);
+          this.replies.delete(id);
+          if (type === 'error') pull?.reject(new Error(`a pull was ${ended}`));
+          else if (reply) pull?.resolve(reply);
+          else pull?.reject(new Error('a pull completed without a result'));
+        }
+      });
+    });
+  }
+
+  /** Pulls now, as an app does when it opens (resolves once nothing is pending or a pull was already on its way). */
+  async catchUp(): Promise<void> {
+    if (!this.busy) await this.pullUntilEmpty();
+  }
+
+  /** Closes the socket; a pull it cuts short is not a failure. */
+  close(): void {
+    this.closing = true;
+    this.socket?.terminate();
+  }
+
+  private fail(error: unknown): void {
+    if (!this.closing) this.sink.error(`${this.user}: ${(error as Error).message}`);
+  }
+
+  private notified(chatId: string | null): void {
+    this.notifications++;
+    if (chatId !== this.chatId) this.misrouted++;
+    if (this.busy) this.again = true;
+    else void this.pullUntilEmpty();
+  }
+
+  private pull(): Promise<PullReply> {
+    const id = `p${++this.operations}`;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      this.socket!.send(JSON.stringify({ id, type: 'subscribe', payload: { query: PULL } }));
+    });
+  }
+
+  private async pullUntilEmpty(): Promise<void> {
+    this.busy = true;
+    try {
+      do {
+        this.again = false;
+        const asked = performance.now();
+        const reply = await this.pull();
+        const at = performance.now();
+        if (reply.errors?.length || !reply.data)
+          throw new Error(`fetchPendingMessages failed: ${JSON.stringify(reply.errors)}`);
+        this.pulls++;
+        for (const chat of reply.data.fetchPendingMessages) {
+          if (chat.remaining > 0) this.again = true;
+          for (const { id, sender } of chat.messages)
+            this.sink.pulled(this, { chatId: chat.chatId, id, sender }, asked, at);
+        }
+      } while (this.again);
+    } catch (error) {
+      this.fail(error);
+    } finally {
+      this.busy = false;
+    }
+  }
+}
 
 /** The sending user: a member of every chat, holding no socket. */
 const SENDER = 'sender';
@@ -77,7 +217,7 @@ export class Deliveries {
   }
 }
 
-export interface Chat {
+interface Chat {
   id: string;
   members: Subscriber[];
   /** Id of the newest message sent to the chat. */
@@ -115,12 +255,9 @@ export class Sender {
 
   /** Two messages each to `chatCount` chats drawn without repeats, `inFlight` at once: notifications close together. */
   async burst(chats: Chat[], chatCount: number, inFlight: number, random: () => number): Promise<number> {
-    const order = [...chats];
-    for (let i = order.length - 1; i > 0; i--) {
-      const j = Math.floor(random() * (i + 1));
-      [order[i], order[j]] = [order[j], order[i]];
-    }
-    const jobs = order.slice(0, chatCount).flatMap((chat) => [chat, chat]);
+    const jobs = shuffle([...chats], random)
+      .slice(0, chatCount)
+      .flatMap((chat) => [chat, chat]);
     const connections = await Promise.all(Array.from({ length: inFlight }, () => Connection.open(this.port)));
     try {
       await inParallel(jobs.length, inFlight, (i, slot) => this.send(connections[slot], jobs[i], 'burst'));
@@ -149,12 +286,8 @@ export class Sender {
 
 /** Creates the chats through the repository, each of the sender and a group of users, all past the first message. */
 export async function createChats(redis: Redis, users: string[][], url: string, sink: Deliveries): Promise<Chat[]> {
-  const repository = new ChatRepository(redis, {
-    maxChatMembers: 1000,
-    maxChatsPerUser: 1_000_000,
-    dedupeSeconds: 3600,
-    ...CHAT_DEFAULTS,
-  });
+  const limits = { maxChatMembers: 1000, maxChatsPerUser: 1_000_000, dedupeSeconds: 3600 };
+  const repository = new ChatRepository(redis, { ...limits, ...CHAT_DEFAULTS });
   const chats: Chat[] = new Array(users.length);
   await inParallel(users.length, 200, async (i) => {
     const { chat } = await repository.create(SENDER, users[i], 'welcome', false);
@@ -167,12 +300,11 @@ export async function createChats(redis: Redis, users: string[][], url: string, 
 
 /** Waits until Redis has exactly `count` inbox channels: the server has (un)subscribed for every socket. */
 export async function untilSubscribed(redis: Redis, count: number, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const channels = (await redis.pubsub('CHANNELS', 'INBOX_CHANGED:*')) as string[];
-    if (channels.length === count) return;
-    if (Date.now() > deadline)
-      throw new Error(`${channels.length} inbox channels are subscribed in Redis, not ${count}, after ${timeoutMs} ms`);
-    await sleep(50);
-  }
+  let channels = 0;
+  const subscribed = async (): Promise<boolean> => {
+    channels = ((await redis.pubsub('CHANNELS', 'INBOX_CHANGED:*')) as string[]).length;
+    return channels === count;
+  };
+  const failure = () => `${channels} inbox channels are subscribed in Redis, not ${count}, after ${timeoutMs} ms`;
+  await until(subscribed, failure, timeoutMs, 50);
 }

@@ -7,14 +7,11 @@ import type Redis from 'ioredis';
 import { loadConfig } from '../../src/config';
 import { ChatRepository } from '../../src/redis/chat';
 import { GuildRepository } from '../../src/redis/guild';
-import { inParallel, post, seeded, type Connection } from '../harness';
+import { inParallel, post, seeded, shuffle, type Connection } from '../harness';
 import { signToken, type TokenKind } from './provider';
 
 /** A connection to a peer: raw takes its own routes, product# a registered document's hash, the others its text. */
-export interface Via {
-  peer: string;
-  connection: Connection;
-}
+export type Via = { peer: string; connection: Connection };
 
 export interface OperationSpec {
   name: string;
@@ -59,10 +56,8 @@ const DOCUMENTS: Record<string, string> = {
 export const benchManifest = (): Record<string, string> =>
   Object.fromEntries(Object.values(DOCUMENTS).map((text) => [`sha256:${hashOf(text)}`, text]));
 
-/**
- * Sends one operation as the peer takes it (its own route, the document's text, or its hash) with `user`'s token
- * of the peer's kind (HS256 but for product:ES256 and :RS256); returns its data or throws naming what came back.
- */
+// Sends one operation as the peer takes it (its own route, the document's text, or its hash) with `user`'s token
+// of the peer's kind (HS256 but for product:ES256 and :RS256); returns its data or throws naming what came back.
 async function call<T>({ peer, connection }: Via, operation: string, variables: object, user: string) {
   const query = DOCUMENTS[operation];
   const kind = peer === 'raw' ? 'raw' : peer === 'product#' ? 'hash' : 'graphql';
@@ -102,11 +97,7 @@ export const OPERATIONS: OperationSpec[] = [
         const { chat } = await chats.create(first, others, 'hello', false);
         for (const user of [first, ...others]) sendPool.push({ user, chatId: chat.id });
       });
-      const random = seeded(7);
-      for (let i = sendPool.length - 1; i > 0; i--) {
-        const j = Math.floor(random() * (i + 1));
-        [sendPool[i], sendPool[j]] = [sendPool[j], sendPool[i]];
-      }
+      shuffle(sendPool, seeded(7));
     },
     async run(via, n) {
       const { user, chatId } = sendPool[n % sendPool.length];

@@ -4,11 +4,7 @@
 import fs from 'node:fs';
 import type { Table } from '../harness';
 
-interface ProfileNode {
-  id: number;
-  callFrame: { functionName: string; url: string };
-  children?: number[];
-}
+type ProfileNode = { id: number; callFrame: { functionName: string; url: string }; children?: number[] };
 
 function placeOf({ callFrame: { url, functionName } }: ProfileNode): string {
   if (!url) return functionName.startsWith('(') ? functionName : 'V8 / native';

@@ -33,9 +33,7 @@ export async function countRoundTrips(redisUrl: string, count: number, operation
     await mark('end');
     return { perOperation: (firstOperation.length + seen.length) / count, firstOperation };
   } finally {
-    monitor.disconnect();
-    source.disconnect();
-    control.disconnect();
+    for (const client of [monitor, source, control]) client.disconnect();
   }
 }
 

@@ -112,14 +112,3 @@ export function pairedRatio(ours: number[], theirs: number[]): ReturnType<typeof
     throw new Error(`paired rounds differ in number: ${ours.length} and ${theirs.length}`);
   return summarize(ours.map((value, i) => value / theirs[i]));
 }
-
-/** A table given column by column (SuiteReport.tableOf): for the suites not moved to the method yet. */
-export function tableOf<T>(
-  report: SuiteReport,
-  title: string,
-  textColumns: number,
-  items: readonly T[],
-  columns: [string, (item: T) => string][],
-): void {
-  report.tableOf(title, textColumns, items, columns);
-}

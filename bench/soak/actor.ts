@@ -93,8 +93,7 @@ export const none = (name: string, found: unknown[], detail: string, ok = true):
   check(name, ok && found.length === 0, found.length ? sample(found) : detail);
 
 /** The first few entries of a list, for a failure's detail line. */
-export const sample = (values: unknown[], count = 5): string =>
-  `${values
-    .slice(0, count)
-    .map((v) => JSON.stringify(v))
-    .join(', ')}${values.length > count ? `, … (${values.length} in all)` : ''}`;
+export function sample(values: unknown[], count = 5): string {
+  const shown = values.slice(0, count).map((v) => JSON.stringify(v));
+  return `${shown.join(', ')}${values.length > count ? `, … (${values.length} in all)` : ''}`;
+}

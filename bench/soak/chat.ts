@@ -84,17 +84,11 @@ export class ChatLoad extends Load {
     }
     const acknowledged = this.chats.reduce((n, chat) => n + chat.sent.size, 0);
     const { shown, repeats, resent } = this.counts;
+    const reached = lost.length ? `missing ${sample(lost)}` : `${acknowledged} messages × ${MEMBERS} members`;
+    const once = `${shown} shown, ${repeats} repeats of a shown id dropped`;
     return [
-      check(
-        'chat: every acknowledged message reached every member',
-        lost.length === 0,
-        lost.length ? `missing ${sample(lost)}` : `${acknowledged} messages × ${MEMBERS} members`,
-      ),
-      none(
-        'chat: in id order, each once',
-        [...this.problems, ...twice],
-        `${shown} shown, ${repeats} repeats of a shown id dropped`,
-      ),
+      check('chat: every acknowledged message reached every member', lost.length === 0, reached),
+      none('chat: in id order, each once', [...this.problems, ...twice], once),
       none('chat: nothing shown that was not sent', extra, `${resent} sends were sent again after a lost answer`),
     ];
   }

@@ -28,11 +28,8 @@ export class CounterLoad extends Load {
   override async drain(): Promise<void> {
     for (const precision of this.precisions) {
       const samples = await this.call<{ count: number }[]>(USER, READ, { name: this.counterName, precision }, true);
-      if (samples.kind === 'ok')
-        this.totals.set(
-          precision,
-          sumOf(samples.data, (s) => s.count),
-        );
+      const counted = samples.kind === 'ok' ? sumOf(samples.data, (s) => s.count) : undefined;
+      if (counted !== undefined) this.totals.set(precision, counted);
     }
   }
 

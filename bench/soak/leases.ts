@@ -56,18 +56,12 @@ export class LeaseLoad extends Load {
 
   check(): Check[] {
     const { lock, semaphore } = this.holds;
+    const crowded = overlaps(semaphore, SEMAPHORE_LIMIT);
+    const disorder = [...tokenOrder(lock, 'lock'), ...tokenOrder(semaphore, 'semaphore')];
     return [
       none('lock: no two holders at once', overlaps(lock, 1), `${lock.length} holds`),
-      none(
-        `semaphore: never more than ${SEMAPHORE_LIMIT} holders`,
-        overlaps(semaphore, SEMAPHORE_LIMIT),
-        `${semaphore.length} holds`,
-      ),
-      none(
-        'fencing tokens rise in grant order, never repeat',
-        [...tokenOrder(lock, 'lock'), ...tokenOrder(semaphore, 'semaphore')],
-        `${lock.length + semaphore.length} tokens`,
-      ),
+      none(`semaphore: never more than ${SEMAPHORE_LIMIT} holders`, crowded, `${semaphore.length} holds`),
+      none('fencing tokens rise in grant order, never repeat', disorder, `${lock.length + semaphore.length} tokens`),
     ];
   }
 

@@ -68,12 +68,9 @@ export class MarketLoad extends Load {
       .map((item) => `${item}: ${places.get(item)?.join(' and ') ?? 'nowhere'}`);
     const held = [...inventories.values()].reduce((n, items) => n + items.length, 0);
     const expected = TRADERS * FUNDS_EACH;
+    const conserved = `${funds} held in all, ${expected} granted; ${this.counts.purchased} purchases`;
     return [
-      check(
-        'market: funds conserved',
-        funds === expected,
-        `${funds} held in all, ${expected} granted; ${this.counts.purchased} purchases`,
-      ),
+      check('market: funds conserved', funds === expected, conserved),
       none(
         'market: every item in exactly one place',
         misplaced,

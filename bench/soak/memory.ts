@@ -100,10 +100,6 @@ const mb = (bytes: number): number => round(bytes / 2 ** 20);
 
 /** What the finished tasks (read by the end's check) and chat dedupe records, kept on purpose, take. */
 export function keptBytes(groups: KeyGroup[]) {
-  const sum = (shape: RegExp): number =>
-    sumOf(
-      groups.filter((g) => shape.test(g.shape)),
-      (g) => g.bytes,
-    );
+  const sum = (shape: RegExp): number => sumOf(groups, (g) => (shape.test(g.shape) ? g.bytes : 0));
   return { taskHistory: sum(/^queue:/), chatDedupe: sum(/^chat:\{…\}:sent(-exp)?$/) };
 }

@@ -2,6 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describeMachine, type Machine } from '../harness/machine';
+import { markdownTable } from '../harness/summary';
 import type { Check } from './actor';
 import type { PhaseSummary } from './client';
 import type { Curve, Growth, growthByShape } from './memory';
@@ -26,6 +27,7 @@ export interface SoakReport {
 type Table = [header: string[], rows: string[][]];
 
 const KEY_SHAPES_SHOWN = 12;
+const MEMORY_HEADER = ['series', 'minutes', 'first MB', 'last MB', 'MB/min'];
 
 /** Writes the report as JSON and as markdown, and prints the markdown. */
 export function writeReport(report: SoakReport, dir: string): void {
@@ -42,31 +44,22 @@ export function writeReport(report: SoakReport, dir: string): void {
 const cells = (row: object): string[] => Object.values(row).map(String);
 
 function tables(report: SoakReport): [string, Table][] {
-  const memoryTable = (memory: Growth[]): Table => [
-    ['series', 'minutes', 'first MB', 'last MB', 'MB/min'],
-    memory.map(cells),
-  ];
-  const keys = report.keyspace
+  const memoryTable = (memory: Growth[]): Table => [MEMORY_HEADER, memory.map(cells)];
+  const phases = report.phases.map(({ ok: _ok, ...phase }) => cells(phase));
+  const rounded = (...values: number[]): string[] => values.map((n) => String(Math.round(n)));
+  const shapes = report.keyspace
     .slice(0, KEY_SHAPES_SHOWN)
-    .map((k) => [
-      k.shape,
-      ...[k.keys, k.keysAdded, k.bytes / 1024, k.bytesAdded / 1024].map((n) => String(Math.round(n))),
-    ]);
+    .map((k) => [k.shape, ...rounded(k.keys, k.keysAdded, k.bytes / 1024, k.bytesAdded / 1024)]);
+  const keys: Table = [['key shape', 'keys', 'added', 'KB', 'KB added'], shapes];
   return [
     [
       'Latency per phase (ms)',
-      [
-        ['phase', 'seconds', 'calls', 'calls/s', 'refused', 'lost', 'p50', 'p90', 'p99', 'max'],
-        report.phases.map(({ ok: _ok, ...phase }) => cells(phase)),
-      ],
+      [['phase', 'seconds', 'calls', 'calls/s', 'refused', 'lost', 'p50', 'p90', 'p99', 'max'], phases],
     ],
     ['Memory growth after the first 30 s', memoryTable(report.memory)],
     ['Memory growth over the last two thirds', memoryTable(report.memoryLate)],
     ['Memory per minute (mean MB; a restarted process continues its column)', curveTable(report.memoryCurve)],
-    [
-      `What Redis grew by, by key shape (top ${KEY_SHAPES_SHOWN})`,
-      [['key shape', 'keys', 'added', 'KB', 'KB added'], keys],
-    ],
+    [`What Redis grew by, by key shape (top ${KEY_SHAPES_SHOWN})`, keys],
   ];
 }
 
@@ -89,12 +82,6 @@ function curveTable(curve: Curve): Table {
   ];
 }
 
-const markdownTable = ([header, rows]: Table): string[] => [
-  `| ${header.join(' | ')} |`,
-  `|${header.map(() => '---').join('|')}|`,
-  ...rows.map((r) => `| ${r.join(' | ')} |`),
-];
-
 function markdown(report: SoakReport, machine: Machine): string {
   return [
     `# Soak, ${report.startedAt}`,
@@ -109,19 +96,17 @@ function markdown(report: SoakReport, machine: Machine): string {
     '',
     ...report.faults.map((f) => `- ${f.at} ${f.what}: ${f.detail}`),
     '',
-    ...tables(report).flatMap(([title, table]) => [`## ${title}`, '', ...markdownTable(table), '']),
+    ...tables(report).flatMap(([title, table]) => [`## ${title}`, '', ...markdownTable(...table), '']),
     `Error-level log lines: ${report.errorLines.api} from the API processes, ${report.errorLines.worker} from the worker.`,
     '',
     ...report.errorLines.samples.map((line) => `    ${line}`),
     '',
     '## Counts',
     '',
-    ...Object.entries(report.stats).map(
-      ([actor, counts]) =>
-        `- ${actor}: ${Object.entries(counts)
-          .map((c) => c.join(' '))
-          .join(', ')}`,
-    ),
+    ...Object.entries(report.stats).map(([actor, counts]) => {
+      const listed = Object.entries(counts).map((c) => c.join(' '));
+      return `- ${actor}: ${listed.join(', ')}`;
+    }),
     '',
   ].join('\n');
 }

@@ -2,8 +2,7 @@
 // processes on one Redis for a chosen time, SIGKILLing an API process, then Redis, then the task
 // worker mid-task; then it drains and checks each part's invariants (exit 1 when one fails). Logs:
 // bench/results/logs/soak-*.log; report: bench/results/soak-latest.{json,md}. docs/development.md#soak.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import readline from 'node:readline';
@@ -13,7 +12,7 @@ import { startWatchdog } from '../../src/redis/client/embedded';
 import { startRedisProcess } from '../../tests/support/redis-process';
 import { clock, ProgressBar } from '../harness/progress-bar';
 import { within } from '../harness/rounds';
-import { startProduct, type ServerProcess } from '../harness/server-process';
+import { startNodeProcess, startProduct, type NodeProcess, type ServerProcess } from '../harness/server-process';
 import { seeded, sumOf, usedMemory } from '../harness/support';
 import { check, signer, type SoakContext } from './actor';
 import { ChatLoad } from './chat';
@@ -62,10 +61,8 @@ function parseOptions(): { minutes: number; seed: number; heapSnapshots: boolean
   }
 }
 
-/**
- * A process's output, line by line, to a log file; error-level JSON lines kept; `onLine` sees each.
- * A followed process is killed should the soak itself die (even by SIGKILL), as tests do for redis-server.
- */
+// A process's output, line by line, to a log file; error-level JSON lines kept; `onLine` sees each.
+// A followed process is killed should the soak itself die (even by SIGKILL), as tests do for redis-server.
 function processLog(name: string) {
   const file = fs.createWriteStream(path.join(LOGS, `soak-${name}.log`), { flags: 'a' });
   const errors: string[] = [];
@@ -108,7 +105,7 @@ async function main(): Promise<void> {
   );
   const redis = await startRedisProcess();
   const processes: (ServerProcess | undefined)[] = [];
-  let worker: ChildProcess | undefined;
+  let worker: NodeProcess | undefined;
   // Finished tasks stay readable for the whole run (the check reads each), and counter samples
   // at the precisions checked cover it; both as the defaults for runs of 10 minutes or less.
   const taskHistory = Math.min(1_000_000, Math.max(10_000, 1000 * Math.ceil(options.minutes)));
@@ -132,36 +129,32 @@ async function main(): Promise<void> {
     api.origins[slot] = server.origin;
   };
   const tasks = new TaskLoad(soak);
-  const startWorker = async (): Promise<ChildProcess> => {
-    const child = spawn(process.execPath, [WORKER], {
-      env: {
-        ...process.env,
-        ...{ REDIS_URL: redis.url, WORKER_QUEUES: tasks.queue, TASK_HANDLERS: HANDLERS, SOAK_TASK_LOG: taskLog },
-        ...{ WORKER_CONCURRENCY: '8', TASK_VISIBILITY_TIMEOUT_MS: '5000', LOG_LEVEL: 'info', ...env },
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
+  const startWorker = async (): Promise<NodeProcess> => {
+    const worker = startNodeProcess(WORKER, {
+      ...process.env,
+      ...{ REDIS_URL: redis.url, WORKER_QUEUES: tasks.queue, TASK_HANDLERS: HANDLERS, SOAK_TASK_LOG: taskLog },
+      ...{ WORKER_CONCURRENCY: '8', TASK_VISIBILITY_TIMEOUT_MS: '5000', LOG_LEVEL: 'info', ...env },
     });
     const ready = new Promise<void>((resolve, reject) => {
-      workerLog.follow(child, 'worker', (line) => line.includes('task workers started') && resolve());
-      child.once('exit', (code) =>
+      workerLog.follow(worker.child, 'worker', (line) => line.includes('task workers started') && resolve());
+      worker.child.once('exit', (code) =>
         reject(new Error(`the worker exited during start-up (${code}); see soak-worker.log`)),
       );
     });
-    await within(ready, 30_000, () => 'the worker did not start within 30 s').catch((error: unknown) => {
-      child.kill('SIGKILL');
+    await within(ready, 30_000, () => 'the worker did not start within 30 s').catch(async (error: unknown) => {
+      await worker.stop('SIGKILL');
       throw error;
     });
-    if (soak.stopped) child.kill('SIGKILL');
-    return child;
+    if (soak.stopped) await worker.stop('SIGKILL');
+    return worker;
   };
 
   const cleanUp = async (): Promise<void> => {
     soak.stopped = true;
-    worker?.kill('SIGKILL');
+    await worker?.stop('SIGKILL');
     await Promise.all(processes.flatMap((p) => (p ? [p.stop()] : [])));
     await redis.stop();
-    apiLog.close();
-    workerLog.close();
+    for (const log of [apiLog, workerLog]) log.close();
   };
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
     process.once(signal, () => {
@@ -263,10 +256,7 @@ async function main(): Promise<void> {
     });
     await fault(0.75, FAULTS.worker, async () => {
       const old = worker!;
-      const longTask = await tasks.killMidTask(old.pid!, async () => {
-        old.kill('SIGKILL');
-        if (old.exitCode === null && old.signalCode === null) await once(old, 'exit');
-      });
+      const longTask = await tasks.killMidTask(old.pid, () => old.stop('SIGKILL'));
       note('SIGKILL the task worker', `pid ${old.pid} while it ran task ${longTask}`);
       await sleep(1000);
       worker = await startWorker();

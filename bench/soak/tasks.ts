@@ -3,6 +3,7 @@
 // and the killed worker's task ran again elsewhere. docs/development.md#soak.
 import fs from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { until } from '../harness/rounds';
 import { check, Load, none, sample, type Check } from './actor';
 
 // `priority` left out: NORMAL.
@@ -46,11 +47,8 @@ export class TaskLoad extends Load {
   async killMidTask(pid: number, kill: () => Promise<void>): Promise<string> {
     const id = await this.enqueue({ ms: LONG_TASK_MS, priority: 'HIGH' }, () => false);
     if (!id) throw new Error('the long task was not enqueued');
-    const deadline = Date.now() + 30_000;
-    while (!this.runs().some((run) => run.id === id && run.event === 'start' && run.pid === pid)) {
-      if (Date.now() > deadline) throw new Error(`worker ${pid} did not start task ${id} within 30 s`);
-      await sleep(20);
-    }
+    const started = () => this.runs().some((run) => run.id === id && run.event === 'start' && run.pid === pid);
+    await until(started, `worker ${pid} did not start task ${id} within 30 s`, 30_000, 20);
     await kill();
     const runs = this.runs().filter((run) => run.pid === pid);
     const ended = new Set(runs.filter((run) => run.event === 'end').map((run) => `${run.id}/${run.attempt}`));
