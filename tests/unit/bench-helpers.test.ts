@@ -2,7 +2,7 @@
 // know their slot, whose connection they use, and tables given column by column. The suites'
 // per-caller connections (WATCH needs one each) and their summary tables rest on these.
 import { SuiteReport } from '../../bench/harness/suite';
-import { inParallel, mean, sumOf, tableOf } from '../../bench/harness';
+import { inParallel, mean, sumOf } from '../../bench/harness';
 
 describe('bench harness helpers', () => {
   const quiet = jest.spyOn(console, 'log').mockImplementation(() => undefined);
@@ -43,7 +43,7 @@ describe('bench harness helpers', () => {
       { name: 'ours', rate: 1500.4 },
       { name: 'book', rate: 99.6 },
     ];
-    tableOf(report, 'rates', 1, items, [
+    report.tableOf('rates', 1, items, [
       ['peer', (item) => item.name],
       ['ops/s', (item) => item.rate.toFixed(0)],
     ]);
