@@ -10,8 +10,11 @@ import { GuildRepository } from '../../src/redis/guild';
 import { inParallel, post, seeded, shuffle, type Connection } from '../harness';
 import { signToken, type TokenKind } from './provider';
 
-/** A connection to a peer: raw takes its own routes, product# a registered document's hash, the others its text. */
-export type Via = { peer: string; connection: Connection };
+/**
+ * A connection to a peer: raw takes its own routes, product# a registered document's hash, the others its text.
+ * `compare`: check answers against other peers' (off in the timed rounds, where it would load the load generator).
+ */
+export type Via = { peer: string; connection: Connection; compare?: boolean };
 
 export interface OperationSpec {
   name: string;
@@ -58,7 +61,7 @@ export const benchManifest = (): Record<string, string> =>
 
 // Sends one operation as the peer takes it (its own route, the document's text, or its hash) with `user`'s token
 // of the peer's kind (HS256 but for product:ES256 and :RS256); returns its data or throws naming what came back.
-async function call<T>({ peer, connection }: Via, operation: string, variables: object, user: string) {
+async function call<T>({ peer, connection, compare }: Via, operation: string, variables: object, user: string) {
   const query = DOCUMENTS[operation];
   const kind = peer === 'raw' ? 'raw' : peer === 'product#' ? 'hash' : 'graphql';
   const persisted = () => ({ extensions: { persistedQuery: { version: 1, sha256Hash: hashOf(query) } }, variables });
@@ -70,8 +73,24 @@ async function call<T>({ peer, connection }: Via, operation: string, variables: 
   const parsed = JSON.parse(text) as { data?: Record<string, unknown> | null; errors?: unknown };
   if (answer.status !== 200 || parsed.errors || !parsed.data)
     throw new Error(`${operation} over ${peer}: HTTP ${answer.status} ${text.slice(0, 300)}`);
-  return (kind === 'raw' ? parsed.data : parsed.data[operation]) as T;
+  if (kind === 'raw' || !compare) return (kind === 'raw' ? parsed.data : parsed.data[operation]) as T;
+  // Each GraphQL peer's answers must have the shape of the first answer any gave: the same fields
+  // in the same order, each value of the same type (a peer leaving one out or retyping it fails the run).
+  const shape = JSON.stringify(shapeOf(parsed.data[operation]));
+  const first = shapes.get(operation) ?? shapes.set(operation, shape).get(operation);
+  if (shape !== first) throw new Error(`${operation} over ${peer} answered ${shape}, the first answer ${first}`);
+  return parsed.data[operation] as T;
 }
+
+const shapes = new Map<string, string>();
+const shapeOf = (value: unknown): unknown =>
+  Array.isArray(value)
+    ? value.slice(0, 1).map(shapeOf)
+    : value !== null && typeof value === 'object'
+      ? Object.entries(value).map(([key, field]) => [key, shapeOf(field)])
+      : value === null
+        ? 'null'
+        : typeof value;
 
 const settings = () => loadConfig({ ...process.env, NODE_ENV: 'test' });
 
@@ -79,6 +98,8 @@ const settings = () => loadConfig({ ...process.env, NODE_ENV: 'test' });
 const sendPool: { user: string; chatId: string }[] = [];
 /** Two-letter prefixes of the guild's member names, for guildMembers. */
 const prefixes: string[] = [];
+/** The first answer to guildMembers per prefix, as its names joined. */
+const answers = new Map<string, string>();
 
 const each = <T>(items: T[], inFlight: number, work: (item: T) => Promise<unknown>) =>
   inParallel(items.length, inFlight, (i) => work(items[i]));
@@ -171,6 +192,10 @@ export const OPERATIONS: OperationSpec[] = [
       const prefix = prefixes[n % prefixes.length];
       const found = await call<string[]>(via, 'guildMembers', { guild: GUILD, prefix }, SERVICE);
       if (found.length === 0) throw new Error(`guildMembers over ${via.peer} found nobody for ${prefix}`);
+      // The data does not change, so every peer must find the same members in the same order.
+      const names = found.join();
+      if (via.compare && names !== (answers.get(prefix) ?? answers.set(prefix, names).get(prefix)))
+        throw new Error(`guildMembers over ${via.peer} found ${names} for ${prefix}, not ${answers.get(prefix)}`);
     },
   },
 ];

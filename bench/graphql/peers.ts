@@ -1,9 +1,10 @@
 // The peers beside the product, run by BENCH_PEER: "raw" (node:http, nothing in front of the
 // product's resolvers: POST /op/<operation> with the variables as the JSON body, the result as JSON;
 // the limit for this work in one Node process), "apollo" (@apollo/server's standalone server with the
-// product's schema as SDL and plain resolvers calling the same resolver methods) and "apollo+tg" (the
-// same server with the product's type-graphql schema): the difference between the two is
-// type-graphql's cost. All run on the product's own parts (src/app/parts.ts), same configuration.
+// product's schema as SDL and plain resolvers calling the same resolver methods), "yoga" (GraphQL Yoga
+// on node:http) and "mercurius" (on fastify, with graphql-jit) with the same SDL, resolvers and
+// context, and "apollo+tg" (Apollo with the product's type-graphql schema): the difference between
+// it and "apollo" is type-graphql's cost. All run on the product's own parts (src/app/parts.ts).
 import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/disabled';
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
@@ -13,6 +14,8 @@ import { startStandaloneServer } from '@apollo/server/standalone';
 import { GraphQLError, printSchema } from 'graphql';
 import { SafeIntResolver } from 'graphql-scalars';
 import pino from 'pino';
+import fastify, { type FastifyRequest } from 'fastify';
+import mercurius, { type IResolvers } from 'mercurius';
 import { authorize, bearerToken, SERVICE_ROLE, type Principal } from '../../src/security/auth';
 import { AppError } from '../../src/common/errors';
 import { loadConfig } from '../../src/config';
@@ -95,35 +98,54 @@ async function main(): Promise<void> {
     return void server.listen(port, '127.0.0.1');
   }
 
+  const { guildMembers, ...mutations } = operations;
+  // The product's schema over these resolvers only (its container refuses the others if they ever
+  // were asked for); the GraphQL peers but apollo+tg take it as SDL with one plain resolver map.
+  const product = await buildAppSchema([chat, counter, semaphore, guild, new InboxResolver()], pubSub);
+  const typeDefs = printSchema(product);
+  const resolvers = {
+    SafeInt: SafeIntResolver,
+    Query: { guildMembers: resolver(guildMembers) },
+    Mutation: Object.fromEntries(Object.entries(mutations).map(([name, call]) => [name, resolver(call)])),
+  };
+  const contextOf = async (authorization: string | undefined): Promise<GraphQLContext> => {
+    try {
+      return { principal: await principalOf(authorization), requestId: randomUUID(), logger };
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      throw new GraphQLError(error.message, { extensions: { code: error.code, http: { status: 401 } } });
+    }
+  };
+
+  if (process.env.BENCH_PEER === 'yoga') {
+    // Yoga's typings bring in the DOM library, which retypes fetch for the whole program, so it
+    // comes in untyped. Its parse and validation cache is on unless parserAndValidationCache is false.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { createSchema, createYoga } = require('graphql-yoga') as {
+      createSchema(definition: object): object;
+      createYoga(options: object): http.RequestListener;
+    };
+    type YogaContext = { request: { headers: { get(name: string): string | null } } };
+    const context = ({ request }: YogaContext) => contextOf(request.headers.get('authorization') ?? undefined);
+    const yoga = createYoga({ schema: createSchema({ typeDefs, resolvers }), context, graphiql: false });
+    return void http.createServer(yoga).listen(port, '127.0.0.1');
+  }
+  if (process.env.BENCH_PEER === 'mercurius') {
+    const app = fastify({ logger: false });
+    // Mercurius caches parse and validation per text unless cache is false; jit: 1 compiles a
+    // document with graphql-jit when it comes the second time.
+    const context = (request: FastifyRequest) => contextOf(request.headers.authorization);
+    await app.register(mercurius, { schema: typeDefs, resolvers: resolvers as IResolvers, jit: 1, context });
+    return void (await app.listen({ port, host: '127.0.0.1' }));
+  }
   // Without the cache-control plugin, as the product runs: it wraps every resolver to compute a
   // policy nothing here sets, and a peer paying for it would flatter the product.
   const plugins = [ApolloServerPluginCacheControlDisabled()];
-  const { guildMembers, ...mutations } = operations;
-  // The product's schema over these resolvers only (its container refuses the others if they ever
-  // were asked for); the bare peer takes it as SDL with a plain resolver map, Apollo's own way.
-  const product = await buildAppSchema([chat, counter, semaphore, guild, new InboxResolver()], pubSub);
-  const schema =
-    process.env.BENCH_PEER === 'apollo+tg'
-      ? { schema: product }
-      : {
-          typeDefs: printSchema(product),
-          resolvers: {
-            SafeInt: SafeIntResolver,
-            Query: { guildMembers: resolver(guildMembers) },
-            Mutation: Object.fromEntries(Object.entries(mutations).map(([name, call]) => [name, resolver(call)])),
-          },
-        };
+  const schema = process.env.BENCH_PEER === 'apollo+tg' ? { schema: product } : { typeDefs, resolvers };
   // Apollo stops the server on SIGTERM and ends the process.
   await startStandaloneServer(new ApolloServer<GraphQLContext>({ ...schema, plugins }), {
     listen: { port, host: '127.0.0.1' },
-    context: async ({ req }) => {
-      try {
-        return { principal: await principalOf(req.headers.authorization), requestId: randomUUID(), logger };
-      } catch (error) {
-        if (!(error instanceof AppError)) throw error;
-        throw new GraphQLError(error.message, { extensions: { code: error.code, http: { status: 401 } } });
-      }
-    },
+    context: ({ req }) => contextOf(req.headers.authorization),
   });
 }
 
