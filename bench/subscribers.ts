@@ -87,7 +87,7 @@ bench({ id: 'subscribers', title: TITLE }, async ({ admin: redis, url, report, s
   await untilSubscribed(redis, 0, 5000);
   progress(0.04, 'idle baseline');
   const rssBefore = await idleRss(server, QUICK ? 1.5 : 3);
-  await inServer(server, 'memory idle-before');
+  await inServer(server, 'memory idle-before snapshot');
 
   for (const chat of chats) subscribers.push(...chat.members);
   const n = subscribers.length;
