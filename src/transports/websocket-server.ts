@@ -78,8 +78,11 @@ export interface ServeOptions {
   onClosed?: (extra: SocketExtra) => void;
 }
 
-/** How many slices the keep-alive pings go out in, one slice per `keepAliveMs / PING_SLICES`. */
-const PING_SLICES = 12;
+/**
+ * How often a slice of the sockets is pinged: every socket once per keepAliveMs, in small slices
+ * (at 20,000 sockets and 12 s, 167 pings every 100 ms), so no single tick holds up deliveries.
+ */
+const PING_TICK_MS = 100;
 
 /**
  * Pings every socket once per `keepAliveMs` and drops one that has not answered the ping before:
@@ -87,7 +90,7 @@ const PING_SLICES = 12;
  * a closure and a pong listener of its own per socket cost each idle socket about 0.4 KB.)
  */
 class KeepAlive {
-  private readonly slices = Array.from({ length: PING_SLICES }, () => new Set<WebSocket>());
+  private readonly slices: Set<WebSocket>[];
   private readonly unanswered = new Set<WebSocket>();
   private added = 0;
   private turn = 0;
@@ -96,7 +99,9 @@ class KeepAlive {
   private readonly onPong: (this: WebSocket) => void;
 
   constructor(keepAliveMs: number) {
-    this.timer = setInterval(() => this.pingSlice(), Math.max(1, Math.floor(keepAliveMs / PING_SLICES)));
+    const slices = Math.max(1, Math.round(keepAliveMs / PING_TICK_MS));
+    this.slices = Array.from({ length: slices }, () => new Set<WebSocket>());
+    this.timer = setInterval(() => this.pingSlice(), Math.max(1, Math.round(keepAliveMs / slices)));
     this.timer.unref();
     const unanswered = this.unanswered;
     this.onPong = function (this: WebSocket) {
@@ -105,7 +110,7 @@ class KeepAlive {
   }
 
   add(socket: WebSocket): void {
-    this.slices[this.added++ % PING_SLICES].add(socket);
+    this.slices[this.added++ % this.slices.length].add(socket);
     socket.on('pong', this.onPong);
   }
 
@@ -119,7 +124,7 @@ class KeepAlive {
   }
 
   private pingSlice(): void {
-    for (const socket of this.slices[this.turn++ % PING_SLICES]) {
+    for (const socket of this.slices[this.turn++ % this.slices.length]) {
       if (this.unanswered.has(socket)) {
         socket.terminate();
         continue;
