@@ -91,13 +91,19 @@ class Notices implements AsyncIterableIterator<unknown>, Listener {
       this.channels.listen(this.topic, this.channel, this);
     }
     if (this.queue.length > 0) return Promise.resolve({ done: false, value: this.queue.shift() });
-    return new Promise((resolve) => this.readers.push(resolve));
+    // Arrays of their exact length: one grown by push keeps room for 17 (~150 B) once emptied.
+    return new Promise(
+      (resolve) => (this.readers = this.readers.length === 0 ? [resolve] : [...this.readers, resolve]),
+    );
   }
 
   push(payload: unknown): void {
     if (this.state !== 'listening' || (this.accept && !this.accept(payload))) return;
-    const reader = this.readers.shift();
-    if (reader) return reader({ done: false, value: payload });
+    const [reader, ...others] = this.readers;
+    if (reader) {
+      this.readers = others;
+      return reader({ done: false, value: payload });
+    }
     if (this.queue.push(payload) > PER_SUBSCRIBER_BUFFER) this.queue.shift();
   }
 
