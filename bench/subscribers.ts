@@ -2,7 +2,6 @@
 // sender: the server's memory per idle subscriber, the time from sendMessage's reply to each recipient having
 // pulled the message, every message exactly once. Method: docs/performance.md, the subscribers part.
 import 'reflect-metadata';
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -19,12 +18,11 @@ const OTHER_FILES = 100;
 
 /**
  * 20,000, or what the open-file limit leaves room for: each socket is a descriptor here and in the
- * server (which inherits this process's limit). Where the hard limit cannot be raised (no
- * CAP_SYS_RESOURCE, as on the CI machine: 20,000 for soft and hard) that is 19,900.
+ * server (Node raises its soft limit to the hard one). Root without CAP_SYS_RESOURCE cannot raise
+ * the hard limit: on this machine and CI it is 20,000, so 19,900.
  */
 function subscriberCount(): number {
   if (process.env.BENCH_SUBSCRIBERS) return Number(process.env.BENCH_SUBSCRIBERS);
-  spawnSync('prlimit', ['--pid', String(process.pid), '--nofile=65536:65536'], { stdio: 'ignore' });
   const limit = Number(/^Max open files\s+(\d+)/m.exec(fs.readFileSync('/proc/self/limits', 'utf8'))?.[1] ?? 1024);
   return Math.min(20_000, Math.floor((limit - OTHER_FILES) / CHAT_SIZE) * CHAT_SIZE);
 }
