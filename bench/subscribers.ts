@@ -1,4 +1,4 @@
-// Notify-then-pull at scale (issue 9, item 2): 5,000 graphql-ws subscribers on one product server and one
+// Notify-then-pull at scale (issues 9 and 38): 20,000 graphql-ws subscribers on one product server and one
 // sender: the server's memory per idle subscriber, the time from sendMessage's reply to each recipient having
 // pulled the message, every message exactly once. Method: docs/performance.md, the subscribers part.
 import 'reflect-metadata';
@@ -12,8 +12,21 @@ import { pin, pinnable, redisPid, startProduct, type ServerProcess } from './har
 import { median, percentile, seeded, sumOf } from './harness/support';
 
 const QUICK = isQuick();
-const SUBSCRIBERS = Number(process.env.BENCH_SUBSCRIBERS ?? 5_000);
 const CHAT_SIZE = 5;
+/** Descriptors this process and the server need besides the subscribers' sockets (Redis, the sender, Node's own). */
+const OTHER_FILES = 100;
+
+/**
+ * 20,000, or what the open-file limit leaves room for: each socket is a descriptor here and in the
+ * server (Node raises its soft limit to the hard one). Root without CAP_SYS_RESOURCE cannot raise
+ * the hard limit: on this machine and CI it is 20,000, so 19,900.
+ */
+function subscriberCount(): number {
+  if (process.env.BENCH_SUBSCRIBERS) return Number(process.env.BENCH_SUBSCRIBERS);
+  const limit = Number(/^Max open files\s+(\d+)/m.exec(fs.readFileSync('/proc/self/limits', 'utf8'))?.[1] ?? 1024);
+  return Math.min(20_000, Math.floor((limit - OTHER_FILES) / CHAT_SIZE) * CHAT_SIZE);
+}
+const SUBSCRIBERS = subscriberCount();
 const RATE = Number(process.env.BENCH_SEND_RATE ?? 100);
 const WARMUP_SECONDS = QUICK ? 1 : 3;
 const ROUNDS = QUICK ? 3 : 5;
@@ -58,9 +71,12 @@ bench({ id: 'subscribers', title: TITLE }, async ({ admin: redis, url, report, s
   if (PROFILE_DIR) console.log(`  profiling the server into ${PROFILE_DIR}: the figures are not to be quoted`);
   progress(0, 'starting the server');
   if (PIN) for (const pid of [await redisPid(redis), process.pid]) pin(pid, '0');
-  const serverEnv: Record<string, string> = PROFILE_DIR
-    ? { NODE_OPTIONS: `--require ${path.join(__dirname, 'graphql', 'profiler.js')}`, BENCH_PROFILE_DIR: PROFILE_DIR }
-    : {};
+  // On a busy shared machine a connect's connection_init has come more than the default 5 s late.
+  const serverEnv: Record<string, string> = { WS_INIT_TIMEOUT_MS: '60000' };
+  if (PROFILE_DIR) {
+    serverEnv.NODE_OPTIONS = `--require ${path.join(__dirname, 'graphql', 'profiler.js')}`;
+    serverEnv.BENCH_PROFILE_DIR = PROFILE_DIR;
+  }
   const server = await started(startProduct(url, serverEnv, PIN ? '1' : undefined));
   const subscribers: Subscriber[] = [];
   const deliveries = new Deliveries();
@@ -87,7 +103,7 @@ bench({ id: 'subscribers', title: TITLE }, async ({ admin: redis, url, report, s
   await untilSubscribed(redis, 0, 5000);
   progress(0.04, 'idle baseline');
   const rssBefore = await idleRss(server, QUICK ? 1.5 : 3);
-  await inServer(server, 'memory idle-before');
+  await inServer(server, 'memory idle-before snapshot');
 
   for (const chat of chats) subscribers.push(...chat.members);
   const n = subscribers.length;
@@ -189,7 +205,7 @@ bench({ id: 'subscribers', title: TITLE }, async ({ admin: redis, url, report, s
       `Server RSS per idle graphql-ws subscriber (${n} sockets)`,
       'bytes',
       Math.round(perSubscriber),
-      { op: '<=', value: 20_480 },
+      { op: '<=', value: 12_288 },
     ],
     ['server_rss_idle', `Server RSS with ${n} idle subscribers`, 'bytes', rssAfter],
     ['server_rss_baseline', 'Server RSS after start-up and warm-up', 'bytes', rssBefore],

@@ -5,7 +5,7 @@
 // subscriber that falls behind loses the oldest ones, and the next pull catches up. A notice
 // published while the subscriber connection is down reaches nobody: once it is back and
 // subscribed again, every subscription it serves is told to catch up (topics.ts CATCH_UP).
-import { createPubSub, Repeater, SlidingBuffer } from '@graphql-yoga/subscription';
+import { createPubSub } from '@graphql-yoga/subscription';
 import type { PubSub } from 'type-graphql';
 import type { Logger } from '../common/logger';
 import { notificationCommands, onSubscriberBack, type RedisClient } from '../redis/client/connection';
@@ -35,7 +35,88 @@ export interface NotificationObserver {
   caughtUp(topic: string, subscribers: number): void;
 }
 
-type Listener = (payload: unknown) => void;
+/** What a channel's notices are handed to: one subscriber's queue. */
+interface Listener {
+  push(payload: unknown): void;
+}
+
+/**
+ * A topic id with a filter, for type-graphql's `topicId`: notices `accept` refuses are dropped
+ * before they reach the subscriber's queue. type-graphql's own `filter` option wraps every
+ * subscription in a second Repeater with an async loop, which an idle subscriber keeps for as
+ * long as it is subscribed (docs/performance.md, the subscribers part).
+ */
+export interface FilteredId {
+  readonly id: string;
+  readonly accept: (payload: unknown) => boolean;
+}
+
+const isFilteredId = (id: unknown): id is FilteredId => typeof id === 'object' && id !== null && 'accept' in id;
+
+/** What a subscriber's queue asks of the PubSub. */
+interface Channels {
+  listen(topic: string, channel: string, listener: Listener): void;
+  unlisten(channel: string, listener: Listener): void;
+}
+
+const DONE: IteratorReturnResult<undefined> = Object.freeze({ done: true, value: undefined });
+
+/**
+ * One subscriber's notices: the newest PER_SUBSCRIBER_BUFFER are kept while the subscriber is
+ * busy, older ones dropped (the next pull catches up). It starts listening on its first next(),
+ * as a Repeater does. Written out instead of a Repeater with a SlidingBuffer, which keeps a
+ * dozen bound functions, promises and closures per subscriber: 20,000 idle subscribers hold one
+ * of these each (docs/performance.md, the subscribers part).
+ */
+class Notices implements AsyncIterableIterator<unknown>, Listener {
+  private queue: unknown[] = [];
+  private readers: ((result: IteratorResult<unknown>) => void)[] = [];
+  private state: 'new' | 'listening' | 'done' = 'new';
+
+  constructor(
+    private readonly channels: Channels,
+    private readonly topic: string,
+    private readonly channel: string,
+    private readonly accept: ((payload: unknown) => boolean) | undefined,
+  ) {}
+
+  [Symbol.asyncIterator](): this {
+    return this;
+  }
+
+  next(): Promise<IteratorResult<unknown>> {
+    if (this.state === 'done') return Promise.resolve(DONE);
+    if (this.state === 'new') {
+      this.state = 'listening';
+      this.channels.listen(this.topic, this.channel, this);
+    }
+    if (this.queue.length > 0) return Promise.resolve({ done: false, value: this.queue.shift() });
+    // Arrays of their exact length: one grown by push keeps room for 17 (~150 B) once emptied.
+    return new Promise(
+      (resolve) => (this.readers = this.readers.length === 0 ? [resolve] : [...this.readers, resolve]),
+    );
+  }
+
+  push(payload: unknown): void {
+    if (this.state !== 'listening' || (this.accept && !this.accept(payload))) return;
+    const [reader, ...others] = this.readers;
+    if (reader) {
+      this.readers = others;
+      return reader({ done: false, value: payload });
+    }
+    if (this.queue.push(payload) > PER_SUBSCRIBER_BUFFER) this.queue.shift();
+  }
+
+  return(): Promise<IteratorResult<unknown>> {
+    if (this.state === 'listening') this.channels.unlisten(this.channel, this);
+    this.state = 'done';
+    this.queue = [];
+    const readers = this.readers;
+    this.readers = [];
+    for (const reader of readers) reader(DONE);
+    return Promise.resolve(DONE);
+  }
+}
 
 /** type-graphql's PubSub, which can also say when Redis delivers a channel's notices here. */
 export interface RedisPubSub extends PubSub {
@@ -66,7 +147,7 @@ export function createRedisPubSub(options: RedisPubSubOptions): RedisPubSub {
       return; // not one of ours
     }
     if (observer) observer.received(topics.get(channel) ?? 'unknown', set.size);
-    for (const listener of set) listener(payload);
+    for (const listener of set) listener.push(payload);
   };
   subscriber.on(listening.messageEvent, onMessage);
 
@@ -106,7 +187,7 @@ export function createRedisPubSub(options: RedisPubSubOptions): RedisPubSub {
       if (!confirmed[at] || !set) return;
       observer?.caughtUp(topics.get(channel) ?? 'unknown', set.size);
       told += set.size;
-      for (const listener of set) listener(CATCH_UP);
+      for (const listener of set) listener.push(CATCH_UP);
     });
     logger?.info(
       { channels: channels.length, subscriptions: told },
@@ -135,19 +216,21 @@ export function createRedisPubSub(options: RedisPubSubOptions): RedisPubSub {
   };
   onSubscriberBack(subscriber, connectionLost, resume);
 
-  const listen = (topic: string, channel: string, listener: Listener): (() => void) => {
-    let set = listeners.get(channel);
-    if (!set) {
-      set = new Set();
-      listeners.set(channel, set);
-      topics.set(channel, topic);
-      subscribed.set(
-        channel,
-        subscribe(channel).then(() => undefined),
-      );
-    }
-    set.add(listener);
-    return () => {
+  const channelsListened: Channels = {
+    listen(topic, channel, listener) {
+      let set = listeners.get(channel);
+      if (!set) {
+        set = new Set();
+        listeners.set(channel, set);
+        topics.set(channel, topic);
+        subscribed.set(
+          channel,
+          subscribe(channel).then(() => undefined),
+        );
+      }
+      set.add(listener);
+    },
+    unlisten(channel, listener) {
       const current = listeners.get(channel);
       if (!current?.delete(listener) || current.size > 0) return;
       listeners.delete(channel);
@@ -155,7 +238,7 @@ export function createRedisPubSub(options: RedisPubSubOptions): RedisPubSub {
       subscribed.delete(channel);
       unsure.delete(channel);
       listening.unsubscribe(channel).catch(() => undefined);
-    };
+    },
   };
 
   return {
@@ -166,19 +249,14 @@ export function createRedisPubSub(options: RedisPubSubOptions): RedisPubSub {
       observer?.published(args.length >= 2 ? routingKey : 'unknown');
       telling.publish(channel, message).catch(failed('publish', channel));
     },
-    // Each subscriber gets its own buffer. createPubSub's repeaterBuffer option is one buffer
+    // Each subscriber gets its own queue: createPubSub's repeaterBuffer option is one buffer
     // object shared by every subscriber, so a notification queued for a busy subscriber was
     // taken by whichever subscriber asked next: users were told about other users' chats.
-    subscribe(routingKey: string, id?: string) {
-      const channel = id === undefined ? routingKey : channelOf(routingKey, id);
-      return new Repeater<unknown>((push, stop) => {
-        const stopListening = listen(
-          id === undefined ? 'unknown' : routingKey,
-          channel,
-          (payload) => void push(payload),
-        );
-        void stop.then(stopListening);
-      }, new SlidingBuffer(PER_SUBSCRIBER_BUFFER));
+    subscribe(routingKey: string, id?: unknown) {
+      const filter = isFilteredId(id) ? id : undefined;
+      const key = filter ? filter.id : id === undefined ? undefined : String(id);
+      const channel = key === undefined ? routingKey : channelOf(routingKey, key);
+      return new Notices(channelsListened, key === undefined ? 'unknown' : routingKey, channel, filter?.accept);
     },
     listening(routingKey: string, id: string) {
       return subscribed.get(channelOf(routingKey, id)) ?? Promise.resolve();

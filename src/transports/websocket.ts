@@ -81,18 +81,17 @@ export function startWebSocketServer(options: WebSocketOptions): WebSocketHandle
     },
   });
   options.metrics?.watch(wss, options.trusted);
-  // Open sockets per address and per user, so one client cannot hold the server's connections.
+  // Open sockets per address and per user, so one client cannot hold the server's connections;
+  // given back when the socket closes (serveGraphqlWs's onClosed, one place for every socket).
   const socketsPerAddress = new Map<string, number>();
   const socketsPerUser = new Map<string, number>();
-  const hold = (counts: Map<string, number>, key: string, socket: WebSocket): void => {
-    counts.set(key, (counts.get(key) ?? 0) + 1);
-    socket.once('close', () => {
-      const left = (counts.get(key) ?? 1) - 1;
-      if (left > 0) counts.set(key, left);
-      else counts.delete(key);
-    });
+  const hold = (counts: Map<string, number>, key: string): void => void counts.set(key, (counts.get(key) ?? 0) + 1);
+  const release = (counts: Map<string, number>, key: string): void => {
+    const left = (counts.get(key) ?? 1) - 1;
+    if (left > 0) counts.set(key, left);
+    else counts.delete(key);
   };
-  wss.on('connection', (socket, req) => hold(socketsPerAddress, clientKey(req.socket.remoteAddress), socket));
+  wss.on('connection', (_socket, req) => hold(socketsPerAddress, clientKey(req.socket.remoteAddress)));
   // Sockets a provider's token opened: a key the provider withdraws closes those it signed, as
   // expiry would (a rotation after a leak must not leave sockets open on the old key).
   const signedByProviders = new Set<{ socket: WebSocket; source: NonNullable<Principal['source']> }>();
@@ -136,7 +135,7 @@ export function startWebSocketServer(options: WebSocketOptions): WebSocketHandle
         socket.close(1008, 'Too many connections for this user (WS_MAX_SOCKETS_PER_USER)');
         return false;
       }
-      hold(socketsPerUser, principal.userId, socket);
+      hold(socketsPerUser, principal.userId);
       const session: SocketSession = { principal, operations: new Map() };
       if (named.device !== undefined && options.presence) {
         session.presence = new SocketPresence(options.presence, principal.userId, named.device);
@@ -149,9 +148,6 @@ export function startWebSocketServer(options: WebSocketOptions): WebSocketHandle
         // Withdrawn while this socket was being admitted: the event has passed it by.
         if (!options.gate.verifier.trusts(principal)) socket.close(CloseCode.Forbidden, 'Token key withdrawn');
       }
-      // Operations still running (a wait for a lock) are told to stop when the client cancels
-      // them. graphql-ws has no hook for a client's `complete`, so it is read here.
-      socket.on('message', (data) => cancelOnComplete(data, session.operations));
       if (principal.expiresAt !== undefined) closeAtExpiry(socket, principal.expiresAt, session);
       log.debug({ user: principal.userId }, 'websocket connected');
       return true;
@@ -199,7 +195,7 @@ export function startWebSocketServer(options: WebSocketOptions): WebSocketHandle
       };
       let overLimit: Refusal | undefined;
       try {
-        overLimit = await options.gate.count(principal, ctx.extra.request.socket.remoteAddress);
+        overLimit = await options.gate.count(principal, ctx.extra.remoteAddress);
       } catch (error) {
         // A bug, not the caller's doing: this operation fails, the socket and its others go on.
         log.error({ err: error, code: 'WS_INTERNAL_ERROR', user: principal.userId }, 'rate limit could not be counted');
@@ -230,7 +226,7 @@ export function startWebSocketServer(options: WebSocketOptions): WebSocketHandle
       if (operation instanceof GraphQLError) return refuse([operation]);
       const contextValue = createContext({
         principal,
-        requestId: randomUUID(),
+        requestId: flatRequestId(),
         signal: () => controller.signal,
         logger: () => log.child({ user: principal.userId, op: payload.operationName }),
       });
@@ -280,7 +276,17 @@ export function startWebSocketServer(options: WebSocketOptions): WebSocketHandle
       options.metrics?.completed(ctx.extra, id);
     },
   });
-  const transport = serveGraphqlWs(wss, server, log);
+  const transport = serveGraphqlWs(wss, server, log, {
+    // Operations still running (a wait for a lock) are told to stop when the client cancels
+    // them. graphql-ws has no hook for a client's `complete`, so it is read here.
+    beforeMessage: (extra, text) => {
+      if (extra.session) cancelOnComplete(text, extra.session.operations);
+    },
+    onClosed: (extra) => {
+      release(socketsPerAddress, clientKey(extra.remoteAddress));
+      if (extra.session) release(socketsPerUser, extra.session.principal.userId);
+    },
+  });
   return {
     async dispose() {
       stopWatching();
@@ -290,10 +296,8 @@ export function startWebSocketServer(options: WebSocketOptions): WebSocketHandle
 }
 
 /** Aborts the operation a client `complete` message names; other messages are left alone. */
-function cancelOnComplete(data: unknown, operations: Map<string, AbortController>): void {
-  if (operations.size === 0) return;
-  const text = Buffer.isBuffer(data) ? data.toString('utf8') : String(data);
-  if (!text.includes('"complete"')) return;
+function cancelOnComplete(text: string, operations: Map<string, AbortController>): void {
+  if (operations.size === 0 || !text.includes('"complete"')) return;
   try {
     const message = JSON.parse(text) as { type?: unknown; id?: unknown };
     if (message.type === 'complete' && typeof message.id === 'string') operations.get(message.id)?.abort();
@@ -301,6 +305,12 @@ function cancelOnComplete(data: unknown, operations: Map<string, AbortController
     // graphql-ws itself answers malformed messages
   }
 }
+
+/**
+ * A request id as one flat string. randomUUID's is joined from about twenty pieces, which V8
+ * keeps as a chain of ~0.5 KB for as long as the string lives: a subscription's whole life.
+ */
+const flatRequestId = (): string => Buffer.from(randomUUID(), 'latin1').toString('latin1');
 
 const MAX_TIMER_MS = 2 ** 31 - 1;
 

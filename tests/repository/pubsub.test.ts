@@ -3,7 +3,7 @@
 // subscriber connection is down is made up for by a catch-up once it is back.
 import type { Cluster } from 'ioredis';
 import { isCluster } from '../../src/redis/client/connection';
-import { createRedisPubSub, type NotificationObserver } from '../../src/schema/pubsub';
+import { createRedisPubSub, type FilteredId, type NotificationObserver } from '../../src/schema/pubsub';
 import { channels } from '../../src/schema/topics';
 import { CounterRepository } from '../../src/redis/counter';
 import { CHAT_DEFAULTS, ChatRepository } from '../../src/redis/chat';
@@ -93,6 +93,37 @@ describe('Redis PubSub', () => {
     expect(got.bob).toEqual([1, 2].map((i) => ({ for: 'bob', i })));
     await alice.return?.();
     await bob.return?.();
+  });
+
+  it('keeps the newest 64 notices of a subscriber not reading, drops what its filter refuses, and ends a waiting read on return', async () => {
+    let received = 0;
+    let allReceived: () => void = () => undefined;
+    const arrived = new Promise<void>((resolve) => (allReceived = resolve));
+    const { bus } = await pubSub({
+      published: () => undefined,
+      received: () => void (++received === 201 && allReceived()),
+      caughtUp: () => undefined,
+    });
+    const even: FilteredId = { id: 'carol', accept: (notice) => (notice as { i: number }).i % 2 === 0 };
+    const carol = bus.subscribe('INBOX_CHANGED', even)[Symbol.asyncIterator]();
+    const first = carol.next();
+    await bus.listening('INBOX_CHANGED', 'carol');
+    for (let i = 0; i < 200; i++) bus.publish('INBOX_CHANGED', 'carol', { i });
+    bus.publish('INBOX_CHANGED', 'carol', { i: 1000 });
+    await arrived;
+    // The waiting read took 0; of the 100 even notices queued after it, the newest 64 are kept.
+    const read = [(await first).value];
+    for (let i = 0; i < 64; i++) read.push((await carol.next()).value);
+    expect(read).toEqual([0, ...Array.from({ length: 63 }, (_, k) => 74 + 2 * k), 1000].map((i) => ({ i })));
+    const waiting = carol.next();
+    await carol.return?.();
+    expect(await waiting).toEqual({ done: true, value: undefined });
+    expect(await carol.next()).toEqual({ done: true, value: undefined });
+    // The last subscriber of the channel is gone: Redis is told to stop sending it here.
+    for (const end = Date.now() + 30_000; (await redis.subscribers(channel('INBOX_CHANGED', 'carol'))) > 0;) {
+      if (Date.now() > end) throw new Error('the channel is still subscribed');
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
   });
 
   it('carries a script’s notification on the channel of its topic and id: a counter update reaches its subscriber only', async () => {
