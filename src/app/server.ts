@@ -1,7 +1,7 @@
 // Starts the API and knows the order in which to take it down: builds the parts (parts.ts), then
 // the request gate, the HTTP and WebSocket transports and Apollo in front of them.
 import http from 'node:http';
-import { validate } from 'graphql';
+import { validate, type DocumentNode } from 'graphql';
 import type { AddressInfo } from 'node:net';
 import { ApolloServer, type ApolloServerPlugin, type GraphQLRequestListener } from '@apollo/server';
 import { expressMiddleware } from '@as-integrations/express5';
@@ -25,6 +25,7 @@ import { pingRedis } from '../redis/client/connection';
 import type { EmbeddedRedis } from '../redis/client/embedded';
 import { createContext, type GraphQLContext } from '../schema/context';
 import { createErrorFormatter, MAX_VARIABLE_ERRORS } from '../schema/format-error';
+import { DOCUMENT_CACHE_CHARS, DocumentCache } from '../security/document-cache';
 import { documentGuard } from '../security/document-limits';
 import { createOperationCheck, operationCheckPlugin } from '../security/operation-check';
 import { RateLimits } from '../security/rate-limit';
@@ -62,15 +63,17 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
 
     const documents = documentGuard(config.security);
     const operationCheck = createOperationCheck({ schema, introspection: config.introspection, documents });
+    const check = {
+      parse: (text: string) => documents.parse(text),
+      validate: (document: DocumentNode) => operationCheck.validate(document),
+    };
     const trusted = loadTrustedDocuments(
       config.security.trustedDocuments,
-      {
-        parse: (text) => documents.parse(text),
-        validate: (document) => operationCheck.validate(document),
-        limitErrors: (document) => validate(schema, document, documents.rules),
-      },
+      { ...check, limitErrors: (document) => validate(schema, document, documents.rules) },
       (message) => logger.warn(message),
     );
+    // Text documents that may run, by text, for HTTP and WebSocket: one bound for both.
+    const validDocuments = new DocumentCache(DOCUMENT_CACHE_CHARS, check);
     logger.info(
       {
         documents: trusted.count,
@@ -138,7 +141,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
       maxSocketsPerUser: config.security.wsMaxSocketsPerUser,
       maxSocketsPerAddress: config.security.wsMaxSocketsPerAddress,
       allowedOrigins: config.security.allowedOrigins,
-      documents,
+      validDocuments,
       operationCheck,
       trusted,
       metrics: metrics?.webSocket,
@@ -207,6 +210,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
       registered: registeredExecution({
         schema,
         trusted,
+        texts: validDocuments,
         formatError,
         includeStacktrace: !config.isProduction,
         isDraining: () => draining,

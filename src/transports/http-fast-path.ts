@@ -20,7 +20,7 @@ export interface FastPathOptions<Context extends BaseContext> {
   securityHeaders: RequestHandler;
   apollo: ApolloServer<Context>;
   context: (res: ServerResponse) => Promise<Context>;
-  /** Answers registered documents without Apollo's per-request pipeline (http-registered.ts). */
+  /** Answers valid documents, registered or text, without Apollo's per-request pipeline (http-registered.ts). */
   registered?: RegisteredExecution;
   /** Counts and times every request; unset with METRICS=off. */
   metrics?: HttpMetrics | undefined;

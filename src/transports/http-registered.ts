@@ -1,15 +1,19 @@
-// Registered documents on the fast path, executed without Apollo's per-request pipeline. A
-// registered document was parsed and validated at start (security/trusted-documents.ts), so
-// what Apollo would still do per request (hash the text, look the document up, call each
-// plugin's hooks, negotiate the answer's type twice, copy the context) buys nothing for it. The
-// answer is Apollo's, byte for byte: the same execute call, the same error enrichment and
-// formatting, the same JSON and headers, the same log line (tests/api/graphql-fast-path.test.ts
-// compares it with the express path, which goes through Apollo). Whatever this does not answer
-// exactly as Apollo would (another accept type, a body of an odd shape, variables that do not
-// coerce, a subscription, a server that is stopping) it leaves to Apollo, before anything ran.
+// Documents on the fast path executed without Apollo's per-request pipeline: registered ones,
+// parsed and validated at start (security/trusted-documents.ts), and text documents, parsed and
+// validated the first time their text comes and kept by it (security/document-cache.ts, shared
+// with the WebSocket server). For either, what Apollo would still do per request (hash the text,
+// look the document up, call each plugin's hooks, negotiate the answer's type twice, copy the
+// context) buys nothing. The answer is Apollo's, byte for byte: the same execute call, the same
+// error enrichment and formatting, the same JSON and headers, the same log line and metrics
+// (tests/api/graphql-fast-path*.test.ts compare it with the express path, which goes through
+// Apollo). Whatever this does not answer exactly as Apollo would (another accept type, a body of
+// an odd shape, a refused or invalid document, an operation name the document does not hold,
+// variables that do not coerce, a subscription, a server that is stopping) it leaves to Apollo,
+// before anything ran.
 import { execute, GraphQLError, OperationTypeNode, getOperationAST, type GraphQLSchema } from 'graphql';
 import type { GraphQLFormattedError } from 'graphql';
 import { MAX_VARIABLE_ERRORS, type ErrorFormatter } from '../schema/format-error';
+import type { DocumentCache } from '../security/document-cache';
 import type { TrustedDocuments } from '../security/trusted-documents';
 import { reportErrors, type RequestReport } from './http';
 
@@ -24,6 +28,8 @@ interface RegisteredAnswer {
 export interface RegisteredExecutionOptions {
   schema: GraphQLSchema;
   trusted: TrustedDocuments;
+  /** Valid text documents by text; unset: only registered documents are run here. */
+  texts?: DocumentCache | undefined;
   formatError: ErrorFormatter;
   /** As Apollo's includeStacktraceInErrorResponses. */
   includeStacktrace: boolean;
@@ -51,8 +57,16 @@ export function registeredExecution(options: RegisteredExecutionOptions): Regist
     const variables = (body.variables ?? undefined) as Record<string, unknown> | undefined;
     const resolved = options.trusted.resolve(body.query, body.extensions, report.principal);
     if ('error' in resolved) return undefined;
-    const document = options.trusted.document(resolved.query);
-    if (!document) return undefined;
+    const { query } = resolved;
+    let document = options.trusted.document(query);
+    const registered = document !== undefined;
+    if (!document) {
+      // Not a string, or empty: Apollo's own 400, in its words.
+      if (!options.texts || typeof query !== 'string' || query === '') return undefined;
+      const valid = options.texts.valid(query);
+      if (!('kind' in valid)) return undefined;
+      document = valid;
+    }
     const operation = getOperationAST(document, operationName);
     if (!operation || operation.operation === OperationTypeNode.SUBSCRIPTION) return undefined;
 
@@ -73,8 +87,9 @@ export function registeredExecution(options: RegisteredExecutionOptions): Regist
     // No data: the request itself was refused (variables that do not coerce) before any
     // resolver ran, so Apollo can run it again and answer in its own words (400, BAD_USER_INPUT).
     if (result.data === undefined) return undefined;
+    // As reportPlugin (server.ts): the metrics name the operation of a registered document only.
     report.operation = operationName ?? operation.name?.value;
-    report.registered = true;
+    report.registered = registered;
     const head: Head = { status: undefined, headers: new Map() };
     const errors = result.errors?.length ? formatErrors(result.errors, head, options) : undefined;
     if (errors) reportErrors(report, errors);

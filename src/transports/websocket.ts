@@ -10,8 +10,7 @@ import { AppError } from '../common/errors';
 import { isExpired, type Principal } from '../security/auth';
 import { createContext } from '../schema/context';
 import { MAX_VARIABLE_ERRORS, type ErrorFormatter } from '../schema/format-error';
-import { DocumentCache } from '../security/document-cache';
-import type { DocumentGuard } from '../security/document-limits';
+import type { DocumentCache } from '../security/document-cache';
 import type { OperationCheck } from '../security/operation-check';
 import type { TrustedDocuments } from '../security/trusted-documents';
 import { originAllowed, originOf } from '../security/origins';
@@ -39,7 +38,8 @@ export interface WebSocketOptions {
   maxSocketsPerUser: number;
   maxSocketsPerAddress: number;
   allowedOrigins: readonly string[];
-  documents: DocumentGuard;
+  /** Valid documents by text, shared with the HTTP fast path. */
+  validDocuments: DocumentCache;
   operationCheck: OperationCheck;
   trusted: TrustedDocuments;
   /** Sockets, subscriptions and operations counted; unset with METRICS=off. */
@@ -102,8 +102,6 @@ export function startWebSocketServer(options: WebSocketOptions): WebSocketHandle
       }
     }
   });
-  // Parsed and validated once per distinct text; texts up to 4 MiB in all.
-  const validDocuments = new DocumentCache(4 * 1024 * 1024);
   const format = (errors: readonly GraphQLError[]) => errors.map((error) => options.formatError(error.toJSON(), error));
 
   const server = makeServer<ConnectionParams, SocketExtra>({
@@ -210,17 +208,8 @@ export function startWebSocketServer(options: WebSocketOptions): WebSocketHandle
       const resolved = options.trusted.resolve(payload.query, payload.extensions, principal);
       if ('error' in resolved) return refuse([resolved.error]);
       const { query } = resolved;
-      let document = options.trusted.document(query) ?? validDocuments.get(query);
-      if (!document) {
-        try {
-          document = options.documents.parse(query);
-        } catch (error) {
-          return refuse([error as GraphQLError]);
-        }
-        const errors = options.operationCheck.validate(document);
-        if (errors.length > 0) return refuse(errors);
-        validDocuments.set(query, document);
-      }
+      const document = options.trusted.document(query) ?? options.validDocuments.valid(query);
+      if (!('kind' in document)) return refuse(document);
       // As over HTTP: OPERATION_RESOLUTION_FAILURE (graphql-ws's own answer has no code).
       const operation = options.operationCheck.operation(document, payload.operationName);
       if (operation instanceof GraphQLError) return refuse([operation]);
