@@ -25,20 +25,25 @@
 -- Errors, with nothing written: E_TOO_MANY_WAITERS when the queue is full; E_LIMIT_MISMATCH when
 -- the name is in use (held or waited for) with another limit, which would make "at most limit"
 -- and the queue order meaningless.
-local id, limit, ttl, owner = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3]), ARGV[4]
-local holdMs, maxWaiters = tonumber(ARGV[5]), tonumber(ARGV[6])
+local id, owner = ARGV[1], ARGV[4]
 local now = now_ms()
 
 -- Idle name: no solo holder, no holders and no queue key (Redis deletes a zset with its last
 -- member) mean nobody holds a slot and nobody waits, not even with a lapsed place. The caller is
 -- then first in line, and no other limit is in use to disagree with: it becomes the solo holder.
+-- (Numbers are turned to and from text here only where needed: in Lua that costs more than a call.)
 if redis.call('EXISTS', KEYS[6], KEYS[1], KEYS[3]) == 0 then
   local fence = redis.call('HINCRBY', KEYS[5], 'fence', 1)
-  if tonumber(redis.call('HGET', KEYS[5], 'limit')) ~= limit then redis.call('HSET', KEYS[5], 'limit', limit) end
+  if redis.call('HGET', KEYS[5], 'limit') ~= ARGV[2] then redis.call('HSET', KEYS[5], 'limit', ARGV[2]) end
+  local ttl = tonumber(ARGV[3])
   local expiresAt = now + ttl
-  redis.call('SET', KEYS[6], id .. ' ' .. fence .. ' ' .. expiresAt .. ' ' .. ttl .. ' ' .. owner, 'PXAT', expiresAt)
+  local at = tostring(expiresAt)
+  redis.call('SET', KEYS[6], id .. ' ' .. fence .. ' ' .. at .. ' ' .. ARGV[3] .. ' ' .. owner, 'PXAT', at)
   return { 1, fence, expiresAt, ttl }
 end
+
+local limit, ttl = tonumber(ARGV[2]), tonumber(ARGV[3])
+local holdMs, maxWaiters = tonumber(ARGV[5]), tonumber(ARGV[6])
 
 local solo = redis.call('GET', KEYS[6])
 if solo then
