@@ -158,7 +158,8 @@ const LEASE_TAG = { lock: 'l', semaphore: 's' } as const;
 /**
  * One lock's or semaphore's keys share the tag `{l:<name>}` or `{s:<name>}`, so a lock and a
  * semaphore of the same name are separate. Only `state` (the fencing-token counter) is kept
- * forever; the others expire with their longest-lived member.
+ * forever; the others expire with their longest-lived member. A name's only holder, while
+ * nobody else holds or waits, is `solo` alone: one key to write and delete instead of four.
  */
 export function leaseKeys(kind: LeaseKind, name: string) {
   const tag = `{${LEASE_TAG[kind]}:${name}}`;
@@ -166,6 +167,8 @@ export function leaseKeys(kind: LeaseKind, name: string) {
   return {
     /** zset from lease id to expiry (unix ms by the server's clock). */
     holders: `${base}holders`,
+    /** string `id fencingToken expiresAt ttlMs owner`, expiring with the lease: the only holder, never beside holders or queue. */
+    solo: `${base}solo`,
     /** hash from lease id to `fencingToken ttlMs owner`. */
     leases: `${base}leases`,
     /** zset from a waiting caller's id to its ticket (arrival order). */

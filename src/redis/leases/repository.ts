@@ -116,8 +116,12 @@ export class LeaseRepository {
   /** Extends the lease from now by `ttlMs` (or its own time); undefined when it was lost. */
   async refresh(name: string, id: string, ttlMs?: number): Promise<Lease | undefined> {
     const keys = leaseKeys(this.kind, name);
-    const reply = (await runScript(this.redis, 'lease-refresh', [keys.holders, keys.leases], [id, ttlMs ?? 0])) as
-      [number, number, number] | null;
+    const reply = (await runScript(
+      this.redis,
+      'lease-refresh',
+      [keys.holders, keys.leases, keys.solo],
+      [id, ttlMs ?? 0],
+    )) as [number, number, number] | null;
     return reply ? { name, id, fencingToken: reply[0], expiresAt: reply[1], ttlMs: reply[2] } : undefined;
   }
 
@@ -143,7 +147,7 @@ export class LeaseRepository {
     const reply = (await runScript(
       this.redis,
       'lease-state',
-      [keys.holders, keys.leases, keys.queueExpiry, keys.state],
+      [keys.holders, keys.leases, keys.queueExpiry, keys.state, keys.solo],
       [maxHolders],
     )) as (number | string | null)[];
     const [limit, lastFence, waiting, now] = reply;
@@ -163,7 +167,7 @@ export class LeaseRepository {
 
   private allKeys(name: string): string[] {
     const keys = leaseKeys(this.kind, name);
-    return [keys.holders, keys.leases, keys.queue, keys.queueExpiry, keys.state];
+    return [keys.holders, keys.leases, keys.queue, keys.queueExpiry, keys.state, keys.solo];
   }
 }
 

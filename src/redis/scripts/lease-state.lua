@@ -4,6 +4,7 @@
 -- KEYS[2]  leases (hash lease id -> "fencingToken ttlMs owner")
 -- KEYS[3]  queue expiry (zset waiting id -> when its place lapses, unix ms)
 -- KEYS[4]  state (hash: fence, ticket, limit)
+-- KEYS[5]  solo (string "id fencingToken expiresAt ttlMs owner", expiring with the lease)
 -- ARGV[1]  most holders to list
 -- Returns {limit or false, last fencing token or false, waiting, now, fence1, expiresAt1, owner1, ...}
 -- with holders in expiry order.
@@ -15,7 +16,17 @@ local reply = {
   redis.call('ZCOUNT', KEYS[3], '(' .. now, '+inf'),
   now,
 }
-local holders = redis.call('ZRANGEBYSCORE', KEYS[1], '(' .. now, '+inf', 'WITHSCORES', 'LIMIT', 0, tonumber(ARGV[1]))
+local most = tonumber(ARGV[1])
+-- A solo holder is the only one: holders is empty then.
+local solo = most > 0 and redis.call('GET', KEYS[5])
+if solo then
+  local fence, expiresAt, owner = string.match(solo, '^%S+ (%d+) (%d+) %d+ (.*)$')
+  if tonumber(expiresAt) > now then
+    reply[5], reply[6], reply[7] = tonumber(fence), tonumber(expiresAt), owner
+  end
+  return reply
+end
+local holders = redis.call('ZRANGEBYSCORE', KEYS[1], '(' .. now, '+inf', 'WITHSCORES', 'LIMIT', 0, most)
 for i = 1, #holders, 2 do
   local lease = redis.call('HGET', KEYS[2], holders[i])
   if lease then
