@@ -92,8 +92,12 @@ export async function checkInvariants(admin: Redis, results: ProcessResult[], af
     problems.push(`${listings.length} listings left, but ${listed} listed - ${purchased} bought`);
 
   // Every market lock (names `market:item:*`, `market:funds:*`) released by the end.
-  for await (const keys of admin.scanStream({ match: leaseKeys('lock', 'market:*').holders, count: 1000 }))
+  // An uncontended lock is its solo key alone; a contended one, members of its holders set.
+  const { holders, solo } = leaseKeys('lock', 'market:*');
+  for await (const keys of admin.scanStream({ match: holders, count: 1000 }))
     for (const key of keys as string[]) if ((await admin.zcard(key)) > 0) problems.push(`${key} is still held`);
+  for await (const keys of admin.scanStream({ match: solo, count: 1000 }))
+    for (const key of keys as string[]) problems.push(`${key} is still held`);
 
   if (problems.length > 0)
     throw new Error(`market invariants broken after ${after}:\n  ${problems.slice(0, 20).join('\n  ')}`);
