@@ -639,8 +639,17 @@ describe('the only holder of a name, kept as one key', () => {
     await listen(redis, [repository.channel('one')], (_channel, message) => messages.push(message));
     const holder = newLeaseId();
     granted(await repository.attempt({ name: 'one', id: holder, limit: 1, ttlMs: 60_000, owner: 'svc', holdMs: 0 }));
+    const solo = leaseKeys('lock', 'one').solo;
+    const [value, expiry] = [await redis.client.get(solo), await redis.client.call('PEXPIRETIME', solo)];
+    // Writes Redis has made (one Redis only: on a cluster INFO answers for some node).
+    const writes = async () =>
+      redis.cluster ? 0 : Number(/rdb_changes_since_last_save:(\d+)/.exec(await redis.client.info('persistence'))![1]);
+    const writesBefore = await writes();
     expect(await repository.release('one', newLeaseId())).toBe(false);
     expect(await repository.release('one', holder.slice(0, 16))).toBe(false);
+    // Another id's release writes nothing at all (replicas, the AOF and WATCH would see a write).
+    expect(await writes()).toBe(writesBefore);
+    expect([await redis.client.get(solo), await redis.client.call('PEXPIRETIME', solo)]).toEqual([value, expiry]);
     expect(await shape('lock', 'one')).toEqual(['solo']);
     expect(await repository.release('one', holder)).toBe(true);
     expect(await shape('lock', 'one')).toEqual([]);

@@ -159,7 +159,14 @@ describe("the product's scripts", () => {
   const sources = [...scriptSources()];
 
   it('have every include expanded and no include registered as a script', () => {
-    expect(includeNames).toEqual(['chat-seen-floor', 'market-sale-task', 'push-online', 'push-target-of', 'task-add']);
+    expect(includeNames).toEqual([
+      'chat-seen-floor',
+      'lease-solo',
+      'market-sale-task',
+      'push-online',
+      'push-target-of',
+      'task-add',
+    ]);
     for (const [, text] of sources) expect(text).not.toMatch(/^---[ \t]*@include/m);
     // market-sale-task is both: a script of its own (WATCH's writer) and the include it is made of.
     const names = sources.map(([name]) => name);

@@ -25,6 +25,7 @@
 -- Errors, with nothing written: E_TOO_MANY_WAITERS when the queue is full; E_LIMIT_MISMATCH when
 -- the name is in use (held or waited for) with another limit, which would make "at most limit"
 -- and the queue order meaningless.
+--- @include "lease-solo"
 local id, owner = ARGV[1], ARGV[4]
 local now = now_ms()
 
@@ -38,7 +39,7 @@ if redis.call('EXISTS', KEYS[6], KEYS[1], KEYS[3]) == 0 then
   local ttl = tonumber(ARGV[3])
   local expiresAt = now + ttl
   local at = tostring(expiresAt)
-  redis.call('SET', KEYS[6], id .. ' ' .. fence .. ' ' .. at .. ' ' .. ARGV[3] .. ' ' .. owner, 'PXAT', at)
+  redis.call('SET', KEYS[6], solo_value(id, fence, at, ARGV[3], owner), 'PXAT', at)
   return { 1, fence, expiresAt, ttl }
 end
 
@@ -47,7 +48,7 @@ local holdMs, maxWaiters = tonumber(ARGV[5]), tonumber(ARGV[6])
 
 local solo = redis.call('GET', KEYS[6])
 if solo then
-  local soloId, soloFence, soloExpiresAt, soloTtl, soloOwner = string.match(solo, '^(%S+) (%d+) (%d+) (%d+) (.*)$')
+  local soloId, soloFence, soloExpiresAt, soloTtl, soloOwner = solo_decode(solo)
   soloExpiresAt = tonumber(soloExpiresAt)
   local stored = tonumber(redis.call('HGET', KEYS[5], 'limit'))
   if stored and stored ~= limit then

@@ -6,17 +6,18 @@
 -- ARGV[1]  id
 -- ARGV[2]  new ttlMs, or 0 to keep the lease's own
 -- Returns {fencingToken, expiresAt, ttlMs}, or nil when `id` holds no slot.
+--- @include "lease-solo"
 local id, newTtl = ARGV[1], tonumber(ARGV[2])
 local now = now_ms()
 
 -- A solo key is there only while its lease has time left; when it is, nobody else holds.
 local solo = redis.call('GET', KEYS[3])
 if solo then
-  local soloId, fence, ttl, owner = string.match(solo, '^(%S+) (%d+) %d+ (%d+) (.*)$')
+  local soloId, fence, _, ttl, owner = solo_decode(solo)
   if soloId ~= id then return nil end
   if newTtl > 0 then ttl = newTtl else ttl = tonumber(ttl) end
   local expiresAt = now + ttl
-  redis.call('SET', KEYS[3], id .. ' ' .. fence .. ' ' .. expiresAt .. ' ' .. ttl .. ' ' .. owner, 'PXAT', expiresAt)
+  redis.call('SET', KEYS[3], solo_value(id, fence, expiresAt, ttl, owner), 'PXAT', expiresAt)
   return { tonumber(fence), expiresAt, ttl }
 end
 

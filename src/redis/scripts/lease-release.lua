@@ -12,20 +12,18 @@
 -- ARGV[2]  channel to publish on
 -- ARGV[3]  the lock's or semaphore's name, for the notification
 -- Returns 1 when `id` held a slot until now, 2 when it was waiting, 0 otherwise.
+--- @include "lease-solo"
 local id, channel, name = ARGV[1], ARGV[2], ARGV[3]
 
 -- A solo holder has nobody beside it and nobody queued (a second caller would have turned it
 -- into a member of holders): its release frees the slot for anyone (upTo 0), and nothing else is
 -- there to be forgotten. An expired solo key is gone already, and so reported as not held.
--- Taken and deleted in one call, as releases by the holder are the rule; another id puts it back
--- as it was, expiry included (every writer sets it to the lease's own expiresAt).
-local solo = redis.call('GETDEL', KEYS[6])
+-- Another id's release writes nothing: a holder that stalled past its lease releases while the
+-- next one holds, and a write there would still be replicated, logged and seen by WATCH.
+local solo = redis.call('GET', KEYS[6])
 if solo then
-  local soloId, expiresAt = string.match(solo, '^(%S+) %d+ (%d+) ')
-  if soloId ~= id then
-    redis.call('SET', KEYS[6], solo, 'PXAT', expiresAt)
-    return 0
-  end
+  if solo_decode(solo) ~= id then return 0 end
+  redis.call('DEL', KEYS[6])
   redis.call(NOTIFY, channel, string.format('{"name":%s,"releasedAt":%d,"upTo":0}', cjson.encode(name), now_ms()))
   return 1
 end

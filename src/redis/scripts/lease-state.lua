@@ -8,6 +8,7 @@
 -- ARGV[1]  most holders to list
 -- Returns {limit or false, last fencing token or false, waiting, now, fence1, expiresAt1, owner1, ...}
 -- with holders in expiry order.
+--- @include "lease-solo"
 local now = now_ms()
 local state = redis.call('HMGET', KEYS[4], 'limit', 'fence')
 local reply = {
@@ -20,7 +21,7 @@ local most = tonumber(ARGV[1])
 -- A solo holder is the only one: holders is empty then.
 local solo = most > 0 and redis.call('GET', KEYS[5])
 if solo then
-  local fence, expiresAt, owner = string.match(solo, '^%S+ (%d+) (%d+) %d+ (.*)$')
+  local _, fence, expiresAt, _, owner = solo_decode(solo)
   if tonumber(expiresAt) > now then
     reply[5], reply[6], reply[7] = tonumber(fence), tonumber(expiresAt), owner
   end
