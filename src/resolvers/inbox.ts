@@ -76,7 +76,8 @@ export class InboxNotifier {
 }
 
 /** Every notice but a sale's (a catch-up included). */
-const isNoSale = (payload: unknown): boolean => ((payload as Partial<InboxNotice>).saleId ?? null) === null;
+const isNoSale = (payload: unknown): boolean =>
+  ((payload as Partial<InboxNotice> | null | undefined)?.saleId ?? null) === null;
 
 @Resolver()
 export class InboxResolver {

@@ -98,13 +98,25 @@ class Notices implements AsyncIterableIterator<unknown>, Listener {
   }
 
   push(payload: unknown): void {
-    if (this.state !== 'listening' || (this.accept && !this.accept(payload))) return;
+    if (this.state !== 'listening' || !this.accepts(payload)) return;
     const [reader, ...others] = this.readers;
     if (reader) {
       this.readers = others;
       return reader({ done: false, value: payload });
     }
     if (this.queue.push(payload) > PER_SUBSCRIBER_BUFFER) this.queue.shift();
+  }
+
+  /**
+   * A filter that throws drops the notice: it runs in the Redis connection's message handler,
+   * where a throw would skip the channel's other subscribers and end the process.
+   */
+  private accepts(payload: unknown): boolean {
+    try {
+      return !this.accept || this.accept(payload);
+    } catch {
+      return false;
+    }
   }
 
   return(): Promise<IteratorResult<unknown>> {

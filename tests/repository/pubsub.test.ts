@@ -126,6 +126,25 @@ describe('Redis PubSub', () => {
     }
   });
 
+  it('drops a notice its filter throws on, and still gives the channel’s other subscribers every notice', async () => {
+    const { bus } = await pubSub();
+    // The inbox's own filter (no sale notices), on payloads no script sends: null and a number.
+    const saleless: FilteredId = { id: 'dave', accept: (notice) => (notice as { i: number } | null)!.i !== 13 };
+    const picky = bus.subscribe('INBOX_CHANGED', saleless)[Symbol.asyncIterator]();
+    const plain = bus.subscribe('INBOX_CHANGED', 'dave')[Symbol.asyncIterator]();
+    const [pickyFirst, plainFirst] = [picky.next(), plain.next()];
+    await bus.listening('INBOX_CHANGED', 'dave');
+    bus.publish('INBOX_CHANGED', 'dave', null);
+    bus.publish('INBOX_CHANGED', 'dave', { i: 13 });
+    bus.publish('INBOX_CHANGED', 'dave', { i: 1 });
+    expect(await nextOf(picky, 'the notice after the one that threw', pickyFirst)).toEqual({ i: 1 });
+    const plainSeen = [await nextOf(plain, 'null', plainFirst)];
+    for (let n = 0; n < 2; n++) plainSeen.push(await nextOf(plain, 'a notice'));
+    expect(plainSeen).toEqual([null, { i: 13 }, { i: 1 }]);
+    await picky.return?.();
+    await plain.return?.();
+  });
+
   it('carries a script’s notification on the channel of its topic and id: a counter update reaches its subscriber only', async () => {
     const { bus, publisher } = await pubSub();
     const page = bus.subscribe('COUNTER_UPDATED', 'page/home')[Symbol.asyncIterator]();
