@@ -1,7 +1,8 @@
-// Documents that passed parsing and validation, by their whole text, for the HTTP fast path and
+// Documents checked by parsing and validation, by their whole text, for the HTTP fast path and
 // the WebSocket server together: a text sent again (every call of an app that sends text, every
-// pull of every subscriber) is not parsed and validated again, and callers asking the same thing
-// share one parsed document. Bounded by the total length of the texts kept, so the bound holds
+// pull of every subscriber, a client looping on a stale query) is not parsed and validated again,
+// and callers asking the same thing share one parsed document. A refusal is kept as well as a
+// document: no rule depends on the caller, so a text's verdict is the same for everyone. Bounded by the total length of the texts kept, so the bound holds
 // whatever the documents; a text over a quarter of it is checked every time it comes, never kept.
 // A text used again moves to the back, so a flood of distinct documents (each of which its sender
 // has to get past the rate limits and every validation rule) turns the app's hot documents over
@@ -10,9 +11,10 @@ import type { DocumentNode, GraphQLError } from 'graphql';
 
 /**
  * Parsed documents take about 70 bytes of heap per character of their text (tokens and
- * locations included, which error locations need): about 70 MiB here.
+ * locations included, which error locations need), and up to about 150 for documents dense in
+ * tokens (a field name repeated hundreds of times): 35-75 MiB here.
  */
-export const DOCUMENT_CACHE_CHARS = 1024 * 1024;
+export const DOCUMENT_CACHE_CHARS = 512 * 1024;
 
 export interface DocumentCheck {
   /** Parses with the token limit, failing with a GraphQLError (document-limits.ts). */
@@ -22,7 +24,7 @@ export interface DocumentCheck {
 }
 
 export class DocumentCache {
-  private readonly entries = new Map<string, DocumentNode>();
+  private readonly entries = new Map<string, DocumentNode | readonly GraphQLError[]>();
   private size = 0;
 
   constructor(
@@ -32,39 +34,38 @@ export class DocumentCache {
 
   /** The document of a text that may run, parsed and validated the first time; or what is wrong with it. */
   valid(text: string): DocumentNode | readonly GraphQLError[] {
-    const kept = this.get(text);
-    if (kept) return kept;
-    let document: DocumentNode;
-    try {
-      document = this.check.parse(text);
-    } catch (error) {
-      return [error as GraphQLError];
-    }
-    const errors = this.check.validate(document);
-    if (errors.length > 0) return errors;
-    this.set(text, document);
-    return document;
-  }
-
-  get(text: string): DocumentNode | undefined {
-    const document = this.entries.get(text);
-    if (document) {
+    const kept = this.entries.get(text);
+    if (kept) {
       this.entries.delete(text);
-      this.entries.set(text, document);
+      this.entries.set(text, kept);
+      return kept;
     }
-    return document;
+    let verdict: DocumentNode | readonly GraphQLError[];
+    try {
+      const document = this.check.parse(text);
+      const errors = this.check.validate(document);
+      verdict = errors.length > 0 ? errors : document;
+    } catch (error) {
+      verdict = [error as GraphQLError];
+    }
+    this.keep(text, verdict);
+    return verdict;
   }
 
-  /** Keeps a document that passed the check. */
-  set(text: string, document: DocumentNode): void {
-    if (text.length > this.maxChars / 4 || this.entries.has(text)) return;
-    this.entries.set(text, document);
+  private keep(text: string, verdict: DocumentNode | readonly GraphQLError[]): void {
+    if (text.length > this.maxChars / 4) return;
+    this.entries.set(text, verdict);
     this.size += text.length;
     for (const [oldest] of this.entries) {
       if (this.size <= this.maxChars) break;
       this.entries.delete(oldest);
       this.size -= oldest.length;
     }
+  }
+
+  /** Whether a text's verdict is kept (without counting as a use). */
+  has(text: string): boolean {
+    return this.entries.has(text);
   }
 
   get count(): number {

@@ -26,15 +26,15 @@ describe('DocumentCache', () => {
   it('keeps documents by text and drops the least recently used beyond its size', () => {
     const cache = new DocumentCache(100, counted());
     const texts = ['{ a }', '{ b }', '{ a b }'].map((t) => t.padEnd(20, ' '));
-    for (const text of texts) cache.set(text, parse(text));
-    expect(cache.get(texts[1])).toEqual(parse(texts[1]));
+    for (const text of texts) cache.valid(text);
+    expect(cache.valid(texts[1])).toEqual(parse(texts[1]));
     expect(cache.count).toBe(3);
-    // texts[0] used again: texts[2] is now the oldest but one.
-    cache.get(texts[0]);
-    for (let i = 0; i < 3; i++) cache.set(`{ a } # ${i}`.padEnd(20 + i, ' '), parse('{ a }'));
+    // texts[0] used again: texts[2] is now the oldest.
+    cache.valid(texts[0]);
+    for (let i = 0; i < 3; i++) cache.valid(`{ a } # ${i}`.padEnd(20 + i, ' '));
     // 20 * 4 + 21 + 22 = 123 > 100: the two least recently used go (texts[2], then texts[1]).
     expect(cache.count).toBe(4);
-    expect([cache.get(texts[0]), cache.get(texts[1]), cache.get(texts[2])].map(Boolean)).toEqual([true, false, false]);
+    expect(texts.map((text) => cache.has(text))).toEqual([true, false, false]);
     expect(cache.chars).toBe(20 + 20 + 21 + 22);
   });
 
@@ -48,7 +48,7 @@ describe('DocumentCache', () => {
     expect(check.parsed).toEqual([text, text]);
   });
 
-  it('parses and validates a text once, and keeps none that fails either', () => {
+  it('parses and validates a text once, and keeps what fails too, with its errors', () => {
     const check = counted();
     const cache = new DocumentCache(1000, check);
     const first = cache.valid('{ a }');
@@ -59,9 +59,10 @@ describe('DocumentCache', () => {
     ]);
     const broken = cache.valid('{ a');
     expect(isDocument(broken) ? [] : broken.map((error) => error.extensions.code)).toEqual(['GRAPHQL_PARSE_FAILED']);
-    cache.valid('{ nope }');
-    expect(check.parsed).toEqual(['{ a }', '{ nope }', '{ a', '{ nope }']);
-    expect([cache.count, cache.chars]).toEqual([1, 5]);
+    expect(cache.valid('{ nope }')).toBe(invalid);
+    expect(cache.valid('{ a')).toBe(broken);
+    expect(check.parsed).toEqual(['{ a }', '{ nope }', '{ a']);
+    expect([cache.count, cache.chars]).toEqual([3, 5 + 8 + 3]);
   });
 
   it('stays within its size whatever number of distinct documents comes', () => {
@@ -77,6 +78,6 @@ describe('DocumentCache', () => {
     expect(most).toBeLessThanOrEqual(2_000);
     expect(cache.chars).toBeGreaterThan(2_000 - 40);
     // The newest are kept, the first long gone.
-    expect([cache.get(text(999)), cache.get(text(950)), cache.get(text(0))].map(Boolean)).toEqual([true, true, false]);
+    expect([999, 950, 0].map((i) => cache.has(text(i)))).toEqual([true, true, false]);
   });
 });
